@@ -1,0 +1,27 @@
+#pragma once
+
+// The command groups of arizukoctl, one function per group, each in its
+// own <group>_command.cpp. The dispatch table is in commands.cpp.
+
+#include "context.h"
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+namespace arizuko::cli {
+
+using CommandHandler = Exit (*)(Context &, const QStringList &arguments);
+
+struct CommandGroup
+{
+    QString name;
+    QString synopsis;
+    CommandHandler run;
+};
+
+const QList<CommandGroup> &commandGroups();
+
+Exit runStatus(Context &context, const QStringList &arguments);
+
+} // namespace arizuko::cli

@@ -1,0 +1,91 @@
+#include "context.h"
+
+#include <QCommandLineParser>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <algorithm>
+
+namespace arizuko::cli {
+
+Context::Context(GlobalOptions options, QTextStream &out, QTextStream &err)
+    : m_options(std::move(options))
+    , m_out(out)
+    , m_err(err)
+{}
+
+std::optional<Exit> Context::parse(QCommandLineParser &parser, const QString &command,
+                                   const QStringList &arguments)
+{
+    const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")},
+                                  QStringLiteral("Show this help."));
+    parser.addOption(help);
+    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    if (!parser.parse(QStringList{QStringLiteral("arizukoctl ") + command} + arguments))
+        return usageError(QStringLiteral("%1: %2").arg(command, parser.errorText()));
+    if (parser.isSet(help)) {
+        m_out << parser.helpText();
+        m_out.flush();
+        return Exit::Ok;
+    }
+    return std::nullopt;
+}
+
+Exit Context::usageError(const QString &message)
+{
+    m_err << "arizukoctl: " << message << "\n"
+          << "Try 'arizukoctl --help' for usage.\n";
+    m_err.flush();
+    return Exit::Usage;
+}
+
+Exit Context::failure(const QString &message)
+{
+    m_err << "arizukoctl: " << message << "\n";
+    m_err.flush();
+    return Exit::Failed;
+}
+
+Exit Context::failure(const Error &error)
+{
+    return failure(error.message);
+}
+
+void Context::printTable(const QStringList &headers, const QList<QStringList> &rows)
+{
+    QList<qsizetype> widths(headers.size(), 0);
+    const auto measure = [&widths](const QStringList &row) {
+        for (qsizetype column = 0; column < row.size() && column < widths.size(); ++column)
+            widths[column] = std::max(widths[column], row[column].size());
+    };
+    measure(headers);
+    for (const QStringList &row : rows)
+        measure(row);
+
+    const auto print = [this, &widths](const QStringList &row) {
+        QString line;
+        for (qsizetype column = 0; column < row.size(); ++column) {
+            const bool last = column + 1 == row.size();
+            line += last ? row[column] : row[column].leftJustified(widths[column] + 2);
+        }
+        m_out << line << "\n";
+    };
+    print(headers);
+    for (const QStringList &row : rows)
+        print(row);
+    m_out.flush();
+}
+
+void Context::printJson(const QJsonValue &value)
+{
+    QJsonDocument document;
+    if (value.isArray())
+        document.setArray(value.toArray());
+    else
+        document.setObject(value.toObject());
+    m_out << document.toJson(QJsonDocument::Indented);
+    m_out.flush();
+}
+
+} // namespace arizuko::cli

@@ -1,0 +1,64 @@
+// The window's first page, driven like a user would: it opens, checks the
+// machine against the real libvirtd, and can check again from the keyboard.
+
+#include "host_status_panel.h"
+#include "main_window.h"
+
+#include <QAction>
+#include <QLabel>
+#include <QSignalSpy>
+#include <QTest>
+
+using arizuko::desktop::HostStatusPanel;
+using arizuko::desktop::MainWindow;
+
+class MainWindowTest : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void showsTheMachineStatusOnOpening()
+    {
+        MainWindow window(QStringLiteral("qemu:///system"));
+        QSignalSpy refreshed(window.hostStatusPanel(), &HostStatusPanel::refreshed);
+        window.show();
+        QVERIFY(refreshed.wait(15000));
+
+        const auto *libvirt = window.findChild<QLabel *>(QStringLiteral("libvirtState"));
+        QVERIFY(libvirt);
+        QVERIFY2(libvirt->text().contains(QLatin1String("reachable (libvirt")), qPrintable(libvirt->text()));
+        const auto *accelerator = window.findChild<QLabel *>(QStringLiteral("acceleratorState"));
+        QVERIFY(accelerator->text().startsWith(QLatin1String("KVM"))
+                || accelerator->text().startsWith(QLatin1String("TCG")));
+    }
+
+    void explainsAnUnreachableDaemon()
+    {
+        MainWindow window(QStringLiteral("qemu+unix:///system?socket=/nonexistent/sock"));
+        QSignalSpy refreshed(window.hostStatusPanel(), &HostStatusPanel::refreshed);
+        QVERIFY(refreshed.wait(15000));
+        const auto *libvirt = window.findChild<QLabel *>(QStringLiteral("libvirtState"));
+        QVERIFY2(libvirt->text().contains(QLatin1String("is libvirtd running?")), qPrintable(libvirt->text()));
+        const auto *summary = window.findChild<QLabel *>(QStringLiteral("summary"));
+        QCOMPARE(summary->text(), QStringLiteral("This machine cannot run turns yet."));
+    }
+
+    void checksAgainFromTheKeyboard()
+    {
+        MainWindow window(QStringLiteral("qemu:///system"));
+        QSignalSpy refreshed(window.hostStatusPanel(), &HostStatusPanel::refreshed);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(refreshed.wait(15000));
+
+        auto *action = window.findChild<QAction *>(QStringLiteral("refreshHostStatus"));
+        QVERIFY(action);
+        QCOMPARE(action->shortcut(), QKeySequence(QKeySequence::Refresh));
+        action->trigger();
+        QVERIFY(refreshed.wait(15000));
+        QCOMPARE(refreshed.count(), 2);
+    }
+};
+
+QTEST_MAIN(MainWindowTest)
+#include "test_main_window.moc"
