@@ -1,0 +1,208 @@
+#include "store/store.h"
+
+#include "store/migrations.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <atomic>
+
+namespace arizuko::store {
+namespace {
+
+// Long enough to ride out another process's write burst; a write that still
+// cannot get the lock after this is reported, not retried forever.
+constexpr int busyTimeoutMs = 10000;
+
+// SQLite's primary result codes for a file that is not, or no longer, a
+// database (SQLITE_CORRUPT, SQLITE_NOTADB).
+const QStringList damagedFileCodes = {QStringLiteral("11"), QStringLiteral("26")};
+
+quint64 nextSerial()
+{
+    static std::atomic<quint64> serial{0};
+    return ++serial;
+}
+
+quint64 threadSerial()
+{
+    // Never reused, unlike thread ids or QThread addresses, so a new thread
+    // can never pick up a dead thread's connection.
+    static std::atomic<quint64> counter{0};
+    thread_local const quint64 serial = ++counter;
+    return serial;
+}
+
+Error damaged(const QString &path, const QString &detail)
+{
+    return makeError(
+        QStringLiteral("store.corrupt"),
+        QStringLiteral("the database %1 is damaged (%2). It was left untouched: restore "
+                       "a backup, or move it aside to start with an empty store.")
+            .arg(path, detail));
+}
+
+// The error for a statement that failed while opening: a damaged file is
+// named as such, anything else reported as it came.
+Error openFailure(const QSqlDatabase &connection, const QString &what, const QSqlError &error)
+{
+    if (damagedFileCodes.contains(error.nativeErrorCode()))
+        return damaged(connection.databaseName(), error.databaseText());
+    return makeError(
+        QStringLiteral("store.open"),
+        QStringLiteral("%1 on %2 failed: %3").arg(what, connection.databaseName(), error.text()));
+}
+
+Result<void> exec(const QSqlDatabase &connection, const QString &statement)
+{
+    QSqlQuery query(connection);
+    if (!query.exec(statement))
+        return openFailure(connection, statement, query.lastError());
+    return {};
+}
+
+Result<void> quickCheck(const QSqlDatabase &connection)
+{
+    QSqlQuery query(connection);
+    if (!query.exec(QStringLiteral("PRAGMA quick_check")))
+        return openFailure(connection, QStringLiteral("PRAGMA quick_check"), query.lastError());
+    QStringList problems;
+    while (query.next())
+        problems << query.value(0).toString();
+    if (problems != QStringList{QStringLiteral("ok")})
+        return damaged(
+            connection.databaseName(),
+            QStringLiteral("quick_check: %1").arg(problems.mid(0, 3).join(QStringLiteral("; "))));
+    return {};
+}
+
+Result<void> enableWal(const QSqlDatabase &connection)
+{
+    QSqlQuery query(connection);
+    if (!query.exec(QStringLiteral("PRAGMA journal_mode = WAL")) || !query.next())
+        return openFailure(connection, QStringLiteral("PRAGMA journal_mode = WAL"),
+                           query.lastError());
+    if (query.value(0).toString() != QLatin1String("wal"))
+        return makeError(QStringLiteral("store.open"),
+                         QStringLiteral("%1 refused WAL mode (journal mode stays '%2'); is it on a "
+                                        "network file system?")
+                             .arg(connection.databaseName(), query.value(0).toString()));
+    return {};
+}
+
+Result<void> prepareDataDir(const QString &dataDir)
+{
+    const QFileInfo info(dataDir);
+    if (info.exists() && !info.isDir())
+        return makeError(QStringLiteral("store.data-dir"),
+                         QStringLiteral("the data directory %1 is not a directory").arg(dataDir));
+    if (!info.exists()) {
+        if (!QDir().mkpath(dataDir))
+            return makeError(QStringLiteral("store.data-dir"),
+                             QStringLiteral("cannot create the data directory %1").arg(dataDir));
+        // Homes, the database and possibly the key file live here: owner only.
+        QFile::setPermissions(dataDir, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    }
+    return {};
+}
+
+} // namespace
+
+QString Store::databaseFileName()
+{
+    return QStringLiteral("arizuko.db");
+}
+
+Store::Store(QString dataDir)
+    : m_dataDir(std::move(dataDir))
+    , m_serial(nextSerial())
+{}
+
+Store::~Store()
+{
+    const QMutexLocker locker(&m_connectionsMutex);
+    for (const QString &name : std::as_const(m_connectionNames))
+        QSqlDatabase::removeDatabase(name);
+}
+
+QString Store::databasePath() const
+{
+    return m_dataDir + QLatin1Char('/') + databaseFileName();
+}
+
+Result<std::unique_ptr<Store>> Store::open(const QString &dataDir)
+{
+    if (dataDir.isEmpty())
+        return makeError(QStringLiteral("store.data-dir"),
+                         QStringLiteral("no data directory was given"));
+    const QString absoluteDir = QDir::cleanPath(QDir(dataDir).absolutePath());
+    if (const Result<void> prepared = prepareDataDir(absoluteDir); !prepared)
+        return prepared.error();
+
+    const QFileInfo file(absoluteDir + QLatin1Char('/') + databaseFileName());
+    if (file.exists() && !file.isFile())
+        return makeError(QStringLiteral("store.open"),
+                         QStringLiteral("%1 exists but is not a file").arg(file.filePath()));
+
+    std::unique_ptr<Store> store(new Store(absoluteDir));
+    const Result<QSqlDatabase> connection = store->openConnection();
+    if (!connection)
+        return connection.error();
+    // Read-only checks first: nothing may write to a file we have not
+    // recognised as a healthy database of ours.
+    if (const Result<void> checked = quickCheck(*connection); !checked)
+        return checked.error();
+    const Result<QList<Migration>> migrations = embeddedMigrations();
+    if (!migrations)
+        return migrations.error();
+    if (const Result<void> known = refuseNewerSchema(*connection, *migrations); !known)
+        return known.error();
+    if (const Result<void> wal = enableWal(*connection); !wal)
+        return wal.error();
+    if (const Result<int> migrated = migrate(*connection, *migrations); !migrated)
+        return migrated.error();
+    return store;
+}
+
+QString Store::connectionNameForThisThread() const
+{
+    return QStringLiteral("arizuko-store-%1-thread-%2").arg(m_serial).arg(threadSerial());
+}
+
+Result<QSqlDatabase> Store::openConnection() const
+{
+    const QString name = connectionNameForThisThread();
+    QSqlDatabase connection = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
+    {
+        const QMutexLocker locker(&m_connectionsMutex);
+        m_connectionNames << name;
+    }
+    connection.setDatabaseName(databasePath());
+    connection.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=%1").arg(busyTimeoutMs));
+    if (!connection.open())
+        return makeError(QStringLiteral("store.open"),
+                         QStringLiteral("cannot open the database %1: %2")
+                             .arg(databasePath(), connection.lastError().text()));
+    // Per-connection settings: foreign keys are off by default in SQLite,
+    // and FULL sync makes a commit durable before it is reported done.
+    for (const QString &statement : {QStringLiteral("PRAGMA foreign_keys = ON"),
+                                     QStringLiteral("PRAGMA synchronous = FULL")}) {
+        if (const Result<void> applied = exec(connection, statement); !applied)
+            return applied.error();
+    }
+    return connection;
+}
+
+QSqlDatabase Store::database() const
+{
+    const QString name = connectionNameForThisThread();
+    if (QSqlDatabase::contains(name))
+        return QSqlDatabase::database(name, false);
+    const Result<QSqlDatabase> opened = openConnection();
+    // A connection that failed to open still reports its error on every
+    // query, which is where callers look.
+    return opened ? *opened : QSqlDatabase::database(name, false);
+}
+
+} // namespace arizuko::store

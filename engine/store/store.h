@@ -1,0 +1,50 @@
+#pragma once
+
+// The SQLite store in the data directory: opened once per process with WAL,
+// foreign keys and a busy timeout, checked with quick_check and migrated to
+// this build's schema. Hands each thread its own connection.
+
+#include "core/result.h"
+
+#include <QMutex>
+#include <QSqlDatabase>
+#include <QString>
+#include <QStringList>
+#include <memory>
+
+namespace arizuko::store {
+
+class Store
+{
+public:
+    // The database file's name inside the data directory.
+    static QString databaseFileName();
+
+    // Creates the data directory (0700) if needed, then opens and migrates
+    // `<dataDir>/arizuko.db`. A damaged file or one from a newer version is
+    // refused with an error naming it, and is never written to.
+    static Result<std::unique_ptr<Store>> open(const QString &dataDir);
+
+    ~Store();
+    Store(const Store &) = delete;
+    Store &operator=(const Store &) = delete;
+
+    // The connection for the calling thread (a QSqlDatabase must only be used
+    // by the thread that opened it); opened on first use in each thread.
+    QSqlDatabase database() const;
+
+    QString dataDir() const { return m_dataDir; }
+    QString databasePath() const;
+
+private:
+    explicit Store(QString dataDir);
+    Result<QSqlDatabase> openConnection() const;
+    QString connectionNameForThisThread() const;
+
+    const QString m_dataDir;
+    const quint64 m_serial;
+    mutable QMutex m_connectionsMutex;
+    mutable QStringList m_connectionNames;
+};
+
+} // namespace arizuko::store
