@@ -1,0 +1,317 @@
+#include "config.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <map>
+
+namespace arizuko::egress {
+namespace {
+
+enum class OptionKind
+{
+    Value,
+    Flag,
+    List,
+};
+
+struct OptionSpec
+{
+    std::string_view flag;
+    std::string_view env;
+    OptionKind kind;
+    std::string_view argument;
+    std::string_view help;
+};
+
+constexpr OptionSpec kOptions[] = {
+    {"--listen", "EGRESS_LISTEN", OptionKind::Value, "ADDR:PORT",
+     "address to bind (default :3128 = all IPv4 addresses; port 0 picks one)"},
+    {"--allow", "EGRESS_ALLOW", OptionKind::List, "LIST", "host names or IP literals to allow"},
+    {"--deny", "EGRESS_DENY", OptionKind::List, "LIST", "host names never to reach (wins)"},
+    {"--allow-file", "EGRESS_ALLOW_FILE", OptionKind::Value, "PATH",
+     "more allow entries, one a line"},
+    {"--deny-file", "EGRESS_DENY_FILE", OptionKind::Value, "PATH", "more deny entries, one a line"},
+    {"--allow-all", "EGRESS_ALLOW_ALL", OptionKind::Flag, "", "allow every host not denied"},
+    {"--client", "EGRESS_CLIENT", OptionKind::Value, "IP", "the only peer address served"},
+    {"--deny-private", "EGRESS_DENY_PRIVATE", OptionKind::Flag, "",
+     "refuse private, loopback, link-local and other non-public addresses"},
+    {"--allow-loopback", "EGRESS_ALLOW_LOOPBACK", OptionKind::Flag, "",
+     "with --deny-private, still allow loopback"},
+    {"--max-connections", "EGRESS_MAX_CONNECTIONS", OptionKind::Value, "N",
+     "client connections served at once (default 1024)"},
+    {"--header-timeout", "EGRESS_HEADER_TIMEOUT", OptionKind::Value, "SEC",
+     "time to send a complete request head (default 10)"},
+    {"--connect-timeout", "EGRESS_CONNECT_TIMEOUT", OptionKind::Value, "SEC",
+     "time to connect to an upstream address (default 10)"},
+    {"--idle-timeout", "EGRESS_IDLE_TIMEOUT", OptionKind::Value, "SEC",
+     "close a connection idle this long (default 300)"},
+    {"--max-header-bytes", "EGRESS_MAX_HEADER_BYTES", OptionKind::Value, "N",
+     "largest request or response head (default 16384)"},
+    {"--drain-timeout", "EGRESS_DRAIN_TIMEOUT", OptionKind::Value, "SEC",
+     "on SIGTERM, time open connections may finish (default 5)"},
+};
+
+constexpr double kMaxSeconds = 7 * 24 * 3600;
+
+const OptionSpec *findOption(std::string_view flag)
+{
+    for (const OptionSpec &option : kOptions) {
+        if (option.flag == flag)
+            return &option;
+    }
+    return nullptr;
+}
+
+Expected<bool> parseBoolean(std::string_view text)
+{
+    for (const std::string_view yes : {"1", "true", "yes", "on"}) {
+        if (text == yes)
+            return true;
+    }
+    for (const std::string_view no : {"0", "false", "no", "off"}) {
+        if (text == no)
+            return false;
+    }
+    return Failure{"expected 1, true, yes, on, 0, false, no or off"};
+}
+
+Expected<uint64_t> parseCount(std::string_view text, uint64_t minimum, uint64_t maximum)
+{
+    uint64_t value = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (text.empty() || error != std::errc{} || end != text.data() + text.size() ||
+        value < minimum || value > maximum)
+        return Failure{"expected a whole number from " + std::to_string(minimum) + " to " +
+                       std::to_string(maximum)};
+    return value;
+}
+
+Expected<std::chrono::milliseconds> parseSeconds(std::string_view text, bool zeroAllowed)
+{
+    double seconds = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), seconds);
+    if (text.empty() || error != std::errc{} || end != text.data() + text.size() ||
+        !std::isfinite(seconds) || seconds < 0 || (seconds == 0 && !zeroAllowed) ||
+        seconds > kMaxSeconds)
+        return Failure{zeroAllowed ? "expected seconds from 0 to 604800"
+                                   : "expected seconds above 0, up to 604800"};
+    return std::chrono::milliseconds(static_cast<int64_t>(std::ceil(seconds * 1000)));
+}
+
+std::string_view withoutBrackets(std::string_view ip)
+{
+    if (ip.size() >= 2 && ip.front() == '[' && ip.back() == ']')
+        return ip.substr(1, ip.size() - 2);
+    return ip;
+}
+
+Expected<SocketAddress> parseListen(std::string_view text)
+{
+    const size_t colon = text.rfind(':');
+    if (colon == std::string_view::npos)
+        return Failure{"expected ADDR:PORT or :PORT"};
+    auto port = parseCount(text.substr(colon + 1), 0, 65535);
+    if (!port)
+        return Failure{"invalid port: " + port.error()};
+    const std::string_view host = text.substr(0, colon);
+    if (host.find(':') != std::string_view::npos && !host.starts_with('['))
+        return Failure{"an IPv6 address needs brackets: [ADDR]:PORT"};
+    const auto address = SocketAddress::fromIpLiteral(
+        host.empty() ? "0.0.0.0" : withoutBrackets(host), static_cast<uint16_t>(port.value()));
+    if (!address)
+        return Failure{"not an IP address"};
+    return *address;
+}
+
+Expected<SocketAddress> parseClient(std::string_view text)
+{
+    const auto address = SocketAddress::fromIpLiteral(withoutBrackets(text), 0);
+    if (!address)
+        return Failure{"not an IP address"};
+    return *address;
+}
+
+std::optional<std::string> addEntries(std::string_view list, HostList &hosts)
+{
+    while (true) {
+        const size_t comma = list.find(',');
+        const std::string_view entry = list.substr(0, comma);
+        if (entry.find_first_not_of(" \t") != std::string_view::npos) {
+            auto host = parseHostEntry(entry);
+            if (!host)
+                return host.error() + ": '" + std::string(entry) + "'";
+            hosts.add(std::move(host.value()));
+        }
+        if (comma == std::string_view::npos)
+            return std::nullopt;
+        list.remove_prefix(comma + 1);
+    }
+}
+
+// Applies the values given for one option; returns an error message on a bad value.
+std::optional<std::string> applyOption(Config &config, const OptionSpec &option,
+                                       const std::vector<std::string> &values)
+{
+    const std::string_view flag = option.flag;
+    if (option.kind == OptionKind::List) {
+        HostList &list = flag == "--allow" ? config.policy.allowList() : config.policy.denyList();
+        for (const std::string &value : values) {
+            if (auto error = addEntries(value, list))
+                return error;
+        }
+        return std::nullopt;
+    }
+    const std::string &value = values.back();
+    const auto fail = [&](const std::string &why) -> std::optional<std::string> {
+        return "'" + value + "': " + why;
+    };
+    if (option.kind == OptionKind::Flag) {
+        auto on = parseBoolean(value);
+        if (!on)
+            return fail(on.error());
+        if (flag == "--allow-all")
+            config.policy.setAllowAll(on.value());
+        else if (flag == "--deny-private")
+            config.denyPrivate = on.value();
+        else
+            config.allowLoopback = on.value();
+        return std::nullopt;
+    }
+    if (flag == "--listen") {
+        auto listen = parseListen(value);
+        if (!listen)
+            return fail(listen.error());
+        config.listen = listen.value();
+    } else if (flag == "--allow-file" || flag == "--deny-file") {
+        if (value.empty())
+            return fail("empty path");
+        (flag == "--allow-file" ? config.allowFile : config.denyFile) = value;
+    } else if (flag == "--client") {
+        auto client = parseClient(value);
+        if (!client)
+            return fail(client.error());
+        config.client = client.value();
+    } else if (flag == "--max-connections" || flag == "--max-header-bytes") {
+        const bool connections = flag == "--max-connections";
+        auto count =
+            connections ? parseCount(value, 1, 1'000'000) : parseCount(value, 256, 1 << 24);
+        if (!count)
+            return fail(count.error());
+        (connections ? config.maxConnections : config.maxHeaderBytes) = count.value();
+    } else {
+        const bool drain = flag == "--drain-timeout";
+        auto seconds = parseSeconds(value, drain);
+        if (!seconds)
+            return fail(seconds.error());
+        if (drain)
+            config.drainTimeout = seconds.value();
+        else if (flag == "--header-timeout")
+            config.headerTimeout = seconds.value();
+        else if (flag == "--connect-timeout")
+            config.connectTimeout = seconds.value();
+        else
+            config.idleTimeout = seconds.value();
+    }
+    return std::nullopt;
+}
+
+ConfigOutcome invalid(std::string message)
+{
+    ConfigOutcome outcome;
+    outcome.kind = ConfigOutcome::Kind::Invalid;
+    outcome.message = std::move(message);
+    return outcome;
+}
+
+} // namespace
+
+ConfigOutcome parseConfig(const std::vector<std::string> &arguments, const Environment &environment)
+{
+    std::map<std::string_view, std::vector<std::string>> given;
+    for (size_t i = 0; i < arguments.size(); ++i) {
+        const std::string &argument = arguments[i];
+        if (argument == "--help" || argument == "-h") {
+            ConfigOutcome help;
+            help.kind = ConfigOutcome::Kind::Help;
+            return help;
+        }
+        const size_t equals = argument.find('=');
+        const std::string_view name = std::string_view(argument).substr(0, equals);
+        const OptionSpec *option = findOption(name);
+        if (option == nullptr)
+            return invalid("unknown option '" + argument + "' (see --help)");
+        std::string value;
+        if (equals != std::string::npos)
+            value = argument.substr(equals + 1);
+        else if (option->kind == OptionKind::Flag)
+            value = "1";
+        else if (i + 1 < arguments.size())
+            value = arguments[++i];
+        else
+            return invalid(std::string(option->flag) + " needs a value");
+        given[option->flag].push_back(std::move(value));
+    }
+
+    ConfigOutcome outcome;
+    outcome.config.listen = *SocketAddress::fromIpLiteral("0.0.0.0", 3128);
+    for (const OptionSpec &option : kOptions) {
+        std::string source(option.flag);
+        std::vector<std::string> values;
+        if (const auto found = given.find(option.flag); found != given.end()) {
+            values = found->second;
+        } else if (auto fromEnvironment = environment(option.env)) {
+            source = option.env;
+            values.push_back(std::move(*fromEnvironment));
+        } else {
+            continue;
+        }
+        if (auto error = applyOption(outcome.config, option, values))
+            return invalid("invalid value for " + source + ": " + *error);
+    }
+    return outcome;
+}
+
+std::string usageText()
+{
+    std::string text = "usage: arizuko-egress [options]\n\n"
+                       "A forward HTTP/CONNECT proxy that lets one client reach an allowlist of "
+                       "hosts.\nEvery option can also be set by its environment variable; the "
+                       "command line wins.\nLists are comma-separated and may be repeated.\n\n";
+    for (const OptionSpec &option : kOptions) {
+        std::string left = "  " + std::string(option.flag);
+        if (!option.argument.empty())
+            left += " " + std::string(option.argument);
+        left.resize(std::max<size_t>(left.size() + 1, 30), ' ');
+        text += left + std::string(option.help) + "  [" + std::string(option.env) + "]\n";
+    }
+    text += "  --help                      print this help and exit\n";
+    return text;
+}
+
+Expected<size_t> loadListFile(const std::string &path, std::string_view flag, HostList &list)
+{
+    std::ifstream file(path);
+    if (!file)
+        return Failure{"invalid value for " + std::string(flag) + ": '" + path +
+                       "': cannot be read"};
+    size_t added = 0;
+    size_t lineNumber = 0;
+    for (std::string line; std::getline(file, line);) {
+        ++lineNumber;
+        const std::string_view entry = std::string_view(line).substr(0, line.find('#'));
+        if (entry.find_first_not_of(" \t\r") == std::string_view::npos)
+            continue;
+        auto host = parseHostEntry(entry);
+        if (!host)
+            return Failure{"invalid value for " + std::string(flag) + ": '" + path + "' line " +
+                           std::to_string(lineNumber) + ": " + host.error() + ": '" +
+                           std::string(entry) + "'"};
+        list.add(std::move(host.value()));
+        ++added;
+    }
+    return added;
+}
+
+} // namespace arizuko::egress

@@ -1,0 +1,61 @@
+#pragma once
+
+// The proxy's settings from its command line and EGRESS_* environment (docs/egress.md, "Flags").
+// A value that does not parse is an error naming the flag and the value: exit status 2.
+
+#include "expected.hpp"
+#include "host_matcher.hpp"
+#include "socket_address.hpp"
+
+#include <chrono>
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace arizuko::egress {
+
+struct Config
+{
+    SocketAddress listen;
+    HostPolicy policy;
+    std::optional<std::string> allowFile;
+    std::optional<std::string> denyFile;
+    std::optional<SocketAddress> client;
+    bool denyPrivate = false;
+    bool allowLoopback = false;
+    size_t maxConnections = 1024;
+    std::chrono::milliseconds headerTimeout{10'000};
+    std::chrono::milliseconds connectTimeout{10'000};
+    std::chrono::milliseconds idleTimeout{300'000};
+    std::chrono::milliseconds drainTimeout{5'000};
+    size_t maxHeaderBytes = 16384;
+};
+
+struct ConfigOutcome
+{
+    enum class Kind
+    {
+        Run,
+        Help,
+        Invalid,
+    };
+    Kind kind = Kind::Run;
+    Config config;
+    std::string message;
+};
+
+// Reads the environment through `environment` (which returns nothing for an unset variable), so a
+// test can pass its own.
+using Environment = std::function<std::optional<std::string>(std::string_view name)>;
+ConfigOutcome parseConfig(const std::vector<std::string> &arguments,
+                          const Environment &environment);
+
+std::string usageText();
+
+// Adds the entries of a list file (one a line, '#' starts a comment) to `list`.
+Expected<size_t> loadListFile(const std::string &path, std::string_view flag, HostList &list);
+
+} // namespace arizuko::egress

@@ -1,0 +1,482 @@
+#include "connection.hpp"
+
+#include "address_policy.hpp"
+#include "host_matcher.hpp"
+#include "json_line.hpp"
+#include "proxy_server.hpp"
+#include "socket_io.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <cstring>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+
+namespace arizuko::egress {
+namespace {
+
+using namespace std::chrono_literals;
+
+// After an error response the proxy reads and drops what the client still sends for this long
+// (or this much), so the client reads the response instead of a reset.
+constexpr auto kLingerTime = 2s;
+constexpr size_t kLingerBytes = 1 << 20;
+constexpr size_t kReplySize = 4096;
+constexpr std::string_view kTunnelEstablished = "HTTP/1.1 200 Connection established\r\n\r\n";
+constexpr std::string_view kHealthy = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                                      "Content-Length: 15\r\nConnection: close\r\n\r\n"
+                                      "{\"status\":\"ok\"}";
+
+void disableNagle(int fd)
+{
+    const int on = 1;
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof(on));
+}
+
+std::string errorText(int error)
+{
+    return std::strerror(error);
+}
+
+} // namespace
+
+void Connection::SocketWatcher::onEvents(uint32_t events)
+{
+    if (upstream_)
+        connection_.onUpstreamEvents(events);
+    else
+        connection_.onClientEvents(events);
+}
+
+Connection::Connection(ProxyServer &server, uint64_t id, UniqueFd client, const SocketAddress &peer)
+    : server_(server)
+    , id_(id)
+    , client_(std::move(client))
+    , clientIp_(peer.ipString())
+    , clientPermitted_(!server.config().client || server.config().client->sameIp(peer))
+    , clientIn_(server.config().maxHeaderBytes + 1)
+    , clientOut_(kReplySize)
+{
+    server_.loop().watch(client_.get(), clientWatcher_);
+}
+
+void Connection::setDeadline(std::chrono::milliseconds fromNow)
+{
+    server_.loop().deadlines().set(id_, server_.loop().now() + fromNow);
+}
+
+void Connection::releaseSlot()
+{
+    if (holdsSlot_) {
+        holdsSlot_ = false;
+        server_.releaseSlot();
+    }
+}
+
+void Connection::start()
+{
+    setDeadline(server_.config().headerTimeout);
+    readHead();
+}
+
+void Connection::refuseAtLimit()
+{
+    holdsSlot_ = false;
+    refuse(Reason::ConnectionLimit, "already serving --max-connections (" +
+                                        std::to_string(server_.config().maxConnections) +
+                                        ") connections");
+}
+
+void Connection::onClientEvents(uint32_t events)
+{
+    clientReady_.update(events);
+    switch (phase_) {
+    case Phase::ReadingHead:
+        readHead();
+        break;
+    case Phase::Tunnel:
+        pumpTunnel();
+        break;
+    case Phase::Exchange:
+        pumpExchange();
+        break;
+    case Phase::Responding:
+        pumpResponding();
+        break;
+    case Phase::Resolving:
+    case Phase::Connecting:
+    case Phase::Closed:
+        break;
+    }
+}
+
+void Connection::onUpstreamEvents(uint32_t events)
+{
+    upstreamReady_.update(events);
+    switch (phase_) {
+    case Phase::Connecting:
+        finishConnecting();
+        break;
+    case Phase::Tunnel:
+        pumpTunnel();
+        break;
+    case Phase::Exchange:
+        pumpExchange();
+        break;
+    default:
+        break;
+    }
+}
+
+void Connection::readHead()
+{
+    const size_t limit = server_.config().maxHeaderBytes;
+    while (true) {
+        if (const auto headEnd = findHeadEnd(clientIn_.view())) {
+            if (*headEnd > limit)
+                return refuse(Reason::HeadersTooLarge, "request head over --max-header-bytes (" +
+                                                           std::to_string(limit) + ")");
+            return handleHead(*headEnd);
+        }
+        if (clientIn_.size() > limit)
+            return refuse(Reason::HeadersTooLarge,
+                          "request head over --max-header-bytes (" + std::to_string(limit) + ")");
+        if (!clientReady_.readable)
+            return;
+        const bool idleBefore = clientIn_.empty();
+        const IoOutcome received = receiveInto(client_.get(), clientReady_, clientIn_);
+        if (received.kind == IoOutcome::Kind::Closed || received.kind == IoOutcome::Kind::Failed)
+            return close();
+        if (received.kind == IoOutcome::Kind::WouldBlock) {
+            clientIn_.releaseIfEmpty();
+            return;
+        }
+        // The first byte of a head starts its clock (a kept-alive connection waited on the idle
+        // timeout until now).
+        if (idleBefore)
+            setDeadline(server_.config().headerTimeout);
+    }
+}
+
+void Connection::beginRecord(std::string method, std::string host, uint16_t port)
+{
+    record_ = ExchangeRecord{};
+    record_->method = std::move(method);
+    record_->host = std::move(host);
+    record_->port = port;
+    record_->started = server_.loop().now();
+}
+
+void Connection::logDecision(Reason reason, int status)
+{
+    if (!record_)
+        beginRecord({}, {}, 0);
+    record_->reason = reason;
+    record_->status = status;
+    record_->decisionLogged = true;
+    server_.log().write(formatDecisionLine(clientIp_, *record_, std::chrono::system_clock::now()));
+}
+
+void Connection::handleHead(size_t headLength)
+{
+    auto parsed = parseRequestHead(clientIn_.view().substr(0, headLength));
+    clientIn_.consume(headLength);
+    if (parsed && parsed->isHealthCheck())
+        return answerHealthCheck();
+    if (parsed)
+        beginRecord(parsed->method, parsed->host.text, parsed->port);
+    if (!clientPermitted_)
+        return refuse(Reason::ClientNotAllowed,
+                      "this proxy serves only its turn's client, not " + clientIp_);
+    if (!parsed)
+        return refuse(Reason::BadRequest, parsed.error());
+    request_ = std::move(parsed.value());
+    if (request_.form == TargetForm::Origin)
+        return refuse(Reason::BadRequest, "origin-form request; use CONNECT host:port or an "
+                                          "absolute http:// URL");
+    if (!request_.isConnect()) {
+        auto framing = requestBodyFraming(request_.fields);
+        if (!framing)
+            return refuse(Reason::BadRequest, framing.error());
+        requestFraming_ = framing.value();
+    }
+    switch (server_.config().policy.decide(request_.host)) {
+    case HostVerdict::Denied:
+        return refuse(Reason::HostDenied, request_.host.text + " is on the denylist");
+    case HostVerdict::NotAllowed:
+        return refuse(Reason::HostNotAllowed, request_.host.text + " is not on the allowlist");
+    case HostVerdict::Allowed:
+        break;
+    }
+    addresses_.clear();
+    nextAddress_ = 0;
+    if (request_.host.isIpLiteral) {
+        addresses_.push_back(*SocketAddress::fromIpLiteral(request_.host.text, request_.port));
+        return checkAddressesAndConnect();
+    }
+    phase_ = Phase::Resolving;
+    setDeadline(server_.config().connectTimeout);
+    server_.resolver().lookUp(id_, request_.host.text, request_.port);
+}
+
+void Connection::onResolved(Resolver::Answer answer)
+{
+    if (phase_ != Phase::Resolving)
+        return;
+    if (answer.addresses.empty())
+        return refuse(Reason::ResolveFailed, request_.host.text + ": " + answer.error);
+    addresses_ = std::move(answer.addresses);
+    checkAddressesAndConnect();
+}
+
+void Connection::checkAddressesAndConnect()
+{
+    const Config &config = server_.config();
+    if (config.denyPrivate) {
+        // One refused answer refuses the name: a mix of public and private answers is hostile.
+        for (const SocketAddress &address : addresses_) {
+            const AddressClass addressClass = classifyAddress(address);
+            if (isRefusedClass(addressClass, config.allowLoopback))
+                return refuse(Reason::PrivateAddress,
+                              request_.host.text + " resolves to " + address.ipString() + " (" +
+                                  std::string(addressClassName(addressClass)) + ")");
+        }
+    }
+    connectNext();
+}
+
+void Connection::connectNext()
+{
+    while (nextAddress_ < addresses_.size()) {
+        const SocketAddress &address = addresses_[nextAddress_++];
+        UniqueFd socket(::socket(address.family(), SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
+        if (socket && (::connect(socket.get(), address.get(), address.length()) == 0 ||
+                       errno == EINPROGRESS)) {
+            disableNagle(socket.get());
+            upstream_ = std::move(socket);
+            upstreamReady_ = {};
+            server_.loop().watch(upstream_.get(), upstreamWatcher_);
+            phase_ = Phase::Connecting;
+            setDeadline(server_.config().connectTimeout);
+            return;
+        }
+        lastConnectError_ = address.toString() + ": " + errorText(errno);
+        lastConnectTimedOut_ = false;
+    }
+    refuse(lastConnectTimedOut_ ? Reason::ConnectTimeout : Reason::ConnectFailed,
+           lastConnectError_);
+}
+
+void Connection::finishConnecting()
+{
+    const SocketAddress &address = addresses_[nextAddress_ - 1];
+    int error = 0;
+    socklen_t length = sizeof(error);
+    getsockopt(upstream_.get(), SOL_SOCKET, SO_ERROR, &error, &length);
+    if (error != 0) {
+        lastConnectError_ = address.toString() + ": " + errorText(error);
+        lastConnectTimedOut_ = false;
+        upstream_.reset();
+        return connectNext();
+    }
+    // An event may be left over from an earlier socket; only a known peer means connected.
+    sockaddr_storage peer{};
+    socklen_t peerLength = sizeof(peer);
+    if (getpeername(upstream_.get(), reinterpret_cast<sockaddr *>(&peer), &peerLength) != 0)
+        return;
+    startRelay();
+}
+
+void Connection::startRelay()
+{
+    upstreamReady_ = {true, true};
+    setDeadline(server_.config().idleTimeout);
+    if (request_.isConnect()) {
+        tunnel_ = Tunnel::create(client_.get(), clientReady_, upstream_.get(), upstreamReady_,
+                                 std::string(clientIn_.view()));
+        if (!tunnel_)
+            return refuse(Reason::ConnectFailed, "no pipe for the tunnel: " + errorText(errno));
+        clientIn_.consume(clientIn_.size());
+        clientIn_.releaseIfEmpty();
+        clientOut_.append(kTunnelEstablished);
+        logDecision(Reason::Allowed, 200);
+        phase_ = Phase::Tunnel;
+        return pumpTunnel();
+    }
+    exchange_ = std::make_unique<HttpExchange>(
+        HttpExchange::Socket{client_.get(), clientReady_},
+        HttpExchange::Socket{upstream_.get(), upstreamReady_}, request_, requestFraming_, clientIn_,
+        server_.config().maxHeaderBytes);
+    phase_ = Phase::Exchange;
+    pumpExchange();
+}
+
+void Connection::pumpTunnel()
+{
+    if (!clientOut_.empty()) {
+        // The 200 goes out before any tunnelled byte.
+        if (sendFrom(client_.get(), clientReady_, clientOut_).kind == IoOutcome::Kind::Failed)
+            return close();
+        if (!clientOut_.empty())
+            return;
+        clientOut_.releaseIfEmpty();
+    }
+    switch (tunnel_->pump()) {
+    case Tunnel::Progress::Running:
+        return setDeadline(server_.config().idleTimeout);
+    case Tunnel::Progress::Finished:
+    case Tunnel::Progress::Failed:
+        return close();
+    }
+}
+
+void Connection::pumpExchange()
+{
+    const HttpExchange::Progress progress = exchange_->pump();
+    if (!record_->decisionLogged && exchange_->responseStatus() != 0)
+        logDecision(Reason::Allowed, exchange_->responseStatus());
+    switch (progress) {
+    case HttpExchange::Progress::Running:
+        return setDeadline(server_.config().idleTimeout);
+    case HttpExchange::Progress::Complete:
+        return endExchange(exchange_->keepAlive() && !server_.draining());
+    case HttpExchange::Progress::Failed:
+        if (exchange_->upstreamFailed() && exchange_->responseStatus() == 0)
+            return refuse(Reason::BadResponse, request_.host.text + ": " + exchange_->failure());
+        return close();
+    }
+}
+
+void Connection::collectRelayBytes()
+{
+    if (!record_)
+        return;
+    if (tunnel_) {
+        record_->bytesUp = tunnel_->bytesUp();
+        record_->bytesDown = tunnel_->bytesDown();
+    } else if (exchange_) {
+        record_->bytesUp = exchange_->bytesUp();
+        record_->bytesDown = exchange_->bytesDown();
+    }
+}
+
+void Connection::endExchange(bool keepAlive)
+{
+    if (!keepAlive)
+        return close();
+    collectRelayBytes();
+    server_.log().write(formatCloseLine(clientIp_, *record_, std::chrono::system_clock::now(),
+                                        server_.loop().now() - record_->started));
+    record_.reset();
+    exchange_.reset();
+    upstream_.reset();
+    phase_ = Phase::ReadingHead;
+    setDeadline(server_.config().idleTimeout);
+    if (!clientIn_.empty())
+        setDeadline(server_.config().headerTimeout);
+    readHead();
+}
+
+void Connection::refuse(Reason reason, const std::string &detail)
+{
+    collectRelayBytes();
+    logDecision(reason, reasonStatus(reason));
+    tunnel_.reset();
+    exchange_.reset();
+    upstream_.reset();
+    server_.loop().deadlines().set(id_, server_.loop().now() + kLingerTime);
+    releaseSlot();
+    clientOut_.append(buildErrorResponse(reason, detail));
+    phase_ = Phase::Responding;
+    pumpResponding();
+}
+
+void Connection::answerHealthCheck()
+{
+    server_.loop().deadlines().set(id_, server_.loop().now() + kLingerTime);
+    releaseSlot();
+    clientOut_.append(kHealthy);
+    phase_ = Phase::Responding;
+    pumpResponding();
+}
+
+void Connection::pumpResponding()
+{
+    if (!clientOut_.empty()) {
+        if (sendFrom(client_.get(), clientReady_, clientOut_).kind == IoOutcome::Kind::Failed)
+            return close();
+        if (!clientOut_.empty())
+            return;
+        clientOut_.releaseIfEmpty();
+        clientIn_.consume(clientIn_.size());
+        clientIn_.releaseIfEmpty();
+        ::shutdown(client_.get(), SHUT_WR);
+    }
+    // Lingering close: drop what the client still sends until it closes its side.
+    std::array<char, 4096> discard;
+    while (clientReady_.readable) {
+        const IoOutcome received = receive(client_.get(), clientReady_, discard);
+        if (received.kind == IoOutcome::Kind::Closed || received.kind == IoOutcome::Kind::Failed)
+            return close();
+        lingerDiscarded_ += received.bytes;
+        if (lingerDiscarded_ > kLingerBytes)
+            return close();
+    }
+}
+
+void Connection::onDeadline()
+{
+    switch (phase_) {
+    case Phase::ReadingHead:
+        if (clientIn_.empty())
+            return close();
+        return refuse(Reason::HeaderTimeout, "request head not complete within --header-timeout");
+    case Phase::Resolving:
+        return refuse(Reason::ResolveFailed,
+                      request_.host.text + ": no answer within --connect-timeout");
+    case Phase::Connecting:
+        lastConnectError_ =
+            addresses_[nextAddress_ - 1].toString() + ": no answer within --connect-timeout";
+        lastConnectTimedOut_ = true;
+        upstream_.reset();
+        return connectNext();
+    case Phase::Tunnel:
+    case Phase::Exchange:
+    case Phase::Responding:
+        return close();
+    case Phase::Closed:
+        return;
+    }
+}
+
+void Connection::beginDrain()
+{
+    if (phase_ == Phase::ReadingHead && clientIn_.empty())
+        close();
+}
+
+void Connection::close()
+{
+    if (phase_ == Phase::Closed)
+        return;
+    collectRelayBytes();
+    if (record_) {
+        if (!record_->decisionLogged)
+            logDecision(Reason::Allowed, 0);
+        server_.log().write(formatCloseLine(clientIp_, *record_, std::chrono::system_clock::now(),
+                                            server_.loop().now() - record_->started));
+        record_.reset();
+    }
+    phase_ = Phase::Closed;
+    tunnel_.reset();
+    exchange_.reset();
+    upstream_.reset();
+    client_.reset();
+    server_.loop().deadlines().remove(id_);
+    releaseSlot();
+    server_.retire(id_);
+}
+
+} // namespace arizuko::egress

@@ -1,0 +1,48 @@
+#pragma once
+
+// The decision log: one JSON object per line on stderr, read by the engine's network view
+// (docs/egress.md, "Decision log").
+
+#include "reason.hpp"
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace arizuko::egress {
+
+// One request's decision, kept until its exchange ends and its totals are logged.
+struct ExchangeRecord
+{
+    std::string method;
+    std::string host;
+    uint16_t port = 0;
+    Reason reason = Reason::Allowed;
+    int status = 0;
+    bool decisionLogged = false;
+    uint64_t bytesUp = 0;
+    uint64_t bytesDown = 0;
+    std::chrono::steady_clock::time_point started;
+};
+
+std::string formatDecisionLine(std::string_view client, const ExchangeRecord &record,
+                               std::chrono::system_clock::time_point now);
+std::string formatCloseLine(std::string_view client, const ExchangeRecord &record,
+                            std::chrono::system_clock::time_point now,
+                            std::chrono::steady_clock::duration elapsed);
+
+// Writes whole lines to a file descriptor; each line is one write(2) so lines never interleave.
+class DecisionLog
+{
+public:
+    explicit DecisionLog(int fd)
+        : fd_(fd)
+    {}
+    void write(std::string_view line) const;
+
+private:
+    int fd_;
+};
+
+} // namespace arizuko::egress

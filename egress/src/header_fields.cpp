@@ -1,0 +1,129 @@
+#include "header_fields.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+
+namespace arizuko::egress {
+namespace {
+
+std::string_view trimBlanks(std::string_view text)
+{
+    while (!text.empty() && (text.front() == ' ' || text.front() == '\t'))
+        text.remove_prefix(1);
+    while (!text.empty() && (text.back() == ' ' || text.back() == '\t'))
+        text.remove_suffix(1);
+    return text;
+}
+
+bool isFieldValueChar(unsigned char c)
+{
+    return c == '\t' || (c >= 0x20 && c != 0x7F);
+}
+
+} // namespace
+
+std::optional<size_t> findHeadEnd(std::string_view buffered)
+{
+    const size_t blank = buffered.find("\r\n\r\n");
+    if (blank == std::string_view::npos)
+        return std::nullopt;
+    return blank + 4;
+}
+
+bool isTokenChar(char c)
+{
+    return std::isalnum(static_cast<unsigned char>(c)) != 0 ||
+           std::strchr("!#$%&'*+-.^_`|~", c) != nullptr;
+}
+
+bool isToken(std::string_view text)
+{
+    return !text.empty() && std::all_of(text.begin(), text.end(), isTokenChar);
+}
+
+bool equalsIgnoringCase(std::string_view a, std::string_view b)
+{
+    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+               return std::tolower(static_cast<unsigned char>(x)) ==
+                      std::tolower(static_cast<unsigned char>(y));
+           });
+}
+
+Expected<SplitHead> splitHead(std::string_view head)
+{
+    if (!head.ends_with("\r\n\r\n"))
+        return Failure{"head does not end in an empty line"};
+    head.remove_suffix(2);
+    SplitHead split;
+    size_t lineStart = 0;
+    bool first = true;
+    while (lineStart < head.size()) {
+        const size_t lineEnd = head.find("\r\n", lineStart); // found: head ends in CRLF
+        const std::string_view line = head.substr(lineStart, lineEnd - lineStart);
+        lineStart = lineEnd + 2;
+        if (line.find_first_of("\r\n") != std::string_view::npos)
+            return Failure{"bare CR or LF in head"};
+        if (first) {
+            split.startLine = line;
+            first = false;
+            continue;
+        }
+        if (line.empty())
+            return Failure{"empty line inside head"};
+        if (line.front() == ' ' || line.front() == '\t')
+            return Failure{"folded header line (obs-fold) is not accepted"};
+        const size_t colon = line.find(':');
+        if (colon == std::string_view::npos)
+            return Failure{"header line without a colon"};
+        const std::string_view name = line.substr(0, colon);
+        if (!isToken(name))
+            return Failure{"invalid header name"};
+        const std::string_view value = trimBlanks(line.substr(colon + 1));
+        if (!std::all_of(value.begin(), value.end(),
+                         [](char c) { return isFieldValueChar(static_cast<unsigned char>(c)); }))
+            return Failure{"control character in header value"};
+        split.fields.push_back({std::string(name), std::string(value)});
+    }
+    if (first || split.startLine.empty())
+        return Failure{"empty start line"};
+    return split;
+}
+
+std::vector<std::string_view> fieldValues(const HeaderFields &fields, std::string_view name)
+{
+    std::vector<std::string_view> values;
+    for (const HeaderField &field : fields) {
+        if (equalsIgnoringCase(field.name, name))
+            values.push_back(field.value);
+    }
+    return values;
+}
+
+std::vector<std::string_view> splitList(std::string_view value)
+{
+    std::vector<std::string_view> elements;
+    while (!value.empty()) {
+        const size_t comma = value.find(',');
+        const std::string_view element = trimBlanks(value.substr(0, comma));
+        if (!element.empty())
+            elements.push_back(element);
+        if (comma == std::string_view::npos)
+            break;
+        value.remove_prefix(comma + 1);
+    }
+    return elements;
+}
+
+bool fieldListsToken(const HeaderFields &fields, std::string_view name, std::string_view token)
+{
+    for (const std::string_view value : fieldValues(fields, name)) {
+        for (const std::string_view element : splitList(value)) {
+            if (equalsIgnoringCase(element, token))
+                return true;
+        }
+    }
+    return false;
+}
+
+} // namespace arizuko::egress

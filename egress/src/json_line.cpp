@@ -1,0 +1,87 @@
+#include "json_line.hpp"
+
+#include <cstdio>
+#include <ctime>
+
+namespace arizuko::egress {
+
+std::string formatUtcTime(std::chrono::system_clock::time_point time)
+{
+    const auto sinceEpoch = time.time_since_epoch();
+    const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(sinceEpoch);
+    const auto millis = std::chrono::duration_cast<std::chrono::milliseconds>(sinceEpoch - seconds);
+    const std::time_t whole = seconds.count();
+    std::tm utc{};
+    gmtime_r(&whole, &utc);
+    char text[80];
+    std::snprintf(text, sizeof(text), "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", utc.tm_year + 1900,
+                  utc.tm_mon + 1, utc.tm_mday, utc.tm_hour, utc.tm_min, utc.tm_sec,
+                  static_cast<int>(millis.count()));
+    return text;
+}
+
+JsonLine::JsonLine(std::chrono::system_clock::time_point time, std::string_view event)
+{
+    text_.reserve(256);
+    text_.push_back('{');
+    add("time", formatUtcTime(time));
+    add("event", event);
+}
+
+void JsonLine::appendKey(std::string_view key)
+{
+    if (text_.size() > 1)
+        text_.push_back(',');
+    appendString(key);
+    text_.push_back(':');
+}
+
+void JsonLine::appendString(std::string_view value)
+{
+    text_.push_back('"');
+    for (const char c : value) {
+        const auto byte = static_cast<unsigned char>(c);
+        if (c == '"' || c == '\\') {
+            text_.push_back('\\');
+            text_.push_back(c);
+        } else if (byte < 0x20 || byte >= 0x7F) {
+            // Client-supplied text is not trusted to be UTF-8; escaping every non-ASCII byte keeps
+            // each line valid JSON.
+            char escaped[8];
+            std::snprintf(escaped, sizeof(escaped), "\\u%04x", byte);
+            text_.append(escaped);
+        } else {
+            text_.push_back(c);
+        }
+    }
+    text_.push_back('"');
+}
+
+JsonLine &JsonLine::add(std::string_view key, std::string_view value)
+{
+    appendKey(key);
+    appendString(value);
+    return *this;
+}
+
+JsonLine &JsonLine::addNumber(std::string_view key, int64_t value)
+{
+    appendKey(key);
+    text_.append(std::to_string(value));
+    return *this;
+}
+
+JsonLine &JsonLine::addFlag(std::string_view key, bool value)
+{
+    appendKey(key);
+    text_.append(value ? "true" : "false");
+    return *this;
+}
+
+std::string JsonLine::finish()
+{
+    text_.append("}\n");
+    return std::move(text_);
+}
+
+} // namespace arizuko::egress

@@ -1,0 +1,111 @@
+// arizuko-egress: the per-turn forward proxy (docs/egress.md).
+
+#include "config.hpp"
+#include "json_line.hpp"
+#include "proxy_server.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <iostream>
+#include <signal.h>
+#include <sys/resource.h>
+
+namespace {
+
+using namespace arizuko::egress;
+
+constexpr int kExitFailure = 1;
+constexpr int kExitUsage = 2;
+
+// Every tunnel costs six descriptors (two sockets, two pipes); the default soft limit of 1024
+// would cap the proxy near 170 tunnels.
+void raiseDescriptorLimit()
+{
+    rlimit limit{};
+    if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
+        limit.rlim_cur = limit.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &limit);
+    }
+}
+
+// Blocked before any thread starts, so every thread inherits the mask and the signals reach
+// only the event loop's signalfd. SIGPIPE is ignored: splice(2) has no MSG_NOSIGNAL.
+void prepareSignals()
+{
+    sigset_t stopSignals;
+    sigemptyset(&stopSignals);
+    sigaddset(&stopSignals, SIGTERM);
+    sigaddset(&stopSignals, SIGINT);
+    sigprocmask(SIG_BLOCK, &stopSignals, nullptr);
+    signal(SIGPIPE, SIG_IGN);
+}
+
+int serve(Config config)
+{
+    prepareSignals();
+    raiseDescriptorLimit();
+    ProxyServer server(std::move(config));
+    const auto bound = server.listen();
+    if (!bound) {
+        std::cerr << "arizuko-egress: " << bound.error() << '\n';
+        return kExitFailure;
+    }
+    const auto stamp = std::chrono::system_clock::now;
+    server.log().write(JsonLine(stamp(), "listening").add("addr", bound->toString()).finish());
+
+    Config &loaded = server.config();
+    for (const auto &[path, flag, list] :
+         {std::tuple{loaded.allowFile, "--allow-file", &loaded.policy.allowList()},
+          std::tuple{loaded.denyFile, "--deny-file", &loaded.policy.denyList()}}) {
+        if (!path)
+            continue;
+        const auto added = loadListFile(*path, flag, *list);
+        if (!added) {
+            std::cerr << "arizuko-egress: " << added.error() << '\n';
+            return kExitUsage;
+        }
+    }
+    const HostPolicy &policy = loaded.policy;
+    if (policy.allowList().size() == 0 && !policy.allowAll())
+        server.log().write(JsonLine(stamp(), "warning")
+                               .add("message", "the allowlist is empty: every host is denied")
+                               .finish());
+    server.log().write(JsonLine(stamp(), "ready")
+                           .add("addr", bound->toString())
+                           .addNumber("allow", static_cast<int64_t>(policy.allowList().size()))
+                           .addNumber("deny", static_cast<int64_t>(policy.denyList().size()))
+                           .addFlag("allow_all", policy.allowAll())
+                           .addFlag("deny_private", loaded.denyPrivate)
+                           .addFlag("allow_loopback", loaded.allowLoopback)
+                           .add("client", loaded.client ? loaded.client->ipString() : "any")
+                           .finish());
+    return server.run();
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    const std::vector<std::string> arguments(argv + 1, argv + argc);
+    ConfigOutcome outcome = parseConfig(arguments, [](std::string_view name) {
+        const char *value = std::getenv(std::string(name).c_str());
+        return value == nullptr ? std::nullopt : std::optional<std::string>(value);
+    });
+    switch (outcome.kind) {
+    case ConfigOutcome::Kind::Help:
+        std::cout << usageText();
+        return 0;
+    case ConfigOutcome::Kind::Invalid:
+        std::cerr << "arizuko-egress: " << outcome.message << '\n';
+        return kExitUsage;
+    case ConfigOutcome::Kind::Run:
+        break;
+    }
+    try {
+        return serve(std::move(outcome.config));
+    } catch (const std::exception &error) {
+        std::cerr << "arizuko-egress: " << error.what() << '\n';
+        return kExitFailure;
+    }
+}

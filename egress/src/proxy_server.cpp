@@ -1,0 +1,166 @@
+#include "proxy_server.hpp"
+
+#include "json_line.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <signal.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+
+namespace arizuko::egress {
+namespace {
+
+// The drain deadline shares the deadline queue with connections, whose ids start at 1.
+constexpr uint64_t kDrainDeadlineId = 0;
+
+std::string systemError(std::string_view what)
+{
+    return std::string(what) + ": " + std::strerror(errno);
+}
+
+} // namespace
+
+ProxyServer::ProxyServer(Config config)
+    : config_(std::move(config))
+{
+    sigset_t stopSignals;
+    sigemptyset(&stopSignals);
+    sigaddset(&stopSignals, SIGTERM);
+    sigaddset(&stopSignals, SIGINT);
+    signals_.reset(signalfd(-1, &stopSignals, SFD_NONBLOCK | SFD_CLOEXEC));
+    loop_.watch(signals_.get(), signalWatcher_);
+    loop_.watch(resolver_.readyFd(), resolverWatcher_);
+}
+
+Expected<SocketAddress> ProxyServer::listen()
+{
+    const SocketAddress &wanted = config_.listen;
+    UniqueFd listener(::socket(wanted.family(), SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
+    if (!listener)
+        return Failure{systemError("socket")};
+    const int on = 1;
+    setsockopt(listener.get(), SOL_SOCKET, SO_REUSEADDR, &on, sizeof(on));
+    if (::bind(listener.get(), wanted.get(), wanted.length()) != 0)
+        return Failure{systemError("bind " + wanted.toString())};
+    if (::listen(listener.get(), SOMAXCONN) != 0)
+        return Failure{systemError("listen")};
+    sockaddr_storage bound{};
+    socklen_t length = sizeof(bound);
+    getsockname(listener.get(), reinterpret_cast<sockaddr *>(&bound), &length);
+    listener_ = std::move(listener);
+    return SocketAddress::fromSockaddr(reinterpret_cast<sockaddr *>(&bound), length);
+}
+
+int ProxyServer::run()
+{
+    loop_.watch(listener_.get(), listenerWatcher_);
+    while (!stopped_) {
+        loop_.runOnce([this](uint64_t id) { onDeadline(id); }, [this] { retired_.clear(); });
+        if (draining_ && connections_.empty())
+            stopped_ = true;
+    }
+    return 0;
+}
+
+void ProxyServer::retire(uint64_t id)
+{
+    const auto found = connections_.find(id);
+    if (found == connections_.end())
+        return;
+    retired_.push_back(std::move(found->second));
+    connections_.erase(found);
+}
+
+void ProxyServer::acceptAll()
+{
+    while (listener_) {
+        sockaddr_storage peer{};
+        socklen_t length = sizeof(peer);
+        UniqueFd client(accept4(listener_.get(), reinterpret_cast<sockaddr *>(&peer), &length,
+                                SOCK_NONBLOCK | SOCK_CLOEXEC));
+        if (!client) {
+            if (errno == EINTR || errno == ECONNABORTED)
+                continue;
+            if (errno != EAGAIN && errno != EWOULDBLOCK)
+                log_.write(JsonLine(std::chrono::system_clock::now(), "warning")
+                               .add("message", systemError("accept"))
+                               .finish());
+            return;
+        }
+        const bool atLimit = serving_ >= config_.maxConnections;
+        // Refusals linger briefly; past twice the limit even that is not worth a descriptor.
+        if (atLimit && connections_.size() >= 2 * config_.maxConnections)
+            continue;
+        const int on = 1;
+        setsockopt(client.get(), IPPROTO_TCP, TCP_NODELAY, &on, sizeof(on));
+        const uint64_t id = nextId_++;
+        const SocketAddress peerAddress =
+            SocketAddress::fromSockaddr(reinterpret_cast<sockaddr *>(&peer), length);
+        auto &connection = connections_[id];
+        connection = std::make_unique<Connection>(*this, id, std::move(client), peerAddress);
+        if (atLimit) {
+            connection->refuseAtLimit();
+        } else {
+            ++serving_;
+            connection->start();
+        }
+    }
+}
+
+void ProxyServer::deliverAnswers()
+{
+    for (Resolver::Answer &answer : resolver_.takeAnswers()) {
+        const auto found = connections_.find(answer.requester);
+        if (found != connections_.end())
+            found->second->onResolved(std::move(answer));
+    }
+}
+
+void ProxyServer::forEachConnection(const std::function<void(Connection &)> &action)
+{
+    // Actions may close connections, which changes the map.
+    std::vector<uint64_t> ids;
+    ids.reserve(connections_.size());
+    for (const auto &entry : connections_)
+        ids.push_back(entry.first);
+    for (const uint64_t id : ids) {
+        const auto found = connections_.find(id);
+        if (found != connections_.end())
+            action(*found->second);
+    }
+}
+
+void ProxyServer::onSignal()
+{
+    signalfd_siginfo info{};
+    while (::read(signals_.get(), &info, sizeof(info)) == sizeof(info)) {
+        if (draining_)
+            continue;
+        draining_ = true;
+        loop_.unwatch(listener_.get());
+        listener_.reset();
+        log_.write(JsonLine(std::chrono::system_clock::now(), "draining")
+                       .addNumber("signal", info.ssi_signo)
+                       .addNumber("open_connections", static_cast<int64_t>(connections_.size()))
+                       .finish());
+        loop_.deadlines().set(kDrainDeadlineId, loop_.now() + config_.drainTimeout);
+        forEachConnection([](Connection &connection) { connection.beginDrain(); });
+    }
+}
+
+void ProxyServer::onDeadline(uint64_t id)
+{
+    if (id == kDrainDeadlineId) {
+        forEachConnection([](Connection &connection) { connection.close(); });
+        stopped_ = true;
+        return;
+    }
+    const auto found = connections_.find(id);
+    if (found != connections_.end())
+        found->second->onDeadline();
+}
+
+} // namespace arizuko::egress

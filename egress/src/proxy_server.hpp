@@ -1,0 +1,81 @@
+#pragma once
+
+// The listener, the connections it accepted, the resolver and the signals: everything the event
+// loop serves, and the orderly drain on SIGTERM.
+
+#include "config.hpp"
+#include "connection.hpp"
+#include "decision_log.hpp"
+#include "event_loop.hpp"
+#include "expected.hpp"
+#include "resolver.hpp"
+#include "unique_fd.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+namespace arizuko::egress {
+
+class ProxyServer
+{
+public:
+    explicit ProxyServer(Config config);
+
+    // Binds and listens; returns the bound address (the chosen port for port 0).
+    Expected<SocketAddress> listen();
+    // Serves until SIGTERM or SIGINT and the drain that follows; returns the exit status.
+    int run();
+
+    Config &config() { return config_; }
+    EventLoop &loop() { return loop_; }
+    Resolver &resolver() { return resolver_; }
+    const DecisionLog &log() const { return log_; }
+    bool draining() const { return draining_; }
+
+    // Called by a connection that stops counting towards --max-connections.
+    void releaseSlot() { --serving_; }
+    // Called by a closed connection; it is destroyed after the current batch of events, since
+    // events already fetched may still name it.
+    void retire(uint64_t id);
+
+private:
+    class Watcher final : public EventLoop::Watcher
+    {
+    public:
+        explicit Watcher(std::function<void()> handler)
+            : handler_(std::move(handler))
+        {}
+        void onEvents(uint32_t) override { handler_(); }
+
+    private:
+        std::function<void()> handler_;
+    };
+
+    void acceptAll();
+    void deliverAnswers();
+    void onSignal();
+    void onDeadline(uint64_t id);
+    void closeAll();
+    void forEachConnection(const std::function<void(Connection &)> &action);
+
+    Config config_;
+    DecisionLog log_{2};
+    EventLoop loop_;
+    Resolver resolver_;
+    UniqueFd listener_;
+    UniqueFd signals_;
+    Watcher listenerWatcher_{[this] { acceptAll(); }};
+    Watcher resolverWatcher_{[this] { deliverAnswers(); }};
+    Watcher signalWatcher_{[this] { onSignal(); }};
+    std::unordered_map<uint64_t, std::unique_ptr<Connection>> connections_;
+    std::vector<std::unique_ptr<Connection>> retired_;
+    uint64_t nextId_ = 1;
+    size_t serving_ = 0;
+    bool draining_ = false;
+    bool stopped_ = false;
+};
+
+} // namespace arizuko::egress
