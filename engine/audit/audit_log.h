@@ -1,0 +1,55 @@
+#pragma once
+
+// The append-only audit log: every grant decision, rule/grant/secret change
+// and turn lifecycle event. Callers put names and decisions in `detail`,
+// never a secret value.
+
+#include "core/result.h"
+
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+
+namespace arizuko::store {
+class Store;
+}
+
+namespace arizuko::audit {
+
+struct Entry
+{
+    qint64 id = 0;
+    QString at; // UTC ISO-8601 with milliseconds
+    QString actor;
+    QString kind;
+    QString subject;
+    QJsonObject detail;
+};
+
+struct Query
+{
+    // "secret" matches "secret" and every "secret.<something>"; empty: all.
+    QString kind;
+    QString subject; // exact; empty: all
+    qint64 afterId = 0;
+    int limit = 100; // the newest `limit` matching entries
+};
+
+class AuditLog
+{
+public:
+    explicit AuditLog(store::Store &store);
+
+    // Writes on the calling thread's connection, so inside an open write
+    // transaction the entry commits (or rolls back) with the change itself.
+    Result<qint64> record(const QString &actor, const QString &kind, const QString &subject,
+                          const QJsonObject &detail = {});
+
+    // Matching entries, oldest first.
+    Result<QList<Entry>> query(const Query &query) const;
+
+private:
+    store::Store &m_store;
+};
+
+} // namespace arizuko::audit

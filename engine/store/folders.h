@@ -1,0 +1,54 @@
+#pragma once
+
+// Folders: the tenants, a tree of paths (`corp`, `corp/eng`), each with a
+// home directory under <data>/groups/<folder>/ that its turns see as home.
+
+#include "core/result.h"
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+namespace arizuko::store {
+
+class Store;
+
+struct Folder
+{
+    QString path;
+    QString name; // a display name, may be empty
+    QString createdAt;
+};
+
+class Folders
+{
+public:
+    // `actor` is who the audit log names for the changes made through this
+    // object ("user:cli", "user:gui").
+    Folders(Store &store, QString actor);
+
+    // <data>/groups/<folder>
+    QString homePath(const QString &folder) const;
+
+    // Refused when the path is invalid, exists, or its parent does not.
+    Result<Folder> add(const QString &path, const QString &name = {});
+    Result<QList<Folder>> list() const;
+    Result<bool> exists(const QString &path) const;
+
+    // Removes the folder, its topics and messages, its network rules and
+    // folder-scoped secrets, and its home. A folder with subfolders or a
+    // non-empty home is refused unless `recursive`, which takes the whole
+    // subtree. Never follows a symlink: a link inside a home is unlinked,
+    // a home reached through a linked directory is refused. Returns the
+    // removed folder paths.
+    Result<QStringList> remove(const QString &path, bool recursive);
+
+private:
+    Result<QStringList> subfolders(const QString &path) const;
+    Result<void> checkHomeIsInside(const QString &folder) const;
+
+    Store &m_store;
+    QString m_actor;
+};
+
+} // namespace arizuko::store

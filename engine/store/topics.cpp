@@ -1,0 +1,229 @@
+#include "store/topics.h"
+
+#include "audit/audit_log.h"
+#include "store/folder_names.h"
+#include "store/query.h"
+#include "store/store.h"
+#include "store/timestamp.h"
+#include "store/write_transaction.h"
+
+#include <QUuid>
+
+namespace arizuko::store {
+namespace {
+
+Error topicNotFound(const QString &folder, const QString &name)
+{
+    return makeError(QStringLiteral("topic.not-found"),
+                     QStringLiteral("topic '%1' does not exist in folder '%2'").arg(name, folder));
+}
+
+Error topicExists(const QString &folder, const QString &name)
+{
+    return makeError(QStringLiteral("topic.exists"),
+                     QStringLiteral("topic '%1' already exists in folder '%2'").arg(name, folder));
+}
+
+Result<void> validate(const QString &folder, const QString &topic)
+{
+    if (const Result<void> valid = validateFolderPath(folder); !valid)
+        return valid;
+    return validateTopicName(topic);
+}
+
+} // namespace
+
+Topics::Topics(Store &store, QString actor)
+    : m_store(store)
+    , m_actor(std::move(actor))
+{}
+
+Result<QList<Topic>> Topics::select(const QString &where, const QVariantList &values) const
+{
+    Result<QSqlQuery> query =
+        execute(m_store.database(),
+                QStringLiteral("SELECT group_folder, topic, session_id, parent_topic, "
+                               "forked_at, created_at FROM sessions %1 "
+                               "ORDER BY group_folder, created_at, topic")
+                    .arg(where),
+                values);
+    if (!query)
+        return query.error();
+    QList<Topic> topics;
+    while (query->next()) {
+        topics.append({query->value(0).toString(), query->value(1).toString(),
+                       query->value(2).toString(), query->value(3).toString(),
+                       query->value(4).toString(), query->value(5).toString()});
+    }
+    return topics;
+}
+
+Result<bool> Topics::exists(const QString &folder, const QString &name) const
+{
+    const Result<QList<Topic>> found =
+        select(QStringLiteral("WHERE group_folder = ? AND topic = ?"), {folder, name});
+    if (!found)
+        return found.error();
+    return !found->isEmpty();
+}
+
+Result<QList<Topic>> Topics::list(const QString &folder) const
+{
+    if (folder.isEmpty())
+        return select({}, {});
+    return select(QStringLiteral("WHERE group_folder = ?"), {folder});
+}
+
+Result<Topic> Topics::insert(Topic topic, const QString &auditKind)
+{
+    const QSqlDatabase db = m_store.database();
+    topic.sessionId = QUuid::createUuid().toString(QUuid::WithoutBraces);
+    topic.createdAt = nowTimestamp();
+    if (!topic.parentTopic.isEmpty())
+        topic.forkedAt = topic.createdAt;
+    if (const Result<QSqlQuery> inserted = execute(
+            db,
+            QStringLiteral("INSERT INTO sessions (group_folder, topic, session_id, parent_topic, "
+                           "forked_at, created_at) VALUES (?, ?, ?, ?, ?, ?)"),
+            {topic.folder, topic.name, topic.sessionId,
+             topic.parentTopic.isEmpty() ? QVariant() : QVariant(topic.parentTopic),
+             topic.forkedAt.isEmpty() ? QVariant() : QVariant(topic.forkedAt), topic.createdAt});
+        !inserted)
+        return inserted.error();
+    QJsonObject detail{{QStringLiteral("topic"), topic.name},
+                       {QStringLiteral("session_id"), topic.sessionId}};
+    if (!topic.parentTopic.isEmpty())
+        detail.insert(QStringLiteral("from"), topic.parentTopic);
+    if (const Result<qint64> audited =
+            audit::AuditLog(m_store).record(m_actor, auditKind, topic.folder, detail);
+        !audited)
+        return audited.error();
+    return topic;
+}
+
+Result<Topic> Topics::add(const QString &folder, const QString &name)
+{
+    if (const Result<void> valid = validate(folder, name); !valid)
+        return valid.error();
+    Result<WriteTransaction> transaction = WriteTransaction::begin(m_store.database());
+    if (!transaction)
+        return transaction.error();
+    Result<QSqlQuery> folderRow = execute(
+        m_store.database(), QStringLiteral("SELECT 1 FROM groups WHERE folder = ?"), {folder});
+    if (!folderRow)
+        return folderRow.error();
+    if (!folderRow->next())
+        return makeError(QStringLiteral("folder.not-found"),
+                         QStringLiteral("folder '%1' does not exist").arg(folder));
+    const Result<bool> taken = exists(folder, name);
+    if (!taken)
+        return taken.error();
+    if (*taken)
+        return topicExists(folder, name);
+    Result<Topic> added = insert(Topic{folder, name, {}, {}, {}, {}}, QStringLiteral("topic.add"));
+    if (!added)
+        return added.error();
+    if (const Result<void> committed = transaction->commit(); !committed)
+        return committed.error();
+    return added;
+}
+
+Result<Topic> Topics::fork(const QString &folder, const QString &source, const QString &name)
+{
+    if (const Result<void> valid = validate(folder, source); !valid)
+        return valid.error();
+    if (!name.isEmpty()) {
+        if (const Result<void> valid = validateTopicName(name); !valid)
+            return valid.error();
+    }
+    Result<WriteTransaction> transaction = WriteTransaction::begin(m_store.database());
+    if (!transaction)
+        return transaction.error();
+    const Result<bool> sourceExists = exists(folder, source);
+    if (!sourceExists)
+        return sourceExists.error();
+    if (!*sourceExists)
+        return topicNotFound(folder, source);
+
+    QString forkName = name;
+    if (forkName.isEmpty()) {
+        for (int attempt = 1; forkName.isEmpty(); ++attempt) {
+            const QString candidate = attempt == 1
+                                          ? source + QStringLiteral("-fork")
+                                          : QStringLiteral("%1-fork-%2").arg(source).arg(attempt);
+            const Result<bool> taken = exists(folder, candidate);
+            if (!taken)
+                return taken.error();
+            if (!*taken)
+                forkName = candidate;
+        }
+        if (const Result<void> valid = validateTopicName(forkName); !valid)
+            return valid.error();
+    } else {
+        const Result<bool> taken = exists(folder, forkName);
+        if (!taken)
+            return taken.error();
+        if (*taken)
+            return topicExists(folder, forkName);
+    }
+    Result<Topic> forked =
+        insert(Topic{folder, forkName, {}, source, {}, {}}, QStringLiteral("topic.fork"));
+    if (!forked)
+        return forked.error();
+    if (const Result<void> committed = transaction->commit(); !committed)
+        return committed.error();
+    return forked;
+}
+
+Result<Topic> Topics::rename(const QString &folder, const QString &from, const QString &to)
+{
+    if (const Result<void> valid = validate(folder, from); !valid)
+        return valid.error();
+    if (const Result<void> valid = validateTopicName(to); !valid)
+        return valid.error();
+    const QSqlDatabase db = m_store.database();
+    Result<WriteTransaction> transaction = WriteTransaction::begin(db);
+    if (!transaction)
+        return transaction.error();
+    const Result<bool> fromExists = exists(folder, from);
+    if (!fromExists)
+        return fromExists.error();
+    if (!*fromExists)
+        return topicNotFound(folder, from);
+    const Result<bool> toExists = exists(folder, to);
+    if (!toExists)
+        return toExists.error();
+    if (*toExists)
+        return topicExists(folder, to);
+
+    // messages reference (group_folder, topic) without ON UPDATE CASCADE:
+    // check the keys at commit, once both tables carry the new name.
+    if (const Result<QSqlQuery> deferred =
+            execute(db, QStringLiteral("PRAGMA defer_foreign_keys = ON"));
+        !deferred)
+        return deferred.error();
+    const QStringList renames = {
+        QStringLiteral("UPDATE sessions SET topic = ? WHERE group_folder = ? AND topic = ?"),
+        QStringLiteral("UPDATE messages SET topic = ? WHERE group_folder = ? AND topic = ?"),
+        QStringLiteral(
+            "UPDATE sessions SET parent_topic = ? WHERE group_folder = ? AND parent_topic = ?"),
+    };
+    for (const QString &statement : renames) {
+        if (const Result<QSqlQuery> done = execute(db, statement, {to, folder, from}); !done)
+            return done.error();
+    }
+    if (const Result<qint64> audited = audit::AuditLog(m_store).record(
+            m_actor, QStringLiteral("topic.rename"), folder,
+            {{QStringLiteral("from"), from}, {QStringLiteral("to"), to}});
+        !audited)
+        return audited.error();
+    const Result<QList<Topic>> renamed =
+        select(QStringLiteral("WHERE group_folder = ? AND topic = ?"), {folder, to});
+    if (!renamed)
+        return renamed.error();
+    if (const Result<void> committed = transaction->commit(); !committed)
+        return committed.error();
+    return renamed->first();
+}
+
+} // namespace arizuko::store

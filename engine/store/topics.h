@@ -1,0 +1,48 @@
+#pragma once
+
+// Topics: threads inside a folder, each with its own agent session id.
+// A fork starts a new session and records the topic it came from.
+
+#include "core/result.h"
+
+#include <QList>
+#include <QString>
+
+namespace arizuko::store {
+
+class Store;
+
+struct Topic
+{
+    QString folder;
+    QString name;
+    QString sessionId;
+    QString parentTopic; // empty unless forked
+    QString forkedAt;    // empty unless forked
+    QString createdAt;
+};
+
+class Topics
+{
+public:
+    Topics(Store &store, QString actor);
+
+    Result<Topic> add(const QString &folder, const QString &name);
+    // Topics of `folder`, or of every folder when `folder` is empty.
+    Result<QList<Topic>> list(const QString &folder = {}) const;
+    // A new topic with a new session id whose parent is `source`; named
+    // `<source>-fork`, `<source>-fork-2`, … when `name` is empty.
+    Result<Topic> fork(const QString &folder, const QString &source, const QString &name = {});
+    // Renames the topic, its messages and the parent name of its forks.
+    Result<Topic> rename(const QString &folder, const QString &from, const QString &to);
+
+private:
+    Result<QList<Topic>> select(const QString &where, const QVariantList &values) const;
+    Result<bool> exists(const QString &folder, const QString &name) const;
+    Result<Topic> insert(Topic topic, const QString &auditKind);
+
+    Store &m_store;
+    QString m_actor;
+};
+
+} // namespace arizuko::store
