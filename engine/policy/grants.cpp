@@ -1,0 +1,456 @@
+#include "policy/grants.h"
+
+#include "policy/action.h"
+#include "policy/glob.h"
+#include "policy/sql_helpers.h"
+#include "store/timestamp.h"
+#include "store/write_transaction.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QSet>
+#include <QSqlQuery>
+#include <QVariant>
+#include <algorithm>
+
+using namespace Qt::StringLiterals;
+
+namespace arizuko::policy {
+namespace {
+
+// A call is judged with its params; a tool's visibility is judged before any
+// call exists, so param-narrowed allows count and param-narrowed denies do not.
+enum class Judging
+{
+    Call,
+    Visibility
+};
+
+bool paramsMatch(const Grant &grant, const CallParams &params, Judging judging)
+{
+    if (judging == Judging::Visibility)
+        return grant.effect == Effect::Allow || grant.params.isEmpty();
+    for (auto it = grant.params.cbegin(); it != grant.params.cend(); ++it) {
+        const auto value = params.constFind(it.key());
+        if (value == params.cend() || !globMatches(it.value(), *value))
+            return false;
+    }
+    return true;
+}
+
+// No claims exist on this host: a claim-conditioned allow never applies, and a
+// claim-conditioned deny always does, so a predicate can only ever narrow.
+bool predicateMatches(const Grant &grant)
+{
+    return grant.predicate.isEmpty() || grant.effect == Effect::Deny;
+}
+
+bool grantApplies(const Grant &grant, QStringView action, QStringView scope,
+                  const CallParams &params, Judging judging)
+{
+    return actionCovers(grant.action, action) && globMatches(grant.scope, scope) &&
+           predicateMatches(grant) && paramsMatch(grant, params, judging);
+}
+
+template<typename Visit>
+void forEachGrantOf(const PolicySnapshot &snapshot, const QStringList &principals, Visit &&visit)
+{
+    for (const QString &principal : principals) {
+        const auto own = snapshot.grantsByPrincipal.constFind(principal);
+        if (own == snapshot.grantsByPrincipal.cend())
+            continue;
+        for (const qsizetype index : *own) {
+            if (!visit(snapshot.grants.at(index)))
+                return;
+        }
+    }
+    for (const qsizetype index : snapshot.wildcardPrincipalGrants) {
+        const Grant &grant = snapshot.grants.at(index);
+        const bool matchesAny =
+            std::any_of(principals.cbegin(), principals.cend(), [&grant](const QString &principal) {
+                return globMatches(grant.principal, principal);
+            });
+        if (matchesAny && !visit(grant))
+            return;
+    }
+}
+
+Decision evaluate(const PolicySnapshot &snapshot, const QString &principal, const QString &action,
+                  const QString &scope, const CallParams &params, Judging judging)
+{
+    const Grant *allow = nullptr;
+    const Grant *deny = nullptr;
+    forEachGrantOf(snapshot, snapshot.expand(principal), [&](const Grant &grant) {
+        if (!grantApplies(grant, action, scope, params, judging))
+            return true;
+        if (grant.effect == Effect::Deny) {
+            deny = &grant;
+            return false;
+        }
+        if (!allow)
+            allow = &grant;
+        return true;
+    });
+    if (deny)
+        return Decision{false, *deny, u"denied by grant "_s + describeGrant(*deny)};
+    if (allow)
+        return Decision{true, *allow, u"allowed by grant "_s + describeGrant(*allow)};
+    return Decision{false, std::nullopt,
+                    u"no grant allows %1 to %2 on %3"_s.arg(principal, action, scope)};
+}
+
+bool paramsCover(const GrantParams &held, const GrantParams &wanted)
+{
+    for (auto it = held.cbegin(); it != held.cend(); ++it) {
+        const auto narrowed = wanted.constFind(it.key());
+        if (narrowed == wanted.cend() || !globCovers(it.value(), *narrowed))
+            return false;
+    }
+    return true;
+}
+
+bool grantCovers(const Grant &held, const Grant &wanted)
+{
+    return actionCovers(held.action, wanted.action) && globCovers(held.scope, wanted.scope) &&
+           paramsCover(held.params, wanted.params);
+}
+
+// A deny the grantor holds that touches the wanted row anywhere: either side's
+// action or scope reaching into the other's.
+bool denyOverlaps(const Grant &deny, const Grant &wanted)
+{
+    const bool actions =
+        actionCovers(deny.action, wanted.action) || actionCovers(wanted.action, deny.action);
+    const bool scopes =
+        globCovers(deny.scope, wanted.scope) || globCovers(wanted.scope, deny.scope) ||
+        globMatches(deny.scope, wanted.scope) || globMatches(wanted.scope, deny.scope);
+    return actions && scopes;
+}
+
+bool hasWhitespace(const QString &text)
+{
+    return std::any_of(text.cbegin(), text.cend(), [](QChar c) { return c.isSpace(); });
+}
+
+Result<void> validateGrant(const Grant &grant)
+{
+    if (auto valid = validatePrincipal(grant.principal); !valid)
+        return valid;
+    if (auto valid = validateAction(grant.action); !valid)
+        return valid;
+    if (auto valid = validateScope(grant.scope); !valid)
+        return valid;
+    for (auto it = grant.params.cbegin(); it != grant.params.cend(); ++it) {
+        if (it.key().isEmpty() || hasWhitespace(it.key()) || it.key().contains(u'='))
+            return makeError(u"policy.bad-params"_s,
+                             u"param name '%1' is not valid; use NAME=GLOB, e.g. "
+                             u"jid=telegram:*"_s.arg(it.key()));
+    }
+    if (!grant.predicate.isEmpty())
+        return makeError(u"policy.bad-predicate"_s,
+                         u"claim predicates are not supported on this host; leave it empty"_s);
+    return {};
+}
+
+bool sameRow(const Grant &a, const Grant &b)
+{
+    return a.principal == b.principal && a.action == b.action && a.scope == b.scope &&
+           a.effect == b.effect && a.params == b.params && a.predicate == b.predicate &&
+           a.grantOption == b.grantOption;
+}
+
+} // namespace
+
+Result<void> validateScope(const QString &scope)
+{
+    const auto bad = [&scope](const QString &problem) {
+        return makeError(u"policy.bad-scope"_s,
+                         u"scope '%1' %2; use a folder or folder glob: corp (exactly corp), "
+                         u"corp/* (its direct children), corp/** (corp and everything under "
+                         u"it) or ** (every folder)"_s.arg(scope, problem));
+    };
+    if (scope.isEmpty())
+        return bad(u"is empty"_s);
+    if (hasWhitespace(scope) || scope.contains(u'\\') || scope.contains(QChar(0)))
+        return bad(u"contains a space, a backslash or NUL"_s);
+    for (const QString &segment : scope.split(u'/')) {
+        if (segment.isEmpty())
+            return bad(u"has an empty segment (a leading, trailing or double '/')"_s);
+        if (segment == u".." || segment == u".")
+            return bad(u"has a '.' or '..' segment"_s);
+    }
+    return {};
+}
+
+Result<void> validatePrincipal(const QString &principal)
+{
+    if (principal.isEmpty() || hasWhitespace(principal) || principal.contains(QChar(0)))
+        return makeError(u"policy.bad-principal"_s,
+                         u"principal '%1' is not valid; use a folder (corp/eng), a role "
+                         u"(role:member) or a glob of them (corp/*, **)"_s.arg(principal));
+    return {};
+}
+
+Grants::Grants(PolicyCache &cache, audit::AuditLog &audit)
+    : m_cache(cache)
+    , m_audit(audit)
+{}
+
+Result<Decision> Grants::authorize(const QString &principal, const QString &action,
+                                   const QString &scope, const CallParams &params)
+{
+    auto snapshot = m_cache.current();
+    if (!snapshot)
+        return snapshot.error();
+    return evaluate(**snapshot, principal, action, scope, params, Judging::Call);
+}
+
+Result<Decision> Grants::decide(const QString &principal, const QString &action,
+                                const QString &scope, const CallParams &params)
+{
+    auto decision = authorize(principal, action, scope, params);
+    if (!decision)
+        return decision;
+    QJsonObject detail{
+        {u"action"_s, action},
+        {u"scope"_s, scope},
+        {u"allowed"_s, decision->allowed},
+        {u"reason"_s, decision->reason},
+        {u"param_names"_s, QJsonArray::fromStringList(params.keys())},
+    };
+    if (decision->decidingGrant)
+        detail.insert(u"grant"_s, decision->decidingGrant->id);
+    if (auto recorded = m_audit.record(principal, u"grant.decision"_s, principal, detail);
+        !recorded)
+        return recorded.error();
+    return decision;
+}
+
+Result<QStringList> Grants::effectiveActions(const QString &principal, const QString &scope,
+                                             const QStringList &toolCatalogue)
+{
+    auto snapshot = m_cache.current();
+    if (!snapshot)
+        return snapshot.error();
+    QStringList tools = toolCatalogue;
+    if (tools.isEmpty()) {
+        for (const Grant &grant : (*snapshot)->grants) {
+            if (isToolAction(grant.action) && grant.action != u"mcp:*")
+                tools << grant.action;
+        }
+    }
+    tools.sort();
+    tools.removeDuplicates();
+    QStringList visible;
+    for (const QString &tool : std::as_const(tools)) {
+        if (evaluate(**snapshot, principal, tool, scope, {}, Judging::Visibility).allowed)
+            visible << tool;
+    }
+    return visible;
+}
+
+Result<QList<Grant>> Grants::list(const QString &principal)
+{
+    auto snapshot = m_cache.current();
+    if (!snapshot)
+        return snapshot.error();
+    if (principal.isEmpty())
+        return (*snapshot)->grants;
+    QList<Grant> applying;
+    forEachGrantOf(**snapshot, (*snapshot)->expand(principal), [&applying](const Grant &grant) {
+        applying << grant;
+        return true;
+    });
+    std::sort(applying.begin(), applying.end(),
+              [](const Grant &a, const Grant &b) { return a.id < b.id; });
+    return applying;
+}
+
+Result<Grant> Grants::add(Grant grant, const QString &actor)
+{
+    return insert(std::move(grant), actor, u"grant.add"_s);
+}
+
+Result<Grant> Grants::delegate(const QString &grantor, Grant grant)
+{
+    const auto refuse = [&](const QString &why) {
+        return makeError(u"policy.delegation-refused"_s,
+                         u"%1 may not grant %2 %3 on %4: %5"_s.arg(grantor, grant.principal,
+                                                                   grant.action, grant.scope, why));
+    };
+    if (grant.effect == Effect::Deny)
+        return refuse(u"a delegation never writes a deny row"_s);
+    if (isWildcardPrincipal(grant.principal))
+        return refuse(u"a delegation never names a wildcard principal"_s);
+    auto snapshot = m_cache.current();
+    if (!snapshot)
+        return snapshot.error();
+    bool covered = false;
+    const Grant *blockingDeny = nullptr;
+    forEachGrantOf(**snapshot, (*snapshot)->expand(grantor), [&](const Grant &held) {
+        if (held.effect == Effect::Deny && denyOverlaps(held, grant)) {
+            blockingDeny = &held;
+            return false;
+        }
+        if (held.effect == Effect::Allow && held.grantOption && held.predicate.isEmpty() &&
+            grantCovers(held, grant))
+            covered = true;
+        return true;
+    });
+    if (blockingDeny)
+        return refuse(u"the grantor itself is denied by "_s + describeGrant(*blockingDeny));
+    if (!covered)
+        return refuse(u"no grant it holds WITH GRANT OPTION covers it"_s);
+    return insert(std::move(grant), grantor, u"grant.delegate"_s);
+}
+
+Result<Grant> Grants::insert(Grant grant, const QString &grantedBy, const QString &auditKind)
+{
+    if (auto valid = validateGrant(grant); !valid)
+        return valid.error();
+    auto transaction = store::WriteTransaction::begin(m_cache.database());
+    if (!transaction)
+        return transaction.error();
+    auto existing = list();
+    if (!existing)
+        return existing.error();
+    for (const Grant &row : std::as_const(*existing)) {
+        if (sameRow(row, grant))
+            return row;
+    }
+    grant.grantedBy = grantedBy;
+    grant.grantedAt = store::nowTimestamp();
+    QSqlQuery query(m_cache.database());
+    query.prepare(u"INSERT INTO acl (principal, action, scope, effect, params, predicate, "
+                  u"granted_by, granted_at, grant_option) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"_s);
+    query.addBindValue(grant.principal);
+    query.addBindValue(grant.action);
+    query.addBindValue(grant.scope);
+    query.addBindValue(effectName(grant.effect));
+    query.addBindValue(paramsToJson(grant.params));
+    query.addBindValue(notNull(grant.predicate));
+    query.addBindValue(notNull(grant.grantedBy));
+    query.addBindValue(grant.grantedAt);
+    query.addBindValue(grant.grantOption ? 1 : 0);
+    if (!query.exec())
+        return storeError(query, u"add the grant"_s);
+    grant.id = query.lastInsertId().toLongLong();
+    if (auto recorded = m_audit.record(grantedBy, auditKind, grant.principal, toJson(grant));
+        !recorded)
+        return recorded.error();
+    if (auto committed = transaction->commit(); !committed)
+        return committed.error();
+    return grant;
+}
+
+Result<Grant> Grants::remove(qint64 id, const QString &actor)
+{
+    auto transaction = store::WriteTransaction::begin(m_cache.database());
+    if (!transaction)
+        return transaction.error();
+    auto rows = list();
+    if (!rows)
+        return rows.error();
+    const auto found = std::find_if(rows->cbegin(), rows->cend(),
+                                    [id](const Grant &grant) { return grant.id == id; });
+    if (found == rows->cend())
+        return makeError(u"policy.no-such-grant"_s, u"there is no grant #%1"_s.arg(id));
+    const Grant removed = *found;
+    QSqlQuery query(m_cache.database());
+    query.prepare(u"DELETE FROM acl WHERE id = ?"_s);
+    query.addBindValue(id);
+    if (!query.exec())
+        return storeError(query, u"remove the grant"_s);
+    if (auto recorded =
+            m_audit.record(actor, u"grant.remove"_s, removed.principal, toJson(removed));
+        !recorded)
+        return recorded.error();
+    if (auto committed = transaction->commit(); !committed)
+        return committed.error();
+    return removed;
+}
+
+Result<QStringList> Grants::expand(const QString &principal)
+{
+    auto snapshot = m_cache.current();
+    if (!snapshot)
+        return snapshot.error();
+    return (*snapshot)->expand(principal);
+}
+
+Result<QList<Membership>> Grants::memberships()
+{
+    auto snapshot = m_cache.current();
+    if (!snapshot)
+        return snapshot.error();
+    QList<Membership> edges;
+    for (auto it = (*snapshot)->parentsOf.cbegin(); it != (*snapshot)->parentsOf.cend(); ++it) {
+        for (const QString &parent : it.value())
+            edges.append({it.key(), parent});
+    }
+    std::sort(edges.begin(), edges.end(), [](const Membership &a, const Membership &b) {
+        return std::pair(a.child, a.parent) < std::pair(b.child, b.parent);
+    });
+    return edges;
+}
+
+Result<void> Grants::addMembership(const QString &child, const QString &parent,
+                                   const QString &actor)
+{
+    for (const QString &principal : {child, parent}) {
+        if (auto valid = validatePrincipal(principal); !valid)
+            return valid;
+        if (isWildcardPrincipal(principal))
+            return makeError(u"policy.bad-membership"_s,
+                             u"'%1' is a wildcard; a membership joins two named "
+                             u"principals"_s.arg(principal));
+    }
+    if (child == parent)
+        return makeError(u"policy.membership-cycle"_s,
+                         u"'%1' cannot be a member of itself"_s.arg(child));
+    auto transaction = store::WriteTransaction::begin(m_cache.database());
+    if (!transaction)
+        return transaction.error();
+    auto above = expand(parent);
+    if (!above)
+        return above.error();
+    if (above->contains(child))
+        return makeError(u"policy.membership-cycle"_s,
+                         u"'%1' is already (transitively) a member of '%2'; the membership "
+                         u"would close a cycle"_s.arg(parent, child));
+    QSqlQuery query(m_cache.database());
+    query.prepare(u"INSERT OR IGNORE INTO acl_membership (child, parent) VALUES (?, ?)"_s);
+    query.addBindValue(child);
+    query.addBindValue(parent);
+    if (!query.exec())
+        return storeError(query, u"add the membership"_s);
+    if (query.numRowsAffected() > 0) {
+        const QJsonObject edge{{u"child"_s, child}, {u"parent"_s, parent}};
+        if (auto recorded = m_audit.record(actor, u"grant.member.add"_s, child, edge); !recorded)
+            return recorded.error();
+    }
+    return transaction->commit();
+}
+
+Result<void> Grants::removeMembership(const QString &child, const QString &parent,
+                                      const QString &actor)
+{
+    auto transaction = store::WriteTransaction::begin(m_cache.database());
+    if (!transaction)
+        return transaction.error();
+    QSqlQuery query(m_cache.database());
+    query.prepare(u"DELETE FROM acl_membership WHERE child = ? AND parent = ?"_s);
+    query.addBindValue(child);
+    query.addBindValue(parent);
+    if (!query.exec())
+        return storeError(query, u"remove the membership"_s);
+    if (query.numRowsAffected() == 0)
+        return makeError(u"policy.no-such-membership"_s,
+                         u"'%1' is not a member of '%2'"_s.arg(child, parent));
+    const QJsonObject edge{{u"child"_s, child}, {u"parent"_s, parent}};
+    if (auto recorded = m_audit.record(actor, u"grant.member.remove"_s, child, edge); !recorded)
+        return recorded.error();
+    return transaction->commit();
+}
+
+} // namespace arizuko::policy

@@ -1,0 +1,61 @@
+#pragma once
+
+// A row of `network_rules` and the answers built from them: a folder's resolved
+// allow/deny lists (what the turn's egress proxy is started with) and a host test.
+
+#include "policy/grant.h"
+
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+#include <QStringList>
+#include <optional>
+
+namespace arizuko::policy {
+
+enum class RuleKind
+{
+    Allow,
+    Deny
+};
+
+struct NetworkRule
+{
+    qint64 id = 0;
+    QString folder; // '' is the base every folder inherits
+    QString target; // normalised host name or IP literal
+    RuleKind kind = RuleKind::Allow;
+    QString createdAt;
+    QString createdBy;
+};
+
+struct NetworkPolicy
+{
+    // Deduplicated, in ancestry order ('' first): the proxy's --allow and --deny.
+    QStringList allow;
+    QStringList deny;
+    // The proxy's --allow-all, true only with an `egress` grant on the folder.
+    bool allowAll = false;
+    std::optional<Grant> egressGrant;
+    // Every rule that contributed, with the folder it comes from (own vs inherited).
+    QList<NetworkRule> rules;
+};
+
+struct HostVerdict
+{
+    bool allowed = false;
+    QString host; // as normalised for matching
+    // The rule that decided, naming its folder; empty when the egress grant or
+    // the absence of any rule decided.
+    std::optional<NetworkRule> decidingRule;
+    std::optional<Grant> egressGrant;
+    QString reason;
+};
+
+QString ruleKindName(RuleKind kind);
+
+// The row as the audit log and `arizukoctl --json` show it.
+QJsonObject toJson(const NetworkRule &rule);
+std::optional<RuleKind> ruleKindFromName(QStringView name);
+
+} // namespace arizuko::policy

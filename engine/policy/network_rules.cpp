@@ -1,0 +1,211 @@
+#include "policy/network_rules.h"
+
+#include "policy/action.h"
+#include "policy/folder_ancestry.h"
+#include "policy/host_name.h"
+#include "policy/sql_helpers.h"
+#include "store/timestamp.h"
+#include "store/write_transaction.h"
+
+#include <QSqlQuery>
+#include <QVariant>
+#include <algorithm>
+
+using namespace Qt::StringLiterals;
+
+namespace arizuko::policy {
+namespace {
+
+QString folderLabel(const QString &folder)
+{
+    return folder.isEmpty() ? u"the base folder ''"_s : u"folder '%1'"_s.arg(folder);
+}
+
+// The deepest matching rule of a kind: the one nearest the folder names it best.
+std::optional<NetworkRule> nearestMatch(const QList<NetworkRule> &rules, RuleKind kind,
+                                        const QString &host)
+{
+    for (auto it = rules.crbegin(); it != rules.crend(); ++it) {
+        if (it->kind == kind && ruleMatchesHost(it->target, host))
+            return *it;
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+NetworkRules::NetworkRules(PolicyCache &cache, Grants &grants, audit::AuditLog &audit)
+    : m_cache(cache)
+    , m_grants(grants)
+    , m_audit(audit)
+{}
+
+Result<void> NetworkRules::requireFolder(const QString &folder)
+{
+    if (folder.isEmpty())
+        return {};
+    QSqlQuery query(m_cache.database());
+    query.prepare(u"SELECT 1 FROM groups WHERE folder = ?"_s);
+    query.addBindValue(folder);
+    if (!query.exec())
+        return storeError(query, u"look up the folder"_s);
+    if (!query.next())
+        return makeError(u"policy.no-such-folder"_s,
+                         u"there is no folder '%1' (create it first; '' is the base every "
+                         u"folder inherits)"_s.arg(folder));
+    return {};
+}
+
+Result<AddedRule> NetworkRules::add(const QString &folder, const QString &host, RuleKind kind,
+                                    const QString &actor)
+{
+    auto target = normalizeRuleTarget(host);
+    if (!target)
+        return target.error();
+    auto transaction = store::WriteTransaction::begin(m_cache.database());
+    if (!transaction)
+        return transaction.error();
+    if (auto exists = requireFolder(folder); !exists)
+        return exists.error();
+    auto own = list(folder);
+    if (!own)
+        return own.error();
+    for (const NetworkRule &rule : std::as_const(*own)) {
+        if (rule.target == *target && rule.kind == kind)
+            return AddedRule{rule, false};
+    }
+    NetworkRule rule{0, folder, *target, kind, store::nowTimestamp(), actor};
+    QSqlQuery query(m_cache.database());
+    query.prepare(u"INSERT INTO network_rules (folder, target, kind, created_at, created_by) "
+                  u"VALUES (?, ?, ?, ?, ?)"_s);
+    query.addBindValue(notNull(rule.folder));
+    query.addBindValue(rule.target);
+    query.addBindValue(ruleKindName(rule.kind));
+    query.addBindValue(rule.createdAt);
+    query.addBindValue(notNull(rule.createdBy));
+    if (!query.exec())
+        return storeError(query, u"add the network rule"_s);
+    rule.id = query.lastInsertId().toLongLong();
+    if (auto recorded = m_audit.record(actor, u"network.add"_s, folder, toJson(rule)); !recorded)
+        return recorded.error();
+    if (auto committed = transaction->commit(); !committed)
+        return committed.error();
+    return AddedRule{rule, true};
+}
+
+Result<QList<NetworkRule>> NetworkRules::remove(const QString &folder, const QString &host,
+                                                std::optional<RuleKind> kind, const QString &actor)
+{
+    auto target = normalizeRuleTarget(host);
+    if (!target)
+        return target.error();
+    auto transaction = store::WriteTransaction::begin(m_cache.database());
+    if (!transaction)
+        return transaction.error();
+    auto own = list(folder);
+    if (!own)
+        return own.error();
+    QList<NetworkRule> removed;
+    for (const NetworkRule &rule : std::as_const(*own)) {
+        if (rule.target == *target && (!kind || rule.kind == *kind))
+            removed << rule;
+    }
+    if (removed.isEmpty())
+        return makeError(
+            u"policy.no-such-rule"_s,
+            u"%1 has no %2rule for '%3'"_s.arg(
+                folderLabel(folder), kind ? ruleKindName(*kind) + u' ' : QString(), *target));
+    QSqlQuery query(m_cache.database());
+    query.prepare(u"DELETE FROM network_rules WHERE id = ?"_s);
+    for (const NetworkRule &rule : std::as_const(removed)) {
+        query.addBindValue(rule.id);
+        if (!query.exec())
+            return storeError(query, u"remove the network rule"_s);
+        if (auto recorded = m_audit.record(actor, u"network.remove"_s, folder, toJson(rule));
+            !recorded)
+            return recorded.error();
+    }
+    if (auto committed = transaction->commit(); !committed)
+        return committed.error();
+    return removed;
+}
+
+Result<QList<NetworkRule>> NetworkRules::list(const std::optional<QString> &folder)
+{
+    auto snapshot = m_cache.current();
+    if (!snapshot)
+        return snapshot.error();
+    if (folder)
+        return (*snapshot)->rulesByFolder.value(*folder);
+    QList<NetworkRule> all;
+    for (const QList<NetworkRule> &rules : (*snapshot)->rulesByFolder)
+        all << rules;
+    std::sort(all.begin(), all.end(), [](const NetworkRule &a, const NetworkRule &b) {
+        return std::pair(a.folder, a.id) < std::pair(b.folder, b.id);
+    });
+    return all;
+}
+
+Result<NetworkPolicy> NetworkRules::resolve(const QString &folder)
+{
+    auto snapshot = m_cache.current();
+    if (!snapshot)
+        return snapshot.error();
+    NetworkPolicy policy;
+    for (const QString &ancestor : folderAncestry(folder)) {
+        const auto own = (*snapshot)->rulesByFolder.constFind(ancestor);
+        if (own == (*snapshot)->rulesByFolder.cend())
+            continue;
+        for (const NetworkRule &rule : *own) {
+            QStringList &list = rule.kind == RuleKind::Allow ? policy.allow : policy.deny;
+            if (!list.contains(rule.target))
+                list << rule.target;
+            policy.rules << rule;
+        }
+    }
+    if (!folder.isEmpty()) {
+        auto egress = m_grants.authorize(folder, kEgressAction.toString(), folder);
+        if (!egress)
+            return egress.error();
+        policy.allowAll = egress->allowed;
+        if (egress->allowed)
+            policy.egressGrant = egress->decidingGrant;
+    }
+    return policy;
+}
+
+Result<HostVerdict> NetworkRules::test(const QString &folder, const QString &host)
+{
+    auto normalized = normalizeRequestHost(host);
+    if (!normalized)
+        return normalized.error();
+    auto policy = resolve(folder);
+    if (!policy)
+        return policy.error();
+    HostVerdict verdict;
+    verdict.host = *normalized;
+    if (auto deny = nearestMatch(policy->rules, RuleKind::Deny, *normalized)) {
+        verdict.reason =
+            u"denied by rule 'deny %1' of %2"_s.arg(deny->target, folderLabel(deny->folder));
+        verdict.decidingRule = std::move(deny);
+        return verdict;
+    }
+    verdict.allowed = true;
+    if (auto allow = nearestMatch(policy->rules, RuleKind::Allow, *normalized)) {
+        verdict.reason =
+            u"allowed by rule 'allow %1' of %2"_s.arg(allow->target, folderLabel(allow->folder));
+        verdict.decidingRule = std::move(allow);
+        return verdict;
+    }
+    if (policy->allowAll) {
+        verdict.egressGrant = policy->egressGrant;
+        verdict.reason = u"allowed by the egress grant "_s +
+                         (policy->egressGrant ? describeGrant(*policy->egressGrant) : QString());
+        return verdict;
+    }
+    verdict.allowed = false;
+    verdict.reason = u"no rule of %1 or its ancestors allows it"_s.arg(folderLabel(folder));
+    return verdict;
+}
+
+} // namespace arizuko::policy

@@ -1,0 +1,60 @@
+#pragma once
+
+// A row of `routes`: which folder (target) an incoming message goes to, chosen by
+// the lowest seq whose whitespace-separated key=glob predicates all match.
+
+#include <QJsonObject>
+#include <QList>
+#include <QMap>
+#include <QString>
+#include <optional>
+
+namespace arizuko::policy {
+
+// Message attributes by name, e.g. {"platform": "cli", "chat": "corp/eng"}.
+using MessageAttributes = QMap<QString, QString>;
+
+struct RoutePredicate
+{
+    QString key;
+    QString glob;
+};
+
+struct Route
+{
+    qint64 id = 0;
+    qint64 seq = 0;
+    QString match;  // "key=glob key=glob ..."; empty matches every message
+    QString target; // folder, optionally with "#observe"
+};
+
+struct RouteMatch
+{
+    Route route;
+    QString folder; // the target without "#observe"
+    bool observe = false;
+};
+
+} // namespace arizuko::policy
+
+#include "core/result.h"
+
+namespace arizuko::policy {
+
+// Splits "k=glob k2=glob2" into predicates; refuses a token without '=' or an
+// empty key, naming the token and the accepted form.
+Result<QList<RoutePredicate>> parseRouteMatch(const QString &match);
+
+// Every predicate's key is present and its value matches the glob (`*` does not
+// cross '/').
+// The row as the audit log and `arizukoctl --json` show it.
+QJsonObject toJson(const Route &route);
+
+bool routePredicatesMatch(const QList<RoutePredicate> &predicates,
+                          const MessageAttributes &attributes);
+
+// "corp/eng#observe" -> ("corp/eng", true); the only fragment a target may carry
+// is "observe".
+Result<RouteMatch> splitRouteTarget(const Route &route);
+
+} // namespace arizuko::policy

@@ -1,0 +1,98 @@
+#include "policy/routes.h"
+
+#include "policy/sql_helpers.h"
+#include "store/write_transaction.h"
+
+#include <QSqlQuery>
+#include <QVariant>
+#include <algorithm>
+
+using namespace Qt::StringLiterals;
+
+namespace arizuko::policy {
+Routes::Routes(PolicyCache &cache, audit::AuditLog &audit)
+    : m_cache(cache)
+    , m_audit(audit)
+{}
+
+Result<Route> Routes::add(qint64 seq, const QString &match, const QString &target,
+                          const QString &actor)
+{
+    Route route{0, seq, match.simplified(), target};
+    if (auto predicates = parseRouteMatch(route.match); !predicates)
+        return predicates.error();
+    if (auto split = splitRouteTarget(route); !split)
+        return split.error();
+    auto transaction = store::WriteTransaction::begin(m_cache.database());
+    if (!transaction)
+        return transaction.error();
+    QSqlQuery query(m_cache.database());
+    query.prepare(u"INSERT INTO routes (seq, match, target) VALUES (?, ?, ?)"_s);
+    query.addBindValue(route.seq);
+    query.addBindValue(route.match);
+    query.addBindValue(route.target);
+    if (!query.exec())
+        return storeError(query, u"add the route"_s);
+    route.id = query.lastInsertId().toLongLong();
+    if (auto recorded = m_audit.record(actor, u"route.add"_s, route.target, toJson(route));
+        !recorded)
+        return recorded.error();
+    if (auto committed = transaction->commit(); !committed)
+        return committed.error();
+    return route;
+}
+
+Result<Route> Routes::remove(qint64 id, const QString &actor)
+{
+    auto transaction = store::WriteTransaction::begin(m_cache.database());
+    if (!transaction)
+        return transaction.error();
+    auto routes = list();
+    if (!routes)
+        return routes.error();
+    const auto found = std::find_if(routes->cbegin(), routes->cend(),
+                                    [id](const Route &route) { return route.id == id; });
+    if (found == routes->cend())
+        return makeError(u"policy.no-such-route"_s, u"there is no route #%1"_s.arg(id));
+    const Route removed = *found;
+    QSqlQuery query(m_cache.database());
+    query.prepare(u"DELETE FROM routes WHERE id = ?"_s);
+    query.addBindValue(id);
+    if (!query.exec())
+        return storeError(query, u"remove the route"_s);
+    if (auto recorded = m_audit.record(actor, u"route.remove"_s, removed.target, toJson(removed));
+        !recorded)
+        return recorded.error();
+    if (auto committed = transaction->commit(); !committed)
+        return committed.error();
+    return removed;
+}
+
+Result<QList<Route>> Routes::list()
+{
+    auto snapshot = m_cache.current();
+    if (!snapshot)
+        return snapshot.error();
+    QList<Route> routes;
+    for (const ParsedRoute &parsed : (*snapshot)->routes)
+        routes << parsed.route;
+    return routes;
+}
+
+Result<std::optional<RouteMatch>> Routes::resolve(const MessageAttributes &attributes)
+{
+    auto snapshot = m_cache.current();
+    if (!snapshot)
+        return snapshot.error();
+    for (const ParsedRoute &parsed : (*snapshot)->routes) {
+        if (!parsed.predicates || !routePredicatesMatch(*parsed.predicates, attributes))
+            continue;
+        // A stored target that does not parse cannot be delivered to; the next
+        // route gets its chance rather than the message going nowhere silently.
+        if (auto split = splitRouteTarget(parsed.route))
+            return std::optional<RouteMatch>(*split);
+    }
+    return std::optional<RouteMatch>();
+}
+
+} // namespace arizuko::policy
