@@ -13,6 +13,22 @@
 #include <QTest>
 #include <memory>
 
+inline arizuko::policy::Grant row(const QString &principal, const QString &action,
+                                  const QString &scope,
+                                  arizuko::policy::Effect effect = arizuko::policy::Effect::Allow,
+                                  arizuko::policy::GrantParams params = {},
+                                  bool grantOption = false)
+{
+    arizuko::policy::Grant grant;
+    grant.principal = principal;
+    grant.action = action;
+    grant.scope = scope;
+    grant.effect = effect;
+    grant.params = std::move(params);
+    grant.grantOption = grantOption;
+    return grant;
+}
+
 class PolicyFixture
 {
 public:

@@ -13,19 +13,6 @@ using namespace arizuko::policy;
 
 namespace {
 
-Grant row(const QString &principal, const QString &action, const QString &scope,
-          Effect effect = Effect::Allow, GrantParams params = {}, bool grantOption = false)
-{
-    Grant grant;
-    grant.principal = principal;
-    grant.action = action;
-    grant.scope = scope;
-    grant.effect = effect;
-    grant.params = std::move(params);
-    grant.grantOption = grantOption;
-    return grant;
-}
-
 Grant added(Grants &grants, const Grant &grant)
 {
     auto result = grants.add(grant, u"test"_s);
