@@ -30,6 +30,7 @@ struct Options
     std::uint64_t count = 50;
     microseconds pollInterval{100};
     milliseconds timeout{5000};
+    bool listeningOnly = false;
     std::vector<char *> command;
 };
 
@@ -144,8 +145,11 @@ std::optional<Start> startOnce(const Options &options, std::string &log)
     bool answered = false;
     if (endpoint) {
         result.listeningNs = nanosecondsSince(start);
-        while (!(answered = healthy(*endpoint)) && Clock::now() < deadline)
+        answered = options.listeningOnly || healthy(*endpoint);
+        while (!answered && Clock::now() < deadline) {
             std::this_thread::sleep_for(options.pollInterval);
+            answered = healthy(*endpoint);
+        }
         result.healthyNs = nanosecondsSince(start);
     }
     result.cleanExit = stop(child, stderrRead.get(), log, Clock::now() + options.timeout);
@@ -165,10 +169,11 @@ std::string jsonArray(const std::vector<long long> &values)
 [[noreturn]] void usage(int status)
 {
     std::fputs("usage: egress-bench-startup [--count N] [--poll-interval-us U] [--timeout-ms T]\n"
-               "                            -- PROGRAM [ARGS...]\n"
+               "                            [--listening-only] -- PROGRAM [ARGS...]\n"
                "Starts PROGRAM (an absolute path) N times (default 50); each time measures\n"
                "fork+exec until its stderr `listening` line and until GET /health answers 200,\n"
-               "polling every U microseconds (default 100). Prints one JSON object.\n",
+               "polling every U microseconds (default 100). --listening-only stops at the\n"
+               "listening line (for programs without /health). Prints one JSON object.\n",
                status == 0 ? stdout : stderr);
     std::exit(status);
 }
@@ -181,6 +186,10 @@ Options parseOptions(int argc, char **argv)
         const std::string_view argument = argv[i];
         if (argument == "--help")
             usage(0);
+        if (argument == "--listening-only") {
+            options.listeningOnly = true;
+            continue;
+        }
         const auto number = i + 1 < argc ? parseNumber(argv[i + 1]) : std::nullopt;
         if (!number)
             usage(2);
@@ -216,13 +225,14 @@ int main(int argc, char **argv)
         const auto start = startOnce(options, log);
         if (!start) {
             std::fprintf(stderr,
-                         "egress-bench-startup: start %llu never became healthy; its "
+                         "egress-bench-startup: start %llu never became ready; its "
                          "stderr:\n%s\n",
                          static_cast<unsigned long long>(i + 1), log.c_str());
             return 1;
         }
         listening.push_back(start->listeningNs);
-        healthyAfter.push_back(start->healthyNs);
+        if (!options.listeningOnly)
+            healthyAfter.push_back(start->healthyNs);
         uncleanExits += start->cleanExit ? 0 : 1;
     }
     std::printf("{\"mode\":\"startup\",\"listening_ns\":%s,\"healthy_ns\":%s,"
