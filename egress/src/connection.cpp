@@ -28,6 +28,11 @@ constexpr std::string_view kTunnelEstablished = "HTTP/1.1 200 Connection establi
 constexpr std::string_view kHealthy = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
                                       "Content-Length: 15\r\nConnection: close\r\n\r\n"
                                       "{\"status\":\"ok\"}";
+constexpr std::string_view kStarting = "HTTP/1.1 503 Service Unavailable\r\n"
+                                       "Content-Type: application/json\r\n"
+                                       "X-Arizuko-Egress-Reason: starting\r\n"
+                                       "Content-Length: 21\r\nConnection: close\r\n\r\n"
+                                       "{\"status\":\"starting\"}";
 
 void disableNagle(int fd)
 {
@@ -190,6 +195,8 @@ void Connection::handleHead(size_t headLength)
     if (!clientPermitted_)
         return refuse(Reason::ClientNotAllowed,
                       "this proxy serves only its turn's client, not " + clientIp_);
+    if (!server_.ready())
+        return refuse(Reason::Starting, "the allow and deny lists are still loading");
     if (!parsed)
         return refuse(Reason::BadRequest, parsed.error());
     request_ = std::move(parsed.value());
@@ -397,7 +404,7 @@ void Connection::answerHealthCheck()
 {
     server_.loop().deadlines().set(id_, server_.loop().now() + kLingerTime);
     releaseSlot();
-    clientOut_.append(kHealthy);
+    clientOut_.append(server_.ready() ? kHealthy : kStarting);
     phase_ = Phase::Responding;
     pumpResponding();
 }

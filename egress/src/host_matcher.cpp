@@ -22,6 +22,12 @@ void HostList::add(HostName entry)
     (entry.isIpLiteral ? literals_ : names_).insert(std::move(entry.text));
 }
 
+void HostList::merge(HostList &&other)
+{
+    names_.merge(other.names_);
+    literals_.merge(other.literals_);
+}
+
 bool HostList::covers(const HostName &host) const
 {
     if (host.isIpLiteral)

@@ -26,6 +26,7 @@ class HostList
 {
 public:
     void add(HostName entry);
+    void merge(HostList &&other);
     bool covers(const HostName &host) const;
     size_t size() const { return names_.size() + literals_.size(); }
 

@@ -54,32 +54,6 @@ int serve(Config config)
     const auto stamp = std::chrono::system_clock::now;
     server.log().write(JsonLine(stamp(), "listening").add("addr", bound->toString()).finish());
 
-    Config &loaded = server.config();
-    for (const auto &[path, flag, list] :
-         {std::tuple{loaded.allowFile, "--allow-file", &loaded.policy.allowList()},
-          std::tuple{loaded.denyFile, "--deny-file", &loaded.policy.denyList()}}) {
-        if (!path)
-            continue;
-        const auto added = loadListFile(*path, flag, *list);
-        if (!added) {
-            std::cerr << "arizuko-egress: " << added.error() << '\n';
-            return kExitUsage;
-        }
-    }
-    const HostPolicy &policy = loaded.policy;
-    if (policy.allowList().size() == 0 && !policy.allowAll())
-        server.log().write(JsonLine(stamp(), "warning")
-                               .add("message", "the allowlist is empty: every host is denied")
-                               .finish());
-    server.log().write(JsonLine(stamp(), "ready")
-                           .add("addr", bound->toString())
-                           .addNumber("allow", static_cast<int64_t>(policy.allowList().size()))
-                           .addNumber("deny", static_cast<int64_t>(policy.denyList().size()))
-                           .addFlag("allow_all", policy.allowAll())
-                           .addFlag("deny_private", loaded.denyPrivate)
-                           .addFlag("allow_loopback", loaded.allowLoopback)
-                           .add("client", loaded.client ? loaded.client->ipString() : "any")
-                           .finish());
     return server.run();
 }
 

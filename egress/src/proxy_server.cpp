@@ -3,6 +3,7 @@
 #include "json_line.hpp"
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -51,18 +52,60 @@ Expected<SocketAddress> ProxyServer::listen()
     socklen_t length = sizeof(bound);
     getsockname(listener.get(), reinterpret_cast<sockaddr *>(&bound), &length);
     listener_ = std::move(listener);
-    return SocketAddress::fromSockaddr(reinterpret_cast<sockaddr *>(&bound), length);
+    bound_ = SocketAddress::fromSockaddr(reinterpret_cast<sockaddr *>(&bound), length);
+    return bound_;
 }
 
 int ProxyServer::run()
 {
     loop_.watch(listener_.get(), listenerWatcher_);
+    if (config_.allowFile || config_.denyFile) {
+        loader_ = std::make_unique<ListLoader>(config_.allowFile, config_.denyFile);
+        loop_.watch(loader_->readyFd(), loaderWatcher_);
+    } else {
+        markReady();
+    }
     while (!stopped_) {
         loop_.runOnce([this](uint64_t id) { onDeadline(id); }, [this] { retired_.clear(); });
         if (draining_ && connections_.empty())
             stopped_ = true;
     }
-    return 0;
+    return exitStatus_;
+}
+
+void ProxyServer::finishLoading()
+{
+    auto lists = loader_->take();
+    loader_.reset();
+    if (!lists) {
+        std::fprintf(stderr, "arizuko-egress: %s\n", lists.error().c_str());
+        exitStatus_ = 2;
+        stopped_ = true;
+        return;
+    }
+    config_.policy.allowList().merge(std::move(lists->allow));
+    config_.policy.denyList().merge(std::move(lists->deny));
+    markReady();
+}
+
+void ProxyServer::markReady()
+{
+    ready_ = true;
+    const HostPolicy &policy = config_.policy;
+    const auto now = std::chrono::system_clock::now();
+    if (policy.allowList().size() == 0 && !policy.allowAll())
+        log_.write(JsonLine(now, "warning")
+                       .add("message", "the allowlist is empty: every host is denied")
+                       .finish());
+    log_.write(JsonLine(now, "ready")
+                   .add("addr", bound_.toString())
+                   .addNumber("allow", static_cast<int64_t>(policy.allowList().size()))
+                   .addNumber("deny", static_cast<int64_t>(policy.denyList().size()))
+                   .addFlag("allow_all", policy.allowAll())
+                   .addFlag("deny_private", config_.denyPrivate)
+                   .addFlag("allow_loopback", config_.allowLoopback)
+                   .add("client", config_.client ? config_.client->ipString() : "any")
+                   .finish());
 }
 
 void ProxyServer::retire(uint64_t id)

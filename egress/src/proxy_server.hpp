@@ -8,6 +8,7 @@
 #include "decision_log.hpp"
 #include "event_loop.hpp"
 #include "expected.hpp"
+#include "list_loader.hpp"
 #include "resolver.hpp"
 #include "unique_fd.hpp"
 
@@ -26,7 +27,8 @@ public:
 
     // Binds and listens; returns the bound address (the chosen port for port 0).
     Expected<SocketAddress> listen();
-    // Serves until SIGTERM or SIGINT and the drain that follows; returns the exit status.
+    // Loads the list files and serves until SIGTERM or SIGINT and the drain that follows; returns
+    // the exit status (2 when a list file is unreadable or holds a bad entry).
     int run();
 
     Config &config() { return config_; }
@@ -34,6 +36,8 @@ public:
     Resolver &resolver() { return resolver_; }
     const DecisionLog &log() const { return log_; }
     bool draining() const { return draining_; }
+    // Whether the lists are loaded; until then requests get 503 starting.
+    bool ready() const { return ready_; }
 
     // Called by a connection that stops counting towards --max-connections.
     void releaseSlot() { --serving_; }
@@ -54,6 +58,8 @@ private:
         std::function<void()> handler_;
     };
 
+    void finishLoading();
+    void markReady();
     void acceptAll();
     void deliverAnswers();
     void onSignal();
@@ -66,16 +72,21 @@ private:
     EventLoop loop_;
     Resolver resolver_;
     UniqueFd listener_;
+    SocketAddress bound_;
+    std::unique_ptr<ListLoader> loader_;
     UniqueFd signals_;
     Watcher listenerWatcher_{[this] { acceptAll(); }};
     Watcher resolverWatcher_{[this] { deliverAnswers(); }};
     Watcher signalWatcher_{[this] { onSignal(); }};
+    Watcher loaderWatcher_{[this] { finishLoading(); }};
     std::unordered_map<uint64_t, std::unique_ptr<Connection>> connections_;
     std::vector<std::unique_ptr<Connection>> retired_;
     uint64_t nextId_ = 1;
     size_t serving_ = 0;
+    bool ready_ = false;
     bool draining_ = false;
     bool stopped_ = false;
+    int exitStatus_ = 0;
 };
 
 } // namespace arizuko::egress

@@ -31,6 +31,8 @@ std::string_view reasonCode(Reason reason)
         return "bad-response";
     case Reason::HeaderTimeout:
         return "header-timeout";
+    case Reason::Starting:
+        return "starting";
     }
     return "unknown";
 }
@@ -56,6 +58,7 @@ int reasonStatus(Reason reason)
     case Reason::HeadersTooLarge:
         return 431;
     case Reason::ConnectionLimit:
+    case Reason::Starting:
         return 503;
     case Reason::HeaderTimeout:
         return 408;

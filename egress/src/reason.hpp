@@ -23,6 +23,7 @@ enum class Reason
     ConnectionLimit,
     BadResponse,
     HeaderTimeout,
+    Starting,
 };
 
 std::string_view reasonCode(Reason reason);

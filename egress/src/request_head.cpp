@@ -99,13 +99,24 @@ Expected<Authority> parseAuthority(std::string_view authority, std::optional<uin
             return Failure{port.error()};
         result.port = port.value();
     }
+    auto host = parseRequestHost(hostText);
+    if (!host)
+        return Failure{host.error()};
+    result.host = std::move(host.value());
+    return result;
+}
+
+Expected<HostName> parseRequestHost(std::string_view hostText)
+{
+    // Bare IPv6 would be ambiguous with the port separator; requests must bracket it.
+    if (!hostText.starts_with('[') && hostText.find(':') != std::string_view::npos)
+        return Failure{"IPv6 literal without brackets"};
     auto host = normalizeHost(hostText);
-    if (!host || (!host->isIpLiteral && hostText.starts_with('[')))
+    if (!host)
         return Failure{"invalid host"};
     if (looksNumericButIsNotIpv4(*host))
         return Failure{"host looks like an IP address but is not a dotted quad"};
-    result.host = std::move(*host);
-    return result;
+    return std::move(*host);
 }
 
 Expected<RequestHead> parseRequestHead(std::string_view headText)

@@ -44,6 +44,10 @@ struct RequestHead
 // Parses a complete head (ending in CRLF CRLF). Every error is a 400 for the client.
 Expected<RequestHead> parseRequestHead(std::string_view head);
 
+// A host as a request names it: a name, a dotted quad or a bracketed IPv6 literal, and never a
+// numeric-looking name the system resolver would read as an address.
+Expected<HostName> parseRequestHost(std::string_view host);
+
 // "host:port" or "[v6]:port"; the port is required unless `defaultPort` is given.
 struct Authority
 {

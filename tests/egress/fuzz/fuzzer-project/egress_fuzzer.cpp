@@ -1,0 +1,137 @@
+// Fuzzes what a hostile client controls: the request head, the host it names (against lists it
+// does not control but the fuzzer does), chunked bodies and, via the upstream, response heads.
+// Besides crashes, it traps on broken invariants that would let a request slip past the policy.
+
+#include "forward_head.hpp"
+#include "host_matcher.hpp"
+#include "http_framing.hpp"
+#include "request_head.hpp"
+#include "response_head.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace {
+
+using namespace arizuko::egress;
+
+void require(bool condition)
+{
+    if (!condition)
+        __builtin_trap();
+}
+
+void fuzzRequestHead(std::string_view input)
+{
+    const auto head = parseRequestHead(input);
+    if (!head)
+        return;
+    require(input.ends_with("\r\n\r\n"));
+    if (head->form == TargetForm::Origin)
+        return;
+    require(head->port != 0);
+    // The host a request names is already in the one spelling the lists use.
+    const auto again = normalizeHost(head->host.text);
+    require(again && *again == head->host);
+    if (head->isConnect())
+        return;
+    // What goes upstream is itself a well-formed origin-form head with the same method and path.
+    const std::string upstream = buildUpstreamRequestHead(head.value());
+    const auto forwarded = parseRequestHead(upstream);
+    require(forwarded && forwarded->form == TargetForm::Origin &&
+            forwarded->method == head->method && forwarded->path == head->path);
+    const auto framing = requestBodyFraming(head->fields);
+    if (framing) {
+        const auto forwardedFraming = requestBodyFraming(forwarded->fields);
+        require(forwardedFraming && forwardedFraming->kind == framing->kind &&
+                forwardedFraming->length == framing->length);
+    }
+}
+
+// First line: allow entries; second: deny entries; rest: the requested host.
+void fuzzHostMatcher(std::string_view input)
+{
+    const size_t first = input.find('\n');
+    if (first == std::string_view::npos)
+        return;
+    const size_t second = input.find('\n', first + 1);
+    if (second == std::string_view::npos)
+        return;
+    HostPolicy policy;
+    const auto addAll = [](std::string_view list, HostList &hosts) {
+        while (!list.empty()) {
+            const size_t comma = list.find(',');
+            if (auto entry = parseHostEntry(list.substr(0, comma)))
+                hosts.add(entry.value());
+            list.remove_prefix(comma == std::string_view::npos ? list.size() : comma + 1);
+        }
+    };
+    addAll(input.substr(0, first), policy.allowList());
+    addAll(input.substr(first + 1, second - first - 1), policy.denyList());
+    const auto host = parseRequestHost(input.substr(second + 1));
+    if (!host)
+        return;
+    const HostVerdict verdict = policy.decide(host.value());
+    // Deny wins in every mode, and allow-all never turns a denied host into an allowed one.
+    if (policy.denyList().covers(host.value()))
+        require(verdict == HostVerdict::Denied);
+    policy.setAllowAll(true);
+    require((policy.decide(host.value()) == HostVerdict::Denied) ==
+            (verdict == HostVerdict::Denied));
+    // A host always covers itself, and an IP literal nothing but itself.
+    HostList self;
+    self.add(host.value());
+    require(self.covers(host.value()));
+    if (host->isIpLiteral) {
+        HostList parent;
+        const size_t dot = host->text.find('.');
+        if (dot != std::string::npos) {
+            if (auto entry = parseHostEntry(host->text.substr(dot + 1));
+                entry && !entry->isIpLiteral)
+                parent.add(entry.value());
+        }
+        require(!parent.covers(host.value()));
+    }
+}
+
+void fuzzChunked(std::string_view input)
+{
+    ChunkedDecoder whole;
+    const size_t used = whole.feed(input);
+    require(used <= input.size());
+    ChunkedDecoder split;
+    const size_t half = input.size() / 2;
+    size_t splitUsed = split.feed(input.substr(0, half));
+    if (splitUsed == half && !split.done() && !split.failed())
+        splitUsed += split.feed(input.substr(half));
+    require(whole.done() == split.done() && whole.failed() == split.failed());
+    if (whole.done())
+        require(used == splitUsed);
+}
+
+void fuzzResponseHead(std::string_view input)
+{
+    const auto head = parseResponseHead(input);
+    if (!head)
+        return;
+    require(head->status >= 100 && head->status <= 999);
+    const std::string forwarded = buildClientResponseHead(head.value(), false, false);
+    const auto again = parseResponseHead(forwarded);
+    require(again && again->status == head->status);
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    const std::string_view input(reinterpret_cast<const char *>(data), size);
+    if (const auto headEnd = findHeadEnd(input))
+        fuzzRequestHead(input.substr(0, *headEnd));
+    fuzzRequestHead(input);
+    fuzzHostMatcher(input);
+    fuzzChunked(input);
+    fuzzResponseHead(input);
+    return 0;
+}
