@@ -267,7 +267,8 @@ void Connection::connectNext()
             server_.loop().watch(upstream_.get(), upstreamWatcher_);
             phase_ = Phase::Connecting;
             setDeadline(server_.config().connectTimeout);
-            return;
+            // A loopback or nearby upstream is often connected by now; checking saves a wake-up.
+            return finishConnecting();
         }
         lastConnectError_ = address.toString() + ": " + errorText(errno);
         lastConnectTimedOut_ = false;
