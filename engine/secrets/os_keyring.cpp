@@ -1,0 +1,169 @@
+#include "secrets/os_keyring.h"
+
+#include <QCoreApplication>
+#include <QEventLoop>
+#include <QFile>
+#include <QProcess>
+#include <QTimer>
+#include <qt6keychain/keychain.h>
+
+namespace arizuko::secrets {
+namespace {
+
+const QString service = QStringLiteral("arizuko-desktop");
+constexpr int answerTimeoutMs = 3000;
+
+struct JobOutcome
+{
+    bool answered = false;
+    QKeychain::Error error = QKeychain::OtherError;
+    QString errorText;
+    QByteArray data;
+};
+
+#if defined(Q_OS_LINUX)
+// QtKeychain reaches the keyring over the D-Bus session bus, and Qt's first
+// connection to that bus blocks the calling thread until the bus answers,
+// with no time limit: a stale or wedged bus would hang the app. So ask the
+// bus a trivial question from a child process that can be killed.
+QString sessionBusProblem()
+{
+    if (qEnvironmentVariableIsEmpty("DBUS_SESSION_BUS_ADDRESS") &&
+        !QFile::exists(qEnvironmentVariable("XDG_RUNTIME_DIR") + QStringLiteral("/bus")))
+        return QStringLiteral("no D-Bus session bus");
+    QProcess probe;
+    probe.start(QStringLiteral("dbus-send"),
+                {QStringLiteral("--session"), QStringLiteral("--dest=org.freedesktop.DBus"),
+                 QStringLiteral("--type=method_call"), QStringLiteral("--print-reply"),
+                 QStringLiteral("/org/freedesktop/DBus"),
+                 QStringLiteral("org.freedesktop.DBus.GetId")});
+    if (!probe.waitForStarted(answerTimeoutMs))
+        return QStringLiteral("dbus-send is not available to check the D-Bus session bus");
+    if (!probe.waitForFinished(answerTimeoutMs)) {
+        probe.kill();
+        probe.waitForFinished(answerTimeoutMs);
+        return QStringLiteral("the D-Bus session bus did not answer within %1 s")
+            .arg(answerTimeoutMs / 1000);
+    }
+    if (probe.exitStatus() != QProcess::NormalExit || probe.exitCode() != 0)
+        return QStringLiteral("the D-Bus session bus refused: %1")
+            .arg(QString::fromLocal8Bit(probe.readAllStandardError()).trimmed());
+    return {};
+}
+#endif
+
+// Why no keyring can answer here without asking one, or empty. Checked once
+// per process: the answer does not change while it runs.
+QString unavailableReason()
+{
+    if (!QCoreApplication::instance())
+        return QStringLiteral("no Qt application object to run the keyring's event loop");
+#if defined(Q_OS_LINUX)
+    static const QString busProblem = sessionBusProblem();
+    return busProblem;
+#else
+    return {};
+#endif
+}
+
+// Runs a QtKeychain job and waits at most answerTimeoutMs for it. A job that
+// does not answer is left to delete itself whenever it finishes; the local
+// event loop it would have reported to is gone by then, so nothing dangles.
+JobOutcome run(QKeychain::Job *job)
+{
+    JobOutcome outcome;
+    QEventLoop loop;
+    QObject::connect(job, &QKeychain::Job::finished, &loop,
+                     [&outcome, &loop](QKeychain::Job *finished) {
+                         outcome.answered = true;
+                         outcome.error = finished->error();
+                         outcome.errorText = finished->errorString();
+                         if (auto *read = qobject_cast<QKeychain::ReadPasswordJob *>(finished))
+                             outcome.data = read->binaryData();
+                         loop.quit();
+                     });
+    QTimer::singleShot(answerTimeoutMs, &loop, &QEventLoop::quit);
+    job->setAutoDelete(true);
+    job->start();
+    if (!outcome.answered)
+        loop.exec();
+    if (!outcome.answered)
+        outcome.errorText =
+            QStringLiteral("the keyring did not answer within %1 s").arg(answerTimeoutMs / 1000);
+    return outcome;
+}
+
+JobOutcome read(const QString &entry)
+{
+    auto *job = new QKeychain::ReadPasswordJob(service);
+    job->setKey(entry);
+    return run(job);
+}
+
+Error keyringError(const QString &what, const JobOutcome &outcome)
+{
+    return makeError(QStringLiteral("secrets.keyring"),
+                     QStringLiteral("%1: %2").arg(what, outcome.errorText));
+}
+
+} // namespace
+
+OsKeyring::OsKeyring(const QString &dataDir)
+    : m_entry(QStringLiteral("master-keys %1").arg(dataDir))
+{}
+
+QString OsKeyring::description() const
+{
+    return QStringLiteral("OS keyring (service '%1', entry '%2')").arg(service, m_entry);
+}
+
+OsKeyring::Probe OsKeyring::probe()
+{
+    if (const QString reason = unavailableReason(); !reason.isEmpty())
+        return {false, reason};
+    const JobOutcome outcome = read(m_entry);
+    if (!outcome.answered)
+        return {false, outcome.errorText};
+    if (outcome.error == QKeychain::NoError || outcome.error == QKeychain::EntryNotFound)
+        return {true, {}};
+    return {false, outcome.errorText};
+}
+
+Result<std::optional<KeyRing>> OsKeyring::load()
+{
+    if (const QString reason = unavailableReason(); !reason.isEmpty())
+        return makeError(QStringLiteral("secrets.keyring"),
+                         QStringLiteral("the OS keyring is unavailable: %1").arg(reason));
+    const JobOutcome outcome = read(m_entry);
+    if (outcome.answered && outcome.error == QKeychain::EntryNotFound)
+        return std::optional<KeyRing>();
+    if (!outcome.answered || outcome.error != QKeychain::NoError)
+        return keyringError(QStringLiteral("cannot read the master keys from the OS keyring"),
+                            outcome);
+    Result<KeyRing> ring = KeyRing::parse(outcome.data);
+    if (!ring)
+        return ring.error();
+    return std::optional<KeyRing>(std::move(ring).value());
+}
+
+Result<KeyRing> OsKeyring::update(const KeyRingChange &change)
+{
+    // Keyrings offer no lock; two processes rotating at the same instant
+    // could each keep their own new key. Rotation is a rare, manual act.
+    const Result<std::optional<KeyRing>> stored = load();
+    if (!stored)
+        return stored.error();
+    Result<KeyRing> changed = change(*stored);
+    if (!changed)
+        return changed.error();
+    auto *job = new QKeychain::WritePasswordJob(service);
+    job->setKey(m_entry);
+    job->setBinaryData(changed->serialize());
+    const JobOutcome outcome = run(job);
+    if (!outcome.answered || outcome.error != QKeychain::NoError)
+        return keyringError(QStringLiteral("cannot store the master keys in the OS keyring"),
+                            outcome);
+    return changed;
+}
+
+} // namespace arizuko::secrets
