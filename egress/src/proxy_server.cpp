@@ -66,7 +66,7 @@ int ProxyServer::run()
         markReady();
     }
     while (!stopped_) {
-        loop_.runOnce([this](uint64_t id) { onDeadline(id); }, [this] { retired_.clear(); });
+        loop_.runOnce([this](uint64_t id) { onDeadline(id); }, [this] { afterBatch(); });
         if (draining_ && connections_.empty())
             stopped_ = true;
     }
@@ -108,6 +108,16 @@ void ProxyServer::markReady()
                    .finish());
 }
 
+void ProxyServer::afterBatch()
+{
+    const bool descriptorsFreed = !retired_.empty();
+    retired_.clear();
+    // Edge-triggered: connections left in the backlog while out of descriptors raise no new
+    // event, so accepting resumes when closed connections hand descriptors back.
+    if (acceptStalled_ && descriptorsFreed)
+        acceptAll();
+}
+
 void ProxyServer::retire(uint64_t id)
 {
     const auto found = connections_.find(id);
@@ -127,10 +137,12 @@ void ProxyServer::acceptAll()
         if (!client) {
             if (errno == EINTR || errno == ECONNABORTED)
                 continue;
-            if (errno != EAGAIN && errno != EWOULDBLOCK)
+            const bool stalled = errno != EAGAIN && errno != EWOULDBLOCK;
+            if (stalled && !acceptStalled_)
                 log_.write(JsonLine(std::chrono::system_clock::now(), "warning")
                                .add("message", systemError("accept"))
                                .finish());
+            acceptStalled_ = stalled;
             return;
         }
         const bool atLimit = serving_ >= config_.maxConnections;

@@ -61,6 +61,7 @@ private:
     void finishLoading();
     void markReady();
     void acceptAll();
+    void afterBatch();
     void deliverAnswers();
     void onSignal();
     void onDeadline(uint64_t id);
@@ -84,6 +85,7 @@ private:
     uint64_t nextId_ = 1;
     size_t serving_ = 0;
     bool ready_ = false;
+    bool acceptStalled_ = false;
     bool draining_ = false;
     bool stopped_ = false;
     int exitStatus_ = 0;
