@@ -139,15 +139,12 @@ void Connection::readHead()
 {
     const size_t limit = server_.config().maxHeaderBytes;
     while (true) {
-        if (const auto headEnd = findHeadEnd(clientIn_.view())) {
-            if (*headEnd > limit)
-                return refuse(Reason::HeadersTooLarge, "request head over --max-header-bytes (" +
-                                                           std::to_string(limit) + ")");
-            return handleHead(*headEnd);
-        }
-        if (clientIn_.size() > limit)
+        const auto headEnd = findHeadEnd(clientIn_.view());
+        if (headEnd ? *headEnd > limit : clientIn_.size() > limit)
             return refuse(Reason::HeadersTooLarge,
                           "request head over --max-header-bytes (" + std::to_string(limit) + ")");
+        if (headEnd)
+            return handleHead(*headEnd);
         if (!clientReady_.readable)
             return;
         const bool idleBefore = clientIn_.empty();

@@ -15,10 +15,11 @@ EventLoop::EventLoop()
         throw std::runtime_error(std::string("epoll_create1: ") + std::strerror(errno));
 }
 
-void EventLoop::watch(int fd, Watcher &watcher)
+void EventLoop::watch(int fd, Watcher &watcher, Interest interest)
 {
     epoll_event event{};
-    event.events = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET;
+    event.events = interest == Interest::ReadWrite ? EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET
+                                                   : EPOLLIN | EPOLLET;
     event.data.ptr = &watcher;
     if (epoll_ctl(epoll_.get(), EPOLL_CTL_ADD, fd, &event) != 0)
         throw std::runtime_error(std::string("epoll_ctl: ") + std::strerror(errno));

@@ -28,8 +28,14 @@ public:
 
     EventLoop();
 
-    // Watches `fd` for input, output and hang-up, edge-triggered, until it is closed.
-    void watch(int fd, Watcher &watcher);
+    // Watches `fd`, edge-triggered, until it is closed: for input, output and hang-up (a socket),
+    // or only for input (an eventfd, which is always writable; a listener; a signalfd).
+    enum class Interest
+    {
+        ReadWrite,
+        Read,
+    };
+    void watch(int fd, Watcher &watcher, Interest interest = Interest::ReadWrite);
     void unwatch(int fd);
 
     DeadlineQueue &deadlines() { return deadlines_; }

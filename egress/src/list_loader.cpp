@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <sys/eventfd.h>
 #include <thread>
+#include <utility>
 
 namespace arizuko::egress {
 namespace {
@@ -57,14 +58,12 @@ int ListLoader::readyFd() const
     return shared_->ready.get();
 }
 
-Expected<ListLoader::Lists> ListLoader::take()
+std::optional<Expected<ListLoader::Lists>> ListLoader::take()
 {
     uint64_t count = 0;
     [[maybe_unused]] const auto drained = ::read(shared_->ready.get(), &count, sizeof(count));
     std::lock_guard lock(shared_->mutex);
-    if (!shared_->result)
-        return Failure{"the lists are not read yet"};
-    return std::move(*shared_->result);
+    return std::exchange(shared_->result, std::nullopt);
 }
 
 } // namespace arizuko::egress

@@ -25,7 +25,8 @@ public:
 
     // Becomes readable once the lists are read (or failed to be).
     int readyFd() const;
-    Expected<Lists> take();
+    // The lists or why they could not be read; nothing while the reader is still at work.
+    std::optional<Expected<Lists>> take();
 
 private:
     struct Shared;

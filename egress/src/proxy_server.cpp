@@ -32,8 +32,8 @@ ProxyServer::ProxyServer(Config config)
     sigaddset(&stopSignals, SIGTERM);
     sigaddset(&stopSignals, SIGINT);
     signals_.reset(signalfd(-1, &stopSignals, SFD_NONBLOCK | SFD_CLOEXEC));
-    loop_.watch(signals_.get(), signalWatcher_);
-    loop_.watch(resolver_.readyFd(), resolverWatcher_);
+    loop_.watch(signals_.get(), signalWatcher_, EventLoop::Interest::Read);
+    loop_.watch(resolver_.readyFd(), resolverWatcher_, EventLoop::Interest::Read);
 }
 
 Expected<SocketAddress> ProxyServer::listen()
@@ -58,10 +58,10 @@ Expected<SocketAddress> ProxyServer::listen()
 
 int ProxyServer::run()
 {
-    loop_.watch(listener_.get(), listenerWatcher_);
+    loop_.watch(listener_.get(), listenerWatcher_, EventLoop::Interest::Read);
     if (config_.allowFile || config_.denyFile) {
         loader_ = std::make_unique<ListLoader>(config_.allowFile, config_.denyFile);
-        loop_.watch(loader_->readyFd(), loaderWatcher_);
+        loop_.watch(loader_->readyFd(), loaderWatcher_, EventLoop::Interest::Read);
     } else {
         markReady();
     }
@@ -75,8 +75,11 @@ int ProxyServer::run()
 
 void ProxyServer::finishLoading()
 {
-    auto lists = loader_->take();
+    auto taken = loader_->take();
+    if (!taken)
+        return;
     loader_.reset();
+    Expected<ListLoader::Lists> &lists = *taken;
     if (!lists) {
         std::fprintf(stderr, "arizuko-egress: %s\n", lists.error().c_str());
         exitStatus_ = 2;

@@ -48,28 +48,27 @@ std::unique_ptr<Tunnel> Tunnel::create(int clientFd, SocketReadiness &client, in
     return tunnel;
 }
 
-Tunnel::Step Tunnel::sendPending()
+bool Tunnel::sendPending()
 {
     while (pendingSent_ < pendingUpstream_.size() && up_.sink->writable) {
         const ssize_t sent = ::send(up_.to, pendingUpstream_.data() + pendingSent_,
                                     pendingUpstream_.size() - pendingSent_, MSG_NOSIGNAL);
         if (sent < 0) {
             if (!wouldBlock())
-                return Step::Failed;
+                return false;
             up_.sink->writable = false;
-            return Step::Idle;
+            return true;
         }
         pendingSent_ += static_cast<size_t>(sent);
         up_.moved += static_cast<uint64_t>(sent);
     }
     if (pendingSent_ == pendingUpstream_.size() && !pendingUpstream_.empty())
         std::string().swap(pendingUpstream_);
-    return Step::Idle;
+    return true;
 }
 
-Tunnel::Step Tunnel::pumpDirection(Direction &direction)
+bool Tunnel::pumpDirection(Direction &direction)
 {
-    Step result = Step::Idle;
     while (true) {
         bool progressed = false;
         if (direction.inPipe > 0 && direction.sink->writable) {
@@ -82,7 +81,7 @@ Tunnel::Step Tunnel::pumpDirection(Direction &direction)
             } else if (moved < 0 && wouldBlock()) {
                 direction.sink->writable = false;
             } else {
-                return Step::Failed;
+                return false;
             }
         }
         if (!direction.sourceEnded && direction.source->readable &&
@@ -109,7 +108,7 @@ Tunnel::Step Tunnel::pumpDirection(Direction &direction)
                 if (direction.inPipe == 0)
                     direction.source->readable = false;
             } else {
-                return Step::Failed;
+                return false;
             }
         }
         if (direction.sourceEnded && direction.inPipe == 0 && !direction.sinkShut) {
@@ -117,22 +116,19 @@ Tunnel::Step Tunnel::pumpDirection(Direction &direction)
             direction.sinkShut = true;
         }
         if (!progressed)
-            return result;
-        result = Step::Moved;
+            return true;
     }
 }
 
 Tunnel::Progress Tunnel::pump()
 {
-    if (sendPending() == Step::Failed)
+    if (!sendPending())
         return Progress::Failed;
     if (!pendingUpstream_.empty()) {
         // Early client bytes must reach the upstream before anything spliced after them.
-        if (pumpDirection(down_) == Step::Failed)
-            return Progress::Failed;
-        return Progress::Running;
+        return pumpDirection(down_) ? Progress::Running : Progress::Failed;
     }
-    if (pumpDirection(up_) == Step::Failed || pumpDirection(down_) == Step::Failed)
+    if (!pumpDirection(up_) || !pumpDirection(down_))
         return Progress::Failed;
     if (up_.sinkShut && down_.sinkShut)
         return Progress::Finished;

@@ -49,17 +49,11 @@ private:
         bool sinkShut = false;
         uint64_t moved = 0;
     };
-    enum class Step
-    {
-        Idle,
-        Moved,
-        Failed,
-    };
-
     Tunnel() = default;
     static bool makePipe(Direction &direction);
-    static Step pumpDirection(Direction &direction);
-    Step sendPending();
+    // Each returns false when a socket failed.
+    static bool pumpDirection(Direction &direction);
+    bool sendPending();
 
     Direction up_;
     Direction down_;
