@@ -63,6 +63,9 @@ class Proxy:
         with self._changed:
             return _parse_events(self.lines)
 
+    def events_named(self, name, **match):
+        return [e for e in self.events() if e.get("event") == name and _matches(e, match)]
+
     def decisions(self, **match):
         return [e for e in self.events() if e.get("event") == "decision" and _matches(e, match)]
 

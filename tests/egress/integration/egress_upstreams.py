@@ -197,6 +197,7 @@ class UpstreamHttp:
             self._servers.append(_ThreadingServer(self, ("::1", self.port), socket.AF_INET6, tls_context))
         except OSError:
             pass  # no IPv6 loopback, or the port is taken there: IPv4 only
+        self.serves_ipv6 = len(self._servers) == 2
         self._threads = [
             threading.Thread(target=s.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True)
             for s in self._servers

@@ -1,8 +1,11 @@
 """Who and what arizuko-egress lets through: allow/deny lists, the client pin,
 private addresses and the documented refusals for each."""
 
+import os
+import tempfile
+
 from egress_clients import absolute_get, curl, raw_request
-from egress_common import LOOPBACK, OTHER_LOOPBACK, unused_port
+from egress_common import LOOPBACK, OTHER_LOOPBACK, START_TIMEOUT, unused_port
 from egress_harness import EgressTestCase, main
 
 
@@ -68,6 +71,51 @@ class PolicyTest(EgressTestCase):
             403, "host-not-allowed",
         )
         self.assertEqual(self.upstream.recorded(), [])
+
+    def test_list_files_add_entries_with_comments(self):
+        allow = self.write_list("# allowed for this turn\n\nexample.test\n  localhost  \n" + LOOPBACK + "\n")
+        deny = self.write_list("# never\nlocalhost\n")
+        proxy = self.start_proxy("--allow-file", allow, "--deny-file", deny)
+        served = curl(self.upstream.url("/hello"), proxy_port=proxy.port)
+        self.assertEqual(served.status, 200, served.stderr)
+        self.assertRefused(curl(self.upstream.url("/hello", host="localhost"), proxy_port=proxy.port),
+                           403, "host-denied")
+        self.assertRefused(raw_request(proxy.port, absolute_get("allowed.invalid")), 403,
+                           "host-not-allowed")
+
+    def test_invalid_list_file_entry_exits_2(self):
+        proxy = self.start_proxy("--allow-file", self.write_list("github.com\nnot a host\n"),
+                                 ready=False)
+        self.assertEqual(proxy.wait_exit(START_TIMEOUT), 2, proxy.log_text())
+        self.assertIn("--allow-file", "\n".join(proxy.lines))
+        self.assertEqual(proxy.events_named("ready"), [])
+
+    def test_missing_list_file_fails_closed(self):
+        missing = os.path.join(os.path.dirname(self.write_list("")), "missing")
+        proxy = self.start_proxy("--deny-file", missing, "--allow-all", ready=False)
+        self.assertNotIn(proxy.wait_exit(START_TIMEOUT), (0, None), proxy.log_text())
+        self.assertIn("--deny-file", "\n".join(proxy.lines))
+        self.assertEqual(proxy.events_named("ready"), [])
+
+    def write_list(self, text):
+        scratch = tempfile.TemporaryDirectory(prefix="egress-it-list-")
+        self.addCleanup(scratch.cleanup)
+        path = os.path.join(scratch.name, "list")
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+
+    def test_ipv6_literal_is_allowed_by_its_literal(self):
+        if not self.upstream.serves_ipv6:
+            self.skipTest("no ::1 listener on the upstream port")
+        proxy = self.start_proxy("--allow", "::1")
+        served = curl(self.upstream.url("/hello", host="[::1]"), proxy_port=proxy.port)
+        self.assertEqual(served.status, 200, served.stderr)
+        self.assertEqual(served.body, b"hello from upstream\n")
+        client = self.raw_client(proxy.port)
+        self.assertEqual(client.connect_tunnel("[::1]", self.upstream.port).status, 200)
+        self.assertRefused(curl(self.upstream.url("/hello"), proxy_port=proxy.port),
+                           403, "host-not-allowed")
 
     def test_peer_other_than_client_is_refused(self):
         proxy = self.start_proxy("--allow", LOOPBACK, "--client", LOOPBACK)

@@ -121,6 +121,32 @@ class RequestLimitsTest(EgressTestCase):
         tunnels[1].send(b"GET /bytes/10 HTTP/1.1\r\nHost: %s\r\n\r\n" % self.authority().encode())
         self.assertEqual(tunnels[1].read_response().status, 200)
 
+    def test_idle_tunnel_is_closed_after_idle_timeout(self):
+        proxy = self.start_proxy("--allow", LOOPBACK, "--idle-timeout", "1")
+        tunnel = self.raw_client(proxy.port)
+        self.assertEqual(tunnel.connect_tunnel(LOOPBACK, self.upstream.port).status, 200)
+        opened = time.monotonic()
+        self.assertTrue(tunnel.is_closed_by_peer(10), "idle tunnel still open after 10s")
+        self.assertGreaterEqual(time.monotonic() - opened, 0.9, "closed before --idle-timeout")
+
+    def test_busy_tunnel_outlives_idle_timeout(self):
+        proxy = self.start_proxy("--allow", LOOPBACK, "--idle-timeout", "1")
+        tunnel = self.raw_client(proxy.port)
+        self.assertEqual(tunnel.connect_tunnel(LOOPBACK, self.upstream.port).status, 200)
+        # 3 s of data in 20 steps of 0.15 s: never 1 s without a byte
+        size = 200000
+        tunnel.send(b"GET /drip/%d/3 HTTP/1.1\r\nHost: %s\r\n\r\n" % (size, self.authority().encode()))
+        response = tunnel.read_response()
+        self.assertEqual(response.status, 200)
+        self.assertEqual(len(response.body), size)
+
+    def test_idle_kept_alive_connection_is_closed_after_idle_timeout(self):
+        proxy = self.start_proxy("--allow", LOOPBACK, "--idle-timeout", "1")
+        client = self.raw_client(proxy.port)
+        client.send(absolute_get(self.authority(), "/hello"))
+        self.assertEqual(client.read_response().status, 200)
+        self.assertTrue(client.is_closed_by_peer(10), "idle keep-alive still open after 10s")
+
     def test_connection_limit_counts_idle_connections_without_a_request(self):
         proxy = self.start_proxy("--allow", LOOPBACK, "--max-connections", "2")
         idle = [socket.create_connection((LOOPBACK, proxy.port), timeout=IO_TIMEOUT)
