@@ -7,9 +7,15 @@
 namespace arizuko::egress {
 namespace {
 
-// A pipe that filled up is carrying bulk data; a bigger pipe then means fewer, larger splices.
-// Idle tunnels keep the default size, which keeps them within the per-user pipe budget.
+// A direction that has carried this much is moving bulk data; a bigger pipe then means fewer,
+// larger splices. Other tunnels keep the default size, which keeps a thousand of them within the
+// per-user pipe budget (fs.pipe-user-pages-soft).
+constexpr uint64_t kBulkBytes = 1 << 20;
 constexpr int kBulkPipeSize = 1 << 20;
+// The kernel's default pipe size. Only an upper bound for one splice is needed: a pipe made
+// smaller (its owner over the pipe budget) takes less, and a full pipe answers EAGAIN, which
+// pumpDirection() tells apart from an empty socket.
+constexpr size_t kDefaultPipeCapacity = 64 * 1024;
 
 bool wouldBlock()
 {
@@ -25,8 +31,7 @@ bool Tunnel::makePipe(Direction &direction)
         return false;
     direction.pipeRead.reset(fds[0]);
     direction.pipeWrite.reset(fds[1]);
-    const int size = fcntl(fds[1], F_GETPIPE_SZ);
-    direction.pipeCapacity = size > 0 ? static_cast<size_t>(size) : 4096;
+    direction.pipeCapacity = kDefaultPipeCapacity;
     return true;
 }
 
@@ -92,7 +97,7 @@ bool Tunnel::pumpDirection(Direction &direction)
             if (moved > 0) {
                 direction.inPipe += static_cast<size_t>(moved);
                 progressed = true;
-                if (!direction.grown && static_cast<size_t>(moved) == space) {
+                if (!direction.grown && direction.moved + direction.inPipe >= kBulkBytes) {
                     direction.grown = true;
                     const int size = fcntl(direction.pipeWrite.get(), F_SETPIPE_SZ, kBulkPipeSize);
                     if (size > 0)
