@@ -1,0 +1,99 @@
+#include "agent_launch.h"
+
+namespace arizuko::guest {
+namespace {
+
+std::vector<std::string> agentArguments(const TurnSpec &spec, const GuestLayout &layout)
+{
+    switch (spec.agent) {
+    case AgentKind::Command:
+        return {layout.shell, "-c", spec.command};
+    case AgentKind::Claude: {
+        std::vector<std::string> argv = {layout.claude,     "-p",          spec.prompt,
+                                         "--output-format", "stream-json", "--verbose"};
+        if (!spec.sessionId.empty()) {
+            argv.emplace_back("--resume");
+            argv.push_back(spec.sessionId);
+        }
+        if (!spec.model.empty()) {
+            argv.emplace_back("--model");
+            argv.push_back(spec.model);
+        }
+        // Safe only because the VM is the sandbox; IS_SANDBOX below says so.
+        argv.emplace_back("--dangerously-skip-permissions");
+        return argv;
+    }
+    }
+    throw SpecError("unknown agent kind");
+}
+
+} // namespace
+
+std::string urlHost(std::string_view url)
+{
+    const std::size_t scheme = url.find("://");
+    if (scheme == std::string_view::npos)
+        throw SpecError("URL \"" + std::string(url) + "\" has no scheme");
+    std::string_view authority = url.substr(scheme + 3);
+    authority = authority.substr(0, authority.find_first_of("/?#"));
+    const std::size_t at = authority.rfind('@');
+    if (at != std::string_view::npos)
+        authority.remove_prefix(at + 1);
+    std::string_view host;
+    if (!authority.empty() && authority.front() == '[') {
+        const std::size_t close = authority.find(']');
+        if (close == std::string_view::npos)
+            throw SpecError("URL \"" + std::string(url) + "\" has an unclosed IPv6 address");
+        host = authority.substr(1, close - 1);
+    } else {
+        host = authority.substr(0, authority.find(':'));
+    }
+    if (host.empty())
+        throw SpecError("URL \"" + std::string(url) + "\" has no host");
+    return std::string(host);
+}
+
+AgentLaunch buildAgentLaunch(const TurnSpec &spec, const GuestLayout &layout)
+{
+    AgentLaunch launch;
+    launch.argv = agentArguments(spec, layout);
+    launch.workingDirectory = layout.home;
+    launch.uid = spec.uid;
+    launch.gid = spec.gid;
+
+    auto &env = launch.environment;
+    const auto set = [&env](std::string_view name, std::string_view value) {
+        env.push_back(std::string(name) + '=' + std::string(value));
+    };
+    set("PATH", "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin");
+    set("HOME", layout.home);
+    set("USER", "agent");
+    set("LOGNAME", "agent");
+    set("SHELL", layout.shell);
+    set("TERM", "dumb");
+    set("LANG", "C.UTF-8");
+    set("TMPDIR", "/tmp");
+    set("SSL_CERT_FILE", layout.caBundle);
+    set("DISABLE_TELEMETRY", "1");
+    set("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1");
+    set("IS_SANDBOX", "1");
+    set("ARIZUKO_TURN_ID", spec.turnId);
+    set("ARIZUKO_FOLDER", spec.folder);
+    set("ARIZUKO_TOPIC", spec.topic);
+    if (!spec.proxyUrl.empty()) {
+        // Tools differ in which spelling they read; set all four.
+        for (const char *name : {"HTTPS_PROXY", "HTTP_PROXY", "https_proxy", "http_proxy"})
+            set(name, spec.proxyUrl);
+    }
+    if (!spec.gatewayUrl.empty()) {
+        const std::string gatewayHost = urlHost(spec.gatewayUrl);
+        set("NO_PROXY", gatewayHost);
+        set("no_proxy", gatewayHost);
+        set("ANTHROPIC_BASE_URL", spec.gatewayUrl);
+    }
+    if (!spec.gatewayToken.empty())
+        set("ANTHROPIC_API_KEY", spec.gatewayToken);
+    return launch;
+}
+
+} // namespace arizuko::guest

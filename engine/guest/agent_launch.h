@@ -1,0 +1,40 @@
+#pragma once
+
+// What to execute for a turn: the agent's argv, its whole environment, its
+// working directory and identity. Pure, so the exact contract with the
+// agent (proxy, gateway, telemetry off) is tested without a VM.
+
+#include "turn_spec.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace arizuko::guest {
+
+// Where the runtime image keeps what the agent needs.
+struct GuestLayout
+{
+    std::string home = "/home/agent";
+    std::string shell = "/bin/sh";
+    std::string claude = "/usr/local/bin/claude";
+    std::string caBundle = "/etc/ssl/certs/ca-certificates.crt";
+};
+
+struct AgentLaunch
+{
+    std::vector<std::string> argv;        // argv[0] is an absolute path
+    std::vector<std::string> environment; // "NAME=value"
+    std::string workingDirectory;
+    std::uint32_t uid = 0;
+    std::uint32_t gid = 0;
+};
+
+AgentLaunch buildAgentLaunch(const TurnSpec &spec, const GuestLayout &layout = {});
+
+// The host of an http(s) URL ("http://10.213.0.1:8080/x" -> "10.213.0.1",
+// "http://[fd00::1]:80" -> "fd00::1"); SpecError when there is none.
+std::string urlHost(std::string_view url);
+
+} // namespace arizuko::guest

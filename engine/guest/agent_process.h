@@ -1,0 +1,34 @@
+#pragma once
+
+// The agent as a child process: its own session (so the whole process group
+// can be stopped), an unprivileged identity, stdout and stderr on pipes.
+
+#include "agent_launch.h"
+#include "system_error.h"
+
+#include <sys/types.h>
+
+namespace arizuko::guest {
+
+class AgentProcess
+{
+public:
+    // SIGCHLD must be blocked in the caller (it is read from a signalfd).
+    static AgentProcess start(const AgentLaunch &launch);
+
+    pid_t pid() const { return m_pid; }
+    UniqueFd &stdoutPipe() { return m_stdout; }
+    UniqueFd &stderrPipe() { return m_stderr; }
+
+    // SIGKILL to the agent and everything it started in its session.
+    void killGroup() const;
+
+private:
+    AgentProcess(pid_t pid, UniqueFd out, UniqueFd err);
+
+    pid_t m_pid;
+    UniqueFd m_stdout;
+    UniqueFd m_stderr;
+};
+
+} // namespace arizuko::guest

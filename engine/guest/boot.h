@@ -1,0 +1,37 @@
+#pragma once
+
+// The boot steps of PID 1: kernel filesystems, modules, the switch into the
+// read-only runtime image, the shared home and the agent's account.
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+
+namespace arizuko::guest::boot {
+
+// /proc, /sys and /dev (devtmpfs) in the initramfs, and the console as
+// stdin/stdout/stderr.
+void mountKernelFilesystems();
+
+// Loads every module the initramfs carries, in dependency order.
+void loadKernelModules(const std::string &modulesDir);
+
+// Mounts `device` (ext4) read-only and makes it the root, with /proc, /sys
+// and /dev moved along and fresh tmpfs on /tmp, /run and /dev/shm.
+void switchToRuntimeRoot(const std::string &device, std::chrono::milliseconds waitForDevice);
+
+// The folder's home, shared by the host over virtio-9p with tag `tag`.
+void mountHome(const std::string &tag, const std::string &target);
+
+// /run/passwd and /run/group (the image's /etc files point there), so the
+// agent's uid has a name and a home.
+void writeAccountFiles(std::uint32_t uid, std::uint32_t gid, const std::string &home);
+
+std::string readFile(const std::string &path);
+std::string kernelRelease();
+std::int64_t uptimeMs();
+
+// A line on the serial console (the turn's console log).
+void consoleLog(const std::string &line);
+
+} // namespace arizuko::guest::boot

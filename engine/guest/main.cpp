@@ -1,0 +1,206 @@
+// arizuko-guest: PID 1 of a turn VM. It prepares the machine, reads one turn
+// spec from the host, runs the agent, streams its output back, reports how
+// it ended and powers off. Nothing it does can leave the VM running.
+
+#include "agent_launch.h"
+#include "boot.h"
+#include "json.h"
+#include "kernel_cmdline.h"
+#include "network.h"
+#include "power.h"
+#include "protocol_writer.h"
+#include "supervisor.h"
+#include "turn_channel.h"
+#include "turn_spec.h"
+
+#include <charconv>
+#include <csignal>
+#include <iostream>
+#include <optional>
+#include <unistd.h>
+
+namespace arizuko::guest {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using namespace std::chrono_literals;
+
+constexpr const char *turnPortName = "org.arizuko.turn";
+constexpr const char *homeMountTag = "home";
+constexpr const char *imageIdFile = "/etc/arizuko-image";
+// Room after the deadline for draining output, the exit report and the ack.
+constexpr unsigned watchdogGraceSeconds = 15;
+constexpr auto ackWait = 3s;
+
+using Cmdline = std::map<std::string, std::string, std::less<>>;
+
+std::string setting(const Cmdline &cmdline, std::string_view name, std::string fallback)
+{
+    const auto found = cmdline.find(name);
+    return found == cmdline.end() ? std::move(fallback) : found->second;
+}
+
+unsigned secondsSetting(const Cmdline &cmdline, std::string_view name, unsigned fallback)
+{
+    const std::string text = setting(cmdline, name, std::to_string(fallback));
+    unsigned seconds = 0;
+    const auto parsed = std::from_chars(text.data(), text.data() + text.size(), seconds);
+    if (parsed.ec != std::errc() || parsed.ptr != text.data() + text.size() || seconds == 0)
+        throw GuestError(std::string(name) + "=" + text + " is not a number of seconds");
+    return seconds;
+}
+
+std::optional<Ipv4Interface> networkFrom(const TurnSpec &spec, const Cmdline &cmdline)
+{
+    if (spec.network)
+        return spec.network;
+    const std::string address = setting(cmdline, "arizuko.ip", "");
+    if (address.empty())
+        return std::nullopt;
+    try {
+        return parseIpv4Interface(address, setting(cmdline, "arizuko.gw", ""));
+    } catch (const AddressError &error) {
+        throw GuestError(std::string("kernel command line: ") + error.what());
+    }
+}
+
+bool isAckOf(const std::string &line, std::uint64_t seq)
+{
+    try {
+        const json::Value message = json::parse(line);
+        const json::Value *type = message.find("type");
+        const json::Value *acked = message.find("seq");
+        return type && type->asString() && *type->asString() == "ack" && acked &&
+               acked->asNumber() && acked->asNumber()->integer &&
+               *acked->asNumber()->integer >= static_cast<std::int64_t>(seq);
+    } catch (const json::ParseError &) {
+        return false;
+    }
+}
+
+// The host acknowledges the exit report once it has read everything before
+// it; powering off earlier could lose output still queued in QEMU.
+void awaitAck(TurnChannel &channel, std::uint64_t exitSeq)
+{
+    const auto giveUp = Clock::now() + ackWait;
+    while (const auto line = channel.readLine(giveUp)) {
+        if (isAckOf(*line, exitSeq))
+            return;
+    }
+    boot::consoleLog("no ack from the host; powering off anyway");
+}
+
+class Turn
+{
+public:
+    Turn(TurnChannel &channel, Cmdline cmdline)
+        : m_channel(channel)
+        , m_cmdline(std::move(cmdline))
+    {}
+
+    [[noreturn]] void run()
+    {
+        ExitReport report;
+        try {
+            report = prepareAndRun();
+        } catch (const std::exception &error) {
+            boot::consoleLog(std::string("turn failed: ") + error.what());
+            report.reason = ExitReport::Reason::Error;
+            report.message = error.what();
+            sendQuietly(m_writer.log("guest", {report.message, false}));
+        }
+        sendQuietly(m_writer.exit(report));
+        awaitAck(m_channel, m_writer.lastSeq());
+        power::powerOff();
+    }
+
+private:
+    void sendQuietly(const std::string &line)
+    {
+        try {
+            m_channel.send(line);
+        } catch (const GuestError &error) {
+            boot::consoleLog(error.what());
+        }
+    }
+
+    ExitReport prepareAndRun()
+    {
+        const std::string image = boot::readFile(imageIdFile);
+        m_channel.send(m_writer.status({"booted", boot::uptimeMs(), boot::kernelRelease(), image}));
+
+        boot::switchToRuntimeRoot(setting(m_cmdline, "arizuko.root", "/dev/vda"), 10s);
+        const std::string runtimeImage = boot::readFile(imageIdFile);
+        if (runtimeImage != image)
+            throw GuestError("root.img (" + runtimeImage + ") does not belong to this initramfs (" +
+                             image + "); rebuild the guest image");
+        const GuestLayout layout;
+        boot::mountHome(homeMountTag, layout.home);
+
+        const unsigned specWait = secondsSetting(m_cmdline, "arizuko.spec_timeout", 120);
+        const auto line = m_channel.readLine(Clock::now() + std::chrono::seconds(specWait));
+        if (!line)
+            throw GuestError("no turn spec arrived within " + std::to_string(specWait) + " s");
+        const TurnSpec spec = parseTurnSpec(*line);
+        const TurnLimits limits{Clock::now() + std::chrono::seconds(spec.timeoutSeconds),
+                                spec.timeoutSeconds};
+        power::armWatchdog(static_cast<unsigned>(spec.timeoutSeconds) + watchdogGraceSeconds);
+
+        network::bringUpLoopback();
+        network::disableIpv6();
+        if (const auto settings = networkFrom(spec, m_cmdline)) {
+            const std::string nic = network::configure(*settings);
+            boot::consoleLog("network: " + nic + ' ' + formatIpv4(settings->address) + '/' +
+                             std::to_string(settings->prefixLength) + " via " +
+                             formatIpv4(settings->gateway));
+        }
+        boot::writeAccountFiles(spec.uid, spec.gid, layout.home);
+
+        AgentProcess agent = AgentProcess::start(buildAgentLaunch(spec, layout));
+        m_channel.send(m_writer.status({"running", boot::uptimeMs(), {}, {}}));
+        return supervise(agent, m_channel, m_writer, limits);
+    }
+
+    TurnChannel &m_channel;
+    Cmdline m_cmdline;
+    ProtocolWriter m_writer;
+};
+
+[[noreturn]] void runAsInit()
+{
+    // SIGCHLD is read from a signalfd while the agent runs; SIGPIPE would
+    // otherwise kill PID 1 on a closed pipe.
+    sigset_t childSignals;
+    ::sigemptyset(&childSignals);
+    ::sigaddset(&childSignals, SIGCHLD);
+    ::sigprocmask(SIG_BLOCK, &childSignals, nullptr);
+    ::signal(SIGPIPE, SIG_IGN);
+
+    std::optional<TurnChannel> channel;
+    Cmdline cmdline;
+    try {
+        boot::mountKernelFilesystems();
+        cmdline = parseKernelCmdline(boot::readFile("/proc/cmdline"));
+        // Until the spec names a deadline, this bounds boot and the wait.
+        power::armWatchdog(secondsSetting(cmdline, "arizuko.boot_timeout", 300));
+        boot::loadKernelModules("/lib/modules/" + boot::kernelRelease());
+        channel.emplace(TurnChannel::open(turnPortName, 10s));
+    } catch (const std::exception &error) {
+        // No channel to the host yet: the console log is all there is.
+        boot::consoleLog(std::string("cannot start: ") + error.what());
+        power::powerOff();
+    }
+    Turn(*channel, std::move(cmdline)).run();
+}
+
+} // namespace
+} // namespace arizuko::guest
+
+int main()
+{
+    if (::getpid() != 1) {
+        std::cerr << "arizuko-guest is PID 1 of a turn VM; it is not meant to run here\n";
+        return 2;
+    }
+    arizuko::guest::runAsInit();
+}

@@ -1,0 +1,158 @@
+#include "turn_spec.h"
+
+#include "json.h"
+
+#include <limits>
+
+namespace arizuko::guest {
+namespace {
+
+class SpecReader
+{
+public:
+    explicit SpecReader(const json::Value &root)
+        : m_root(root)
+    {}
+
+    std::optional<std::string> optionalString(std::string_view key) const
+    {
+        const json::Value *value = m_root.find(key);
+        if (!value || value->isNull())
+            return std::nullopt;
+        const std::string *text = value->asString();
+        if (!text)
+            throw SpecError(std::string(key) + " must be a string");
+        if (text->find('\0') != std::string::npos)
+            throw SpecError(std::string(key) + " must not contain a NUL character");
+        return *text;
+    }
+
+    std::string string(std::string_view key) const { return optionalString(key).value_or(""); }
+
+    std::string requiredString(std::string_view key) const
+    {
+        std::string text = string(key);
+        if (text.empty())
+            throw SpecError(std::string(key) + " is required");
+        return text;
+    }
+
+    std::optional<std::int64_t> optionalInteger(std::string_view key, std::int64_t minimum,
+                                                std::int64_t maximum) const
+    {
+        const json::Value *value = m_root.find(key);
+        if (!value || value->isNull())
+            return std::nullopt;
+        const json::Value::Number *number = value->asNumber();
+        if (!number || !number->integer)
+            throw SpecError(std::string(key) + " must be an integer");
+        if (*number->integer < minimum || *number->integer > maximum)
+            throw SpecError(std::string(key) + " must be between " + std::to_string(minimum) +
+                            " and " + std::to_string(maximum));
+        return *number->integer;
+    }
+
+    std::int64_t requiredInteger(std::string_view key, std::int64_t minimum,
+                                 std::int64_t maximum) const
+    {
+        const auto number = optionalInteger(key, minimum, maximum);
+        if (!number)
+            throw SpecError(std::string(key) + " is required");
+        return *number;
+    }
+
+    const json::Value *object(std::string_view key) const
+    {
+        const json::Value *value = m_root.find(key);
+        if (!value || value->isNull())
+            return nullptr;
+        if (!value->asObject())
+            throw SpecError(std::string(key) + " must be an object");
+        return value;
+    }
+
+private:
+    const json::Value &m_root;
+};
+
+AgentKind parseAgentKind(const std::string &name)
+{
+    if (name == "command")
+        return AgentKind::Command;
+    if (name == "claude")
+        return AgentKind::Claude;
+    throw SpecError("agent \"" + name + "\" is not one of command, claude");
+}
+
+std::optional<Ipv4Interface> parseNetwork(const json::Value *network)
+{
+    if (!network)
+        return std::nullopt;
+    const SpecReader reader(*network);
+    try {
+        return parseIpv4Interface(reader.requiredString("address"),
+                                  reader.requiredString("gateway"));
+    } catch (const AddressError &error) {
+        throw SpecError(std::string("network: ") + error.what());
+    } catch (const SpecError &error) {
+        throw SpecError(std::string("network.") + error.what());
+    }
+}
+
+} // namespace
+
+TurnSpec parseTurnSpec(std::string_view line)
+{
+    json::Value root;
+    try {
+        root = json::parse(line);
+    } catch (const json::ParseError &error) {
+        throw SpecError(std::string("the turn spec is not valid JSON: ") + error.what());
+    }
+    if (!root.asObject())
+        throw SpecError("the turn spec must be a JSON object");
+    const SpecReader reader(root);
+    if (reader.string("type") != "turn")
+        throw SpecError("expected a message of type \"turn\"");
+    const std::int64_t version =
+        reader.requiredInteger("version", 1, std::numeric_limits<std::int64_t>::max());
+    if (version != protocolVersion)
+        throw SpecError("protocol version " + std::to_string(version) +
+                        " is not supported; this guest speaks version " +
+                        std::to_string(protocolVersion));
+
+    TurnSpec spec;
+    spec.turnId = reader.requiredString("turn_id");
+    spec.folder = reader.string("folder");
+    spec.topic = reader.string("topic");
+    spec.agent = parseAgentKind(reader.requiredString("agent"));
+    spec.prompt = reader.string("prompt");
+    spec.command = reader.string("command");
+    spec.sessionId = reader.string("session_id");
+    spec.model = reader.string("model");
+    spec.proxyUrl = reader.string("proxy_url");
+    spec.gatewayUrl = reader.string("gateway_url");
+    spec.gatewayToken = reader.string("gateway_token");
+    spec.timeoutSeconds = reader.requiredInteger("timeout_seconds", 1, maxTimeoutSeconds);
+    // uid/gid 0 would hand the agent root inside the VM.
+    constexpr std::int64_t maxId = 65534;
+    spec.uid = static_cast<std::uint32_t>(reader.optionalInteger("uid", 1, maxId).value_or(1000));
+    spec.gid = static_cast<std::uint32_t>(reader.optionalInteger("gid", 1, maxId).value_or(1000));
+    spec.network = parseNetwork(reader.object("network"));
+
+    switch (spec.agent) {
+    case AgentKind::Command:
+        if (spec.command.empty())
+            throw SpecError("command is required for the command agent");
+        break;
+    case AgentKind::Claude:
+        if (spec.prompt.empty())
+            throw SpecError("prompt is required for the claude agent");
+        if (spec.gatewayUrl.empty() || spec.gatewayToken.empty())
+            throw SpecError("gateway_url and gateway_token are required for the claude agent");
+        break;
+    }
+    return spec;
+}
+
+} // namespace arizuko::guest

@@ -1,0 +1,57 @@
+#pragma once
+
+// The one `turn` object the host sends: what to run, for whom, how to reach
+// the proxy and the model gateway, and by when it must be done.
+
+#include "ipv4_interface.h"
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace arizuko::guest {
+
+class SpecError : public std::runtime_error
+{
+public:
+    using std::runtime_error::runtime_error;
+};
+
+enum class AgentKind
+{
+    Command, // one shell command line: tests and diagnostics
+    Claude,  // Claude Code in print mode, stream-json out
+};
+
+struct TurnSpec
+{
+    std::string turnId;
+    std::string folder;
+    std::string topic;
+    AgentKind agent = AgentKind::Command;
+    std::string prompt;
+    std::string command;
+    std::string sessionId;
+    std::string model;
+    std::string proxyUrl;
+    std::string gatewayUrl;
+    std::string gatewayToken;
+    std::int64_t timeoutSeconds = 0;
+    // The agent's unprivileged identity; the host picks its own uid so that
+    // files in the shared home belong to the desktop user.
+    std::uint32_t uid = 1000;
+    std::uint32_t gid = 1000;
+    std::optional<Ipv4Interface> network;
+};
+
+inline constexpr std::int64_t protocolVersion = 1;
+inline constexpr std::int64_t maxTimeoutSeconds = 7 * 24 * 3600;
+
+// Parses and checks one `turn` line. Unknown members are ignored so that a
+// newer host can talk to this guest; a known member of the wrong type, a
+// missing required one or a string with a NUL byte is an error.
+TurnSpec parseTurnSpec(std::string_view line);
+
+} // namespace arizuko::guest

@@ -1,0 +1,129 @@
+// What the guest executes for a turn: argv, environment, identity. This is
+// the contract with Claude Code (proxy, gateway, telemetry off, sandbox).
+
+#include "agent_launch.h"
+
+#include <algorithm>
+#include <gtest/gtest.h>
+
+using namespace arizuko::guest;
+
+namespace {
+
+TurnSpec claudeTurn()
+{
+    TurnSpec spec;
+    spec.turnId = "t9";
+    spec.folder = "corp/eng";
+    spec.topic = "main";
+    spec.agent = AgentKind::Claude;
+    spec.prompt = "say hi";
+    spec.proxyUrl = "http://10.213.0.1:3128";
+    spec.gatewayUrl = "http://10.213.0.1:8080";
+    spec.gatewayToken = "turn-token";
+    spec.timeoutSeconds = 600;
+    return spec;
+}
+
+std::vector<std::string> valuesOf(const AgentLaunch &launch, const std::string &name)
+{
+    std::vector<std::string> values;
+    for (const std::string &entry : launch.environment) {
+        if (entry.rfind(name + "=", 0) == 0)
+            values.push_back(entry.substr(name.size() + 1));
+    }
+    return values;
+}
+
+std::string valueOf(const AgentLaunch &launch, const std::string &name)
+{
+    const auto values = valuesOf(launch, name);
+    EXPECT_EQ(values.size(), 1u) << name << " must be set exactly once";
+    return values.empty() ? "" : values.front();
+}
+
+} // namespace
+
+TEST(AgentLaunch, CommandRunsThroughTheShell)
+{
+    TurnSpec spec;
+    spec.agent = AgentKind::Command;
+    spec.command = "uname -sr; echo hi >&2";
+    const AgentLaunch launch = buildAgentLaunch(spec);
+    EXPECT_EQ(launch.argv, (std::vector<std::string>{"/bin/sh", "-c", "uname -sr; echo hi >&2"}));
+    EXPECT_EQ(launch.workingDirectory, "/home/agent");
+    EXPECT_EQ(launch.uid, 1000u);
+    EXPECT_EQ(launch.gid, 1000u);
+    EXPECT_TRUE(valuesOf(launch, "HTTPS_PROXY").empty()) << "no proxy named, none set";
+    EXPECT_TRUE(valuesOf(launch, "ANTHROPIC_API_KEY").empty());
+}
+
+TEST(AgentLaunch, ClaudeInPrintModeWithStreamJson)
+{
+    const AgentLaunch launch = buildAgentLaunch(claudeTurn());
+    EXPECT_EQ(launch.argv, (std::vector<std::string>{"/usr/local/bin/claude", "-p", "say hi",
+                                                     "--output-format", "stream-json", "--verbose",
+                                                     "--dangerously-skip-permissions"}));
+}
+
+TEST(AgentLaunch, ClaudeResumesTheSessionAndPicksTheModel)
+{
+    TurnSpec spec = claudeTurn();
+    spec.sessionId = "5b1c";
+    spec.model = "claude-sonnet";
+    const AgentLaunch launch = buildAgentLaunch(spec);
+    EXPECT_EQ(launch.argv,
+              (std::vector<std::string>{"/usr/local/bin/claude", "-p", "say hi", "--output-format",
+                                        "stream-json", "--verbose", "--resume", "5b1c", "--model",
+                                        "claude-sonnet", "--dangerously-skip-permissions"}));
+}
+
+TEST(AgentLaunch, PromptStaysOneArgumentWhateverItHolds)
+{
+    TurnSpec spec = claudeTurn();
+    spec.prompt = "--resume evil; rm -rf ~ \"quoted\"\nnext line";
+    const AgentLaunch launch = buildAgentLaunch(spec);
+    EXPECT_EQ(launch.argv.at(2), spec.prompt);
+    EXPECT_EQ(std::count(launch.argv.begin(), launch.argv.end(), "--resume"), 0);
+}
+
+TEST(AgentLaunch, EnvironmentPointsAtProxyAndGatewayOnly)
+{
+    const AgentLaunch launch = buildAgentLaunch(claudeTurn());
+    for (const char *name : {"HTTPS_PROXY", "HTTP_PROXY", "https_proxy", "http_proxy"})
+        EXPECT_EQ(valueOf(launch, name), "http://10.213.0.1:3128") << name;
+    EXPECT_EQ(valueOf(launch, "NO_PROXY"), "10.213.0.1");
+    EXPECT_EQ(valueOf(launch, "no_proxy"), "10.213.0.1");
+    EXPECT_EQ(valueOf(launch, "ANTHROPIC_BASE_URL"), "http://10.213.0.1:8080");
+    EXPECT_EQ(valueOf(launch, "ANTHROPIC_API_KEY"), "turn-token");
+    EXPECT_EQ(valueOf(launch, "DISABLE_TELEMETRY"), "1");
+    EXPECT_EQ(valueOf(launch, "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC"), "1");
+    EXPECT_EQ(valueOf(launch, "IS_SANDBOX"), "1");
+    EXPECT_EQ(valueOf(launch, "SSL_CERT_FILE"), "/etc/ssl/certs/ca-certificates.crt");
+    EXPECT_EQ(valueOf(launch, "HOME"), "/home/agent");
+    EXPECT_EQ(valueOf(launch, "ARIZUKO_TURN_ID"), "t9");
+    EXPECT_EQ(valueOf(launch, "ARIZUKO_FOLDER"), "corp/eng");
+    EXPECT_EQ(valueOf(launch, "PATH"), "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin");
+}
+
+TEST(AgentLaunch, TheHostsUidAndGidAreUsed)
+{
+    TurnSpec spec = claudeTurn();
+    spec.uid = 1234;
+    spec.gid = 4321;
+    const AgentLaunch launch = buildAgentLaunch(spec);
+    EXPECT_EQ(launch.uid, 1234u);
+    EXPECT_EQ(launch.gid, 4321u);
+}
+
+TEST(UrlHost, TakesTheHostOutOfAUrl)
+{
+    EXPECT_EQ(urlHost("http://10.213.0.1:8080"), "10.213.0.1");
+    EXPECT_EQ(urlHost("http://10.213.0.1:8080/v1?x=1"), "10.213.0.1");
+    EXPECT_EQ(urlHost("https://gateway.local/"), "gateway.local");
+    EXPECT_EQ(urlHost("http://user:secret@10.0.0.1:1"), "10.0.0.1");
+    EXPECT_EQ(urlHost("http://[fd00::1]:8080/"), "fd00::1");
+    EXPECT_THROW(urlHost("10.213.0.1:8080"), SpecError);
+    EXPECT_THROW(urlHost("http://:8080"), SpecError);
+    EXPECT_THROW(urlHost("http://[fd00::1"), SpecError);
+}

@@ -1,0 +1,135 @@
+// The host's turn spec: what the guest accepts and what it refuses, with a
+// reason a person can act on.
+
+#include "turn_spec.h"
+
+#include <gtest/gtest.h>
+#include <string>
+
+using namespace arizuko::guest;
+
+namespace {
+
+const std::string commandTurn =
+    R"({"type":"turn","version":1,"turn_id":"t1","folder":"corp/eng","topic":"main",)"
+    R"("agent":"command","command":"uname -a","timeout_seconds":60})";
+
+// `commandTurn` with its closing brace replaced by `members`.
+std::string commandTurnWith(const std::string &members)
+{
+    return commandTurn.substr(0, commandTurn.size() - 1) + "," + members + "}";
+}
+
+std::string errorOf(const std::string &line)
+{
+    try {
+        parseTurnSpec(line);
+    } catch (const SpecError &error) {
+        return error.what();
+    }
+    return "<accepted>";
+}
+
+} // namespace
+
+TEST(TurnSpec, ParsesACommandTurn)
+{
+    const TurnSpec spec = parseTurnSpec(commandTurn);
+    EXPECT_EQ(spec.turnId, "t1");
+    EXPECT_EQ(spec.folder, "corp/eng");
+    EXPECT_EQ(spec.topic, "main");
+    EXPECT_EQ(spec.agent, AgentKind::Command);
+    EXPECT_EQ(spec.command, "uname -a");
+    EXPECT_EQ(spec.timeoutSeconds, 60);
+    EXPECT_EQ(spec.uid, 1000u);
+    EXPECT_EQ(spec.gid, 1000u);
+    EXPECT_FALSE(spec.network);
+}
+
+TEST(TurnSpec, ParsesAClaudeTurnWithEverything)
+{
+    const TurnSpec spec = parseTurnSpec(
+        R"({"type":"turn","version":1,"turn_id":"t2","folder":"a","topic":"b","agent":"claude",)"
+        R"("prompt":"fix the bug\nplease","session_id":"0d6f","model":"claude-x",)"
+        R"("proxy_url":"http://10.213.0.1:3128","gateway_url":"http://10.213.0.1:8080",)"
+        R"("gateway_token":"tok","timeout_seconds":900,"uid":1001,"gid":1002,)"
+        R"("network":{"address":"10.213.0.6/30","gateway":"10.213.0.5"},"future_field":[1]})");
+    EXPECT_EQ(spec.agent, AgentKind::Claude);
+    EXPECT_EQ(spec.prompt, "fix the bug\nplease");
+    EXPECT_EQ(spec.sessionId, "0d6f");
+    EXPECT_EQ(spec.model, "claude-x");
+    EXPECT_EQ(spec.proxyUrl, "http://10.213.0.1:3128");
+    EXPECT_EQ(spec.gatewayUrl, "http://10.213.0.1:8080");
+    EXPECT_EQ(spec.gatewayToken, "tok");
+    EXPECT_EQ(spec.uid, 1001u);
+    EXPECT_EQ(spec.gid, 1002u);
+    ASSERT_TRUE(spec.network);
+    EXPECT_EQ(formatIpv4(spec.network->address), "10.213.0.6");
+    EXPECT_EQ(spec.network->prefixLength, 30);
+    EXPECT_EQ(formatIpv4(spec.network->gateway), "10.213.0.5");
+}
+
+TEST(TurnSpec, NullMeansAbsent)
+{
+    EXPECT_EQ(parseTurnSpec(commandTurnWith(R"("session_id":null,"network":null)")).sessionId, "");
+}
+
+struct BadSpec
+{
+    std::string line;
+    std::string reason; // a fragment of the error message
+};
+
+class TurnSpecRejects : public testing::TestWithParam<BadSpec>
+{
+};
+
+TEST_P(TurnSpecRejects, WithAClearReason)
+{
+    const std::string error = errorOf(GetParam().line);
+    EXPECT_NE(error.find(GetParam().reason), std::string::npos)
+        << "error: " << error << "\nline: " << GetParam().line;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    BadInputs, TurnSpecRejects,
+    testing::Values(
+        BadSpec{"", "not valid JSON"}, BadSpec{"{\"type\":\"turn\"", "not valid JSON"},
+        BadSpec{"[1]", "must be a JSON object"}, BadSpec{R"({"type":"cancel"})", "type \"turn\""},
+        BadSpec{R"({"type":"turn","turn_id":"x"})", "version is required"},
+        BadSpec{R"({"type":"turn","version":2,"turn_id":"x"})", "version 2 is not supported"},
+        BadSpec{R"({"type":"turn","version":"1"})", "version must be an integer"},
+        BadSpec{R"({"type":"turn","version":1,"agent":"command"})", "turn_id is required"},
+        BadSpec{R"({"type":"turn","version":1,"turn_id":"","agent":"command"})",
+                "turn_id is required"},
+        BadSpec{R"({"type":"turn","version":1,"turn_id":7})", "turn_id must be a string"},
+        BadSpec{R"({"type":"turn","version":1,"turn_id":"x","agent":"codex"})",
+                "agent \"codex\" is not one of"},
+        BadSpec{R"({"type":"turn","version":1,"turn_id":"x","agent":"command","command":"ls"})",
+                "timeout_seconds is required"},
+        BadSpec{commandTurnWith(R"("turn_id":"again")"), "duplicate member \"turn_id\""},
+        BadSpec{R"({"type":"turn","version":1,"turn_id":"x","agent":"command","command":"ls",)"
+                R"("timeout_seconds":0})",
+                "timeout_seconds must be between 1 and"},
+        BadSpec{R"({"type":"turn","version":1,"turn_id":"x","agent":"command","command":"ls",)"
+                R"("timeout_seconds":1.5})",
+                "timeout_seconds must be an integer"},
+        BadSpec{R"({"type":"turn","version":1,"turn_id":"x","agent":"command",)"
+                R"("timeout_seconds":5})",
+                "command is required"},
+        BadSpec{R"({"type":"turn","version":1,"turn_id":"x","agent":"claude",)"
+                R"("timeout_seconds":5,"gateway_url":"http://h","gateway_token":"t"})",
+                "prompt is required"},
+        BadSpec{R"({"type":"turn","version":1,"turn_id":"x","agent":"claude","prompt":"p",)"
+                R"("timeout_seconds":5})",
+                "gateway_url and gateway_token are required"},
+        BadSpec{commandTurnWith(R"("uid":0)"), "uid must be between 1 and"},
+        BadSpec{commandTurnWith(R"("gid":-1)"), "gid must be between 1 and"},
+        BadSpec{commandTurnWith(R"("prompt":"a\u0000b")"), "prompt must not contain a NUL"},
+        BadSpec{commandTurnWith(R"("network":"10.0.0.2/30")"), "network must be an object"},
+        BadSpec{commandTurnWith(R"("network":{"gateway":"10.0.0.1"})"),
+                "network.address is required"},
+        BadSpec{commandTurnWith(R"("network":{"address":"10.0.0.2","gateway":"10.0.0.1"})"),
+                "needs a prefix length"},
+        BadSpec{commandTurnWith(R"("network":{"address":"10.0.0.2/30","gateway":"10.0.0.9"})"),
+                "is not another host of the subnet"}));
