@@ -42,10 +42,19 @@ bool HttpExchange::failUpstream(std::string why)
 
 bool HttpExchange::pumpRequest()
 {
+    if (requestAbandoned_)
+        return false;
     const IoOutcome sent = sendFrom(upstream_.fd, upstream_.readiness, toUpstream_);
     bytesUp_ += sent.bytes;
-    if (sent.kind == IoOutcome::Kind::Failed)
-        return failUpstream("sending to the upstream failed");
+    if (sent.kind == IoOutcome::Kind::Failed) {
+        // The upstream stopped reading, perhaps after answering early (a 413 to a large upload):
+        // its answer is still to be read, and the rest of the request is dropped. The client's
+        // body is then not read to its end, so the client connection closes after the response.
+        requestAbandoned_ = true;
+        toUpstream_.consume(toUpstream_.size());
+        toUpstream_.releaseIfEmpty();
+        return true;
+    }
     bool moved = sent.bytes > 0;
     if (requestBody_.done())
         return moved;

@@ -66,6 +66,7 @@ private:
     ByteBuffer toClient_;
     BodyReader requestBody_;
     BodyReader responseBody_;
+    bool requestAbandoned_ = false;
     bool responseHeadForwarded_ = false;
     bool responseDone_ = false;
     bool keepAlive_ = false;
