@@ -3,6 +3,7 @@ raw HTTP/1.1 client for what curl will not send."""
 
 import dataclasses
 import os
+import select
 import socket
 import subprocess
 import tempfile
@@ -102,7 +103,6 @@ class RawClient:
             (LOOPBACK, port), timeout=timeout, source_address=(source, 0) if source else None
         )
         self.buffer = b""
-        self.last_head_size = 0
 
     def __enter__(self):
         return self
@@ -132,7 +132,6 @@ class RawClient:
         while b"\r\n\r\n" not in self.buffer:
             self._fill()
         head, _, self.buffer = self.buffer.partition(b"\r\n\r\n")
-        self.last_head_size = len(head) + 4
         return _parse_head(head.decode("latin-1"))
 
     def read_response(self, method="GET"):
@@ -167,6 +166,13 @@ class RawClient:
                 return b"".join(chunks)
             chunks.append(self.read_exactly(size))
             self.read_exactly(2)
+
+    def wait_readable(self, timeout):
+        """Whether bytes (or the close) are there to read within `timeout`."""
+        if self.buffer:
+            return True
+        readable, _, _ = select.select([self.sock], [], [], timeout)
+        return bool(readable)
 
     def is_closed_by_peer(self, timeout=IO_TIMEOUT):
         """True once the proxy closes (EOF or reset) within `timeout` with no

@@ -101,6 +101,8 @@ class UpstreamHandler(http.server.BaseHTTPRequestHandler):
                     ("Connection", "X-Resp-Hop"),
                     ("X-Resp-Hop", "must-not-arrive"),
                     ("Keep-Alive", "timeout=5"),
+                    ("Proxy-Authenticate", "Basic realm=upstream"),
+                    ("Upgrade", "h2c"),
                     ("X-Resp-End", "kept"),
                 ],
             )

@@ -19,8 +19,9 @@ class DecisionLogTest(EgressTestCase):
         curl(upstream.url("/hello"), proxy_port=proxy.port)
         raw_request(proxy.port, absolute_get("denied.invalid", "/"))
         curl(upstream.url("/bytes/10"), "--proxytunnel", proxy_port=proxy.port)
+        raw_request(proxy.port, b"GET /health HTTP/1.1\r\nHost: egress\r\n\r\n")
         proxy.wait_event(event="decision", count=3)
-        proxy.wait_event(event="close", decision="allow", count=2)
+        proxy.wait_event(event="close", count=3)
 
         lines = list(proxy.lines)
         self.assertTrue(lines)
@@ -54,13 +55,32 @@ class DecisionLogTest(EgressTestCase):
                 self.assertEqual(decision["status"], status)
                 self.assertRecentUtc(decision["time"])
 
-        for close in proxy.closes():
-            with self.subTest(close=close):
-                for field in DECISION_FIELDS + ("bytes_up", "bytes_down", "duration_ms"):
-                    self.assertIn(field, close)
+        # each decision is closed by exactly one line naming the same request;
+        # /health logged neither
+        closes = proxy.closes()
+        self.assertEqual(len(closes), len(expected), closes)
+        same = ("client", "method", "host", "port", "decision", "reason")
+        for decision in decisions:
+            with self.subTest(decision=decision):
+                matching = [c for c in closes if all(c.get(k) == decision[k] for k in same)]
+                self.assertEqual(len(matching), 1, closes)
+                close = matching[0]
                 self.assertIsInstance(close["bytes_up"], int)
                 self.assertIsInstance(close["bytes_down"], int)
                 self.assertGreaterEqual(close["duration_ms"], 0)
+                self.assertRecentUtc(close["time"])
+                if decision["decision"] == "deny":
+                    self.assertEqual((close["bytes_up"], close["bytes_down"]), (0, 0))
+                else:
+                    self.assertGreater(close["bytes_down"], 0)
+
+    def test_refusal_before_a_head_is_parsed_logs_an_empty_request(self):
+        proxy = self.start_proxy("--allow", LOOPBACK, "--max-header-bytes", "1024")
+        raw_request(proxy.port, absolute_get("%s:1" % LOOPBACK, "/", "X-Big: %s\r\n" % ("b" * 2000)))
+        (decision,) = proxy.wait_event(event="decision", reason="headers-too-large")
+        self.assertEqual((decision["method"], decision["host"], decision["port"]), ("", "", 0))
+        self.assertEqual(decision["decision"], "deny")
+        self.assertEqual(decision["status"], 431)
 
     def assertRecentUtc(self, stamp):
         self.assertRegex(stamp, r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$")
@@ -83,29 +103,26 @@ class DecisionLogTest(EgressTestCase):
             LOOPBACK, upstream.port, LOOPBACK, upstream.port)
         client.send(request.encode())
         self.assertEqual(client.read_head()[0], 200)
-        reply_head_size = client.last_head_size
         client.send(up)
         self.assertEqual(client.read_exactly(len(down)), down)
         client.sock.shutdown(socket.SHUT_RDWR)
         client.close()
 
         (close,) = proxy.wait_event(event="close", method="CONNECT", port=upstream.port)
-        # The proxy may or may not count its own request/reply heads.
-        self.assertGreaterEqual(close["bytes_up"], len(up), close)
-        self.assertLessEqual(close["bytes_up"], len(up) + len(request), close)
-        self.assertGreaterEqual(close["bytes_down"], len(down), close)
-        self.assertLessEqual(close["bytes_down"], len(down) + reply_head_size, close)
+        # the tunnel payload, without the CONNECT request or the proxy's own 200
+        self.assertEqual(close["bytes_up"], len(up), close)
+        self.assertEqual(close["bytes_down"], len(down), close)
         self.assertEqual(close["decision"], "allow")
         self.assertEqual(close["client"], LOOPBACK)
 
     def test_close_totals_match_an_http_exchange(self):
+        # request and response heads are counted with the bodies; heads are small
         upstream = self.start_upstream()
         proxy = self.start_proxy("--allow", LOOPBACK)
         upload = pattern_bytes(500000, seed=10)
         result = curl(upstream.url("/echo"), proxy_port=proxy.port, upload=upload)
         self.assertEqual(result.status, 200, result.stderr)
         (close,) = proxy.wait_event(event="close", method="POST")
-        # heads are included or not, but the bodies are in there and heads are small
         self.assertGreaterEqual(close["bytes_up"], len(upload), close)
         self.assertLess(close["bytes_up"], len(upload) + 4096, close)
         self.assertGreaterEqual(close["bytes_down"], len(upload), close)

@@ -38,6 +38,17 @@ class PolicyTest(EgressTestCase):
         response = raw_request(proxy.port, absolute_get("evilexample.test"))
         self.assertRefused(response, 403, "host-not-allowed")
 
+    def test_numeric_names_a_resolver_would_read_as_addresses_are_bad_requests(self):
+        proxy = self.start_proxy("--allow-all")
+        # every one of these is 127.0.0.1 to getaddrinfo, so a miss stays on loopback
+        for host in ("127.1", "0x7f.0.0.1", "2130706433"):
+            with self.subTest(host=host):
+                self.assertRefused(
+                    raw_request(proxy.port, absolute_get(self.authority(host), "/hello")),
+                    400, "bad-request",
+                )
+        self.assertEqual(self.upstream.recorded(), [], "a numeric alias reached the upstream")
+
     def test_denied_host_is_refused_even_with_allow_all(self):
         proxy = self.start_proxy("--allow-all", "--deny", "localhost")
         refused = curl(self.upstream.url("/hello", host="localhost"), proxy_port=proxy.port)

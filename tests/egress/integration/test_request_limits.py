@@ -32,6 +32,12 @@ class RequestLimitsTest(EgressTestCase):
             "Content-Length not a number": absolute_get(target, "/echo", "Content-Length: ten\r\n"),
             "conflicting Content-Length": absolute_get(
                 target, "/echo", "Content-Length: 3\r\nContent-Length: 5\r\n"),
+            "Content-Length with chunked": absolute_get(
+                target, "/echo", "Content-Length: 5\r\nTransfer-Encoding: chunked\r\n"),
+            "transfer coding other than chunked": absolute_get(
+                target, "/echo", "Transfer-Encoding: gzip\r\n"),
+            "origin form other than /health": b"GET /hello HTTP/1.1\r\nHost: %s\r\n\r\n"
+            % target.encode(),
         }
         for name, head in malformed.items():
             with self.subTest(name):
@@ -64,8 +70,18 @@ class RequestLimitsTest(EgressTestCase):
     def test_oversized_response_head_is_a_bad_gateway(self):
         proxy = self.start_proxy("--allow", LOOPBACK, "--max-header-bytes", "4096")
         response = raw_request(proxy.port, absolute_get(self.authority(), "/huge-header/8000"))
-        self.assertEqual(response.status, 502, response)
+        self.assertRefused(response, 502, "bad-response")
         self.assertIsNone(response.header("X-Huge"))
+
+    def test_upstream_closing_without_a_response_is_a_bad_gateway(self):
+        def hang_up_after_the_head(connection):
+            while b"\r\n\r\n" not in connection.recv(65536):
+                pass
+
+        silent = self.start_tcp_upstream(hang_up_after_the_head)
+        proxy = self.start_proxy("--allow", LOOPBACK)
+        response = raw_request(proxy.port, absolute_get("%s:%d" % (LOOPBACK, silent.port), "/"))
+        self.assertRefused(response, 502, "bad-response")
 
     def test_slow_request_head_is_cut_off_and_its_slot_freed(self):
         proxy = self.start_proxy("--allow", LOOPBACK, "--header-timeout", "1",
@@ -73,23 +89,28 @@ class RequestLimitsTest(EgressTestCase):
         slow = self.raw_client(proxy.port)
         started = time.monotonic()
         slow.send(b"GET http://%s/hello HTTP/1.1\r\nX-Slow: " % self.authority().encode())
-        closed_after = None
+        answered_after = None
         # A byte every 200 ms: an idle timer alone would never fire.
         while time.monotonic() - started < 10:
-            try:
-                slow.send(b"z")
-            except (BrokenPipeError, ConnectionResetError):
-                closed_after = time.monotonic() - started
+            slow.send(b"z")
+            if slow.wait_readable(0.2):
+                answered_after = time.monotonic() - started
                 break
-            if slow.is_closed_by_peer(timeout=0.2):
-                closed_after = time.monotonic() - started
-                break
-            slow.buffer = b""
-        self.assertIsNotNone(closed_after, "a head dribbled for 10s was never cut off")
-        self.assertGreaterEqual(closed_after, 0.9, "cut off before --header-timeout")
-        self.assertLess(closed_after, 6, "cut off long after --header-timeout 1")
+        self.assertIsNotNone(answered_after, "a head dribbled for 10s was never cut off")
+        self.assertGreaterEqual(answered_after, 0.9, "cut off before --header-timeout")
+        self.assertLess(answered_after, 6, "cut off long after --header-timeout 1")
+        self.assertRefused(slow.read_response(), 408, "header-timeout")
+        self.assertTrue(slow.is_closed_by_peer(), "408 did not close the connection")
         self.assertEqual(self.upstream.recorded(), [])
         self._assert_served_within(proxy, 3)
+
+    def test_silent_connection_is_closed_after_header_timeout(self):
+        proxy = self.start_proxy("--allow", LOOPBACK, "--header-timeout", "1")
+        silent = self.raw_client(proxy.port)
+        opened = time.monotonic()
+        self.assertTrue(silent.is_closed_by_peer(10), "silent connection still open after 10s")
+        self.assertGreaterEqual(time.monotonic() - opened, 0.9)
+        self.assertEqual(proxy.decisions(), [], "a connection that sent nothing logged a decision")
 
     def _assert_served_within(self, proxy, seconds):
         """A fresh request is served (not refused with 503) within `seconds`:

@@ -5,6 +5,7 @@ import signal
 import socket
 import time
 
+from egress_clients import absolute_get
 from egress_common import LOOPBACK, pattern_bytes, sha256
 from egress_harness import EgressTestCase, main
 
@@ -46,6 +47,7 @@ class SignalsTest(EgressTestCase):
 
         signalled = time.monotonic()
         proxy.signal(signal.SIGTERM)
+        proxy.wait_event(event="draining", signal=signal.SIGTERM, open_connections=1)
         deadline = signalled + 3
         while new_connection_is_served(proxy.port):
             self.assertLess(time.monotonic(), deadline, "still accepting 3s after SIGTERM")
@@ -72,6 +74,19 @@ class SignalsTest(EgressTestCase):
         self.assertGreaterEqual(time.monotonic() - signalled, 0.9,
                                 "exited without letting the open tunnel drain")
         self.assertTrue(tunnel.is_closed_by_peer(5), "tunnel left open after exit")
+
+    def test_connection_waiting_between_requests_closes_at_once(self):
+        upstream = self.start_upstream()
+        proxy = self.start_proxy("--allow", LOOPBACK, "--drain-timeout", "30")
+        client = self.raw_client(proxy.port)
+        client.send(absolute_get("%s:%d" % (LOOPBACK, upstream.port), "/hello"))
+        self.assertEqual(client.read_response().status, 200)
+
+        signalled = time.monotonic()
+        proxy.signal(signal.SIGTERM)
+        self.assertTrue(client.is_closed_by_peer(MARGIN), "kept-alive connection held open")
+        self.assertEqual(proxy.wait_exit(MARGIN), 0)
+        self.assertLess(time.monotonic() - signalled, MARGIN, "waited for the drain timeout")
 
     def test_sigint_exits_0_when_idle(self):
         proxy = self.start_proxy("--allow", LOOPBACK)
