@@ -6,12 +6,9 @@
 #include "proxy_server.hpp"
 #include "socket_io.hpp"
 
-#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cstring>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
 #include <sys/socket.h>
 
 namespace arizuko::egress {
@@ -33,12 +30,6 @@ constexpr std::string_view kStarting = "HTTP/1.1 503 Service Unavailable\r\n"
                                        "X-Arizuko-Egress-Reason: starting\r\n"
                                        "Content-Length: 21\r\nConnection: close\r\n\r\n"
                                        "{\"status\":\"starting\"}";
-
-void disableNagle(int fd)
-{
-    const int on = 1;
-    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof(on));
-}
 
 std::string errorText(int error)
 {

@@ -1,13 +1,9 @@
 #include "list_loader.hpp"
 
 #include "config.hpp"
-#include "unique_fd.hpp"
+#include "wakeup_fd.hpp"
 
-#include <cerrno>
-#include <cstring>
 #include <mutex>
-#include <stdexcept>
-#include <sys/eventfd.h>
 #include <thread>
 #include <utility>
 
@@ -35,33 +31,29 @@ struct ListLoader::Shared
 {
     std::mutex mutex;
     std::optional<Expected<Lists>> result;
-    UniqueFd ready{eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)};
+    WakeupFd ready;
 };
 
 ListLoader::ListLoader(std::optional<std::string> allowFile, std::optional<std::string> denyFile)
     : shared_(std::make_shared<Shared>())
 {
-    if (!shared_->ready)
-        throw std::runtime_error(std::string("eventfd: ") + std::strerror(errno));
     std::thread([shared = shared_, allowFile = std::move(allowFile),
                  denyFile = std::move(denyFile)] {
         auto lists = readLists(allowFile, denyFile);
         std::lock_guard lock(shared->mutex);
         shared->result.emplace(std::move(lists));
-        const uint64_t one = 1;
-        [[maybe_unused]] const auto written = ::write(shared->ready.get(), &one, sizeof(one));
+        shared->ready.notify();
     }).detach();
 }
 
 int ListLoader::readyFd() const
 {
-    return shared_->ready.get();
+    return shared_->ready.fd();
 }
 
 std::optional<Expected<ListLoader::Lists>> ListLoader::take()
 {
-    uint64_t count = 0;
-    [[maybe_unused]] const auto drained = ::read(shared_->ready.get(), &count, sizeof(count));
+    shared_->ready.drain();
     std::lock_guard lock(shared_->mutex);
     return std::exchange(shared_->result, std::nullopt);
 }

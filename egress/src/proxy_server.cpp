@@ -1,12 +1,12 @@
 #include "proxy_server.hpp"
 
 #include "json_line.hpp"
+#include "socket_io.hpp"
 
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <netinet/in.h>
-#include <netinet/tcp.h>
 #include <signal.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
@@ -152,8 +152,7 @@ void ProxyServer::acceptAll()
         // Refusals linger briefly; past twice the limit even that is not worth a descriptor.
         if (atLimit && connections_.size() >= 2 * config_.maxConnections)
             continue;
-        const int on = 1;
-        setsockopt(client.get(), IPPROTO_TCP, TCP_NODELAY, &on, sizeof(on));
+        disableNagle(client.get());
         const uint64_t id = nextId_++;
         const SocketAddress peerAddress =
             SocketAddress::fromSockaddr(reinterpret_cast<sockaddr *>(&peer), length);

@@ -1,14 +1,12 @@
 #include "resolver.hpp"
 
+#include "wakeup_fd.hpp"
+
 #include <algorithm>
-#include <cerrno>
 #include <condition_variable>
-#include <cstring>
 #include <deque>
 #include <mutex>
 #include <netdb.h>
-#include <stdexcept>
-#include <sys/eventfd.h>
 #include <thread>
 #include <utility>
 
@@ -66,7 +64,7 @@ struct Resolver::Shared
     std::vector<Answer> answers;
     size_t workers = 0;
     size_t idleWorkers = 0;
-    UniqueFd ready{eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)};
+    WakeupFd ready;
 
     void work()
     {
@@ -81,22 +79,18 @@ struct Resolver::Shared
             Answer answer = resolve(request);
             lock.lock();
             answers.push_back(std::move(answer));
-            const uint64_t one = 1;
-            [[maybe_unused]] const auto written = ::write(ready.get(), &one, sizeof(one));
+            ready.notify();
         }
     }
 };
 
 Resolver::Resolver()
     : shared_(std::make_shared<Shared>())
-{
-    if (!shared_->ready)
-        throw std::runtime_error(std::string("eventfd: ") + std::strerror(errno));
-}
+{}
 
 int Resolver::readyFd() const
 {
-    return shared_->ready.get();
+    return shared_->ready.fd();
 }
 
 void Resolver::lookUp(uint64_t requester, std::string host, uint16_t port)
@@ -112,8 +106,7 @@ void Resolver::lookUp(uint64_t requester, std::string host, uint16_t port)
 
 std::vector<Resolver::Answer> Resolver::takeAnswers()
 {
-    uint64_t count = 0;
-    [[maybe_unused]] const auto drained = ::read(shared_->ready.get(), &count, sizeof(count));
+    shared_->ready.drain();
     std::lock_guard lock(shared_->mutex);
     return std::exchange(shared_->answers, {});
 }

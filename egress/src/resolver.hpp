@@ -4,7 +4,6 @@
 // post each answer back through an eventfd the loop watches.
 
 #include "socket_address.hpp"
-#include "unique_fd.hpp"
 
 #include <cstdint>
 #include <memory>

@@ -1,9 +1,17 @@
 #include "socket_io.hpp"
 
 #include <cerrno>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sys/socket.h>
 
 namespace arizuko::egress {
+
+void disableNagle(int fd)
+{
+    const int on = 1;
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof(on));
+}
 
 IoOutcome receive(int fd, SocketReadiness &readiness, std::span<char> space)
 {

@@ -24,6 +24,9 @@ struct IoOutcome
     size_t bytes = 0;
 };
 
+// Small writes (a 200, a request head) go out at once: latency matters more than packet count.
+void disableNagle(int fd);
+
 // One recv into `space`; Closed is the peer's end of input.
 IoOutcome receive(int fd, SocketReadiness &readiness, std::span<char> space);
 // One recv appended to `buffer` (up to its room).
