@@ -203,4 +203,5 @@ def raw_request(port, data, method="GET", source=None, timeout=IO_TIMEOUT):
 
 def absolute_get(host, path="/", extra_headers=""):
     """An absolute-form GET for `host` ("name" or "name:port")."""
-    return ("GET http://%s%s HTTP/1.1\r\nHost: %s\r\n%s\r\n" % (host, path, host, extra_headers)).encode()
+    head = "GET http://%s%s HTTP/1.1\r\nHost: %s\r\n%s\r\n" % (host, path, host, extra_headers)
+    return head.encode()

@@ -82,7 +82,9 @@ class EgressTestCase(unittest.TestCase):
         self.assertEqual(response.header(REASON_HEADER), reason, response)
         body = response.body.decode("utf-8", "replace")
         self.assertTrue(
-            body.startswith("arizuko-egress: %s: " % reason), "body %r does not name %s" % (body, reason)
+            body.startswith("arizuko-egress: %s: " % reason),
+            "body %r does not name %s" % (body, reason),
         )
         self.assertNotIn("\n", body.rstrip("\r\n"), "body is not one line: %r" % body)
-        self.assertGreater(len(body.rstrip("\r\n")), len("arizuko-egress: %s: " % reason), "no detail")
+        prefix = "arizuko-egress: %s: " % reason
+        self.assertGreater(len(body.rstrip("\r\n")), len(prefix), "no detail")

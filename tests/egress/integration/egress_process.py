@@ -89,7 +89,8 @@ class Proxy:
                 left = deadline - time.monotonic()
                 if left <= 0:
                     raise AssertionError(
-                        "no %d event(s) %r within %.0fs\n%s" % (count, match, timeout, self.log_text())
+                        "no %d event(s) %r within %.0fs\n%s"
+                        % (count, match, timeout, self.log_text())
                     )
                 self._changed.wait(min(left, 0.2))
 

@@ -196,7 +196,9 @@ class UpstreamHttp:
         self._servers = [_ThreadingServer(self, (LOOPBACK, 0), socket.AF_INET, tls_context)]
         self.port = self._servers[0].server_address[1]
         try:
-            self._servers.append(_ThreadingServer(self, ("::1", self.port), socket.AF_INET6, tls_context))
+            self._servers.append(
+                _ThreadingServer(self, ("::1", self.port), socket.AF_INET6, tls_context)
+            )
         except OSError:
             pass  # no IPv6 loopback, or the port is taken there: IPv4 only
         self.serves_ipv6 = len(self._servers) == 2

@@ -32,7 +32,8 @@ class DecisionLogTest(EgressTestCase):
         events = [json.loads(line) for line in lines]
         kinds = [e.get("event") for e in events]
         self.assertEqual(kinds.count("listening"), 1)
-        self.assertEqual(events[kinds.index("listening")].get("addr"), "%s:%d" % (LOOPBACK, proxy.port))
+        listening = events[kinds.index("listening")]
+        self.assertEqual(listening.get("addr"), "%s:%d" % (LOOPBACK, proxy.port))
         self.assertLess(kinds.index("listening"), kinds.index("ready"))
 
         expected = [
@@ -76,7 +77,8 @@ class DecisionLogTest(EgressTestCase):
 
     def test_refusal_before_a_head_is_parsed_logs_an_empty_request(self):
         proxy = self.start_proxy("--allow", LOOPBACK, "--max-header-bytes", "1024")
-        raw_request(proxy.port, absolute_get("%s:1" % LOOPBACK, "/", "X-Big: %s\r\n" % ("b" * 2000)))
+        big = absolute_get("%s:1" % LOOPBACK, "/", "X-Big: %s\r\n" % ("b" * 2000))
+        raw_request(proxy.port, big)
         (decision,) = proxy.wait_event(event="decision", reason="headers-too-large")
         self.assertEqual((decision["method"], decision["host"], decision["port"]), ("", "", 0))
         self.assertEqual(decision["decision"], "deny")
@@ -99,10 +101,7 @@ class DecisionLogTest(EgressTestCase):
         upstream = self.start_tcp_upstream(exchange)
         proxy = self.start_proxy("--allow", LOOPBACK)
         client = self.raw_client(proxy.port)
-        request = "CONNECT %s:%d HTTP/1.1\r\nHost: %s:%d\r\n\r\n" % (
-            LOOPBACK, upstream.port, LOOPBACK, upstream.port)
-        client.send(request.encode())
-        self.assertEqual(client.read_head()[0], 200)
+        self.assertEqual(client.connect_tunnel(LOOPBACK, upstream.port).status, 200)
         client.send(up)
         self.assertEqual(client.read_exactly(len(down)), down)
         client.sock.shutdown(socket.SHUT_RDWR)

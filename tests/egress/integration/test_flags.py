@@ -26,7 +26,8 @@ class FlagsTest(EgressTestCase):
                 self.assertIn(value, output)
 
     def test_invalid_allow_entry_exits_2(self):
-        for value in ("bad host", "https://github.com/", "github.com/path", "exa mple.com,github.com"):
+        invalid = ("bad host", "https://github.com/", "github.com/path", "exa mple.com,github.com")
+        for value in invalid:
             with self.subTest(value=value):
                 self.assertRejected(SAFE_LISTEN + ["--allow", value], ["--allow"])
 
@@ -37,7 +38,8 @@ class FlagsTest(EgressTestCase):
     def test_bad_listen_port_exits_2(self):
         for value in (LOOPBACK + ":99999", LOOPBACK + ":http", LOOPBACK + ":-1", LOOPBACK):
             with self.subTest(value=value):
-                output = self.assertRejected(["--listen", value, "--allow", "github.com"], ["--listen"])
+                output = self.assertRejected(["--listen", value, "--allow", "github.com"],
+                                             ["--listen"])
                 self.assertIn(value, output)
 
     def test_bad_numbers_exit_2(self):
@@ -70,7 +72,8 @@ class FlagsTest(EgressTestCase):
             "--client", LOOPBACK,
             env={"EGRESS_CLIENT": OTHER_LOOPBACK, "EGRESS_ALLOW": LOOPBACK},
         )
-        served = raw_request(proxy.port, absolute_get("%s:%d" % (LOOPBACK, upstream.port), "/hello"))
+        authority = "%s:%d" % (LOOPBACK, upstream.port)
+        served = raw_request(proxy.port, absolute_get(authority, "/hello"))
         self.assertEqual(served.status, 200, served)
 
     def test_environment_sets_the_lists(self):

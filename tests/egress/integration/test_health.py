@@ -83,7 +83,8 @@ class HealthTest(EgressTestCase):
         proxy = self.start_proxy("--allow", LOOPBACK)
         self.assertRefused(raw_request(proxy.port, absolute_get("x", "/health")), 403,
                            "host-not-allowed")
-        forwarded = raw_request(proxy.port, absolute_get("%s:%d" % (LOOPBACK, upstream.port), "/health"))
+        authority = "%s:%d" % (LOOPBACK, upstream.port)
+        forwarded = raw_request(proxy.port, absolute_get(authority, "/health"))
         self.assertEqual(forwarded.status, 200)
         self.assertEqual(forwarded.body, b"GET /health\n", "not answered by the upstream")
         self.assertEqual(len(upstream.recorded("/health")), 1)

@@ -20,7 +20,10 @@ class HttpForwardingTest(EgressTestCase):
     def test_large_post_is_streamed_both_ways(self):
         upload = pattern_bytes(8 * 1024 * 1024, seed=1)
         result = curl(
-            self.upstream.url("/echo"), proxy_port=self.proxy.port, upload=upload, timeout=BULK_TIMEOUT
+            self.upstream.url("/echo"),
+            proxy_port=self.proxy.port,
+            upload=upload,
+            timeout=BULK_TIMEOUT,
         )
         self.assertEqual(result.exit_code, 0, result.stderr)
         self.assertEqual(result.status, 200)
@@ -69,7 +72,7 @@ class HttpForwardingTest(EgressTestCase):
         names = received.header_names()
         for hop in ("proxy-connection", "keep-alive", "x-hop-secret", "te", "trailer", "upgrade",
                     "proxy-authorization"):
-            self.assertNotIn(hop, names, "hop-by-hop header %s reached upstream: %r" % (hop, received.headers))
+            self.assertNotIn(hop, names, "%s reached upstream: %r" % (hop, received.headers))
         # the proxy's own hop, not the client's Connection header
         self.assertEqual([v for n, v in received.headers if n.lower() == "connection"], ["close"])
         self.assertEqual(received.header("X-End-To-End"), "arrives")
@@ -92,7 +95,7 @@ class HttpForwardingTest(EgressTestCase):
         self.assertEqual(result.exit_code, 0, result.stderr)
         self.assertEqual(result.body, b"hop\n")
         for hop in ("X-Resp-Hop", "Keep-Alive", "Proxy-Authenticate", "Upgrade"):
-            self.assertIsNone(result.header(hop), "%s reached the client: %r" % (hop, result.headers))
+            self.assertIsNone(result.header(hop), "%s reached the client" % hop)
         self.assertEqual(result.header("X-Resp-End"), "kept")
 
     def test_redirect_is_passed_to_the_client_not_followed(self):
@@ -148,7 +151,8 @@ class HttpForwardingTest(EgressTestCase):
     def test_head_request_has_no_body_and_keeps_the_connection(self):
         client = self.raw_client(self.proxy.port)
         authority = "%s:%d" % (LOOPBACK, self.upstream.port)
-        client.send(("HEAD http://%s/bytes/5000 HTTP/1.1\r\nHost: %s\r\n\r\n" % (authority, authority)).encode())
+        head = "HEAD http://%s/bytes/5000 HTTP/1.1\r\nHost: %s\r\n\r\n" % (authority, authority)
+        client.send(head.encode())
         head = client.read_response("HEAD")
         self.assertEqual(head.status, 200)
         self.assertEqual(head.header("Content-Length"), "5000")

@@ -13,6 +13,9 @@ class PolicyTest(EgressTestCase):
     def setUp(self):
         self.upstream = self.start_upstream()
 
+    def curl_localhost(self, proxy):
+        return curl(self.upstream.url("/hello", host="localhost"), proxy_port=proxy.port)
+
     def authority(self, host):
         return "%s:%d" % (host, self.upstream.port)
 
@@ -51,7 +54,7 @@ class PolicyTest(EgressTestCase):
 
     def test_denied_host_is_refused_even_with_allow_all(self):
         proxy = self.start_proxy("--allow-all", "--deny", "localhost")
-        refused = curl(self.upstream.url("/hello", host="localhost"), proxy_port=proxy.port)
+        refused = self.curl_localhost(proxy)
         self.assertRefused(refused, 403, "host-denied")
         # allow-all is in force for everything not denied
         served = curl(self.upstream.url("/hello"), proxy_port=proxy.port)
@@ -84,13 +87,13 @@ class PolicyTest(EgressTestCase):
         self.assertEqual(self.upstream.recorded(), [])
 
     def test_list_files_add_entries_with_comments(self):
-        allow = self.write_list("# allowed for this turn\n\nexample.test\n  localhost  \n" + LOOPBACK + "\n")
+        allow = self.write_list(
+            "# allowed for this turn\n\nexample.test\n  localhost  \n%s\n" % LOOPBACK)
         deny = self.write_list("# never\nlocalhost\n")
         proxy = self.start_proxy("--allow-file", allow, "--deny-file", deny)
         served = curl(self.upstream.url("/hello"), proxy_port=proxy.port)
         self.assertEqual(served.status, 200, served.stderr)
-        self.assertRefused(curl(self.upstream.url("/hello", host="localhost"), proxy_port=proxy.port),
-                           403, "host-denied")
+        self.assertRefused(self.curl_localhost(proxy), 403, "host-denied")
         self.assertRefused(raw_request(proxy.port, absolute_get("allowed.invalid")), 403,
                            "host-not-allowed")
 
@@ -149,14 +152,13 @@ class PolicyTest(EgressTestCase):
 
     def test_localhost_allowed_by_name_reaches_the_local_server(self):
         proxy = self.start_proxy("--allow", "localhost")
-        result = curl(self.upstream.url("/hello", host="localhost"), proxy_port=proxy.port)
+        result = self.curl_localhost(proxy)
         self.assertEqual(result.status, 200, result.stderr)
         self.assertEqual(result.body, b"hello from upstream\n")
 
     def test_deny_private_refuses_loopback_resolution(self):
         proxy = self.start_proxy("--allow", "localhost," + LOOPBACK, "--deny-private")
-        self.assertRefused(curl(self.upstream.url("/hello", host="localhost"), proxy_port=proxy.port),
-                           403, "private-address")
+        self.assertRefused(self.curl_localhost(proxy), 403, "private-address")
         self.assertRefused(curl(self.upstream.url("/hello"), proxy_port=proxy.port),
                            403, "private-address")
         client = self.raw_client(proxy.port)
@@ -166,7 +168,7 @@ class PolicyTest(EgressTestCase):
 
     def test_allow_loopback_lifts_deny_private_for_loopback(self):
         proxy = self.start_proxy("--allow", "localhost", "--deny-private", "--allow-loopback")
-        result = curl(self.upstream.url("/hello", host="localhost"), proxy_port=proxy.port)
+        result = self.curl_localhost(proxy)
         self.assertEqual(result.status, 200, result.stderr)
         self.assertEqual(result.body, b"hello from upstream\n")
 
@@ -175,8 +177,7 @@ class PolicyTest(EgressTestCase):
         served = curl(self.upstream.url("/hello"), proxy_port=proxy.port)
         self.assertEqual(served.status, 200, served.stderr)
         # the literal does not allow the name that resolves to it
-        self.assertRefused(curl(self.upstream.url("/hello", host="localhost"), proxy_port=proxy.port),
-                           403, "host-not-allowed")
+        self.assertRefused(self.curl_localhost(proxy), 403, "host-not-allowed")
 
         for entry in ("localhost", "0.0.1", "0.1", "127.0.0.10"):
             with self.subTest(entry=entry):

@@ -156,7 +156,8 @@ class RequestLimitsTest(EgressTestCase):
         self.assertEqual(tunnel.connect_tunnel(LOOPBACK, self.upstream.port).status, 200)
         # 3 s of data in 20 steps of 0.15 s: never 1 s without a byte
         size = 200000
-        tunnel.send(b"GET /drip/%d/3 HTTP/1.1\r\nHost: %s\r\n\r\n" % (size, self.authority().encode()))
+        tunnel.send(b"GET /drip/%d/3 HTTP/1.1\r\nHost: %s\r\n\r\n"
+                    % (size, self.authority().encode()))
         response = tunnel.read_response()
         self.assertEqual(response.status, 200)
         self.assertEqual(len(response.body), size)
