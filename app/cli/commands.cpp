@@ -6,6 +6,10 @@ const QList<CommandGroup> &commandGroups()
 {
     static const QList<CommandGroup> groups = {
         {QStringLiteral("status"), QStringLiteral("status"), runStatus},
+        {QStringLiteral("folder"), QStringLiteral("folder add|list|rm"), runFolder},
+        {QStringLiteral("topic"), QStringLiteral("topic add|list|fork|rename"), runTopic},
+        {QStringLiteral("secret"), QStringLiteral("secret set|list|rm|rotate-key"), runSecret},
+        {QStringLiteral("audit"), QStringLiteral("audit [--kind K] [--subject S] [--limit N]"), runAudit},
     };
     return groups;
 }

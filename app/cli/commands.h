@@ -23,5 +23,9 @@ struct CommandGroup
 const QList<CommandGroup> &commandGroups();
 
 Exit runStatus(Context &context, const QStringList &arguments);
+Exit runFolder(Context &context, const QStringList &arguments);
+Exit runTopic(Context &context, const QStringList &arguments);
+Exit runSecret(Context &context, const QStringList &arguments);
+Exit runAudit(Context &context, const QStringList &arguments);
 
 } // namespace arizuko::cli

@@ -1,0 +1,134 @@
+// arizukoctl folder add|list|rm: the folder tree and the homes on disk.
+
+#include "commands.h"
+#include "store/folders.h"
+#include "store/store.h"
+#include "subcommands.h"
+
+#include <QCommandLineParser>
+#include <QJsonArray>
+#include <QJsonObject>
+
+namespace arizuko::cli {
+namespace {
+
+const QString actor = QStringLiteral("user:cli");
+
+QJsonObject toJson(const store::Folder &folder, const QString &home)
+{
+    return {{QStringLiteral("folder"), folder.path},
+            {QStringLiteral("name"), folder.name},
+            {QStringLiteral("created_at"), folder.createdAt},
+            {QStringLiteral("home"), home}};
+}
+
+Exit add(Context &context, const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("Add a folder; its parent must exist. Creates its home."));
+    parser.addPositionalArgument(QStringLiteral("folder"),
+                                 QStringLiteral("The folder path, e.g. corp/eng."));
+    const QCommandLineOption name(QStringLiteral("name"), QStringLiteral("A display name."),
+                                  QStringLiteral("name"));
+    parser.addOption(name);
+    if (const auto stop = context.parse(parser, QStringLiteral("folder add"), arguments))
+        return *stop;
+    if (const auto stop =
+            expectPositionals(context, QStringLiteral("folder add"), parser.positionalArguments(),
+                              {QStringLiteral("folder")}))
+        return *stop;
+    const Result<std::unique_ptr<store::Store>> opened = openStore(context);
+    if (!opened)
+        return context.failure(opened.error());
+    store::Folders folders(**opened, actor);
+    const Result<store::Folder> added =
+        folders.add(parser.positionalArguments().first(), parser.value(name));
+    if (!added)
+        return context.failure(added.error());
+    const QString home = folders.homePath(added->path);
+    if (context.json())
+        context.printJson(toJson(*added, home));
+    else
+        context.out() << "added folder " << added->path << " (home " << home << ")\n";
+    return Exit::Ok;
+}
+
+Exit list(Context &context, const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("List the folders."));
+    if (const auto stop = context.parse(parser, QStringLiteral("folder list"), arguments))
+        return *stop;
+    if (const auto stop = expectPositionals(context, QStringLiteral("folder list"),
+                                            parser.positionalArguments(), {}))
+        return *stop;
+    const Result<std::unique_ptr<store::Store>> opened = openStore(context);
+    if (!opened)
+        return context.failure(opened.error());
+    store::Folders folders(**opened, actor);
+    const Result<QList<store::Folder>> listed = folders.list();
+    if (!listed)
+        return context.failure(listed.error());
+    if (context.json()) {
+        QJsonArray array;
+        for (const store::Folder &folder : *listed)
+            array.append(toJson(folder, folders.homePath(folder.path)));
+        context.printJson(array);
+        return Exit::Ok;
+    }
+    QList<QStringList> rows;
+    for (const store::Folder &folder : *listed)
+        rows.append({folder.path, folder.name, folder.createdAt, folders.homePath(folder.path)});
+    context.printTable({QStringLiteral("FOLDER"), QStringLiteral("NAME"), QStringLiteral("CREATED"),
+                        QStringLiteral("HOME")},
+                       rows);
+    return Exit::Ok;
+}
+
+Exit remove(Context &context, const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Remove a folder with its topics, network rules, folder secrets and home.\n"
+        "Refused when it has subfolders or its home is not empty, unless --recursive."));
+    parser.addPositionalArgument(QStringLiteral("folder"), QStringLiteral("The folder path."));
+    const QCommandLineOption recursive(
+        QStringLiteral("recursive"),
+        QStringLiteral("Also remove subfolders and delete a home with files in it."));
+    parser.addOption(recursive);
+    if (const auto stop = context.parse(parser, QStringLiteral("folder rm"), arguments))
+        return *stop;
+    if (const auto stop =
+            expectPositionals(context, QStringLiteral("folder rm"), parser.positionalArguments(),
+                              {QStringLiteral("folder")}))
+        return *stop;
+    const Result<std::unique_ptr<store::Store>> opened = openStore(context);
+    if (!opened)
+        return context.failure(opened.error());
+    const Result<QStringList> removed =
+        store::Folders(**opened, actor)
+            .remove(parser.positionalArguments().first(), parser.isSet(recursive));
+    if (!removed)
+        return context.failure(removed.error());
+    if (context.json())
+        context.printJson(
+            QJsonObject{{QStringLiteral("removed"), QJsonArray::fromStringList(*removed)}});
+    else
+        context.out() << "removed folder " << removed->join(QStringLiteral(", ")) << "\n";
+    return Exit::Ok;
+}
+
+} // namespace
+
+Exit runFolder(Context &context, const QStringList &arguments)
+{
+    static const QList<Subcommand> subcommands = {
+        {QStringLiteral("add"), QStringLiteral("add <folder> [--name NAME]"), add},
+        {QStringLiteral("list"), QStringLiteral("list"), list},
+        {QStringLiteral("rm"), QStringLiteral("rm <folder> [--recursive]"), remove},
+    };
+    return runSubcommand(context, QStringLiteral("folder"), arguments, subcommands);
+}
+
+} // namespace arizuko::cli

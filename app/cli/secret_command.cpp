@@ -1,0 +1,255 @@
+// arizukoctl secret set|list|rm|rotate-key. A value is read from stdin or a
+// prompt that does not echo, never from the command line (where `ps` and
+// shell history would see it), and is never printed.
+
+#include "commands.h"
+#include "secrets/secret_store.h"
+#include "subcommands.h"
+
+#include <QCommandLineParser>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <iostream>
+#include <string>
+#include <termios.h>
+#include <unistd.h>
+
+namespace arizuko::cli {
+namespace {
+
+const QString actor = QStringLiteral("user:cli");
+
+QCommandLineOption folderOption()
+{
+    return {QStringLiteral("folder"),
+            QStringLiteral("The folder it applies to (default: every folder)."),
+            QStringLiteral("folder")};
+}
+
+QString scopeText(const QString &folder)
+{
+    return folder.isEmpty() ? QStringLiteral("every folder") : QStringLiteral("folder ") + folder;
+}
+
+// Echo off on the terminal for as long as it lives.
+class EchoOff
+{
+public:
+    EchoOff()
+        : m_active(::tcgetattr(STDIN_FILENO, &m_saved) == 0)
+    {
+        if (!m_active)
+            return;
+        termios quiet = m_saved;
+        quiet.c_lflag &= ~static_cast<tcflag_t>(ECHO);
+        ::tcsetattr(STDIN_FILENO, TCSAFLUSH, &quiet);
+    }
+    ~EchoOff()
+    {
+        if (m_active)
+            ::tcsetattr(STDIN_FILENO, TCSAFLUSH, &m_saved);
+    }
+    EchoOff(const EchoOff &) = delete;
+    EchoOff &operator=(const EchoOff &) = delete;
+
+private:
+    termios m_saved{};
+    bool m_active;
+};
+
+QByteArray readValue(Context &context, const QString &key)
+{
+    if (::isatty(STDIN_FILENO)) {
+        context.err() << "Value for " << key << " (input is hidden): ";
+        context.err().flush();
+        std::string line;
+        {
+            const EchoOff echoOff;
+            std::getline(std::cin, line);
+        }
+        context.err() << "\n";
+        context.err().flush();
+        return QByteArray::fromStdString(line);
+    }
+    QFile input;
+    if (!input.open(stdin, QIODevice::ReadOnly))
+        return {};
+    QByteArray value = input.readAll();
+    // `echo value |` and here-strings add one newline that is not the value's.
+    if (value.endsWith('\n'))
+        value.chop(1);
+    if (value.endsWith('\r'))
+        value.chop(1);
+    return value;
+}
+
+Result<std::unique_ptr<secrets::SecretStore>> openSecrets(Context &context,
+                                                          std::unique_ptr<store::Store> &store)
+{
+    Result<std::unique_ptr<store::Store>> opened = openStore(context);
+    if (!opened)
+        return opened.error();
+    store = std::move(opened).value();
+    return secrets::SecretStore::open(*store, actor);
+}
+
+QString keyStoreKind(const secrets::SecretStore &secrets)
+{
+    return secrets.keyStoreKind() == secrets::KeyStoreKind::OsKeyring ? QStringLiteral("keyring")
+                                                                      : QStringLiteral("file");
+}
+
+Exit set(Context &context, const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Set a secret. The value is read from stdin (one trailing newline dropped) or,\n"
+        "on a terminal, from a prompt that does not echo. Never pass it as an argument."));
+    parser.addPositionalArgument(
+        QStringLiteral("name"), QStringLiteral("The secret's name, like an environment variable."));
+    const QCommandLineOption folder = folderOption();
+    parser.addOption(folder);
+    if (const auto stop = context.parse(parser, QStringLiteral("secret set"), arguments))
+        return *stop;
+    const QStringList positionals = parser.positionalArguments();
+    if (positionals.isEmpty())
+        return context.usageError(QStringLiteral("secret set: missing <name>"));
+    if (positionals.size() > 1)
+        // Not repeated here: the extra argument is most likely the value.
+        return context.usageError(
+            QStringLiteral("secret set: unexpected argument after <name>; a secret value "
+                           "is never taken from the command line, pipe it on stdin"));
+    const QString key = positionals.first();
+    if (const Result<void> valid = secrets::SecretStore::validateKey(key); !valid)
+        return context.failure(valid.error());
+
+    std::unique_ptr<store::Store> store;
+    const Result<std::unique_ptr<secrets::SecretStore>> secrets = openSecrets(context, store);
+    if (!secrets)
+        return context.failure(secrets.error());
+    const QByteArray value = readValue(context, key);
+    if (const Result<void> stored = (*secrets)->set({parser.value(folder)}, key, value); !stored)
+        return context.failure(stored.error());
+    if (context.json())
+        context.printJson(QJsonObject{{QStringLiteral("name"), key},
+                                      {QStringLiteral("folder"), parser.value(folder)},
+                                      {QStringLiteral("key_store"), keyStoreKind(**secrets)}});
+    else
+        context.out() << "secret " << key << " set for " << scopeText(parser.value(folder))
+                      << " (master key: " << (*secrets)->keyStoreDescription() << ")\n";
+    return Exit::Ok;
+}
+
+Exit list(Context &context, const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("List secret names (never values) and where the master key is."));
+    if (const auto stop = context.parse(parser, QStringLiteral("secret list"), arguments))
+        return *stop;
+    if (const auto stop = expectPositionals(context, QStringLiteral("secret list"),
+                                            parser.positionalArguments(), {}))
+        return *stop;
+    std::unique_ptr<store::Store> store;
+    const Result<std::unique_ptr<secrets::SecretStore>> secrets = openSecrets(context, store);
+    if (!secrets)
+        return context.failure(secrets.error());
+    const Result<QList<secrets::SecretInfo>> listed = (*secrets)->list();
+    if (!listed)
+        return context.failure(listed.error());
+    if (context.json()) {
+        QJsonArray array;
+        for (const secrets::SecretInfo &info : *listed)
+            array.append(QJsonObject{{QStringLiteral("name"), info.key},
+                                     {QStringLiteral("folder"), info.folder},
+                                     {QStringLiteral("key_id"), info.keyId},
+                                     {QStringLiteral("updated_at"), info.updatedAt}});
+        context.printJson(QJsonObject{
+            {QStringLiteral("key_store"),
+             QJsonObject{{QStringLiteral("kind"), keyStoreKind(**secrets)},
+                         {QStringLiteral("description"), (*secrets)->keyStoreDescription()}}},
+            {QStringLiteral("secrets"), array}});
+        return Exit::Ok;
+    }
+    QList<QStringList> rows;
+    for (const secrets::SecretInfo &info : *listed)
+        rows.append({info.key,
+                     info.folder.isEmpty() ? QStringLiteral("(every folder)") : info.folder,
+                     info.keyId, info.updatedAt});
+    context.printTable({QStringLiteral("NAME"), QStringLiteral("FOLDER"), QStringLiteral("KEY ID"),
+                        QStringLiteral("UPDATED")},
+                       rows);
+    context.out() << "master key: " << (*secrets)->keyStoreDescription() << "\n";
+    return Exit::Ok;
+}
+
+Exit remove(Context &context, const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Remove a secret."));
+    parser.addPositionalArgument(QStringLiteral("name"), QStringLiteral("The secret's name."));
+    const QCommandLineOption folder = folderOption();
+    parser.addOption(folder);
+    if (const auto stop = context.parse(parser, QStringLiteral("secret rm"), arguments))
+        return *stop;
+    if (const auto stop = expectPositionals(context, QStringLiteral("secret rm"),
+                                            parser.positionalArguments(), {QStringLiteral("name")}))
+        return *stop;
+    std::unique_ptr<store::Store> store;
+    const Result<std::unique_ptr<secrets::SecretStore>> secrets = openSecrets(context, store);
+    if (!secrets)
+        return context.failure(secrets.error());
+    const QString key = parser.positionalArguments().first();
+    if (const Result<void> removed = (*secrets)->remove({parser.value(folder)}, key); !removed)
+        return context.failure(removed.error());
+    if (context.json())
+        context.printJson(QJsonObject{{QStringLiteral("removed"), key},
+                                      {QStringLiteral("folder"), parser.value(folder)}});
+    else
+        context.out() << "removed secret " << key << " for " << scopeText(parser.value(folder))
+                      << "\n";
+    return Exit::Ok;
+}
+
+Exit rotateKey(Context &context, const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Add a new master key that seals from now on; older keys still open older values."));
+    if (const auto stop = context.parse(parser, QStringLiteral("secret rotate-key"), arguments))
+        return *stop;
+    if (const auto stop = expectPositionals(context, QStringLiteral("secret rotate-key"),
+                                            parser.positionalArguments(), {}))
+        return *stop;
+    std::unique_ptr<store::Store> store;
+    const Result<std::unique_ptr<secrets::SecretStore>> secrets = openSecrets(context, store);
+    if (!secrets)
+        return context.failure(secrets.error());
+    const Result<QString> keyId = (*secrets)->rotateKey();
+    if (!keyId)
+        return context.failure(keyId.error());
+    if (context.json())
+        context.printJson(QJsonObject{{QStringLiteral("key_id"), *keyId},
+                                      {QStringLiteral("key_store"), keyStoreKind(**secrets)}});
+    else
+        context.out() << "new master key " << *keyId << " in " << (*secrets)->keyStoreDescription()
+                      << "\n";
+    return Exit::Ok;
+}
+
+} // namespace
+
+Exit runSecret(Context &context, const QStringList &arguments)
+{
+    static const QList<Subcommand> subcommands = {
+        {QStringLiteral("set"),
+         QStringLiteral("set <name> [--folder F]   (value on stdin or at the prompt)"), set},
+        {QStringLiteral("list"), QStringLiteral("list"), list},
+        {QStringLiteral("rm"), QStringLiteral("rm <name> [--folder F]"), remove},
+        {QStringLiteral("rotate-key"), QStringLiteral("rotate-key"), rotateKey},
+    };
+    return runSubcommand(context, QStringLiteral("secret"), arguments, subcommands);
+}
+
+} // namespace arizuko::cli

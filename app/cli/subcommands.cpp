@@ -1,0 +1,52 @@
+#include "subcommands.h"
+
+#include "store/data_dir.h"
+
+namespace arizuko::cli {
+
+Exit runSubcommand(Context &context, const QString &group, const QStringList &arguments,
+                   const QList<Subcommand> &subcommands)
+{
+    const auto printSynopses = [&](QTextStream &stream) {
+        stream << "Usage:\n";
+        for (const Subcommand &subcommand : subcommands)
+            stream << "  arizukoctl " << group << " " << subcommand.synopsis << "\n";
+        stream.flush();
+    };
+    if (arguments.isEmpty()) {
+        printSynopses(context.err());
+        return context.usageError(QStringLiteral("%1: missing subcommand").arg(group));
+    }
+    const QString &name = arguments.first();
+    if (name == QLatin1String("--help") || name == QLatin1String("-h")) {
+        printSynopses(context.out());
+        return Exit::Ok;
+    }
+    for (const Subcommand &subcommand : subcommands) {
+        if (subcommand.name == name)
+            return subcommand.run(context, arguments.mid(1));
+    }
+    printSynopses(context.err());
+    return context.usageError(QStringLiteral("%1: unknown subcommand '%2'").arg(group, name));
+}
+
+std::optional<Exit> expectPositionals(Context &context, const QString &command,
+                                      const QStringList &given, const QStringList &names,
+                                      qsizetype optional)
+{
+    const qsizetype required = names.size() - optional;
+    if (given.size() < required)
+        return context.usageError(
+            QStringLiteral("%1: missing <%2>").arg(command, names[given.size()]));
+    if (given.size() > names.size())
+        return context.usageError(
+            QStringLiteral("%1: unexpected argument '%2'").arg(command, given[names.size()]));
+    return std::nullopt;
+}
+
+Result<std::unique_ptr<store::Store>> openStore(const Context &context)
+{
+    return store::Store::open(store::resolveDataDir(context.options().dataDir));
+}
+
+} // namespace arizuko::cli

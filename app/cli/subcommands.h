@@ -1,0 +1,40 @@
+#pragma once
+
+// For command groups made of subcommands ("folder add", "secret rm"):
+// picking the subcommand, checking positional arguments and opening the
+// store, with the same usage errors everywhere.
+
+#include "context.h"
+#include "store/store.h"
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+#include <memory>
+#include <optional>
+
+namespace arizuko::cli {
+
+struct Subcommand
+{
+    QString name;
+    QString synopsis; // e.g. "add <folder> [--name NAME]"
+    Exit (*run)(Context &, const QStringList &arguments);
+};
+
+// `group` is the command group's name; `arguments` start with the
+// subcommand. Prints the synopses for --help, and a usage error naming the
+// subcommand that is missing or unknown.
+Exit runSubcommand(Context &context, const QString &group, const QStringList &arguments,
+                   const QList<Subcommand> &subcommands);
+
+// Checks the positional arguments against `names`, of which the last
+// `optional` may be left out; a usage error names the missing or extra one.
+std::optional<Exit> expectPositionals(Context &context, const QString &command,
+                                      const QStringList &given, const QStringList &names,
+                                      qsizetype optional = 0);
+
+// The store in the data directory of --data-dir / $ARIZUKO_DATA_DIR / XDG.
+Result<std::unique_ptr<store::Store>> openStore(const Context &context);
+
+} // namespace arizuko::cli

@@ -1,0 +1,148 @@
+// arizukoctl topic add|list|fork|rename: threads inside a folder, one agent
+// session each.
+
+#include "commands.h"
+#include "store/topics.h"
+#include "subcommands.h"
+
+#include <QCommandLineParser>
+#include <QJsonArray>
+#include <QJsonObject>
+
+namespace arizuko::cli {
+namespace {
+
+const QString actor = QStringLiteral("user:cli");
+
+QJsonObject toJson(const store::Topic &topic)
+{
+    return {{QStringLiteral("folder"), topic.folder},
+            {QStringLiteral("topic"), topic.name},
+            {QStringLiteral("session_id"), topic.sessionId},
+            {QStringLiteral("parent_topic"),
+             topic.parentTopic.isEmpty() ? QJsonValue() : topic.parentTopic},
+            {QStringLiteral("forked_at"), topic.forkedAt.isEmpty() ? QJsonValue() : topic.forkedAt},
+            {QStringLiteral("created_at"), topic.createdAt}};
+}
+
+// Parses `arguments` for `command` with the given positional names, opens the
+// store and runs `change`, printing the topic it returns.
+template<typename Change>
+Exit changeTopic(Context &context, const QString &command, const QString &description,
+                 const QStringList &arguments, const QStringList &names, qsizetype optional,
+                 Change change)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(description);
+    for (const QString &name : names)
+        parser.addPositionalArgument(name, name);
+    if (const auto stop = context.parse(parser, command, arguments))
+        return *stop;
+    QStringList values = parser.positionalArguments();
+    if (const auto stop = expectPositionals(context, command, values, names, optional))
+        return *stop;
+    while (values.size() < names.size())
+        values << QString();
+    const Result<std::unique_ptr<store::Store>> opened = openStore(context);
+    if (!opened)
+        return context.failure(opened.error());
+    store::Topics topics(**opened, actor);
+    const Result<store::Topic> topic = change(topics, values);
+    if (!topic)
+        return context.failure(topic.error());
+    if (context.json())
+        context.printJson(toJson(*topic));
+    else
+        context.out() << "topic " << topic->name << " in " << topic->folder << ", session "
+                      << topic->sessionId
+                      << (topic->parentTopic.isEmpty()
+                              ? QString()
+                              : QStringLiteral(", forked from ") + topic->parentTopic)
+                      << "\n";
+    return Exit::Ok;
+}
+
+Exit add(Context &context, const QStringList &arguments)
+{
+    return changeTopic(context, QStringLiteral("topic add"),
+                       QStringLiteral("Add a topic with a new session."), arguments,
+                       {QStringLiteral("folder"), QStringLiteral("topic")}, 0,
+                       [](store::Topics &topics, const QStringList &values) {
+                           return topics.add(values[0], values[1]);
+                       });
+}
+
+Exit fork(Context &context, const QStringList &arguments)
+{
+    return changeTopic(
+        context, QStringLiteral("topic fork"),
+        QStringLiteral("Fork a topic: a new session that records the topic it came from.\n"
+                       "The new name defaults to <topic>-fork, <topic>-fork-2, ..."),
+        arguments, {QStringLiteral("folder"), QStringLiteral("topic"), QStringLiteral("new-name")},
+        1, [](store::Topics &topics, const QStringList &values) {
+            return topics.fork(values[0], values[1], values[2]);
+        });
+}
+
+Exit rename(Context &context, const QStringList &arguments)
+{
+    return changeTopic(
+        context, QStringLiteral("topic rename"),
+        QStringLiteral("Rename a topic; its session stays."), arguments,
+        {QStringLiteral("folder"), QStringLiteral("topic"), QStringLiteral("new-name")}, 0,
+        [](store::Topics &topics, const QStringList &values) {
+            return topics.rename(values[0], values[1], values[2]);
+        });
+}
+
+Exit list(Context &context, const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("List the topics of a folder, or of every folder."));
+    parser.addPositionalArgument(QStringLiteral("folder"),
+                                 QStringLiteral("The folder (optional)."));
+    if (const auto stop = context.parse(parser, QStringLiteral("topic list"), arguments))
+        return *stop;
+    const QStringList values = parser.positionalArguments();
+    if (const auto stop = expectPositionals(context, QStringLiteral("topic list"), values,
+                                            {QStringLiteral("folder")}, 1))
+        return *stop;
+    const Result<std::unique_ptr<store::Store>> opened = openStore(context);
+    if (!opened)
+        return context.failure(opened.error());
+    const Result<QList<store::Topic>> listed = store::Topics(**opened, actor).list(values.value(0));
+    if (!listed)
+        return context.failure(listed.error());
+    if (context.json()) {
+        QJsonArray array;
+        for (const store::Topic &topic : *listed)
+            array.append(toJson(topic));
+        context.printJson(array);
+        return Exit::Ok;
+    }
+    QList<QStringList> rows;
+    for (const store::Topic &topic : *listed)
+        rows.append(
+            {topic.folder, topic.name, topic.sessionId, topic.parentTopic, topic.createdAt});
+    context.printTable({QStringLiteral("FOLDER"), QStringLiteral("TOPIC"),
+                        QStringLiteral("SESSION"), QStringLiteral("FORKED FROM"),
+                        QStringLiteral("CREATED")},
+                       rows);
+    return Exit::Ok;
+}
+
+} // namespace
+
+Exit runTopic(Context &context, const QStringList &arguments)
+{
+    static const QList<Subcommand> subcommands = {
+        {QStringLiteral("add"), QStringLiteral("add <folder> <topic>"), add},
+        {QStringLiteral("list"), QStringLiteral("list [<folder>]"), list},
+        {QStringLiteral("fork"), QStringLiteral("fork <folder> <topic> [<new-name>]"), fork},
+        {QStringLiteral("rename"), QStringLiteral("rename <folder> <topic> <new-name>"), rename},
+    };
+    return runSubcommand(context, QStringLiteral("topic"), arguments, subcommands);
+}
+
+} // namespace arizuko::cli
