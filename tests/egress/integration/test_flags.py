@@ -48,6 +48,17 @@ class FlagsTest(EgressTestCase):
             with self.subTest(flag=flag):
                 self.assertRejected(SAFE_LISTEN + ["--allow", "github.com", flag, "many"], [flag])
 
+    def test_numbers_out_of_range_exit_2(self):
+        out_of_range = [("--max-connections", "0"), ("--max-connections", "1000001"),
+                        ("--header-timeout", "0"), ("--idle-timeout", "-1"),
+                        ("--connect-timeout", "604801"), ("--drain-timeout", "-0.5"),
+                        ("--max-header-bytes", "255")]
+        for flag, value in out_of_range:
+            with self.subTest(flag=flag, value=value):
+                output = self.assertRejected(SAFE_LISTEN + ["--allow", "github.com", flag, value],
+                                             [flag])
+                self.assertIn(value, output)
+
     def test_bad_environment_value_exits_2(self):
         self.assertRejected(SAFE_LISTEN + ["--allow", "github.com"],
                             ["EGRESS_CLIENT", "--client"], env={"EGRESS_CLIENT": "nope"})
@@ -75,6 +86,13 @@ class FlagsTest(EgressTestCase):
         authority = "%s:%d" % (LOOPBACK, upstream.port)
         served = raw_request(proxy.port, absolute_get(authority, "/hello"))
         self.assertEqual(served.status, 200, served)
+
+    def test_values_after_equals_sign(self):
+        upstream = self.start_upstream()
+        proxy = self.start_proxy("--allow=" + LOOPBACK, "--client=" + LOOPBACK,
+                                 "--deny-private=false", "--max-connections=4")
+        authority = "%s:%d" % (LOOPBACK, upstream.port)
+        self.assertEqual(raw_request(proxy.port, absolute_get(authority, "/hello")).status, 200)
 
     def test_environment_sets_the_lists(self):
         upstream = self.start_upstream()

@@ -2,7 +2,9 @@
 private addresses and the documented refusals for each."""
 
 import os
+import socket
 import tempfile
+import time
 
 from egress_clients import absolute_get, curl, raw_request
 from egress_common import LOOPBACK, OTHER_LOOPBACK, START_TIMEOUT, unused_port
@@ -202,8 +204,34 @@ class PolicyTest(EgressTestCase):
         self.assertRefused(client.connect_tunnel(LOOPBACK, closed), 502, "connect-failed")
         proxy.wait_event(event="decision", port=closed, reason="connect-failed")
 
-    # 504 connect-timeout is left to the unit tests: making an upstream connect
-    # hang reliably needs a non-local address or an unreliable full backlog.
+    def test_upstream_connect_that_hangs_is_a_gateway_timeout(self):
+        listener = self.listener_with_full_backlog()
+        port = listener.getsockname()[1]
+        proxy = self.start_proxy("--allow", LOOPBACK, "--connect-timeout", "1")
+        started = time.monotonic()
+        client = self.raw_client(proxy.port)
+        self.assertRefused(client.connect_tunnel(LOOPBACK, port), 504, "connect-timeout")
+        self.assertGreaterEqual(time.monotonic() - started, 0.9, "gave up before --connect-timeout")
+        self.assertRefused(curl("http://%s:%d/" % (LOOPBACK, port), proxy_port=proxy.port),
+                           504, "connect-timeout")
+
+    def listener_with_full_backlog(self):
+        """A loopback listener that never accepts and whose queue is full, so a
+        further connect hangs; skips where the kernel answers it anyway."""
+        listener = socket.socket()
+        self.addCleanup(listener.close)
+        listener.bind((LOOPBACK, 0))
+        listener.listen(0)
+        address = listener.getsockname()
+        for _ in range(8):
+            probe = socket.socket()
+            self.addCleanup(probe.close)
+            probe.settimeout(1)
+            try:
+                probe.connect(address)
+            except TimeoutError:
+                return listener
+        self.skipTest("connects to a full loopback backlog do not hang here")
 
 
 if __name__ == "__main__":
