@@ -69,7 +69,7 @@ AgentLaunch buildAgentLaunch(const TurnSpec &spec, const GuestLayout &layout)
     set("HOME", layout.home);
     set("USER", "agent");
     set("LOGNAME", "agent");
-    set("SHELL", layout.shell);
+    set("SHELL", layout.loginShell);
     set("TERM", "dumb");
     set("LANG", "C.UTF-8");
     set("TMPDIR", "/tmp");

@@ -17,7 +17,9 @@ namespace arizuko::guest {
 struct GuestLayout
 {
     std::string home = "/home/agent";
-    std::string shell = "/bin/sh";
+    std::string shell = "/bin/sh"; // runs `command` turns
+    // The agent's $SHELL: Claude Code's Bash tool accepts only bash or zsh.
+    std::string loginShell = "/bin/bash";
     std::string claude = "/usr/local/bin/claude";
     std::string caBundle = "/etc/ssl/certs/ca-certificates.crt";
 };

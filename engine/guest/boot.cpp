@@ -125,15 +125,14 @@ void mountHome(const std::string &tag, const std::string &target)
                     "trans=virtio,version=9p2000.L,msize=262144");
 }
 
-void writeAccountFiles(std::uint32_t uid, std::uint32_t gid, const std::string &home)
+void writeAccountFiles(std::uint32_t uid, std::uint32_t gid, const std::string &home,
+                       const std::string &shell)
 {
     const std::string agentUid = std::to_string(uid);
     const std::string agentGid = std::to_string(gid);
-    writeFile("/run/passwd",
-              "root:x:0:0:root:/root:/bin/sh\n"
-              "agent:x:" +
-                  agentUid + ':' + agentGid + ":agent:" + home + ":/bin/sh\n",
-              0644);
+    const std::string agentEntry =
+        "agent:x:" + agentUid + ':' + agentGid + ":agent:" + home + ':' + shell + '\n';
+    writeFile("/run/passwd", "root:x:0:0:root:/root:/bin/sh\n" + agentEntry, 0644);
     writeFile("/run/group", "root:x:0:\nagent:x:" + agentGid + ":\n", 0644);
 }
 

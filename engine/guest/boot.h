@@ -25,7 +25,8 @@ void mountHome(const std::string &tag, const std::string &target);
 
 // /run/passwd and /run/group (the image's /etc files point there), so the
 // agent's uid has a name and a home.
-void writeAccountFiles(std::uint32_t uid, std::uint32_t gid, const std::string &home);
+void writeAccountFiles(std::uint32_t uid, std::uint32_t gid, const std::string &home,
+                       const std::string &shell);
 
 std::string readFile(const std::string &path);
 std::string kernelRelease();

@@ -154,7 +154,7 @@ private:
                              std::to_string(settings->prefixLength) + " via " +
                              formatIpv4(settings->gateway));
         }
-        boot::writeAccountFiles(spec.uid, spec.gid, layout.home);
+        boot::writeAccountFiles(spec.uid, spec.gid, layout.home, layout.loginShell);
 
         AgentProcess agent = AgentProcess::start(buildAgentLaunch(spec, layout));
         m_channel.send(m_writer.status({"running", boot::uptimeMs(), {}, {}}));

@@ -1,6 +1,7 @@
 """End to end: the real guest image boots under QEMU (TCG, -cpu max), runs a
 `command` turn as its unprivileged agent and powers itself off."""
 
+import hashlib
 import os
 import pwd
 import shutil
@@ -40,6 +41,14 @@ class GuestImageTest(unittest.TestCase):
             cls.image, cls.manifest = find_image()
         except MissingImage as error:
             raise AssertionError(str(error)) from None
+        # Testing an image built from older guest code would prove nothing.
+        built = os.environ.get("ARIZUKO_GUEST_BINARY")
+        if built:
+            digest = hashlib.sha256(Path(built).read_bytes()).hexdigest()
+            if digest != cls.manifest["guest"]["sha256"]:
+                raise AssertionError(
+                    f"the guest image in {cls.image} was built from another arizuko-guest than "
+                    f"{built}; rebuild it with installer/build-guest-image --guest-binary {built}")
 
     def setUp(self):
         self.home = Path(tempfile.mkdtemp(prefix="arizuko-guest-home-"))
@@ -67,7 +76,8 @@ class GuestImageTest(unittest.TestCase):
 
     def test_command_turn_streams_output_writes_home_and_powers_off(self):
         command = ("uname -sr; claude --version; echo hello > ~/proof.txt; echo to-stderr >&2; "
-                   "ip -4 addr show dev eth0; ip -4 route")
+                   "ip -4 addr show dev eth0; ip -4 route; "
+                   "bash -c 'echo \"bash $BASH_VERSION as $(id -un) in $PWD, SHELL=$SHELL\"'")
         vm = self.boot(with_nic=True)
         vm.send(turn(command, network={"address": "10.213.0.2/30", "gateway": "10.213.0.1"}))
         messages = vm.collect_until_exit(TURN_TIMEOUT)
@@ -86,6 +96,7 @@ class GuestImageTest(unittest.TestCase):
         self.assertIn("Claude Code", lines[1])
         self.assertTrue(any("inet 10.213.0.2/30" in line for line in lines), lines)
         self.assertIn("default via 10.213.0.1 dev eth0", [line.strip() for line in lines])
+        self.assertRegex(lines[-1], r"^bash 5\.\S+ as agent in /home/agent, SHELL=/bin/bash$")
 
         logs = of_type(messages, "log")
         self.assertEqual([(m["source"], m["line"]) for m in logs], [("agent", "to-stderr")])

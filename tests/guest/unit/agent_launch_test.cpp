@@ -101,6 +101,7 @@ TEST(AgentLaunch, EnvironmentPointsAtProxyAndGatewayOnly)
     EXPECT_EQ(valueOf(launch, "IS_SANDBOX"), "1");
     EXPECT_EQ(valueOf(launch, "SSL_CERT_FILE"), "/etc/ssl/certs/ca-certificates.crt");
     EXPECT_EQ(valueOf(launch, "HOME"), "/home/agent");
+    EXPECT_EQ(valueOf(launch, "SHELL"), "/bin/bash") << "Claude Code needs bash or zsh";
     EXPECT_EQ(valueOf(launch, "ARIZUKO_TURN_ID"), "t9");
     EXPECT_EQ(valueOf(launch, "ARIZUKO_FOLDER"), "corp/eng");
     EXPECT_EQ(valueOf(launch, "PATH"), "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin");
