@@ -1,7 +1,6 @@
 #include "policy/network_rules.h"
 
 #include "policy/action.h"
-#include "policy/folder_ancestry.h"
 #include "policy/host_name.h"
 #include "policy/sql_helpers.h"
 #include "store/timestamp.h"
@@ -151,18 +150,7 @@ Result<NetworkPolicy> NetworkRules::resolve(const QString &folder)
     auto snapshot = m_cache.current();
     if (!snapshot)
         return snapshot.error();
-    NetworkPolicy policy;
-    for (const QString &ancestor : folderAncestry(folder)) {
-        const auto own = (*snapshot)->rulesByFolder.constFind(ancestor);
-        if (own == (*snapshot)->rulesByFolder.cend())
-            continue;
-        for (const NetworkRule &rule : *own) {
-            QStringList &list = rule.kind == RuleKind::Allow ? policy.allow : policy.deny;
-            if (!list.contains(rule.target))
-                list << rule.target;
-            policy.rules << rule;
-        }
-    }
+    NetworkPolicy policy = (*snapshot)->rulesAlong(folder);
     if (!folder.isEmpty()) {
         auto egress = m_grants.authorize(folder, kEgressAction.toString(), folder);
         if (!egress)

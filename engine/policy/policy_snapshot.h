@@ -9,6 +9,7 @@
 
 #include <QHash>
 #include <QList>
+#include <QSet>
 #include <QStringList>
 #include <optional>
 
@@ -35,9 +36,21 @@ public:
     // transitively; a membership cycle ends the walk instead of looping.
     const QStringList &expand(const QString &principal) const;
 
+    // The network rules along folder's ancestry ('' first), deduplicated into
+    // allow and deny lists; allowAll is left to the caller (it is a grant).
+    const NetworkPolicy &rulesAlong(const QString &folder) const;
+
 private:
     // Memoised per snapshot: a new generation is a new snapshot.
     mutable QHash<QString, QStringList> m_expansions;
+    struct Along
+    {
+        NetworkPolicy policy;
+        QSet<QString> allowSeen;
+        QSet<QString> denySeen;
+    };
+    const Along &along(const QString &folder) const;
+    mutable QHash<QString, Along> m_along;
 };
 
 } // namespace arizuko::policy
