@@ -1,6 +1,6 @@
 #include "store/migrations.h"
 
-#include "store/sqlite_script.h"
+#include "store/sqlite_native.h"
 #include "store/write_transaction.h"
 
 #include <QDir>

@@ -1,6 +1,7 @@
 #include "store/store.h"
 
 #include "store/migrations.h"
+#include "store/sqlite_native.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -11,8 +12,9 @@
 namespace arizuko::store {
 namespace {
 
-// Long enough to ride out another process's write burst; a write that still
-// cannot get the lock after this is reported, not retried forever.
+// How long a write waits for another connection's transaction to end; a
+// write that still cannot get the lock after this is reported, not retried
+// forever.
 constexpr int busyTimeoutMs = 10000;
 
 // SQLite's primary result codes for a file that is not, or no longer, a
@@ -179,11 +181,18 @@ Result<QSqlDatabase> Store::openConnection() const
         m_connectionNames << name;
     }
     connection.setDatabaseName(databasePath());
-    connection.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=%1").arg(busyTimeoutMs));
     if (!connection.open())
         return makeError(QStringLiteral("store.open"),
                          QStringLiteral("cannot open the database %1: %2")
                              .arg(databasePath(), connection.lastError().text()));
+    Result<std::unique_ptr<BusyHandler>> busyHandler =
+        BusyHandler::install(connection, busyTimeoutMs);
+    if (!busyHandler)
+        return busyHandler.error();
+    {
+        const QMutexLocker locker(&m_connectionsMutex);
+        m_busyHandlers.push_back(std::move(busyHandler).value());
+    }
     // Per-connection settings: foreign keys are off by default in SQLite,
     // and FULL sync makes a commit durable before it is reported done.
     for (const QString &statement : {QStringLiteral("PRAGMA foreign_keys = ON"),

@@ -11,8 +11,11 @@
 #include <QString>
 #include <QStringList>
 #include <memory>
+#include <vector>
 
 namespace arizuko::store {
+
+class BusyHandler;
 
 class Store
 {
@@ -45,6 +48,8 @@ private:
     const quint64 m_serial;
     mutable QMutex m_connectionsMutex;
     mutable QStringList m_connectionNames;
+    // Declared last: destroyed only after ~Store has closed the connections.
+    mutable std::vector<std::unique_ptr<BusyHandler>> m_busyHandlers;
 };
 
 } // namespace arizuko::store

@@ -3,12 +3,14 @@
 
 #include "store/data_dir.h"
 #include "store/migrations.h"
-#include "store/sqlite_script.h"
+#include "store/sqlite_native.h"
 #include "store/store.h"
 #include "store/write_transaction.h"
 
 #include <QCryptographicHash>
+#include <QElapsedTimer>
 #include <QFile>
+#include <QSemaphore>
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QTemporaryDir>
@@ -79,7 +81,7 @@ class StoreTest : public QObject
     Q_OBJECT
 
 private slots:
-    void opensWithWalForeignKeysAndBusyTimeout()
+    void opensWithWalForeignKeysAndFullSync()
     {
         QTemporaryDir parent;
         const QString dataDir = parent.filePath(QStringLiteral("nested/data"));
@@ -90,7 +92,6 @@ private slots:
         QCOMPARE(scalar(db, QStringLiteral("PRAGMA journal_mode")).toString(),
                  QStringLiteral("wal"));
         QCOMPARE(scalar(db, QStringLiteral("PRAGMA foreign_keys")).toInt(), 1);
-        QCOMPARE(scalar(db, QStringLiteral("PRAGMA busy_timeout")).toInt(), 10000);
         QCOMPARE(scalar(db, QStringLiteral("PRAGMA synchronous")).toInt(), 2);
         QCOMPARE(scalar(db, QStringLiteral("PRAGMA user_version")).toInt(), latestVersion());
         QVERIFY(QFile::exists(dataDir + QStringLiteral("/arizuko.db")));
@@ -164,6 +165,36 @@ private slots:
         QCOMPARE(
             scalar(shared.database(), QStringLiteral("SELECT count(*) FROM audit_log")).toInt(),
             threads * rowsPerThread);
+    }
+
+    void aWriterWaitsForAnotherConnectionsTransaction()
+    {
+        QTemporaryDir dir;
+        const auto first = Store::open(dir.path());
+        const auto second = Store::open(dir.path());
+        QVERIFY(first && second);
+        QSemaphore locked;
+        QThread *holder = QThread::create([&first, &locked] {
+            auto transaction = WriteTransaction::begin((*first)->database());
+            if (!transaction)
+                qFatal("holder could not begin");
+            locked.release();
+            QThread::msleep(400);
+            if (!transaction->commit())
+                qFatal("holder could not commit");
+        });
+        holder->start();
+        locked.acquire();
+        QElapsedTimer waited;
+        waited.start();
+        auto transaction = WriteTransaction::begin((*second)->database());
+        const qint64 elapsed = waited.elapsed();
+        QVERIFY2(transaction, qPrintable(transaction ? QString() : transaction.error().message));
+        QVERIFY2(elapsed >= 300,
+                 qPrintable(QStringLiteral("got the lock after %1 ms").arg(elapsed)));
+        QVERIFY(transaction->commit());
+        holder->wait();
+        delete holder;
     }
 
     void writeTransactionRollsBackUnlessCommitted()
