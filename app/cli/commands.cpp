@@ -9,6 +9,9 @@ const QList<CommandGroup> &commandGroups()
         {QStringLiteral("folder"), QStringLiteral("folder add|list|rm"), runFolder},
         {QStringLiteral("topic"), QStringLiteral("topic add|list|fork|rename"), runTopic},
         {QStringLiteral("secret"), QStringLiteral("secret set|list|rm|rotate-key"), runSecret},
+        {QStringLiteral("grant"), QStringLiteral("grant add|rm|list|check|tools|join|leave|members"), runGrant},
+        {QStringLiteral("network"), QStringLiteral("network allow|deny|rm|list|resolve|test"), runNetwork},
+        {QStringLiteral("route"), QStringLiteral("route add|rm|list|test"), runRoute},
         {QStringLiteral("audit"), QStringLiteral("audit [--kind K] [--subject S] [--limit N]"), runAudit},
     };
     return groups;

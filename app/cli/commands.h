@@ -27,5 +27,8 @@ Exit runFolder(Context &context, const QStringList &arguments);
 Exit runTopic(Context &context, const QStringList &arguments);
 Exit runSecret(Context &context, const QStringList &arguments);
 Exit runAudit(Context &context, const QStringList &arguments);
+Exit runGrant(Context &context, const QStringList &arguments);
+Exit runNetwork(Context &context, const QStringList &arguments);
+Exit runRoute(Context &context, const QStringList &arguments);
 
 } // namespace arizuko::cli
