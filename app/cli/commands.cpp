@@ -13,6 +13,9 @@ const QList<CommandGroup> &commandGroups()
         {QStringLiteral("network"), QStringLiteral("network allow|deny|rm|list|resolve|test"), runNetwork},
         {QStringLiteral("route"), QStringLiteral("route add|rm|list|test"), runRoute},
         {QStringLiteral("audit"), QStringLiteral("audit [--kind K] [--subject S] [--limit N]"), runAudit},
+        {QStringLiteral("run"), QStringLiteral("run <folder> [--topic T] [--agent command|claude] \"<prompt or command>\""), runRun},
+        {QStringLiteral("turns"), QStringLiteral("turns [--limit N] [--events TURN]"), runTurns},
+        {QStringLiteral("cancel"), QStringLiteral("cancel <turn>"), runCancel},
     };
     return groups;
 }

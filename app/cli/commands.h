@@ -30,5 +30,8 @@ Exit runAudit(Context &context, const QStringList &arguments);
 Exit runGrant(Context &context, const QStringList &arguments);
 Exit runNetwork(Context &context, const QStringList &arguments);
 Exit runRoute(Context &context, const QStringList &arguments);
+Exit runRun(Context &context, const QStringList &arguments);
+Exit runTurns(Context &context, const QStringList &arguments);
+Exit runCancel(Context &context, const QStringList &arguments);
 
 } // namespace arizuko::cli

@@ -1,0 +1,84 @@
+#include "libvirt/connection.h"
+
+#include "host/libvirt_probe.h"
+#include "libvirt/libvirt_error.h"
+
+#include <cstdlib>
+#include <libvirt/virterror.h>
+
+namespace arizuko::libvirt {
+
+Connection::Connection(ConnectionHandle handle, QString uri)
+    : m_handle(std::move(handle))
+    , m_uri(std::move(uri))
+{}
+
+Result<std::shared_ptr<Connection>> Connection::open(const QString &uri)
+{
+    silenceLibvirtErrors();
+    const QByteArray uriBytes = uri.toUtf8();
+    ConnectionHandle handle(virConnectOpen(uriBytes.constData()));
+    if (!handle) {
+        const QString error = QString::fromUtf8(virGetLastErrorMessage());
+        return makeError(QStringLiteral("libvirt.unreachable"),
+                         QStringLiteral("cannot connect to libvirt at %1: %2 — %3")
+                             .arg(uri, error, host::libvirtConnectionHint(uri, error)));
+    }
+    return std::make_shared<Connection>(std::move(handle), uri);
+}
+
+Result<QStringList> Connection::domainNames() const
+{
+    virDomainPtr *domains = nullptr;
+    const int count = virConnectListAllDomains(get(), &domains, VIR_CONNECT_LIST_DOMAINS_ACTIVE);
+    if (count < 0)
+        return lastLibvirtError(QStringLiteral("libvirt.list"), QStringLiteral("listing domains"));
+    QStringList names;
+    for (int index = 0; index < count; ++index) {
+        const DomainHandle domain(domains[index]);
+        names << QString::fromUtf8(virDomainGetName(domain.get()));
+    }
+    std::free(domains);
+    return names;
+}
+
+Result<QStringList> Connection::networkNames() const
+{
+    virNetworkPtr *networks = nullptr;
+    const int count = virConnectListAllNetworks(get(), &networks, VIR_CONNECT_LIST_NETWORKS_ACTIVE);
+    if (count < 0)
+        return lastLibvirtError(QStringLiteral("libvirt.list"), QStringLiteral("listing networks"));
+    QStringList names;
+    for (int index = 0; index < count; ++index) {
+        const NetworkHandle network(networks[index]);
+        names << QString::fromUtf8(virNetworkGetName(network.get()));
+    }
+    std::free(networks);
+    return names;
+}
+
+Result<QStringList> Connection::filterBindingPorts() const
+{
+    virNWFilterBindingPtr *bindings = nullptr;
+    const int count = virConnectListAllNWFilterBindings(get(), &bindings, 0);
+    if (count < 0)
+        return lastLibvirtError(QStringLiteral("libvirt.list"),
+                                QStringLiteral("listing nwfilter bindings"));
+    QStringList ports;
+    for (int index = 0; index < count; ++index) {
+        const FilterBindingHandle binding(bindings[index]);
+        ports << QString::fromUtf8(virNWFilterBindingGetPortDev(binding.get()));
+    }
+    std::free(bindings);
+    return ports;
+}
+
+bool Connection::offersKvmDomains() const
+{
+    char *capabilities =
+        virConnectGetDomainCapabilities(get(), nullptr, "x86_64", nullptr, "kvm", 0);
+    std::free(capabilities);
+    return capabilities != nullptr;
+}
+
+} // namespace arizuko::libvirt

@@ -1,0 +1,43 @@
+#pragma once
+
+// One connection to the libvirt daemon, shared by every turn of an engine.
+// Transient domains are created with VIR_DOMAIN_START_AUTODESTROY, so they
+// live exactly as long as this connection: if the engine dies, libvirt
+// destroys its VMs.
+
+#include "core/result.h"
+#include "libvirt/handles.h"
+
+#include <QString>
+#include <QStringList>
+#include <memory>
+
+namespace arizuko::libvirt {
+
+class Connection
+{
+public:
+    // Fails with advice when libvirtd cannot be reached (names the URI and
+    // how to start it) or refuses us (join the libvirt group).
+    static Result<std::shared_ptr<Connection>> open(const QString &uri);
+
+    virConnectPtr get() const { return m_handle.get(); }
+    QString uri() const { return m_uri; }
+
+    // Names of the active domains / networks, for the reaper and the tests.
+    Result<QStringList> domainNames() const;
+    Result<QStringList> networkNames() const;
+    // Port devices (tap names) that carry an nwfilter binding.
+    Result<QStringList> filterBindingPorts() const;
+
+    // Whether the daemon offers type='kvm' domains at all.
+    bool offersKvmDomains() const;
+
+    Connection(ConnectionHandle handle, QString uri);
+
+private:
+    ConnectionHandle m_handle;
+    QString m_uri;
+};
+
+} // namespace arizuko::libvirt

@@ -1,0 +1,83 @@
+#include "libvirt/turn_network.h"
+
+#include "libvirt/libvirt_error.h"
+
+#include <libvirt/virterror.h>
+
+namespace arizuko::libvirt {
+
+QString turnNetworkXml(const QString &name, const TurnSubnet &subnet)
+{
+    // No <forward>: libvirt neither routes nor NATs, so the bridge reaches
+    // only the host. DNS off and no <dhcp>: no dnsmasq runs for the turn.
+    return QStringLiteral("<network>\n"
+                          "  <name>%1</name>\n"
+                          "  <bridge name='%1' stp='off' delay='0'/>\n"
+                          "  <dns enable='no'/>\n"
+                          "  <ip address='%2' netmask='%3'/>\n"
+                          "</network>\n")
+        .arg(name, subnet.hostAddress(), TurnSubnet::netmask());
+}
+
+TurnNetwork::TurnNetwork(std::shared_ptr<Connection> connection, NetworkHandle handle, QString name,
+                         TurnSubnet subnet)
+    : m_connection(std::move(connection))
+    , m_handle(std::move(handle))
+    , m_name(std::move(name))
+    , m_subnet(subnet)
+{}
+
+Result<std::unique_ptr<TurnNetwork>> TurnNetwork::create(std::shared_ptr<Connection> connection,
+                                                         const QString &name,
+                                                         const TurnSubnet &subnet)
+{
+    const QByteArray xml = turnNetworkXml(name, subnet).toUtf8();
+    NetworkHandle handle(virNetworkCreateXML(connection->get(), xml.constData()));
+    if (!handle) {
+        const bool collision =
+            lastLibvirtErrorNumber() == VIR_ERR_INTERNAL_ERROR &&
+            QString::fromUtf8(virGetLastErrorMessage()).contains(QLatin1String("already in use"));
+        Error error = lastLibvirtError(
+            QStringLiteral("libvirt.network"),
+            QStringLiteral("creating network %1 on %2").arg(name, subnet.range.cidr()));
+        if (collision)
+            error.code = QStringLiteral("libvirt.network-collision");
+        return error;
+    }
+    return std::make_unique<TurnNetwork>(std::move(connection), std::move(handle), name, subnet);
+}
+
+TurnNetwork::~TurnNetwork()
+{
+    (void)destroy();
+}
+
+Result<void> TurnNetwork::destroy()
+{
+    if (!m_handle)
+        return {};
+    const NetworkHandle handle = std::move(m_handle);
+    if (virNetworkDestroy(handle.get()) < 0 && virNetworkIsActive(handle.get()) == 1)
+        return lastLibvirtError(QStringLiteral("libvirt.network"),
+                                QStringLiteral("destroying network %1").arg(m_name));
+    return {};
+}
+
+bool isAddressCollision(const Error &error)
+{
+    return error.code == QLatin1String("libvirt.network-collision");
+}
+
+Result<void> destroyNetworkByName(Connection &connection, const QString &name)
+{
+    const QByteArray nameBytes = name.toUtf8();
+    const NetworkHandle network(virNetworkLookupByName(connection.get(), nameBytes.constData()));
+    if (!network)
+        return {};
+    if (virNetworkDestroy(network.get()) < 0 && virNetworkIsActive(network.get()) == 1)
+        return lastLibvirtError(QStringLiteral("libvirt.network"),
+                                QStringLiteral("destroying network %1").arg(name));
+    return {};
+}
+
+} // namespace arizuko::libvirt

@@ -1,0 +1,161 @@
+#include "turns/egress_proxy.h"
+
+#include <QHostAddress>
+#include <QJsonDocument>
+#include <QTcpSocket>
+#include <csignal>
+#include <sys/prctl.h>
+
+namespace arizuko::turns {
+
+QStringList egressArguments(const EgressOptions &options)
+{
+    QStringList arguments{QStringLiteral("--listen"),        options.listenAddress,
+                          QStringLiteral("--client"),        options.client,
+                          QStringLiteral("--drain-timeout"), QStringLiteral("1")};
+    if (!options.allow.isEmpty())
+        arguments << QStringLiteral("--allow") << options.allow.join(QLatin1Char(','));
+    if (!options.deny.isEmpty())
+        arguments << QStringLiteral("--deny") << options.deny.join(QLatin1Char(','));
+    if (options.allowAll)
+        arguments << QStringLiteral("--allow-all");
+    if (options.denyPrivate)
+        arguments << QStringLiteral("--deny-private");
+    if (options.allowLoopback)
+        arguments << QStringLiteral("--allow-loopback");
+    return arguments;
+}
+
+EgressProxy::EgressProxy(EgressOptions options, QObject *parent)
+    : QObject(parent)
+    , m_options(std::move(options))
+{
+    m_healthTimer.setInterval(50);
+    connect(&m_healthTimer, &QTimer::timeout, this, &EgressProxy::checkHealth);
+    connect(&m_process, &QProcess::readyReadStandardError, this, &EgressProxy::readLog);
+    connect(&m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
+        if (error == QProcess::FailedToStart)
+            fail(QStringLiteral("%1 could not be started: %2")
+                     .arg(m_options.program, m_process.errorString()));
+    });
+    connect(&m_process, &QProcess::finished, this, [this](int code, QProcess::ExitStatus status) {
+        readLog();
+        if (m_stopping)
+            return;
+        const QString why =
+            status == QProcess::CrashExit
+                ? QStringLiteral("the egress proxy was killed")
+                : QStringLiteral("the egress proxy exited with status %1").arg(code);
+        if (m_healthy)
+            emit died(why);
+        else
+            fail(why);
+    });
+}
+
+EgressProxy::~EgressProxy()
+{
+    stop();
+}
+
+void EgressProxy::start()
+{
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QLatin1String(turnEnvironmentVariable), m_options.turnName);
+    m_process.setProcessEnvironment(environment);
+    m_process.setProgram(m_options.program);
+    m_process.setArguments(egressArguments(m_options));
+    m_process.setStandardOutputFile(QProcess::nullDevice());
+    // The proxy must not outlive the engine, even one killed with SIGKILL.
+    m_process.setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGKILL); });
+    m_sinceStart.start();
+    m_process.start();
+    m_pid = m_process.processId();
+    m_healthTimer.start();
+}
+
+void EgressProxy::stop()
+{
+    m_healthTimer.stop();
+    if (m_process.state() == QProcess::NotRunning)
+        return;
+    m_stopping = true;
+    m_process.terminate();
+    if (!m_process.waitForFinished(1500)) {
+        m_process.kill();
+        m_process.waitForFinished(1000);
+    }
+}
+
+void EgressProxy::readLog()
+{
+    m_logBuffer += m_process.readAllStandardError();
+    qsizetype newline;
+    while ((newline = m_logBuffer.indexOf('\n')) >= 0) {
+        const QByteArray line = m_logBuffer.left(newline);
+        m_logBuffer.remove(0, newline + 1);
+        const QJsonObject object = QJsonDocument::fromJson(line).object();
+        const QString event = object.value(QStringLiteral("event")).toString();
+        if (event == QLatin1String("listening")) {
+            const QString address = object.value(QStringLiteral("addr")).toString();
+            m_port = quint16(address.section(QLatin1Char(':'), -1).toUInt());
+        } else if (event == QLatin1String("decision") || event == QLatin1String("close")) {
+            emit decision(object);
+        }
+    }
+}
+
+void EgressProxy::checkHealth()
+{
+    if (m_healthy || m_failed)
+        return;
+    if (m_sinceStart.elapsed() > m_options.healthTimeout.count()) {
+        fail(QStringLiteral("the egress proxy did not become healthy within %1 s")
+                 .arg(m_options.healthTimeout.count() / 1000.0));
+        return;
+    }
+    if (m_port == 0 || m_probing)
+        return;
+    // One plain GET /health per tick; the proxy answers it only after its
+    // lists are loaded, so a 200 means it enforces them.
+    m_probing = true;
+    auto *socket = new QTcpSocket(this);
+    connect(socket, &QTcpSocket::connected, socket, [socket] {
+        socket->write("GET /health HTTP/1.1\r\nHost: health\r\nConnection: close\r\n\r\n");
+    });
+    connect(socket, &QTcpSocket::readyRead, this, [this, socket] {
+        // The status line is all that matters: "HTTP/1.1 200".
+        if (socket->bytesAvailable() < 12)
+            return;
+        const bool ok = socket->peek(12) == "HTTP/1.1 200";
+        m_probing = false;
+        socket->disconnect(this);
+        socket->deleteLater();
+        if (ok && !m_healthy && !m_failed) {
+            m_healthy = true;
+            m_healthTimer.stop();
+            emit healthy();
+        }
+    });
+    connect(socket, &QTcpSocket::errorOccurred, this, [this, socket] {
+        m_probing = false;
+        socket->deleteLater();
+    });
+    socket->connectToHost(QHostAddress(m_options.listenAddress.section(QLatin1Char(':'), 0, 0)),
+                          m_port);
+}
+
+void EgressProxy::fail(const QString &why)
+{
+    if (m_failed || m_healthy)
+        return;
+    m_failed = true;
+    m_healthTimer.stop();
+    QString log = QString::fromUtf8(m_logBuffer).trimmed();
+    emit failed(makeError(
+        QStringLiteral("turns.proxy-unhealthy"),
+        QStringLiteral("no turn without a healthy egress proxy: %1%2")
+            .arg(why, log.isEmpty() ? QString() : QStringLiteral(" (") + log + QLatin1Char(')'))));
+}
+
+} // namespace arizuko::turns

@@ -1,0 +1,84 @@
+#pragma once
+
+// A turn's arizuko-egress process: started with the folder's resolved
+// lists and the guest as its only client, checked healthy before the VM
+// boots (no healthy proxy, no turn), its decision log turned into signals,
+// and killed with the engine (parent-death signal) if the engine dies.
+
+#include "core/result.h"
+
+#include <QElapsedTimer>
+#include <QJsonObject>
+#include <QObject>
+#include <QProcess>
+#include <QStringList>
+#include <QTimer>
+#include <chrono>
+
+namespace arizuko::turns {
+
+struct EgressOptions
+{
+    QString program;  // path of arizuko-egress
+    QString turnName; // az-<turn8>, put in the process environment for the reaper
+    QString listenAddress;
+    QString client;
+    QStringList allow;
+    QStringList deny;
+    bool allowAll = false;
+    bool denyPrivate = true;
+    bool allowLoopback = false;
+    std::chrono::milliseconds healthTimeout = std::chrono::seconds(15);
+};
+
+// The environment variable naming the turn a proxy process serves.
+inline constexpr const char *turnEnvironmentVariable = "ARIZUKO_TURN";
+
+QStringList egressArguments(const EgressOptions &options);
+
+class EgressProxy final : public QObject
+{
+    Q_OBJECT
+
+public:
+    explicit EgressProxy(EgressOptions options, QObject *parent = nullptr);
+    ~EgressProxy() override;
+
+    // Starts the process; later exactly one of healthy() or failed().
+    void start();
+    // Stops the process (SIGTERM, then SIGKILL after a short drain). Safe to
+    // call at any time and more than once.
+    void stop();
+
+    qint64 pid() const { return m_pid; }
+    quint16 port() const { return m_port; }
+    QString address() const { return m_options.listenAddress; }
+    bool isRunning() const { return m_process.state() != QProcess::NotRunning; }
+
+signals:
+    void healthy();
+    void failed(const arizuko::Error &error);
+    // One decision or close line of the proxy's log.
+    void decision(const QJsonObject &line);
+    // The process ended after it had been healthy.
+    void died(const QString &why);
+
+private:
+    void readLog();
+    void checkHealth();
+    void fail(const QString &why);
+
+    EgressOptions m_options;
+    QProcess m_process;
+    QTimer m_healthTimer;
+    QElapsedTimer m_sinceStart;
+    QByteArray m_logBuffer;
+    qint64 m_pid = 0;
+    quint16 m_port = 0;
+    bool m_healthy = false;
+    bool m_failed = false;
+    bool m_stopping = false;
+    bool m_probing = false;
+};
+
+} // namespace arizuko::turns

@@ -1,0 +1,22 @@
+#pragma once
+
+// Which engine process owns a live turn: its pid and the pid's start time,
+// so that a pid reused by another program is not taken for the owner.
+
+#include <QString>
+
+namespace arizuko::turns {
+
+struct EngineProcess
+{
+    qint64 pid = 0;
+    QString started; // /proc/<pid>/stat start time, in clock ticks since boot
+
+    static EngineProcess current();
+    bool isAlive() const;
+};
+
+// The start time field of /proc/<pid>/stat, empty when the process is gone.
+QString processStartTime(qint64 pid);
+
+} // namespace arizuko::turns

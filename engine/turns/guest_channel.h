@@ -1,0 +1,48 @@
+#pragma once
+
+// The engine's end of the org.arizuko.turn virtio-serial channel: a UNIX
+// socket QEMU listens on. Sends the turn spec and splits what the guest
+// writes into JSON messages (one per line, see docs/guest.md).
+
+#include <QByteArray>
+#include <QJsonObject>
+#include <QLocalSocket>
+#include <QObject>
+#include <QTimer>
+
+namespace arizuko::turns {
+
+class GuestChannel final : public QObject
+{
+    Q_OBJECT
+
+public:
+    GuestChannel(QString socketPath, QByteArray turnSpecLine, QObject *parent = nullptr);
+
+    // Connects (retrying briefly while QEMU creates the socket) and sends
+    // the turn spec once connected.
+    void open();
+    void close();
+    // One protocol line to the guest (ack, cancel); dropped when not connected.
+    void send(const QJsonObject &message);
+
+signals:
+    void message(const QJsonObject &message);
+    // A line that is not a JSON object: kept, not trusted.
+    void garbage(const QByteArray &line);
+    void closed();
+    void unreachable(const QString &why);
+
+private:
+    void readLines();
+
+    QString m_socketPath;
+    QByteArray m_turnSpecLine;
+    QLocalSocket m_socket;
+    QTimer m_retry;
+    QByteArray m_buffer;
+    int m_attempts = 0;
+    bool m_closing = false;
+};
+
+} // namespace arizuko::turns

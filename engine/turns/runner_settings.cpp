@@ -1,0 +1,72 @@
+#include "turns/runner_settings.h"
+
+#include "host/guest_image.h"
+#include "host/host_status.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
+#include <QStandardPaths>
+
+namespace arizuko::turns {
+namespace {
+
+Result<int> positiveNumber(const char *variable, int fallback)
+{
+    const QString text = qEnvironmentVariable(variable);
+    if (text.isEmpty())
+        return fallback;
+    bool ok = false;
+    const int value = text.toInt(&ok);
+    if (!ok || value <= 0)
+        return makeError(
+            QStringLiteral("turns.bad-setting"),
+            QStringLiteral("%1='%2' is not a positive number").arg(QLatin1String(variable), text));
+    return value;
+}
+
+} // namespace
+
+QString defaultEgressProgram()
+{
+    const QString beside =
+        QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("arizuko-egress"));
+    if (QFileInfo(beside).isExecutable())
+        return beside;
+    const QString onPath = QStandardPaths::findExecutable(QStringLiteral("arizuko-egress"));
+    return onPath.isEmpty() ? beside : onPath;
+}
+
+Result<RunnerSettings> RunnerSettings::fromEnvironment()
+{
+    RunnerSettings settings;
+    settings.libvirtUri = host::defaultLibvirtUri();
+    settings.guestImageDirectory = host::guestImageDirectory();
+    settings.egressProgram = qEnvironmentVariable("ARIZUKO_EGRESS_BIN", defaultEgressProgram());
+    settings.subnetPool = qEnvironmentVariable("ARIZUKO_SUBNET_POOL", settings.subnetPool);
+    const auto accelerator =
+        libvirt::parseAcceleratorSetting(qEnvironmentVariable("ARIZUKO_ACCELERATOR"));
+    if (!accelerator)
+        return accelerator.error();
+    settings.accelerator = *accelerator;
+
+    const auto maxTurns = positiveNumber("ARIZUKO_MAX_TURNS", settings.maxConcurrentTurns);
+    const auto deadline =
+        positiveNumber("ARIZUKO_TURN_DEADLINE", int(settings.defaultDeadline.count()));
+    const auto health =
+        positiveNumber("ARIZUKO_PROXY_HEALTH_TIMEOUT_MS", int(settings.proxyHealthTimeout.count()));
+    const auto memory = positiveNumber("ARIZUKO_TURN_MEMORY_MIB", settings.memoryMiB);
+    for (const Result<int> *number : {&maxTurns, &deadline, &health, &memory}) {
+        if (!*number)
+            return number->error();
+    }
+    settings.maxConcurrentTurns = *maxTurns;
+    settings.defaultDeadline = std::chrono::seconds(*deadline);
+    settings.proxyHealthTimeout = std::chrono::milliseconds(*health);
+    settings.memoryMiB = *memory;
+    settings.proxyAllowsLoopback =
+        qEnvironmentVariable("ARIZUKO_PROXY_ALLOW_LOOPBACK") == QLatin1String("1");
+    return settings;
+}
+
+} // namespace arizuko::turns

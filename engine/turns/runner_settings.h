@@ -1,0 +1,41 @@
+#pragma once
+
+// How the turn runner is configured: where libvirt, the guest image and the
+// proxy binary are, the subnet pool, the accelerator, limits and deadlines.
+
+#include "core/result.h"
+#include "libvirt/accelerator_choice.h"
+
+#include <QString>
+#include <chrono>
+
+namespace arizuko::turns {
+
+struct RunnerSettings
+{
+    QString libvirtUri;
+    QString guestImageDirectory;
+    QString egressProgram;
+    QString subnetPool = QStringLiteral("10.213.0.0/16");
+    libvirt::AcceleratorSetting accelerator = libvirt::AcceleratorSetting::Auto;
+    int maxConcurrentTurns = 2;
+    std::chrono::seconds defaultDeadline{30 * 60};
+    std::chrono::milliseconds proxyHealthTimeout{15000};
+    int memoryMiB = 1024;
+    int vcpus = 1;
+    quint16 gatewayPort = 3129;
+    // Lets a turn's proxy reach loopback hosts despite --deny-private; only
+    // for tests with local servers.
+    bool proxyAllowsLoopback = false;
+
+    // Defaults, then the environment: ARIZUKO_LIBVIRT_URI, ARIZUKO_GUEST_IMAGE_DIR,
+    // ARIZUKO_EGRESS_BIN, ARIZUKO_SUBNET_POOL, ARIZUKO_ACCELERATOR (auto|kvm|tcg),
+    // ARIZUKO_MAX_TURNS, ARIZUKO_TURN_DEADLINE (seconds), ARIZUKO_PROXY_HEALTH_TIMEOUT_MS,
+    // ARIZUKO_TURN_MEMORY_MIB, ARIZUKO_PROXY_ALLOW_LOOPBACK=1.
+    static Result<RunnerSettings> fromEnvironment();
+};
+
+// arizuko-egress next to the running executable, else on PATH.
+QString defaultEgressProgram();
+
+} // namespace arizuko::turns

@@ -1,0 +1,461 @@
+#include "turns/turn.h"
+
+#include "host/guest_image.h"
+#include "libvirt/turn_domain.h"
+#include "libvirt/turn_network.h"
+#include "store/store.h"
+#include "store/timestamp.h"
+#include "turns/egress_proxy.h"
+#include "turns/guest_channel.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QJsonDocument>
+#include <unistd.h>
+
+namespace arizuko::turns {
+namespace {
+
+constexpr int maxSubnetAttempts = 8;
+// After the guest reports its exit it syncs and powers off by itself; this
+// is how long it gets before the VM is destroyed anyway.
+constexpr int exitGraceMs = 3000;
+
+// The guest refuses to run the agent as root (docs/guest.md). An engine
+// running as root therefore runs the agent as this user and hands it the
+// folder's home, so that the agent can write there.
+constexpr uint rootEngineAgentId = 1000;
+
+struct AgentIdentity
+{
+    uint uid;
+    uint gid;
+};
+
+AgentIdentity agentIdentity()
+{
+    if (::getuid() == 0)
+        return {rootEngineAgentId, rootEngineAgentId};
+    return {::getuid(), ::getgid()};
+}
+
+QString turnDirectory(const store::Store &store, const QString &id)
+{
+    return QDir(store.dataDir()).filePath(QStringLiteral("turns/") + id);
+}
+
+} // namespace
+
+Turn::Turn(TurnEnvironment &environment, TurnRecord record, TurnRequest request, QObject *parent)
+    : QObject(parent)
+    , m_environment(environment)
+    , m_record(std::move(record))
+    , m_request(std::move(request))
+{
+    m_deadline.setSingleShot(true);
+    connect(&m_deadline, &QTimer::timeout, this, [this] {
+        finish(TurnState::Failed, makeError(QStringLiteral("turns.deadline"),
+                                            QStringLiteral("the turn's deadline of %1 s passed")
+                                                .arg(m_deadline.interval() / 1000)));
+    });
+    m_exitGrace.setSingleShot(true);
+    m_exitGrace.setInterval(exitGraceMs);
+    connect(&m_exitGrace, &QTimer::timeout, this, &Turn::onChannelClosed);
+}
+
+Turn::~Turn()
+{
+    teardown();
+}
+
+std::optional<libvirt::Ipv4Range> Turn::subnet() const
+{
+    if (!m_network)
+        return std::nullopt;
+    return m_network->subnet().range;
+}
+
+void Turn::start(const Result<TurnPlan> &plan)
+{
+    if (!plan) {
+        enter(TurnState::Preparing);
+        finish(TurnState::Failed, plan.error());
+        return;
+    }
+    m_plan = *plan;
+    const auto deadline = m_request.deadline.count() > 0 ? m_request.deadline
+                                                         : m_environment.settings.defaultDeadline;
+    m_deadlineAt = QDeadlineTimer(std::chrono::duration_cast<std::chrono::milliseconds>(deadline));
+    m_deadline.start(std::chrono::duration_cast<std::chrono::milliseconds>(deadline));
+    enter(TurnState::Preparing);
+    if (const Result<void> prepared = prepare(m_plan); !prepared)
+        finish(TurnState::Failed, prepared.error());
+}
+
+void Turn::cancel(const QString &why)
+{
+    if (m_finished)
+        return;
+    recordEvent(QStringLiteral("cancel"), QJsonObject{{QStringLiteral("reason"), why}});
+    finish(TurnState::Cancelled);
+}
+
+Result<void> Turn::prepare(const TurnPlan &plan)
+{
+    const host::GuestImageStatus image =
+        host::inspectGuestImage(m_environment.settings.guestImageDirectory);
+    if (!image.present)
+        return makeError(
+            QStringLiteral("turns.image-missing"),
+            QStringLiteral("the guest image in %1 is incomplete (missing %2); build it "
+                           "with installer/build-guest-image")
+                .arg(image.directory, image.missing.join(QStringLiteral(", "))));
+    if (!QDir().mkpath(plan.homeDirectory) ||
+        !QDir().mkpath(turnDirectory(m_environment.store, id())))
+        return makeError(
+            QStringLiteral("turns.files"),
+            QStringLiteral("cannot create the folder home %1 or the turn directory in %2")
+                .arg(plan.homeDirectory, m_environment.store.dataDir()));
+    const AgentIdentity agent = agentIdentity();
+    if (agent.uid != ::getuid()) {
+        const QByteArray home = QFile::encodeName(plan.homeDirectory);
+        if (::lchown(home.constData(), agent.uid, agent.gid) != 0)
+            return makeError(QStringLiteral("turns.files"),
+                             QStringLiteral("cannot hand the folder home %1 to the agent's uid %2")
+                                 .arg(plan.homeDirectory)
+                                 .arg(agent.uid));
+    }
+    // QEMU's socket paths must fit sun_path (108 bytes), which a deep data
+    // directory would not: the sockets live in a short private directory.
+    m_socketDirectory = std::make_unique<QTemporaryDir>(
+        QDir(QDir::tempPath()).filePath(name() + QStringLiteral("-XXXXXX")));
+    if (!m_socketDirectory->isValid())
+        return makeError(
+            QStringLiteral("turns.files"),
+            QStringLiteral("cannot create a socket directory in %1").arg(QDir::tempPath()));
+
+    QElapsedTimer step;
+    step.start();
+    if (const Result<void> network = createNetwork(); !network)
+        return network;
+    recordTiming(QStringLiteral("network"), step.elapsed());
+
+    const libvirt::TurnSubnet &subnet = m_network->subnet();
+    EgressOptions options;
+    options.program = m_environment.settings.egressProgram;
+    options.turnName = name();
+    options.listenAddress = subnet.hostAddress() + QStringLiteral(":0");
+    options.client = subnet.guestAddress();
+    options.allow = plan.allow;
+    options.deny = plan.deny;
+    options.allowAll = plan.allowAll;
+    options.allowLoopback = m_environment.settings.proxyAllowsLoopback;
+    options.healthTimeout = m_environment.settings.proxyHealthTimeout;
+    m_proxy = std::make_unique<EgressProxy>(options);
+    connect(m_proxy.get(), &EgressProxy::healthy, this, &Turn::boot, Qt::QueuedConnection);
+    connect(
+        m_proxy.get(), &EgressProxy::failed, this,
+        [this](const Error &error) { finish(TurnState::Failed, error); }, Qt::QueuedConnection);
+    connect(
+        m_proxy.get(), &EgressProxy::died, this,
+        [this](const QString &why) {
+            finish(TurnState::Failed,
+                   makeError(QStringLiteral("turns.proxy-died"),
+                             QStringLiteral("%1 during the turn; nothing leaves the VM without it")
+                                 .arg(why)));
+        },
+        Qt::QueuedConnection);
+    connect(
+        m_proxy.get(), &EgressProxy::decision, this,
+        [this](const QJsonObject &decision) {
+            recordEvent(QStringLiteral("network"), decision);
+            emit networkDecision(decision);
+        },
+        Qt::QueuedConnection);
+    m_proxyStarted.start();
+    m_proxy->start();
+    (void)m_environment.records.update(id(), {{QStringLiteral("proxy_pid"), m_proxy->pid()}});
+    return {};
+}
+
+Result<void> Turn::createNetwork()
+{
+    QList<libvirt::Ipv4Range> taken = libvirt::routedRanges() + m_environment.subnetsInUse();
+    for (int attempt = 0; attempt < maxSubnetAttempts; ++attempt) {
+        const auto subnet = m_environment.pool.allocate(taken);
+        if (!subnet)
+            return subnet.error();
+        auto network = libvirt::TurnNetwork::create(m_environment.connection, name(), *subnet);
+        if (network) {
+            m_network = std::move(*network);
+            (void)m_environment.records.update(id(),
+                                               {{QStringLiteral("subnet"), subnet->range.cidr()},
+                                                {QStringLiteral("network_name"), name()}});
+            return {};
+        }
+        // Another engine took the same /30 a moment ago: try the next one.
+        if (!libvirt::isAddressCollision(network.error()))
+            return network.error();
+        taken << subnet->range;
+    }
+    return makeError(QStringLiteral("turns.pool-exhausted"),
+                     QStringLiteral("no free /30 found in %1 after %2 attempts")
+                         .arg(m_environment.pool.range().cidr())
+                         .arg(maxSubnetAttempts));
+}
+
+void Turn::boot()
+{
+    if (m_finished)
+        return;
+    recordTiming(QStringLiteral("proxy-healthy"), m_proxyStarted.elapsed());
+    enter(TurnState::Booting);
+    const libvirt::TurnSubnet &subnet = m_network->subnet();
+    const QDir image(m_environment.settings.guestImageDirectory);
+    const QDir sockets(m_socketDirectory->path());
+
+    libvirt::TurnDomainSpec spec;
+    spec.name = name();
+    spec.accelerator = m_environment.accelerator.accelerator;
+    spec.memoryMiB = m_environment.settings.memoryMiB;
+    spec.vcpus = m_environment.settings.vcpus;
+    spec.kernel = image.filePath(QStringLiteral("vmlinuz"));
+    spec.initramfs = image.filePath(QStringLiteral("initramfs.img"));
+    spec.rootImage = image.filePath(QStringLiteral("root.img"));
+    spec.kernelCommandLine = QStringLiteral("console=ttyS0 panic=-1 arizuko.ip=%1/%2 arizuko.gw=%3")
+                                 .arg(subnet.guestAddress())
+                                 .arg(libvirt::TurnSubnet::prefixLength)
+                                 .arg(subnet.hostAddress());
+    spec.homeDirectory = m_plan.homeDirectory;
+    spec.networkName = m_network->name();
+    spec.macAddress = libvirt::randomMacAddress();
+    spec.tapName = name() + QStringLiteral("-g");
+    spec.filter = {subnet.guestAddress(), subnet.hostAddress(), m_proxy->port(),
+                   m_environment.settings.gatewayPort};
+    spec.turnSocketPath = sockets.filePath(QStringLiteral("turn.sock"));
+    spec.mcpSocketPath = sockets.filePath(QStringLiteral("mcp.sock"));
+    spec.consoleLogPath =
+        QDir(turnDirectory(m_environment.store, id())).filePath(QStringLiteral("console.log"));
+    spec.uid = ::getuid();
+    spec.gid = ::getgid();
+
+    QElapsedTimer step;
+    step.start();
+    auto domain = libvirt::TurnDomain::create(m_environment.connection, spec);
+    if (!domain) {
+        finish(TurnState::Failed, domain.error());
+        return;
+    }
+    m_domain = std::move(*domain);
+    recordTiming(QStringLiteral("domain-create"), step.elapsed());
+    (void)m_environment.records.update(
+        id(), {{QStringLiteral("vm_name"), name()},
+               {QStringLiteral("accelerator"), host::acceleratorName(spec.accelerator)},
+               {QStringLiteral("proxy_address"),
+                QStringLiteral("%1:%2").arg(subnet.hostAddress()).arg(m_proxy->port())}});
+
+    m_channel = std::make_unique<GuestChannel>(spec.turnSocketPath, turnSpecLine());
+    connect(m_channel.get(), &GuestChannel::message, this, &Turn::onGuestMessage,
+            Qt::QueuedConnection);
+    connect(
+        m_channel.get(), &GuestChannel::garbage, this,
+        [this](const QByteArray &line) {
+            recordEvent(QStringLiteral("garbage"),
+                        QJsonObject{{QStringLiteral("line"), QString::fromUtf8(line.left(1024))}});
+        },
+        Qt::QueuedConnection);
+    connect(m_channel.get(), &GuestChannel::closed, this, &Turn::onChannelClosed,
+            Qt::QueuedConnection);
+    connect(
+        m_channel.get(), &GuestChannel::unreachable, this,
+        [this](const QString &why) {
+            finish(TurnState::Failed, makeError(QStringLiteral("turns.channel"), why));
+        },
+        Qt::QueuedConnection);
+    m_channel->open();
+}
+
+QByteArray Turn::turnSpecLine() const
+{
+    const libvirt::TurnSubnet &subnet = m_network->subnet();
+    const bool command = m_request.agent == AgentKind::Command;
+    const qint64 remainingSeconds = std::max<qint64>(1, m_deadlineAt.remainingTime() / 1000);
+    const QString proxyUrl =
+        QStringLiteral("http://%1:%2").arg(subnet.hostAddress()).arg(m_proxy->port());
+    const QJsonObject spec{
+        {QStringLiteral("type"), QStringLiteral("turn")},
+        {QStringLiteral("version"), 1},
+        {QStringLiteral("turn_id"), id()},
+        {QStringLiteral("folder"), folder()},
+        {QStringLiteral("topic"), topic()},
+        {QStringLiteral("agent"), agentKindName(m_request.agent)},
+        {QStringLiteral("prompt"), command ? QString() : m_request.prompt},
+        {QStringLiteral("command"), command ? m_request.prompt : QString()},
+        {QStringLiteral("session_id"), m_plan.sessionId},
+        {QStringLiteral("proxy_url"), proxyUrl},
+        {QStringLiteral("gateway_url"), QStringLiteral("http://%1:%2")
+                                            .arg(subnet.hostAddress())
+                                            .arg(m_environment.settings.gatewayPort)},
+        {QStringLiteral("gateway_token"), name()},
+        {QStringLiteral("timeout_seconds"), remainingSeconds},
+        {QStringLiteral("uid"), qint64(agentIdentity().uid)},
+        {QStringLiteral("gid"), qint64(agentIdentity().gid)},
+        {QStringLiteral("network"),
+         QJsonObject{{QStringLiteral("address"), QStringLiteral("%1/%2")
+                                                     .arg(subnet.guestAddress())
+                                                     .arg(libvirt::TurnSubnet::prefixLength)},
+                     {QStringLiteral("gateway"), subnet.hostAddress()}}},
+    };
+    return QJsonDocument(spec).toJson(QJsonDocument::Compact) + '\n';
+}
+
+void Turn::onGuestMessage(const QJsonObject &message)
+{
+    if (m_finished)
+        return;
+    if (m_record.state == TurnState::Booting)
+        enter(TurnState::Running);
+    const QString type = message.value(QStringLiteral("type")).toString();
+    recordEvent(type.isEmpty() ? QStringLiteral("unknown") : type, message);
+    if (type == QLatin1String("exit")) {
+        m_exit = message;
+        // The ack tells the guest everything arrived, so it powers off now
+        // instead of after its own 3 s wait.
+        m_channel->send(QJsonObject{{QStringLiteral("type"), QStringLiteral("ack")},
+                                    {QStringLiteral("seq"), message.value(QStringLiteral("seq"))}});
+        m_exitGrace.start();
+    }
+}
+
+void Turn::onChannelClosed()
+{
+    if (m_finished)
+        return;
+    if (!m_exit) {
+        finish(TurnState::Failed,
+               makeError(QStringLiteral("turns.guest-stopped"),
+                         QStringLiteral("the VM stopped before the guest reported an exit; see %1")
+                             .arg(QDir(turnDirectory(m_environment.store, id()))
+                                      .filePath(QStringLiteral("console.log")))));
+        return;
+    }
+    const QString reason = m_exit->value(QStringLiteral("reason")).toString();
+    const int code = m_exit->value(QStringLiteral("code")).toInt();
+    m_record.exitCode = code;
+    (void)m_environment.records.update(id(), {{QStringLiteral("exit_code"), code}});
+    if (reason == QLatin1String("exited") && code == 0)
+        finish(TurnState::Done);
+    else if (reason == QLatin1String("cancelled"))
+        finish(TurnState::Cancelled);
+    else if (reason == QLatin1String("timeout"))
+        finish(TurnState::Failed,
+               makeError(QStringLiteral("turns.deadline"),
+                         QStringLiteral("the guest stopped the agent at the deadline")));
+    else
+        finish(TurnState::Failed,
+               makeError(QStringLiteral("turns.agent-failed"),
+                         QStringLiteral("the agent ended with %1 (status %2)%3")
+                             .arg(reason)
+                             .arg(code)
+                             .arg(m_exit->contains(QStringLiteral("message"))
+                                      ? QStringLiteral(": ") +
+                                            m_exit->value(QStringLiteral("message")).toString()
+                                      : QString())));
+}
+
+void Turn::finish(TurnState outcome, const std::optional<Error> &error)
+{
+    if (m_finished)
+        return;
+    m_finished = true;
+    m_deadline.stop();
+    m_exitGrace.stop();
+    enter(TurnState::Finishing);
+    if (error) {
+        m_record.errorCode = error->code;
+        m_record.error = error->message;
+        (void)m_environment.records.update(id(), {{QStringLiteral("error_code"), error->code},
+                                                  {QStringLiteral("error"), error->message}});
+        recordEvent(QStringLiteral("error"),
+                    QJsonObject{{QStringLiteral("code"), error->code},
+                                {QStringLiteral("message"), error->message}});
+    }
+    QElapsedTimer step;
+    step.start();
+    teardown();
+    recordTiming(QStringLiteral("teardown"), step.elapsed());
+    enter(outcome);
+    emit finished(outcome);
+}
+
+void Turn::teardown()
+{
+    // Every resource goes, in the order that cuts the guest off first; a
+    // failure to destroy one does not stop the others from going.
+    if (m_channel) {
+        m_channel->close();
+        m_channel.reset();
+    }
+    if (m_domain) {
+        if (const Result<void> destroyed = m_domain->destroy(); !destroyed)
+            recordEvent(QStringLiteral("teardown"),
+                        QJsonObject{{QStringLiteral("error"), destroyed.error().message}});
+        m_domain.reset();
+    }
+    if (m_network) {
+        if (const Result<void> destroyed = m_network->destroy(); !destroyed)
+            recordEvent(QStringLiteral("teardown"),
+                        QJsonObject{{QStringLiteral("error"), destroyed.error().message}});
+    }
+    if (m_proxy) {
+        m_proxy->stop();
+        m_proxy.reset();
+    }
+    m_socketDirectory.reset();
+}
+
+void Turn::enter(TurnState state)
+{
+    const QString at = store::nowTimestamp();
+    m_record.state = state;
+    switch (state) {
+    case TurnState::Queued:
+        m_record.queuedAt = at;
+        break;
+    case TurnState::Preparing:
+        m_record.preparingAt = at;
+        break;
+    case TurnState::Booting:
+        m_record.bootingAt = at;
+        break;
+    case TurnState::Running:
+        m_record.runningAt = at;
+        break;
+    case TurnState::Finishing:
+        m_record.finishingAt = at;
+        break;
+    default:
+        m_record.endedAt = at;
+        break;
+    }
+    (void)m_environment.records.setState(id(), state, at);
+    recordEvent(QStringLiteral("phase"),
+                QJsonObject{{QStringLiteral("state"), turnStateName(state)}});
+    emit phaseChanged(state);
+}
+
+void Turn::recordTiming(const QString &step, qint64 milliseconds)
+{
+    recordEvent(QStringLiteral("timing"),
+                QJsonObject{{QStringLiteral("step"), step}, {QStringLiteral("ms"), milliseconds}});
+}
+
+void Turn::recordEvent(const QString &kind, const QJsonObject &json)
+{
+    const TurnEventRecord event{id(), m_nextSeq++, kind, json, store::nowTimestamp()};
+    (void)m_environment.records.appendEvent(event);
+    emit eventReceived(event);
+}
+
+} // namespace arizuko::turns

@@ -1,0 +1,97 @@
+#pragma once
+
+// One agent turn from its queue slot to its end state: prepares the turn's
+// network and proxy, boots its VM, relays the guest's messages and the
+// proxy's decisions as they arrive, and tears everything down however it
+// ends. Reads like Konsole's Session: a few fine-grained signals.
+
+#include "core/result.h"
+#include "turns/turn_environment.h"
+#include "turns/turn_record.h"
+#include "turns/turn_request.h"
+#include "turns/turn_state.h"
+
+#include <QDeadlineTimer>
+#include <QElapsedTimer>
+#include <QJsonObject>
+#include <QObject>
+#include <QTemporaryDir>
+#include <QTimer>
+#include <memory>
+#include <optional>
+
+namespace arizuko::libvirt {
+class TurnDomain;
+class TurnNetwork;
+} // namespace arizuko::libvirt
+
+namespace arizuko::turns {
+
+class EgressProxy;
+class GuestChannel;
+
+class Turn final : public QObject
+{
+    Q_OBJECT
+
+public:
+    Turn(TurnEnvironment &environment, TurnRecord record, TurnRequest request,
+         QObject *parent = nullptr);
+    ~Turn() override;
+
+    QString id() const { return m_record.id; }
+    QString name() const { return m_record.name; }
+    QString folder() const { return m_record.folder; }
+    QString topic() const { return m_record.topic; }
+    TurnState state() const { return m_record.state; }
+    const TurnRecord &record() const { return m_record; }
+    std::optional<libvirt::Ipv4Range> subnet() const;
+
+    // Starts preparing with what the runner resolved (policy, home,
+    // session), or fails the turn with the error that resolving it met.
+    void start(const Result<TurnPlan> &plan);
+    // Ends the turn as cancelled: the VM, network and proxy go at once.
+    void cancel(const QString &why);
+
+signals:
+    void phaseChanged(arizuko::turns::TurnState state);
+    void eventReceived(const arizuko::turns::TurnEventRecord &event);
+    void networkDecision(const QJsonObject &decision);
+    void finished(arizuko::turns::TurnState outcome);
+
+private:
+    Result<void> prepare(const TurnPlan &plan);
+    Result<void> createNetwork();
+    void boot();
+    QByteArray turnSpecLine() const;
+    void onGuestMessage(const QJsonObject &message);
+    void onChannelClosed();
+    void finish(TurnState outcome, const std::optional<Error> &error = std::nullopt);
+    void teardown();
+    void enter(TurnState state);
+    void recordEvent(const QString &kind, const QJsonObject &json);
+    // How long one of the engine's own steps took, for `turns --events`
+    // and the benchmark.
+    void recordTiming(const QString &step, qint64 milliseconds);
+
+    TurnEnvironment &m_environment;
+    TurnRecord m_record;
+    TurnRequest m_request;
+    TurnPlan m_plan;
+    // The turn's resources. Their signals reach the turn queued, so a
+    // resource is never destroyed from inside one of its own signals.
+    std::unique_ptr<libvirt::TurnNetwork> m_network;
+    std::unique_ptr<libvirt::TurnDomain> m_domain;
+    std::unique_ptr<EgressProxy> m_proxy;
+    std::unique_ptr<GuestChannel> m_channel;
+    std::unique_ptr<QTemporaryDir> m_socketDirectory;
+    QTimer m_deadline;
+    QTimer m_exitGrace;
+    QDeadlineTimer m_deadlineAt;
+    QElapsedTimer m_proxyStarted;
+    std::optional<QJsonObject> m_exit;
+    qint64 m_nextSeq = 1;
+    bool m_finished = false;
+};
+
+} // namespace arizuko::turns

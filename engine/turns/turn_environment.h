@@ -1,0 +1,45 @@
+#pragma once
+
+// What every turn of one runner shares: the store, the libvirt connection
+// (its lifetime bounds every VM, see libvirt/connection.h), the settings and
+// the accelerator decided at start.
+
+#include "host/host_status.h"
+#include "libvirt/connection.h"
+#include "libvirt/subnet_pool.h"
+#include "turns/runner_settings.h"
+#include "turns/turn_records.h"
+
+#include <QList>
+#include <functional>
+#include <memory>
+
+namespace arizuko::store {
+class Store;
+}
+
+namespace arizuko::turns {
+
+struct TurnEnvironment
+{
+    store::Store &store;
+    TurnRecords &records;
+    std::shared_ptr<libvirt::Connection> connection;
+    RunnerSettings settings;
+    libvirt::SubnetPool pool;
+    host::AcceleratorChoice accelerator;
+    // The /30s of this runner's live turns, whose networks may not be routed yet.
+    std::function<QList<libvirt::Ipv4Range>()> subnetsInUse;
+};
+
+// What the runner resolved for one turn before it starts.
+struct TurnPlan
+{
+    QString homeDirectory;
+    QString sessionId;
+    QStringList allow;
+    QStringList deny;
+    bool allowAll = false;
+};
+
+} // namespace arizuko::turns

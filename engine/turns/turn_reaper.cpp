@@ -1,0 +1,115 @@
+#include "turns/turn_reaper.h"
+
+#include "libvirt/turn_domain.h"
+#include "libvirt/turn_network.h"
+#include "store/timestamp.h"
+#include "turns/egress_proxy.h"
+#include "turns/engine_process.h"
+
+#include <QDir>
+#include <QFile>
+#include <csignal>
+
+namespace arizuko::turns {
+namespace {
+
+const QString turnPrefix = QStringLiteral("az-");
+// The accelerator probe's VM: always autodestroyed with its engine, and
+// possibly another live engine's, so never reaped here.
+const QString probePrefix = QStringLiteral("az-probe");
+
+bool isOrphan(const QString &name, const QSet<QString> &protectedNames)
+{
+    return name.startsWith(turnPrefix) && !name.startsWith(probePrefix) &&
+           !protectedNames.contains(name);
+}
+
+} // namespace
+
+QList<std::pair<qint64, QString>> turnProxyProcesses()
+{
+    const QByteArray marker = QByteArray(turnEnvironmentVariable) + '=';
+    QList<std::pair<qint64, QString>> processes;
+    const QStringList pids =
+        QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+    for (const QString &entry : pids) {
+        bool numeric = false;
+        const qint64 pid = entry.toLongLong(&numeric);
+        if (!numeric)
+            continue;
+        QFile command(QStringLiteral("/proc/%1/cmdline").arg(pid));
+        if (!command.open(QIODevice::ReadOnly))
+            continue;
+        const QByteArray program = command.readAll().split('\0').value(0);
+        if (!program.endsWith("arizuko-egress"))
+            continue;
+        QFile environment(QStringLiteral("/proc/%1/environ").arg(pid));
+        if (!environment.open(QIODevice::ReadOnly))
+            continue;
+        for (const QByteArray &variable : environment.readAll().split('\0')) {
+            if (variable.startsWith(marker))
+                processes.append({pid, QString::fromUtf8(variable.mid(marker.size()))});
+        }
+    }
+    return processes;
+}
+
+Result<ReapReport> reapOrphans(libvirt::Connection &connection, TurnRecords &records,
+                               const QSet<QString> &ownLive)
+{
+    ReapReport report;
+    const auto live = records.live();
+    if (!live)
+        return live.error();
+    QSet<QString> protectedNames = ownLive;
+    for (const TurnRecord &turn : *live) {
+        if (ownLive.contains(turn.name))
+            continue;
+        const EngineProcess owner{turn.enginePid, turn.engineStarted};
+        if (owner.isAlive()) {
+            protectedNames.insert(turn.name);
+            continue;
+        }
+        const QString at = store::nowTimestamp();
+        (void)records.update(turn.id,
+                             {{QStringLiteral("error_code"), QStringLiteral("turns.interrupted")},
+                              {QStringLiteral("error"),
+                               QStringLiteral("the engine running this turn stopped (pid %1); "
+                                              "its events up to then are kept")
+                                   .arg(turn.enginePid)}});
+        (void)records.setState(turn.id, TurnState::Interrupted, at);
+        report.interruptedTurns << turn.name;
+    }
+
+    const auto domains = connection.domainNames();
+    if (!domains)
+        return domains.error();
+    for (const QString &name : *domains) {
+        if (!isOrphan(name, protectedNames))
+            continue;
+        if (const Result<void> destroyed = libvirt::destroyDomainByName(connection, name);
+            !destroyed)
+            return destroyed.error();
+        report.domains << name;
+    }
+    const auto networks = connection.networkNames();
+    if (!networks)
+        return networks.error();
+    for (const QString &name : *networks) {
+        if (!isOrphan(name, protectedNames))
+            continue;
+        if (const Result<void> destroyed = libvirt::destroyNetworkByName(connection, name);
+            !destroyed)
+            return destroyed.error();
+        report.networks << name;
+    }
+    for (const auto &[pid, name] : turnProxyProcesses()) {
+        if (!isOrphan(name, protectedNames))
+            continue;
+        ::kill(pid_t(pid), SIGKILL);
+        report.proxies << pid;
+    }
+    return report;
+}
+
+} // namespace arizuko::turns

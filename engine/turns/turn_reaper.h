@@ -1,0 +1,41 @@
+#pragma once
+
+// Crash safety: finds what dead engines left behind. Every libvirt object
+// and proxy process of a turn is named after it (az-<turn8>); whatever
+// carries such a name but belongs to no live turn of a live engine is
+// destroyed, and turns whose engine is gone are marked interrupted (their
+// events are kept).
+
+#include "core/result.h"
+#include "libvirt/connection.h"
+#include "turns/turn_records.h"
+
+#include <QList>
+#include <QSet>
+#include <QStringList>
+
+namespace arizuko::turns {
+
+struct ReapReport
+{
+    QStringList interruptedTurns; // names
+    QStringList domains;
+    QStringList networks;
+    QList<qint64> proxies; // pids
+
+    bool isEmpty() const
+    {
+        return interruptedTurns.isEmpty() && domains.isEmpty() && networks.isEmpty() &&
+               proxies.isEmpty();
+    }
+};
+
+// The pids of arizuko-egress processes started for a turn, by turn name
+// (read from their environment, see egress_proxy.h).
+QList<std::pair<qint64, QString>> turnProxyProcesses();
+
+// `ownLive` names the live turns of the calling engine, which are never reaped.
+Result<ReapReport> reapOrphans(libvirt::Connection &connection, TurnRecords &records,
+                               const QSet<QString> &ownLive);
+
+} // namespace arizuko::turns

@@ -1,0 +1,54 @@
+#pragma once
+
+// One row of `turns` and one of `turn_events`, as read back from the store.
+
+#include "turns/turn_state.h"
+
+#include <QJsonObject>
+#include <QString>
+#include <optional>
+
+namespace arizuko::turns {
+
+struct TurnRecord
+{
+    QString id;
+    QString name; // az-<turn8>
+    QString folder;
+    QString topic;
+    QString agent;
+    QString prompt;
+    TurnState state = TurnState::Queued;
+    QString queuedAt;
+    QString preparingAt;
+    QString bootingAt;
+    QString runningAt;
+    QString finishingAt;
+    QString endedAt;
+    QString deadlineAt;
+    QString cancelRequestedAt;
+    std::optional<int> exitCode;
+    QString errorCode;
+    QString error;
+    QString accelerator;
+    QString subnet;
+    QString vmName;
+    QString networkName;
+    qint64 proxyPid = 0;
+    QString proxyAddress;
+    qint64 enginePid = 0;
+    QString engineStarted;
+
+    QJsonObject toJson() const;
+};
+
+struct TurnEventRecord
+{
+    QString turn;
+    qint64 seq = 0;
+    QString kind;
+    QJsonObject json;
+    QString at;
+};
+
+} // namespace arizuko::turns

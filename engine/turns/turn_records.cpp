@@ -1,0 +1,211 @@
+#include "turns/turn_records.h"
+
+#include "store/store.h"
+
+#include <QJsonDocument>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QSqlRecord>
+
+namespace arizuko::turns {
+namespace {
+
+const QString columns = QStringLiteral(
+    "id, name, group_folder, topic, agent, prompt, state, queued_at, preparing_at, booting_at, "
+    "running_at, finishing_at, ended_at, deadline_at, cancel_requested_at, exit_code, error_code, "
+    "error, accelerator, subnet, vm_name, network_name, proxy_pid, proxy_address, engine_pid, "
+    "engine_started");
+
+Error queryError(const QSqlQuery &query, const QString &what)
+{
+    return makeError(QStringLiteral("store.query"),
+                     QStringLiteral("%1: %2").arg(what, query.lastError().text()));
+}
+
+TurnRecord recordFrom(const QSqlQuery &query)
+{
+    const auto text = [&query](int column) { return query.value(column).toString(); };
+    TurnRecord record;
+    record.id = text(0);
+    record.name = text(1);
+    record.folder = text(2);
+    record.topic = text(3);
+    record.agent = text(4);
+    record.prompt = text(5);
+    record.state = turnStateFromName(text(6)).value_or(TurnState::Failed);
+    record.queuedAt = text(7);
+    record.preparingAt = text(8);
+    record.bootingAt = text(9);
+    record.runningAt = text(10);
+    record.finishingAt = text(11);
+    record.endedAt = text(12);
+    record.deadlineAt = text(13);
+    record.cancelRequestedAt = text(14);
+    if (!query.isNull(15))
+        record.exitCode = query.value(15).toInt();
+    record.errorCode = text(16);
+    record.error = text(17);
+    record.accelerator = text(18);
+    record.subnet = text(19);
+    record.vmName = text(20);
+    record.networkName = text(21);
+    record.proxyPid = query.value(22).toLongLong();
+    record.proxyAddress = text(23);
+    record.enginePid = query.value(24).toLongLong();
+    record.engineStarted = text(25);
+    return record;
+}
+
+} // namespace
+
+QJsonObject TurnRecord::toJson() const
+{
+    QJsonObject object{
+        {QStringLiteral("id"), id},
+        {QStringLiteral("name"), name},
+        {QStringLiteral("folder"), folder},
+        {QStringLiteral("topic"), topic},
+        {QStringLiteral("agent"), agent},
+        {QStringLiteral("prompt"), prompt},
+        {QStringLiteral("state"), turnStateName(state)},
+        {QStringLiteral("queued_at"), queuedAt},
+        {QStringLiteral("preparing_at"), preparingAt},
+        {QStringLiteral("booting_at"), bootingAt},
+        {QStringLiteral("running_at"), runningAt},
+        {QStringLiteral("finishing_at"), finishingAt},
+        {QStringLiteral("ended_at"), endedAt},
+        {QStringLiteral("error_code"), errorCode},
+        {QStringLiteral("error"), error},
+        {QStringLiteral("accelerator"), accelerator},
+        {QStringLiteral("subnet"), subnet},
+        {QStringLiteral("vm_name"), vmName},
+        {QStringLiteral("network_name"), networkName},
+    };
+    object.insert(QStringLiteral("exit_code"), exitCode ? QJsonValue(*exitCode) : QJsonValue());
+    return object;
+}
+
+TurnRecords::TurnRecords(store::Store &store)
+    : m_store(store)
+{}
+
+Result<void> TurnRecords::insert(const TurnRecord &record)
+{
+    QSqlQuery query(m_store.database());
+    query.prepare(QStringLiteral(
+        "INSERT INTO turns (id, name, group_folder, topic, agent, prompt, state, queued_at, "
+        "deadline_at, engine_pid, engine_started) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+    for (const QVariant &value :
+         {QVariant(record.id), QVariant(record.name), QVariant(record.folder),
+          QVariant(record.topic), QVariant(record.agent), QVariant(record.prompt),
+          QVariant(turnStateName(record.state)), QVariant(record.queuedAt),
+          QVariant(record.deadlineAt), QVariant(record.enginePid), QVariant(record.engineStarted)})
+        query.addBindValue(value);
+    if (!query.exec())
+        return queryError(query, QStringLiteral("recording turn %1").arg(record.name));
+    return {};
+}
+
+Result<void> TurnRecords::setState(const QString &id, TurnState state, const QString &at)
+{
+    return update(
+        id, {{QStringLiteral("state"), turnStateName(state)}, {turnStateTimeColumn(state), at}});
+}
+
+Result<void> TurnRecords::update(const QString &id,
+                                 const QList<std::pair<QString, QVariant>> &changes)
+{
+    QStringList assignments;
+    for (const auto &change : changes)
+        assignments << change.first + QStringLiteral(" = ?");
+    QSqlQuery query(m_store.database());
+    query.prepare(QStringLiteral("UPDATE turns SET %1 WHERE id = ?")
+                      .arg(assignments.join(QStringLiteral(", "))));
+    for (const auto &change : changes)
+        query.addBindValue(change.second);
+    query.addBindValue(id);
+    if (!query.exec())
+        return queryError(query, QStringLiteral("updating turn %1").arg(id));
+    return {};
+}
+
+Result<void> TurnRecords::appendEvent(const TurnEventRecord &event)
+{
+    QSqlQuery query(m_store.database());
+    query.prepare(QStringLiteral(
+        "INSERT INTO turn_events (turn, seq, kind, json, at) VALUES (?, ?, ?, ?, ?)"));
+    query.addBindValue(event.turn);
+    query.addBindValue(event.seq);
+    query.addBindValue(event.kind);
+    query.addBindValue(QString::fromUtf8(QJsonDocument(event.json).toJson(QJsonDocument::Compact)));
+    query.addBindValue(event.at);
+    if (!query.exec())
+        return queryError(query, QStringLiteral("recording an event of turn %1").arg(event.turn));
+    return {};
+}
+
+Result<void> TurnRecords::requestCancel(const QString &id, const QString &at)
+{
+    return update(id, {{QStringLiteral("cancel_requested_at"), at}});
+}
+
+Result<QList<TurnRecord>> TurnRecords::select(const QString &where, const QVariantList &bindings)
+{
+    QSqlQuery query(m_store.database());
+    query.prepare(QStringLiteral("SELECT %1 FROM turns %2").arg(columns, where));
+    for (const QVariant &binding : bindings)
+        query.addBindValue(binding);
+    if (!query.exec())
+        return queryError(query, QStringLiteral("reading turns"));
+    QList<TurnRecord> records;
+    while (query.next())
+        records << recordFrom(query);
+    return records;
+}
+
+Result<QList<TurnRecord>> TurnRecords::list(int limit)
+{
+    return select(QStringLiteral("ORDER BY queued_at DESC, rowid DESC LIMIT ?"), {limit});
+}
+
+Result<TurnRecord> TurnRecords::find(const QString &reference)
+{
+    // '%' and '_' are LIKE wildcards; a reference is hex, dashes and "az-".
+    auto found = select(QStringLiteral("WHERE id = ? OR name = ? OR id LIKE ? LIMIT 2"),
+                        {reference, reference, reference + QLatin1Char('%')});
+    if (!found)
+        return found.error();
+    if (found->isEmpty() || reference.contains(QLatin1Char('%')) ||
+        reference.contains(QLatin1Char('_')))
+        return makeError(QStringLiteral("turns.not-found"),
+                         QStringLiteral("no turn '%1' (see `arizukoctl turns`)").arg(reference));
+    if (found->size() > 1)
+        return makeError(
+            QStringLiteral("turns.ambiguous"),
+            QStringLiteral("'%1' names more than one turn; give more of its id").arg(reference));
+    return found->first();
+}
+
+Result<QList<TurnRecord>> TurnRecords::live()
+{
+    return select(
+        QStringLiteral("WHERE state NOT IN ('done', 'failed', 'cancelled', 'interrupted')"), {});
+}
+
+Result<QList<TurnEventRecord>> TurnRecords::events(const QString &id)
+{
+    QSqlQuery query(m_store.database());
+    query.prepare(
+        QStringLiteral("SELECT seq, kind, json, at FROM turn_events WHERE turn = ? ORDER BY seq"));
+    query.addBindValue(id);
+    if (!query.exec())
+        return queryError(query, QStringLiteral("reading the events of turn %1").arg(id));
+    QList<TurnEventRecord> events;
+    while (query.next())
+        events << TurnEventRecord{id, query.value(0).toLongLong(), query.value(1).toString(),
+                                  QJsonDocument::fromJson(query.value(2).toByteArray()).object(),
+                                  query.value(3).toString()};
+    return events;
+}
+
+} // namespace arizuko::turns

@@ -1,0 +1,46 @@
+#pragma once
+
+// The turns and their events in the store: every state change, with its
+// time, and every event as it arrives, so a crash loses nothing reported.
+
+#include "core/result.h"
+#include "turns/turn_record.h"
+
+#include <QList>
+#include <QString>
+#include <QVariant>
+
+namespace arizuko::store {
+class Store;
+}
+
+namespace arizuko::turns {
+
+class TurnRecords
+{
+public:
+    explicit TurnRecords(store::Store &store);
+
+    Result<void> insert(const TurnRecord &record);
+    // Sets the state and the time it was entered (and ends a turn).
+    Result<void> setState(const QString &id, TurnState state, const QString &at);
+    // Sets other columns of a turn; `columns` names come from our code only.
+    Result<void> update(const QString &id, const QList<std::pair<QString, QVariant>> &columns);
+    Result<void> appendEvent(const TurnEventRecord &event);
+    Result<void> requestCancel(const QString &id, const QString &at);
+
+    // Newest first.
+    Result<QList<TurnRecord>> list(int limit = 100);
+    // By full id, unique id prefix, or name (az-<turn8>).
+    Result<TurnRecord> find(const QString &reference);
+    // Every turn not in an end state.
+    Result<QList<TurnRecord>> live();
+    Result<QList<TurnEventRecord>> events(const QString &id);
+
+private:
+    Result<QList<TurnRecord>> select(const QString &where, const QVariantList &bindings);
+
+    store::Store &m_store;
+};
+
+} // namespace arizuko::turns

@@ -1,0 +1,257 @@
+#include "turns/turn_runner.h"
+
+#include "libvirt/turn_filter.h"
+#include "policy/policy.h"
+#include "store/folders.h"
+#include "store/store.h"
+#include "store/timestamp.h"
+#include "store/topics.h"
+
+#include <QDir>
+#include <QSqlQuery>
+#include <QStandardPaths>
+#include <QUuid>
+#include <unistd.h>
+
+namespace arizuko::turns {
+namespace {
+
+constexpr int cancelPollMs = 250;
+const QString engineActor = QStringLiteral("system:turns");
+
+host::AcceleratorChoice decideAccelerator(libvirt::Connection &connection,
+                                          const RunnerSettings &settings)
+{
+    const QDir image(settings.guestImageDirectory);
+    libvirt::AcceleratorProbeInputs inputs;
+    inputs.kernel = image.filePath(QStringLiteral("vmlinuz"));
+    inputs.initramfs = image.filePath(QStringLiteral("initramfs.img"));
+    const QString cache = QStandardPaths::writableLocation(QStandardPaths::GenericCacheLocation) +
+                          QStringLiteral("/arizuko-desktop");
+    inputs.cacheFile = cache + QStringLiteral("/accelerator.json");
+    inputs.scratchDirectory = cache + QStringLiteral("/probe");
+    inputs.uid = ::getuid();
+    inputs.gid = ::getgid();
+    if (settings.accelerator == libvirt::AcceleratorSetting::Auto && !QFile::exists(inputs.kernel))
+        return {
+            host::Accelerator::Tcg,
+            QStringLiteral("undecided: no guest kernel to probe KVM with yet (TCG until then)")};
+    return libvirt::chooseTurnAccelerator(connection, settings.accelerator, inputs);
+}
+
+} // namespace
+
+TurnRunner::TurnRunner(store::Store &store, RunnerSettings settings,
+                       std::shared_ptr<libvirt::Connection> connection, libvirt::SubnetPool pool)
+    : m_store(store)
+    , m_records(store)
+    , m_engine(EngineProcess::current())
+{
+    m_environment.reset(new TurnEnvironment{
+        store, m_records, std::move(connection), std::move(settings), pool, {}, {}});
+    m_environment->subnetsInUse = [this] { return subnetsInUse(); };
+    m_cancelPoll.setInterval(cancelPollMs);
+    connect(&m_cancelPoll, &QTimer::timeout, this, &TurnRunner::pollCancelRequests);
+}
+
+TurnRunner::~TurnRunner()
+{
+    // Turns tear down their own VM, network and proxy as they go.
+    m_turns.clear();
+}
+
+Result<std::unique_ptr<TurnRunner>> TurnRunner::create(store::Store &store, RunnerSettings settings)
+{
+    const auto pool = libvirt::SubnetPool::parse(settings.subnetPool);
+    if (!pool)
+        return pool.error();
+    auto connection = libvirt::Connection::open(settings.libvirtUri);
+    if (!connection)
+        return connection.error();
+    if (const Result<void> filter = libvirt::defineTurnFilter(**connection); !filter)
+        return filter.error();
+
+    std::unique_ptr<TurnRunner> runner(
+        new TurnRunner(store, std::move(settings), *connection, *pool));
+    auto reaped = reapOrphans(**connection, runner->m_records, {});
+    if (!reaped)
+        return reaped.error();
+    runner->m_startupReap = *reaped;
+    runner->m_environment->accelerator =
+        decideAccelerator(**connection, runner->m_environment->settings);
+    runner->m_cancelPoll.start();
+    return runner;
+}
+
+QList<Turn *> TurnRunner::turns() const
+{
+    QList<Turn *> turns;
+    for (const auto &turn : m_turns)
+        turns << turn.get();
+    return turns;
+}
+
+Result<Turn *> TurnRunner::submit(const TurnRequest &request)
+{
+    store::Folders folders(m_store, engineActor);
+    const auto exists = folders.exists(request.folder);
+    if (!exists)
+        return exists.error();
+    if (!*exists)
+        return makeError(QStringLiteral("turns.no-folder"),
+                         QStringLiteral("folder '%1' does not exist (create it with "
+                                        "`arizukoctl folder add %1`)")
+                             .arg(request.folder));
+    if (request.prompt.trimmed().isEmpty())
+        return makeError(
+            QStringLiteral("turns.empty-prompt"),
+            QStringLiteral("a turn needs a prompt or, for the command agent, a command"));
+
+    const QString id = QUuid::createUuid().toString(QUuid::WithoutBraces);
+    TurnRecord record;
+    record.id = id;
+    record.name = QStringLiteral("az-") + id.left(8);
+    record.folder = request.folder;
+    record.topic = request.topic;
+    record.agent = agentKindName(request.agent);
+    record.prompt = request.prompt;
+    record.state = TurnState::Queued;
+    record.queuedAt = store::nowTimestamp();
+    record.enginePid = m_engine.pid;
+    record.engineStarted = m_engine.started;
+    if (const Result<void> inserted = m_records.insert(record); !inserted)
+        return inserted.error();
+
+    m_turns.push_back(std::make_unique<Turn>(*m_environment, record, request));
+    Turn *turn = m_turns.back().get();
+    connect(turn, &Turn::finished, this, [this, turn] {
+        emit turnFinished(turn);
+        // Destroyed later: the turn is still inside its own signal here.
+        QTimer::singleShot(0, this, [this, turn] {
+            std::erase_if(m_turns, [turn](const auto &owned) { return owned.get() == turn; });
+            schedule();
+        });
+    });
+    emit turnQueued(turn);
+    QTimer::singleShot(0, this, &TurnRunner::schedule);
+    return turn;
+}
+
+Result<void> TurnRunner::cancel(const QString &reference)
+{
+    const auto record = m_records.find(reference);
+    if (!record)
+        return record.error();
+    if (isTerminal(record->state))
+        return makeError(QStringLiteral("turns.ended"),
+                         QStringLiteral("turn %1 already ended (%2)")
+                             .arg(record->name, turnStateName(record->state)));
+    for (const auto &turn : m_turns) {
+        if (turn->id() == record->id) {
+            turn->cancel(QStringLiteral("cancelled by the user"));
+            return {};
+        }
+    }
+    return m_records.requestCancel(record->id, store::nowTimestamp());
+}
+
+bool TurnRunner::topicBusy(const Turn &candidate) const
+{
+    for (const auto &turn : m_turns) {
+        if (turn.get() != &candidate && turn->state() != TurnState::Queued &&
+            turn->folder() == candidate.folder() && turn->topic() == candidate.topic())
+            return true;
+    }
+    // Another engine (the window while a script runs arizukoctl) may be
+    // running a turn in the same topic.
+    QSqlQuery query(m_store.database());
+    query.prepare(QStringLiteral("SELECT engine_pid, engine_started FROM turns WHERE group_folder "
+                                 "= ? AND topic = ? AND id != ? "
+                                 "AND state IN ('preparing', 'booting', 'running', 'finishing')"));
+    query.addBindValue(candidate.folder());
+    query.addBindValue(candidate.topic());
+    query.addBindValue(candidate.id());
+    if (!query.exec())
+        return false;
+    while (query.next()) {
+        const EngineProcess owner{query.value(0).toLongLong(), query.value(1).toString()};
+        if (owner.pid != m_engine.pid && owner.isAlive())
+            return true;
+    }
+    return false;
+}
+
+Result<TurnPlan> TurnRunner::plan(const Turn &turn)
+{
+    TurnPlan plan;
+    plan.homeDirectory = store::Folders(m_store, engineActor).homePath(turn.folder());
+    store::Topics topics(m_store, engineActor);
+    const auto existing = topics.list(turn.folder());
+    if (!existing)
+        return existing.error();
+    for (const store::Topic &topic : *existing) {
+        if (topic.name == turn.topic())
+            plan.sessionId = topic.sessionId;
+    }
+    if (plan.sessionId.isEmpty()) {
+        const auto added = topics.add(turn.folder(), turn.topic());
+        if (!added)
+            return added.error();
+        plan.sessionId = added->sessionId;
+    }
+    policy::Policy policy(m_store);
+    const auto network = policy.network().resolve(turn.folder());
+    if (!network)
+        return network.error();
+    plan.allow = network->allow;
+    plan.deny = network->deny;
+    plan.allowAll = network->allowAll;
+    return plan;
+}
+
+void TurnRunner::schedule()
+{
+    int active = 0;
+    for (const auto &turn : m_turns) {
+        if (turn->state() != TurnState::Queued && !isTerminal(turn->state()))
+            ++active;
+    }
+    for (const auto &turn : m_turns) {
+        if (active >= m_environment->settings.maxConcurrentTurns)
+            return;
+        if (turn->state() != TurnState::Queued || topicBusy(*turn))
+            continue;
+        ++active;
+        turn->start(plan(*turn));
+    }
+}
+
+void TurnRunner::pollCancelRequests()
+{
+    QSqlQuery query(m_store.database());
+    query.prepare(QStringLiteral(
+        "SELECT id FROM turns WHERE cancel_requested_at IS NOT NULL AND engine_pid = ? "
+        "AND state NOT IN ('done', 'failed', 'cancelled', 'interrupted')"));
+    query.addBindValue(m_engine.pid);
+    if (!query.exec())
+        return;
+    QStringList requested;
+    while (query.next())
+        requested << query.value(0).toString();
+    for (const auto &turn : m_turns) {
+        if (requested.contains(turn->id()))
+            turn->cancel(QStringLiteral("cancelled by the user (arizukoctl cancel)"));
+    }
+}
+
+QList<libvirt::Ipv4Range> TurnRunner::subnetsInUse() const
+{
+    QList<libvirt::Ipv4Range> ranges;
+    for (const auto &turn : m_turns) {
+        if (const auto subnet = turn->subnet())
+            ranges << *subnet;
+    }
+    return ranges;
+}
+
+} // namespace arizuko::turns

@@ -1,0 +1,73 @@
+#pragma once
+
+// Runs agent turns: at most a configured number at once, the rest queued,
+// never two at once in one topic. Owns the libvirt connection (so every VM
+// dies with the engine), defines the nwfilter and reaps what dead engines
+// left behind when it starts.
+
+#include "core/result.h"
+#include "turns/engine_process.h"
+#include "turns/runner_settings.h"
+#include "turns/turn.h"
+#include "turns/turn_reaper.h"
+#include "turns/turn_records.h"
+#include "turns/turn_request.h"
+
+#include <QList>
+#include <QObject>
+#include <QPointer>
+#include <QTimer>
+#include <memory>
+
+namespace arizuko::store {
+class Store;
+}
+
+namespace arizuko::turns {
+
+class TurnRunner final : public QObject
+{
+    Q_OBJECT
+
+public:
+    // Connects to libvirt, defines the nwfilter, decides KVM or TCG (once,
+    // cached) and reaps orphans. Fails with advice when libvirt is not
+    // reachable or the settings are wrong.
+    static Result<std::unique_ptr<TurnRunner>> create(store::Store &store, RunnerSettings settings);
+    ~TurnRunner() override;
+
+    // Records the turn as queued and starts it as soon as a slot and its
+    // topic are free. The folder must exist; the topic is created if new.
+    Result<Turn *> submit(const TurnRequest &request);
+    // Cancels a turn of this engine (queued or running), or asks the engine
+    // that runs it (through the store) to cancel it.
+    Result<void> cancel(const QString &reference);
+
+    const host::AcceleratorChoice &accelerator() const { return m_environment->accelerator; }
+    const ReapReport &startupReap() const { return m_startupReap; }
+    TurnRecords &records() { return m_records; }
+    QList<Turn *> turns() const;
+
+signals:
+    void turnQueued(arizuko::turns::Turn *turn);
+    void turnFinished(arizuko::turns::Turn *turn);
+
+private:
+    TurnRunner(store::Store &store, RunnerSettings settings,
+               std::shared_ptr<libvirt::Connection> connection, libvirt::SubnetPool pool);
+    void schedule();
+    bool topicBusy(const Turn &candidate) const;
+    Result<TurnPlan> plan(const Turn &turn);
+    void pollCancelRequests();
+    QList<libvirt::Ipv4Range> subnetsInUse() const;
+
+    store::Store &m_store;
+    TurnRecords m_records;
+    std::unique_ptr<TurnEnvironment> m_environment;
+    std::vector<std::unique_ptr<Turn>> m_turns; // live turns, in submission order
+    QTimer m_cancelPoll;
+    ReapReport m_startupReap;
+    EngineProcess m_engine;
+};
+
+} // namespace arizuko::turns

@@ -1,0 +1,38 @@
+#include "turns/turn_state.h"
+
+#include <array>
+
+namespace arizuko::turns {
+namespace {
+
+constexpr std::array names = {"queued", "preparing", "booting",   "running",    "finishing",
+                              "done",   "failed",    "cancelled", "interrupted"};
+
+} // namespace
+
+QString turnStateName(TurnState state)
+{
+    return QString::fromLatin1(names[static_cast<size_t>(state)]);
+}
+
+std::optional<TurnState> turnStateFromName(const QString &name)
+{
+    for (size_t index = 0; index < names.size(); ++index) {
+        if (name == QLatin1String(names[index]))
+            return static_cast<TurnState>(index);
+    }
+    return std::nullopt;
+}
+
+bool isTerminal(TurnState state)
+{
+    return state >= TurnState::Done;
+}
+
+QString turnStateTimeColumn(TurnState state)
+{
+    return isTerminal(state) ? QStringLiteral("ended_at")
+                             : turnStateName(state) + QStringLiteral("_at");
+}
+
+} // namespace arizuko::turns
