@@ -38,8 +38,9 @@ QList<QStringList> toRows(const host::HostStatus &status)
     const host::GuestImageStatus &image = status.guestImage;
     const QString imageState = image.present
                                    ? QStringLiteral("present")
-                                   : QStringLiteral("missing %1 — build it with `./dev setup`")
-                                         .arg(image.missing.join(QStringLiteral(", ")));
+                                   : QStringLiteral("missing %1 — %2")
+                                         .arg(image.missing.join(QStringLiteral(", ")),
+                                              host::guestImageBuildHint());
     return {
         {QStringLiteral("libvirt"), libvirt.uri, libvirtState},
         {QStringLiteral("accelerator"), host::acceleratorName(status.accelerator.accelerator),

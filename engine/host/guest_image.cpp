@@ -30,4 +30,10 @@ GuestImageStatus inspectGuestImage(const QString &directory)
     return status;
 }
 
+QString guestImageBuildHint()
+{
+    return QStringLiteral("build it with `./dev guest-image` in a source tree "
+                          "(installer/build-guest-image --guest-binary <build>/bin/arizuko-guest)");
+}
+
 } // namespace arizuko::host

@@ -20,4 +20,7 @@ QString guestImageDirectory();
 
 GuestImageStatus inspectGuestImage(const QString &directory = guestImageDirectory());
 
+// What to tell a person whose image is missing or stale.
+QString guestImageBuildHint();
+
 } // namespace arizuko::host
