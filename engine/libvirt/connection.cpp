@@ -73,6 +73,26 @@ Result<QStringList> Connection::filterBindingPorts() const
     return ports;
 }
 
+QString Connection::networkXml(const QString &name) const
+{
+    const QByteArray nameBytes = name.toUtf8();
+    const NetworkHandle network(virNetworkLookupByName(get(), nameBytes.constData()));
+    char *xml = network ? virNetworkGetXMLDesc(network.get(), 0) : nullptr;
+    const QString text = QString::fromUtf8(xml);
+    std::free(xml);
+    return text;
+}
+
+QString Connection::domainXml(const QString &name) const
+{
+    const QByteArray nameBytes = name.toUtf8();
+    const DomainHandle domain(virDomainLookupByName(get(), nameBytes.constData()));
+    char *xml = domain ? virDomainGetXMLDesc(domain.get(), 0) : nullptr;
+    const QString text = QString::fromUtf8(xml);
+    std::free(xml);
+    return text;
+}
+
 bool Connection::offersKvmDomains() const
 {
     char *capabilities =

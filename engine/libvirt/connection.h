@@ -30,6 +30,10 @@ public:
     // Port devices (tap names) that carry an nwfilter binding.
     Result<QStringList> filterBindingPorts() const;
 
+    // The XML of an active network / domain by name; empty when it is gone.
+    QString networkXml(const QString &name) const;
+    QString domainXml(const QString &name) const;
+
     // Whether the daemon offers type='kvm' domains at all.
     bool offersKvmDomains() const;
 

@@ -1,6 +1,7 @@
 #include "libvirt/turn_domain.h"
 
 #include "libvirt/libvirt_error.h"
+#include "libvirt/turn_owner.h"
 
 #include <QRandomGenerator>
 #include <libvirt/virterror.h>
@@ -39,6 +40,7 @@ QString turnDomainXml(const TurnDomainSpec &spec)
     xml += QStringLiteral("<domain type='%1'>\n")
                .arg(kvm ? QStringLiteral("kvm") : QStringLiteral("qemu"));
     xml += QStringLiteral("  <name>%1</name>\n").arg(spec.name);
+    xml += ownerMetadataXml(spec.owner);
     xml += QStringLiteral("  <memory unit='MiB'>%1</memory>\n").arg(spec.memoryMiB);
     xml += QStringLiteral("  <vcpu>%1</vcpu>\n").arg(spec.vcpus);
     xml += QStringLiteral("  <os>\n"

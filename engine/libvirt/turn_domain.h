@@ -17,7 +17,8 @@ namespace arizuko::libvirt {
 
 struct TurnDomainSpec
 {
-    QString name; // az-<turn8>, like the turn's network
+    QString name;  // az-<turn8>, like the turn's network
+    QString owner; // the engine's "pid:starttime", see turn_owner.h
     host::Accelerator accelerator = host::Accelerator::Tcg;
     int memoryMiB = 1024;
     int vcpus = 1;

@@ -1,22 +1,24 @@
 #include "libvirt/turn_network.h"
 
 #include "libvirt/libvirt_error.h"
+#include "libvirt/turn_owner.h"
 
 #include <libvirt/virterror.h>
 
 namespace arizuko::libvirt {
 
-QString turnNetworkXml(const QString &name, const TurnSubnet &subnet)
+QString turnNetworkXml(const QString &name, const TurnSubnet &subnet, const QString &owner)
 {
     // No <forward>: libvirt neither routes nor NATs, so the bridge reaches
     // only the host. DNS off and no <dhcp>: no dnsmasq runs for the turn.
     return QStringLiteral("<network>\n"
                           "  <name>%1</name>\n"
+                          "%4"
                           "  <bridge name='%1' stp='off' delay='0'/>\n"
                           "  <dns enable='no'/>\n"
                           "  <ip address='%2' netmask='%3'/>\n"
                           "</network>\n")
-        .arg(name, subnet.hostAddress(), TurnSubnet::netmask());
+        .arg(name, subnet.hostAddress(), TurnSubnet::netmask(), ownerMetadataXml(owner));
 }
 
 TurnNetwork::TurnNetwork(std::shared_ptr<Connection> connection, NetworkHandle handle, QString name,
@@ -29,9 +31,10 @@ TurnNetwork::TurnNetwork(std::shared_ptr<Connection> connection, NetworkHandle h
 
 Result<std::unique_ptr<TurnNetwork>> TurnNetwork::create(std::shared_ptr<Connection> connection,
                                                          const QString &name,
-                                                         const TurnSubnet &subnet)
+                                                         const TurnSubnet &subnet,
+                                                         const QString &owner)
 {
-    const QByteArray xml = turnNetworkXml(name, subnet).toUtf8();
+    const QByteArray xml = turnNetworkXml(name, subnet, owner).toUtf8();
     NetworkHandle handle(virNetworkCreateXML(connection->get(), xml.constData()));
     if (!handle) {
         const bool collision =

@@ -14,13 +14,15 @@
 namespace arizuko::libvirt {
 
 // The network's XML: the bridge is named like the network (az-<turn8>).
-QString turnNetworkXml(const QString &name, const TurnSubnet &subnet);
+QString turnNetworkXml(const QString &name, const TurnSubnet &subnet, const QString &owner);
 
 class TurnNetwork
 {
 public:
-    static Result<std::unique_ptr<TurnNetwork>>
-    create(std::shared_ptr<Connection> connection, const QString &name, const TurnSubnet &subnet);
+    static Result<std::unique_ptr<TurnNetwork>> create(std::shared_ptr<Connection> connection,
+                                                       const QString &name,
+                                                       const TurnSubnet &subnet,
+                                                       const QString &owner);
     ~TurnNetwork();
     TurnNetwork(const TurnNetwork &) = delete;
     TurnNetwork &operator=(const TurnNetwork &) = delete;
@@ -28,6 +30,7 @@ public:
     QString name() const { return m_name; }
     const TurnSubnet &subnet() const { return m_subnet; }
 
+    bool isActive() const { return m_handle != nullptr; }
     // Destroys the network now; later calls and the destructor do nothing.
     Result<void> destroy();
 

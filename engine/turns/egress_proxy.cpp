@@ -62,6 +62,7 @@ void EgressProxy::start()
 {
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
     environment.insert(QLatin1String(turnEnvironmentVariable), m_options.turnName);
+    environment.insert(QLatin1String(ownerEnvironmentVariable), m_options.owner);
     m_process.setProcessEnvironment(environment);
     m_process.setProgram(m_options.program);
     m_process.setArguments(egressArguments(m_options));
@@ -79,12 +80,10 @@ void EgressProxy::stop()
     m_healthTimer.stop();
     if (m_process.state() == QProcess::NotRunning)
         return;
+    // No drain: the turn is over and its guest is being cut off.
     m_stopping = true;
-    m_process.terminate();
-    if (!m_process.waitForFinished(1500)) {
-        m_process.kill();
-        m_process.waitForFinished(1000);
-    }
+    m_process.kill();
+    m_process.waitForFinished(1000);
 }
 
 void EgressProxy::readLog()
@@ -94,7 +93,13 @@ void EgressProxy::readLog()
     while ((newline = m_logBuffer.indexOf('\n')) >= 0) {
         const QByteArray line = m_logBuffer.left(newline);
         m_logBuffer.remove(0, newline + 1);
-        const QJsonObject object = QJsonDocument::fromJson(line).object();
+        const QJsonDocument document = QJsonDocument::fromJson(line);
+        if (!document.isObject()) {
+            // Not a log line: the proxy's own words about why it stopped.
+            m_lastWords = QString::fromUtf8(line.left(512)).trimmed();
+            continue;
+        }
+        const QJsonObject object = document.object();
         const QString event = object.value(QStringLiteral("event")).toString();
         if (event == QLatin1String("listening")) {
             const QString address = object.value(QStringLiteral("addr")).toString();
@@ -151,7 +156,8 @@ void EgressProxy::fail(const QString &why)
         return;
     m_failed = true;
     m_healthTimer.stop();
-    QString log = QString::fromUtf8(m_logBuffer).trimmed();
+    const QString log =
+        m_lastWords.isEmpty() ? QString::fromUtf8(m_logBuffer.left(512)).trimmed() : m_lastWords;
     emit failed(makeError(
         QStringLiteral("turns.proxy-unhealthy"),
         QStringLiteral("no turn without a healthy egress proxy: %1%2")

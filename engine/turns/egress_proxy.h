@@ -21,6 +21,7 @@ struct EgressOptions
 {
     QString program;  // path of arizuko-egress
     QString turnName; // az-<turn8>, put in the process environment for the reaper
+    QString owner;    // the engine's mark, likewise
     QString listenAddress;
     QString client;
     QStringList allow;
@@ -33,6 +34,8 @@ struct EgressOptions
 
 // The environment variable naming the turn a proxy process serves.
 inline constexpr const char *turnEnvironmentVariable = "ARIZUKO_TURN";
+// The environment variable naming the engine that started a proxy.
+inline constexpr const char *ownerEnvironmentVariable = "ARIZUKO_ENGINE";
 
 QStringList egressArguments(const EgressOptions &options);
 
@@ -46,8 +49,8 @@ public:
 
     // Starts the process; later exactly one of healthy() or failed().
     void start();
-    // Stops the process (SIGTERM, then SIGKILL after a short drain). Safe to
-    // call at any time and more than once.
+    // Kills the process and reaps it. Safe to call at any time and more
+    // than once.
     void stop();
 
     qint64 pid() const { return m_pid; }
@@ -73,6 +76,7 @@ private:
     QTimer m_healthTimer;
     QElapsedTimer m_sinceStart;
     QByteArray m_logBuffer;
+    QString m_lastWords;
     qint64 m_pid = 0;
     quint16 m_port = 0;
     bool m_healthy = false;

@@ -26,6 +26,16 @@ EngineProcess EngineProcess::current()
     return {pid, processStartTime(pid)};
 }
 
+EngineProcess EngineProcess::fromMark(const QString &mark)
+{
+    const QStringList parts = mark.split(QLatin1Char(':'));
+    bool numeric = false;
+    const qint64 pid = parts.value(0).toLongLong(&numeric);
+    if (parts.size() != 2 || !numeric)
+        return {};
+    return {pid, parts[1]};
+}
+
 bool EngineProcess::isAlive() const
 {
     return pid > 0 && !started.isEmpty() && processStartTime(pid) == started;

@@ -13,7 +13,11 @@ struct EngineProcess
     QString started; // /proc/<pid>/stat start time, in clock ticks since boot
 
     static EngineProcess current();
+    // From a mark made by mark(); pid 0 when it does not parse.
+    static EngineProcess fromMark(const QString &mark);
     bool isAlive() const;
+    // "pid:starttime", put on the turn's libvirt objects and proxy.
+    QString mark() const { return QStringLiteral("%1:%2").arg(pid).arg(started); }
 };
 
 // The start time field of /proc/<pid>/stat, empty when the process is gone.

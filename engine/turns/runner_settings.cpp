@@ -64,6 +64,11 @@ Result<RunnerSettings> RunnerSettings::fromEnvironment()
     settings.defaultDeadline = std::chrono::seconds(*deadline);
     settings.proxyHealthTimeout = std::chrono::milliseconds(*health);
     settings.memoryMiB = *memory;
+    const auto gatewayPort = positiveNumber("ARIZUKO_GATEWAY_PORT", settings.gatewayPort);
+    if (!gatewayPort || *gatewayPort > 65535)
+        return makeError(QStringLiteral("turns.bad-setting"),
+                         QStringLiteral("ARIZUKO_GATEWAY_PORT is not a port number"));
+    settings.gatewayPort = quint16(*gatewayPort);
     settings.proxyAllowsLoopback =
         qEnvironmentVariable("ARIZUKO_PROXY_ALLOW_LOOPBACK") == QLatin1String("1");
     return settings;

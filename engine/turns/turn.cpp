@@ -12,9 +12,16 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QJsonDocument>
+#include <QtConcurrent>
 #include <unistd.h>
 
 namespace arizuko::turns {
+
+struct Turn::DomainCreation
+{
+    std::optional<Result<std::unique_ptr<libvirt::TurnDomain>>> result;
+};
+
 namespace {
 
 constexpr int maxSubnetAttempts = 8;
@@ -59,6 +66,7 @@ Turn::Turn(TurnEnvironment &environment, TurnRecord record, TurnRequest request,
                                             QStringLiteral("the turn's deadline of %1 s passed")
                                                 .arg(m_deadline.interval() / 1000)));
     });
+    connect(&m_creationWatcher, &QFutureWatcher<void>::finished, this, &Turn::onDomainCreated);
     m_exitGrace.setSingleShot(true);
     m_exitGrace.setInterval(exitGraceMs);
     connect(&m_exitGrace, &QTimer::timeout, this, &Turn::onChannelClosed);
@@ -145,6 +153,7 @@ Result<void> Turn::prepare(const TurnPlan &plan)
     EgressOptions options;
     options.program = m_environment.settings.egressProgram;
     options.turnName = name();
+    options.owner = m_environment.owner;
     options.listenAddress = subnet.hostAddress() + QStringLiteral(":0");
     options.client = subnet.guestAddress();
     options.allow = plan.allow;
@@ -186,7 +195,8 @@ Result<void> Turn::createNetwork()
         const auto subnet = m_environment.pool.allocate(taken);
         if (!subnet)
             return subnet.error();
-        auto network = libvirt::TurnNetwork::create(m_environment.connection, name(), *subnet);
+        auto network = libvirt::TurnNetwork::create(m_environment.connection, name(), *subnet,
+                                                    m_environment.owner);
         if (network) {
             m_network = std::move(*network);
             (void)m_environment.records.update(id(),
@@ -217,6 +227,7 @@ void Turn::boot()
 
     libvirt::TurnDomainSpec spec;
     spec.name = name();
+    spec.owner = m_environment.owner;
     spec.accelerator = m_environment.accelerator.accelerator;
     spec.memoryMiB = m_environment.settings.memoryMiB;
     spec.vcpus = m_environment.settings.vcpus;
@@ -240,22 +251,48 @@ void Turn::boot()
     spec.uid = ::getuid();
     spec.gid = ::getgid();
 
-    QElapsedTimer step;
-    step.start();
-    auto domain = libvirt::TurnDomain::create(m_environment.connection, spec);
-    if (!domain) {
-        finish(TurnState::Failed, domain.error());
+    // libvirt may take seconds to start QEMU; the event loop keeps going
+    // meanwhile, so a cancel or the deadline is acted on at once.
+    m_turnSocketPath = spec.turnSocketPath;
+    m_creation = std::make_shared<DomainCreation>();
+    m_creationTime.start();
+    m_creationWatcher.setFuture(
+        QtConcurrent::run([creation = m_creation, connection = m_environment.connection, spec] {
+            creation->result = libvirt::TurnDomain::create(connection, spec);
+        }));
+}
+
+std::optional<Error> Turn::collectDomain()
+{
+    if (!m_creation)
+        return std::nullopt;
+    m_creationWatcher.waitForFinished();
+    const std::shared_ptr<DomainCreation> creation = std::move(m_creation);
+    if (!creation->result->ok())
+        return creation->result->error();
+    m_domain = std::move(creation->result->value());
+    return std::nullopt;
+}
+
+void Turn::onDomainCreated()
+{
+    if (m_finished || !m_creation)
+        return;
+    const qint64 createMs = m_creationTime.elapsed();
+    if (const std::optional<Error> error = collectDomain()) {
+        finish(TurnState::Failed, *error);
         return;
     }
-    m_domain = std::move(*domain);
-    recordTiming(QStringLiteral("domain-create"), step.elapsed());
+    recordTiming(QStringLiteral("domain-create"), createMs);
+    const libvirt::TurnSubnet &subnet = m_network->subnet();
     (void)m_environment.records.update(
         id(), {{QStringLiteral("vm_name"), name()},
-               {QStringLiteral("accelerator"), host::acceleratorName(spec.accelerator)},
+               {QStringLiteral("accelerator"),
+                host::acceleratorName(m_environment.accelerator.accelerator)},
                {QStringLiteral("proxy_address"),
                 QStringLiteral("%1:%2").arg(subnet.hostAddress()).arg(m_proxy->port())}});
 
-    m_channel = std::make_unique<GuestChannel>(spec.turnSocketPath, turnSpecLine());
+    m_channel = std::make_unique<GuestChannel>(m_turnSocketPath, turnSpecLine());
     connect(m_channel.get(), &GuestChannel::message, this, &Turn::onGuestMessage,
             Qt::QueuedConnection);
     connect(
@@ -391,28 +428,45 @@ void Turn::finish(TurnState outcome, const std::optional<Error> &error)
 
 void Turn::teardown()
 {
-    // Every resource goes, in the order that cuts the guest off first; a
-    // failure to destroy one does not stop the others from going.
+    // Every resource goes, whatever ended the turn, in the order that cuts
+    // the guest off first: its way out (the proxy), then the VM, then its
+    // network. A failure to destroy one does not keep the others.
+    QJsonObject timings;
+    QElapsedTimer step;
+    if (m_proxy) {
+        step.start();
+        m_proxy->stop();
+        m_proxy.reset();
+        timings.insert(QStringLiteral("proxy"), step.elapsed());
+    }
     if (m_channel) {
         m_channel->close();
         m_channel.reset();
     }
+    const std::optional<Error> pending = collectDomain();
+    if (pending)
+        recordEvent(QStringLiteral("teardown"),
+                    QJsonObject{{QStringLiteral("error"), pending->message}});
     if (m_domain) {
+        step.start();
         if (const Result<void> destroyed = m_domain->destroy(); !destroyed)
             recordEvent(QStringLiteral("teardown"),
                         QJsonObject{{QStringLiteral("error"), destroyed.error().message}});
         m_domain.reset();
+        timings.insert(QStringLiteral("domain"), step.elapsed());
     }
-    if (m_network) {
+    if (m_network && m_network->isActive()) {
+        step.start();
         if (const Result<void> destroyed = m_network->destroy(); !destroyed)
             recordEvent(QStringLiteral("teardown"),
                         QJsonObject{{QStringLiteral("error"), destroyed.error().message}});
-    }
-    if (m_proxy) {
-        m_proxy->stop();
-        m_proxy.reset();
+        timings.insert(QStringLiteral("network"), step.elapsed());
     }
     m_socketDirectory.reset();
+    if (!timings.isEmpty())
+        recordEvent(QStringLiteral("timing"),
+                    QJsonObject{{QStringLiteral("step"), QStringLiteral("teardown-parts")},
+                                {QStringLiteral("ms"), timings}});
 }
 
 void Turn::enter(TurnState state)

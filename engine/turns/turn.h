@@ -13,6 +13,7 @@
 
 #include <QDeadlineTimer>
 #include <QElapsedTimer>
+#include <QFutureWatcher>
 #include <QJsonObject>
 #include <QObject>
 #include <QTemporaryDir>
@@ -63,6 +64,9 @@ private:
     Result<void> prepare(const TurnPlan &plan);
     Result<void> createNetwork();
     void boot();
+    void onDomainCreated();
+    // Waits for a domain creation still in flight and takes its outcome.
+    std::optional<Error> collectDomain();
     QByteArray turnSpecLine() const;
     void onGuestMessage(const QJsonObject &message);
     void onChannelClosed();
@@ -85,6 +89,11 @@ private:
     std::unique_ptr<EgressProxy> m_proxy;
     std::unique_ptr<GuestChannel> m_channel;
     std::unique_ptr<QTemporaryDir> m_socketDirectory;
+    struct DomainCreation;
+    std::shared_ptr<DomainCreation> m_creation; // shared with the worker thread
+    QFutureWatcher<void> m_creationWatcher;
+    QElapsedTimer m_creationTime;
+    QString m_turnSocketPath;
     QTimer m_deadline;
     QTimer m_exitGrace;
     QDeadlineTimer m_deadlineAt;

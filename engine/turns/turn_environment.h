@@ -25,6 +25,8 @@ struct TurnEnvironment
     store::Store &store;
     TurnRecords &records;
     std::shared_ptr<libvirt::Connection> connection;
+    // This engine's mark ("pid:starttime") for the objects it creates.
+    QString owner;
     RunnerSettings settings;
     libvirt::SubnetPool pool;
     host::AcceleratorChoice accelerator;

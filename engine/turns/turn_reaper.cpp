@@ -2,6 +2,7 @@
 
 #include "libvirt/turn_domain.h"
 #include "libvirt/turn_network.h"
+#include "libvirt/turn_owner.h"
 #include "store/timestamp.h"
 #include "turns/egress_proxy.h"
 #include "turns/engine_process.h"
@@ -18,18 +19,23 @@ const QString turnPrefix = QStringLiteral("az-");
 // possibly another live engine's, so never reaped here.
 const QString probePrefix = QStringLiteral("az-probe");
 
-bool isOrphan(const QString &name, const QSet<QString> &protectedNames)
+// A turn's object is an orphan unless a live turn in our store or a live
+// engine (possibly one with another data directory) owns it.
+bool isOrphan(const QString &name, const QString &owner, const QSet<QString> &protectedNames)
 {
-    return name.startsWith(turnPrefix) && !name.startsWith(probePrefix) &&
-           !protectedNames.contains(name);
+    if (!name.startsWith(turnPrefix) || name.startsWith(probePrefix) ||
+        protectedNames.contains(name))
+        return false;
+    return owner.isEmpty() || !EngineProcess::fromMark(owner).isAlive();
 }
 
 } // namespace
 
-QList<std::pair<qint64, QString>> turnProxyProcesses()
+QList<TurnProxyProcess> turnProxyProcesses()
 {
-    const QByteArray marker = QByteArray(turnEnvironmentVariable) + '=';
-    QList<std::pair<qint64, QString>> processes;
+    const QByteArray turnMarker = QByteArray(turnEnvironmentVariable) + '=';
+    const QByteArray ownerMarker = QByteArray(ownerEnvironmentVariable) + '=';
+    QList<TurnProxyProcess> processes;
     const QStringList pids =
         QDir(QStringLiteral("/proc")).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
     for (const QString &entry : pids) {
@@ -46,10 +52,15 @@ QList<std::pair<qint64, QString>> turnProxyProcesses()
         QFile environment(QStringLiteral("/proc/%1/environ").arg(pid));
         if (!environment.open(QIODevice::ReadOnly))
             continue;
+        TurnProxyProcess process{pid, {}, {}};
         for (const QByteArray &variable : environment.readAll().split('\0')) {
-            if (variable.startsWith(marker))
-                processes.append({pid, QString::fromUtf8(variable.mid(marker.size()))});
+            if (variable.startsWith(turnMarker))
+                process.turn = QString::fromUtf8(variable.mid(turnMarker.size()));
+            else if (variable.startsWith(ownerMarker))
+                process.owner = QString::fromUtf8(variable.mid(ownerMarker.size()));
         }
+        if (!process.turn.isEmpty())
+            processes << process;
     }
     return processes;
 }
@@ -85,7 +96,7 @@ Result<ReapReport> reapOrphans(libvirt::Connection &connection, TurnRecords &rec
     if (!domains)
         return domains.error();
     for (const QString &name : *domains) {
-        if (!isOrphan(name, protectedNames))
+        if (!isOrphan(name, libvirt::ownerFromXml(connection.domainXml(name)), protectedNames))
             continue;
         if (const Result<void> destroyed = libvirt::destroyDomainByName(connection, name);
             !destroyed)
@@ -96,18 +107,18 @@ Result<ReapReport> reapOrphans(libvirt::Connection &connection, TurnRecords &rec
     if (!networks)
         return networks.error();
     for (const QString &name : *networks) {
-        if (!isOrphan(name, protectedNames))
+        if (!isOrphan(name, libvirt::ownerFromXml(connection.networkXml(name)), protectedNames))
             continue;
         if (const Result<void> destroyed = libvirt::destroyNetworkByName(connection, name);
             !destroyed)
             return destroyed.error();
         report.networks << name;
     }
-    for (const auto &[pid, name] : turnProxyProcesses()) {
-        if (!isOrphan(name, protectedNames))
+    for (const TurnProxyProcess &proxy : turnProxyProcesses()) {
+        if (!isOrphan(proxy.turn, proxy.owner, protectedNames))
             continue;
-        ::kill(pid_t(pid), SIGKILL);
-        report.proxies << pid;
+        ::kill(pid_t(proxy.pid), SIGKILL);
+        report.proxies << proxy.pid;
     }
     return report;
 }

@@ -30,9 +30,16 @@ struct ReapReport
     }
 };
 
-// The pids of arizuko-egress processes started for a turn, by turn name
-// (read from their environment, see egress_proxy.h).
-QList<std::pair<qint64, QString>> turnProxyProcesses();
+struct TurnProxyProcess
+{
+    qint64 pid = 0;
+    QString turn;  // az-<turn8>
+    QString owner; // the engine's mark, empty if none
+};
+
+// The arizuko-egress processes started for a turn (recognised by their
+// environment, see egress_proxy.h).
+QList<TurnProxyProcess> turnProxyProcesses();
 
 // `ownLive` names the live turns of the calling engine, which are never reaped.
 Result<ReapReport> reapOrphans(libvirt::Connection &connection, TurnRecords &records,

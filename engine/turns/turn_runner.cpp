@@ -47,8 +47,14 @@ TurnRunner::TurnRunner(store::Store &store, RunnerSettings settings,
     , m_records(store)
     , m_engine(EngineProcess::current())
 {
-    m_environment.reset(new TurnEnvironment{
-        store, m_records, std::move(connection), std::move(settings), pool, {}, {}});
+    m_environment.reset(new TurnEnvironment{store,
+                                            m_records,
+                                            std::move(connection),
+                                            m_engine.mark(),
+                                            std::move(settings),
+                                            pool,
+                                            {},
+                                            {}});
     m_environment->subnetsInUse = [this] { return subnetsInUse(); };
     m_cancelPoll.setInterval(cancelPollMs);
     connect(&m_cancelPoll, &QTimer::timeout, this, &TurnRunner::pollCancelRequests);

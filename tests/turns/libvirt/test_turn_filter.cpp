@@ -5,6 +5,7 @@
 #include "libvirt/subnet_pool.h"
 #include "libvirt/turn_filter.h"
 #include "libvirt/turn_network.h"
+#include "libvirt/turn_owner.h"
 #include "libvirt_test_support.h"
 
 #include <QProcess>
@@ -29,12 +30,13 @@ QString run(const QString &program, const QStringList &arguments)
 QString nicOnlyDomainXml(const QString &name, const QString &network, const QString &tap,
                          const TurnFilterParameters &parameters)
 {
-    return QStringLiteral("<domain type='qemu'><name>%1</name><memory unit='MiB'>64</memory>"
+    return QStringLiteral("<domain type='qemu'><name>%1</name>%5<memory unit='MiB'>64</memory>"
                           "<os><type arch='x86_64' machine='pc'>hvm</type></os><devices>"
                           "<interface type='network'><source network='%2'/><target dev='%3'/>"
                           "<model type='virtio'/>%4</interface><memballoon model='none'/></devices>"
                           "</domain>")
-        .arg(name, network, tap, turnFilterReferenceXml(parameters));
+        .arg(name, network, tap, turnFilterReferenceXml(parameters),
+             ownerMetadataXml(test::testOwner()));
 }
 
 } // namespace
@@ -69,7 +71,7 @@ private slots:
         const auto subnet = SubnetPool(Ipv4Range{0x0AD50000, 16}).allocate(routedRanges());
         QVERIFY(subnet.ok());
         const QString name = test::testTurnName();
-        auto network = TurnNetwork::create(connection, name, *subnet);
+        auto network = TurnNetwork::create(connection, name, *subnet, test::testOwner());
         VERIFY_OK(network);
 
         const QString tap = name + QStringLiteral("-g");

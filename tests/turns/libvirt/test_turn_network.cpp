@@ -2,6 +2,7 @@
 // on a /30 the host does not route yet, and gone when the turn is.
 
 #include "libvirt/turn_network.h"
+#include "libvirt/turn_owner.h"
 #include "libvirt_test_support.h"
 
 #include <QFileInfo>
@@ -43,7 +44,7 @@ private slots:
         const auto subnet = SubnetPool(testPool).allocate(routedRanges());
         VERIFY_OK(subnet);
         const QString name = test::testTurnName();
-        auto network = TurnNetwork::create(connection, name, *subnet);
+        auto network = TurnNetwork::create(connection, name, *subnet, test::testOwner());
         VERIFY_OK(network);
 
         const QString xml = networkXml(**network, *connection);
@@ -51,6 +52,7 @@ private slots:
         QVERIFY2(xml.contains(QLatin1String("<dns enable='no'/>")), qPrintable(xml));
         QVERIFY2(!xml.contains(QLatin1String("<dhcp")), qPrintable(xml));
         QVERIFY2(xml.contains(QStringLiteral("<bridge name='%1'").arg(name)), qPrintable(xml));
+        QCOMPARE(ownerFromXml(xml), test::testOwner());
 
         QVERIFY(bridgeExists(name));
         bool hostAddressOnBridge = false;
@@ -72,7 +74,8 @@ private slots:
         const SubnetPool pool(testPool);
         const auto first = pool.allocate(routedRanges());
         QVERIFY(first.ok());
-        auto occupying = TurnNetwork::create(connection, test::testTurnName(), *first);
+        auto occupying =
+            TurnNetwork::create(connection, test::testTurnName(), *first, test::testOwner());
         VERIFY_OK(occupying);
 
         // The host now routes the first /30, so the next allocation skips it.
@@ -92,10 +95,11 @@ private slots:
         auto connection = test::connectOrDie();
         const auto subnet = SubnetPool(testPool).allocate(routedRanges());
         QVERIFY(subnet.ok());
-        auto first = TurnNetwork::create(connection, test::testTurnName(), *subnet);
+        auto first =
+            TurnNetwork::create(connection, test::testTurnName(), *subnet, test::testOwner());
         VERIFY_OK(first);
         const QString secondName = test::testTurnName();
-        auto second = TurnNetwork::create(connection, secondName, *subnet);
+        auto second = TurnNetwork::create(connection, secondName, *subnet, test::testOwner());
         QVERIFY(!second.ok());
         QVERIFY2(isAddressCollision(second.error()), qPrintable(second.error().message));
         QVERIFY(!bridgeExists(secondName));

@@ -1,0 +1,152 @@
+"""The startup reaper: what a dead engine left behind (its network, its proxy,
+its turn row) is cleaned up by the next engine start; what a live engine owns
+is left alone."""
+
+import os
+import pathlib
+import secrets
+import subprocess
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "harness"))
+import turns_harness as h  # noqa: E402
+
+TIMESTAMP = "2026-01-01T00:00:00.000Z"
+
+
+def process_start_time(pid):
+    text = pathlib.Path(f"/proc/{pid}/stat").read_text()
+    return text[text.rindex(")") + 2:].split()[19]
+
+
+def dead_pid():
+    child = subprocess.Popen(["true"])
+    child.wait()
+    return child.pid
+
+
+def free_subnet():
+    """A /30 in 10.213.0.0/16 that the host does not route."""
+    routed = []
+    for line in pathlib.Path("/proc/net/route").read_text().splitlines()[1:]:
+        columns = line.split()
+        destination = int.from_bytes(bytes.fromhex(columns[1]), "little")
+        mask = int.from_bytes(bytes.fromhex(columns[7]), "little")
+        if mask:
+            routed.append((destination & mask, mask))
+    base = (10 << 24) | (213 << 16)
+    for offset in range(0x3000, 0x10000, 4):  # away from where turns start
+        network = base + offset
+        if all((network & mask) != destination and (destination & 0xFFFFFFFC) != network
+               for destination, mask in routed):
+            return network
+    raise AssertionError("no free /30 for the test network")
+
+
+def dotted(address):
+    return ".".join(str((address >> shift) & 255) for shift in (24, 16, 8, 0))
+
+
+class Reaper(unittest.TestCase):
+    def setUp(self):
+        self.engine = h.Engine({"ARIZUKO_ACCELERATOR": "tcg"})
+        self.engine.add_folder("corp")
+        self.created = []
+
+    def tearDown(self):
+        for kind, name in self.created:
+            if kind == "network":
+                h.virsh("net-destroy", name)
+            else:
+                try:
+                    os.kill(name, 9)
+                except ProcessLookupError:
+                    pass
+        self.engine.close()
+
+    def orphan_network(self, owner=None):
+        name = "az-r" + secrets.token_hex(4)[:7]
+        network = free_subnet()
+        metadata = (f"<metadata><arizuko:turn xmlns:arizuko='https://arizuko.dev/xmlns/turn/1' "
+                    f"engine='{owner}'/></metadata>" if owner else "")
+        xml = (f"<network><name>{name}</name>{metadata}<bridge name='{name}'/><dns enable='no'/>"
+               f"<ip address='{dotted(network + 1)}' netmask='255.255.255.252'/></network>")
+        with tempfile.NamedTemporaryFile("w", suffix=".xml") as file:
+            file.write(xml)
+            file.flush()
+            result = h.virsh("net-create", file.name)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.created.append(("network", name))
+        return name
+
+    def orphan_proxy(self, name, owner):
+        environment = dict(os.environ, ARIZUKO_TURN=name, ARIZUKO_ENGINE=owner)
+        proxy = subprocess.Popen([h.ARGS.egress, "--listen", "127.0.0.1:0", "--client", "127.0.0.1"],
+                                 env=environment, stderr=subprocess.DEVNULL)
+        self.created.append(("process", proxy.pid))
+        return proxy
+
+    def insert_turn(self, name, state, pid, started):
+        turn_id = secrets.token_hex(16)
+        with self.engine.database() as db:
+            db.execute("INSERT INTO turns (id, name, group_folder, topic, agent, prompt, state, queued_at, "
+                       "running_at, engine_pid, engine_started, network_name) "
+                       "VALUES (?, ?, 'corp', 'main', 'command', 'sleep 1', ?, ?, ?, ?, ?, ?)",
+                       (turn_id, name, state, TIMESTAMP, TIMESTAMP, pid, started, name))
+            db.execute("INSERT INTO turn_events (turn, seq, kind, json, at) VALUES (?, 1, 'event', "
+                       "'{\"line\":\"before the crash\"}', ?)", (turn_id, TIMESTAMP))
+        return turn_id
+
+    def start_engine(self):
+        # Any engine start reaps; a run on a folder that does not exist starts
+        # the engine and stops right after.
+        return self.engine.run("run", "--agent", "command", "no-such-folder", "true", timeout=120)
+
+    def test_a_dead_engines_network_proxy_and_turn_are_reaped(self):
+        dead = dead_pid()
+        name = self.orphan_network(f"{dead}:12345")
+        proxy = self.orphan_proxy(name, f"{dead}:12345")
+        self.insert_turn(name, "running", dead, "12345")
+
+        result = self.start_engine()
+        self.assertIn(f"turns {name} interrupted", result.stderr)
+        self.assertNotIn(name, h.active_networks())
+        self.assertFalse(h.bridge_exists(name))
+        self.assertEqual(proxy.wait(timeout=10), -9)
+        turn = self.engine.turn(name)
+        self.assertEqual(turn["state"], "interrupted")
+        self.assertEqual(turn["error_code"], "turns.interrupted")
+        self.assertIsNotNone(turn["ended_at"])
+        events = self.engine.events(name)
+        self.assertEqual(events[0]["json"]["line"], "before the crash", "events up to the crash are kept")
+
+    def test_a_live_engines_turn_is_left_alone(self):
+        # This test process plays the live engine that owns the turn.
+        me = f"{os.getpid()}:{process_start_time(os.getpid())}"
+        name = self.orphan_network(me)
+        proxy = self.orphan_proxy(name, me)
+        self.insert_turn(name, "running", os.getpid(), process_start_time(os.getpid()))
+
+        self.start_engine()
+        self.assertIn(name, h.active_networks())
+        self.assertIsNone(proxy.poll())
+        self.assertEqual(self.engine.turn(name)["state"], "running")
+
+    def test_a_live_engines_objects_are_left_alone_by_an_engine_of_another_data_directory(self):
+        me = f"{os.getpid()}:{process_start_time(os.getpid())}"
+        name = self.orphan_network(me)
+        proxy = self.orphan_proxy(name, me)
+        self.start_engine()  # its store knows nothing of this turn
+        self.assertIn(name, h.active_networks())
+        self.assertIsNone(proxy.poll())
+
+    def test_objects_named_like_no_turn_at_all_are_reaped(self):
+        name = self.orphan_network()
+        self.start_engine()
+        self.assertNotIn(name, h.active_networks())
+
+
+if __name__ == "__main__":
+    h.main()

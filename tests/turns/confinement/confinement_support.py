@@ -1,0 +1,298 @@
+"""Host-side fixtures for the confinement and fault tests.
+
+- OutsideNamespace: a network namespace behind a veth pair, with IP
+  forwarding ON while it exists, that stands for the world beyond the host
+  (never a real address off this machine: its addresses are routed to the
+  veth, and that route is checked before any traffic).
+- Listeners: TCP (IPv4, IPv6) and UDP sockets on the host that record every
+  peer, so "nothing arrived" is observed, not assumed.
+- Controller: the allowed test server on 127.0.0.1 (the turn's proxy may
+  reach loopback only because the tests set ARIZUKO_PROXY_ALLOW_LOOPBACK=1).
+  The guest fetches its attack plan from it through the proxy, which is also
+  the positive control that the guest's network works.
+"""
+
+import contextlib
+import http.server
+import ipaddress
+import json
+import os
+import pathlib
+import select
+import socket
+import subprocess
+import sys
+import threading
+import time
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "harness"))
+import turns_harness as h  # noqa: E402
+
+HERE = pathlib.Path(__file__).resolve().parent
+
+NAMESPACE = "azc-outside"
+HOST_VETH = "azc-host"
+OUTSIDE_VETH = "azc-out"
+HOST_SIDE = "198.18.0.1"          # RFC 2544 benchmark range: never routed on the Internet
+OUTSIDE_ADDRESS = "198.18.0.2"
+OUTSIDE_PRIVATE_ADDRESS = "10.254.254.2"  # a private address, also in the namespace
+TURN_POOL = ipaddress.ip_network("10.213.0.0/16")
+
+
+def run(*command, check=True):
+    result = subprocess.run(command, capture_output=True, text=True, timeout=30)
+    if check and result.returncode != 0:
+        raise AssertionError(f"{' '.join(command)} failed: {result.stderr.strip()}")
+    return result
+
+
+def require_root_and_libvirt():
+    """The tests create namespaces, read libvirt objects and run VMs: say
+    exactly what is missing instead of passing vacuously."""
+    if os.geteuid() != 0:
+        raise AssertionError("the confinement tests need root (network namespaces, sysctl, libvirt)")
+    version = h.virsh("version")
+    if version.returncode != 0:
+        raise AssertionError(f"libvirtd is not reachable at {h.libvirt_uri()}: {version.stderr.strip()}"
+                             " (start it with `libvirtd -d` or `./dev setup`)")
+    return h.require_guest_image()
+
+
+def route_device(address):
+    words = run("ip", "-o", "route", "get", address).stdout.split()
+    return words[words.index("dev") + 1] if "dev" in words else None
+
+
+class OutsideNamespace:
+    """The namespace, its listener process and ip_forward=1 for its lifetime."""
+
+    def __init__(self, tcp_port=8080):
+        self.tcp_port = tcp_port
+        self.records = []
+        self._process = None
+        self._forwarding = None
+
+    def __enter__(self):
+        self._remove_stale()
+        self._forwarding = pathlib.Path("/proc/sys/net/ipv4/ip_forward").read_text().strip()
+        try:
+            self._create()
+        except BaseException:
+            self.__exit__(None, None, None)
+            raise
+        return self
+
+    def _remove_stale(self):
+        run("ip", "netns", "del", NAMESPACE, check=False)
+        run("ip", "link", "del", HOST_VETH, check=False)
+
+    def _create(self):
+        inside = ("ip", "netns", "exec", NAMESPACE)
+        run("ip", "netns", "add", NAMESPACE)
+        run("ip", "link", "add", HOST_VETH, "type", "veth", "peer", "name", OUTSIDE_VETH)
+        run("ip", "link", "set", OUTSIDE_VETH, "netns", NAMESPACE)
+        run("ip", "addr", "add", HOST_SIDE + "/30", "dev", HOST_VETH)
+        run("ip", "link", "set", HOST_VETH, "up")
+        run(*inside, "ip", "addr", "add", OUTSIDE_ADDRESS + "/30", "dev", OUTSIDE_VETH)
+        run(*inside, "ip", "addr", "add", OUTSIDE_PRIVATE_ADDRESS + "/32", "dev", OUTSIDE_VETH)
+        run(*inside, "ip", "link", "set", OUTSIDE_VETH, "up")
+        run(*inside, "ip", "link", "set", "lo", "up")
+        # Replies to anything (the guest's subnet included) go back to the host.
+        run(*inside, "ip", "route", "add", "default", "via", HOST_SIDE)
+        run("ip", "route", "add", OUTSIDE_PRIVATE_ADDRESS + "/32", "via", OUTSIDE_ADDRESS)
+        # Confinement must hold with routing on, not because of ip_forward=0.
+        pathlib.Path("/proc/sys/net/ipv4/ip_forward").write_text("1")
+        for address in (OUTSIDE_ADDRESS, OUTSIDE_PRIVATE_ADDRESS):
+            if route_device(address) != HOST_VETH:
+                raise AssertionError(f"{address} is not routed to {HOST_VETH}; refusing to send anything")
+        self._process = subprocess.Popen(
+            [*inside, sys.executable, str(HERE / "netns_listener.py"), "--interface", OUTSIDE_VETH,
+             "--tcp-port", str(self.tcp_port)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+        h.wait_for(lambda: any(r["kind"] == "ready" for r in self.records), 10,
+                   what="the outside namespace's listener")
+        self._check_reachable_from_the_host()
+
+    def _read(self):
+        for line in self._process.stdout:
+            self.records.append(json.loads(line))
+
+    def _check_reachable_from_the_host(self):
+        """Positive control: the outside answers the host on TCP, UDP and ICMP."""
+        with socket.create_connection((OUTSIDE_ADDRESS, self.tcp_port), timeout=5) as connection:
+            connection.sendall(b"GET / HTTP/1.0\r\n\r\n")
+            if b"hello-from-outside" not in connection.recv(4096):
+                raise AssertionError("the outside namespace's TCP server did not answer the host")
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as udp:
+            udp.sendto(b"probe", (OUTSIDE_ADDRESS, 53))
+        run("ping", "-c", "1", "-W", "2", OUTSIDE_ADDRESS)
+        h.wait_for(lambda: any(r["kind"] == "udp" for r in self.records), 5,
+                   what="the outside's UDP socket to see the host's probe")
+        self.records.clear()
+
+    def seen_from(self, network):
+        """Everything the outside saw that came from an address in `network`."""
+        network = ipaddress.ip_network(network)
+        found = []
+        for record in list(self.records):
+            source = record.get("src") or record.get("peer")
+            if source and ipaddress.ip_address(source) in network:
+                found.append(record)
+        return found
+
+    def ipv6_packets(self):
+        return [r for r in list(self.records) if r.get("family") == 6]
+
+    def __exit__(self, *exc):
+        if self._process:
+            self._process.stdin.close()
+            try:
+                self._process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self._process.kill()
+                self._process.wait()
+        run("ip", "route", "del", OUTSIDE_PRIVATE_ADDRESS + "/32", check=False)
+        self._remove_stale()
+        if self._forwarding is not None:
+            pathlib.Path("/proc/sys/net/ipv4/ip_forward").write_text(self._forwarding)
+
+
+class Listener:
+    """A socket on the host that records who reached it, on its own thread."""
+
+    def __init__(self, family, kind, address, port=0):
+        self.socket = socket.socket(family, kind)
+        self.socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if family == socket.AF_INET6:
+            self.socket.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+        self.socket.bind((address, port))
+        self.kind = kind
+        if kind == socket.SOCK_STREAM:
+            self.socket.listen(16)
+        self.port = self.socket.getsockname()[1]
+        self.peers = []
+        self._stop = False
+        self._thread = threading.Thread(target=self._serve, daemon=True)
+        self._thread.start()
+
+    def _serve(self):
+        while not self._stop:
+            readable, _, _ = select.select([self.socket], [], [], 0.2)
+            if not readable:
+                continue
+            try:
+                if self.kind == socket.SOCK_STREAM:
+                    connection, peer = self.socket.accept()
+                    connection.close()
+                else:
+                    _, peer = self.socket.recvfrom(4096)
+            except OSError:
+                continue
+            self.peers.append(peer[0])
+
+    def close(self):
+        self._stop = True
+        self._thread.join()
+        self.socket.close()
+
+
+class Controller:
+    """The allowed test server: /hello, /plan (the guest's attack plan, from
+    `plan_source`), /tick (counted, for the fault tests)."""
+
+    def __init__(self):
+        self.requests = []
+        self.plan_source = lambda: {}
+        controller = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):
+                controller.requests.append((time.time(), self.path))
+                if self.path == "/hello":
+                    self.answer(200, "hello-from-allowed\n")
+                elif self.path == "/plan":
+                    try:
+                        plan = controller.plan_source()
+                        self.answer(200, "".join(f"{k}='{v}'\n" for k, v in plan.items()))
+                    except Exception as error:  # the guest prints it; the test fails on it
+                        self.answer(500, f"plan failed: {error}\n")
+                elif self.path.startswith("/tick"):
+                    self.answer(200, "tick\n")
+                else:
+                    self.answer(404, "no such path\n")
+
+            def answer(self, status, body):
+                data = body.encode()
+                self.send_response(status)
+                self.send_header("Content-Length", str(len(data)))
+                self.send_header("Connection", "close")
+                self.end_headers()
+                self.wfile.write(data)
+
+            def log_message(self, *args):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.port = self.server.server_address[1]
+        self._thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self._thread.start()
+
+    def paths(self):
+        return [path for _, path in list(self.requests)]
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@contextlib.contextmanager
+def closing_all(*things):
+    try:
+        yield things
+    finally:
+        for thing in things:
+            thing.close()
+
+
+def host_ipv4_addresses():
+    """Every IPv4 address of the host outside 127/8."""
+    found = []
+    for line in run("ip", "-o", "-4", "addr", "show").stdout.splitlines():
+        address = line.split()[3].split("/")[0]
+        if not address.startswith("127."):
+            found.append(address)
+    return found
+
+
+def enable_bridge_ipv6(bridge, timeout=8):
+    """Give the turn's bridge an IPv6 link-local address (libvirt leaves
+    IPv6 off on it) so the guest has a host-side IPv6 peer to try; returns it."""
+    pathlib.Path(f"/proc/sys/net/ipv6/conf/{bridge}/disable_ipv6").write_text("0")
+
+    def link_local():
+        for line in run("ip", "-o", "-6", "addr", "show", "dev", bridge, "scope", "link").stdout.splitlines():
+            if "tentative" not in line:
+                return line.split()[3].split("/")[0]
+        return None
+    return h.wait_for(link_local, timeout, what=f"a link-local address on {bridge}")
+
+
+def proxy_command_line(pid):
+    return pathlib.Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")[:-1]
+
+
+def attempts_from(events):
+    """{name: (outcome, detail)} from the guest's "ATTEMPT name outcome detail" lines,
+    and the set of tools it reported present."""
+    attempts, tools = {}, {}
+    for event in events:
+        if event["kind"] != "event":
+            continue
+        words = event["json"]["line"].split(" ", 3)
+        if words[0] == "ATTEMPT" and len(words) >= 3:
+            attempts[words[1]] = (words[2], words[3] if len(words) > 3 else "")
+        elif words[0] == "TOOL" and len(words) >= 3:
+            tools[words[1]] = words[2]
+    return attempts, tools

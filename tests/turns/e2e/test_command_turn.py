@@ -1,0 +1,89 @@
+"""A real turn under libvirt: the command agent prints the guest's kernel and
+Claude Code's version, writes a file into the folder's home, and every
+event arrives in order."""
+
+import os
+import pathlib
+import sys
+import unittest
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "harness"))
+import turns_harness as h  # noqa: E402
+
+COMMAND = ("uname -sr; claude --version; echo written-in-the-guest > $HOME/from-guest.txt; "
+           "grep ' 9p ' /proc/mounts")
+
+
+class CommandTurn(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        h.require_guest_image()
+        cls.engine = h.Engine()
+        cls.engine.add_folder("corp")
+        cls.result = cls.engine.run("run", "--agent", "command", "corp", COMMAND, timeout=600)
+        cls.name = h.turn_name_from(cls.result.stderr)
+        cls.events = cls.engine.events(cls.name)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.engine.close()
+
+    def test_the_turn_is_done_and_exits_zero(self):
+        self.assertEqual(self.result.returncode, 0, self.result.stderr)
+        turn = self.engine.turn(self.name)
+        self.assertEqual(turn["state"], "done")
+        self.assertEqual(turn["exit_code"], 0)
+        for column in ("queued_at", "preparing_at", "booting_at", "running_at", "finishing_at", "ended_at"):
+            self.assertTrue(turn[column], column)
+        self.assertIn(turn["accelerator"], ("kvm", "tcg"))
+        self.assertTrue(turn["subnet"].endswith("/30"))
+
+    def test_the_guest_kernel_and_claude_version_are_printed(self):
+        lines = self.result.stdout.splitlines()
+        self.assertTrue(any(line.startswith("Linux 6.") for line in lines), self.result.stdout)
+        self.assertTrue(any(line.endswith("(Claude Code)") for line in lines), self.result.stdout)
+
+    def test_events_arrive_in_order(self):
+        self.assertEqual([e["seq"] for e in self.events], list(range(1, len(self.events) + 1)))
+        phases = [e["json"]["state"] for e in self.events if e["kind"] == "phase"]
+        self.assertEqual(phases, ["preparing", "booting", "running", "finishing", "done"])
+        guest = [e for e in self.events if e["kind"] in ("status", "event", "log", "exit")]
+        guest_seqs = [e["json"]["seq"] for e in guest]
+        self.assertEqual(guest_seqs, sorted(guest_seqs))
+        self.assertEqual(len(set(guest_seqs)), len(guest_seqs))
+        self.assertEqual(guest[0]["kind"], "status")
+        self.assertEqual(guest[0]["json"]["state"], "booted")
+        self.assertEqual(guest[-1]["kind"], "exit")
+        output = [e["json"]["line"] for e in guest if e["kind"] == "event"]
+        self.assertTrue(output[0].startswith("Linux "), output)
+        self.assertTrue(output[1].endswith("(Claude Code)"), output)
+        # The guest reports before the engine leaves the running phase.
+        kinds = [e["kind"] if e["kind"] != "phase" else e["json"]["state"] for e in self.events]
+        self.assertLess(kinds.index("running"), kinds.index("exit"))
+        self.assertLess(kinds.index("exit"), kinds.index("finishing"))
+
+    def test_a_file_written_in_the_guest_home_appears_on_the_host(self):
+        written = self.engine.home("corp") / "from-guest.txt"
+        self.assertEqual(written.read_text(), "written-in-the-guest\n")
+        # The agent runs as the engine's user; a root engine hands the home
+        # to uid 1000 because the guest never runs the agent as root.
+        expected = os.getuid() if os.getuid() != 0 else 1000
+        self.assertEqual(written.stat().st_uid, expected)
+
+    def test_only_the_home_is_shared_with_the_guest(self):
+        mounts = [line for line in self.result.stdout.splitlines() if " 9p " in line]
+        self.assertEqual(len(mounts), 1, mounts)
+        self.assertTrue(mounts[0].startswith("home /home/agent 9p "), mounts)
+
+    def test_the_console_is_logged(self):
+        turn = self.engine.turn(self.name)
+        console = pathlib.Path(self.engine.data_dir, "turns", turn["id"], "console.log")
+        self.assertIn("Linux version", console.read_text(errors="replace"))
+
+    def test_nothing_of_the_turn_is_left(self):
+        left = h.leftovers(self.name)
+        self.assertEqual(left, {key: [] for key in left})
+
+
+if __name__ == "__main__":
+    h.main()

@@ -1,0 +1,184 @@
+"""Drives the real arizukoctl against the real libvirtd for the turn tests.
+
+Every test gets its own data directory. Helpers read the store with sqlite3
+and look at the host the way an administrator would (virsh, /sys/class/net,
+/proc), so the assertions do not trust the engine's own account.
+"""
+
+import argparse
+import json
+import os
+import pathlib
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+ARGS = None
+
+
+def parse_arguments():
+    """--arizukoctl and --egress come from CMake; the rest goes to unittest."""
+    global ARGS
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--arizukoctl", required=True)
+    parser.add_argument("--egress", required=True)
+    ARGS, rest = parser.parse_known_args()
+    return [sys.argv[0]] + rest
+
+
+def main():
+    unittest.main(argv=parse_arguments(), verbosity=2)
+
+
+def virsh(*arguments):
+    return subprocess.run(["virsh", "-q", "-c", libvirt_uri(), *arguments],
+                          capture_output=True, text=True, timeout=60)
+
+
+def libvirt_uri():
+    return os.environ.get("ARIZUKO_LIBVIRT_URI", "qemu:///system")
+
+
+def active_domains():
+    return set(virsh("list", "--name").stdout.split())
+
+
+def active_networks():
+    return set(virsh("net-list", "--name").stdout.split())
+
+
+def bridge_exists(name):
+    return pathlib.Path("/sys/class/net", name).exists()
+
+
+def filter_binding_ports():
+    lines = virsh("nwfilter-binding-list").stdout.splitlines()
+    return {line.split()[0] for line in lines if line.strip()}
+
+
+def turn_proxy_processes():
+    """(pid, turn name) of every process whose environment names a turn."""
+    found = []
+    for entry in pathlib.Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            environment = (entry / "environ").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        for variable in environment:
+            if variable.startswith(b"ARIZUKO_TURN="):
+                found.append((int(entry.name), variable.split(b"=", 1)[1].decode()))
+    return found
+
+
+def leftovers(name_prefix="az-"):
+    """Everything named like a turn that is still on the host."""
+    return {
+        "domains": sorted(d for d in active_domains() if d.startswith(name_prefix)),
+        "networks": sorted(n for n in active_networks() if n.startswith(name_prefix)),
+        "bridges": sorted(p.name for p in pathlib.Path("/sys/class/net").iterdir()
+                          if p.name.startswith(name_prefix)),
+        "proxies": sorted(pid for pid, turn in turn_proxy_processes() if turn.startswith(name_prefix)),
+        "filter_bindings": sorted(p for p in filter_binding_ports() if p.startswith(name_prefix)),
+    }
+
+
+def wait_for(predicate, timeout, interval=0.1, what="condition"):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(interval)
+    raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+
+
+class Engine:
+    """One data directory and the arizukoctl that works on it."""
+
+    def __init__(self, extra_environment=None):
+        self.directory = tempfile.TemporaryDirectory(prefix="arizuko-turns-test-")
+        self.data_dir = os.path.join(self.directory.name, "data")
+        self.environment = dict(os.environ)
+        self.environment["ARIZUKO_EGRESS_BIN"] = ARGS.egress
+        self.environment.setdefault("ARIZUKO_ACCELERATOR", "auto")
+        self.environment.update(extra_environment or {})
+
+    def close(self):
+        self.directory.cleanup()
+
+    def command(self, *arguments):
+        return [ARGS.arizukoctl, "--data-dir", self.data_dir, *arguments]
+
+    def run(self, *arguments, timeout=300):
+        return subprocess.run(self.command(*arguments), capture_output=True, text=True,
+                              env=self.environment, timeout=timeout)
+
+    def start(self, *arguments):
+        return subprocess.Popen(self.command(*arguments), stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, env=self.environment)
+
+    def add_folder(self, folder):
+        result = self.run("folder", "add", folder)
+        if result.returncode != 0:
+            raise AssertionError(f"folder add {folder}: {result.stderr}")
+
+    def database(self):
+        connection = sqlite3.connect(os.path.join(self.data_dir, "arizuko.db"), timeout=10)
+        connection.row_factory = sqlite3.Row
+        return connection
+
+    def turns(self):
+        with self.database() as db:
+            return [dict(row) for row in db.execute("SELECT * FROM turns ORDER BY queued_at")]
+
+    def turn(self, name):
+        with self.database() as db:
+            row = db.execute("SELECT * FROM turns WHERE name = ?", (name,)).fetchone()
+            return dict(row) if row else None
+
+    def events(self, name):
+        with self.database() as db:
+            rows = db.execute(
+                "SELECT e.seq, e.kind, e.json, e.at FROM turn_events e JOIN turns t ON t.id = e.turn "
+                "WHERE t.name = ? ORDER BY e.seq", (name,)).fetchall()
+            return [{"seq": r["seq"], "kind": r["kind"], "json": json.loads(r["json"]), "at": r["at"]}
+                    for r in rows]
+
+    def home(self, folder):
+        return pathlib.Path(self.data_dir, "groups", folder)
+
+
+def turn_name_from(stderr):
+    """The turn's name from arizukoctl run's "[engine] turn az-xxxxxxxx (...)" line."""
+    for line in stderr.splitlines():
+        if line.startswith("[engine] turn az-"):
+            return line.split()[2]
+    raise AssertionError(f"no turn line in:\n{stderr}")
+
+
+def fake_image_directory(parent):
+    """A guest image that passes the presence check but cannot boot, for tests
+    that must fail before any VM starts."""
+    directory = pathlib.Path(parent, "fake-image")
+    directory.mkdir()
+    for name in ("vmlinuz", "initramfs.img", "root.img"):
+        (directory / name).write_bytes(b"\0" * 4096)
+    (directory / "manifest.json").write_text("{}")
+    return str(directory)
+
+
+def require_guest_image():
+    """End-to-end tests need the real image; say how to build it if it is absent."""
+    directory = os.environ.get("ARIZUKO_GUEST_IMAGE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cache")), "arizuko-desktop", "guest")
+    missing = [n for n in ("vmlinuz", "initramfs.img", "root.img", "manifest.json")
+               if not os.path.isfile(os.path.join(directory, n))]
+    if missing:
+        raise AssertionError(f"the guest image in {directory} is missing {', '.join(missing)}: build it "
+                             f"with installer/build-guest-image --guest-binary <build>/bin/arizuko-guest")
+    return directory
