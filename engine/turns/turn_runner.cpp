@@ -11,12 +11,13 @@
 #include <QSqlQuery>
 #include <QStandardPaths>
 #include <QUuid>
+#include <algorithm>
 #include <unistd.h>
 
 namespace arizuko::turns {
 namespace {
 
-constexpr int cancelPollMs = 250;
+constexpr int storePollMs = 250;
 const QString engineActor = QStringLiteral("system:turns");
 
 host::AcceleratorChoice decideAccelerator(libvirt::Connection &connection,
@@ -56,8 +57,8 @@ TurnRunner::TurnRunner(store::Store &store, RunnerSettings settings,
                                             {},
                                             {}});
     m_environment->subnetsInUse = [this] { return subnetsInUse(); };
-    m_cancelPoll.setInterval(cancelPollMs);
-    connect(&m_cancelPoll, &QTimer::timeout, this, &TurnRunner::pollCancelRequests);
+    m_storePoll.setInterval(storePollMs);
+    connect(&m_storePoll, &QTimer::timeout, this, &TurnRunner::pollStore);
 }
 
 TurnRunner::~TurnRunner()
@@ -85,7 +86,7 @@ Result<std::unique_ptr<TurnRunner>> TurnRunner::create(store::Store &store, Runn
     runner->m_startupReap = *reaped;
     runner->m_environment->accelerator =
         decideAccelerator(**connection, runner->m_environment->settings);
-    runner->m_cancelPoll.start();
+    runner->m_storePoll.start();
     return runner;
 }
 
@@ -232,7 +233,7 @@ void TurnRunner::schedule()
     }
 }
 
-void TurnRunner::pollCancelRequests()
+void TurnRunner::pollStore()
 {
     QSqlQuery query(m_store.database());
     query.prepare(QStringLiteral(
@@ -248,6 +249,11 @@ void TurnRunner::pollCancelRequests()
         if (requested.contains(turn->id()))
             turn->cancel(QStringLiteral("cancelled by the user (arizukoctl cancel)"));
     }
+    const bool waiting = std::any_of(m_turns.begin(), m_turns.end(), [](const auto &turn) {
+        return turn->state() == TurnState::Queued;
+    });
+    if (waiting)
+        schedule();
 }
 
 QList<libvirt::Ipv4Range> TurnRunner::subnetsInUse() const

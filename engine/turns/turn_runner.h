@@ -58,14 +58,16 @@ private:
     void schedule();
     bool topicBusy(const Turn &candidate) const;
     Result<TurnPlan> plan(const Turn &turn);
-    void pollCancelRequests();
+    // Acts on what other processes wrote: cancel requests for our turns,
+    // and the end of another engine's turn that kept one of ours queued.
+    void pollStore();
     QList<libvirt::Ipv4Range> subnetsInUse() const;
 
     store::Store &m_store;
     TurnRecords m_records;
     std::unique_ptr<TurnEnvironment> m_environment;
     std::vector<std::unique_ptr<Turn>> m_turns; // live turns, in submission order
-    QTimer m_cancelPoll;
+    QTimer m_storePoll;
     ReapReport m_startupReap;
     EngineProcess m_engine;
 };

@@ -48,11 +48,12 @@ udp() {
 
 # ping_host NAME HOST [ping args]: ICMP echo; outcome replies=N.
 ping_host() {
-    local name=$1 host=$2 out received
+    local name=$1 host=$2 out received from
     shift 2
     out=$(timeout 8 ping -c 2 -W 3 "$@" "$host" 2>&1)
     received=$(echo "$out" | sed -n 's/.* \([0-9]*\) packets received.*/\1/p')
-    say "$name" "replies=${received:-none}" "$host $out"
+    from=$(echo "$out" | sed -n 's/.* bytes from \([^ ]*\): .*/\1/p' | sort -u | tr '\n' ',')
+    say "$name" "replies=${received:-none}" "$host from=$from $(echo "$out" | tail -n 2)"
 }
 
 # proxy_get NAME URL: a plain HTTP request in absolute form to the proxy;
@@ -76,9 +77,10 @@ proxy_connect() {
     response=$(timeout 10 bash -c '
         exec 3<>"/dev/tcp/$0/$1" || exit 9
         printf "CONNECT %s HTTP/1.1\r\nHost: %s\r\n\r\n" "$2" "$2" >&3
+        cr=$(printf "\r")
         IFS= read -r line <&3; echo "$line"
         while IFS= read -r header <&3; do
-            echo "$header"; [ "$header" = $'"'"'\r'"'"' ] && break
+            echo "$header"; [ "$header" = "$cr" ] && break
         done
         case "$line" in *" 200"*)
             printf "GET /hello HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n\r\n" "$2" >&3
