@@ -2,6 +2,7 @@
 Claude Code's version, writes a file into the folder's home, and every
 event arrives in order."""
 
+import json
 import os
 import pathlib
 import sys
@@ -74,6 +75,17 @@ class CommandTurn(unittest.TestCase):
         mounts = [line for line in self.result.stdout.splitlines() if " 9p " in line]
         self.assertEqual(len(mounts), 1, mounts)
         self.assertTrue(mounts[0].startswith("home /home/agent 9p "), mounts)
+
+    def test_turns_lists_the_phase_timings(self):
+        listed = self.engine.run("--json", "turns")
+        self.assertEqual(listed.returncode, 0, listed.stderr)
+        turn = next(t for t in json.loads(listed.stdout) if t["name"] == self.name)
+        self.assertEqual(turn["state"], "done")
+        for phase in ("queued", "preparing", "booting", "running", "finishing"):
+            self.assertGreaterEqual(turn["phase_ms"][phase], 0, phase)
+        table = self.engine.run("turns")
+        self.assertIn(self.name, table.stdout)
+        self.assertIn("PREPARE_MS", table.stdout)
 
     def test_the_console_is_logged(self):
         turn = self.engine.turn(self.name)

@@ -1,0 +1,135 @@
+"""libvirtd restarted mid-turn: the turn fails cleanly (it ends, failed, with
+an error saying what happened, well before its deadline) and nothing of it
+is left: no domain, network, bridge, proxy or filter binding.
+
+The test stops the running libvirtd (SIGTERM, as an administrator would)
+and starts it again with `libvirtd -d`; whatever happens, libvirtd is
+running again when the test ends."""
+
+import datetime
+import os
+import pathlib
+import signal
+import subprocess
+import sys
+import time
+import unittest
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import confinement_support as c  # noqa: E402
+from confinement_support import h  # noqa: E402
+
+DEADLINE_SECONDS = 240
+
+
+def moment(timestamp):
+    return datetime.datetime.fromisoformat(timestamp.replace("Z", "+00:00")).timestamp()
+
+
+def libvirtd_pids():
+    found = []
+    for entry in pathlib.Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if (entry / "comm").read_text().strip() == "libvirtd":
+                    found.append(int(entry.name))
+            except OSError:
+                pass
+    return found
+
+
+def libvirtd_answers():
+    return h.virsh("version").returncode == 0
+
+
+def ensure_libvirtd_running():
+    if not libvirtd_pids():
+        subprocess.run(["libvirtd", "-d"], check=True, timeout=30)
+    h.wait_for(libvirtd_answers, 60, interval=0.5, what="libvirtd to answer again")
+
+
+def restart_libvirtd():
+    """Stops libvirtd and starts it again; returns when it answers."""
+    pids = libvirtd_pids()
+    if len(pids) != 1:
+        raise AssertionError(f"expected one libvirtd, found {pids}")
+    os.kill(pids[0], signal.SIGTERM)
+    try:
+        h.wait_for(lambda: not pathlib.Path(f"/proc/{pids[0]}").exists(), 20, what="libvirtd to stop")
+    except AssertionError:
+        os.kill(pids[0], signal.SIGKILL)
+        h.wait_for(lambda: not pathlib.Path(f"/proc/{pids[0]}").exists(), 10, what="libvirtd to die")
+    subprocess.run(["libvirtd", "-d"], check=True, timeout=30)
+    h.wait_for(libvirtd_answers, 60, interval=0.5, what="the restarted libvirtd to answer")
+
+
+class LibvirtdRestart(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        c.require_root_and_libvirt()
+        cls.engine = h.Engine()
+        try:
+            cls._run()
+        except BaseException:
+            cls.engine.close()
+            raise
+
+    @classmethod
+    def _run(cls):
+        engine = cls.engine
+        engine.add_folder("corp")
+        run = engine.start("run", "--deadline", str(DEADLINE_SECONDS), "--agent", "command", "corp",
+                           "echo before-the-restart; sleep 600")
+        try:
+            def running():
+                turns = engine.turns() if pathlib.Path(engine.data_dir, "arizuko.db").exists() else []
+                return next((t for t in turns if t["state"] == "running"), None)
+            cls.name = h.wait_for(running, 240, what="a running turn")["name"]
+            h.wait_for(lambda: any(e["kind"] == "event" for e in engine.events(cls.name)), 60,
+                       what="the first agent output")
+            cls.restarted_at = time.time()
+            try:
+                restart_libvirtd()
+            finally:
+                ensure_libvirtd_running()
+            cls.answered_at = time.time()
+            cls.out, cls.err = run.communicate(timeout=DEADLINE_SECONDS + 60)
+            cls.returncode = run.returncode
+        finally:
+            run.kill()
+            run.communicate()
+        cls.turn = engine.turn(cls.name)
+        cls.events = engine.events(cls.name)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.engine.close()
+
+    def test_libvirtd_runs_again(self):
+        self.assertTrue(libvirtd_answers())
+
+    def test_the_turn_fails_cleanly_before_its_deadline(self):
+        self.assertEqual(self.returncode, 1, self.err[-2000:])
+        self.assertEqual(self.turn["state"], "failed")
+        self.assertTrue(self.turn["error_code"], self.turn)
+        self.assertNotEqual(self.turn["error_code"], "turns.deadline",
+                            "the engine only noticed at the deadline")
+        self.assertLess(moment(self.turn["ended_at"]) - self.answered_at, 30, self.turn["error"])
+
+    def test_the_events_before_the_restart_are_kept(self):
+        lines = [e["json"].get("line") for e in self.events if e["kind"] == "event"]
+        self.assertIn("before-the-restart", lines)
+        self.assertIn("error", [e["kind"] for e in self.events])
+
+    def test_nothing_of_the_turn_is_left(self):
+        def clean():
+            left = h.leftovers(self.name)
+            return left if not any(left.values()) else None
+        try:
+            h.wait_for(clean, 30, what="nothing of the turn left")
+        except AssertionError:
+            self.fail(f"left on the host after the restart: {h.leftovers(self.name)}")
+
+
+if __name__ == "__main__":
+    h.main()

@@ -1,0 +1,126 @@
+"""kill -9 of the turn's proxy mid-turn: the turn fails closed
+(turns.proxy-died), no traffic of the guest leaves afterwards (no request
+reaches the allowed server, nothing from the guest reaches the outside
+namespace), the events up to the kill are kept and nothing is left."""
+
+import datetime
+import os
+import pathlib
+import signal
+import sys
+import time
+import unittest
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import confinement_support as c  # noqa: E402
+from confinement_support import h  # noqa: E402
+
+# Every 0.3 s: a request to the allowed server and one to the (allowed)
+# outside through the proxy, and a raw connect to the outside.
+LOOP = r"""
+i=0
+while [ $i -lt 600 ]; do
+    i=$((i + 1))
+    if timeout 3 wget -q -O - "http://127.0.0.1:$APP_PORT/tick?n=$i" >/dev/null 2>&1; then
+        echo "tick-$i ok"; else echo "tick-$i failed"; fi
+    timeout 3 wget -q -O - "http://$OUTSIDE:8080/?n=$i" >/dev/null 2>&1
+    timeout 2 bash -c 'exec 3<>"/dev/tcp/$0/8080"' "$OUTSIDE" 2>/dev/null && echo "raw-$i connected"
+    sleep 0.3
+done
+"""
+
+
+def moment(timestamp):
+    return datetime.datetime.fromisoformat(timestamp.replace("Z", "+00:00")).timestamp()
+
+
+class ProxyKilled(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        c.require_root_and_libvirt()
+        cls.engine = h.Engine({"ARIZUKO_PROXY_ALLOW_LOOPBACK": "1"})
+        try:
+            cls._run()
+        except BaseException:
+            cls.engine.close()
+            raise
+
+    @classmethod
+    def _run(cls):
+        engine = cls.engine
+        engine.add_folder("corp")
+        for target in ("127.0.0.1", c.OUTSIDE_ADDRESS):
+            engine.run("network", "allow", "corp", target)
+        home = engine.home("corp")
+        home.mkdir(parents=True, exist_ok=True)
+        (home / "loop.sh").write_text(LOOP)
+        with c.OutsideNamespace() as outside:
+            controller = c.Controller()
+            try:
+                command = f"APP_PORT={controller.port} OUTSIDE={c.OUTSIDE_ADDRESS} bash $HOME/loop.sh"
+                run = engine.start("run", "--deadline", "300", "--agent", "command", "corp", command)
+                try:
+                    h.wait_for(lambda: sum(p.startswith("/tick") for p in controller.paths()) >= 3, 240,
+                               what="three requests through the proxy")
+                    turn = next(t for t in engine.turns() if t["state"] == "running")
+                    cls.proxy_pid = turn["proxy_pid"]
+                    environment = pathlib.Path(f"/proc/{cls.proxy_pid}/environ").read_bytes()
+                    if f"ARIZUKO_TURN={turn['name']}".encode() not in environment.split(b"\0"):
+                        raise AssertionError(f"pid {cls.proxy_pid} is not the proxy of {turn['name']}")
+                    os.kill(cls.proxy_pid, signal.SIGKILL)
+                    cls.killed_at = time.time()
+                    cls.out, cls.err = run.communicate(timeout=120)
+                    cls.returncode = run.returncode
+                finally:
+                    run.kill()
+                    run.communicate()
+                # Anything in flight at the kill has arrived by now.
+                cls.requests = list(controller.requests)
+            finally:
+                controller.close()
+            cls.outside_records = list(outside.records)
+            cls.outside_from_turns = outside.seen_from(c.TURN_POOL)
+        cls.name = h.turn_name_from(cls.err)
+        cls.turn = engine.turn(cls.name)
+        cls.events = engine.events(cls.name)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.engine.close()
+
+    def test_the_turn_fails_closed_at_once(self):
+        self.assertEqual(self.returncode, 1, self.err[-2000:])
+        self.assertEqual(self.turn["state"], "failed")
+        self.assertEqual(self.turn["error_code"], "turns.proxy-died")
+        self.assertLess(moment(self.turn["finishing_at"]) - self.killed_at, 3.0)
+
+    def test_no_request_reaches_the_allowed_server_after_the_kill(self):
+        ticks = [at for at, path in self.requests if path.startswith("/tick")]
+        self.assertGreaterEqual(len(ticks), 3, "positive control: the proxy worked before the kill")
+        late = [at - self.killed_at for at in ticks if at > self.killed_at + 0.2]
+        self.assertFalse(late, "requests arrived after the proxy was killed (s after the kill)")
+
+    def test_nothing_of_the_guest_reaches_the_outside(self):
+        before = [r for r in self.outside_records if r["kind"] == "tcp" and r["at"] < self.killed_at]
+        self.assertTrue(before, "positive control: the proxy reached the allowed outside host")
+        self.assertTrue(all(r["peer"] == c.HOST_SIDE for r in before), before)
+        after = [r for r in self.outside_records if r["kind"] == "tcp" and r["at"] > self.killed_at + 0.2]
+        self.assertFalse(after, "the outside was reached after the proxy was killed")
+        self.assertFalse(self.outside_from_turns, "a packet of the guest reached the outside")
+        raw = [e for e in self.events if e["kind"] == "event" and "connected" in e["json"]["line"]]
+        self.assertFalse(raw, "a raw connect from the guest succeeded")
+
+    def test_the_events_up_to_the_kill_are_kept(self):
+        lines = [e["json"]["line"] for e in self.events if e["kind"] == "event"]
+        self.assertIn("tick-1 ok", lines)
+        self.assertIn("turns.proxy-died", [e["json"].get("code") for e in self.events if e["kind"] == "error"])
+
+    def test_the_proxy_is_gone_and_nothing_is_left(self):
+        self.assertFalse(pathlib.Path(f"/proc/{self.proxy_pid}").exists()
+                         and b"arizuko-egress" in pathlib.Path(f"/proc/{self.proxy_pid}/cmdline").read_bytes())
+        left = h.leftovers(self.name)
+        self.assertEqual(left, {key: [] for key in left})
+
+
+if __name__ == "__main__":
+    h.main()
