@@ -52,7 +52,9 @@ std::vector<char *> pointersTo(const std::vector<std::string> &strings)
         failInChild("chdir to the home");
     if (::setgroups(0, nullptr) != 0 || ::setgid(launch.gid) != 0 || ::setuid(launch.uid) != 0)
         failInChild("drop privileges");
-    if (::setuid(0) == 0)
+    // An agent the host asked to run as root keeps root; any other must not
+    // be able to get it back.
+    if (launch.uid != 0 && ::setuid(0) == 0)
         failInChild("privileges were not dropped");
     ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
     ::execve(argv[0], argv, envp);

@@ -134,10 +134,11 @@ TurnSpec parseTurnSpec(std::string_view line)
     spec.gatewayUrl = reader.string("gateway_url");
     spec.gatewayToken = reader.string("gateway_token");
     spec.timeoutSeconds = reader.requiredInteger("timeout_seconds", 1, maxTimeoutSeconds);
-    // uid/gid 0 would hand the agent root inside the VM.
+    // Root (0) only when the host names it: the VM, not the agent's uid, is
+    // the confinement, and tests must prove it holds against root.
     constexpr std::int64_t maxId = 65534;
-    spec.uid = static_cast<std::uint32_t>(reader.optionalInteger("uid", 1, maxId).value_or(1000));
-    spec.gid = static_cast<std::uint32_t>(reader.optionalInteger("gid", 1, maxId).value_or(1000));
+    spec.uid = static_cast<std::uint32_t>(reader.optionalInteger("uid", 0, maxId).value_or(1000));
+    spec.gid = static_cast<std::uint32_t>(reader.optionalInteger("gid", 0, maxId).value_or(1000));
     spec.network = parseNetwork(reader.object("network"));
 
     switch (spec.agent) {

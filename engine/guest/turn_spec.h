@@ -39,8 +39,9 @@ struct TurnSpec
     std::string gatewayUrl;
     std::string gatewayToken;
     std::int64_t timeoutSeconds = 0;
-    // The agent's unprivileged identity; the host picks its own uid so that
-    // files in the shared home belong to the desktop user.
+    // The agent's identity; the host picks its own uid so that files in the
+    // shared home belong to the desktop user. Absent means 1000; 0 (root in
+    // the VM) only when the host sends it explicitly.
     std::uint32_t uid = 1000;
     std::uint32_t gid = 1000;
     std::optional<Ipv4Interface> network;

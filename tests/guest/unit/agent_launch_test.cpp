@@ -117,6 +117,16 @@ TEST(AgentLaunch, TheHostsUidAndGidAreUsed)
     EXPECT_EQ(launch.gid, 4321u);
 }
 
+TEST(AgentLaunch, RootIsPassedOnWhenTheHostAsksForIt)
+{
+    TurnSpec spec = claudeTurn();
+    spec.uid = 0;
+    spec.gid = 0;
+    const AgentLaunch launch = buildAgentLaunch(spec);
+    EXPECT_EQ(launch.uid, 0u);
+    EXPECT_EQ(launch.gid, 0u);
+}
+
 TEST(UrlHost, TakesTheHostOutOfAUrl)
 {
     EXPECT_EQ(urlHost("http://10.213.0.1:8080"), "10.213.0.1");

@@ -46,6 +46,16 @@ TEST(TurnSpec, ParsesACommandTurn)
     EXPECT_FALSE(spec.network);
 }
 
+TEST(TurnSpec, RootOnlyWhenTheHostSaysSoExplicitly)
+{
+    const TurnSpec root = parseTurnSpec(commandTurnWith(R"("uid":0,"gid":0)"));
+    EXPECT_EQ(root.uid, 0u);
+    EXPECT_EQ(root.gid, 0u);
+    const TurnSpec unset = parseTurnSpec(commandTurnWith(R"("uid":null,"gid":null)"));
+    EXPECT_EQ(unset.uid, 1000u) << "an absent or null uid never means root";
+    EXPECT_EQ(unset.gid, 1000u);
+}
+
 TEST(TurnSpec, ParsesAClaudeTurnWithEverything)
 {
     const TurnSpec spec = parseTurnSpec(
@@ -123,8 +133,10 @@ INSTANTIATE_TEST_SUITE_P(
         BadSpec{R"({"type":"turn","version":1,"turn_id":"x","agent":"claude","prompt":"p",)"
                 R"("timeout_seconds":5})",
                 "gateway_url and gateway_token are required"},
-        BadSpec{commandTurnWith(R"("uid":0)"), "uid must be between 1 and"},
-        BadSpec{commandTurnWith(R"("gid":-1)"), "gid must be between 1 and"},
+        BadSpec{commandTurnWith(R"("uid":-1)"), "uid must be between 0 and 65534"},
+        BadSpec{commandTurnWith(R"("uid":65535)"), "uid must be between 0 and 65534"},
+        BadSpec{commandTurnWith(R"("uid":"0")"), "uid must be an integer"},
+        BadSpec{commandTurnWith(R"("gid":-1)"), "gid must be between 0 and 65534"},
         BadSpec{commandTurnWith(R"("prompt":"a\u0000b")"), "prompt must not contain a NUL"},
         BadSpec{commandTurnWith(R"("network":"10.0.0.2/30")"), "network must be an object"},
         BadSpec{commandTurnWith(R"("network":{"gateway":"10.0.0.1"})"),
