@@ -20,6 +20,7 @@ import os
 import pathlib
 import select
 import socket
+import struct
 import subprocess
 import sys
 import threading
@@ -56,6 +57,30 @@ def require_root_and_libvirt():
         raise AssertionError(f"libvirtd is not reachable at {h.libvirt_uri()}: {version.stderr.strip()}"
                              " (start it with `libvirtd -d` or `./dev setup`)")
     return h.require_guest_image()
+
+
+def icmp_echo(address, timeout=3):
+    """One ICMP echo request from the host; True when the reply came."""
+    identifier = os.getpid() & 0xFFFF
+    header = struct.pack("!BBHHH", 8, 0, 0, identifier, 1) + b"arizuko"
+    padded = header + b"\0" * (len(header) % 2)
+    checksum = sum(struct.unpack("!%dH" % (len(padded) // 2), padded))
+    checksum = (checksum >> 16) + (checksum & 0xFFFF)
+    checksum = ~(checksum + (checksum >> 16)) & 0xFFFF
+    packet = header[:2] + struct.pack("!H", checksum) + header[4:]
+    with socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_ICMP) as raw:
+        raw.settimeout(timeout)
+        raw.sendto(packet, (address, 0))
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                reply, peer = raw.recvfrom(1024)
+            except socket.timeout:
+                return False
+            icmp = reply[(reply[0] & 0x0F) * 4:]
+            if peer[0] == address and icmp[0] == 0 and struct.unpack("!H", icmp[4:6])[0] == identifier:
+                return True
+    return False
 
 
 def route_device(address):
@@ -127,7 +152,8 @@ class OutsideNamespace:
                 raise AssertionError("the outside namespace's TCP server did not answer the host")
         with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as udp:
             udp.sendto(b"probe", (OUTSIDE_ADDRESS, 53))
-        run("ping", "-c", "1", "-W", "2", OUTSIDE_ADDRESS)
+        if not icmp_echo(OUTSIDE_ADDRESS):
+            raise AssertionError("the outside namespace did not answer the host's ICMP echo")
         h.wait_for(lambda: any(r["kind"] == "udp" for r in self.records), 5,
                    what="the outside's UDP socket to see the host's probe")
         self.records.clear()

@@ -82,13 +82,16 @@ proxy_connect() {
         while IFS= read -r header <&3; do
             echo "$header"; [ "$header" = "$cr" ] && break
         done
-        case "$line" in *" 200"*)
-            printf "GET /hello HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n\r\n" "$2" >&3
-            echo TUNNEL; cat <&3 ;;
+        echo BODY
+        case "$line" in
+            *" 200"*)
+                printf "GET /hello HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n\r\n" "$2" >&3
+                cat <&3 | sed "1,/^$cr\$/d" ;;
+            *) cat <&3 ;;
         esac' "$PROXY_HOST" "$PROXY_PORT" "$2" 2>&1)
     status=$(echo "$response" | head -n 1 | awk '{print $2}')
     reason=$(echo "$response" | grep -i '^X-Arizuko-Egress-Reason:' | tr -d '\r' | awk '{print $2}')
-    body=$(echo "$response" | tr -d '\r' | sed '1,/^TUNNEL$/d' | sed '1,/^$/d' | head -n 1)
+    body=$(echo "$response" | tr -d '\r' | sed '1,/^BODY$/d' | head -n 1)
     say "$1" "http-${status:-none}" "reason=${reason:-none} body=$body"
 }
 
