@@ -79,6 +79,11 @@ Result<QString> canonicalName(const QString &input, const QString &name)
                               u"inside a label, '_')"_s);
     if (ace.size() > kMaxNameLength)
         return badHost(input, u"is longer than %1 characters"_s.arg(kMaxNameLength));
+    // No top-level domain is numeric: such a name is an address in another
+    // notation (0x7f.0.0.1), which resolvers read as an IP and the proxy refuses.
+    static const QRegularExpression numericLabel(u"^([0-9]+|0x[0-9a-f]+)$"_s);
+    if (numericLabel.match(aceLabels.last()).hasMatch())
+        return badHost(input, u"is an IP address in a numeric notation other than a dotted quad"_s);
     return ace;
 }
 

@@ -92,6 +92,10 @@ void HostNameTest::refused_data()
     QTest::newRow("octet over 255") << u"256.1.1.1"_s << u"valid IPv4"_s << QString();
     QTest::newRow("leading zero octet") << u"010.0.0.1"_s << u"valid IPv4"_s << QString();
     QTest::newRow("IPv6 with zone") << u"fe80::1%eth0"_s << u"valid IPv6"_s << QString();
+    QTest::newRow("hex address notation")
+        << u"0x7f.0.0.1"_s << u"numeric notation"_s << QString();
+    QTest::newRow("numeric last label") << u"example.123"_s << u"numeric notation"_s << QString();
+    QTest::newRow("hex last label") << u"example.0x1f"_s << u"numeric notation"_s << QString();
     QTest::newRow("garbage colons") << u"a:b:c"_s << u"valid IPv6"_s << QString();
     QTest::newRow("unclosed bracket") << u"[::1"_s << u"unclosed"_s << QString();
 }
