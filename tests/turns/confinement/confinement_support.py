@@ -13,6 +13,7 @@
 """
 
 import contextlib
+import fcntl
 import http.server
 import ipaddress
 import json
@@ -38,6 +39,8 @@ HOST_SIDE = "198.18.0.1"          # RFC 2544 benchmark range: never routed on th
 OUTSIDE_ADDRESS = "198.18.0.2"
 OUTSIDE_PRIVATE_ADDRESS = "10.254.254.2"  # a private address, also in the namespace
 TURN_POOL = ipaddress.ip_network("10.213.0.0/16")
+LOCK_FILE = "/run/lock/arizuko-confinement-outside.lock"
+SAFETY_NETS = ("198.18.0.0/15", "10.254.254.0/24")
 
 
 def run(*command, check=True):
@@ -98,6 +101,10 @@ class OutsideNamespace:
         self._forwarding = None
 
     def __enter__(self):
+        # One namespace per machine: another test run (another build dir)
+        # waits here instead of tearing ours down as "stale".
+        self._lock = open(LOCK_FILE, "w")
+        h.wait_for(self._try_lock, 900, interval=1, what=f"the lock {LOCK_FILE}")
         self._remove_stale()
         self._forwarding = pathlib.Path("/proc/sys/net/ipv4/ip_forward").read_text().strip()
         try:
@@ -107,9 +114,18 @@ class OutsideNamespace:
             raise
         return self
 
+    def _try_lock(self):
+        try:
+            fcntl.flock(self._lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return True
+        except BlockingIOError:
+            return False
+
     def _remove_stale(self):
         run("ip", "netns", "del", NAMESPACE, check=False)
         run("ip", "link", "del", HOST_VETH, check=False)
+        for network in SAFETY_NETS:
+            run("ip", "route", "del", "unreachable", network, "metric", "4000", check=False)
 
     def _create(self):
         inside = ("ip", "netns", "exec", NAMESPACE)
@@ -117,6 +133,10 @@ class OutsideNamespace:
         run("ip", "link", "add", HOST_VETH, "type", "veth", "peer", "name", OUTSIDE_VETH)
         run("ip", "link", "set", OUTSIDE_VETH, "netns", NAMESPACE)
         run("ip", "addr", "add", HOST_SIDE + "/30", "dev", HOST_VETH)
+        # The host's own IPv6 chatter (router solicitations, MLD) would look
+        # like traffic at the outside: no IPv6 on the veth pair at all.
+        pathlib.Path(f"/proc/sys/net/ipv6/conf/{HOST_VETH}/disable_ipv6").write_text("1")
+        run(*inside, "sysctl", "-qw", f"net.ipv6.conf.{OUTSIDE_VETH}.disable_ipv6=1")
         run("ip", "link", "set", HOST_VETH, "up")
         run(*inside, "ip", "addr", "add", OUTSIDE_ADDRESS + "/30", "dev", OUTSIDE_VETH)
         run(*inside, "ip", "addr", "add", OUTSIDE_PRIVATE_ADDRESS + "/32", "dev", OUTSIDE_VETH)
@@ -125,6 +145,10 @@ class OutsideNamespace:
         # Replies to anything (the guest's subnet included) go back to the host.
         run(*inside, "ip", "route", "add", "default", "via", HOST_SIDE)
         run("ip", "route", "add", OUTSIDE_PRIVATE_ADDRESS + "/32", "via", OUTSIDE_ADDRESS)
+        # A safety net: should the veth vanish mid-test, these addresses are
+        # unreachable instead of following the default route off the machine.
+        for network in SAFETY_NETS:
+            run("ip", "route", "add", "unreachable", network, "metric", "4000")
         # Confinement must hold with routing on, not because of ip_forward=0.
         pathlib.Path("/proc/sys/net/ipv4/ip_forward").write_text("1")
         for address in (OUTSIDE_ADDRESS, OUTSIDE_PRIVATE_ADDRESS):
@@ -179,10 +203,13 @@ class OutsideNamespace:
             except subprocess.TimeoutExpired:
                 self._process.kill()
                 self._process.wait()
+            self._reader.join(timeout=5)
+            self._process.stdout.close()
         run("ip", "route", "del", OUTSIDE_PRIVATE_ADDRESS + "/32", check=False)
         self._remove_stale()
         if self._forwarding is not None:
             pathlib.Path("/proc/sys/net/ipv4/ip_forward").write_text(self._forwarding)
+        self._lock.close()
 
 
 class Listener:

@@ -8,7 +8,7 @@ PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin
 
 say() { echo "ATTEMPT $1 $2 $(echo "${3:-}" | tr '\r\n' '  ' | cut -c1-300)"; }
 
-for tool in bash timeout wget nc ping ping6 ip ifconfig nslookup sysctl id; do
+for tool in bash timeout wget nc ping ping6 ip ifconfig arp nslookup sysctl id awk; do
     if command -v "$tool" >/dev/null 2>&1; then echo "TOOL $tool present"; else echo "TOOL $tool missing"; fi
 done
 echo "ATTEMPT agent-uid $(id -u) $(id)"
@@ -147,25 +147,33 @@ done
 say ipv6-enabled-by-root "$(cat "/proc/sys/net/ipv6/conf/$IFACE/disable_ipv6")" \
     "$(ip -6 addr show dev "$IFACE" 2>&1)"
 tcp raw-tcp6-link-local "$BRIDGE_LINK_LOCAL%$IFACE" "$HOST_TCP6_PORT" &
-ping_host icmp6-link-local "$BRIDGE_LINK_LOCAL%$IFACE" -6 &
-ping_host icmp6-all-nodes "ff02::1%$IFACE" -6 &
+ping_host icmp6-link-local "$BRIDGE_LINK_LOCAL" -6 -I "$IFACE" &
+ping_host icmp6-all-nodes ff02::1 -6 -I "$IFACE" &
 tcp raw-tcp6-global-after-enable "$HOST_GLOBAL_IPV6" "$HOST_TCP6_PORT" &
 wait
 say ipv6-neighbours "count=$(ip -6 neigh show dev "$IFACE" 2>/dev/null | grep -c 'lladdr')" \
     "$(ip -6 neigh show dev "$IFACE" 2>&1)"
 sysctl -w net.ipv6.conf.all.disable_ipv6=1 "net.ipv6.conf.$IFACE.disable_ipv6=1" >/dev/null 2>&1
 
-# --- a changed IP address (the other turn's guest address): nothing gets through
+# --- a changed IP address (the other turn's guest address): nothing gets through.
+# The host's MAC is pinned first, so the spoofed packets really leave the
+# guest (ARP from a spoofed address would fail first and prove less).
+HOST_MAC=$(awk -v ip="$HOST_IP" '$1 == ip { print $4 }' /proc/net/arp)
 ip addr flush dev "$IFACE"
 ip addr add "$OTHER_GUEST_IP/30" dev "$IFACE"
 ip route add "$HOST_IP/32" dev "$IFACE" 2>/dev/null
-ip route add "$OTHER_HOST_IP/32" dev "$IFACE" 2>/dev/null
-say spoofed-ip-set ok "$(ip -4 -o addr show dev "$IFACE")"
+ip route add default via "$HOST_IP" dev "$IFACE" 2>/dev/null
+arp -i "$IFACE" -s "$HOST_IP" "$HOST_MAC"
+# The other turn's host address is on the spoofed /30: send it to our host too.
+arp -i "$IFACE" -s "$OTHER_HOST_IP" "$HOST_MAC"
+say spoofed-ip-set ok "$(ip -4 -o addr show dev "$IFACE") host-mac=$HOST_MAC $(cat /proc/net/arp | tail -n +2)"
 tcp spoofed-ip-own-proxy "$HOST_IP" "$PROXY_PORT" &
 tcp spoofed-ip-other-proxy "$OTHER_PROXY_HOST" "$OTHER_PROXY_PORT" &
 tcp spoofed-ip-outside "$OUTSIDE_ADDRESS" "$OUTSIDE_TCP_PORT" &
 wait
 ip addr flush dev "$IFACE"
+arp -i "$IFACE" -d "$HOST_IP" 2>/dev/null
+arp -i "$IFACE" -d "$OTHER_HOST_IP" 2>/dev/null
 ip addr add "$ADDRESS" dev "$IFACE"
 ip route add default via "$HOST_IP" dev "$IFACE" 2>/dev/null
 tcp restored-ip-proxy-port "$HOST_IP" "$PROXY_PORT"
@@ -175,8 +183,8 @@ ip link set dev "$IFACE" down
 ip link set dev "$IFACE" address 52:54:00:de:ad:01
 ip link set dev "$IFACE" up
 ip route add default via "$HOST_IP" dev "$IFACE" 2>/dev/null
-ip neigh flush dev "$IFACE" 2>/dev/null
-say spoofed-mac-set ok "$(cat "/sys/class/net/$IFACE/address")"
+arp -i "$IFACE" -s "$HOST_IP" "$HOST_MAC"
+say spoofed-mac-set ok "$(cat "/sys/class/net/$IFACE/address") host-mac=$HOST_MAC"
 tcp spoofed-mac-own-proxy "$HOST_IP" "$PROXY_PORT" &
 tcp spoofed-mac-outside "$OUTSIDE_ADDRESS" "$OUTSIDE_TCP_PORT" &
 ping_host spoofed-mac-icmp-host "$HOST_IP" &
@@ -185,7 +193,7 @@ ip link set dev "$IFACE" down
 ip link set dev "$IFACE" address "$MAC"
 ip link set dev "$IFACE" up
 ip route add default via "$HOST_IP" dev "$IFACE" 2>/dev/null
-ip neigh flush dev "$IFACE" 2>/dev/null
+arp -i "$IFACE" -d "$HOST_IP" 2>/dev/null
 
 # --- positive control at the end: the network works again once restored
 for _ in 1 2 3 4 5; do

@@ -19,7 +19,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 import confinement_support as c  # noqa: E402
 from confinement_support import h  # noqa: E402
 
-DEADLINE_SECONDS = 240
+DEADLINE_SECONDS = 90
 
 
 def moment(timestamp):
