@@ -22,6 +22,9 @@ public:
     static Result<std::shared_ptr<Connection>> open(const QString &uri);
 
     virConnectPtr get() const { return m_handle.get(); }
+    // False once the daemon went away (a libvirtd restart closes every
+    // client connection for good).
+    bool isAlive() const { return virConnectIsAlive(m_handle.get()) == 1; }
     QString uri() const { return m_uri; }
 
     // Names of the active domains / networks, for the reaper and the tests.

@@ -21,6 +21,11 @@ Error lastLibvirtError(const QString &code, const QString &what)
     return makeError(code, QStringLiteral("%1: %2").arg(what, QString::fromUtf8(message)));
 }
 
+bool stillThereAfterFailedDestroy(int isActive, int goneError)
+{
+    return !(isActive == 0 || (isActive < 0 && lastLibvirtErrorNumber() == goneError));
+}
+
 int lastLibvirtErrorNumber()
 {
     const virErrorPtr error = virGetLastError();

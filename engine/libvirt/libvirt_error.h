@@ -20,4 +20,10 @@ Error lastLibvirtError(const QString &code, const QString &what);
 // The numeric code (virErrorNumber) of the last error on this thread, 0 if none.
 int lastLibvirtErrorNumber();
 
+// After a failed destroy, whether the object may still exist: it is gone
+// when libvirt calls it inactive (`isActive` 0) or unknown (`goneError`,
+// VIR_ERR_NO_DOMAIN or VIR_ERR_NO_NETWORK); anything else, such as a
+// connection that died with a libvirtd restart, leaves it in doubt.
+bool stillThereAfterFailedDestroy(int isActive, int goneError);
+
 } // namespace arizuko::libvirt

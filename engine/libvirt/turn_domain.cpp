@@ -140,7 +140,8 @@ Result<void> TurnDomain::destroy()
         return {};
     const DomainHandle handle = std::move(m_handle);
     // A guest that powered off has already vanished (transient domain).
-    if (virDomainDestroy(handle.get()) < 0 && virDomainIsActive(handle.get()) == 1)
+    if (virDomainDestroy(handle.get()) < 0 &&
+        stillThereAfterFailedDestroy(virDomainIsActive(handle.get()), VIR_ERR_NO_DOMAIN))
         return lastLibvirtError(QStringLiteral("libvirt.domain"),
                                 QStringLiteral("destroying the turn VM %1").arg(m_name));
     return {};
@@ -152,7 +153,8 @@ Result<void> destroyDomainByName(Connection &connection, const QString &name)
     const DomainHandle domain(virDomainLookupByName(connection.get(), nameBytes.constData()));
     if (!domain)
         return {};
-    if (virDomainDestroy(domain.get()) < 0 && virDomainIsActive(domain.get()) == 1)
+    if (virDomainDestroy(domain.get()) < 0 &&
+        stillThereAfterFailedDestroy(virDomainIsActive(domain.get()), VIR_ERR_NO_DOMAIN))
         return lastLibvirtError(QStringLiteral("libvirt.domain"),
                                 QStringLiteral("destroying VM %1").arg(name));
     return {};

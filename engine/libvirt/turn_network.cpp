@@ -60,7 +60,8 @@ Result<void> TurnNetwork::destroy()
     if (!m_handle)
         return {};
     const NetworkHandle handle = std::move(m_handle);
-    if (virNetworkDestroy(handle.get()) < 0 && virNetworkIsActive(handle.get()) == 1)
+    if (virNetworkDestroy(handle.get()) < 0 &&
+        stillThereAfterFailedDestroy(virNetworkIsActive(handle.get()), VIR_ERR_NO_NETWORK))
         return lastLibvirtError(QStringLiteral("libvirt.network"),
                                 QStringLiteral("destroying network %1").arg(m_name));
     return {};
@@ -77,7 +78,8 @@ Result<void> destroyNetworkByName(Connection &connection, const QString &name)
     const NetworkHandle network(virNetworkLookupByName(connection.get(), nameBytes.constData()));
     if (!network)
         return {};
-    if (virNetworkDestroy(network.get()) < 0 && virNetworkIsActive(network.get()) == 1)
+    if (virNetworkDestroy(network.get()) < 0 &&
+        stillThereAfterFailedDestroy(virNetworkIsActive(network.get()), VIR_ERR_NO_NETWORK))
         return lastLibvirtError(QStringLiteral("libvirt.network"),
                                 QStringLiteral("destroying network %1").arg(name));
     return {};

@@ -12,6 +12,7 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QJsonDocument>
+#include <QThread>
 #include <QtConcurrent>
 #include <unistd.h>
 
@@ -29,22 +30,28 @@ constexpr int maxSubnetAttempts = 8;
 // is how long it gets before the VM is destroyed anyway.
 constexpr int exitGraceMs = 3000;
 
-// The guest refuses to run the agent as root (docs/guest.md). An engine
-// running as root therefore runs the agent as this user and hands it the
-// folder's home, so that the agent can write there.
-constexpr uint rootEngineAgentId = 1000;
-
-struct AgentIdentity
+// libvirtd may restart under a turn, which closes the turn's connection for
+// good: its objects are then destroyed through a fresh connection, retried
+// while the daemon comes back.
+Result<void> destroyThroughNewConnection(const QString &uri, const QString &name, bool isDomain)
 {
-    uint uid;
-    uint gid;
-};
-
-AgentIdentity agentIdentity()
-{
-    if (::getuid() == 0)
-        return {rootEngineAgentId, rootEngineAgentId};
-    return {::getuid(), ::getgid()};
+    const QDeadlineTimer deadline(10000);
+    Error last;
+    while (!deadline.hasExpired()) {
+        auto connection = libvirt::Connection::open(uri);
+        if (connection) {
+            const Result<void> destroyed = isDomain
+                                               ? libvirt::destroyDomainByName(**connection, name)
+                                               : libvirt::destroyNetworkByName(**connection, name);
+            if (destroyed)
+                return {};
+            last = destroyed.error();
+        } else {
+            last = connection.error();
+        }
+        QThread::msleep(250);
+    }
+    return last;
 }
 
 QString turnDirectory(const store::Store &store, const QString &id)
@@ -125,15 +132,6 @@ Result<void> Turn::prepare(const TurnPlan &plan)
             QStringLiteral("turns.files"),
             QStringLiteral("cannot create the folder home %1 or the turn directory in %2")
                 .arg(plan.homeDirectory, m_environment.store.dataDir()));
-    const AgentIdentity agent = agentIdentity();
-    if (agent.uid != ::getuid()) {
-        const QByteArray home = QFile::encodeName(plan.homeDirectory);
-        if (::lchown(home.constData(), agent.uid, agent.gid) != 0)
-            return makeError(QStringLiteral("turns.files"),
-                             QStringLiteral("cannot hand the folder home %1 to the agent's uid %2")
-                                 .arg(plan.homeDirectory)
-                                 .arg(agent.uid));
-    }
     // QEMU's socket paths must fit sun_path (108 bytes), which a deep data
     // directory would not: the sockets live in a short private directory.
     m_socketDirectory = std::make_unique<QTemporaryDir>(
@@ -336,8 +334,11 @@ QByteArray Turn::turnSpecLine() const
                                             .arg(m_environment.settings.gatewayPort)},
         {QStringLiteral("gateway_token"), name()},
         {QStringLiteral("timeout_seconds"), remainingSeconds},
-        {QStringLiteral("uid"), qint64(agentIdentity().uid)},
-        {QStringLiteral("gid"), qint64(agentIdentity().gid)},
+        // The agent runs as the desktop user, so what it writes into the
+        // 9p home belongs to that user on the host (root when the engine
+        // runs as root: the VM, not the uid, is the confinement).
+        {QStringLiteral("uid"), qint64(::getuid())},
+        {QStringLiteral("gid"), qint64(::getgid())},
         {QStringLiteral("network"),
          QJsonObject{{QStringLiteral("address"), QStringLiteral("%1/%2")
                                                      .arg(subnet.guestAddress())
@@ -449,7 +450,11 @@ void Turn::teardown()
                     QJsonObject{{QStringLiteral("error"), pending->message}});
     if (m_domain) {
         step.start();
-        if (const Result<void> destroyed = m_domain->destroy(); !destroyed)
+        Result<void> destroyed = m_domain->destroy();
+        if (!destroyed)
+            destroyed =
+                destroyThroughNewConnection(m_environment.settings.libvirtUri, name(), true);
+        if (!destroyed)
             recordEvent(QStringLiteral("teardown"),
                         QJsonObject{{QStringLiteral("error"), destroyed.error().message}});
         m_domain.reset();
@@ -457,7 +462,11 @@ void Turn::teardown()
     }
     if (m_network && m_network->isActive()) {
         step.start();
-        if (const Result<void> destroyed = m_network->destroy(); !destroyed)
+        Result<void> destroyed = m_network->destroy();
+        if (!destroyed)
+            destroyed =
+                destroyThroughNewConnection(m_environment.settings.libvirtUri, name(), false);
+        if (!destroyed)
             recordEvent(QStringLiteral("teardown"),
                         QJsonObject{{QStringLiteral("error"), destroyed.error().message}});
         timings.insert(QStringLiteral("network"), step.elapsed());

@@ -218,6 +218,12 @@ Result<TurnPlan> TurnRunner::plan(const Turn &turn)
 
 void TurnRunner::schedule()
 {
+    // After a libvirtd restart the old connection stays dead; new turns get
+    // a fresh one (turns still running keep theirs until they end).
+    if (!m_environment->connection->isAlive()) {
+        if (auto fresh = libvirt::Connection::open(m_environment->settings.libvirtUri))
+            m_environment->connection = *fresh;
+    }
     int active = 0;
     for (const auto &turn : m_turns) {
         if (turn->state() != TurnState::Queued && !isTerminal(turn->state()))

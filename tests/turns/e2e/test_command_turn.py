@@ -66,10 +66,9 @@ class CommandTurn(unittest.TestCase):
     def test_a_file_written_in_the_guest_home_appears_on_the_host(self):
         written = self.engine.home("corp") / "from-guest.txt"
         self.assertEqual(written.read_text(), "written-in-the-guest\n")
-        # The agent runs as the engine's user; a root engine hands the home
-        # to uid 1000 because the guest never runs the agent as root.
-        expected = os.getuid() if os.getuid() != 0 else 1000
-        self.assertEqual(written.stat().st_uid, expected)
+        # The agent runs as the engine's user, so the file is the user's.
+        self.assertEqual(written.stat().st_uid, os.getuid())
+        self.assertEqual(written.stat().st_gid, os.getgid())
 
     def test_only_the_home_is_shared_with_the_guest(self):
         mounts = [line for line in self.result.stdout.splitlines() if " 9p " in line]
