@@ -100,6 +100,8 @@ class LibvirtdRestart(unittest.TestCase):
             run.communicate()
         cls.turn = engine.turn(cls.name)
         cls.events = engine.events(cls.name)
+        print(f"the turn ended {cls.turn['state']}: {cls.turn['error_code']}: {cls.turn['error']}",
+              file=sys.stderr)
 
     @classmethod
     def tearDownClass(cls):
