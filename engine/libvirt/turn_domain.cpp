@@ -151,8 +151,11 @@ Result<void> destroyDomainByName(Connection &connection, const QString &name)
 {
     const QByteArray nameBytes = name.toUtf8();
     const DomainHandle domain(virDomainLookupByName(connection.get(), nameBytes.constData()));
-    if (!domain)
+    if (!domain && lastLibvirtErrorNumber() == VIR_ERR_NO_DOMAIN)
         return {};
+    if (!domain)
+        return lastLibvirtError(QStringLiteral("libvirt.domain"),
+                                QStringLiteral("looking up VM %1").arg(name));
     if (virDomainDestroy(domain.get()) < 0 &&
         stillThereAfterFailedDestroy(virDomainIsActive(domain.get()), VIR_ERR_NO_DOMAIN))
         return lastLibvirtError(QStringLiteral("libvirt.domain"),

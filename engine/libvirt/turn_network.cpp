@@ -76,8 +76,11 @@ Result<void> destroyNetworkByName(Connection &connection, const QString &name)
 {
     const QByteArray nameBytes = name.toUtf8();
     const NetworkHandle network(virNetworkLookupByName(connection.get(), nameBytes.constData()));
-    if (!network)
+    if (!network && lastLibvirtErrorNumber() == VIR_ERR_NO_NETWORK)
         return {};
+    if (!network)
+        return lastLibvirtError(QStringLiteral("libvirt.network"),
+                                QStringLiteral("looking up network %1").arg(name));
     if (virNetworkDestroy(network.get()) < 0 &&
         stillThereAfterFailedDestroy(virNetworkIsActive(network.get()), VIR_ERR_NO_NETWORK))
         return lastLibvirtError(QStringLiteral("libvirt.network"),

@@ -35,7 +35,7 @@ constexpr int exitGraceMs = 3000;
 // while the daemon comes back.
 Result<void> destroyThroughNewConnection(const QString &uri, const QString &name, bool isDomain)
 {
-    const QDeadlineTimer deadline(10000);
+    const QDeadlineTimer deadline(20000);
     Error last;
     while (!deadline.hasExpired()) {
         auto connection = libvirt::Connection::open(uri);
