@@ -2,6 +2,7 @@
 // they arrive; exits 0 when the turn is done, 1 otherwise.
 
 #include "commands.h"
+#include "subcommands.h"
 #include "store/data_dir.h"
 #include "store/store.h"
 #include "turns/turn_runner.h"
@@ -126,11 +127,9 @@ Exit runRun(Context &context, const QStringList &arguments)
         request.deadline = std::chrono::seconds(seconds);
     }
 
-    auto settings = turns::RunnerSettings::fromEnvironment();
+    const auto settings = runnerSettings(context);
     if (!settings)
         return context.failure(settings.error());
-    if (!context.options().libvirtUri.isEmpty())
-        settings->libvirtUri = context.options().libvirtUri;
     auto store = store::Store::open(store::resolveDataDir(context.options().dataDir));
     if (!store)
         return context.failure(store.error());

@@ -1,6 +1,7 @@
 #include "commands.h"
 
-#include "host/host_status.h"
+#include "subcommands.h"
+#include "turns/machine_status.h"
 
 #include <QCommandLineParser>
 #include <QJsonArray>
@@ -44,7 +45,7 @@ QList<QStringList> toRows(const host::HostStatus &status)
     return {
         {QStringLiteral("libvirt"), libvirt.uri, libvirtState},
         {QStringLiteral("accelerator"), host::acceleratorName(status.accelerator.accelerator),
-         status.accelerator.reason},
+         status.accelerator.reason.simplified()},
         {QStringLiteral("guest image"), image.directory, imageState},
     };
 }
@@ -55,7 +56,7 @@ Exit runStatus(Context &context, const QStringList &arguments)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(
-        QStringLiteral("Show whether this machine can run turns: libvirt, KVM or TCG, the guest image.\n"
+        QStringLiteral("Show whether this machine can run turns: libvirt, KVM or TCG (as turns will\nreally use it), the guest image.\n"
                        "Exits 1 when libvirt is not reachable."));
     if (const auto stop = context.parse(parser, QStringLiteral("status"), arguments))
         return *stop;
@@ -63,9 +64,10 @@ Exit runStatus(Context &context, const QStringList &arguments)
         return context.usageError(
             QStringLiteral("status: unexpected argument '%1'").arg(parser.positionalArguments().first()));
 
-    const QString uri = context.options().libvirtUri.isEmpty() ? host::defaultLibvirtUri()
-                                                               : context.options().libvirtUri;
-    const host::HostStatus status = host::collectHostStatus(uri);
+    const auto settings = runnerSettings(context);
+    if (!settings)
+        return context.failure(settings.error());
+    const host::HostStatus status = turns::collectMachineStatus(*settings);
     if (context.json())
         context.printJson(toJson(status));
     else

@@ -49,4 +49,12 @@ Result<std::unique_ptr<store::Store>> openStore(const Context &context)
     return store::Store::open(store::resolveDataDir(context.options().dataDir));
 }
 
+Result<turns::RunnerSettings> runnerSettings(const Context &context)
+{
+    auto settings = turns::RunnerSettings::fromEnvironment();
+    if (settings && !context.options().libvirtUri.isEmpty())
+        settings->libvirtUri = context.options().libvirtUri;
+    return settings;
+}
+
 } // namespace arizuko::cli

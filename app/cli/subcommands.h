@@ -6,6 +6,7 @@
 
 #include "context.h"
 #include "store/store.h"
+#include "turns/runner_settings.h"
 
 #include <QList>
 #include <QString>
@@ -36,5 +37,8 @@ std::optional<Exit> expectPositionals(Context &context, const QString &command,
 
 // The store in the data directory of --data-dir / $ARIZUKO_DATA_DIR / XDG.
 Result<std::unique_ptr<store::Store>> openStore(const Context &context);
+
+// The turn runner's settings from the environment, with --libvirt-uri.
+Result<turns::RunnerSettings> runnerSettings(const Context &context);
 
 } // namespace arizuko::cli

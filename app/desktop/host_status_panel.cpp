@@ -1,5 +1,7 @@
 #include "host_status_panel.h"
 
+#include "turns/machine_status.h"
+
 #include <QFormLayout>
 #include <QLabel>
 #include <QPushButton>
@@ -19,9 +21,9 @@ QLabel *makeValueLabel(QWidget *parent)
 
 } // namespace
 
-HostStatusPanel::HostStatusPanel(QString libvirtUri, QWidget *parent)
+HostStatusPanel::HostStatusPanel(turns::RunnerSettings settings, QWidget *parent)
     : QWidget(parent)
-    , m_libvirtUri(std::move(libvirtUri))
+    , m_settings(std::move(settings))
     , m_libvirt(makeValueLabel(this))
     , m_accelerator(makeValueLabel(this))
     , m_guestImage(makeValueLabel(this))
@@ -58,7 +60,7 @@ void HostStatusPanel::refresh()
         return;
     m_refresh->setEnabled(false);
     m_summary->setText(tr("Checking this machine…"));
-    m_watcher.setFuture(QtConcurrent::run(&host::collectHostStatus, m_libvirtUri));
+    m_watcher.setFuture(QtConcurrent::run(&turns::collectMachineStatus, m_settings));
 }
 
 void HostStatusPanel::show(const host::HostStatus &status)

@@ -4,6 +4,7 @@
 // (libvirt, KVM or TCG, the guest image), with advice where it cannot.
 
 #include "host/host_status.h"
+#include "turns/runner_settings.h"
 
 #include <QFutureWatcher>
 #include <QWidget>
@@ -18,7 +19,7 @@ class HostStatusPanel final : public QWidget
     Q_OBJECT
 
 public:
-    explicit HostStatusPanel(QString libvirtUri, QWidget *parent = nullptr);
+    explicit HostStatusPanel(turns::RunnerSettings settings, QWidget *parent = nullptr);
 
     // Collects the status again, off the GUI thread (the KVM probe and the
     // libvirt connection can take seconds).
@@ -30,7 +31,7 @@ signals:
 private:
     void show(const host::HostStatus &status);
 
-    QString m_libvirtUri;
+    turns::RunnerSettings m_settings;
     QLabel *m_libvirt;
     QLabel *m_accelerator;
     QLabel *m_guestImage;

@@ -2,9 +2,10 @@
 
 #include "main_window.h"
 
-#include "host/host_status.h"
+#include "turns/runner_settings.h"
 
 #include <QApplication>
+#include <QMessageBox>
 
 int main(int argc, char *argv[])
 {
@@ -14,7 +15,13 @@ int main(int argc, char *argv[])
     QApplication::setOrganizationName(QStringLiteral("arizuko"));
     QApplication::setApplicationVersion(QStringLiteral(ARIZUKO_VERSION));
 
-    arizuko::desktop::MainWindow window(arizuko::host::defaultLibvirtUri());
+    const auto settings = arizuko::turns::RunnerSettings::fromEnvironment();
+    if (!settings) {
+        QMessageBox::critical(nullptr, QApplication::translate("main", "Arizuko Desktop"),
+                              settings.error().message);
+        return 1;
+    }
+    arizuko::desktop::MainWindow window(*settings);
     window.show();
     return application.exec();
 }

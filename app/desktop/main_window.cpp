@@ -9,9 +9,9 @@
 
 namespace arizuko::desktop {
 
-MainWindow::MainWindow(const QString &libvirtUri, QWidget *parent)
+MainWindow::MainWindow(const turns::RunnerSettings &settings, QWidget *parent)
     : QMainWindow(parent)
-    , m_hostStatus(new HostStatusPanel(libvirtUri, this))
+    , m_hostStatus(new HostStatusPanel(settings, this))
 {
     setWindowTitle(tr("Arizuko Desktop"));
     setCentralWidget(m_hostStatus);

@@ -3,6 +3,8 @@
 // The application window. For now it shows the machine's readiness; the
 // folder tree, transcript and editors take their places here as they land.
 
+#include "turns/runner_settings.h"
+
 #include <QMainWindow>
 
 namespace arizuko::desktop {
@@ -14,7 +16,7 @@ class MainWindow final : public QMainWindow
     Q_OBJECT
 
 public:
-    explicit MainWindow(const QString &libvirtUri, QWidget *parent = nullptr);
+    explicit MainWindow(const turns::RunnerSettings &settings, QWidget *parent = nullptr);
 
     HostStatusPanel *hostStatusPanel() const { return m_hostStatus; }
 

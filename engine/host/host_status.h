@@ -1,8 +1,7 @@
 #pragma once
 
 // One look at everything a turn needs from this machine: libvirt, the
-// accelerator and the guest image. The CLI's `status` and the window's
-// first-run check both show it.
+// accelerator and the guest image (gathered by turns/machine_status.h).
 
 #include "host/guest_image.h"
 #include "host/libvirt_probe.h"
@@ -27,12 +26,6 @@ struct HostStatus
 
     bool readyForTurns() const { return libvirt.reachable && guestImage.present; }
 };
-
-// KVM is used only when libvirt offers kvm domains and a test guest really
-// runs; otherwise TCG, with the reason.
-AcceleratorChoice chooseAccelerator(const LibvirtStatus &libvirt);
-
-HostStatus collectHostStatus(const QString &libvirtUri);
 
 QString acceleratorName(Accelerator accelerator);
 

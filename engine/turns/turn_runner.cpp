@@ -1,5 +1,7 @@
 #include "turns/turn_runner.h"
 
+#include "turns/machine_status.h"
+
 #include "libvirt/turn_filter.h"
 #include "policy/policy.h"
 #include "store/folders.h"
@@ -7,38 +9,15 @@
 #include "store/timestamp.h"
 #include "store/topics.h"
 
-#include <QDir>
 #include <QSqlQuery>
-#include <QStandardPaths>
 #include <QUuid>
 #include <algorithm>
-#include <unistd.h>
 
 namespace arizuko::turns {
 namespace {
 
 constexpr int storePollMs = 250;
 const QString engineActor = QStringLiteral("system:turns");
-
-host::AcceleratorChoice decideAccelerator(libvirt::Connection &connection,
-                                          const RunnerSettings &settings)
-{
-    const QDir image(settings.guestImageDirectory);
-    libvirt::AcceleratorProbeInputs inputs;
-    inputs.kernel = image.filePath(QStringLiteral("vmlinuz"));
-    inputs.initramfs = image.filePath(QStringLiteral("initramfs.img"));
-    const QString cache = QStandardPaths::writableLocation(QStandardPaths::GenericCacheLocation) +
-                          QStringLiteral("/arizuko-desktop");
-    inputs.cacheFile = cache + QStringLiteral("/accelerator.json");
-    inputs.scratchDirectory = cache + QStringLiteral("/probe");
-    inputs.uid = ::getuid();
-    inputs.gid = ::getgid();
-    if (settings.accelerator == libvirt::AcceleratorSetting::Auto && !QFile::exists(inputs.kernel))
-        return {
-            host::Accelerator::Tcg,
-            QStringLiteral("undecided: no guest kernel to probe KVM with yet (TCG until then)")};
-    return libvirt::chooseTurnAccelerator(connection, settings.accelerator, inputs);
-}
 
 } // namespace
 
@@ -85,7 +64,7 @@ Result<std::unique_ptr<TurnRunner>> TurnRunner::create(store::Store &store, Runn
         return reaped.error();
     runner->m_startupReap = *reaped;
     runner->m_environment->accelerator =
-        decideAccelerator(**connection, runner->m_environment->settings);
+        decideTurnAccelerator(**connection, runner->m_environment->settings);
     runner->m_storePoll.start();
     return runner;
 }

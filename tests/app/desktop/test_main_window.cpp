@@ -12,6 +12,19 @@
 using arizuko::desktop::HostStatusPanel;
 using arizuko::desktop::MainWindow;
 
+namespace {
+
+arizuko::turns::RunnerSettings settingsFor(const QString &libvirtUri)
+{
+    auto settings = arizuko::turns::RunnerSettings::fromEnvironment();
+    if (!settings)
+        qFatal("%s", qPrintable(settings.error().message));
+    settings->libvirtUri = libvirtUri;
+    return *settings;
+}
+
+} // namespace
+
 class MainWindowTest : public QObject
 {
     Q_OBJECT
@@ -19,7 +32,7 @@ class MainWindowTest : public QObject
 private slots:
     void showsTheMachineStatusOnOpening()
     {
-        MainWindow window(QStringLiteral("qemu:///system"));
+        MainWindow window(settingsFor(QStringLiteral("qemu:///system")));
         QSignalSpy refreshed(window.hostStatusPanel(), &HostStatusPanel::refreshed);
         window.show();
         QVERIFY(refreshed.wait(15000));
@@ -34,7 +47,7 @@ private slots:
 
     void explainsAnUnreachableDaemon()
     {
-        MainWindow window(QStringLiteral("qemu+unix:///system?socket=/nonexistent/sock"));
+        MainWindow window(settingsFor(QStringLiteral("qemu+unix:///system?socket=/nonexistent/sock")));
         QSignalSpy refreshed(window.hostStatusPanel(), &HostStatusPanel::refreshed);
         QVERIFY(refreshed.wait(15000));
         const auto *libvirt = window.findChild<QLabel *>(QStringLiteral("libvirtState"));
@@ -45,7 +58,7 @@ private slots:
 
     void checksAgainFromTheKeyboard()
     {
-        MainWindow window(QStringLiteral("qemu:///system"));
+        MainWindow window(settingsFor(QStringLiteral("qemu:///system")));
         QSignalSpy refreshed(window.hostStatusPanel(), &HostStatusPanel::refreshed);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));

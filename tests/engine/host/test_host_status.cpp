@@ -2,7 +2,7 @@
 // page, against the real libvirtd and the real /dev/kvm of this machine.
 
 #include "host/guest_image.h"
-#include "host/host_status.h"
+#include "host/libvirt_probe.h"
 #include "host/kvm_probe.h"
 
 #include <QElapsedTimer>
@@ -41,14 +41,6 @@ private slots:
             QStringLiteral("qemu:///system"),
             QStringLiteral("Failed to connect socket to '/var/run/libvirt/libvirt-sock': Permission denied"));
         QVERIFY2(hint.contains(QLatin1String("libvirt group")), qPrintable(hint));
-    }
-
-    void unreachableLibvirtMeansTcgWithTheReason()
-    {
-        LibvirtStatus unreachable;
-        const AcceleratorChoice choice = chooseAccelerator(unreachable);
-        QCOMPARE(choice.accelerator, Accelerator::Tcg);
-        QVERIFY(choice.reason.contains(QLatin1String("libvirt")));
     }
 
     void kvmProbeAnswersWithinItsTimeoutAndExplains()
