@@ -236,6 +236,7 @@ class Confinement(unittest.TestCase):
         self.assertIn("body=hello-from-allowed", detail)
 
     def test_an_allowed_outside_host_is_reached_only_through_the_proxy(self):
+        self.require_tools("bash", "timeout")
         outcome, detail = self.attempt("proxy-http-outside-allowed")
         self.assertEqual(outcome, "http-200", detail)
         self.assertIn("body=hello-from-outside", detail)
@@ -243,6 +244,7 @@ class Confinement(unittest.TestCase):
         self.assertEqual(came, [c.HOST_SIDE], "the outside saw the proxy (the host), nobody else")
 
     def test_a_host_off_the_list_gets_403_with_its_reason(self):
+        self.require_tools("bash", "timeout")
         for name in ("proxy-http-off-list", "proxy-connect-off-list"):
             with self.subTest(name):
                 outcome, detail = self.attempt(name)
@@ -253,6 +255,7 @@ class Confinement(unittest.TestCase):
         self.assertIn("denied.example", [d.get("host") for d in decisions if d.get("decision") == "deny"])
 
     def test_a_private_address_on_the_allowlist_gets_403(self):
+        self.require_tools("bash", "timeout")
         outcome, detail = self.attempt("proxy-http-private-address")
         self.assertEqual(outcome, "http-403", detail)
         self.assertIn("reason=private-address", detail)
