@@ -41,6 +41,7 @@ OUTSIDE_PRIVATE_ADDRESS = "10.254.254.2"  # a private address, also in the names
 TURN_POOL = ipaddress.ip_network("10.213.0.0/16")
 LOCK_FILE = "/run/lock/arizuko-confinement-outside.lock"
 SAFETY_NETS = ("198.18.0.0/15", "10.254.254.0/24")
+FORWARDING_SAVED = "/run/lock/arizuko-confinement-ip_forward.saved"
 
 
 def run(*command, check=True):
@@ -106,13 +107,24 @@ class OutsideNamespace:
         self._lock = open(LOCK_FILE, "w")
         h.wait_for(self._try_lock, 900, interval=1, what=f"the lock {LOCK_FILE}")
         self._remove_stale()
-        self._forwarding = pathlib.Path("/proc/sys/net/ipv4/ip_forward").read_text().strip()
+        self._forwarding = self._original_forwarding()
         try:
             self._create()
         except BaseException:
             self.__exit__(None, None, None)
             raise
         return self
+
+    @staticmethod
+    def _original_forwarding():
+        """ip_forward as it was before any of these tests: a run that died
+        before restoring it left the original in FORWARDING_SAVED."""
+        saved = pathlib.Path(FORWARDING_SAVED)
+        if saved.exists():
+            return saved.read_text().strip()
+        original = pathlib.Path("/proc/sys/net/ipv4/ip_forward").read_text().strip()
+        saved.write_text(original)
+        return original
 
     def _try_lock(self):
         try:
@@ -209,6 +221,7 @@ class OutsideNamespace:
         self._remove_stale()
         if self._forwarding is not None:
             pathlib.Path("/proc/sys/net/ipv4/ip_forward").write_text(self._forwarding)
+            pathlib.Path(FORWARDING_SAVED).unlink(missing_ok=True)
         self._lock.close()
 
 
