@@ -50,6 +50,9 @@ QString turnDomainXml(const TurnDomainSpec &spec)
                           "    <cmdline>%3</cmdline>\n"
                           "  </os>\n")
                .arg(escaped(spec.kernel), escaped(spec.initramfs), escaped(spec.kernelCommandLine));
+    // ACPI lets the guest's power-off end QEMU at once; without it the guest
+    // only halts and teardown waits out the exit grace period.
+    xml += QStringLiteral("  <features><acpi/></features>\n");
     xml += QStringLiteral("  %1\n").arg(cpuXml(spec.accelerator));
     // Whatever way the guest stops, the VM ends; the engine then tears down.
     xml += QStringLiteral("  <on_poweroff>destroy</on_poweroff>\n"
