@@ -4,6 +4,7 @@
 #include "commands.h"
 #include "policy/policy.h"
 #include "subcommands.h"
+#include "with_policy.h"
 
 #include <QCommandLineParser>
 #include <QJsonArray>
@@ -62,16 +63,6 @@ void printGrants(Context &context, const QList<policy::Grant> &grants)
 }
 
 // Opens the store and runs `use` with the calling thread's policy.
-template<typename Use>
-Exit withPolicy(Context &context, Use &&use)
-{
-    const Result<std::unique_ptr<store::Store>> opened = openStore(context);
-    if (!opened)
-        return context.failure(opened.error());
-    policy::Policy policy(**opened);
-    return use(policy);
-}
-
 Exit add(Context &context, const QStringList &arguments)
 {
     const QString command = u"grant add"_s;

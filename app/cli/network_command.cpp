@@ -4,6 +4,7 @@
 #include "commands.h"
 #include "policy/policy.h"
 #include "subcommands.h"
+#include "with_policy.h"
 
 #include <QCommandLineParser>
 #include <QJsonArray>
@@ -16,16 +17,6 @@ namespace {
 
 const QString actor = u"user:cli"_s;
 const QString folderHelp = u"The folder; '' is the base every folder inherits."_s;
-
-template<typename Use>
-Exit withPolicy(Context &context, Use &&use)
-{
-    const Result<std::unique_ptr<store::Store>> opened = openStore(context);
-    if (!opened)
-        return context.failure(opened.error());
-    policy::Policy policy(**opened);
-    return use(policy);
-}
 
 QString folderLabel(const QString &folder)
 {

@@ -3,6 +3,7 @@
 #include "commands.h"
 #include "policy/policy.h"
 #include "subcommands.h"
+#include "with_policy.h"
 
 #include <QCommandLineParser>
 #include <QJsonArray>
@@ -14,16 +15,6 @@ namespace arizuko::cli {
 namespace {
 
 const QString actor = u"user:cli"_s;
-
-template<typename Use>
-Exit withPolicy(Context &context, Use &&use)
-{
-    const Result<std::unique_ptr<store::Store>> opened = openStore(context);
-    if (!opened)
-        return context.failure(opened.error());
-    policy::Policy policy(**opened);
-    return use(policy);
-}
 
 std::optional<qint64> parseNumber(Context &context, const QString &command, const QString &name,
                                   const QString &value, Exit &exit)
