@@ -1,6 +1,8 @@
 #include "turns/turn_records.h"
 
+#include "audit/audit_log.h"
 #include "store/store.h"
+#include "store/write_transaction.h"
 
 #include <QJsonDocument>
 #include <QSqlError>
@@ -89,7 +91,39 @@ TurnRecords::TurnRecords(store::Store &store)
     : m_store(store)
 {}
 
+// Every state a turn enters is also an audit entry, written in the same
+// transaction as the state, so the two can never disagree.
+Result<void> TurnRecords::audited(const QString &id, TurnState state,
+                                  const std::function<Result<void>()> &change)
+{
+    auto transaction = store::WriteTransaction::begin(m_store.database());
+    if (!transaction)
+        return transaction.error();
+    if (const Result<void> changed = change(); !changed)
+        return changed;
+    QSqlQuery turn(m_store.database());
+    turn.prepare(QStringLiteral("SELECT name, group_folder, topic FROM turns WHERE id = ?"));
+    turn.addBindValue(id);
+    if (!turn.exec() || !turn.next())
+        return queryError(turn, QStringLiteral("reading turn %1 for the audit log").arg(id));
+    const QJsonObject detail{{QStringLiteral("turn"), id},
+                             {QStringLiteral("folder"), turn.value(1).toString()},
+                             {QStringLiteral("topic"), turn.value(2).toString()},
+                             {QStringLiteral("state"), turnStateName(state)}};
+    const auto entry = audit::AuditLog(m_store).record(
+        QStringLiteral("system:turns"), QStringLiteral("turn.") + turnStateName(state),
+        turn.value(0).toString(), detail);
+    if (!entry)
+        return entry.error();
+    return transaction->commit();
+}
+
 Result<void> TurnRecords::insert(const TurnRecord &record)
+{
+    return audited(record.id, record.state, [this, &record] { return insertRow(record); });
+}
+
+Result<void> TurnRecords::insertRow(const TurnRecord &record)
 {
     QSqlQuery query(m_store.database());
     query.prepare(QStringLiteral(
@@ -108,8 +142,10 @@ Result<void> TurnRecords::insert(const TurnRecord &record)
 
 Result<void> TurnRecords::setState(const QString &id, TurnState state, const QString &at)
 {
-    return update(
-        id, {{QStringLiteral("state"), turnStateName(state)}, {turnStateTimeColumn(state), at}});
+    return audited(id, state, [this, &id, state, &at] {
+        return update(
+            id, {{QStringLiteral("state"), turnStateName(state)}, {turnStateTimeColumn(state), at}});
+    });
 }
 
 Result<void> TurnRecords::update(const QString &id,

@@ -9,6 +9,7 @@
 #include <QList>
 #include <QString>
 #include <QVariant>
+#include <functional>
 
 namespace arizuko::store {
 class Store;
@@ -38,6 +39,10 @@ public:
     Result<QList<TurnEventRecord>> events(const QString &id);
 
 private:
+    Result<void> audited(const QString &id, TurnState state,
+                         const std::function<Result<void>()> &change);
+    Result<void> insertRow(const TurnRecord &record);
+
     Result<QList<TurnRecord>> select(const QString &where, const QVariantList &bindings);
 
     store::Store &m_store;

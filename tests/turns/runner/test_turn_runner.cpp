@@ -2,6 +2,7 @@
 // at most the configured number of turns are active at once, the rest wait
 // in the queue, and every turn reports its phases in order and finishes once.
 
+#include "audit/audit_log.h"
 #include "store/folders.h"
 #include "store/store.h"
 #include "turns/turn_runner.h"
@@ -86,6 +87,23 @@ private slots:
         QCOMPARE(records->size(), 3);
         for (const TurnRecord &record : *records)
             QCOMPARE(record.errorCode, QStringLiteral("turns.proxy-unhealthy"));
+
+        // Every state each turn entered is in the audit log, in order.
+        const audit::AuditLog log(**store);
+        for (const TurnRecord &record : *records) {
+            const auto entries = log.query({QStringLiteral("turn"), record.name, 0, 100});
+            QVERIFY(entries.ok());
+            QStringList kinds;
+            for (const audit::Entry &entry : *entries) {
+                kinds << entry.kind;
+                QCOMPARE(entry.detail.value(QStringLiteral("folder")).toString(),
+                         QStringLiteral("corp"));
+            }
+            QCOMPARE(kinds, (QStringList{QStringLiteral("turn.queued"),
+                                         QStringLiteral("turn.preparing"),
+                                         QStringLiteral("turn.finishing"),
+                                         QStringLiteral("turn.failed")}));
+        }
     }
 };
 
