@@ -25,7 +25,8 @@ QJsonObject toJson(const host::HostStatus &status)
         {QStringLiteral("guest_image"),
          QJsonObject{{QStringLiteral("directory"), status.guestImage.directory},
                      {QStringLiteral("present"), status.guestImage.present},
-                     {QStringLiteral("missing"), QJsonArray::fromStringList(status.guestImage.missing)}}},
+                     {QStringLiteral("missing"), QJsonArray::fromStringList(status.guestImage.missing)},
+                     {QStringLiteral("problem"), status.guestImage.problem}}},
         {QStringLiteral("ready_for_turns"), status.readyForTurns()},
     };
 }
@@ -39,9 +40,8 @@ QList<QStringList> toRows(const host::HostStatus &status)
     const host::GuestImageStatus &image = status.guestImage;
     const QString imageState = image.present
                                    ? QStringLiteral("present")
-                                   : QStringLiteral("missing %1 — %2")
-                                         .arg(image.missing.join(QStringLiteral(", ")),
-                                              host::guestImageBuildHint());
+                                   : QStringLiteral("%1 — %2").arg(host::guestImageFault(image),
+                                                                    host::guestImageBuildHint());
     return {
         {QStringLiteral("libvirt"), libvirt.uri, libvirtState},
         {QStringLiteral("accelerator"), host::acceleratorName(status.accelerator.accelerator),

@@ -74,8 +74,8 @@ void HostStatusPanel::show(const host::HostStatus &status)
     const host::GuestImageStatus &image = status.guestImage;
     m_guestImage->setText(image.present
                               ? tr("present in %1").arg(image.directory)
-                              : tr("missing in %1 (%2): %3")
-                                    .arg(image.directory, image.missing.join(QStringLiteral(", ")),
+                              : tr("cannot be used in %1 (%2): %3")
+                                    .arg(image.directory, host::guestImageFault(image),
                                          host::guestImageBuildHint()));
     m_summary->setText(status.readyForTurns() ? tr("This machine is ready to run turns.")
                                               : tr("This machine cannot run turns yet."));

@@ -1,10 +1,72 @@
 #include "host/guest_image.h"
 
+#include <QCoreApplication>
+#include <QCryptographicHash>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QStandardPaths>
 
 namespace arizuko::host {
+namespace {
+
+// The manifest format installer/build-guest-image writes.
+constexpr int manifestFormat = 1;
+
+const QStringList bootFiles = {QStringLiteral("vmlinuz"), QStringLiteral("initramfs.img"),
+                               QStringLiteral("root.img")};
+
+QString sha256Of(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    QCryptographicHash hash(QCryptographicHash::Sha256);
+    hash.addData(&file);
+    return QString::fromLatin1(hash.result().toHex());
+}
+
+// Empty when the image fits; otherwise what is wrong with it.
+QString mismatch(const QDir &dir, const QString &guestProgram)
+{
+    QFile file(dir.filePath(QStringLiteral("manifest.json")));
+    if (!file.open(QIODevice::ReadOnly))
+        return QStringLiteral("manifest.json cannot be read");
+    const QJsonObject manifest = QJsonDocument::fromJson(file.readAll()).object();
+    const int format = manifest.value(QStringLiteral("format")).toInt(-1);
+    if (format != manifestFormat)
+        return QStringLiteral("manifest.json is of format %1; this engine reads format %2")
+            .arg(format)
+            .arg(manifestFormat);
+
+    // Sizes are cheap to compare and catch a partial build or files mixed
+    // from two builds; hashing the 400 MiB root on every turn is not.
+    const QJsonObject files = manifest.value(QStringLiteral("files")).toObject();
+    for (const QString &name : bootFiles) {
+        const qint64 listed = files.value(name).toObject().value(QStringLiteral("size")).toInteger(-1);
+        const qint64 actual = QFileInfo(dir.filePath(name)).size();
+        if (listed != actual)
+            return QStringLiteral("%1 is %2 bytes but the manifest lists %3: the image is "
+                                  "damaged or mixed from two builds")
+                .arg(name)
+                .arg(actual)
+                .arg(listed);
+    }
+
+    if (guestProgram.isEmpty())
+        return {};
+    const QString carried =
+        manifest.value(QStringLiteral("guest")).toObject().value(QStringLiteral("sha256")).toString();
+    if (carried != sha256Of(guestProgram))
+        return QStringLiteral("it carries another arizuko-guest than %1 (a stale image from an "
+                              "earlier build)")
+            .arg(guestProgram);
+    return {};
+}
+
+} // namespace
 
 QString guestImageDirectory()
 {
@@ -15,19 +77,34 @@ QString guestImageDirectory()
            + QStringLiteral("/arizuko-desktop/guest");
 }
 
-GuestImageStatus inspectGuestImage(const QString &directory)
+QString siblingGuestProgram()
 {
-    static const QStringList required = {QStringLiteral("manifest.json"), QStringLiteral("vmlinuz"),
-                                         QStringLiteral("initramfs.img"), QStringLiteral("root.img")};
+    if (!QCoreApplication::instance())
+        return {};
+    const QString beside = QCoreApplication::applicationDirPath() + QStringLiteral("/arizuko-guest");
+    return QFileInfo(beside).isFile() ? beside : QString();
+}
+
+GuestImageStatus inspectGuestImage(const QString &directory, const QString &guestProgram)
+{
     GuestImageStatus status;
     status.directory = directory;
     const QDir dir(directory);
-    for (const QString &name : required) {
+    for (const QString &name : QStringList{QStringLiteral("manifest.json")} + bootFiles) {
         if (!QFileInfo(dir.filePath(name)).isFile())
             status.missing << name;
     }
-    status.present = status.missing.isEmpty();
+    if (status.missing.isEmpty())
+        status.problem = mismatch(dir, guestProgram);
+    status.present = status.missing.isEmpty() && status.problem.isEmpty();
     return status;
+}
+
+QString guestImageFault(const GuestImageStatus &status)
+{
+    if (!status.missing.isEmpty())
+        return QStringLiteral("missing %1").arg(status.missing.join(QStringLiteral(", ")));
+    return status.problem;
 }
 
 QString guestImageBuildHint()

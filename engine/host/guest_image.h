@@ -1,7 +1,9 @@
 #pragma once
 
-// Where the guest image lives and whether it is complete. The image is a
-// slow, reusable artifact, so it sits in the user's cache, not a build tree.
+// Where the guest image lives and whether it can be used: complete, of the
+// manifest format this engine reads, its files as the manifest lists them,
+// and carrying this engine's own arizuko-guest. The image is a slow,
+// reusable artifact, so it sits in the user's cache, not a build tree.
 
 #include <QString>
 #include <QStringList>
@@ -11,14 +13,24 @@ namespace arizuko::host {
 struct GuestImageStatus
 {
     QString directory;
-    bool present = false;
-    QStringList missing; // file names absent from the directory
+    bool present = false;  // complete and consistent: turns may boot it
+    QStringList missing;   // file names absent from the directory
+    QString problem;       // why a complete image does not fit this engine
 };
 
 // $ARIZUKO_GUEST_IMAGE_DIR, else $XDG_CACHE_HOME/arizuko-desktop/guest.
 QString guestImageDirectory();
 
-GuestImageStatus inspectGuestImage(const QString &directory = guestImageDirectory());
+// The arizuko-guest installed beside the running program, when there is one
+// (a build tree, an installed package); the image must carry that program.
+QString siblingGuestProgram();
+
+GuestImageStatus inspectGuestImage(const QString &directory = guestImageDirectory(),
+                                   const QString &guestProgram = siblingGuestProgram());
+
+// Why the image cannot be used ("missing root.img", or the mismatch), or
+// empty when it can.
+QString guestImageFault(const GuestImageStatus &status);
 
 // What to tell a person whose image is missing or stale.
 QString guestImageBuildHint();

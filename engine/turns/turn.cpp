@@ -25,7 +25,6 @@ struct Turn::DomainCreation
 
 namespace {
 
-constexpr int maxSubnetAttempts = 8;
 // After the guest reports its exit it syncs and powers off by itself; this
 // is how long it gets before the VM is destroyed anyway.
 constexpr int exitGraceMs = 3000;
@@ -121,11 +120,11 @@ Result<void> Turn::prepare(const TurnPlan &plan)
     const host::GuestImageStatus image =
         host::inspectGuestImage(m_environment.settings.guestImageDirectory);
     if (!image.present)
-        return makeError(
-            QStringLiteral("turns.image-missing"),
-            QStringLiteral("the guest image in %1 is incomplete (missing %2); build it "
-                           "with installer/build-guest-image")
-                .arg(image.directory, image.missing.join(QStringLiteral(", "))));
+        return makeError(image.missing.isEmpty() ? QStringLiteral("turns.image-mismatch")
+                                                 : QStringLiteral("turns.image-missing"),
+                         QStringLiteral("the guest image in %1 cannot be used (%2); %3")
+                             .arg(image.directory, host::guestImageFault(image),
+                                  host::guestImageBuildHint()));
     if (!QDir().mkpath(plan.homeDirectory) ||
         !QDir().mkpath(turnDirectory(m_environment.store, id())))
         return makeError(
@@ -188,29 +187,16 @@ Result<void> Turn::prepare(const TurnPlan &plan)
 
 Result<void> Turn::createNetwork()
 {
-    QList<libvirt::Ipv4Range> taken = libvirt::routedRanges() + m_environment.subnetsInUse();
-    for (int attempt = 0; attempt < maxSubnetAttempts; ++attempt) {
-        const auto subnet = m_environment.pool.allocate(taken);
-        if (!subnet)
-            return subnet.error();
-        auto network = libvirt::TurnNetwork::create(m_environment.connection, name(), *subnet,
-                                                    m_environment.owner);
-        if (network) {
-            m_network = std::move(*network);
-            (void)m_environment.records.update(id(),
-                                               {{QStringLiteral("subnet"), subnet->range.cidr()},
-                                                {QStringLiteral("network_name"), name()}});
-            return {};
-        }
-        // Another engine took the same /30 a moment ago: try the next one.
-        if (!libvirt::isAddressCollision(network.error()))
-            return network.error();
-        taken << subnet->range;
-    }
-    return makeError(QStringLiteral("turns.pool-exhausted"),
-                     QStringLiteral("no free /30 found in %1 after %2 attempts")
-                         .arg(m_environment.pool.range().cidr())
-                         .arg(maxSubnetAttempts));
+    auto network = libvirt::TurnNetwork::createInPool(
+        m_environment.connection, name(), m_environment.pool,
+        libvirt::routedRanges() + m_environment.subnetsInUse(), m_environment.owner);
+    if (!network)
+        return network.error();
+    m_network = std::move(*network);
+    (void)m_environment.records.update(id(),
+                                       {{QStringLiteral("subnet"), m_network->subnet().range.cidr()},
+                                        {QStringLiteral("network_name"), name()}});
+    return {};
 }
 
 void Turn::boot()

@@ -5,12 +5,26 @@
 #include "host/libvirt_probe.h"
 #include "host/kvm_probe.h"
 
+#include <QCryptographicHash>
 #include <QElapsedTimer>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
 
 using namespace arizuko::host;
+
+namespace {
+
+void writeFile(const QString &path, const QByteArray &content)
+{
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(content);
+}
+
+} // namespace
 
 class HostStatusTest : public QObject
 {
@@ -62,22 +76,63 @@ private slots:
     {
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
-        GuestImageStatus status = inspectGuestImage(dir.path());
+        GuestImageStatus status = inspectGuestImage(dir.path(), QString());
         QVERIFY(!status.present);
         QCOMPARE(status.missing.size(), 4);
 
-        for (const char *name : {"manifest.json", "vmlinuz", "initramfs.img"}) {
-            QFile file(dir.filePath(QString::fromLatin1(name)));
-            QVERIFY(file.open(QIODevice::WriteOnly));
-        }
-        status = inspectGuestImage(dir.path());
+        writeFile(dir.filePath(QStringLiteral("vmlinuz")), "kernel");
+        writeFile(dir.filePath(QStringLiteral("initramfs.img")), "init");
+        writeFile(dir.filePath(QStringLiteral("manifest.json")), "{}");
+        status = inspectGuestImage(dir.path(), QString());
         QVERIFY(!status.present);
         QCOMPARE(status.missing, QStringList{QStringLiteral("root.img")});
+        QCOMPARE(guestImageFault(status), QStringLiteral("missing root.img"));
+    }
 
-        QFile root(dir.filePath(QStringLiteral("root.img")));
-        QVERIFY(root.open(QIODevice::WriteOnly));
-        root.close();
-        QVERIFY(inspectGuestImage(dir.path()).present);
+    void guestImageMustMatchItsManifestAndThisEnginesGuest()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        writeFile(dir.filePath(QStringLiteral("vmlinuz")), "kernel");
+        writeFile(dir.filePath(QStringLiteral("initramfs.img")), "init");
+        writeFile(dir.filePath(QStringLiteral("root.img")), "root");
+        const QString guest = dir.filePath(QStringLiteral("arizuko-guest"));
+        writeFile(guest, "guest program");
+        const QString guestSha = QString::fromLatin1(
+            QCryptographicHash::hash("guest program", QCryptographicHash::Sha256).toHex());
+        const auto manifest = [&](int format, qint64 rootSize, const QString &sha) {
+            const QJsonObject files{
+                {QStringLiteral("vmlinuz"), QJsonObject{{QStringLiteral("size"), 6}}},
+                {QStringLiteral("initramfs.img"), QJsonObject{{QStringLiteral("size"), 4}}},
+                {QStringLiteral("root.img"), QJsonObject{{QStringLiteral("size"), rootSize}}}};
+            writeFile(dir.filePath(QStringLiteral("manifest.json")),
+                      QJsonDocument(QJsonObject{{QStringLiteral("format"), format},
+                                                {QStringLiteral("files"), files},
+                                                {QStringLiteral("guest"),
+                                                 QJsonObject{{QStringLiteral("sha256"), sha}}}})
+                          .toJson());
+            return inspectGuestImage(dir.path(), guest);
+        };
+
+        GuestImageStatus status = manifest(1, 4, guestSha);
+        QVERIFY2(status.present, qPrintable(status.problem));
+        QVERIFY(guestImageFault(status).isEmpty());
+
+        status = manifest(2, 4, guestSha);
+        QVERIFY(!status.present);
+        QVERIFY2(status.problem.contains(QLatin1String("format 2")), qPrintable(status.problem));
+
+        status = manifest(1, 5, guestSha);
+        QVERIFY(!status.present);
+        QVERIFY2(status.problem.contains(QLatin1String("root.img is 4 bytes")), qPrintable(status.problem));
+
+        status = manifest(1, 4, QStringLiteral("0123"));
+        QVERIFY(!status.present);
+        QVERIFY2(status.problem.contains(QLatin1String("another arizuko-guest")), qPrintable(status.problem));
+
+        // Without a guest program beside the engine, the manifest alone decides.
+        manifest(1, 4, QStringLiteral("0123"));
+        QVERIFY(inspectGuestImage(dir.path(), QString()).present);
     }
 
     void guestImageDirectoryHonoursTheOverride()

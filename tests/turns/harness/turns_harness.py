@@ -6,6 +6,7 @@ and look at the host the way an administrator would (virsh, /sys/class/net,
 """
 
 import argparse
+import hashlib
 import json
 import os
 import pathlib
@@ -162,13 +163,19 @@ def turn_name_from(stderr):
 
 
 def fake_image_directory(parent):
-    """A guest image that passes the presence check but cannot boot, for tests
-    that must fail before any VM starts."""
+    """A guest image that passes the engine's checks (complete, its manifest
+    naming these files and this build's arizuko-guest) but cannot boot, for
+    tests that must fail before any VM starts."""
     directory = pathlib.Path(parent, "fake-image")
     directory.mkdir()
+    files = {}
     for name in ("vmlinuz", "initramfs.img", "root.img"):
         (directory / name).write_bytes(b"\0" * 4096)
-    (directory / "manifest.json").write_text("{}")
+        files[name] = {"size": 4096}
+    guest = pathlib.Path(ARGS.arizukoctl).with_name("arizuko-guest")
+    manifest = {"format": 1, "files": files,
+                "guest": {"sha256": hashlib.sha256(guest.read_bytes()).hexdigest()}}
+    (directory / "manifest.json").write_text(json.dumps(manifest))
     return str(directory)
 
 

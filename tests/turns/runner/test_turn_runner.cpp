@@ -3,11 +3,15 @@
 // in the queue, and every turn reports its phases in order and finishes once.
 
 #include "audit/audit_log.h"
+#include "host/guest_image.h"
 #include "store/folders.h"
 #include "store/store.h"
 #include "turns/turn_runner.h"
 
+#include <QCryptographicHash>
 #include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -27,11 +31,26 @@ private slots:
         // A guest image that passes the presence check, and a proxy that
         // holds each turn in preparing for a while and then fails it.
         QDir(directory.path()).mkpath(QStringLiteral("image"));
-        for (const char *name : {"vmlinuz", "initramfs.img", "root.img", "manifest.json"}) {
+        QJsonObject files;
+        for (const char *name : {"vmlinuz", "initramfs.img", "root.img"}) {
             QFile file(directory.filePath(QStringLiteral("image/") + QLatin1String(name)));
             QVERIFY(file.open(QIODevice::WriteOnly));
             file.write("x");
+            files.insert(QLatin1String(name), QJsonObject{{QStringLiteral("size"), 1}});
         }
+        QFile guest(host::siblingGuestProgram());
+        QVERIFY2(guest.open(QIODevice::ReadOnly), "arizuko-guest is built beside the tests");
+        const QJsonObject manifest{
+            {QStringLiteral("format"), 1},
+            {QStringLiteral("files"), files},
+            {QStringLiteral("guest"),
+             QJsonObject{{QStringLiteral("sha256"),
+                          QString::fromLatin1(QCryptographicHash::hash(
+                              guest.readAll(), QCryptographicHash::Sha256).toHex())}}}};
+        QFile manifestFile(directory.filePath(QStringLiteral("image/manifest.json")));
+        QVERIFY(manifestFile.open(QIODevice::WriteOnly));
+        manifestFile.write(QJsonDocument(manifest).toJson());
+        manifestFile.close();
         const QString proxy = directory.filePath(QStringLiteral("arizuko-egress"));
         QFile script(proxy);
         QVERIFY(script.open(QIODevice::WriteOnly));
