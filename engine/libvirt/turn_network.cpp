@@ -67,6 +67,28 @@ Result<void> TurnNetwork::destroy()
     return {};
 }
 
+Result<std::unique_ptr<TurnNetwork>> TurnNetwork::createInPool(std::shared_ptr<Connection> connection,
+                                                               const QString &name,
+                                                               const SubnetPool &pool,
+                                                               QList<Ipv4Range> taken,
+                                                               const QString &owner)
+{
+    constexpr int maxAttempts = 8;
+    for (int attempt = 0; attempt < maxAttempts; ++attempt) {
+        const auto subnet = pool.allocate(taken);
+        if (!subnet)
+            return subnet.error();
+        auto network = create(connection, name, *subnet, owner);
+        if (network || !isAddressCollision(network.error()))
+            return network;
+        taken << subnet->range;
+    }
+    return makeError(QStringLiteral("turns.pool-exhausted"),
+                     QStringLiteral("no free /30 found in %1 after %2 attempts")
+                         .arg(pool.range().cidr())
+                         .arg(maxAttempts));
+}
+
 bool isAddressCollision(const Error &error)
 {
     return error.code == QLatin1String("libvirt.network-collision");

@@ -23,6 +23,15 @@ public:
                                                        const QString &name,
                                                        const TurnSubnet &subnet,
                                                        const QString &owner);
+
+    // Takes the first free /30 of the pool (skipping `taken`) and creates the
+    // network on it. Another engine may take the same /30 between the look
+    // and the creation; then the next one is tried, a bounded number of times.
+    static Result<std::unique_ptr<TurnNetwork>> createInPool(std::shared_ptr<Connection> connection,
+                                                             const QString &name,
+                                                             const SubnetPool &pool,
+                                                             QList<Ipv4Range> taken,
+                                                             const QString &owner);
     ~TurnNetwork();
     TurnNetwork(const TurnNetwork &) = delete;
     TurnNetwork &operator=(const TurnNetwork &) = delete;

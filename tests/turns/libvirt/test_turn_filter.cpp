@@ -68,14 +68,13 @@ private slots:
     {
         auto connection = test::connectOrDie();
         QVERIFY(defineTurnFilter(*connection).ok());
-        const auto subnet = SubnetPool(Ipv4Range{0x0AD50000, 16}).allocate(routedRanges());
-        QVERIFY(subnet.ok());
         const QString name = test::testTurnName();
-        auto network = TurnNetwork::create(connection, name, *subnet, test::testOwner());
+        auto network = TurnNetwork::createInPool(connection, name, SubnetPool(Ipv4Range{0x0AD50000, 16}),
+                                                 routedRanges(), test::testOwner());
         VERIFY_OK(network);
 
         const QString tap = name + QStringLiteral("-g");
-        const TurnFilterParameters parameters{subnet->guestAddress(), subnet->hostAddress(), 40123,
+        const TurnFilterParameters parameters{(*network)->subnet().guestAddress(), (*network)->subnet().hostAddress(), 40123,
                                               40124};
         const QByteArray xml = nicOnlyDomainXml(name, name, tap, parameters).toUtf8();
         const DomainHandle domain(
@@ -85,7 +84,7 @@ private slots:
         QVERIFY(connection->filterBindingPorts()->contains(tap));
         const QString iptables = run(QStringLiteral("iptables"), {QStringLiteral("-S")});
         const QString guestToProxy = QStringLiteral("-s %1/32 -d %2/32 -p tcp -m tcp --dport 40123")
-                                         .arg(subnet->guestAddress(), subnet->hostAddress());
+                                         .arg((*network)->subnet().guestAddress(), (*network)->subnet().hostAddress());
         QVERIFY2(iptables.contains(guestToProxy), qPrintable(iptables));
         QVERIFY2(iptables.contains(QStringLiteral("--dport 40124")), qPrintable(iptables));
         const QString ebtables =

@@ -41,10 +41,9 @@ private slots:
     void createsAnIsolatedNetworkAndDestroysIt()
     {
         auto connection = test::connectOrDie();
-        const auto subnet = SubnetPool(testPool).allocate(routedRanges());
-        VERIFY_OK(subnet);
         const QString name = test::testTurnName();
-        auto network = TurnNetwork::create(connection, name, *subnet, test::testOwner());
+        auto network = TurnNetwork::createInPool(connection, name, SubnetPool(testPool),
+                                                 routedRanges(), test::testOwner());
         VERIFY_OK(network);
 
         const QString xml = networkXml(**network, *connection);
@@ -59,7 +58,7 @@ private slots:
         for (const QNetworkAddressEntry &entry :
              QNetworkInterface::interfaceFromName(name).addressEntries())
             hostAddressOnBridge |=
-                entry.ip().toString() == subnet->hostAddress() && entry.prefixLength() == 30;
+                entry.ip().toString() == (*network)->subnet().hostAddress() && entry.prefixLength() == 30;
         QVERIFY(hostAddressOnBridge);
         QVERIFY(connection->networkNames()->contains(name));
 
@@ -72,11 +71,10 @@ private slots:
     {
         auto connection = test::connectOrDie();
         const SubnetPool pool(testPool);
-        const auto first = pool.allocate(routedRanges());
-        QVERIFY(first.ok());
-        auto occupying =
-            TurnNetwork::create(connection, test::testTurnName(), *first, test::testOwner());
+        auto occupying = TurnNetwork::createInPool(connection, test::testTurnName(), pool,
+                                                   routedRanges(), test::testOwner());
         VERIFY_OK(occupying);
+        const TurnSubnet *first = &(*occupying)->subnet();
 
         // The host now routes the first /30, so the next allocation skips it.
         QList<Ipv4Range> routed = routedRanges();
@@ -93,16 +91,34 @@ private slots:
     void aTakenSubnetIsReportedAsACollision()
     {
         auto connection = test::connectOrDie();
-        const auto subnet = SubnetPool(testPool).allocate(routedRanges());
-        QVERIFY(subnet.ok());
-        auto first =
-            TurnNetwork::create(connection, test::testTurnName(), *subnet, test::testOwner());
+        auto first = TurnNetwork::createInPool(connection, test::testTurnName(), SubnetPool(testPool),
+                                               routedRanges(), test::testOwner());
         VERIFY_OK(first);
         const QString secondName = test::testTurnName();
-        auto second = TurnNetwork::create(connection, secondName, *subnet, test::testOwner());
+        auto second =
+            TurnNetwork::create(connection, secondName, (*first)->subnet(), test::testOwner());
         QVERIFY(!second.ok());
         QVERIFY2(isAddressCollision(second.error()), qPrintable(second.error().message));
         QVERIFY(!bridgeExists(secondName));
+    }
+
+    void aPoolCreationMovesPastASubnetTakenMeanwhile()
+    {
+        // As if another engine created its network between our look at the
+        // routes and our creation: the pool is asked with nothing taken, so
+        // its first choice collides, and the next free /30 is used instead.
+        auto connection = test::connectOrDie();
+        const SubnetPool pool(testPool);
+        auto first = TurnNetwork::createInPool(connection, test::testTurnName(), pool,
+                                               routedRanges(), test::testOwner());
+        VERIFY_OK(first);
+        QList<Ipv4Range> takenBeforeFirst = routedRanges();
+        takenBeforeFirst.removeIf(
+            [&](const Ipv4Range &range) { return range.overlaps((*first)->subnet().range); });
+        auto second = TurnNetwork::createInPool(connection, test::testTurnName(), pool,
+                                                takenBeforeFirst, test::testOwner());
+        VERIFY_OK(second);
+        QVERIFY(!(*second)->subnet().range.overlaps((*first)->subnet().range));
     }
 
     void destroyingByNameToleratesAMissingNetwork()
