@@ -134,7 +134,9 @@ void EgressProxy::checkHealth()
             return;
         const bool ok = socket->peek(12) == "HTTP/1.1 200";
         m_probing = false;
-        socket->disconnect(this);
+        // Done with it: no later signal of this socket may reach us.
+        socket->disconnect();
+        socket->abort();
         socket->deleteLater();
         if (ok && !m_healthy && !m_failed) {
             m_healthy = true;
@@ -144,6 +146,7 @@ void EgressProxy::checkHealth()
     });
     connect(socket, &QTcpSocket::errorOccurred, this, [this, socket] {
         m_probing = false;
+        socket->disconnect();
         socket->deleteLater();
     });
     socket->connectToHost(QHostAddress(m_options.listenAddress.section(QLatin1Char(':'), 0, 0)),
