@@ -12,7 +12,7 @@ std::vector<std::string> agentArguments(const TurnSpec &spec, const GuestLayout 
         std::vector<std::string> argv = {layout.claude,     "-p",          spec.prompt,
                                          "--output-format", "stream-json", "--verbose"};
         if (!spec.sessionId.empty()) {
-            argv.emplace_back("--resume");
+            argv.emplace_back(spec.sessionMode == SessionMode::New ? "--session-id" : "--resume");
             argv.push_back(spec.sessionId);
         }
         if (!spec.model.empty()) {

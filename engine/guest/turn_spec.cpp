@@ -99,6 +99,16 @@ std::optional<Ipv4Interface> parseNetwork(const json::Value *network)
     }
 }
 
+// Absent means resume, as hosts before session modes existed asked.
+SessionMode parseSessionMode(const std::string &name)
+{
+    if (name.empty() || name == "resume")
+        return SessionMode::Resume;
+    if (name == "new")
+        return SessionMode::New;
+    throw SpecError("unknown session_mode \"" + name + "\" (expected new or resume)");
+}
+
 } // namespace
 
 TurnSpec parseTurnSpec(std::string_view line)
@@ -129,6 +139,7 @@ TurnSpec parseTurnSpec(std::string_view line)
     spec.prompt = reader.string("prompt");
     spec.command = reader.string("command");
     spec.sessionId = reader.string("session_id");
+    spec.sessionMode = parseSessionMode(reader.string("session_mode"));
     spec.model = reader.string("model");
     spec.proxyUrl = reader.string("proxy_url");
     spec.gatewayUrl = reader.string("gateway_url");

@@ -25,6 +25,14 @@ enum class AgentKind
     Claude,  // Claude Code in print mode, stream-json out
 };
 
+// Whether the turn starts the topic's conversation or continues it: Claude
+// Code refuses to resume a session that has no file yet.
+enum class SessionMode
+{
+    New,
+    Resume,
+};
+
 struct TurnSpec
 {
     std::string turnId;
@@ -34,6 +42,7 @@ struct TurnSpec
     std::string prompt;
     std::string command;
     std::string sessionId;
+    SessionMode sessionMode = SessionMode::Resume;
     std::string model;
     std::string proxyUrl;
     std::string gatewayUrl;

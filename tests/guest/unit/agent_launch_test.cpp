@@ -78,6 +78,19 @@ TEST(AgentLaunch, ClaudeResumesTheSessionAndPicksTheModel)
                                         "claude-sonnet", "--dangerously-skip-permissions"}));
 }
 
+TEST(AgentLaunch, ClaudeStartsANewSessionUnderTheTopicsId)
+{
+    TurnSpec spec = claudeTurn();
+    spec.sessionId = "9a2e";
+    spec.sessionMode = SessionMode::New;
+    const AgentLaunch launch = buildAgentLaunch(spec);
+    EXPECT_EQ(std::count(launch.argv.begin(), launch.argv.end(), "--resume"), 0)
+        << "a first turn cannot resume: Claude Code fails on a session with no file";
+    const auto at = std::find(launch.argv.begin(), launch.argv.end(), "--session-id");
+    ASSERT_NE(at, launch.argv.end());
+    EXPECT_EQ(*(at + 1), "9a2e");
+}
+
 TEST(AgentLaunch, PromptStaysOneArgumentWhateverItHolds)
 {
     TurnSpec spec = claudeTurn();

@@ -79,6 +79,18 @@ TEST(TurnSpec, ParsesAClaudeTurnWithEverything)
     EXPECT_EQ(formatIpv4(spec.network->gateway), "10.213.0.5");
 }
 
+TEST(TurnSpec, SessionModeIsNewOrResume)
+{
+    EXPECT_EQ(parseTurnSpec(commandTurnWith(R"("session_mode":"new")")).sessionMode,
+              SessionMode::New);
+    EXPECT_EQ(parseTurnSpec(commandTurnWith(R"("session_mode":"resume")")).sessionMode,
+              SessionMode::Resume);
+    EXPECT_EQ(parseTurnSpec(commandTurn).sessionMode, SessionMode::Resume)
+        << "hosts that send no mode always resumed";
+    EXPECT_NE(errorOf(commandTurnWith(R"("session_mode":"fork")")).find("session_mode"),
+              std::string::npos);
+}
+
 TEST(TurnSpec, NullMeansAbsent)
 {
     EXPECT_EQ(parseTurnSpec(commandTurnWith(R"("session_id":null,"network":null)")).sessionId, "");

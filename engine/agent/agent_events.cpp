@@ -1,0 +1,165 @@
+#include "agent/agent_events.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+
+namespace arizuko::agent {
+namespace {
+
+QString str(const QJsonObject &object, const char *key)
+{
+    return object.value(QLatin1String(key)).toString();
+}
+
+AgentEvent output(const QString &line)
+{
+    return {QStringLiteral("output"), QJsonObject{{QStringLiteral("line"), line}}};
+}
+
+// A tool result's content is a string or a list of blocks; the transcript
+// shows its text and says what else there was.
+QString resultText(const QJsonValue &content)
+{
+    if (content.isString())
+        return content.toString();
+    QStringList parts;
+    for (const QJsonValue &block : content.toArray()) {
+        const QJsonObject object = block.toObject();
+        if (str(object, "type") == QLatin1String("text"))
+            parts << str(object, "text");
+        else
+            parts << QStringLiteral("[%1]").arg(str(object, "type"));
+    }
+    return parts.join(QLatin1Char('\n'));
+}
+
+QJsonObject usageOf(const QJsonObject &usage)
+{
+    QJsonObject kept;
+    for (const char *key : {"input_tokens", "output_tokens", "cache_creation_input_tokens",
+                            "cache_read_input_tokens"}) {
+        if (usage.contains(QLatin1String(key)))
+            kept.insert(QLatin1String(key), usage.value(QLatin1String(key)).toInteger());
+    }
+    return kept;
+}
+
+QList<AgentEvent> fromAssistant(const QJsonObject &line)
+{
+    const QJsonObject message = line.value(QStringLiteral("message")).toObject();
+    const QString messageId = str(message, "id");
+    QList<AgentEvent> events;
+    for (const QJsonValue &value : message.value(QStringLiteral("content")).toArray()) {
+        const QJsonObject block = value.toObject();
+        const QString type = str(block, "type");
+        if (type == QLatin1String("text")) {
+            events.append({QStringLiteral("text"), {{QStringLiteral("text"), str(block, "text")},
+                                                    {QStringLiteral("message_id"), messageId}}});
+        } else if (type == QLatin1String("thinking")) {
+            events.append({QStringLiteral("thinking"),
+                           {{QStringLiteral("text"), str(block, "thinking")},
+                            {QStringLiteral("message_id"), messageId}}});
+        } else if (type == QLatin1String("tool_use")) {
+            const QJsonObject input = block.value(QStringLiteral("input")).toObject();
+            events.append({QStringLiteral("tool_use"),
+                           {{QStringLiteral("id"), str(block, "id")},
+                            {QStringLiteral("name"), str(block, "name")},
+                            {QStringLiteral("input"), input},
+                            {QStringLiteral("summary"), toolCallSummary(str(block, "name"), input)},
+                            {QStringLiteral("message_id"), messageId}}});
+        }
+    }
+    return events;
+}
+
+QList<AgentEvent> fromUser(const QJsonObject &line)
+{
+    QList<AgentEvent> events;
+    const QJsonValue content =
+        line.value(QStringLiteral("message")).toObject().value(QStringLiteral("content"));
+    for (const QJsonValue &value : content.toArray()) {
+        const QJsonObject block = value.toObject();
+        if (str(block, "type") != QLatin1String("tool_result"))
+            continue;
+        events.append({QStringLiteral("tool_result"),
+                       {{QStringLiteral("tool_use_id"), str(block, "tool_use_id")},
+                        {QStringLiteral("content"), resultText(block.value(QStringLiteral("content")))},
+                        {QStringLiteral("is_error"), block.value(QStringLiteral("is_error")).toBool()}}});
+    }
+    return events;
+}
+
+AgentEvent fromInit(const QJsonObject &line)
+{
+    QJsonArray servers;
+    for (const QJsonValue &server : line.value(QStringLiteral("mcp_servers")).toArray())
+        servers.append(server.toObject());
+    return {QStringLiteral("init"),
+            {{QStringLiteral("session_id"), str(line, "session_id")},
+             {QStringLiteral("model"), str(line, "model")},
+             {QStringLiteral("cwd"), str(line, "cwd")},
+             {QStringLiteral("tools"), line.value(QStringLiteral("tools")).toArray()},
+             {QStringLiteral("mcp_servers"), servers},
+             {QStringLiteral("claude_code_version"), str(line, "claude_code_version")}}};
+}
+
+AgentEvent fromResult(const QJsonObject &line)
+{
+    QJsonObject result{{QStringLiteral("subtype"), str(line, "subtype")},
+                       {QStringLiteral("is_error"), line.value(QStringLiteral("is_error")).toBool()},
+                       {QStringLiteral("text"), str(line, "result")},
+                       {QStringLiteral("session_id"), str(line, "session_id")},
+                       {QStringLiteral("num_turns"), line.value(QStringLiteral("num_turns")).toInteger()},
+                       {QStringLiteral("duration_ms"),
+                        line.value(QStringLiteral("duration_ms")).toInteger()},
+                       {QStringLiteral("usage"),
+                        usageOf(line.value(QStringLiteral("usage")).toObject())}};
+    // What the agent itself claims it cost; the gateway's own count is on
+    // the turn (the agent is not trusted with the bill).
+    if (line.value(QStringLiteral("total_cost_usd")).isDouble())
+        result.insert(QStringLiteral("agent_cost_usd"),
+                      line.value(QStringLiteral("total_cost_usd")).toDouble());
+    return {QStringLiteral("result"), result};
+}
+
+} // namespace
+
+QList<AgentEvent> agentEventsFromLine(const QString &line)
+{
+    QJsonParseError error{};
+    const QJsonDocument document = QJsonDocument::fromJson(line.toUtf8(), &error);
+    if (error.error != QJsonParseError::NoError || !document.isObject())
+        return {output(line)};
+    const QJsonObject object = document.object();
+    const QString type = str(object, "type");
+    if (type == QLatin1String("assistant"))
+        return fromAssistant(object);
+    if (type == QLatin1String("user"))
+        return fromUser(object);
+    if (type == QLatin1String("result"))
+        return {fromResult(object)};
+    if (type == QLatin1String("system") && str(object, "subtype") == QLatin1String("init"))
+        return {fromInit(object)};
+    return {output(line)};
+}
+
+QString toolCallSummary(const QString &name, const QJsonObject &input, int width)
+{
+    QString argument;
+    for (const char *key : {"command", "file_path", "path", "pattern", "url", "query",
+                            "description", "prompt"}) {
+        if (input.value(QLatin1String(key)).isString()) {
+            argument = input.value(QLatin1String(key)).toString();
+            break;
+        }
+    }
+    if (argument.isEmpty() && !input.isEmpty())
+        argument = QString::fromUtf8(QJsonDocument(input).toJson(QJsonDocument::Compact));
+    argument = argument.simplified();
+    QString summary = argument.isEmpty() ? name : name + QStringLiteral(": ") + argument;
+    if (summary.size() > width)
+        summary = summary.left(width - 1) + QChar(0x2026);
+    return summary;
+}
+
+} // namespace arizuko::agent

@@ -1,0 +1,40 @@
+#pragma once
+
+// Claude Code's conversation file for a topic, in the folder home where the
+// agent keeps it: whether a turn can resume it, and copying it for a fork.
+// Every access goes through HomeDirectory, since the agent owns the file.
+
+#include "agent/home_directory.h"
+#include "core/result.h"
+
+#include <QString>
+
+namespace arizuko::agent {
+
+// Where Claude Code, started in the guest's home (/home/agent), keeps a
+// session: ~/.claude/projects/<cwd with / as ->/<session>.jsonl.
+QString claudeSessionFile(const QString &sessionId);
+
+enum class SessionFileState
+{
+    Absent,
+    Usable,
+    Unusable, // present but not resumable: not JSON lines, a link, too large
+};
+
+struct SessionFileCheck
+{
+    SessionFileState state = SessionFileState::Absent;
+    QString problem; // why it is unusable, for the transcript
+};
+
+SessionFileCheck inspectClaudeSession(const HomeDirectory &home, const QString &sessionId);
+
+// Copies the conversation of `fromId` to a new file for `toId`, naming the
+// new session in every line that named the old one, so Claude Code resumes
+// it as its own. Returns false when the source has no file (nothing said
+// yet: the fork simply starts fresh).
+Result<bool> forkClaudeSession(const HomeDirectory &home, const QString &fromId,
+                               const QString &toId);
+
+} // namespace arizuko::agent

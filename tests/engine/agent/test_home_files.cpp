@@ -1,0 +1,212 @@
+// The folder home belongs to the agent, which may plant links to the
+// user's files there. The engine reads and writes session files in it, and
+// must never be made to read or write anything outside it.
+
+#include "agent/claude_session.h"
+#include "agent/home_directory.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUuid>
+#include <sys/stat.h>
+#include <unistd.h>
+
+using namespace arizuko::agent;
+
+namespace {
+
+const QByteArray canary = "CANARY-PRIVATE-KEY-3f9a1c";
+
+QString newId()
+{
+    return QUuid::createUuid().toString(QUuid::WithoutBraces);
+}
+
+void writeFile(const QString &path, const QByteArray &data)
+{
+    QDir().mkpath(QFileInfo(path).path());
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(data);
+}
+
+QByteArray conversation(const QString &sessionId)
+{
+    return QStringLiteral(R"({"type":"user","sessionId":"%1","message":{"content":"hi"}})"
+                          "\n"
+                          R"({"type":"assistant","sessionId":"%1","message":{"content":"hello"}})"
+                          "\n")
+        .arg(sessionId)
+        .toUtf8();
+}
+
+} // namespace
+
+class TestHomeFiles final : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_root;
+    QString m_home;
+    QString m_outside; // the user's secret, outside every home
+
+    QString sessionPath(const QString &id) const
+    {
+        return QDir(m_home).filePath(claudeSessionFile(id));
+    }
+
+    void checkCanaryUntouched(const QString &copyId)
+    {
+        QFile secret(m_outside);
+        QVERIFY(secret.open(QIODevice::ReadOnly));
+        QCOMPARE(secret.readAll(), canary);
+        const QFileInfo copy(sessionPath(copyId));
+        if (copy.exists() && !copy.isSymLink()) {
+            QFile file(copy.filePath());
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            QVERIFY2(!file.readAll().contains(canary), "the canary reached the home");
+        }
+    }
+
+private slots:
+    void init()
+    {
+        QVERIFY(m_root.isValid());
+        m_home = m_root.filePath(QStringLiteral("home-") + newId());
+        QVERIFY(QDir().mkpath(m_home));
+        m_outside = m_root.filePath(QStringLiteral("id_ed25519-") + newId());
+        writeFile(m_outside, canary);
+    }
+
+    void anAbsentSessionIsAFirstTurn()
+    {
+        const auto home = HomeDirectory::open(m_home);
+        QVERIFY(home);
+        QCOMPARE(inspectClaudeSession(*home, newId()).state, SessionFileState::Absent);
+    }
+
+    void aConversationIsUsableAndForksUnderTheNewId()
+    {
+        const QString parent = newId();
+        const QString child = newId();
+        writeFile(sessionPath(parent), conversation(parent));
+        const auto home = HomeDirectory::open(m_home);
+        QCOMPARE(inspectClaudeSession(*home, parent).state, SessionFileState::Usable);
+        const auto forked = forkClaudeSession(*home, parent, child);
+        QVERIFY2(forked, forked ? "" : qPrintable(forked.error().message));
+        QVERIFY(*forked);
+        QFile copy(sessionPath(child));
+        QVERIFY(copy.open(QIODevice::ReadOnly));
+        const QByteArray copied = copy.readAll();
+        QVERIFY(copied.contains(child.toUtf8()));
+        QVERIFY(!copied.contains(parent.toUtf8()));
+        QCOMPARE(copied.count('\n'), 2);
+        QCOMPARE(QFileInfo(sessionPath(child)).permissions() & (QFile::ReadOther | QFile::ReadGroup),
+                 QFileDevice::Permissions());
+        QCOMPARE(inspectClaudeSession(*home, child).state, SessionFileState::Usable);
+        QVERIFY2(!forkClaudeSession(*home, parent, child), "a fork never overwrites a file");
+    }
+
+    void damagedConversationIsUnusable()
+    {
+        const QString id = newId();
+        writeFile(sessionPath(id), conversation(id) + "{not json\n");
+        const auto home = HomeDirectory::open(m_home);
+        const SessionFileCheck check = inspectClaudeSession(*home, id);
+        QCOMPARE(check.state, SessionFileState::Unusable);
+        QVERIFY(check.problem.contains(QStringLiteral("line 3")));
+        QVERIFY(!forkClaudeSession(*home, id, newId()));
+    }
+
+    // session.jsonl -> ~/.ssh/id_ed25519: a fork would copy the key into
+    // the agent's home if the link were followed.
+    void aPlantedSymlinkIsNeverFollowed()
+    {
+        const QString parent = newId();
+        const QString child = newId();
+        QDir().mkpath(QFileInfo(sessionPath(parent)).path());
+        QVERIFY(QFile::link(m_outside, sessionPath(parent)));
+        const auto home = HomeDirectory::open(m_home);
+        const SessionFileCheck check = inspectClaudeSession(*home, parent);
+        QCOMPARE(check.state, SessionFileState::Unusable);
+        QVERIFY2(check.problem.contains(QStringLiteral("symbolic link")), qPrintable(check.problem));
+        const auto forked = forkClaudeSession(*home, parent, child);
+        QVERIFY(!forked);
+        QCOMPARE(forked.error().code, QStringLiteral("home.unsafe-path"));
+        QVERIFY(!QFileInfo::exists(sessionPath(child)));
+        checkCanaryUntouched(child);
+    }
+
+    // A link higher up the path: .claude -> a folder outside the home.
+    void aSymlinkedParentFolderIsNeverFollowed()
+    {
+        const QString parent = newId();
+        const QString child = newId();
+        const QString elsewhere = m_root.filePath(QStringLiteral("elsewhere-") + newId());
+        writeFile(QDir(elsewhere).filePath(QStringLiteral("projects/-home-agent/") + parent +
+                                           QStringLiteral(".jsonl")),
+                  conversation(parent));
+        QVERIFY(QFile::link(elsewhere, QDir(m_home).filePath(QStringLiteral(".claude"))));
+        const auto home = HomeDirectory::open(m_home);
+        QCOMPARE(inspectClaudeSession(*home, parent).state, SessionFileState::Unusable);
+        QVERIFY(!forkClaudeSession(*home, parent, child));
+        QVERIFY2(!QFileInfo::exists(
+                     QDir(elsewhere).filePath(QStringLiteral("projects/-home-agent/") + child +
+                                              QStringLiteral(".jsonl"))),
+                 "nothing written through the link");
+    }
+
+    // A link planted where the fork will write: the copy must not land
+    // outside the home, nor truncate the file the link names.
+    void aPlantedLinkAtTheTargetIsNotWrittenThrough()
+    {
+        const QString parent = newId();
+        const QString child = newId();
+        writeFile(sessionPath(parent), conversation(parent));
+        QVERIFY(QFile::link(m_outside, sessionPath(child)));
+        const auto home = HomeDirectory::open(m_home);
+        QVERIFY(!forkClaudeSession(*home, parent, child));
+        checkCanaryUntouched(child);
+    }
+
+    void aSecondHardLinkIsRefused()
+    {
+        const QString parent = newId();
+        writeFile(m_outside, conversation(parent) + canary + '\n');
+        QDir().mkpath(QFileInfo(sessionPath(parent)).path());
+        QVERIFY2(::link(QFile::encodeName(m_outside).constData(),
+                        QFile::encodeName(sessionPath(parent)).constData()) == 0,
+                 "the temporary directory must allow hard links for this test");
+        const auto home = HomeDirectory::open(m_home);
+        const SessionFileCheck check = inspectClaudeSession(*home, parent);
+        QCOMPARE(check.state, SessionFileState::Unusable);
+        QVERIFY2(check.problem.contains(QStringLiteral("hard links")), qPrintable(check.problem));
+        QVERIFY(!forkClaudeSession(*home, parent, newId()));
+    }
+
+    void aFifoDoesNotHangTheEngine()
+    {
+        const QString id = newId();
+        QDir().mkpath(QFileInfo(sessionPath(id)).path());
+        QCOMPARE(::mkfifo(QFile::encodeName(sessionPath(id)).constData(), 0600), 0);
+        const auto home = HomeDirectory::open(m_home);
+        QCOMPARE(inspectClaudeSession(*home, id).state, SessionFileState::Unusable);
+    }
+
+    void idsThatAreNotUuidsNeverBecomePaths()
+    {
+        const auto home = HomeDirectory::open(m_home);
+        QCOMPARE(inspectClaudeSession(*home, QStringLiteral("../../x")).state,
+                 SessionFileState::Unusable);
+        QVERIFY(!forkClaudeSession(*home, newId(), QStringLiteral("../escape")));
+        QVERIFY(!home->read(QStringLiteral("../outside"), 10));
+        QVERIFY(!home->create(QStringLiteral("a/../../b"), "x"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestHomeFiles)
+#include "test_home_files.moc"
