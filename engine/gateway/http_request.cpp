@@ -1,0 +1,153 @@
+#include "gateway/http_request.h"
+
+namespace arizuko::gateway {
+
+namespace {
+
+bool isToken(QByteArrayView text)
+{
+    // RFC 9110 tchar: enough to refuse spaces, controls and separators.
+    static constexpr QByteArrayView extra = "!#$%&'*+-.^_`|~";
+    if (text.isEmpty())
+        return false;
+    for (const char c : text) {
+        const bool alnum = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+        if (!alnum && !extra.contains(c))
+            return false;
+    }
+    return true;
+}
+
+} // namespace
+
+std::optional<QByteArray> headerValue(const HttpHeaders &headers, QByteArrayView name)
+{
+    for (const HttpHeader &header : headers) {
+        if (header.first.compare(name, Qt::CaseInsensitive) == 0)
+            return header.second;
+    }
+    return std::nullopt;
+}
+
+bool HttpRequest::keepAlive() const
+{
+    const QByteArray connection = header("connection").value_or(QByteArray()).toLower();
+    if (version == "HTTP/1.0")
+        return connection.contains("keep-alive");
+    return !connection.contains("close");
+}
+
+HttpRequestParser::State HttpRequestParser::feed(QByteArray &buffer)
+{
+    if (m_failureStatus != 0)
+        return State::Failed;
+    if (m_complete)
+        return State::Complete;
+    if (!m_inBody) {
+        // Stray CRLFs between pipelined requests are allowed (RFC 9112 2.2).
+        while (!m_inHead && buffer.startsWith("\r\n"))
+            buffer.remove(0, 2);
+        if (buffer.isEmpty())
+            return State::NeedMore;
+        m_inHead = true;
+        const qsizetype end = buffer.indexOf("\r\n\r\n");
+        if (end < 0) {
+            if (buffer.size() > m_limits.maxHeadBytes)
+                return fail(431, "request head too large");
+            return State::NeedMore;
+        }
+        if (end + 4 > m_limits.maxHeadBytes)
+            return fail(431, "request head too large");
+        const State head = parseHead(QByteArrayView(buffer).first(end));
+        buffer.remove(0, end + 4);
+        if (head == State::Failed)
+            return head;
+        m_inHead = false;
+        m_inBody = true;
+    }
+    const qsizetype wanted = m_bodyLength - m_request.body.size();
+    const qsizetype taken = std::min(wanted, buffer.size());
+    m_request.body.append(QByteArrayView(buffer).first(taken));
+    buffer.remove(0, taken);
+    if (m_request.body.size() < m_bodyLength)
+        return State::NeedMore;
+    m_inBody = false;
+    m_complete = true;
+    return State::Complete;
+}
+
+HttpRequest HttpRequestParser::take()
+{
+    HttpRequest request = std::move(m_request);
+    m_request = HttpRequest();
+    m_complete = false;
+    m_bodyLength = 0;
+    return request;
+}
+
+HttpRequestParser::State HttpRequestParser::fail(int status, QByteArray reason)
+{
+    m_failureStatus = status;
+    m_failureReason = std::move(reason);
+    return State::Failed;
+}
+
+HttpRequestParser::State HttpRequestParser::parseHead(QByteArrayView head)
+{
+    const QList<QByteArrayView> lines = [&head] {
+        QList<QByteArrayView> result;
+        qsizetype start = 0;
+        while (start <= head.size()) {
+            qsizetype end = head.indexOf(QByteArrayView("\r\n"), start);
+            if (end < 0)
+                end = head.size();
+            result.append(head.sliced(start, end - start));
+            start = end + 2;
+        }
+        return result;
+    }();
+    const QList<QByteArray> requestLine = lines.first().toByteArray().split(' ');
+    if (requestLine.size() != 3 || !isToken(requestLine[0]) || !requestLine[1].startsWith('/'))
+        return fail(400, "malformed request line");
+    if (requestLine[2] != "HTTP/1.1" && requestLine[2] != "HTTP/1.0")
+        return fail(505, "HTTP version not supported");
+    m_request.method = requestLine[0];
+    m_request.target = requestLine[1];
+    m_request.version = requestLine[2];
+    const qsizetype question = m_request.target.indexOf('?');
+    m_request.path = question < 0 ? m_request.target : m_request.target.left(question);
+    m_request.query = question < 0 ? QByteArray() : m_request.target.mid(question + 1);
+
+    for (qsizetype index = 1; index < lines.size(); ++index) {
+        const QByteArrayView line = lines[index];
+        const qsizetype colon = line.indexOf(':');
+        // Obsolete line folding and nameless headers are refused, never guessed at.
+        if (colon <= 0 || !isToken(line.first(colon)))
+            return fail(400, "malformed header line");
+        m_request.headers.append(
+            {line.first(colon).toByteArray(), line.sliced(colon + 1).trimmed().toByteArray()});
+    }
+
+    if (m_request.header("transfer-encoding"))
+        return fail(411, "chunked request bodies are not supported; send Content-Length");
+    qsizetype length = 0;
+    bool seen = false;
+    for (const HttpHeader &header : std::as_const(m_request.headers)) {
+        if (header.first.compare("content-length", Qt::CaseInsensitive) != 0)
+            continue;
+        bool ok = false;
+        const qlonglong value = header.second.toLongLong(&ok);
+        // Two different lengths are a smuggling attempt, not a typo.
+        if (!ok || value < 0 || (seen && value != length))
+            return fail(400, "bad Content-Length");
+        length = qsizetype(value);
+        seen = true;
+    }
+    if (length > m_limits.maxBodyBytes)
+        return fail(413, "request body too large");
+    m_bodyLength = length;
+    m_request.body.reserve(std::min(length, qsizetype(1024 * 1024)));
+    return State::NeedMore;
+}
+
+} // namespace arizuko::gateway

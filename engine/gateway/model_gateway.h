@@ -1,0 +1,77 @@
+#pragma once
+
+// A turn's model endpoint: the guest's ANTHROPIC_BASE_URL. It serves only
+// the turn's guest address and only the turn's random token, swaps in the
+// real credential (which never enters the guest), streams replies back
+// unbuffered, and counts tokens and cost. See docs/model-gateway.md.
+
+#include "core/result.h"
+#include "gateway/http_server.h"
+#include "gateway/model_usage.h"
+#include "gateway/provider.h"
+
+#include <QHostAddress>
+#include <QJsonObject>
+#include <QNetworkAccessManager>
+#include <QObject>
+
+namespace arizuko::gateway {
+
+struct GatewayOptions
+{
+    QHostAddress listenAddress;
+    quint16 port = 0; // 0 = any (tests); a turn uses its fixed port
+    QHostAddress client; // the only peer served
+    QByteArray token;    // the turn's token; empty accepts nothing
+    ProviderSettings provider;
+};
+
+// 192 bits from the system's random source, as 48 hex digits.
+QByteArray newTurnToken();
+
+class ExchangeMeter;
+
+class ModelGateway final : public QObject
+{
+    Q_OBJECT
+
+public:
+    explicit ModelGateway(GatewayOptions options, QObject *parent = nullptr);
+    ~ModelGateway() override;
+
+    // The error names address:port and why.
+    Result<void> listen();
+    // Stops accepting and drops every connection: the token is dead from
+    // here on, and listen() will not revive it.
+    void close();
+
+    quint16 port() const { return m_server.port(); }
+    const ModelUsage &usage() const { return m_usage; }
+
+signals:
+    // One per answered request: method, path, status, model, tokens, ms.
+    void exchanged(const QJsonObject &summary);
+    // A wrong peer, token or path: {reason, peer, method?, path?}.
+    void refused(const QJsonObject &why);
+    // The model API (or the demo script) failed a request, in a sentence
+    // for the transcript.
+    void upstreamFailed(const arizuko::Error &error);
+    void usageChanged(const arizuko::gateway::ModelUsage &usage);
+
+private:
+    friend class ExchangeMeter;
+    void handle(HttpExchange *exchange);
+    bool authorized(const HttpRequest &request) const;
+    void refuse(HttpExchange *exchange, int status, const QString &reason, const QString &message);
+    void answerFromScript(HttpExchange *exchange, ExchangeMeter *meter);
+    void forward(HttpExchange *exchange, ExchangeMeter *meter);
+    void account(const TokenCounts &delta, bool firstOfResponse, const QString &model);
+
+    GatewayOptions m_options;
+    HttpServer m_server;
+    QNetworkAccessManager m_network;
+    ModelUsage m_usage;
+    bool m_closed = false;
+};
+
+} // namespace arizuko::gateway

@@ -1,0 +1,53 @@
+#include "gateway/sse.h"
+
+#include <QJsonDocument>
+
+namespace arizuko::gateway {
+
+namespace {
+// Anthropic's events are a few KiB at most; a larger line is not one of them.
+constexpr qsizetype maxLineBytes = 1024 * 1024;
+} // namespace
+
+QByteArray encodeSseEvent(QByteArrayView name, const QJsonObject &data)
+{
+    return "event: " + name.toByteArray() + "\ndata: "
+           + QJsonDocument(data).toJson(QJsonDocument::Compact) + "\n\n";
+}
+
+QList<SseEvent> SseReader::feed(QByteArrayView bytes)
+{
+    QList<SseEvent> events;
+    m_pending.append(bytes);
+    qsizetype start = 0;
+    qsizetype newline;
+    while ((newline = m_pending.indexOf('\n', start)) >= 0) {
+        QByteArrayView line = QByteArrayView(m_pending).sliced(start, newline - start);
+        start = newline + 1;
+        if (line.endsWith('\r'))
+            line.chop(1);
+        if (line.isEmpty()) {
+            if (!m_event.name.isEmpty() || !m_event.data.isEmpty())
+                events.append(std::exchange(m_event, SseEvent()));
+            continue;
+        }
+        const qsizetype colon = line.indexOf(':');
+        const QByteArrayView field = colon < 0 ? line : line.first(colon);
+        QByteArrayView value = colon < 0 ? QByteArrayView() : line.sliced(colon + 1);
+        if (value.startsWith(' '))
+            value = value.sliced(1);
+        if (field == "event") {
+            m_event.name = value.toByteArray();
+        } else if (field == "data") {
+            if (!m_event.data.isEmpty())
+                m_event.data += '\n';
+            m_event.data += value;
+        }
+    }
+    m_pending.remove(0, start);
+    if (m_pending.size() > maxLineBytes)
+        m_pending.clear();
+    return events;
+}
+
+} // namespace arizuko::gateway
