@@ -121,18 +121,6 @@ class PolicyTest(EgressTestCase):
             f.write(text)
         return path
 
-    def test_ipv6_literal_is_allowed_by_its_literal(self):
-        if not self.upstream.serves_ipv6:
-            self.skipTest("no ::1 listener on the upstream port")
-        proxy = self.start_proxy("--allow", "::1")
-        served = curl(self.upstream.url("/hello", host="[::1]"), proxy_port=proxy.port)
-        self.assertEqual(served.status, 200, served.stderr)
-        self.assertEqual(served.body, b"hello from upstream\n")
-        client = self.raw_client(proxy.port)
-        self.assertEqual(client.connect_tunnel("[::1]", self.upstream.port).status, 200)
-        self.assertRefused(curl(self.upstream.url("/hello"), proxy_port=proxy.port),
-                           403, "host-not-allowed")
-
     def test_peer_other_than_client_is_refused(self):
         proxy = self.start_proxy("--allow", LOOPBACK, "--client", LOOPBACK)
         refused = curl(self.upstream.url("/hello"), "--interface", OTHER_LOOPBACK,
