@@ -125,8 +125,10 @@ class EgressTestCase(unittest.TestCase):
 
     def start_tcp_upstream(self, handle):
         server = UpstreamTcp(handle)
-        self.addCleanup(server.close)
+        # Cleanups run last-in first-out: the handlers' errors are read only
+        # after close() has waited for every handler to finish.
         self.addCleanup(lambda: self.assertEqual(server.errors, [], "upstream handler failed"))
+        self.addCleanup(server.close)
         return server
 
     def raw_client(self, port, source=None, timeout=IO_TIMEOUT):

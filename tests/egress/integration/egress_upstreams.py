@@ -307,3 +307,5 @@ class UpstreamTcp:
         self._listener.close()
         for worker in self._workers:
             worker.join(5)
+            if worker.is_alive():
+                self.errors.append(TimeoutError("a connection handler still runs after close"))
