@@ -101,8 +101,10 @@ class EgressTestCase(unittest.TestCase):
                 sys.stderr.write(proxy.log_text() + "\n")
         return result
 
-    def start_proxy(self, *flags, env=None, ready=True):
-        proxy = Proxy(flags, env)
+    def start_proxy(self, *flags, env=None, ready=True, listen=LOOPBACK + ":0"):
+        """The proxy with `flags`; `listen=None` leaves --listen off the command
+        line (to set it through EGRESS_LISTEN)."""
+        proxy = Proxy(flags, env, listen)
         self._proxies.append(proxy)
         self.addCleanup(proxy.close)
         if ready:
