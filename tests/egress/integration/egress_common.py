@@ -7,6 +7,7 @@ import socket
 
 LOOPBACK = "127.0.0.1"
 OTHER_LOOPBACK = "127.0.0.2"
+THIRD_LOOPBACK = "127.0.0.3"
 REASON_HEADER = "x-arizuko-egress-reason"
 
 # The machine has 2 shared cores and other suites run beside us: waits are

@@ -2,20 +2,38 @@
 
 Each test file drives the real proxy binary, real curl and real loopback
 sockets; everything a test starts is torn down even when it fails.
+
+The exit status tells CTest what happened, never more: 0 only when every
+test ran and passed, SKIP_EXIT_STATUS (CTest's SKIP_RETURN_CODE) when none
+failed but at least one was skipped, 1 for a failure or when no test ran.
 """
 
 import os
+import subprocess
 import sys
 import unittest
 
 from egress_clients import RawClient
-from egress_common import IO_TIMEOUT, REASON_HEADER
+from egress_common import IO_TIMEOUT, LOOPBACK, REASON_HEADER
 from egress_process import Proxy, set_egress_binary
 from egress_upstreams import TlsCertificate, UpstreamHttp, UpstreamTcp
 
 
-def main():
-    """unittest.main() after taking `--egress PATH` (given by CMake) off argv."""
+# Registered as SKIP_RETURN_CODE in CMakeLists.txt, so CTest shows "Skipped".
+SKIP_EXIT_STATUS = 77
+
+# Set in the environment of a test file re-run inside its own network namespace.
+_IN_NAMESPACE = "ARIZUKO_EGRESS_IT_NETNS"
+_UNSHARE_COMMANDS = (["unshare", "--net"], ["unshare", "--user", "--map-root-user", "--net"])
+
+
+def main(private_network=False):
+    """unittest.main() after taking `--egress PATH` (given by CMake) off argv.
+
+    With `private_network`, the file runs in a network namespace of its own
+    (loopback only, IPv4 and IPv6) when one can be made: as root, or through
+    an unprivileged user namespace. Otherwise it runs on the host's network;
+    see `in_private_network()`."""
     args = sys.argv[1:]
     if "--egress" not in args:
         sys.exit("usage: %s --egress PATH [unittest args]" % sys.argv[0])
@@ -24,8 +42,49 @@ def main():
     del args[at : at + 2]
     if not os.access(binary, os.X_OK):
         sys.exit("not an executable: %s" % binary)
+    if private_network:
+        _enter_private_network()
     set_egress_binary(binary)
-    unittest.main(argv=[sys.argv[0]] + args, verbosity=2)
+    program = unittest.main(argv=[sys.argv[0]] + args, verbosity=2, exit=False)
+    sys.exit(exit_status(program.result))
+
+
+def exit_status(result):
+    """0 only if every test ran and passed; a skip is never a pass."""
+    if not result.wasSuccessful():
+        return 1
+    if result.testsRun == 0:
+        sys.stderr.write("FAILED: no test ran\n")
+        return 1
+    if result.skipped:
+        for test, reason in result.skipped:
+            sys.stderr.write("SKIPPED: %s: %s\n" % (test.id(), reason))
+        return SKIP_EXIT_STATUS
+    return 0
+
+
+def in_private_network():
+    """Whether this process runs in the network namespace main() made."""
+    return os.environ.get(_IN_NAMESPACE) == "1"
+
+
+def _enter_private_network():
+    """Re-run this file under unshare(1) in a new network namespace and bring
+    its loopback up; stays on the host network when no namespace can be made."""
+    if in_private_network():
+        subprocess.run(["ip", "link", "set", "lo", "up"], check=True, timeout=30)
+        return
+    for command in _UNSHARE_COMMANDS:
+        try:
+            probe = subprocess.run(command + ["true"], capture_output=True, timeout=30)
+        except OSError:
+            return  # no unshare(1)
+        if probe.returncode == 0:
+            env = dict(os.environ, **{_IN_NAMESPACE: "1"})
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os.execvpe(command[0], command + [sys.executable] + sys.argv, env)
+    sys.stderr.write("note: no network namespace could be made here; running on the host network\n")
 
 
 class EgressTestCase(unittest.TestCase):
@@ -42,8 +101,10 @@ class EgressTestCase(unittest.TestCase):
                 sys.stderr.write(proxy.log_text() + "\n")
         return result
 
-    def start_proxy(self, *flags, env=None, ready=True):
-        proxy = Proxy(flags, env)
+    def start_proxy(self, *flags, env=None, ready=True, listen=LOOPBACK + ":0"):
+        """The proxy with `flags`; `listen=None` leaves --listen off the command
+        line (to set it through EGRESS_LISTEN)."""
+        proxy = Proxy(flags, env, listen)
         self._proxies.append(proxy)
         self.addCleanup(proxy.close)
         if ready:
@@ -52,8 +113,8 @@ class EgressTestCase(unittest.TestCase):
             proxy.wait_listening()
         return proxy
 
-    def start_upstream(self):
-        server = UpstreamHttp()
+    def start_upstream(self, require_ipv6=False):
+        server = UpstreamHttp(require_ipv6=require_ipv6)
         self.addCleanup(server.close)
         return server
 
@@ -66,8 +127,10 @@ class EgressTestCase(unittest.TestCase):
 
     def start_tcp_upstream(self, handle):
         server = UpstreamTcp(handle)
-        self.addCleanup(server.close)
+        # Cleanups run last-in first-out: the handlers' errors are read only
+        # after close() has waited for every handler to finish.
         self.addCleanup(lambda: self.assertEqual(server.errors, [], "upstream handler failed"))
+        self.addCleanup(server.close)
         return server
 
     def raw_client(self, port, source=None, timeout=IO_TIMEOUT):

@@ -122,11 +122,18 @@ class Proxy:
             self.process.send_signal(signum)
 
     def wait_exit(self, timeout):
-        """The exit status, or None if still running after `timeout` seconds."""
+        """The exit status, or None if still running after `timeout` seconds.
+        Once it has exited, its whole log has been read: a check that a line is
+        absent cannot pass only because the line was not read yet."""
         try:
-            return self.process.wait(timeout)
+            status = self.process.wait(timeout)
         except subprocess.TimeoutExpired:
             return None
+        for reader in self._readers:
+            reader.join(START_TIMEOUT)
+            if reader.is_alive():
+                raise AssertionError("the proxy exited but its output is still open")
+        return status
 
     def close(self):
         if self.process.poll() is None:

@@ -190,7 +190,7 @@ class UpstreamHttp:
     that is free, so `localhost` reaches it whichever address it resolves to).
     Records every request it receives."""
 
-    def __init__(self, tls_context=None):
+    def __init__(self, tls_context=None, require_ipv6=False):
         self.requests = []
         self._lock = threading.Lock()
         self._servers = [_ThreadingServer(self, (LOOPBACK, 0), socket.AF_INET, tls_context)]
@@ -200,7 +200,11 @@ class UpstreamHttp:
                 _ThreadingServer(self, ("::1", self.port), socket.AF_INET6, tls_context)
             )
         except OSError:
-            pass  # no IPv6 loopback, or the port is taken there: IPv4 only
+            # no IPv6 loopback, or the port is taken there: IPv4 only, unless
+            # the test is about IPv6
+            if require_ipv6:
+                self._servers[0].server_close()
+                raise
         self.serves_ipv6 = len(self._servers) == 2
         self._threads = [
             threading.Thread(target=s.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True)
@@ -303,3 +307,5 @@ class UpstreamTcp:
         self._listener.close()
         for worker in self._workers:
             worker.join(5)
+            if worker.is_alive():
+                self.errors.append(TimeoutError("a connection handler still runs after close"))

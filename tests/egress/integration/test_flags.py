@@ -1,8 +1,12 @@
 """Command line and environment of arizuko-egress: bad values exit 2 naming
-the flag, --help exits 0, a flag wins over its environment variable."""
+the flag, --help exits 0, each variable alone takes effect, a flag wins over
+its environment variable."""
+
+import os
+import tempfile
 
 from egress_clients import absolute_get, raw_request
-from egress_common import LOOPBACK, OTHER_LOOPBACK
+from egress_common import LOOPBACK, OTHER_LOOPBACK, THIRD_LOOPBACK
 from egress_harness import EgressTestCase, main
 from egress_process import run_egress
 
@@ -77,15 +81,93 @@ class FlagsTest(EgressTestCase):
                      "--drain-timeout"):
             self.assertIn(flag, output)
 
+    def start_from_environment(self, *flags, env):
+        """The proxy configured by `env` and only the given flags; not even
+        --listen is on the command line (EGRESS_LISTEN binds 127.0.0.1:0, and
+        wait_listening() fails on any other address)."""
+        proxy = self.start_proxy(*flags, env=dict(env, EGRESS_LISTEN=LOOPBACK + ":0"), listen=None)
+        self.assertEqual(proxy.command[1:], list(flags))
+        return proxy
+
+    def get(self, proxy, host, upstream, source=LOOPBACK):
+        return raw_request(proxy.port, absolute_get("%s:%d" % (host, upstream.port), "/hello"),
+                           source=source)
+
+    def write_list(self, text):
+        scratch = tempfile.TemporaryDirectory(prefix="egress-it-list-")
+        self.addCleanup(scratch.cleanup)
+        path = os.path.join(scratch.name, "list")
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+
+    def test_environment_alone_pins_the_client(self):
+        upstream = self.start_upstream()
+        proxy = self.start_from_environment(
+            env={"EGRESS_CLIENT": OTHER_LOOPBACK, "EGRESS_ALLOW": LOOPBACK})
+        self.assertRefused(self.get(proxy, LOOPBACK, upstream, source=THIRD_LOOPBACK),
+                           403, "client-not-allowed")
+        proxy.wait_event(event="decision", client=THIRD_LOOPBACK, reason="client-not-allowed")
+        self.assertEqual(upstream.recorded(), [])
+        served = self.get(proxy, LOOPBACK, upstream, source=OTHER_LOOPBACK)
+        self.assertEqual(served.status, 200, served)
+        self.assertEqual(served.body, b"hello from upstream\n")
+
+    def test_environment_alone_sets_deny_private_and_allow_loopback(self):
+        upstream = self.start_upstream()
+        lists = {"EGRESS_ALLOW": "localhost," + LOOPBACK}
+        proxy = self.start_from_environment(env=dict(lists, EGRESS_DENY_PRIVATE="1"))
+        for host in ("localhost", LOOPBACK):
+            with self.subTest(host=host):
+                self.assertRefused(self.get(proxy, host, upstream), 403, "private-address")
+        self.assertEqual(upstream.recorded(), [])
+
+        proxy = self.start_from_environment(
+            env=dict(lists, EGRESS_DENY_PRIVATE="1", EGRESS_ALLOW_LOOPBACK="1"))
+        for host in ("localhost", LOOPBACK):
+            with self.subTest(host=host):
+                served = self.get(proxy, host, upstream)
+                self.assertEqual(served.status, 200, served)
+        self.assertEqual(len(upstream.recorded("/hello")), 2)
+
+    def test_environment_alone_names_the_list_files(self):
+        upstream = self.start_upstream()
+        proxy = self.start_from_environment(env={
+            "EGRESS_ALLOW_FILE": self.write_list("# allow\n%s\nlocalhost\n" % LOOPBACK),
+            "EGRESS_DENY_FILE": self.write_list("# deny\nlocalhost\n"),
+        })
+        served = self.get(proxy, LOOPBACK, upstream)
+        self.assertEqual(served.status, 200, served)
+        self.assertRefused(self.get(proxy, "localhost", upstream), 403, "host-denied")
+        self.assertRefused(raw_request(proxy.port, absolute_get("other.invalid")),
+                           403, "host-not-allowed")
+        self.assertEqual(len(upstream.recorded()), 1)
+
     def test_flag_wins_over_environment(self):
         upstream = self.start_upstream()
-        proxy = self.start_proxy(
-            "--client", LOOPBACK,
-            env={"EGRESS_CLIENT": OTHER_LOOPBACK, "EGRESS_ALLOW": LOOPBACK},
-        )
-        authority = "%s:%d" % (LOOPBACK, upstream.port)
-        served = raw_request(proxy.port, absolute_get(authority, "/hello"))
+        # a value, a list and a boolean, each set in the environment
+        env = {"EGRESS_CLIENT": THIRD_LOOPBACK, "EGRESS_ALLOW": "localhost",
+               "EGRESS_DENY_PRIVATE": "1"}
+
+        # the environment alone is in force ...
+        proxy = self.start_from_environment(env=env)
+        self.assertRefused(self.get(proxy, "localhost", upstream, source=OTHER_LOOPBACK),
+                           403, "client-not-allowed")
+        self.assertRefused(self.get(proxy, "localhost", upstream, source=THIRD_LOOPBACK),
+                           403, "private-address")
+        self.assertRefused(self.get(proxy, LOOPBACK, upstream, source=THIRD_LOOPBACK),
+                           403, "host-not-allowed")
+
+        # ... and each flag replaces its variable: not merged with it
+        proxy = self.start_from_environment(
+            "--client", OTHER_LOOPBACK, "--allow", LOOPBACK, "--deny-private=false", env=env)
+        served = self.get(proxy, LOOPBACK, upstream, source=OTHER_LOOPBACK)
         self.assertEqual(served.status, 200, served)
+        self.assertRefused(self.get(proxy, "localhost", upstream, source=OTHER_LOOPBACK),
+                           403, "host-not-allowed")
+        self.assertRefused(self.get(proxy, LOOPBACK, upstream, source=THIRD_LOOPBACK),
+                           403, "client-not-allowed")
+        self.assertEqual(len(upstream.recorded()), 1)
 
     def test_values_after_equals_sign(self):
         upstream = self.start_upstream()

@@ -36,10 +36,7 @@ class HealthTest(EgressTestCase):
 
     def test_health_is_starting_until_the_allow_file_is_loaded(self):
         upstream = self.start_upstream()
-        scratch = tempfile.TemporaryDirectory(prefix="egress-it-fifo-")
-        self.addCleanup(scratch.cleanup)
-        fifo = os.path.join(scratch.name, "allow")
-        os.mkfifo(fifo)
+        fifo = self._make_fifo()
         # The proxy blocks on the FIFO until we write it, so it stays "starting".
         proxy = self.start_proxy("--allow-file", fifo, ready=False)
 
@@ -63,6 +60,42 @@ class HealthTest(EgressTestCase):
                 self.assertEqual(served.body, b"hello from upstream\n")
         self.assertRefused(raw_request(proxy.port, absolute_get("other.invalid")),
                            403, "host-not-allowed")
+
+    def test_health_answers_a_peer_that_is_not_the_client_while_starting_and_after(self):
+        upstream = self.start_upstream()
+        fifo = self._make_fifo()
+        proxy = self.start_proxy("--client", OTHER_LOOPBACK, "--allow-file", fifo, ready=False)
+        target = absolute_get("%s:%d" % (LOOPBACK, upstream.port), "/hello")
+
+        # LOOPBACK is not the client: /health still answers it, "starting" ...
+        self.assertHealth(raw_request(proxy.port, HEALTH, source=LOOPBACK), 503, "starting")
+        # ... while its traffic meets the client check first, and the client's
+        # traffic waits for the lists
+        self.assertRefused(raw_request(proxy.port, target, source=LOOPBACK),
+                           403, "client-not-allowed")
+        self.assertRefused(raw_request(proxy.port, target, source=OTHER_LOOPBACK),
+                           503, "starting")
+
+        writer = self._open_fifo_writer(fifo)
+        with os.fdopen(writer, "w") as f:
+            f.write("%s\n" % LOOPBACK)
+        proxy.wait_event(event="ready")
+
+        self.assertHealth(raw_request(proxy.port, HEALTH, source=LOOPBACK), 200, "ok")
+        self.assertRefused(raw_request(proxy.port, target, source=LOOPBACK),
+                           403, "client-not-allowed")
+        served = raw_request(proxy.port, target, source=OTHER_LOOPBACK)
+        self.assertEqual(served.status, 200, served)
+        self.assertEqual(len(upstream.recorded()), 1)
+
+    def _make_fifo(self):
+        """A FIFO to pass as --allow-file: the proxy stays "starting" until
+        the test writes it."""
+        scratch = tempfile.TemporaryDirectory(prefix="egress-it-fifo-")
+        self.addCleanup(scratch.cleanup)
+        fifo = os.path.join(scratch.name, "allow")
+        os.mkfifo(fifo)
+        return fifo
 
     def _open_fifo_writer(self, fifo):
         """Open the FIFO for writing once the proxy has it open for reading."""

@@ -121,18 +121,6 @@ class PolicyTest(EgressTestCase):
             f.write(text)
         return path
 
-    def test_ipv6_literal_is_allowed_by_its_literal(self):
-        if not self.upstream.serves_ipv6:
-            self.skipTest("no ::1 listener on the upstream port")
-        proxy = self.start_proxy("--allow", "::1")
-        served = curl(self.upstream.url("/hello", host="[::1]"), proxy_port=proxy.port)
-        self.assertEqual(served.status, 200, served.stderr)
-        self.assertEqual(served.body, b"hello from upstream\n")
-        client = self.raw_client(proxy.port)
-        self.assertEqual(client.connect_tunnel("[::1]", self.upstream.port).status, 200)
-        self.assertRefused(curl(self.upstream.url("/hello"), proxy_port=proxy.port),
-                           403, "host-not-allowed")
-
     def test_peer_other_than_client_is_refused(self):
         proxy = self.start_proxy("--allow", LOOPBACK, "--client", LOOPBACK)
         refused = curl(self.upstream.url("/hello"), "--interface", OTHER_LOOPBACK,
@@ -211,13 +199,20 @@ class PolicyTest(EgressTestCase):
         started = time.monotonic()
         client = self.raw_client(proxy.port)
         self.assertRefused(client.connect_tunnel(LOOPBACK, port), 504, "connect-timeout")
-        self.assertGreaterEqual(time.monotonic() - started, 0.9, "gave up before --connect-timeout")
+        waited = time.monotonic() - started
+        self.assertGreaterEqual(waited, 0.9, "gave up before --connect-timeout 1")
+        # the default is 10 s: a proxy ignoring the flag answers far later
+        self.assertLess(waited, 6, "504 long after --connect-timeout 1")
         self.assertRefused(curl("http://%s:%d/" % (LOOPBACK, port), proxy_port=proxy.port),
                            504, "connect-timeout")
+        proxy.wait_event(event="decision", port=port, reason="connect-timeout", status=504,
+                         count=2)
 
     def listener_with_full_backlog(self):
         """A loopback listener that never accepts and whose queue is full, so a
-        further connect hangs; skips where the kernel answers it anyway."""
+        further connect hangs. Linux drops a SYN to a listener whose accept
+        queue is full, so this holds wherever the proxy runs; if it does not,
+        the fixture fails loudly rather than the test being skipped."""
         listener = socket.socket()
         self.addCleanup(listener.close)
         listener.bind((LOOPBACK, 0))
@@ -231,7 +226,8 @@ class PolicyTest(EgressTestCase):
                 probe.connect(address)
             except TimeoutError:
                 return listener
-        self.skipTest("connects to a full loopback backlog do not hang here")
+        raise AssertionError("fixture: 8 connects to a loopback listener that never accepts "
+                             "were all answered; no upstream connect can be made to hang")
 
 
 if __name__ == "__main__":

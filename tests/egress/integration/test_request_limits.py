@@ -75,8 +75,12 @@ class RequestLimitsTest(EgressTestCase):
 
     def test_upstream_closing_without_a_response_is_a_bad_gateway(self):
         def hang_up_after_the_head(connection):
-            while b"\r\n\r\n" not in connection.recv(65536):
-                pass
+            received = b""
+            while b"\r\n\r\n" not in received:
+                chunk = connection.recv(65536)
+                if not chunk:
+                    raise ConnectionError("the proxy closed before the whole request head")
+                received += chunk
 
         silent = self.start_tcp_upstream(hang_up_after_the_head)
         proxy = self.start_proxy("--allow", LOOPBACK)
@@ -110,7 +114,14 @@ class RequestLimitsTest(EgressTestCase):
         opened = time.monotonic()
         self.assertTrue(silent.is_closed_by_peer(10), "silent connection still open after 10s")
         self.assertGreaterEqual(time.monotonic() - opened, 0.9)
-        self.assertEqual(proxy.decisions(), [], "a connection that sent nothing logged a decision")
+        # The log is read by a thread: a later request's lines are the barrier
+        # after which a decision for the silent connection would have been read.
+        self.assertRefused(raw_request(proxy.port, absolute_get("barrier.invalid")),
+                           403, "host-not-allowed")
+        proxy.wait_event(event="close", host="barrier.invalid")
+        self.assertEqual([d["host"] for d in proxy.decisions()], ["barrier.invalid"],
+                         "a connection that sent nothing logged a decision")
+        self.assertEqual([c["host"] for c in proxy.closes()], ["barrier.invalid"])
 
     def _assert_served_within(self, proxy, seconds):
         """A fresh request is served (not refused with 503) within `seconds`:
