@@ -16,6 +16,7 @@ const QList<CommandGroup> &commandGroups()
         {QStringLiteral("run"), QStringLiteral("run <folder> [--topic T] [--agent command|claude] \"<prompt or command>\""), runRun},
         {QStringLiteral("turns"), QStringLiteral("turns [--limit N] [--events TURN]"), runTurns},
         {QStringLiteral("cancel"), QStringLiteral("cancel <turn>"), runCancel},
+        {QStringLiteral("model"), QStringLiteral("model serve --script FILE [--listen HOST:PORT] [--request-log FILE] [--var NAME=VALUE]..."), runModel},
     };
     return groups;
 }

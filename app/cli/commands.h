@@ -33,5 +33,6 @@ Exit runRoute(Context &context, const QStringList &arguments);
 Exit runRun(Context &context, const QStringList &arguments);
 Exit runTurns(Context &context, const QStringList &arguments);
 Exit runCancel(Context &context, const QStringList &arguments);
+Exit runModel(Context &context, const QStringList &arguments);
 
 } // namespace arizuko::cli

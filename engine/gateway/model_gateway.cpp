@@ -36,6 +36,15 @@ bool isProbe(const HttpRequest &request)
     return (request.method == "HEAD" || request.method == "GET") && request.path == "/api/hello";
 }
 
+HttpServerOptions serverOptions(const GatewayOptions &options)
+{
+    HttpServerOptions server;
+    server.address = options.listenAddress;
+    server.port = options.port;
+    server.peer = options.client;
+    return server;
+}
+
 } // namespace
 
 QByteArray newTurnToken()
@@ -48,7 +57,7 @@ QByteArray newTurnToken()
 ModelGateway::ModelGateway(GatewayOptions options, QObject *parent)
     : QObject(parent)
     , m_options(std::move(options))
-    , m_server(HttpServerOptions{m_options.listenAddress, m_options.port, m_options.client, {}, {}, {}})
+    , m_server(serverOptions(m_options))
 {
     qRegisterMetaType<ModelUsage>();
     qRegisterMetaType<TokenCounts>();

@@ -22,6 +22,9 @@ public:
 private:
     QJsonValue substitute(const QJsonValue &value, const QString &where);
     bool checkKeys(const QJsonObject &object, const QString &where, const QSet<QString> &known);
+    // The value as an object with only `known` keys, or nullopt after fail().
+    std::optional<QJsonObject> object(const QJsonValue &value, const QString &where,
+                                      const QString &shape, const QSet<QString> &known);
     std::optional<ScriptedStep> step(const QJsonValue &value, const QString &where);
     std::optional<ScriptedToolUse> toolUse(const QJsonValue &value, const QString &where);
     std::optional<ScriptedError> error(const QJsonValue &value, const QString &where);
@@ -106,6 +109,19 @@ bool ScriptLoader::checkKeys(const QJsonObject &object, const QString &where,
     return true;
 }
 
+std::optional<QJsonObject> ScriptLoader::object(const QJsonValue &value, const QString &where,
+                                               const QString &shape, const QSet<QString> &known)
+{
+    if (!value.isObject()) {
+        fail(where, QStringLiteral("must be an object") + shape);
+        return std::nullopt;
+    }
+    const QJsonObject result = value.toObject();
+    if (!checkKeys(result, where, known))
+        return std::nullopt;
+    return result;
+}
+
 std::optional<qint64> ScriptLoader::integer(const QJsonObject &object, const QString &key,
                                             const QString &where, qint64 minimum)
 {
@@ -122,14 +138,11 @@ std::optional<qint64> ScriptLoader::integer(const QJsonObject &object, const QSt
 
 std::optional<ScriptedToolUse> ScriptLoader::toolUse(const QJsonValue &value, const QString &where)
 {
-    const QJsonObject object = value.toObject();
-    if (!value.isObject()) {
-        fail(where, QStringLiteral("must be an object {name, input, id?}"));
+    const auto checked = this->object(value, where, QStringLiteral(" {name, input, id?}"),
+                                      {QStringLiteral("name"), QStringLiteral("input"), QStringLiteral("id")});
+    if (!checked)
         return std::nullopt;
-    }
-    if (!checkKeys(object, where,
-                   {QStringLiteral("name"), QStringLiteral("input"), QStringLiteral("id")}))
-        return std::nullopt;
+    const QJsonObject &object = *checked;
     ScriptedToolUse use;
     use.name = object.value(QStringLiteral("name")).toString();
     if (use.name.isEmpty()) {
@@ -153,15 +166,12 @@ std::optional<ScriptedToolUse> ScriptLoader::toolUse(const QJsonValue &value, co
 
 std::optional<ScriptedError> ScriptLoader::error(const QJsonValue &value, const QString &where)
 {
-    const QJsonObject object = value.toObject();
-    if (!value.isObject()) {
-        fail(where, QStringLiteral("must be an object {status, type?, message?}"));
+    const auto checked = this->object(value, where, QStringLiteral(" {status, type?, message?}"),
+                                      {QStringLiteral("status"), QStringLiteral("type"),
+                                       QStringLiteral("message"), QStringLiteral("should_retry")});
+    if (!checked)
         return std::nullopt;
-    }
-    if (!checkKeys(object, where,
-                   {QStringLiteral("status"), QStringLiteral("type"), QStringLiteral("message"),
-                    QStringLiteral("should_retry")}))
-        return std::nullopt;
+    const QJsonObject &object = *checked;
     ScriptedError scripted;
     const auto status = integer(object, QStringLiteral("status"), where, 400);
     if (!status || *status > 599) {
@@ -182,16 +192,14 @@ std::optional<ScriptedError> ScriptLoader::error(const QJsonValue &value, const 
 
 std::optional<ScriptedStep> ScriptLoader::step(const QJsonValue &value, const QString &where)
 {
-    const QJsonObject object = value.toObject();
-    if (!value.isObject()) {
-        fail(where, QStringLiteral("must be an object"));
+    const auto checked =
+        this->object(value, where, QString(),
+                     {QStringLiteral("text"), QStringLiteral("tool_use"), QStringLiteral("error"),
+                      QStringLiteral("drop_after_events"), QStringLiteral("delay_ms"),
+                      QStringLiteral("event_delay_ms"), QStringLiteral("usage")});
+    if (!checked)
         return std::nullopt;
-    }
-    if (!checkKeys(object, where,
-                   {QStringLiteral("text"), QStringLiteral("tool_use"), QStringLiteral("error"),
-                    QStringLiteral("drop_after_events"), QStringLiteral("delay_ms"),
-                    QStringLiteral("event_delay_ms"), QStringLiteral("usage")}))
-        return std::nullopt;
+    const QJsonObject &object = *checked;
     ScriptedStep step;
     const QJsonValue text = object.value(QStringLiteral("text"));
     if (!text.isUndefined() && !text.isString()) {
@@ -270,11 +278,11 @@ Result<ScriptedModel> ScriptLoader::load(const QByteArray &json)
     const QJsonArray exchangeArray = exchanges.toArray();
     for (qsizetype index = 0; index < exchangeArray.size(); ++index) {
         const QString where = at(QStringLiteral("exchanges"), index);
-        const QJsonObject object = exchangeArray[index].toObject();
-        if (!exchangeArray[index].isObject())
-            return invalid(where + QStringLiteral(": must be an object"));
-        if (!checkKeys(object, where, {QStringLiteral("prompt"), QStringLiteral("steps")}))
+        const auto checked = this->object(exchangeArray[index], where, QString(),
+                                          {QStringLiteral("prompt"), QStringLiteral("steps")});
+        if (!checked)
             return invalid(m_error);
+        const QJsonObject &object = *checked;
         ScriptedExchange exchange;
         const QJsonValue prompt = object.value(QStringLiteral("prompt"));
         if (!prompt.isUndefined() && !prompt.isString())
