@@ -9,6 +9,7 @@
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QDateTime>
 #include <QJsonDocument>
 #include <QTimer>
 #include <atomic>
@@ -29,27 +30,57 @@ QString text(const QJsonObject &object, const char *key)
     return object.value(QLatin1String(key)).toString();
 }
 
-// One human line per event; agent stdout goes to stdout untouched, the rest
-// to stderr, so `arizukoctl run f -- cmd > out` captures just the output.
-void printEvent(Context &context, const turns::TurnEventRecord &event)
+// How many lines of a tool's output the terminal shows.
+constexpr int toolResultLines = 4;
+
+QString indented(const QString &text, const QString &firstPrefix, const QString &prefix)
+{
+    QStringList lines = text.split(QLatin1Char('\n'));
+    while (!lines.isEmpty() && lines.last().isEmpty())
+        lines.removeLast();
+    const qsizetype hidden = lines.size() - toolResultLines;
+    if (hidden > 0) {
+        lines = lines.mid(0, toolResultLines);
+        lines << QStringLiteral("\u2026 (%1 more lines)").arg(hidden);
+    }
+    for (qsizetype i = 0; i < lines.size(); ++i)
+        lines[i] = (i == 0 ? firstPrefix : prefix) + lines[i];
+    return lines.join(QLatin1Char('\n'));
+}
+
+// The agent's transcript on stdout (its text, one folded line per tool
+// call, the start of each result); the engine's notes on stderr. So
+// `arizukoctl run f "…" > out` captures just what the agent said and did.
+bool printAgentEvent(Context &context, const turns::TurnEventRecord &event)
 {
     const QJsonObject &json = event.json;
-    if (context.json()) {
-        context.out() << QJsonDocument(QJsonObject{{QStringLiteral("seq"), event.seq},
-                                                   {QStringLiteral("kind"), event.kind},
-                                                   {QStringLiteral("at"), event.at},
-                                                   {QStringLiteral("json"), json}})
-                             .toJson(QJsonDocument::Compact)
-                      << "\n";
-        context.out().flush();
-        return;
+    QTextStream &out = context.out();
+    if (event.kind == QLatin1String("text")) {
+        out << text(json, "text") << "\n";
+    } else if (event.kind == QLatin1String("tool_use")) {
+        out << QStringLiteral("\u25cf ") << text(json, "summary") << "\n";
+    } else if (event.kind == QLatin1String("tool_result")) {
+        const QString content = text(json, "content");
+        const QString mark = json.value(QStringLiteral("is_error")).toBool()
+                                 ? QStringLiteral("  \u23bf [error] ")
+                                 : QStringLiteral("  \u23bf ");
+        out << indented(content.isEmpty() ? QStringLiteral("(no output)") : content, mark,
+                        QStringLiteral("    "))
+            << "\n";
+    } else if (event.kind == QLatin1String("output")) {
+        out << text(json, "line") << "\n";
+    } else if (event.kind == QLatin1String("event")) {
+        out << text(json, "line") << (json.value(QStringLiteral("continued")).toBool() ? "" : "\n");
+    } else {
+        return false;
     }
-    if (event.kind == QLatin1String("event")) {
-        context.out() << text(json, "line")
-                      << (json.value(QStringLiteral("continued")).toBool() ? "" : "\n");
-        context.out().flush();
-        return;
-    }
+    out.flush();
+    return true;
+}
+
+void printEngineEvent(Context &context, const turns::TurnEventRecord &event)
+{
+    const QJsonObject &json = event.json;
     QTextStream &err = context.err();
     if (event.kind == QLatin1String("phase"))
         err << "[turn] " << text(json, "state") << "\n";
@@ -72,10 +103,62 @@ void printEvent(Context &context, const turns::TurnEventRecord &event)
             << json.value(QStringLiteral("code")).toInteger() << "\n";
     else if (event.kind == QLatin1String("error"))
         err << "[error] " << text(json, "message") << "\n";
+    else if (event.kind == QLatin1String("init"))
+        err << "[agent] Claude Code " << text(json, "claude_code_version") << ", model "
+            << text(json, "model") << ", session " << text(json, "session_id") << "\n";
+    else if (event.kind == QLatin1String("session"))
+        err << "[session] " << text(json, "reason") << "\n";
+    else if (event.kind == QLatin1String("result") && json.value(QStringLiteral("is_error")).toBool())
+        err << "[agent] ended with an error: " << text(json, "text") << "\n";
+    else if (event.kind == QLatin1String("gateway"))
+        err << "[gateway] refused " << text(json, "peer") << ": " << text(json, "reason") << "\n";
+    else if (event.kind == QLatin1String("model") || event.kind == QLatin1String("usage") ||
+             event.kind == QLatin1String("result") || event.kind == QLatin1String("thinking") ||
+             event.kind == QLatin1String("timing"))
+        return; // in the closing line, or only of interest in --json
     else
         err << "[" << event.kind << "] " << QJsonDocument(json).toJson(QJsonDocument::Compact)
             << "\n";
     err.flush();
+}
+
+void printEvent(Context &context, const turns::TurnEventRecord &event)
+{
+    if (context.json()) {
+        context.out() << QJsonDocument(QJsonObject{{QStringLiteral("seq"), event.seq},
+                                                   {QStringLiteral("kind"), event.kind},
+                                                   {QStringLiteral("at"), event.at},
+                                                   {QStringLiteral("json"), event.json}})
+                             .toJson(QJsonDocument::Compact)
+                      << "\n";
+        context.out().flush();
+        return;
+    }
+    if (!printAgentEvent(context, event))
+        printEngineEvent(context, event);
+}
+
+// "done in 41.2 s · 1,234 tokens in, 56 out · $0.0031"
+QString closingLine(const turns::TurnRecord &record)
+{
+    QStringList parts;
+    const QDateTime started = QDateTime::fromString(record.queuedAt, Qt::ISODateWithMs);
+    const QDateTime ended = QDateTime::fromString(record.endedAt, Qt::ISODateWithMs);
+    QString head = turns::turnStateName(record.state);
+    if (started.isValid() && ended.isValid())
+        head += QStringLiteral(" in %1 s").arg(double(started.msecsTo(ended)) / 1000.0, 0, 'f', 1);
+    parts << head;
+    if (!record.usage.isEmpty()) {
+        const qint64 input = record.usage.value(QStringLiteral("input_tokens")).toInteger() +
+                             record.usage.value(QStringLiteral("cache_read_input_tokens")).toInteger() +
+                             record.usage.value(QStringLiteral("cache_creation_input_tokens")).toInteger();
+        parts << QStringLiteral("%1 tokens in, %2 out")
+                     .arg(input)
+                     .arg(record.usage.value(QStringLiteral("output_tokens")).toInteger());
+    }
+    parts << (record.costUsd ? QStringLiteral("$%1").arg(*record.costUsd, 0, 'f', 4)
+                             : QStringLiteral("cost unknown"));
+    return parts.join(QStringLiteral(" \u00b7 "));
 }
 
 } // namespace
@@ -95,7 +178,19 @@ Exit runRun(Context &context, const QStringList &arguments)
     const QCommandLineOption deadlineOption(
         QStringLiteral("deadline"), QStringLiteral("Seconds the turn may take (default 1800)."),
         QStringLiteral("SECONDS"));
-    parser.addOptions({topicOption, agentOption, deadlineOption});
+    const QCommandLineOption providerOption(
+        QStringLiteral("model-provider"),
+        QStringLiteral("auto, api-key, oauth or demo (default: ARIZUKO_MODEL_PROVIDER, else auto)."),
+        QStringLiteral("P"));
+    const QCommandLineOption scriptOption(
+        QStringLiteral("model-script"),
+        QStringLiteral("With the demo provider: a script file instead of the built-in demo."),
+        QStringLiteral("FILE"));
+    const QCommandLineOption modelOption(QStringLiteral("model"),
+                                         QStringLiteral("The model Claude Code asks for."),
+                                         QStringLiteral("NAME"));
+    parser.addOptions(
+        {topicOption, agentOption, deadlineOption, providerOption, scriptOption, modelOption});
     parser.addPositionalArgument(QStringLiteral("folder"),
                                  QStringLiteral("The folder the turn runs for."));
     parser.addPositionalArgument(QStringLiteral("prompt"),
@@ -127,9 +222,23 @@ Exit runRun(Context &context, const QStringList &arguments)
         request.deadline = std::chrono::seconds(seconds);
     }
 
-    const auto settings = runnerSettings(context);
+    auto settings = runnerSettings(context);
     if (!settings)
         return context.failure(settings.error());
+    if (parser.isSet(providerOption)) {
+        const auto provider = turns::parseModelProviderChoice(parser.value(providerOption));
+        if (!provider)
+            return context.usageError(QStringLiteral("run: ") + provider.error().message);
+        settings->modelProvider = *provider;
+    }
+    if (parser.isSet(scriptOption)) {
+        if (settings->modelProvider != turns::ModelProviderChoice::Demo)
+            return context.usageError(
+                QStringLiteral("run: --model-script needs --model-provider demo"));
+        settings->modelScript = parser.value(scriptOption);
+    }
+    if (parser.isSet(modelOption))
+        settings->model = parser.value(modelOption);
     auto store = store::Store::open(store::resolveDataDir(context.options().dataDir));
     if (!store)
         return context.failure(store.error());
@@ -163,7 +272,7 @@ Exit runRun(Context &context, const QStringList &arguments)
                      [&exit, &context, turn](turns::TurnState outcome) {
                          exit = outcome == turns::TurnState::Done ? Exit::Ok : Exit::Failed;
                          context.err() << "[engine] turn " << turn->name() << " "
-                                       << turns::turnStateName(outcome) << "\n";
+                                       << closingLine(turn->record()) << "\n";
                          context.err().flush();
                          QCoreApplication::exit(0);
                      });

@@ -2,6 +2,7 @@
 // session each.
 
 #include "commands.h"
+#include "agent/topic_fork.h"
 #include "store/topics.h"
 #include "subcommands.h"
 
@@ -46,8 +47,7 @@ Exit changeTopic(Context &context, const QString &command, const QString &descri
     const Result<std::unique_ptr<store::Store>> opened = openStore(context);
     if (!opened)
         return context.failure(opened.error());
-    store::Topics topics(**opened, actor);
-    const Result<store::Topic> topic = change(topics, values);
+    const Result<store::Topic> topic = change(**opened, values);
     if (!topic)
         return context.failure(topic.error());
     if (context.json())
@@ -67,8 +67,8 @@ Exit add(Context &context, const QStringList &arguments)
     return changeTopic(context, QStringLiteral("topic add"),
                        QStringLiteral("Add a topic with a new session."), arguments,
                        {QStringLiteral("folder"), QStringLiteral("topic")}, 0,
-                       [](store::Topics &topics, const QStringList &values) {
-                           return topics.add(values[0], values[1]);
+                       [](store::Store &store, const QStringList &values) {
+                           return store::Topics(store, actor).add(values[0], values[1]);
                        });
 }
 
@@ -79,8 +79,15 @@ Exit fork(Context &context, const QStringList &arguments)
         QStringLiteral("Fork a topic: a new session that records the topic it came from.\n"
                        "The new name defaults to <topic>-fork, <topic>-fork-2, ..."),
         arguments, {QStringLiteral("folder"), QStringLiteral("topic"), QStringLiteral("new-name")},
-        1, [](store::Topics &topics, const QStringList &values) {
-            return topics.fork(values[0], values[1], values[2]);
+        1, [&context](store::Store &store, const QStringList &values) -> Result<store::Topic> {
+            const auto forked = agent::forkTopic(store, actor, values[0], values[1], values[2]);
+            if (!forked)
+                return forked.error();
+            if (forked->copyError)
+                context.err() << "arizukoctl: topic fork: the conversation was not copied ("
+                              << forked->copyError->message
+                              << "); the fork's first turn starts afresh\n";
+            return forked->topic;
         });
 }
 
@@ -90,8 +97,8 @@ Exit rename(Context &context, const QStringList &arguments)
         context, QStringLiteral("topic rename"),
         QStringLiteral("Rename a topic; its session stays."), arguments,
         {QStringLiteral("folder"), QStringLiteral("topic"), QStringLiteral("new-name")}, 0,
-        [](store::Topics &topics, const QStringList &values) {
-            return topics.rename(values[0], values[1], values[2]);
+        [](store::Store &store, const QStringList &values) {
+            return store::Topics(store, actor).rename(values[0], values[1], values[2]);
         });
 }
 

@@ -226,4 +226,30 @@ Result<Topic> Topics::rename(const QString &folder, const QString &from, const Q
     return renamed->first();
 }
 
+Result<void> Topics::setSessionId(const QString &folder, const QString &name,
+                                  const QString &sessionId, const QString &why)
+{
+    if (const Result<void> valid = validate(folder, name); !valid)
+        return valid.error();
+    const QSqlDatabase db = m_store.database();
+    Result<WriteTransaction> transaction = WriteTransaction::begin(db);
+    if (!transaction)
+        return transaction.error();
+    const Result<QSqlQuery> updated = execute(
+        db, QStringLiteral("UPDATE sessions SET session_id = ? WHERE group_folder = ? AND topic = ?"),
+        {sessionId, folder, name});
+    if (!updated)
+        return updated.error();
+    if (updated->numRowsAffected() != 1)
+        return topicNotFound(folder, name);
+    if (const Result<qint64> audited = audit::AuditLog(m_store).record(
+            m_actor, QStringLiteral("topic.session"), folder,
+            {{QStringLiteral("topic"), name},
+             {QStringLiteral("session_id"), sessionId},
+             {QStringLiteral("why"), why}});
+        !audited)
+        return audited.error();
+    return transaction->commit();
+}
+
 } // namespace arizuko::store

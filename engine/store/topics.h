@@ -35,6 +35,10 @@ public:
     Result<Topic> fork(const QString &folder, const QString &source, const QString &name = {});
     // Renames the topic, its messages and the parent name of its forks.
     Result<Topic> rename(const QString &folder, const QString &from, const QString &to);
+    // The agent session the topic's next turn continues: a fresh one when
+    // the old session could not be resumed, or the id the agent reported.
+    Result<void> setSessionId(const QString &folder, const QString &name,
+                              const QString &sessionId, const QString &why);
 
 private:
     Result<QList<Topic>> select(const QString &where, const QVariantList &values) const;

@@ -71,6 +71,13 @@ Result<RunnerSettings> RunnerSettings::fromEnvironment()
     settings.gatewayPort = quint16(*gatewayPort);
     settings.proxyAllowsLoopback =
         qEnvironmentVariable("ARIZUKO_PROXY_ALLOW_LOOPBACK") == QLatin1String("1");
+    const auto provider = parseModelProviderChoice(qEnvironmentVariable("ARIZUKO_MODEL_PROVIDER"));
+    if (!provider)
+        return provider.error();
+    settings.modelProvider = *provider;
+    settings.modelUrl = qEnvironmentVariable("ARIZUKO_MODEL_URL");
+    settings.modelScript = qEnvironmentVariable("ARIZUKO_MODEL_SCRIPT");
+    settings.model = qEnvironmentVariable("ARIZUKO_MODEL");
     return settings;
 }
 

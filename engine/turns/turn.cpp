@@ -1,10 +1,13 @@
 #include "turns/turn.h"
 
+#include "agent/agent_events.h"
+#include "gateway/model_gateway.h"
 #include "host/guest_image.h"
 #include "libvirt/turn_domain.h"
 #include "libvirt/turn_network.h"
 #include "store/store.h"
 #include "store/timestamp.h"
+#include "store/topics.h"
 #include "turns/egress_proxy.h"
 #include "turns/guest_channel.h"
 
@@ -28,6 +31,10 @@ namespace {
 // After the guest reports its exit it syncs and powers off by itself; this
 // is how long it gets before the VM is destroyed anyway.
 constexpr int exitGraceMs = 3000;
+
+// Claude Code writes one JSON object per line; a line this long is not one
+// the transcript keeps whole.
+constexpr qsizetype maxAgentLineChars = 16 * 1024 * 1024;
 
 // libvirtd may restart under a turn, which closes the turn's connection for
 // good: its objects are then destroyed through a fresh connection, retried
@@ -145,6 +152,12 @@ Result<void> Turn::prepare(const TurnPlan &plan)
     if (const Result<void> network = createNetwork(); !network)
         return network;
     recordTiming(QStringLiteral("network"), step.elapsed());
+    if (const Result<void> gateway = startGateway(); !gateway)
+        return gateway;
+    if (!plan.sessionNote.isEmpty())
+        recordEvent(QStringLiteral("session"), QJsonObject{{QStringLiteral("fresh"), true},
+                                                           {QStringLiteral("session_id"), plan.sessionId},
+                                                           {QStringLiteral("reason"), plan.sessionNote}});
 
     const libvirt::TurnSubnet &subnet = m_network->subnet();
     EgressOptions options;
@@ -197,6 +210,32 @@ Result<void> Turn::createNetwork()
                                        {{QStringLiteral("subnet"), m_network->subnet().range.cidr()},
                                         {QStringLiteral("network_name"), name()}});
     return {};
+}
+
+Result<void> Turn::startGateway()
+{
+    const libvirt::TurnSubnet &subnet = m_network->subnet();
+    gateway::GatewayOptions options;
+    options.listenAddress = QHostAddress(subnet.hostAddress());
+    options.port = m_environment.settings.gatewayPort;
+    options.client = QHostAddress(subnet.guestAddress());
+    options.token = m_gatewayToken = gateway::newTurnToken();
+    options.provider = m_plan.model;
+    m_gateway = std::make_unique<gateway::ModelGateway>(options);
+    connect(
+        m_gateway.get(), &gateway::ModelGateway::exchanged, this,
+        [this](const QJsonObject &summary) { recordEvent(QStringLiteral("model"), summary); },
+        Qt::QueuedConnection);
+    connect(
+        m_gateway.get(), &gateway::ModelGateway::refused, this,
+        [this](const QJsonObject &why) { recordEvent(QStringLiteral("gateway"), why); },
+        Qt::QueuedConnection);
+    // The agent would retry for minutes against an upstream that refuses
+    // it; the turn ends now with the reason instead of at its deadline.
+    connect(
+        m_gateway.get(), &gateway::ModelGateway::upstreamFailed, this,
+        [this](const Error &error) { finish(TurnState::Failed, error); }, Qt::QueuedConnection);
+    return m_gateway->listen();
 }
 
 void Turn::boot()
@@ -314,11 +353,14 @@ QByteArray Turn::turnSpecLine() const
         {QStringLiteral("prompt"), command ? QString() : m_request.prompt},
         {QStringLiteral("command"), command ? m_request.prompt : QString()},
         {QStringLiteral("session_id"), m_plan.sessionId},
+        {QStringLiteral("session_mode"),
+         m_plan.newSession ? QStringLiteral("new") : QStringLiteral("resume")},
+        {QStringLiteral("model"), m_environment.settings.model},
         {QStringLiteral("proxy_url"), proxyUrl},
         {QStringLiteral("gateway_url"), QStringLiteral("http://%1:%2")
                                             .arg(subnet.hostAddress())
                                             .arg(m_environment.settings.gatewayPort)},
-        {QStringLiteral("gateway_token"), name()},
+        {QStringLiteral("gateway_token"), QString::fromLatin1(m_gatewayToken)},
         {QStringLiteral("timeout_seconds"), remainingSeconds},
         // The agent runs as the desktop user, so what it writes into the
         // 9p home belongs to that user on the host (root when the engine
@@ -341,6 +383,10 @@ void Turn::onGuestMessage(const QJsonObject &message)
     if (m_record.state == TurnState::Booting)
         enter(TurnState::Running);
     const QString type = message.value(QStringLiteral("type")).toString();
+    if (type == QLatin1String("event") && m_request.agent == AgentKind::Claude) {
+        onAgentOutput(message);
+        return;
+    }
     recordEvent(type.isEmpty() ? QStringLiteral("unknown") : type, message);
     if (type == QLatin1String("exit")) {
         m_exit = message;
@@ -349,6 +395,27 @@ void Turn::onGuestMessage(const QJsonObject &message)
         m_channel->send(QJsonObject{{QStringLiteral("type"), QStringLiteral("ack")},
                                     {QStringLiteral("seq"), message.value(QStringLiteral("seq"))}});
         m_exitGrace.start();
+    }
+}
+
+void Turn::onAgentOutput(const QJsonObject &message)
+{
+    m_partialLine += message.value(QStringLiteral("line")).toString();
+    if (message.value(QStringLiteral("continued")).toBool() &&
+        m_partialLine.size() < maxAgentLineChars)
+        return;
+    const QString line = std::exchange(m_partialLine, QString());
+    for (const agent::AgentEvent &event : agent::agentEventsFromLine(line)) {
+        recordEvent(event.kind, event.json);
+        const QString reported = event.json.value(QStringLiteral("session_id")).toString();
+        if (event.kind == QLatin1String("init") && !reported.isEmpty() &&
+            reported != m_plan.sessionId) {
+            // Resume under the id the agent now writes its conversation to.
+            m_plan.sessionId = reported;
+            (void)store::Topics(m_environment.store, QStringLiteral("system:turns"))
+                .setSessionId(folder(), topic(), reported,
+                              QStringLiteral("the agent reported a new session id"));
+        }
     }
 }
 
@@ -405,12 +472,27 @@ void Turn::finish(TurnState outcome, const std::optional<Error> &error)
                     QJsonObject{{QStringLiteral("code"), error->code},
                                 {QStringLiteral("message"), error->message}});
     }
+    recordModelUsage();
     QElapsedTimer step;
     step.start();
     teardown();
     recordTiming(QStringLiteral("teardown"), step.elapsed());
     enter(outcome);
     emit finished(outcome);
+}
+
+void Turn::recordModelUsage()
+{
+    if (!m_gateway)
+        return;
+    const gateway::ModelUsage &usage = m_gateway->usage();
+    m_record.usage = usage.toJson();
+    m_record.costUsd = usage.costUsd;
+    (void)m_environment.records.update(
+        id(), {{QStringLiteral("usage"),
+                QString::fromUtf8(QJsonDocument(m_record.usage).toJson(QJsonDocument::Compact))},
+               {QStringLiteral("cost_usd"), usage.costUsd ? QVariant(*usage.costUsd) : QVariant()}});
+    recordEvent(QStringLiteral("usage"), m_record.usage);
 }
 
 void Turn::teardown()
@@ -425,6 +507,11 @@ void Turn::teardown()
         m_proxy->stop();
         m_proxy.reset();
         timings.insert(QStringLiteral("proxy"), step.elapsed());
+    }
+    // The token dies with the listener.
+    if (m_gateway) {
+        m_gateway->close();
+        m_gateway.reset();
     }
     if (m_channel) {
         m_channel->close();

@@ -21,6 +21,10 @@
 #include <memory>
 #include <optional>
 
+namespace arizuko::gateway {
+class ModelGateway;
+}
+
 namespace arizuko::libvirt {
 class TurnDomain;
 class TurnNetwork;
@@ -44,6 +48,7 @@ public:
     QString name() const { return m_record.name; }
     QString folder() const { return m_record.folder; }
     QString topic() const { return m_record.topic; }
+    AgentKind agent() const { return m_request.agent; }
     TurnState state() const { return m_record.state; }
     const TurnRecord &record() const { return m_record; }
     std::optional<libvirt::Ipv4Range> subnet() const;
@@ -63,12 +68,18 @@ signals:
 private:
     Result<void> prepare(const TurnPlan &plan);
     Result<void> createNetwork();
+    // The turn's model gateway on the host side of its network: the only
+    // place the guest's agent reaches a model, with this turn's token.
+    Result<void> startGateway();
     void boot();
     void onDomainCreated();
     // Waits for a domain creation still in flight and takes its outcome.
     std::optional<Error> collectDomain();
     QByteArray turnSpecLine() const;
     void onGuestMessage(const QJsonObject &message);
+    // One stdout line of Claude Code, as typed transcript events.
+    void onAgentOutput(const QJsonObject &message);
+    void recordModelUsage();
     void onChannelClosed();
     void finish(TurnState outcome, const std::optional<Error> &error = std::nullopt);
     void teardown();
@@ -87,6 +98,10 @@ private:
     std::unique_ptr<libvirt::TurnNetwork> m_network;
     std::unique_ptr<libvirt::TurnDomain> m_domain;
     std::unique_ptr<EgressProxy> m_proxy;
+    std::unique_ptr<gateway::ModelGateway> m_gateway;
+    QByteArray m_gatewayToken;
+    // A stdout line longer than one guest message, until its last piece.
+    QString m_partialLine;
     std::unique_ptr<GuestChannel> m_channel;
     std::unique_ptr<QTemporaryDir> m_socketDirectory;
     struct DomainCreation;

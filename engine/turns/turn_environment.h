@@ -6,6 +6,7 @@
 
 #include "host/host_status.h"
 #include "libvirt/connection.h"
+#include "gateway/model_gateway.h"
 #include "libvirt/subnet_pool.h"
 #include "turns/runner_settings.h"
 #include "turns/turn_records.h"
@@ -39,6 +40,12 @@ struct TurnPlan
 {
     QString homeDirectory;
     QString sessionId;
+    // The topic's first turn (or one after its session file was lost)
+    // starts the session; later turns resume it.
+    bool newSession = false;
+    // Why the turn starts a fresh session although the topic had one.
+    QString sessionNote;
+    gateway::ProviderSettings model;
     QStringList allow;
     QStringList deny;
     bool allowAll = false;

@@ -38,6 +38,10 @@ struct TurnRecord
     QString proxyAddress;
     qint64 enginePid = 0;
     QString engineStarted;
+    // Tokens and cost as the model gateway counted them (never the agent's
+    // own claim); no cost when the model's price is unknown.
+    std::optional<double> costUsd;
+    QJsonObject usage;
 
     QJsonObject toJson() const;
 };

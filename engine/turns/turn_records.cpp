@@ -16,7 +16,7 @@ const QString columns = QStringLiteral(
     "id, name, group_folder, topic, agent, prompt, state, queued_at, preparing_at, booting_at, "
     "running_at, finishing_at, ended_at, deadline_at, cancel_requested_at, exit_code, error_code, "
     "error, accelerator, subnet, vm_name, network_name, proxy_pid, proxy_address, engine_pid, "
-    "engine_started");
+    "engine_started, cost_usd, usage");
 
 Error queryError(const QSqlQuery &query, const QString &what)
 {
@@ -55,6 +55,9 @@ TurnRecord recordFrom(const QSqlQuery &query)
     record.proxyAddress = text(23);
     record.enginePid = query.value(24).toLongLong();
     record.engineStarted = text(25);
+    if (!query.isNull(26))
+        record.costUsd = query.value(26).toDouble();
+    record.usage = QJsonDocument::fromJson(query.value(27).toByteArray()).object();
     return record;
 }
 
@@ -84,6 +87,8 @@ QJsonObject TurnRecord::toJson() const
         {QStringLiteral("network_name"), networkName},
     };
     object.insert(QStringLiteral("exit_code"), exitCode ? QJsonValue(*exitCode) : QJsonValue());
+    object.insert(QStringLiteral("cost_usd"), costUsd ? QJsonValue(*costUsd) : QJsonValue());
+    object.insert(QStringLiteral("usage"), usage);
     return object;
 }
 
@@ -242,6 +247,20 @@ Result<QList<TurnEventRecord>> TurnRecords::events(const QString &id)
                                   QJsonDocument::fromJson(query.value(2).toByteArray()).object(),
                                   query.value(3).toString()};
     return events;
+}
+
+Result<bool> TurnRecords::hasSessionTurns(const QString &folder, const QString &topic,
+                                          const QString &except)
+{
+    QSqlQuery query(m_store.database());
+    query.prepare(QStringLiteral("SELECT 1 FROM turns WHERE group_folder = ? AND topic = ? AND "
+                                 "id != ? AND agent = 'claude' AND running_at IS NOT NULL LIMIT 1"));
+    query.addBindValue(folder);
+    query.addBindValue(topic);
+    query.addBindValue(except);
+    if (!query.exec())
+        return queryError(query, QStringLiteral("reading the turns of topic %1").arg(topic));
+    return query.next();
 }
 
 } // namespace arizuko::turns

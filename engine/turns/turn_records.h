@@ -37,6 +37,9 @@ public:
     // Every turn not in an end state.
     Result<QList<TurnRecord>> live();
     Result<QList<TurnEventRecord>> events(const QString &id);
+    // Whether a claude turn of the topic other than `except` ran its agent,
+    // so the topic should have a session by now.
+    Result<bool> hasSessionTurns(const QString &folder, const QString &topic, const QString &except);
 
 private:
     Result<void> audited(const QString &id, TurnState state,

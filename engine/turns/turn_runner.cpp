@@ -1,6 +1,9 @@
 #include "turns/turn_runner.h"
 
 #include "turns/machine_status.h"
+#include "turns/model_provider.h"
+
+#include "agent/claude_session.h"
 
 #include "libvirt/turn_filter.h"
 #include "policy/policy.h"
@@ -192,7 +195,70 @@ Result<TurnPlan> TurnRunner::plan(const Turn &turn)
     plan.allow = network->allow;
     plan.deny = network->deny;
     plan.allowAll = network->allowAll;
+    if (const Result<void> session = planSession(turn, plan); !session)
+        return session.error();
+
+    ModelProviderRequest model;
+    model.choice = m_environment->settings.modelProvider;
+    model.upstreamUrl = m_environment->settings.modelUrl;
+    model.scriptPath = m_environment->settings.modelScript;
+    model.folder = turn.folder();
+    // The demo fetches the folder's first allowed host and one it does not allow.
+    const QString allowed = plan.allow.isEmpty() ? QStringLiteral("example.com") : plan.allow.first();
+    model.scriptVariables = {{QStringLiteral("ALLOWED_URL"), QStringLiteral("http://%1/").arg(allowed)},
+                             {QStringLiteral("DENIED_URL"),
+                              QStringLiteral("http://not-on-the-allowlist.example/")},
+                             {QStringLiteral("FOLDER"), turn.folder()}};
+    // A command turn talks to no model; without a credential its gateway
+    // serves the demo script rather than failing the turn.
+    auto provider = resolveModelProvider(m_store, model);
+    if (!provider && turn.agent() == AgentKind::Command) {
+        model.choice = ModelProviderChoice::Demo;
+        provider = resolveModelProvider(m_store, model);
+    }
+    if (!provider)
+        return provider.error();
+    plan.model = std::move(*provider);
     return plan;
+}
+
+// Claude Code refuses to resume a session with no file, and a session file
+// the agent damaged cannot be resumed either: both start afresh, and a
+// topic that had a conversation says in its transcript that it lost it.
+Result<void> TurnRunner::planSession(const Turn &turn, TurnPlan &plan)
+{
+    if (turn.agent() != AgentKind::Claude)
+        return {};
+    const auto home = agent::HomeDirectory::open(plan.homeDirectory);
+    if (!home)
+        return home.error();
+    const agent::SessionFileCheck check = agent::inspectClaudeSession(*home, plan.sessionId);
+    if (check.state == agent::SessionFileState::Usable)
+        return {};
+    plan.newSession = true;
+    if (check.state == agent::SessionFileState::Absent) {
+        const auto earlier = m_records.hasSessionTurns(turn.folder(), turn.topic(), turn.id());
+        if (!earlier)
+            return earlier.error();
+        if (*earlier)
+            plan.sessionNote = QStringLiteral("the topic's session file %1 is missing; this turn "
+                                              "starts a fresh conversation")
+                                   .arg(agent::claudeSessionFile(plan.sessionId));
+        return {};
+    }
+    // The damaged file stays as the agent left it; the topic moves on to a
+    // new session id, so nothing is overwritten.
+    const QString fresh = QUuid::createUuid().toString(QUuid::WithoutBraces);
+    plan.sessionNote = QStringLiteral("the topic's session could not be resumed (%1); this turn "
+                                      "starts a fresh conversation as session %2")
+                           .arg(check.problem, fresh);
+    if (const Result<void> set = store::Topics(m_store, engineActor)
+                                     .setSessionId(turn.folder(), turn.topic(), fresh,
+                                                   check.problem);
+        !set)
+        return set;
+    plan.sessionId = fresh;
+    return {};
 }
 
 void TurnRunner::schedule()

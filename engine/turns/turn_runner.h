@@ -58,6 +58,7 @@ private:
     void schedule();
     bool topicBusy(const Turn &candidate) const;
     Result<TurnPlan> plan(const Turn &turn);
+    Result<void> planSession(const Turn &turn, TurnPlan &plan);
     // Acts on what other processes wrote: cancel requests for our turns,
     // and the end of another engine's turn that kept one of ours queued.
     void pollStore();

@@ -1,0 +1,137 @@
+#include "turns/model_provider.h"
+
+#include "gateway/scripted_model.h"
+#include "secrets/secret_store.h"
+
+#include <QUrl>
+
+namespace arizuko::turns {
+namespace {
+
+const QString engineActor = QStringLiteral("system:turns");
+
+QStringList folderAndAncestors(const QString &folder)
+{
+    QStringList scopes;
+    QString scope = folder;
+    while (!scope.isEmpty()) {
+        scopes << scope;
+        const qsizetype slash = scope.lastIndexOf(QLatin1Char('/'));
+        scope = slash < 0 ? QString() : scope.left(slash);
+    }
+    scopes << QString();
+    return scopes;
+}
+
+// The nearest folder's value wins, as with every other per-folder setting.
+Result<QByteArray> nearestSecret(secrets::SecretStore &secrets, const QString &folder,
+                                 const QString &key)
+{
+    const auto listed = secrets.list();
+    if (!listed)
+        return listed.error();
+    for (const QString &scope : folderAndAncestors(folder)) {
+        for (const secrets::SecretInfo &info : *listed) {
+            if (info.folder == scope && info.key == key)
+                return secrets.get(secrets::SecretScope{scope}, key);
+        }
+    }
+    return QByteArray();
+}
+
+Error noCredential(const QString &folder)
+{
+    return makeError(
+        QStringLiteral("model.no-credential"),
+        QStringLiteral("no model credential for folder '%1': set one with `arizukoctl secret set "
+                       "'' %2` (or %3 for an OAuth token), or use the offline demo model "
+                       "(`arizukoctl run --model-provider demo`, or ARIZUKO_MODEL_PROVIDER=demo)")
+            .arg(folder, apiKeySecret, oauthTokenSecret));
+}
+
+} // namespace
+
+Result<ModelProviderChoice> parseModelProviderChoice(const QString &name)
+{
+    if (name.isEmpty() || name == QLatin1String("auto"))
+        return ModelProviderChoice::Auto;
+    if (name == QLatin1String("api-key"))
+        return ModelProviderChoice::ApiKey;
+    if (name == QLatin1String("oauth"))
+        return ModelProviderChoice::OAuth;
+    if (name == QLatin1String("demo"))
+        return ModelProviderChoice::Demo;
+    return makeError(QStringLiteral("model.bad-provider"),
+                     QStringLiteral("model provider '%1' is not one of auto, api-key, oauth, demo")
+                         .arg(name));
+}
+
+QString modelProviderChoiceName(ModelProviderChoice choice)
+{
+    switch (choice) {
+    case ModelProviderChoice::Auto:
+        return QStringLiteral("auto");
+    case ModelProviderChoice::ApiKey:
+        return QStringLiteral("api-key");
+    case ModelProviderChoice::OAuth:
+        return QStringLiteral("oauth");
+    case ModelProviderChoice::Demo:
+        return QStringLiteral("demo");
+    }
+    return {};
+}
+
+Result<gateway::ProviderSettings> resolveModelProvider(store::Store &store,
+                                                       const ModelProviderRequest &request)
+{
+    gateway::ProviderSettings provider;
+    if (request.choice == ModelProviderChoice::Demo) {
+        provider.kind = gateway::ProviderKind::Demo;
+        auto script = request.scriptPath.isEmpty()
+                          ? gateway::ScriptedModel::demo(request.scriptVariables)
+                          : gateway::ScriptedModel::loadFile(request.scriptPath,
+                                                             request.scriptVariables);
+        if (!script)
+            return script.error();
+        provider.script = std::make_shared<const gateway::ScriptedModel>(std::move(*script));
+        return provider;
+    }
+    if (!request.upstreamUrl.isEmpty()) {
+        const QUrl url(request.upstreamUrl, QUrl::StrictMode);
+        if (!url.isValid() || (url.scheme() != QLatin1String("https") &&
+                               url.scheme() != QLatin1String("http")) ||
+            url.host().isEmpty())
+            return makeError(QStringLiteral("model.bad-url"),
+                             QStringLiteral("the model URL '%1' is not an http(s) URL with a host")
+                                 .arg(request.upstreamUrl));
+        provider.upstream = url;
+    }
+    auto secrets = secrets::SecretStore::open(store, engineActor);
+    if (!secrets)
+        return secrets.error();
+    const bool wantsKey = request.choice != ModelProviderChoice::OAuth;
+    const bool wantsToken = request.choice != ModelProviderChoice::ApiKey;
+    if (wantsKey) {
+        const auto key = nearestSecret(**secrets, request.folder, apiKeySecret);
+        if (!key)
+            return key.error();
+        if (!key->isEmpty()) {
+            provider.kind = gateway::ProviderKind::AnthropicApiKey;
+            provider.credential = *key;
+            return provider;
+        }
+    }
+    if (wantsToken) {
+        const auto token = nearestSecret(**secrets, request.folder, oauthTokenSecret);
+        if (!token)
+            return token.error();
+        if (!token->isEmpty()) {
+            provider.kind = gateway::ProviderKind::OAuthToken;
+            provider.credential = *token;
+            return provider;
+        }
+    }
+    return noCredential(request.folder);
+}
+
+} // namespace arizuko::turns

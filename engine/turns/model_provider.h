@@ -1,0 +1,49 @@
+#pragma once
+
+// Which model answers a turn's agent: the Anthropic API with the user's key
+// or OAuth token (from secrets, never the guest), a compatible server at
+// another URL, or the offline demo model. Resolved per turn, so a secret set
+// between turns counts from the next one.
+
+#include "core/result.h"
+#include "gateway/model_gateway.h"
+
+#include <QMap>
+#include <QString>
+
+namespace arizuko::store {
+class Store;
+}
+
+namespace arizuko::turns {
+
+enum class ModelProviderChoice
+{
+    Auto,   // the API key if one is set, else the OAuth token; neither is an error
+    ApiKey, // secret ANTHROPIC_API_KEY
+    OAuth,  // secret ANTHROPIC_OAUTH_TOKEN
+    Demo,   // the scripted demo model: no key, no network
+};
+
+Result<ModelProviderChoice> parseModelProviderChoice(const QString &name);
+QString modelProviderChoiceName(ModelProviderChoice choice);
+
+// The secret names, looked up in the turn's folder, then each ancestor,
+// then the base folder ''.
+inline const QString apiKeySecret = QStringLiteral("ANTHROPIC_API_KEY");
+inline const QString oauthTokenSecret = QStringLiteral("ANTHROPIC_OAUTH_TOKEN");
+
+struct ModelProviderRequest
+{
+    ModelProviderChoice choice = ModelProviderChoice::Auto;
+    QString upstreamUrl;  // empty: the Anthropic API
+    QString scriptPath;   // demo: a script file instead of the built-in demo
+    QString folder;
+    // ${NAME} values for the demo script (ALLOWED_URL, DENIED_URL, FOLDER).
+    QMap<QString, QString> scriptVariables;
+};
+
+Result<gateway::ProviderSettings> resolveModelProvider(store::Store &store,
+                                                       const ModelProviderRequest &request);
+
+} // namespace arizuko::turns
