@@ -44,7 +44,7 @@ Error noCredential(const QString &folder)
     return makeError(
         QStringLiteral("model.no-credential"),
         QStringLiteral("no model credential for folder '%1': set one with `arizukoctl secret set "
-                       "'' %2` (or %3 for an OAuth token), or use the offline demo model "
+                       "%2` (the key on stdin; %3 for an OAuth token), or use the offline demo model "
                        "(`arizukoctl run --model-provider demo`, or ARIZUKO_MODEL_PROVIDER=demo)")
             .arg(folder, apiKeySecret, oauthTokenSecret));
 }

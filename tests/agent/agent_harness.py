@@ -1,0 +1,80 @@
+"""Helpers for the agent tests: a scripted model served as a real upstream
+(`arizukoctl model serve`), and the engine configured to reach it through
+each turn's model gateway with a canary API key."""
+
+import json
+import os
+import pathlib
+import secrets
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "turns" / "harness"))
+import turns_harness as h  # noqa: E402,F401  (re-exported for the tests)
+
+
+class ScriptedUpstream:
+    """`arizukoctl model serve` on loopback with a script; every request it
+    received is in its request log."""
+
+    def __init__(self, script):
+        self.directory = tempfile.TemporaryDirectory(prefix="arizuko-upstream-")
+        self.script = pathlib.Path(self.directory.name, "script.json")
+        self.script.write_text(json.dumps(script))
+        self.log = pathlib.Path(self.directory.name, "requests.jsonl")
+        self.process = subprocess.Popen(
+            [h.ARGS.arizukoctl, "model", "serve", "--script", str(self.script),
+             "--request-log", str(self.log)],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        line = self.process.stdout.readline()
+        if not line.startswith("listening on "):
+            self.close()
+            raise AssertionError(f"model serve did not start: {line!r} {self.process.stderr.read()}")
+        self.url = "http://" + line.split()[-1]
+
+    def requests(self, path_prefix="/v1/messages"):
+        if not self.log.exists():
+            return []
+        entries = [json.loads(line) for line in self.log.read_text().splitlines() if line]
+        return [e for e in entries if e["path"].split("?")[0] == path_prefix]
+
+    def close(self):
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+        self.directory.cleanup()
+
+
+def new_canary():
+    return "sk-ant-api03-CANARY-" + secrets.token_hex(12)
+
+
+def engine_with_upstream(upstream, canary, extra_environment=None):
+    """An engine whose turns use the API-key provider against `upstream`,
+    with `canary` stored as the key in the base folder's secrets."""
+    environment = {"ARIZUKO_MODEL_PROVIDER": "api-key", "ARIZUKO_MODEL_URL": upstream.url}
+    environment.update(extra_environment or {})
+    engine = h.Engine(environment)
+    result = subprocess.run(engine.command("secret", "set", "ANTHROPIC_API_KEY"), input=canary + "\n",
+                            capture_output=True, text=True, env=engine.environment, timeout=60)
+    if result.returncode != 0:
+        raise AssertionError(f"secret set: {result.stderr}")
+    return engine
+
+
+def agent_kinds(events):
+    kinds = ("init", "text", "thinking", "tool_use", "tool_result", "result", "output")
+    return [e for e in events if e["kind"] in kinds]
+
+
+def turn_id(engine, name):
+    return engine.turn(name)["id"]
+
+
+def files_under(directory):
+    for path in pathlib.Path(directory).rglob("*"):
+        if path.is_file() and not path.is_symlink():
+            yield path

@@ -1,0 +1,217 @@
+"""Claude Code end to end in a real VM, driven by a scripted model served as
+a real upstream: the transcript and the files it wrote, a second turn that
+resumes the session, a fork that continues from a copy, and the model
+credential (a canary) that never enters the guest."""
+
+import json
+import os
+import pathlib
+import re
+import subprocess
+import sys
+import unittest
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
+from agent_harness import (h, ScriptedUpstream, new_canary, engine_with_upstream,  # noqa: E402
+                           agent_kinds, files_under)
+
+NOTE_COMMAND = ("uname -sr; echo written-by-claude > note.txt; "
+                "cat /proc/[0-9]*/environ > environ.dump 2>/dev/null; ls note.txt")
+SCRIPT = {
+    "name": "e2e",
+    "exchanges": [
+        {"prompt": "please write the note", "steps": [
+            {"text": "Running a command in the VM.",
+             "tool_use": {"name": "Bash", "input": {"command": NOTE_COMMAND}}},
+            {"text": "The note is written."}]},
+        {"prompt": "what did you write", "steps": [{"text": "Earlier I wrote note.txt."}]},
+    ],
+}
+MODEL = "claude-sonnet-4-5"
+
+
+class ClaudeTurn(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        h.require_guest_image()
+        cls.canary = new_canary()
+        cls.upstream = ScriptedUpstream(SCRIPT)
+        cls.engine = engine_with_upstream(cls.upstream, cls.canary)
+        cls.engine.add_folder("corp")
+        cls.first = cls.run_turn("please write the note")
+        cls.first_requests = len(cls.upstream.requests())
+        cls.second = cls.run_turn("what did you write")
+        cls.second_requests = len(cls.upstream.requests())
+        fork = cls.engine.run("topic", "fork", "corp", "main", "side")
+        if fork.returncode != 0:
+            raise AssertionError(fork.stderr)
+        cls.fork_stderr = fork.stderr
+        cls.third = cls.run_turn("what did you write", "--topic", "side")
+
+    @classmethod
+    def run_turn(cls, prompt, *options):
+        result = cls.engine.run("run", "--model", MODEL, *options, "corp", prompt, timeout=600)
+        name = h.turn_name_from(result.stderr)
+        return {"result": result, "name": name, "turn": cls.engine.turn(name),
+                "events": cls.engine.events(name)}
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.upstream.close()
+        cls.engine.close()
+
+    def topic(self, name):
+        with self.engine.database() as db:
+            return dict(db.execute("SELECT * FROM sessions WHERE group_folder = 'corp' AND topic = ?",
+                                   (name,)).fetchone())
+
+    def test_turns_are_done(self):
+        for turn in (self.first, self.second, self.third):
+            self.assertEqual(turn["result"].returncode, 0, turn["result"].stderr)
+            self.assertEqual(turn["turn"]["state"], "done")
+
+    def test_transcript_holds_the_tool_call_its_real_result_and_the_answer_in_order(self):
+        events = agent_kinds(self.first["events"])
+        self.assertEqual([e["kind"] for e in events],
+                         ["init", "text", "tool_use", "tool_result", "text", "result"])
+        use, result = events[2]["json"], events[3]["json"]
+        self.assertEqual(use["name"], "Bash")
+        self.assertEqual(use["input"]["command"], NOTE_COMMAND)
+        self.assertEqual(result["tool_use_id"], use["id"])
+        self.assertFalse(result["is_error"])
+        # The guest's own output: its kernel and the file it just listed.
+        self.assertRegex(result["content"], r"^Linux 6\.")
+        self.assertIn("note.txt", result["content"])
+        self.assertEqual(events[4]["json"]["text"], "The note is written.")
+        self.assertEqual(events[5]["json"]["subtype"], "success")
+        seqs = [e["seq"] for e in self.first["events"]]
+        self.assertEqual(seqs, sorted(seqs))
+
+    def test_readable_transcript_on_stdout(self):
+        out = self.first["result"].stdout
+        self.assertIn("Running a command in the VM.", out)
+        self.assertIn("\u25cf Bash: uname -sr; echo written-by-claude", out)
+        self.assertRegex(out, r"\u23bf Linux 6\.")
+        self.assertRegex(self.first["result"].stderr,
+                         r"turn az-\w+ done in [\d.]+ s \u00b7 \d+ tokens in, \d+ out \u00b7 \$\d")
+
+    def test_the_file_it_wrote_is_on_the_host(self):
+        note = self.engine.home("corp") / "note.txt"
+        self.assertEqual(note.read_text(), "written-by-claude\n")
+        self.assertEqual(note.stat().st_uid, os.getuid())
+
+    def test_usage_and_cost_are_stored_per_turn(self):
+        for turn in (self.first, self.second):
+            usage = json.loads(turn["turn"]["usage"])
+            self.assertGreater(usage["input_tokens"], 0)
+            self.assertGreater(usage["output_tokens"], 0)
+            self.assertGreaterEqual(usage["responses"], 1)
+            self.assertIsNotNone(turn["turn"]["cost_usd"], f"{MODEL} has a published price")
+            self.assertGreater(turn["turn"]["cost_usd"], 0)
+        # Two model calls for the tool round trip of the first turn.
+        self.assertGreaterEqual(json.loads(self.first["turn"]["usage"])["responses"], 2)
+
+    def test_a_first_turn_starts_the_session_and_the_next_resumes_it(self):
+        topic = self.topic("main")
+        init = [e["json"] for e in self.first["events"] if e["kind"] == "init"][0]
+        self.assertEqual(init["session_id"], topic["session_id"])
+        again = [e["json"] for e in self.second["events"] if e["kind"] == "init"][0]
+        self.assertEqual(again["session_id"], topic["session_id"])
+        session = self.engine.home("corp") / ".claude/projects/-home-agent" / (
+            topic["session_id"] + ".jsonl")
+        self.assertTrue(session.is_file(), session)
+        # The model's first request in the second turn carries the first turn.
+        second_turn_request = self.upstream.requests()[self.first_requests]
+        messages = json.dumps(second_turn_request["body"]["messages"])
+        self.assertIn("please write the note", messages)
+        self.assertIn("The note is written.", messages)
+        self.assertIn("what did you write", messages)
+
+    def test_a_fork_continues_from_a_copy_under_its_own_session(self):
+        self.assertNotIn("not copied", self.fork_stderr)
+        side, main = self.topic("side"), self.topic("main")
+        self.assertNotEqual(side["session_id"], main["session_id"])
+        init = [e["json"] for e in self.third["events"] if e["kind"] == "init"][0]
+        self.assertEqual(init["session_id"], side["session_id"])
+        request = self.upstream.requests()[self.second_requests]
+        messages = json.dumps(request["body"]["messages"])
+        # The fork was taken after main's second turn: it carries all of it.
+        self.assertIn("please write the note", messages)
+        self.assertIn("Earlier I wrote note.txt.", messages)
+
+    def test_the_upstream_got_the_real_key_and_never_the_turn_token(self):
+        requests = self.upstream.requests()
+        self.assertGreaterEqual(len(requests), 4)
+        for request in requests:
+            headers = {k.lower(): v for k, v in request["headers"].items()}
+            self.assertEqual(headers.get("x-api-key"), self.canary)
+            self.assertNotIn("authorization", headers)
+
+    def test_the_guest_holds_only_its_turn_token(self):
+        dump = (self.engine.home("corp") / "environ.dump").read_bytes().decode(errors="replace")
+        variables = dict(entry.split("=", 1) for entry in dump.split("\0") if "=" in entry)
+        token = variables.get("ANTHROPIC_API_KEY", "")
+        self.assertRegex(token, r"^[0-9a-f]{48}$", "a random 192-bit token")
+        self.assertNotEqual(token, self.first["name"])
+        self.assertRegex(variables.get("ANTHROPIC_BASE_URL", ""), r"^http://10\.\d+\.\d+\.\d+:3129$")
+
+    def test_the_credential_never_enters_the_guest(self):
+        canary = self.canary.encode()
+        places = {}
+        for path in files_under(self.engine.home("corp")):
+            places[f"home:{path}"] = path.read_bytes()
+        for turn in (self.first, self.second, self.third):
+            console = pathlib.Path(self.engine.data_dir, "turns", turn["turn"]["id"], "console.log")
+            self.assertTrue(console.is_file(), console)
+            places[f"console:{console}"] = console.read_bytes()
+            places[f"events:{turn['name']}"] = json.dumps(turn["events"]).encode()
+            places[f"stdout:{turn['name']}"] = (turn["result"].stdout + turn["result"].stderr).encode()
+        self.assertIn("home:" + str(self.engine.home("corp") / "environ.dump"), places,
+                      "the guest's /proc/*/environ was captured")
+        leaked = [place for place, data in places.items() if canary in data]
+        self.assertEqual(leaked, [])
+        # The canary is where it belongs: the upstream saw it.
+        self.assertIn(canary, self.upstream.log.read_bytes())
+
+
+class GatewayTokens(unittest.TestCase):
+    """From inside a guest: a wrong token and an ended turn's token are
+    refused; the turn's own token is served (the positive control)."""
+
+    @classmethod
+    def setUpClass(cls):
+        h.require_guest_image()
+        cls.upstream = ScriptedUpstream({"name": "tokens", "exchanges": []})
+        cls.engine = engine_with_upstream(cls.upstream, new_canary())
+        cls.engine.add_folder("corp")
+        first = cls.engine.run("run", "--agent", "command", "corp",
+                               'printf %s "$ANTHROPIC_API_KEY"', timeout=600)
+        cls.old_token = first.stdout.strip()
+        probe = ('post() { wget -Y off -q -S -O /dev/null --header "x-api-key: $1" '
+                 '--header "Content-Type: application/json" '
+                 '--post-data \'{"model":"m","messages":[{"role":"user","content":"hi"}]}\' '
+                 '"$ANTHROPIC_BASE_URL/v1/messages/count_tokens" 2>&1 | grep -o "HTTP/1.1 [0-9]*" | head -1; }; '
+                 'echo "own: $(post "$ANTHROPIC_API_KEY")"; '
+                 f'echo "ended: $(post {cls.old_token})"; '
+                 'echo "wrong: $(post 0123456789abcdef0123456789abcdef0123456789abcdef)"')
+        cls.result = cls.engine.run("run", "--agent", "command", "corp", probe, timeout=600)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.upstream.close()
+        cls.engine.close()
+
+    def test_tokens(self):
+        self.assertRegex(self.old_token, r"^[0-9a-f]{48}$")
+        self.assertEqual(self.result.returncode, 0, self.result.stderr)
+        lines = dict(line.split(": ", 1) for line in self.result.stdout.splitlines() if ": " in line)
+        self.assertEqual(lines.get("own"), "HTTP/1.1 200", self.result.stdout)
+        self.assertEqual(lines.get("ended"), "HTTP/1.1 401", self.result.stdout)
+        self.assertEqual(lines.get("wrong"), "HTTP/1.1 401", self.result.stdout)
+        refusals = [e for e in self.engine.events(h.turn_name_from(self.result.stderr))
+                    if e["kind"] == "gateway"]
+        self.assertEqual(len(refusals), 2, refusals)
+
+
+if __name__ == "__main__":
+    h.main()

@@ -1,0 +1,63 @@
+"""The offline demo model drives the real Claude Code binary through its
+labelled demonstration: a command, a file in the home, an allowed host
+through the proxy, a refused one, and a closing text. No key, no network:
+the folder allows only localhost, which the proxy may reach in tests."""
+
+import pathlib
+import sys
+import unittest
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
+from agent_harness import h, agent_kinds  # noqa: E402
+
+
+class DemoTurn(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        h.require_guest_image()
+        cls.engine = h.Engine({"ARIZUKO_PROXY_ALLOW_LOOPBACK": "1"})
+        cls.engine.add_folder("demo")
+        allowed = cls.engine.run("network", "allow", "demo", "localhost")
+        if allowed.returncode != 0:
+            raise AssertionError(allowed.stderr)
+        cls.result = cls.engine.run("run", "--model-provider", "demo", "demo", "Show me what you can do",
+                                    timeout=600)
+        cls.name = h.turn_name_from(cls.result.stderr)
+        cls.events = cls.engine.events(cls.name)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.engine.close()
+
+    def test_the_demonstration_completes(self):
+        self.assertEqual(self.result.returncode, 0, self.result.stderr)
+        self.assertEqual(self.engine.turn(self.name)["state"], "done")
+        agent = agent_kinds(self.events)
+        uses = [e["json"]["input"]["command"] for e in agent if e["kind"] == "tool_use"]
+        self.assertEqual(len(uses), 4, uses)
+        results = [e["json"]["content"] for e in agent if e["kind"] == "tool_result"]
+        self.assertEqual(len(results), 4, results)
+        self.assertRegex(results[0], r"^Linux 6\.")
+        self.assertIn("403 Forbidden", results[3])
+        texts = [e["json"]["text"] for e in agent if e["kind"] == "text"]
+        self.assertTrue(all("Demo model" in text for text in texts), texts)
+        self.assertEqual(agent[-1]["kind"], "result")
+
+    def test_the_note_is_in_the_home(self):
+        note = self.engine.home("demo") / "demo-note.txt"
+        self.assertIn("demo model", note.read_text())
+
+    def test_the_proxy_let_the_allowed_host_through_and_refused_the_other(self):
+        decisions = [e["json"] for e in self.events
+                     if e["kind"] == "network" and e["json"].get("event") == "decision"]
+        by_host = {d["host"]: d for d in decisions}
+        self.assertEqual(by_host["not-on-the-allowlist.example"]["reason"], "host-not-allowed")
+        # localhost passed the policy; nothing listens on its port 80 here.
+        self.assertNotIn(by_host["localhost"]["reason"], ("host-not-allowed", "private-address"))
+
+    def test_the_demo_is_free(self):
+        self.assertEqual(self.engine.turn(self.name)["cost_usd"], 0)
+
+
+if __name__ == "__main__":
+    h.main()
