@@ -109,25 +109,27 @@ Result<gateway::ProviderSettings> resolveModelProvider(store::Store &store,
     auto secrets = secrets::SecretStore::open(store, engineActor);
     if (!secrets)
         return secrets.error();
-    const bool wantsKey = request.choice != ModelProviderChoice::OAuth;
-    const bool wantsToken = request.choice != ModelProviderChoice::ApiKey;
-    if (wantsKey) {
-        const auto key = nearestSecret(**secrets, request.folder, apiKeySecret);
-        if (!key)
-            return key.error();
-        if (!key->isEmpty()) {
-            provider.kind = gateway::ProviderKind::AnthropicApiKey;
-            provider.credential = *key;
-            return provider;
-        }
-    }
-    if (wantsToken) {
-        const auto token = nearestSecret(**secrets, request.folder, oauthTokenSecret);
-        if (!token)
-            return token.error();
-        if (!token->isEmpty()) {
-            provider.kind = gateway::ProviderKind::OAuthToken;
-            provider.credential = *token;
+    // Auto prefers the key: it is what the API bills plainly.
+    const struct
+    {
+        QString secret;
+        gateway::ProviderKind kind;
+        bool wanted;
+    } candidates[] = {
+        {apiKeySecret, gateway::ProviderKind::AnthropicApiKey,
+         request.choice != ModelProviderChoice::OAuth},
+        {oauthTokenSecret, gateway::ProviderKind::OAuthToken,
+         request.choice != ModelProviderChoice::ApiKey},
+    };
+    for (const auto &candidate : candidates) {
+        if (!candidate.wanted)
+            continue;
+        const auto credential = nearestSecret(**secrets, request.folder, candidate.secret);
+        if (!credential)
+            return credential.error();
+        if (!credential->isEmpty()) {
+            provider.kind = candidate.kind;
+            provider.credential = *credential;
             return provider;
         }
     }

@@ -47,6 +47,12 @@ class ClaudeTurn(unittest.TestCase):
             raise AssertionError(fork.stderr)
         cls.fork_stderr = fork.stderr
         cls.third = cls.run_turn("what did you write", "--topic", "side")
+        # The agent (or anything) damages the fork's conversation file.
+        cls.damaged_id = cls.session_of("side")
+        cls.damaged = cls.engine.home("corp") / ".claude/projects/-home-agent" / (cls.damaged_id + ".jsonl")
+        cls.damaged.write_text(cls.damaged.read_text() + "{this is not json\n")
+        cls.damaged_bytes = cls.damaged.read_bytes()
+        cls.fourth = cls.run_turn("what did you write", "--topic", "side")
 
     @classmethod
     def run_turn(cls, prompt, *options):
@@ -54,6 +60,12 @@ class ClaudeTurn(unittest.TestCase):
         name = h.turn_name_from(result.stderr)
         return {"result": result, "name": name, "turn": cls.engine.turn(name),
                 "events": cls.engine.events(name)}
+
+    @classmethod
+    def session_of(cls, topic):
+        with cls.engine.database() as db:
+            return db.execute("SELECT session_id FROM sessions WHERE group_folder = 'corp' AND topic = ?",
+                              (topic,)).fetchone()[0]
 
     @classmethod
     def tearDownClass(cls):
@@ -66,7 +78,7 @@ class ClaudeTurn(unittest.TestCase):
                                    (name,)).fetchone())
 
     def test_turns_are_done(self):
-        for turn in (self.first, self.second, self.third):
+        for turn in (self.first, self.second, self.third, self.fourth):
             self.assertEqual(turn["result"].returncode, 0, turn["result"].stderr)
             self.assertEqual(turn["turn"]["state"], "done")
 
@@ -139,6 +151,22 @@ class ClaudeTurn(unittest.TestCase):
         self.assertIn("please write the note", messages)
         self.assertIn("Earlier I wrote note.txt.", messages)
 
+    def test_a_damaged_session_starts_fresh_and_says_so(self):
+        notes = [e["json"] for e in self.fourth["events"] if e["kind"] == "session"]
+        self.assertEqual(len(notes), 1, notes)
+        self.assertTrue(notes[0]["fresh"])
+        self.assertIn("line", notes[0]["reason"])
+        fresh = self.session_of("side")
+        self.assertNotEqual(fresh, self.damaged_id)
+        self.assertEqual(notes[0]["session_id"], fresh)
+        init = [e["json"] for e in self.fourth["events"] if e["kind"] == "init"][0]
+        self.assertEqual(init["session_id"], fresh)
+        self.assertEqual(self.damaged.read_bytes(), self.damaged_bytes, "the damaged file is left alone")
+        self.assertIn("[session]", self.fourth["result"].stderr)
+        # No earlier turn had a damaged session: no note there.
+        for turn in (self.first, self.second, self.third):
+            self.assertFalse([e for e in turn["events"] if e["kind"] == "session"])
+
     def test_the_upstream_got_the_real_key_and_never_the_turn_token(self):
         requests = self.upstream.requests()
         self.assertGreaterEqual(len(requests), 4)
@@ -160,7 +188,7 @@ class ClaudeTurn(unittest.TestCase):
         places = {}
         for path in files_under(self.engine.home("corp")):
             places[f"home:{path}"] = path.read_bytes()
-        for turn in (self.first, self.second, self.third):
+        for turn in (self.first, self.second, self.third, self.fourth):
             console = pathlib.Path(self.engine.data_dir, "turns", turn["turn"]["id"], "console.log")
             self.assertTrue(console.is_file(), console)
             places[f"console:{console}"] = console.read_bytes()

@@ -11,6 +11,7 @@ failed but at least one was skipped, 1 for a failure or when no test ran.
 import os
 import subprocess
 import sys
+import tempfile
 import unittest
 
 from egress_clients import RawClient
@@ -112,6 +113,15 @@ class EgressTestCase(unittest.TestCase):
         else:
             proxy.wait_listening()
         return proxy
+
+    def write_list(self, text):
+        """A host list file (--allow-file, --deny-file) that lives as long as the test."""
+        scratch = tempfile.TemporaryDirectory(prefix="egress-it-list-")
+        self.addCleanup(scratch.cleanup)
+        path = os.path.join(scratch.name, "list")
+        with open(path, "w") as f:
+            f.write(text)
+        return path
 
     def start_upstream(self, require_ipv6=False):
         server = UpstreamHttp(require_ipv6=require_ipv6)

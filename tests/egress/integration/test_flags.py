@@ -2,8 +2,6 @@
 the flag, --help exits 0, each variable alone takes effect, a flag wins over
 its environment variable."""
 
-import os
-import tempfile
 
 from egress_clients import absolute_get, raw_request
 from egress_common import LOOPBACK, OTHER_LOOPBACK, THIRD_LOOPBACK
@@ -92,14 +90,6 @@ class FlagsTest(EgressTestCase):
     def get(self, proxy, host, upstream, source=LOOPBACK):
         return raw_request(proxy.port, absolute_get("%s:%d" % (host, upstream.port), "/hello"),
                            source=source)
-
-    def write_list(self, text):
-        scratch = tempfile.TemporaryDirectory(prefix="egress-it-list-")
-        self.addCleanup(scratch.cleanup)
-        path = os.path.join(scratch.name, "list")
-        with open(path, "w") as f:
-            f.write(text)
-        return path
 
     def test_environment_alone_pins_the_client(self):
         upstream = self.start_upstream()

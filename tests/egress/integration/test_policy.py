@@ -3,7 +3,6 @@ private addresses and the documented refusals for each."""
 
 import os
 import socket
-import tempfile
 import time
 
 from egress_clients import absolute_get, curl, raw_request
@@ -112,14 +111,6 @@ class PolicyTest(EgressTestCase):
         self.assertNotIn(proxy.wait_exit(START_TIMEOUT), (0, None), proxy.log_text())
         self.assertIn("--deny-file", "\n".join(proxy.lines))
         self.assertEqual(proxy.events_named("ready"), [])
-
-    def write_list(self, text):
-        scratch = tempfile.TemporaryDirectory(prefix="egress-it-list-")
-        self.addCleanup(scratch.cleanup)
-        path = os.path.join(scratch.name, "list")
-        with open(path, "w") as f:
-            f.write(text)
-        return path
 
     def test_peer_other_than_client_is_refused(self):
         proxy = self.start_proxy("--allow", LOOPBACK, "--client", LOOPBACK)
