@@ -141,10 +141,11 @@ class ClaudeTurn(unittest.TestCase):
 
     def test_a_fork_continues_from_a_copy_under_its_own_session(self):
         self.assertNotIn("not copied", self.fork_stderr)
-        side, main = self.topic("side"), self.topic("main")
-        self.assertNotEqual(side["session_id"], main["session_id"])
+        # The fork's own session, as it was before the fourth turn damaged it.
+        side, main = self.damaged_id, self.topic("main")["session_id"]
+        self.assertNotEqual(side, main)
         init = [e["json"] for e in self.third["events"] if e["kind"] == "init"][0]
-        self.assertEqual(init["session_id"], side["session_id"])
+        self.assertEqual(init["session_id"], side)
         request = self.upstream.requests()[self.second_requests]
         messages = json.dumps(request["body"]["messages"])
         # The fork was taken after main's second turn: it carries all of it.
