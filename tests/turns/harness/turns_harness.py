@@ -130,8 +130,10 @@ class Engine:
         return subprocess.run(self.command(*arguments), capture_output=True, text=True,
                               env=self.environment, timeout=timeout)
 
-    def start(self, *arguments):
-        return subprocess.Popen(self.command(*arguments), stdout=subprocess.PIPE,
+    def start(self, *arguments, prefix=()):
+        """arizukoctl in the background; `prefix` runs it through a wrapper
+        (e.g. unshare), whose children (the turn's proxy) inherit it."""
+        return subprocess.Popen([*prefix, *self.command(*arguments)], stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True, env=self.environment)
 
     def add_folder(self, folder):
