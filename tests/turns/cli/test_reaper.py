@@ -104,6 +104,22 @@ class Reaper(unittest.TestCase):
         # the engine and stops right after.
         return self.engine.run("run", "--agent", "command", "no-such-folder", "true", timeout=120)
 
+    def plant_dead_owners_network(self):
+        """A network of a dead engine: the control that the engine under
+        test really started and reaped in the same run."""
+        return self.orphan_network(f"{dead_pid()}:12345")
+
+    def assert_the_engine_ran_and_reaped(self, result, dead_network):
+        """A "left alone" check means nothing if the engine never got as far
+        as reaping (libvirtd unreachable, a crash): in the same run it must
+        have started, reached the run command and reaped the dead owner's
+        network."""
+        self.assertIn("[engine] accelerator", result.stderr, f"the engine did not start:\n{result.stderr}")
+        self.assertIn(f"networks {dead_network}", result.stderr, result.stderr)
+        self.assertEqual(result.returncode, 1, result.stderr)
+        self.assertIn("no-such-folder", result.stderr, "the run failed for another reason than the folder")
+        self.assertNotIn(dead_network, h.active_networks())
+
     def test_a_dead_engines_network_proxy_and_turn_are_reaped(self):
         dead = dead_pid()
         name = self.orphan_network(f"{dead}:12345")
@@ -128,8 +144,10 @@ class Reaper(unittest.TestCase):
         name = self.orphan_network(me)
         proxy = self.orphan_proxy(name, me)
         self.insert_turn(name, "running", os.getpid(), process_start_time(os.getpid()))
+        dead = self.plant_dead_owners_network()
 
-        self.start_engine()
+        result = self.start_engine()
+        self.assert_the_engine_ran_and_reaped(result, dead)
         self.assertIn(name, h.active_networks())
         self.assertIsNone(proxy.poll())
         self.assertEqual(self.engine.turn(name)["state"], "running")
@@ -138,7 +156,9 @@ class Reaper(unittest.TestCase):
         me = f"{os.getpid()}:{process_start_time(os.getpid())}"
         name = self.orphan_network(me)
         proxy = self.orphan_proxy(name, me)
-        self.start_engine()  # its store knows nothing of this turn
+        dead = self.plant_dead_owners_network()
+        result = self.start_engine()  # its store knows nothing of this turn
+        self.assert_the_engine_ran_and_reaped(result, dead)
         self.assertIn(name, h.active_networks())
         self.assertIsNone(proxy.poll())
 
