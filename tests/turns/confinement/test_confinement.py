@@ -315,7 +315,8 @@ class Confinement(unittest.TestCase):
         self.assertEqual(outcome, "http-200", detail)
         self.assertIn("body=hello-from-outside", detail)
         came = [r["peer"] for r in self.outside_records if r["kind"] == "tcp"]
-        self.assertEqual(came, [c.HOST_SIDE], "the outside saw the proxy (the host), nobody else")
+        # By address and by name (outside.test): both times the proxy, on the host.
+        self.assertEqual(came, [c.HOST_SIDE, c.HOST_SIDE], "the outside saw the proxy (the host), nobody else")
 
     def test_a_host_off_the_list_gets_403_with_its_reason(self):
         self.require_tools("bash", "timeout")
@@ -454,8 +455,11 @@ class Confinement(unittest.TestCase):
         self.require_tools("ip", "bash", "timeout")
         self.assertEqual(self.attempt("ipv6-disabled")[0], "1", "the guest starts with IPv6 off")
         self.assertEqual(self.attempt("ipv6-routes")[0], "count=0", self.attempt("ipv6-routes")[1])
+        # Without IPv6 the guest has no source address for the host's: the
+        # connect fails in the guest itself. Not counted as a block.
         outcome, detail = self.attempt("raw-tcp6-global")
-        self.assertEqual(outcome, "unreachable", detail)
+        self.assertNotEqual(outcome, "connected", detail)
+        self.assertIn("Cannot assign requested address", detail)
 
     def test_ipv6_to_the_hosts_global_address_goes_nowhere(self):
         self.require_tools("ip", "sysctl", "bash", "timeout")
