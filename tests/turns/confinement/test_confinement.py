@@ -234,12 +234,18 @@ class Confinement(unittest.TestCase):
                 return host.split("%")[0], int(port)
         self.fail(f"no host:port in {name}: {self.attempt(name)[1]}")
 
+    def guest_mac(self):
+        detail = self.attempt("guest-network")[1]
+        return dict(w.split("=", 1) for w in detail.split() if "=" in w)["mac"]
+
     def assert_syn_left_the_guest(self, name, source=None):
         """The tap saw the attempt's SYN: it reached connect(), so its
-        timeout is the network's answer, not the guest's slowness."""
+        timeout is the network's answer, not the guest's slowness. The
+        source address and MAC tell it from another probe to the same
+        target (the spoofing probes reuse targets)."""
         host, port = self.target_of(name)
         source = source or self.plan_facts["guest_ip"]
-        self.assertTrue(self.tap.syns_in(src=source, dst=host, dport=port),
+        self.assertTrue(self.tap.syns_in(src=source, src_mac=self.guest_mac(), dst=host, dport=port),
                         f"{name}: no SYN from {source} to {host}:{port} ever left the guest, so its "
                         f"outcome {self.attempt(name)[0]} proves nothing")
 
@@ -409,7 +415,8 @@ class Confinement(unittest.TestCase):
         for name in ("udp-53-host", "udp-53-outside"):
             with self.subTest(name):
                 host, port = self.target_of(name)
-                self.assertTrue(self.tap.incoming(proto=17, src=guest, dst=host, dport=port),
+                self.assertTrue(self.tap.incoming(proto=17, src=guest, src_mac=self.guest_mac(), dst=host,
+                                                  dport=port),
                                 f"{name}: no datagram to {host}:{port} ever left the guest")
         self.assertTrue(self.host_udp, "the host's UDP/53 listener was never opened")
         for listener in self.host_udp:
@@ -425,7 +432,8 @@ class Confinement(unittest.TestCase):
             with self.subTest(name):
                 self.assert_no_reply(name)
                 target = self.attempt(name)[1].split()[0]
-                self.assertTrue(self.tap.incoming(proto=1, icmp_type=8, src=guest, dst=target),
+                self.assertTrue(self.tap.incoming(proto=1, icmp_type=8, src=guest, src_mac=self.guest_mac(),
+                                                  dst=target),
                                 f"{name}: no echo request to {target} ever left the guest")
                 self.assertFalse(self.bridge.outgoing(proto=1, icmp_type=0, src=target, dst=guest),
                                  f"{name}: {target} answered the guest")
@@ -535,7 +543,7 @@ class Confinement(unittest.TestCase):
                                 f"{name}: no SYN from {spoofed_mac} ever left the guest")
         leaked = self.bridge.incoming(src_mac=spoofed_mac)
         self.assertFalse(leaked, f"frames from the spoofed MAC got past the tap: {leaked[:3]}")
-        real_mac = dict(w.split("=", 1) for w in self.attempt("guest-network")[1].split() if "=" in w)["mac"]
+        real_mac = self.guest_mac()
         self.assertTrue(self.bridge.syns_in(src_mac=real_mac, dst=self.plan_facts["host_ip"],
                                             dport=int(self.plan_facts["proxy_port"])),
                         "positive control: the real MAC's SYN to the proxy got past the tap")
