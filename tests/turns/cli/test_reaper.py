@@ -104,6 +104,32 @@ class Reaper(unittest.TestCase):
         # the engine and stops right after.
         return self.engine.run("run", "--agent", "command", "no-such-folder", "true", timeout=120)
 
+    def plant_dead_owners_objects(self):
+        """A dead engine's turn row in this data directory and its network:
+        the control that the engine under test really started and reaped in
+        the same run. Only this engine reads this store, so the row's reap
+        is its own; the network may be reaped by any engine that starts
+        meanwhile (tests run in parallel), so it only has to be gone."""
+        dead = dead_pid()
+        network = self.orphan_network(f"{dead}:12345")
+        name = "az-r" + secrets.token_hex(4)[:7]
+        self.insert_turn(name, "running", dead, "12345")
+        return name, network
+
+    def assert_the_engine_ran_and_reaped(self, result, planted):
+        """A "left alone" check means nothing if the engine never got as far
+        as reaping (libvirtd unreachable, a crash): in the same run it must
+        have started, reaped the dead owner's turn and failed only on the
+        missing folder."""
+        turn, network = planted
+        self.assertIn("[engine] accelerator", result.stderr, f"the engine did not start:\n{result.stderr}")
+        self.assertIn(f"turns {turn} interrupted", result.stderr, result.stderr)
+        self.assertEqual(self.engine.turn(turn)["state"], "interrupted")
+        self.assertEqual(result.returncode, 1, result.stderr)
+        self.assertIn("folder 'no-such-folder' does not exist", result.stderr,
+                      "the run failed for another reason than the folder")
+        self.assertNotIn(network, h.active_networks())
+
     def test_a_dead_engines_network_proxy_and_turn_are_reaped(self):
         dead = dead_pid()
         name = self.orphan_network(f"{dead}:12345")
@@ -128,8 +154,10 @@ class Reaper(unittest.TestCase):
         name = self.orphan_network(me)
         proxy = self.orphan_proxy(name, me)
         self.insert_turn(name, "running", os.getpid(), process_start_time(os.getpid()))
+        planted = self.plant_dead_owners_objects()
 
-        self.start_engine()
+        result = self.start_engine()
+        self.assert_the_engine_ran_and_reaped(result, planted)
         self.assertIn(name, h.active_networks())
         self.assertIsNone(proxy.poll())
         self.assertEqual(self.engine.turn(name)["state"], "running")
@@ -138,7 +166,9 @@ class Reaper(unittest.TestCase):
         me = f"{os.getpid()}:{process_start_time(os.getpid())}"
         name = self.orphan_network(me)
         proxy = self.orphan_proxy(name, me)
-        self.start_engine()  # its store knows nothing of this turn
+        planted = self.plant_dead_owners_objects()
+        result = self.start_engine()  # its store knows nothing of this turn
+        self.assert_the_engine_ran_and_reaped(result, planted)
         self.assertIn(name, h.active_networks())
         self.assertIsNone(proxy.poll())
 

@@ -39,6 +39,16 @@ HOST_SIDE = "198.18.0.1"          # RFC 2544 benchmark range: never routed on th
 OUTSIDE_ADDRESS = "198.18.0.2"
 OUTSIDE_PRIVATE_ADDRESS = "10.254.254.2"  # a private address, also in the namespace
 TURN_POOL = ipaddress.ip_network("10.213.0.0/16")
+# Names the engine (and the proxy it spawns) resolves through a private
+# /etc/hosts (see hosts_file_prefix): one for the outside, one for a
+# private address in the outside namespace.
+OUTSIDE_NAME = "outside.test"
+PRIVATE_NAME = "private.test"
+# The global-scope IPv6 address the tests give a turn's bridge, and one on
+# the same /64 for the guest (2001:db8::/32 is for documentation: it is
+# never routed off this machine; here it is the host's own).
+BRIDGE_GLOBAL_IPV6 = "2001:db8:a21:1::1"
+GUEST_GLOBAL_IPV6 = "2001:db8:a21:1::2"
 LOCK_FILE = "/run/lock/arizuko-confinement-outside.lock"
 SAFETY_NETS = ("198.18.0.0/15", "10.254.254.0/24")
 FORWARDING_SAVED = "/run/lock/arizuko-confinement-ip_forward.saved"
@@ -343,6 +353,35 @@ def enable_bridge_ipv6(bridge, timeout=8):
                 return line.split()[3].split("/")[0]
         return None
     return h.wait_for(link_local, timeout, what=f"a link-local address on {bridge}")
+
+
+def add_bridge_global_ipv6(bridge, address=BRIDGE_GLOBAL_IPV6):
+    """A global-scope IPv6 address on the turn's bridge (after
+    enable_bridge_ipv6), so a guest's IPv6 attempt aims at the host itself."""
+    run("ip", "-6", "addr", "add", address + "/64", "dev", bridge, "nodad")
+    scoped = run("ip", "-o", "-6", "addr", "show", "dev", bridge, "scope", "global").stdout
+    if address not in scoped:
+        raise AssertionError(f"{address} is not a global address of {bridge}: {scoped}")
+    return address
+
+
+def solicited_node(address):
+    """The solicited-node multicast address neighbour discovery sends to."""
+    low = int(ipaddress.IPv6Address(address)) & 0xFFFFFF
+    return str(ipaddress.IPv6Address(int(ipaddress.IPv6Address("ff02::1:ff00:0")) | low))
+
+
+def hosts_file_prefix(directory):
+    """A command prefix that runs a program in its own mount namespace with
+    an /etc/hosts naming OUTSIDE_NAME and PRIVATE_NAME (the real /etc/hosts
+    is untouched: the bind mount exists only in that namespace, which the
+    engine's children, the turn's proxy among them, inherit)."""
+    hosts = pathlib.Path(directory, "hosts")
+    original = pathlib.Path("/etc/hosts").read_text()
+    hosts.write_text(original + f"\n{OUTSIDE_ADDRESS} {OUTSIDE_NAME}\n"
+                     f"{OUTSIDE_PRIVATE_ADDRESS} {PRIVATE_NAME}\n")
+    return ("unshare", "--mount", "--propagation", "private", "--",
+            "sh", "-c", 'mount --bind "$0" /etc/hosts && exec "$@"', str(hosts))
 
 
 def proxy_command_line(pid):

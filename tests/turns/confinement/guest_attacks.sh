@@ -113,9 +113,16 @@ proxy_get proxy-http-off-list "http://denied.example/"
 proxy_connect proxy-connect-off-list "denied.example:443"
 proxy_get proxy-http-private-address "http://$OUTSIDE_PRIVATE_ADDRESS:$OUTSIDE_TCP_PORT/"
 proxy_get proxy-http-outside-allowed "http://$OUTSIDE_ADDRESS:$OUTSIDE_TCP_PORT/"
+# Allowed NAMES: the engine's /etc/hosts (a private mount for this test)
+# maps outside.test to the outside and private.test to a private address.
+proxy_get proxy-http-name-outside "http://$OUTSIDE_NAME:$OUTSIDE_TCP_PORT/"
+proxy_get proxy-http-name-private "http://$PRIVATE_NAME:$OUTSIDE_TCP_PORT/"
+proxy_connect proxy-connect-name-private "$PRIVATE_NAME:$OUTSIDE_TCP_PORT"
 tcp raw-tcp-proxy-port "$HOST_IP" "$PROXY_PORT"
 
-# --- every other way out, at the same time (each bounded)
+# --- every other way out, at the same time (each bounded). The batch has
+# its own positive controls (started once the probes are in flight), so a
+# guest too slow to connect anything within the caps cannot pass as blocked.
 tcp raw-tcp-host-other-port "$HOST_IP" "$HOST_TCP_PORT" &
 n=0
 for address in $HOST_OTHER_ADDRESSES; do
@@ -132,6 +139,9 @@ udp udp-53-outside "$OUTSIDE_ADDRESS" 53 &
 ping_host icmp-host "$HOST_IP" &
 ping_host icmp-outside "$OUTSIDE_ADDRESS" &
 ping_host icmp-other-turn-host "$OTHER_HOST_IP" &
+sleep 1
+tcp positive-control-batch-ipv4 "$HOST_IP" "$PROXY_PORT" &
+proxy_get positive-control-batch-ipv4-http "http://$APP/hello" &
 wait
 
 # --- IPv6: off in the guest, no route; then root turns it on and tries the host's link-local
@@ -146,10 +156,24 @@ for _ in 1 2 3 4 5 6 7 8 9 10; do
 done
 say ipv6-enabled-by-root "$(cat "/proc/sys/net/ipv6/conf/$IFACE/disable_ipv6")" \
     "$(ip -6 addr show dev "$IFACE" 2>&1)"
+# An address on the bridge's global /64, so the host's global address is
+# on-link: the guest's first frame towards it (a neighbour solicitation)
+# really leaves the guest. busybox cannot pin a neighbour, so no SYN goes
+# out; the host-side witnesses check that the solicitation reached the tap
+# and nothing IPv6 got past it.
+ip -6 addr add "$GUEST_GLOBAL_IPV6/64" dev "$IFACE" 2>/dev/null
+for _ in 1 2 3 4 5 6 7 8 9 10; do
+    ip -6 addr show dev "$IFACE" 2>/dev/null | grep -q "$GUEST_GLOBAL_IPV6" \
+        && ! ip -6 addr show dev "$IFACE" 2>/dev/null | grep -q tentative && break
+    sleep 0.5
+done
+say ipv6-attack-set ok "$(ip -6 -o addr show dev "$IFACE" 2>&1 | awk '{print $4}' | tr '\n' ' ')"
 tcp raw-tcp6-link-local "$BRIDGE_LINK_LOCAL%$IFACE" "$HOST_TCP6_PORT" &
 ping_host icmp6-link-local "$BRIDGE_LINK_LOCAL" -6 -I "$IFACE" &
 ping_host icmp6-all-nodes ff02::1 -6 -I "$IFACE" &
 tcp raw-tcp6-global-after-enable "$HOST_GLOBAL_IPV6" "$HOST_TCP6_PORT" &
+sleep 1
+tcp positive-control-batch-ipv6 "$HOST_IP" "$PROXY_PORT" &
 wait
 say ipv6-neighbours "count=$(ip -6 neigh show dev "$IFACE" 2>/dev/null | grep -c 'lladdr')" \
     "$(ip -6 neigh show dev "$IFACE" 2>&1)"

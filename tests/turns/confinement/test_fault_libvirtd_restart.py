@@ -3,8 +3,11 @@ an error saying what happened, well before its deadline) and nothing of it
 is left: no domain, network, bridge, proxy or filter binding.
 
 The test stops the running libvirtd (SIGTERM, as an administrator would)
-and starts it again with `libvirtd -d`; whatever happens, libvirtd is
-running again when the test ends."""
+and starts it again the way it found it started: under `tini -s` as
+`./dev setup` starts it where no systemd runs (a daemonized libvirtd would
+be reaped late by PID 1 and slow every later domain teardown on this
+machine), else through systemd. Whatever happens, libvirtd is running again
+when the test ends, and the test checks it runs as setup left it."""
 
 import datetime
 import os
@@ -42,14 +45,49 @@ def libvirtd_answers():
     return h.virsh("version").returncode == 0
 
 
-def ensure_libvirtd_running():
-    if not libvirtd_pids():
+def parent_of(pid):
+    """(pid, argv) of the process's parent."""
+    text = pathlib.Path(f"/proc/{pid}/stat").read_text()
+    parent = int(text[text.rindex(")") + 2:].split()[1])
+    argv = pathlib.Path(f"/proc/{parent}/cmdline").read_bytes().split(b"\0")[:-1]
+    return parent, [a.decode(errors="replace") for a in argv]
+
+
+def supervision():
+    """How the running libvirtd is started: "tini" (under `tini -s`, as
+    ./dev setup does without systemd), "systemd", or "daemon"."""
+    pids = libvirtd_pids()
+    if len(pids) != 1:
+        raise AssertionError(f"expected one libvirtd, found {pids}")
+    _, argv = parent_of(pids[0])
+    if argv and pathlib.Path(argv[0]).name == "tini":
+        if "-s" not in argv:
+            raise AssertionError(f"libvirtd runs under tini without -s: {argv}")
+        return "tini"
+    if pathlib.Path("/run/systemd/system").is_dir():
+        return "systemd"
+    return "daemon"
+
+
+def start_libvirtd(how):
+    """Starts libvirtd as ./dev's start_libvirtd does."""
+    if how == "systemd":
+        subprocess.run(["systemctl", "start", "libvirtd.service"], check=True, timeout=60)
+    elif how == "tini":
+        subprocess.run(["sh", "-c", "setsid -f tini -s -- libvirtd </dev/null "
+                        ">>/var/log/libvirt/libvirtd-dev.log 2>&1"], check=True, timeout=30)
+    else:
         subprocess.run(["libvirtd", "-d"], check=True, timeout=30)
+
+
+def ensure_libvirtd_running(how):
+    if not libvirtd_pids():
+        start_libvirtd(how)
     h.wait_for(libvirtd_answers, 60, interval=0.5, what="libvirtd to answer again")
 
 
-def restart_libvirtd():
-    """Stops libvirtd and starts it again; returns when it answers."""
+def restart_libvirtd(how):
+    """Stops libvirtd and starts it again as it was; returns when it answers."""
     pids = libvirtd_pids()
     if len(pids) != 1:
         raise AssertionError(f"expected one libvirtd, found {pids}")
@@ -59,7 +97,7 @@ def restart_libvirtd():
     except AssertionError:
         os.kill(pids[0], signal.SIGKILL)
         h.wait_for(lambda: not pathlib.Path(f"/proc/{pids[0]}").exists(), 10, what="libvirtd to die")
-    subprocess.run(["libvirtd", "-d"], check=True, timeout=30)
+    start_libvirtd(how)
     h.wait_for(libvirtd_answers, 60, interval=0.5, what="the restarted libvirtd to answer")
 
 
@@ -67,6 +105,7 @@ class LibvirtdRestart(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         c.require_root_and_libvirt()
+        cls.supervision_before = supervision()
         cls.engine = h.Engine()
         try:
             cls._run()
@@ -89,9 +128,9 @@ class LibvirtdRestart(unittest.TestCase):
                        what="the first agent output")
             cls.restarted_at = time.time()
             try:
-                restart_libvirtd()
+                restart_libvirtd(cls.supervision_before)
             finally:
-                ensure_libvirtd_running()
+                ensure_libvirtd_running(cls.supervision_before)
             cls.answered_at = time.time()
             cls.out, cls.err = run.communicate(timeout=DEADLINE_SECONDS + 60)
             cls.returncode = run.returncode
@@ -109,6 +148,15 @@ class LibvirtdRestart(unittest.TestCase):
 
     def test_libvirtd_runs_again(self):
         self.assertTrue(libvirtd_answers())
+
+    def test_libvirtd_runs_as_setup_left_it(self):
+        """Under tini -s when setup started it so (./dev without systemd):
+        a daemonized libvirtd would slow every later teardown."""
+        self.assertEqual(supervision(), self.supervision_before,
+                         f"libvirtd's parent is now {parent_of(libvirtd_pids()[0])}")
+        if self.supervision_before == "tini":
+            _, argv = parent_of(libvirtd_pids()[0])
+            self.assertEqual(pathlib.Path(argv[0]).name, "tini", argv)
 
     def test_the_turn_fails_cleanly_before_its_deadline(self):
         self.assertEqual(self.returncode, 1, self.err[-2000:])

@@ -1,9 +1,18 @@
 """kill -9 of the turn's proxy mid-turn: the turn fails closed
 (turns.proxy-died), no traffic of the guest leaves afterwards (no request
 reaches the allowed server, nothing from the guest reaches the outside
-namespace), the events up to the kill are kept and nothing is left."""
+namespace), the events up to the kill are kept and nothing is left. A
+witness on the turn's tap shows the guest kept trying the proxy after the
+kill, so "nothing arrived" is not just a guest that had stopped.
+
+A running engine notices the death at once and destroys the VM within a
+second, before the guest tries again; so the test holds the engine
+(SIGSTOP) from just before the kill until the guest has tried the dead
+proxy for a while, then lets it go (SIGCONT) and expects the turn to fail
+within 3 s of that."""
 
 import datetime
+import ipaddress
 import os
 import pathlib
 import signal
@@ -13,10 +22,12 @@ import unittest
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 import confinement_support as c  # noqa: E402
+import frame_witness  # noqa: E402
 from confinement_support import h  # noqa: E402
 
 # Every 0.3 s: a request to the allowed server and one to the (allowed)
-# outside through the proxy, and a raw connect to the outside.
+# outside through the proxy, and a raw connect to the outside (in the
+# background, so a blackholed connect never pauses the requests).
 LOOP = r"""
 i=0
 while [ $i -lt 600 ]; do
@@ -24,7 +35,7 @@ while [ $i -lt 600 ]; do
     if timeout 3 wget -q -O - "http://127.0.0.1:$APP_PORT/tick?n=$i" >/dev/null 2>&1; then
         echo "tick-$i ok"; else echo "tick-$i failed"; fi
     timeout 3 wget -q -O - "http://$OUTSIDE:8080/?n=$i" >/dev/null 2>&1
-    timeout 2 bash -c 'exec 3<>"/dev/tcp/$0/8080"' "$OUTSIDE" 2>/dev/null && echo "raw-$i connected"
+    (timeout 2 bash -c 'exec 3<>"/dev/tcp/$0/8080"' "$OUTSIDE" 2>/dev/null && echo "raw-$i connected") &
     sleep 0.3
 done
 """
@@ -64,13 +75,31 @@ class ProxyKilled(unittest.TestCase):
                                what="three requests through the proxy")
                     turn = next(t for t in engine.turns() if t["state"] == "running")
                     cls.proxy_pid = turn["proxy_pid"]
+                    cls.host_ip, cls.proxy_port = turn["proxy_address"].rsplit(":", 1)
+                    cls.guest_ip = str(ipaddress.ip_network(turn["subnet"])[2])
+                    tap = frame_witness.FrameWitness(turn["name"] + "-g")
                     environment = pathlib.Path(f"/proc/{cls.proxy_pid}/environ").read_bytes()
                     if f"ARIZUKO_TURN={turn['name']}".encode() not in environment.split(b"\0"):
                         raise AssertionError(f"pid {cls.proxy_pid} is not the proxy of {turn['name']}")
-                    os.kill(cls.proxy_pid, signal.SIGKILL)
-                    cls.killed_at = time.time()
-                    cls.out, cls.err = run.communicate(timeout=120)
-                    cls.returncode = run.returncode
+                    try:
+                        # The witness's positive control: a SYN to the live proxy.
+                        h.wait_for(lambda: tap.syns_in(src=cls.guest_ip, dst=cls.host_ip,
+                                                       dport=int(cls.proxy_port)), 30,
+                                   what="the tap witness to see a SYN to the proxy")
+                        cls.syns_before = len(tap.syns_in(dst=cls.host_ip, dport=int(cls.proxy_port)))
+                        os.kill(run.pid, signal.SIGSTOP)
+                        try:
+                            os.kill(cls.proxy_pid, signal.SIGKILL)
+                            cls.killed_at = time.time()
+                            cls._watch_the_guest_try(tap)
+                        finally:
+                            os.kill(run.pid, signal.SIGCONT)
+                            cls.resumed_at = time.time()
+                        cls.out, cls.err = run.communicate(timeout=120)
+                        cls.returncode = run.returncode
+                    finally:
+                        tap.close()
+                    cls.tap = tap
                 finally:
                     run.kill()
                     run.communicate()
@@ -85,6 +114,18 @@ class ProxyKilled(unittest.TestCase):
         cls.events = engine.events(cls.name)
 
     @classmethod
+    def _watch_the_guest_try(cls, tap, seconds=10, attempts=3):
+        """While the engine is held: wait until the guest has sent a few
+        SYNs to the dead proxy's port (or `seconds` passed)."""
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            if len(tap.syns_in(src=cls.guest_ip, dst=cls.host_ip, dport=int(cls.proxy_port),
+                               after=cls.killed_at)) >= attempts:
+                break
+            time.sleep(0.1)
+        time.sleep(1)  # anything those attempts could have let through arrives by now
+
+    @classmethod
     def tearDownClass(cls):
         cls.engine.close()
 
@@ -92,7 +133,22 @@ class ProxyKilled(unittest.TestCase):
         self.assertEqual(self.returncode, 1, self.err[-2000:])
         self.assertEqual(self.turn["state"], "failed")
         self.assertEqual(self.turn["error_code"], "turns.proxy-died")
-        self.assertLess(moment(self.turn["finishing_at"]) - self.killed_at, 3.0)
+        self.assertGreaterEqual(moment(self.turn["finishing_at"]), self.killed_at)
+        # The engine was held until resumed_at; it must then act at once.
+        self.assertLess(moment(self.turn["finishing_at"]) - self.resumed_at, 3.0)
+
+    def test_the_guest_kept_trying_the_proxy_after_the_kill(self):
+        """Without this, "nothing arrived after the kill" could mean only
+        that the guest had stopped sending."""
+        self.assertGreater(self.syns_before, 0, "positive control: the witness saw SYNs to the live proxy")
+        after = self.tap.syns_in(src=self.guest_ip, dst=self.host_ip, dport=int(self.proxy_port),
+                                 after=self.killed_at + 0.05)
+        self.assertTrue(after, "no attempt of the guest to reach the proxy after the kill: the "
+                               "checks below would hold vacuously")
+        answered = self.tap.syn_acks_out(src=self.host_ip, sport=int(self.proxy_port), after=self.killed_at)
+        self.assertFalse(answered, "something answered on the dead proxy's port")
+        print(f"{len(after)} SYNs to the dead proxy, the last {after[-1]['at'] - self.killed_at:.2f} s "
+              f"after the kill", file=sys.stderr)
 
     def test_no_request_reaches_the_allowed_server_after_the_kill(self):
         ticks = [at for at, path in self.requests if path.startswith("/tick")]

@@ -43,12 +43,22 @@ def libvirt_uri():
     return os.environ.get("ARIZUKO_LIBVIRT_URI", "qemu:///system")
 
 
+def virsh_checked(*arguments):
+    """virsh's output, or an AssertionError when virsh fails: an empty list
+    from a libvirtd that did not answer must not read as "nothing there"."""
+    result = virsh(*arguments)
+    if result.returncode != 0:
+        raise AssertionError(f"virsh {' '.join(arguments)} failed (exit {result.returncode}) at "
+                             f"{libvirt_uri()}: {result.stderr.strip()}")
+    return result.stdout
+
+
 def active_domains():
-    return set(virsh("list", "--name").stdout.split())
+    return set(virsh_checked("list", "--name").split())
 
 
 def active_networks():
-    return set(virsh("net-list", "--name").stdout.split())
+    return set(virsh_checked("net-list", "--name").split())
 
 
 def bridge_exists(name):
@@ -56,7 +66,7 @@ def bridge_exists(name):
 
 
 def filter_binding_ports():
-    lines = virsh("nwfilter-binding-list").stdout.splitlines()
+    lines = virsh_checked("nwfilter-binding-list").splitlines()
     return {line.split()[0] for line in lines if line.strip()}
 
 
@@ -77,7 +87,8 @@ def turn_proxy_processes():
 
 
 def leftovers(name_prefix="az-"):
-    """Everything named like a turn that is still on the host."""
+    """Everything named like a turn that is still on the host. Raises when
+    libvirtd does not answer, so "nothing left" is never read from silence."""
     return {
         "domains": sorted(d for d in active_domains() if d.startswith(name_prefix)),
         "networks": sorted(n for n in active_networks() if n.startswith(name_prefix)),
@@ -119,8 +130,10 @@ class Engine:
         return subprocess.run(self.command(*arguments), capture_output=True, text=True,
                               env=self.environment, timeout=timeout)
 
-    def start(self, *arguments):
-        return subprocess.Popen(self.command(*arguments), stdout=subprocess.PIPE,
+    def start(self, *arguments, prefix=()):
+        """arizukoctl in the background; `prefix` runs it through a wrapper
+        (e.g. unshare), whose children (the turn's proxy) inherit it."""
+        return subprocess.Popen([*prefix, *self.command(*arguments)], stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True, env=self.environment)
 
     def add_folder(self, folder):
