@@ -1,0 +1,242 @@
+#include "export/projection.h"
+
+#include "export/canonical_emitter.h"
+#include "export/projection_builder.h"
+#include "export/server_names.h"
+#include "policy/host_name.h"
+#include "store/query.h"
+#include "store/store.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
+#include <QScopeGuard>
+
+#include <algorithm>
+
+using namespace Qt::StringLiterals;
+
+namespace arizuko::manifest {
+namespace {
+
+// Go's encoding/json: compact, keys sorted, and <, >, & escaped.
+QString goJson(const QString &json)
+{
+    const QJsonObject object = QJsonDocument::fromJson(json.toUtf8()).object();
+    if (object.isEmpty())
+        return {};
+    QString text = QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact));
+    text.replace(u'<', u"\\u003c"_s).replace(u'>', u"\\u003e"_s).replace(u'&', u"\\u0026"_s);
+    return text;
+}
+
+Result<QStringList> allFolders(const QSqlDatabase &db)
+{
+    Result<QSqlQuery> rows = store::execute(db, u"SELECT folder FROM groups ORDER BY folder"_s);
+    if (!rows)
+        return rows.error();
+    QStringList folders;
+    while (rows->next())
+        folders.append(rows->value(0).toString());
+    return folders;
+}
+
+} // namespace
+
+const QStringList &optionalResources()
+{
+    static const QStringList names = {u"acl"_s, u"acl_membership"_s, u"routes"_s, u"secrets"_s};
+    return names;
+}
+
+const QStringList &wholesaleResources()
+{
+    static const QStringList names = {u"acl"_s, u"acl_membership"_s, u"routes"_s};
+    return names;
+}
+
+QString seedTimestamp()
+{
+    return u"1970-01-01T00:00:00.000Z"_s;
+}
+
+ProjectionBuilder::ProjectionBuilder(QSqlDatabase db, const ExportOptions &options,
+                                     QStringList folders)
+    : m_db(std::move(db))
+    , m_roots(options.folders)
+    , m_folders(std::move(folders))
+{
+    m_projection.options = options;
+}
+
+bool ProjectionBuilder::selected(const QString &folder) const
+{
+    if (m_roots.isEmpty())
+        return true;
+    return std::any_of(m_roots.cbegin(), m_roots.cend(),
+                       [&](const QString &root) { return inSubtree(folder, root); });
+}
+
+bool ProjectionBuilder::includes(const QString &resource) const
+{
+    return m_projection.options.include.contains(resource);
+}
+
+Row &ProjectionBuilder::addRow(const QString &resource)
+{
+    QList<Row> &rows = m_projection.document.resources[resource];
+    rows.append(emptyRow(*findResource(resource)));
+    return rows.last();
+}
+
+void ProjectionBuilder::leaveOut(const QString &resource, const QString &row,
+                                 const QString &reason)
+{
+    m_projection.leftOut.append({resource, row, reason});
+}
+
+Result<void> ProjectionBuilder::projectGroups()
+{
+    const ResourceSpec &spec = *findResource(u"groups"_s);
+    m_projection.document.resources[spec.name];
+    Result<QSqlQuery> rows = store::execute(
+        m_db, u"SELECT folder, name, created_at, config FROM groups ORDER BY folder"_s);
+    if (!rows)
+        return rows.error();
+    QStringList named;
+    while (rows->next()) {
+        const QString folder = rows->value(0).toString();
+        if (!selected(folder))
+            continue;
+        Row &row = addRow(spec.name);
+        row.set(spec, u"folder"_s, folder);
+        row.set(spec, u"added_at"_s, rows->value(2).toString());
+        row.set(spec, u"product"_s, u"assistant"_s);
+        row.set(spec, u"config"_s, goJson(rows->value(3).toString()));
+        if (!rows->value(1).toString().isEmpty())
+            named.append(folder);
+    }
+    if (!named.isEmpty())
+        warn(u"groups: arizuko has no display names; the names of %1 are not exported"_s.arg(
+            named.join(u", "_s)));
+    return {};
+}
+
+Result<void> ProjectionBuilder::projectNetworkRules()
+{
+    const ResourceSpec &spec = *findResource(u"network_rules"_s);
+    m_projection.document.resources[spec.name];
+    Result<QSqlQuery> rows = store::execute(
+        m_db, u"SELECT folder, target, kind, created_at, created_by FROM network_rules "
+              u"ORDER BY folder, target, kind"_s);
+    if (!rows)
+        return rows.error();
+    while (rows->next()) {
+        const QString folder = rows->value(0).toString(), target = rows->value(1).toString();
+        if (!selected(folder))
+            continue;
+        const QString key = folder + u'|' + target + u'|';
+        if (rows->value(2).toString() != u"allow") {
+            leaveOut(spec.name, key + u" (deny)"_s,
+                     u"a deny rule: arizuko has allow rules only"_s);
+            continue;
+        }
+        if (policy::isIpLiteral(target)) {
+            leaveOut(spec.name, key,
+                     u"an IP literal: arizuko's name-based proxy skips IP entries"_s);
+            continue;
+        }
+        if (!target.contains(u'.')) {
+            leaveOut(spec.name, key,
+                     u"a single-label host: here it allows only '%1', on arizuko it would allow "
+                     u"every host ending in '.%1'"_s.arg(target));
+            continue;
+        }
+        Row &row = addRow(spec.name);
+        row.set(spec, u"folder"_s, folder);
+        row.set(spec, u"target"_s, target);
+        row.set(spec, u"created_at"_s, rows->value(3).toString());
+        row.set(spec, u"created_by"_s, rows->value(4).toString());
+    }
+    return {};
+}
+
+Result<void> ProjectionBuilder::projectSecrets()
+{
+    if (!includes(u"secrets"_s))
+        return {};
+    const ResourceSpec &spec = *findResource(u"secrets"_s);
+    m_projection.document.resources[spec.name];
+    Result<QSqlQuery> rows = store::execute(
+        m_db, u"SELECT scope_kind, scope_id, key, updated_at FROM secrets "
+              u"ORDER BY scope_kind, scope_id, key"_s);
+    if (!rows)
+        return rows.error();
+    static const QRegularExpression serverKey(u"^[A-Z][A-Z0-9_]*$"_s);
+    while (rows->next()) {
+        const QString folder = rows->value(1).toString(), key = rows->value(2).toString();
+        if (!selected(folder))
+            continue;
+        const QString id = rows->value(0).toString() + u'|' + folder + u'|' + key + u'|';
+        if (folder.isEmpty()) {
+            leaveOut(spec.name, id, u"a base-folder secret: arizuko scopes secrets to a folder "
+                                    u"or a user"_s);
+            continue;
+        }
+        if (!serverKey.match(key).hasMatch()) {
+            leaveOut(spec.name, id, u"arizuko secret names are upper case: [A-Z][A-Z0-9_]*"_s);
+            continue;
+        }
+        Row &row = addRow(spec.name);
+        row.set(spec, u"scope_kind"_s, rows->value(0).toString());
+        row.set(spec, u"scope_id"_s, folder);
+        row.set(spec, u"key"_s, key);
+        row.set(spec, u"created_at"_s, rows->value(3).toString());
+    }
+    warn(u"secrets: names only, never values; apply does not write secrets, set each one on "
+         u"the server with `arizuko secret <inst> set <folder> KEY --value V`"_s);
+    return {};
+}
+
+Result<Projection> project(store::Store &store, const ExportOptions &options)
+{
+    for (const QString &resource : options.include)
+        if (!optionalResources().contains(resource))
+            return makeError(u"export.bad-resource"_s,
+                             u"cannot include '%1'; choose from %2"_s.arg(
+                                 resource, optionalResources().join(u", "_s)));
+    QSqlDatabase db = store.database();
+    // One read transaction: every table from the same moment.
+    db.transaction();
+    const auto rollback = qScopeGuard([&db] { db.rollback(); });
+    Result<QStringList> folders = allFolders(db);
+    if (!folders)
+        return folders.error();
+    for (const QString &root : options.folders)
+        if (!root.isEmpty() && !folders->contains(root))
+            return makeError(u"export.no-folder"_s,
+                             u"folder '%1' does not exist"_s.arg(root));
+    ProjectionBuilder builder(db, options, *folders);
+    for (auto step : {&ProjectionBuilder::projectGroups, &ProjectionBuilder::projectNetworkRules,
+                      &ProjectionBuilder::projectSecrets, &ProjectionBuilder::projectGrants,
+                      &ProjectionBuilder::projectMemberships, &ProjectionBuilder::projectRoutes})
+        if (Result<void> done = (builder.*step)(); !done)
+            return done.error();
+    Projection projection = builder.take();
+    if (options.unrepresentable == Unrepresentable::Refuse && !projection.leftOut.isEmpty()) {
+        QStringList lines;
+        for (const LeftOut &row : projection.leftOut)
+            lines.append(u"  %1 %2: %3"_s.arg(row.resource, row.row, row.reason));
+        return makeError(u"export.unrepresentable"_s,
+                         u"refusing to export: %1 row(s) have no arizuko equivalent:\n%2"_s.arg(
+                             QString::number(lines.size()), lines.join(u'\n')));
+    }
+    return projection;
+}
+
+QByteArray manifestText(const Projection &projection)
+{
+    return canonicalDocument(projection.document);
+}
+
+} // namespace arizuko::manifest

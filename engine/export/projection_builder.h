@@ -1,0 +1,45 @@
+#pragma once
+
+// Internal to the projection: the state one export builds up while each
+// resource is projected (projection.cpp: folders, rules, secrets;
+// projection_policy.cpp: grants, memberships, routes).
+
+#include "export/projection.h"
+
+#include <QSqlDatabase>
+
+namespace arizuko::manifest {
+
+class ProjectionBuilder
+{
+public:
+    ProjectionBuilder(QSqlDatabase db, const ExportOptions &options, QStringList folders);
+
+    bool selected(const QString &folder) const;
+    bool includes(const QString &resource) const;
+
+    Row &addRow(const QString &resource);
+    void leaveOut(const QString &resource, const QString &row, const QString &reason);
+    void warn(const QString &warning) { m_projection.warnings.append(warning); }
+
+    Result<void> projectGroups();
+    Result<void> projectNetworkRules();
+    Result<void> projectSecrets();
+    Result<void> projectGrants();
+    Result<void> projectMemberships();
+    Result<void> projectRoutes();
+
+    Projection take() { return std::move(m_projection); }
+
+private:
+    QSqlDatabase m_db;
+    QStringList m_roots;   // the selection as given; empty = everything
+    QStringList m_folders; // every folder of the store
+    Projection m_projection;
+};
+
+// The epoch stamp of rows that carry no time of their own (seeds,
+// memberships of non-folders), so the checksum stays reproducible.
+QString seedTimestamp();
+
+} // namespace arizuko::manifest

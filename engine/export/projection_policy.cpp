@@ -1,0 +1,196 @@
+// The wholesale resources (acl, acl_membership, routes): projected only when
+// chosen, each with a warning that applying it replaces the server's table.
+
+#include "export/projection_builder.h"
+#include "export/server_names.h"
+#include "policy/grant.h"
+#include "policy/route.h"
+#include "store/query.h"
+
+#include <QRegularExpression>
+#include <QSet>
+
+using namespace Qt::StringLiterals;
+
+namespace arizuko::manifest {
+namespace {
+
+QString replacesWarning(const QString &resource, qsizetype rows)
+{
+    return u"%1: applying this manifest replaces EVERY %1 row on the server with the %2 row(s) "
+           u"here; rows the server holds that are not listed are deleted"_s.arg(
+               resource, QString::number(rows));
+}
+
+// Globs here let `**` span '/'; arizuko's Go path.Match reads it as `*`.
+bool spansSegments(const QString &glob)
+{
+    return glob.contains(u"**"_s);
+}
+
+} // namespace
+
+Result<void> ProjectionBuilder::projectGrants()
+{
+    if (!includes(u"acl"_s))
+        return {};
+    const ResourceSpec &spec = *findResource(u"acl"_s);
+    m_projection.document.resources[spec.name];
+    Result<QSqlQuery> rows = store::execute(
+        m_db, u"SELECT principal, action, scope, effect, params, predicate, granted_by, "
+              u"granted_at, grant_option FROM acl ORDER BY id"_s);
+    if (!rows)
+        return rows.error();
+    QSet<QByteArray> seen;
+    QStringList withGrantOption;
+    const auto keep = [&](const QString &principal, const QString &action, const QString &scope,
+                          const QString &effect, const QString &params, const QString &grantedBy,
+                          const QString &grantedAt) {
+        Row row = emptyRow(spec);
+        row.set(spec, u"principal"_s, principal);
+        row.set(spec, u"action"_s, action);
+        row.set(spec, u"scope"_s, scope);
+        row.set(spec, u"effect"_s, effect);
+        row.set(spec, u"params"_s, params);
+        row.set(spec, u"granted_by"_s, grantedBy);
+        row.set(spec, u"granted_at"_s, grantedAt);
+        if (!seen.contains(row.sortKey(spec))) {
+            seen.insert(row.sortKey(spec));
+            addRow(spec.name) = row;
+        }
+    };
+    while (rows->next()) {
+        const QString principal = rows->value(0).toString(), action = rows->value(1).toString();
+        const QString scope = rows->value(2).toString(), effect = rows->value(3).toString();
+        const QString id = u"%1|%2|%3|%4|"_s.arg(principal, action, scope, effect);
+        const Result<policy::GrantParams> params = policy::paramsFromJson(rows->value(4).toString());
+        if (!params) {
+            leaveOut(spec.name, id, params.error().message);
+            continue;
+        }
+        if (policy::isWildcardPrincipal(principal)) {
+            leaveOut(spec.name, id, u"a wildcard principal: arizuko matches principals "
+                                    u"exactly"_s);
+            continue;
+        }
+        if (!rows->value(5).toString().isEmpty()) {
+            leaveOut(spec.name, id, u"a claim predicate: this host never satisfies one, arizuko "
+                                    u"evaluates it against real claims"_s);
+            continue;
+        }
+        const bool oddParam = std::any_of(params->cbegin(), params->cend(), [](const QString &glob) {
+            return spansSegments(glob) || glob.contains(QRegularExpression(u"\\s"_s));
+        });
+        if (oddParam) {
+            leaveOut(spec.name, id, u"a param glob with '**' or white space: arizuko reads "
+                                    u"params as space-separated name=glob words"_s);
+            continue;
+        }
+        const std::optional<QString> folder = principalFolder(principal);
+        const std::optional<QString> anchored = scopeFolder(scope);
+        if ((folder && !selected(*folder)) || (anchored && !selected(*anchored))) {
+            leaveOut(spec.name, id, u"names a folder outside the selection"_s);
+            continue;
+        }
+        if (rows->value(8).toInt() != 0)
+            withGrantOption.append(id);
+        keep(serverPrincipal(principal), action, scope, effect, serverParams(*params),
+             rows->value(6).toString(), rows->value(7).toString());
+    }
+    // The server's own operator row: without it, replacing acl would lock
+    // the server's operators out.
+    keep(u"role:operator"_s, u"*"_s, u"**"_s, u"allow"_s, {}, u"system:seed"_s, seedTimestamp());
+    if (!withGrantOption.isEmpty())
+        warn(u"acl: arizuko does not carry WITH GRANT OPTION; these rows lose it: %1"_s.arg(
+            withGrantOption.join(u", "_s)));
+    warn(replacesWarning(spec.name, m_projection.document.resources[spec.name].size()));
+    return {};
+}
+
+Result<void> ProjectionBuilder::projectMemberships()
+{
+    if (!includes(u"acl_membership"_s))
+        return {};
+    const ResourceSpec &spec = *findResource(u"acl_membership"_s);
+    m_projection.document.resources[spec.name];
+    Result<QSqlQuery> rows = store::execute(
+        m_db, u"SELECT m.child, m.parent, g.created_at FROM acl_membership m "
+              u"LEFT JOIN groups g ON g.folder = m.child ORDER BY m.child, m.parent"_s);
+    if (!rows)
+        return rows.error();
+    while (rows->next()) {
+        const QString child = rows->value(0).toString(), parent = rows->value(1).toString();
+        const std::optional<QString> childFolder = principalFolder(child);
+        const std::optional<QString> parentFolder = principalFolder(parent);
+        if ((childFolder && !selected(*childFolder)) || (parentFolder && !selected(*parentFolder))) {
+            leaveOut(spec.name, child + u'|' + parent + u'|',
+                     u"names a folder outside the selection"_s);
+            continue;
+        }
+        Row &row = addRow(spec.name);
+        row.set(spec, u"child"_s, serverPrincipal(child));
+        row.set(spec, u"parent"_s, serverPrincipal(parent));
+        // A folder's membership is as old as the folder (a trigger adds it).
+        const QString since = rows->value(2).toString();
+        row.set(spec, u"added_at"_s, since.isEmpty() ? seedTimestamp() : since);
+    }
+    warn(replacesWarning(spec.name, m_projection.document.resources[spec.name].size()));
+    return {};
+}
+
+Result<void> ProjectionBuilder::projectRoutes()
+{
+    if (!includes(u"routes"_s))
+        return {};
+    const ResourceSpec &spec = *findResource(u"routes"_s);
+    m_projection.document.resources[spec.name];
+    Result<QSqlQuery> rows =
+        store::execute(m_db, u"SELECT seq, match, target FROM routes ORDER BY seq, id"_s);
+    if (!rows)
+        return rows.error();
+    static const QStringList serverKeys = {u"platform"_s, u"room"_s, u"chat_jid"_s, u"sender"_s,
+                                           u"verb"_s};
+    QSet<qint64> seqs;
+    QStringList tied;
+    while (rows->next()) {
+        policy::Route route;
+        route.seq = rows->value(0).toLongLong();
+        route.match = rows->value(1).toString();
+        route.target = rows->value(2).toString();
+        const QString id = u"%1|%2|%3|"_s.arg(QString::number(route.seq), route.match, route.target);
+        const Result<QList<policy::RoutePredicate>> predicates = policy::parseRouteMatch(route.match);
+        const Result<policy::RouteMatch> target = policy::splitRouteTarget(route);
+        if (!predicates || !target) {
+            leaveOut(spec.name, id, (!predicates ? predicates.error() : target.error()).message);
+            continue;
+        }
+        if (!selected(target->folder)) {
+            leaveOut(spec.name, id, u"names a folder outside the selection"_s);
+            continue;
+        }
+        const auto odd = std::find_if(predicates->cbegin(), predicates->cend(),
+                                      [](const policy::RoutePredicate &p) {
+                                          return !serverKeys.contains(p.key) || spansSegments(p.glob);
+                                      });
+        if (odd != predicates->cend()) {
+            leaveOut(spec.name, id,
+                     u"'%1=%2': arizuko matches only %3, with globs where '*' and '**' stay "
+                     u"within one '/' segment"_s.arg(odd->key, odd->glob, serverKeys.join(u", "_s)));
+            continue;
+        }
+        if (seqs.contains(route.seq))
+            tied.append(QString::number(route.seq));
+        seqs.insert(route.seq);
+        Row &row = addRow(spec.name);
+        row.set(spec, u"seq"_s, QString::number(route.seq));
+        row.set(spec, u"match"_s, route.match);
+        row.set(spec, u"target"_s, route.target);
+    }
+    if (!tied.isEmpty())
+        warn(u"routes: several routes share seq %1; which is tried first depends on row ids, "
+             u"which a manifest cannot carry"_s.arg(tied.join(u", "_s)));
+    warn(replacesWarning(spec.name, m_projection.document.resources[spec.name].size()));
+    return {};
+}
+
+} // namespace arizuko::manifest
