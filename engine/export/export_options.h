@@ -24,6 +24,9 @@ struct ExportOptions
     // "secrets" (names only; apply never writes them).
     QStringList include;
     Unrepresentable unrepresentable = Unrepresentable::Omit;
+    // With acl: add the server's seeded `role:operator * **` row, which a
+    // wholesale acl would otherwise delete. Off when comparing with a store.
+    bool addServerSeeds = true;
 };
 
 // The resources `include` may name, and those whose listing replaces the

@@ -3,12 +3,11 @@
 #include "export/canonical_emitter.h"
 #include "export/projection_builder.h"
 #include "export/server_names.h"
+#include "export/server_rows.h"
 #include "policy/host_name.h"
 #include "store/query.h"
 #include "store/store.h"
 
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QRegularExpression>
 #include <QScopeGuard>
 
@@ -18,17 +17,6 @@ using namespace Qt::StringLiterals;
 
 namespace arizuko::manifest {
 namespace {
-
-// Go's encoding/json: compact, keys sorted, and <, >, & escaped.
-QString goJson(const QString &json)
-{
-    const QJsonObject object = QJsonDocument::fromJson(json.toUtf8()).object();
-    if (object.isEmpty())
-        return {};
-    QString text = QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact));
-    text.replace(u'<', u"\\u003c"_s).replace(u'>', u"\\u003e"_s).replace(u'&', u"\\u0026"_s);
-    return text;
-}
 
 Result<QStringList> allFolders(const QSqlDatabase &db)
 {
@@ -108,11 +96,8 @@ Result<void> ProjectionBuilder::projectGroups()
         const QString folder = rows->value(0).toString();
         if (!selected(folder))
             continue;
-        Row &row = addRow(spec.name);
-        row.set(spec, u"folder"_s, folder);
-        row.set(spec, u"added_at"_s, rows->value(2).toString());
-        row.set(spec, u"product"_s, u"assistant"_s);
-        row.set(spec, u"config"_s, goJson(rows->value(3).toString()));
+        addRow(spec.name) =
+            serverGroupRow(folder, rows->value(2).toString(), rows->value(3).toString());
         if (!rows->value(1).toString().isEmpty())
             named.append(folder);
     }
@@ -152,11 +137,8 @@ Result<void> ProjectionBuilder::projectNetworkRules()
                      u"every host ending in '.%1'"_s.arg(target));
             continue;
         }
-        Row &row = addRow(spec.name);
-        row.set(spec, u"folder"_s, folder);
-        row.set(spec, u"target"_s, target);
-        row.set(spec, u"created_at"_s, rows->value(3).toString());
-        row.set(spec, u"created_by"_s, rows->value(4).toString());
+        addRow(spec.name) =
+            serverRuleRow(folder, target, rows->value(3).toString(), rows->value(4).toString());
     }
     return {};
 }
@@ -198,34 +180,40 @@ Result<void> ProjectionBuilder::projectSecrets()
     return {};
 }
 
-Result<Projection> project(store::Store &store, const ExportOptions &options)
+Result<Projection> projectWithin(const QSqlDatabase &db, const ExportOptions &options)
 {
     for (const QString &resource : options.include)
         if (!optionalResources().contains(resource))
             return makeError(u"export.bad-resource"_s,
                              u"cannot include '%1'; choose from %2"_s.arg(
                                  resource, optionalResources().join(u", "_s)));
-    QSqlDatabase db = store.database();
-    // One read transaction: every table from the same moment.
-    db.transaction();
-    const auto rollback = qScopeGuard([&db] { db.rollback(); });
     Result<QStringList> folders = allFolders(db);
     if (!folders)
         return folders.error();
     for (const QString &root : options.folders)
         if (!root.isEmpty() && !folders->contains(root))
-            return makeError(u"export.no-folder"_s,
-                             u"folder '%1' does not exist"_s.arg(root));
+            return makeError(u"export.no-folder"_s, u"folder '%1' does not exist"_s.arg(root));
     ProjectionBuilder builder(db, options, *folders);
     for (auto step : {&ProjectionBuilder::projectGroups, &ProjectionBuilder::projectNetworkRules,
                       &ProjectionBuilder::projectSecrets, &ProjectionBuilder::projectGrants,
                       &ProjectionBuilder::projectMemberships, &ProjectionBuilder::projectRoutes})
         if (Result<void> done = (builder.*step)(); !done)
             return done.error();
-    Projection projection = builder.take();
-    if (options.unrepresentable == Unrepresentable::Refuse && !projection.leftOut.isEmpty()) {
+    return builder.take();
+}
+
+Result<Projection> project(store::Store &store, const ExportOptions &options)
+{
+    QSqlDatabase db = store.database();
+    // One read transaction: every table from the same moment.
+    db.transaction();
+    const auto rollback = qScopeGuard([&db] { db.rollback(); });
+    Result<Projection> projection = projectWithin(db, options);
+    if (!projection)
+        return projection.error();
+    if (options.unrepresentable == Unrepresentable::Refuse && !projection->leftOut.isEmpty()) {
         QStringList lines;
-        for (const LeftOut &row : projection.leftOut)
+        for (const LeftOut &row : projection->leftOut)
             lines.append(u"  %1 %2: %3"_s.arg(row.resource, row.row, row.reason));
         return makeError(u"export.unrepresentable"_s,
                          u"refusing to export: %1 row(s) have no arizuko equivalent:\n%2"_s.arg(

@@ -38,6 +38,10 @@ private:
     Projection m_projection;
 };
 
+// project() without the read transaction, for callers already inside one
+// (the import plans inside its write transaction).
+Result<Projection> projectWithin(const QSqlDatabase &db, const ExportOptions &options);
+
 // The epoch stamp of rows that carry no time of their own (seeds,
 // memberships of non-folders), so the checksum stays reproducible.
 QString seedTimestamp();

@@ -3,6 +3,7 @@
 
 #include "export/projection_builder.h"
 #include "export/server_names.h"
+#include "export/server_rows.h"
 #include "policy/grant.h"
 #include "policy/route.h"
 #include "store/query.h"
@@ -43,17 +44,7 @@ Result<void> ProjectionBuilder::projectGrants()
         return rows.error();
     QSet<QByteArray> seen;
     QStringList withGrantOption;
-    const auto keep = [&](const QString &principal, const QString &action, const QString &scope,
-                          const QString &effect, const QString &params, const QString &grantedBy,
-                          const QString &grantedAt) {
-        Row row = emptyRow(spec);
-        row.set(spec, u"principal"_s, principal);
-        row.set(spec, u"action"_s, action);
-        row.set(spec, u"scope"_s, scope);
-        row.set(spec, u"effect"_s, effect);
-        row.set(spec, u"params"_s, params);
-        row.set(spec, u"granted_by"_s, grantedBy);
-        row.set(spec, u"granted_at"_s, grantedAt);
+    const auto keep = [&](const Row &row) {
         if (!seen.contains(row.sortKey(spec))) {
             seen.insert(row.sortKey(spec));
             addRow(spec.name) = row;
@@ -94,12 +85,14 @@ Result<void> ProjectionBuilder::projectGrants()
         }
         if (rows->value(8).toInt() != 0)
             withGrantOption.append(id);
-        keep(serverPrincipal(principal), action, scope, effect, serverParams(*params),
-             rows->value(6).toString(), rows->value(7).toString());
+        keep(serverGrantRow(principal, action, scope, effect, *params, rows->value(6).toString(),
+                            rows->value(7).toString()));
     }
     // The server's own operator row: without it, replacing acl would lock
     // the server's operators out.
-    keep(u"role:operator"_s, u"*"_s, u"**"_s, u"allow"_s, {}, u"system:seed"_s, seedTimestamp());
+    if (m_projection.options.addServerSeeds)
+        keep(serverGrantRow(u"role:operator"_s, u"*"_s, u"**"_s, u"allow"_s, {}, u"system:seed"_s,
+                            seedTimestamp()));
     if (!withGrantOption.isEmpty())
         warn(u"acl: arizuko does not carry WITH GRANT OPTION; these rows lose it: %1"_s.arg(
             withGrantOption.join(u", "_s)));
@@ -127,12 +120,10 @@ Result<void> ProjectionBuilder::projectMemberships()
                      u"names a folder outside the selection"_s);
             continue;
         }
-        Row &row = addRow(spec.name);
-        row.set(spec, u"child"_s, serverPrincipal(child));
-        row.set(spec, u"parent"_s, serverPrincipal(parent));
         // A folder's membership is as old as the folder (a trigger adds it).
         const QString since = rows->value(2).toString();
-        row.set(spec, u"added_at"_s, since.isEmpty() ? seedTimestamp() : since);
+        addRow(spec.name) =
+            serverMembershipRow(child, parent, since.isEmpty() ? seedTimestamp() : since);
     }
     warn(replacesWarning(spec.name, m_projection.document.resources[spec.name].size()));
     return {};
@@ -181,10 +172,7 @@ Result<void> ProjectionBuilder::projectRoutes()
         if (seqs.contains(route.seq))
             tied.append(QString::number(route.seq));
         seqs.insert(route.seq);
-        Row &row = addRow(spec.name);
-        row.set(spec, u"seq"_s, QString::number(route.seq));
-        row.set(spec, u"match"_s, route.match);
-        row.set(spec, u"target"_s, route.target);
+        addRow(spec.name) = serverRouteRow(route.seq, route.match, route.target);
     }
     if (!tied.isEmpty())
         warn(u"routes: several routes share seq %1; which is tried first depends on row ids, "
