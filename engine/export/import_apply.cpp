@@ -16,8 +16,13 @@ namespace {
 
 using Kind = PlannedRow::Kind;
 
-Result<void> run(const QSqlDatabase &db, const QString &sql, const QVariantList &values)
+Result<void> run(const QSqlDatabase &db, const QString &sql, QVariantList values)
 {
+    // A field left out of the manifest is a null QString, which would bind
+    // as SQL NULL; the store's text columns hold '' for "none".
+    for (QVariant &value : values)
+        if (value.typeId() == QMetaType::QString && value.toString().isNull())
+            value = QStringLiteral("");
     if (Result<QSqlQuery> done = store::execute(db, sql, values); !done)
         return done.error();
     return {};

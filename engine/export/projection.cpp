@@ -4,6 +4,7 @@
 #include "export/projection_builder.h"
 #include "export/server_names.h"
 #include "export/server_rows.h"
+#include "export/yaml_scalar.h"
 #include "policy/host_name.h"
 #include "store/query.h"
 #include "store/store.h"
@@ -70,11 +71,17 @@ bool ProjectionBuilder::includes(const QString &resource) const
     return m_projection.options.include.contains(resource);
 }
 
-Row &ProjectionBuilder::addRow(const QString &resource)
+void ProjectionBuilder::keep(const QString &resource, const Row &row)
 {
-    QList<Row> &rows = m_projection.document.resources[resource];
-    rows.append(emptyRow(*findResource(resource)));
-    return rows.last();
+    for (const FieldValue &value : row.values) {
+        if (!yamlWritable(value.scalar.toUtf8())) {
+            leaveOut(resource, QString::fromUtf8(row.sortKey(*findResource(resource))),
+                     u"a value starting with a line break, which arizuko's YAML writer cannot "
+                     u"write back"_s);
+            return;
+        }
+    }
+    m_projection.document.resources[resource].append(row);
 }
 
 void ProjectionBuilder::leaveOut(const QString &resource, const QString &row,
@@ -96,8 +103,7 @@ Result<void> ProjectionBuilder::projectGroups()
         const QString folder = rows->value(0).toString();
         if (!selected(folder))
             continue;
-        addRow(spec.name) =
-            serverGroupRow(folder, rows->value(2).toString(), rows->value(3).toString());
+        keep(spec.name, serverGroupRow(folder, rows->value(2).toString(), rows->value(3).toString()));
         if (!rows->value(1).toString().isEmpty())
             named.append(folder);
     }
@@ -137,8 +143,8 @@ Result<void> ProjectionBuilder::projectNetworkRules()
                      u"every host ending in '.%1'"_s.arg(target));
             continue;
         }
-        addRow(spec.name) =
-            serverRuleRow(folder, target, rows->value(3).toString(), rows->value(4).toString());
+        keep(spec.name,
+             serverRuleRow(folder, target, rows->value(3).toString(), rows->value(4).toString()));
     }
     return {};
 }
@@ -169,11 +175,12 @@ Result<void> ProjectionBuilder::projectSecrets()
             leaveOut(spec.name, id, u"arizuko secret names are upper case: [A-Z][A-Z0-9_]*"_s);
             continue;
         }
-        Row &row = addRow(spec.name);
+        Row row = emptyRow(spec);
         row.set(spec, u"scope_kind"_s, rows->value(0).toString());
         row.set(spec, u"scope_id"_s, folder);
         row.set(spec, u"key"_s, key);
         row.set(spec, u"created_at"_s, rows->value(3).toString());
+        keep(spec.name, row);
     }
     warn(u"secrets: names only, never values; apply does not write secrets, set each one on "
          u"the server with `arizuko secret <inst> set <folder> KEY --value V`"_s);

@@ -18,7 +18,9 @@ public:
     bool selected(const QString &folder) const;
     bool includes(const QString &resource) const;
 
-    Row &addRow(const QString &resource);
+    // Adds a row unless a text field is one yaml.v3 cannot write (then it is
+    // left out, like any row arizuko cannot hold).
+    void keep(const QString &resource, const Row &row);
     void leaveOut(const QString &resource, const QString &row, const QString &reason);
     void warn(const QString &warning) { m_projection.warnings.append(warning); }
 

@@ -44,10 +44,10 @@ Result<void> ProjectionBuilder::projectGrants()
         return rows.error();
     QSet<QByteArray> seen;
     QStringList withGrantOption;
-    const auto keep = [&](const Row &row) {
+    const auto keepOnce = [&](const Row &row) {
         if (!seen.contains(row.sortKey(spec))) {
             seen.insert(row.sortKey(spec));
-            addRow(spec.name) = row;
+            keep(spec.name, row);
         }
     };
     while (rows->next()) {
@@ -85,13 +85,13 @@ Result<void> ProjectionBuilder::projectGrants()
         }
         if (rows->value(8).toInt() != 0)
             withGrantOption.append(id);
-        keep(serverGrantRow(principal, action, scope, effect, *params, rows->value(6).toString(),
+        keepOnce(serverGrantRow(principal, action, scope, effect, *params, rows->value(6).toString(),
                             rows->value(7).toString()));
     }
     // The server's own operator row: without it, replacing acl would lock
     // the server's operators out.
     if (m_projection.options.addServerSeeds)
-        keep(serverGrantRow(u"role:operator"_s, u"*"_s, u"**"_s, u"allow"_s, {}, u"system:seed"_s,
+        keepOnce(serverGrantRow(u"role:operator"_s, u"*"_s, u"**"_s, u"allow"_s, {}, u"system:seed"_s,
                             seedTimestamp()));
     if (!withGrantOption.isEmpty())
         warn(u"acl: arizuko does not carry WITH GRANT OPTION; these rows lose it: %1"_s.arg(
@@ -122,8 +122,8 @@ Result<void> ProjectionBuilder::projectMemberships()
         }
         // A folder's membership is as old as the folder (a trigger adds it).
         const QString since = rows->value(2).toString();
-        addRow(spec.name) =
-            serverMembershipRow(child, parent, since.isEmpty() ? seedTimestamp() : since);
+        keep(spec.name,
+             serverMembershipRow(child, parent, since.isEmpty() ? seedTimestamp() : since));
     }
     warn(replacesWarning(spec.name, m_projection.document.resources[spec.name].size()));
     return {};
@@ -172,7 +172,7 @@ Result<void> ProjectionBuilder::projectRoutes()
         if (seqs.contains(route.seq))
             tied.append(QString::number(route.seq));
         seqs.insert(route.seq);
-        addRow(spec.name) = serverRouteRow(route.seq, route.match, route.target);
+        keep(spec.name, serverRouteRow(route.seq, route.match, route.target));
     }
     if (!tied.isEmpty())
         warn(u"routes: several routes share seq %1; which is tried first depends on row ids, "

@@ -25,12 +25,12 @@ unsigned char at(const QByteArray &text, qsizetype i)
     return i < text.size() ? static_cast<unsigned char>(text.at(i)) : 0;
 }
 
-// yaml.v3's is_printable: note that every four-byte character (emoji) is
-// "not printable" there and gets escaped.
+// yaml.v3's is_printable: NEL counts as printable, and every four-byte
+// character (emoji) does not, so it gets escaped.
 bool isPrintable(const QByteArray &text, qsizetype i)
 {
     const unsigned char b = at(text, i), b1 = at(text, i + 1), b2 = at(text, i + 2);
-    return b == 0x0A || (b >= 0x20 && b <= 0x7E) || (b == 0xC2 && b1 >= 0xA0) ||
+    return b == 0x0A || (b >= 0x20 && b <= 0x7E) || (b == 0xC2 && (b1 >= 0xA0 || b1 == 0x85)) ||
            (b > 0xC2 && b < 0xED) || (b == 0xED && b1 < 0xA0) || b == 0xEE ||
            (b == 0xEF && !(b1 == 0xBB && b2 == 0xBF) && !(b1 == 0xBF && (b2 == 0xBE || b2 == 0xBF)));
 }
@@ -156,7 +156,9 @@ QByteArray doubleQuoted(const QByteArray &text)
     for (qsizetype i = 0, w = 0; i < text.size(); i += w) {
         const unsigned char c = at(text, i);
         w = width(c);
-        const bool bom = c == 0xEF && at(text, i + 1) == 0xBB && at(text, i + 2) == 0xBF;
+        // yaml.v3's is_bom looks at the start of the string whatever the
+        // position, so a leading BOM escapes every character after it.
+        const bool bom = text.startsWith("\xEF\xBB\xBF");
         if (isPrintable(text, i) && !bom && !isBreak(text, i) && c != '"' && c != '\\') {
             out.append(text.mid(i, w));
             continue;
@@ -189,11 +191,25 @@ QByteArray doubleQuoted(const QByteArray &text)
     return out + '"';
 }
 
-QByteArray singleQuoted(const QByteArray &text)
+// A line break other than '\n' (NEL, U+2028, U+2029) is written as it is
+// and the text goes on at the scalar's indentation.
+QByteArray singleQuoted(const QByteArray &text, int indent)
 {
-    QByteArray body = text;
-    body.replace('\'', "''");
-    return '\'' + body + '\'';
+    QByteArray out = "'";
+    bool breaks = false;
+    for (qsizetype i = 0, w = 0; i < text.size(); i += w) {
+        w = width(at(text, i));
+        if (isBreak(text, i)) {
+            out.append(text.mid(i, w));
+            breaks = true;
+            continue;
+        }
+        if (breaks)
+            out.append(QByteArray(indent + bestIndent, ' '));
+        breaks = false;
+        out.append(text.at(i) == '\'' ? QByteArray("''") : text.mid(i, w));
+    }
+    return out + '\'';
 }
 
 // yaml_emitter_write_block_scalar_hints + write_literal_scalar: blank lines
@@ -228,6 +244,14 @@ QByteArray literal(const QByteArray &text, int indent)
 
 } // namespace
 
+bool yamlWritable(const QByteArray &text)
+{
+    const Style style = chooseStyle(text, false);
+    // A NEL outside double quotes reads back folded into a space.
+    return !(style == Style::Literal && isBreak(text, 0)) &&
+           !(style != Style::Double && text.contains("\xC2\x85"));
+}
+
 QByteArray yamlScalar(const QByteArray &text, int indent, bool simpleKey)
 {
     // resolve() reads a plain "<<" as a string, but the node round trip in
@@ -236,7 +260,7 @@ QByteArray yamlScalar(const QByteArray &text, int indent, bool simpleKey)
         return "!!merge <<";
     switch (chooseStyle(text, simpleKey)) {
     case Style::Plain: return text;
-    case Style::Single: return singleQuoted(text);
+    case Style::Single: return singleQuoted(text, indent);
     case Style::Double: return doubleQuoted(text);
     case Style::Literal: return literal(text, indent);
     }

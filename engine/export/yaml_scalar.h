@@ -17,6 +17,12 @@ bool readsAsPlainString(const QByteArray &text);
 // indented two further; the result carries no trailing newline except what a
 // literal block's own content ends with. `simpleKey`: the scalar is a mapping
 // key (no literal block).
+// False for text yaml.v3 writes as YAML that does not read back as the same
+// text (a literal block starting with a line break fails to parse; a NEL
+// outside double quotes folds into a space): arizuko could not carry such a
+// row, so we leave it out and say so.
+bool yamlWritable(const QByteArray &text);
+
 QByteArray yamlScalar(const QByteArray &text, int indent, bool simpleKey = false);
 
 } // namespace arizuko::manifest
