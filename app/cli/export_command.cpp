@@ -24,8 +24,7 @@ Result<void> writeOutput(Context &context, const QString &path, const QByteArray
     }
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit())
-        return makeError(u"export.write"_s,
-                         u"cannot write %1: %2"_s.arg(path, file.errorString()));
+        return makeError(u"export.write"_s, u"cannot write %1: %2"_s.arg(path, file.errorString()));
     return {};
 }
 
@@ -67,14 +66,14 @@ Exit runExport(Context &context, const QStringList &arguments)
     const QString chosenUnrepresentable = parser.value(unrepresentable);
     if (chosenUnrepresentable != u"omit" && chosenUnrepresentable != u"refuse")
         return context.usageError(
-            u"export: --unrepresentable '%1' is neither omit nor refuse"_s.arg(chosenUnrepresentable));
+            u"export: --unrepresentable '%1' is neither omit nor refuse"_s.arg(
+                chosenUnrepresentable));
     manifest::ExportOptions options;
     options.folders = parser.values(folders);
     for (const QString &list : parser.values(include))
         options.include += list.split(u',', Qt::SkipEmptyParts);
-    options.unrepresentable = chosenUnrepresentable == u"refuse"
-                                  ? manifest::Unrepresentable::Refuse
-                                  : manifest::Unrepresentable::Omit;
+    options.unrepresentable = chosenUnrepresentable == u"refuse" ? manifest::Unrepresentable::Refuse
+                                                                 : manifest::Unrepresentable::Omit;
 
     const Result<std::unique_ptr<store::Store>> opened = openStore(context);
     if (!opened)

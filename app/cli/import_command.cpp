@@ -9,7 +9,6 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonObject>
-
 #include <unistd.h>
 
 using namespace Qt::StringLiterals;
@@ -23,9 +22,12 @@ constexpr qint64 maxFileBytes = 4 * 1024 * 1024;
 QString kindSign(manifest::PlannedRow::Kind kind)
 {
     switch (kind) {
-    case manifest::PlannedRow::Kind::Add: return u"+"_s;
-    case manifest::PlannedRow::Kind::Change: return u"~"_s;
-    case manifest::PlannedRow::Kind::Remove: return u"-"_s;
+    case manifest::PlannedRow::Kind::Add:
+        return u"+"_s;
+    case manifest::PlannedRow::Kind::Change:
+        return u"~"_s;
+    case manifest::PlannedRow::Kind::Remove:
+        return u"-"_s;
     }
     return {};
 }
@@ -42,7 +44,8 @@ void printPlan(Context &context, const manifest::ImportPlan &plan)
             ignored.append(line);
         for (const QString &line : plan.notes)
             notes.append(line);
-        context.printJson(QJsonObject{{u"rows"_s, rows}, {u"ignored"_s, ignored}, {u"notes"_s, notes}});
+        context.printJson(
+            QJsonObject{{u"rows"_s, rows}, {u"ignored"_s, ignored}, {u"notes"_s, notes}});
         return;
     }
     for (const QString &note : plan.notes)
@@ -99,8 +102,8 @@ Exit runImport(Context &context, const QStringList &arguments)
         return context.failure(u"cannot read %1: %2"_s.arg(path, file.errorString()));
     const QByteArray manifest = file.read(maxFileBytes + 1);
     if (manifest.size() > maxFileBytes)
-        return context.failure(u"%1 is larger than %2 bytes; refused"_s.arg(
-            path, QString::number(maxFileBytes)));
+        return context.failure(
+            u"%1 is larger than %2 bytes; refused"_s.arg(path, QString::number(maxFileBytes)));
 
     const Result<std::unique_ptr<store::Store>> opened = openStore(context);
     if (!opened)

@@ -3,7 +3,6 @@
 #include "export/yaml_scalar.h"
 
 #include <QCryptographicHash>
-
 #include <algorithm>
 
 namespace arizuko::manifest {
@@ -72,7 +71,8 @@ void writeField(QByteArray &out, const QByteArray &prefix, const FieldSpec &fiel
     const QByteArray name = field.name.toUtf8();
     switch (field.type) {
     case FieldType::Int:
-        out += prefix + name + ": " + (value.isZero(field.type) ? "0" : value.scalar.toUtf8()) + '\n';
+        out +=
+            prefix + name + ": " + (value.isZero(field.type) ? "0" : value.scalar.toUtf8()) + '\n';
         return;
     case FieldType::Bool:
         out += prefix + name + ": " + (value.isZero(field.type) ? "false" : "true") + '\n';
@@ -99,7 +99,8 @@ void writeField(QByteArray &out, const QByteArray &prefix, const FieldSpec &fiel
         for (const auto &[key, items] : entries) {
             const QByteArray keyText = yamlScalar(key.toUtf8(), indent + 2, true);
             if (field.type == FieldType::StringMap) {
-                out += pad + keyText + ": " + yamlScalar(items.value(0).toUtf8(), indent + 2) + '\n';
+                out +=
+                    pad + keyText + ": " + yamlScalar(items.value(0).toUtf8(), indent + 2) + '\n';
             } else if (items.isEmpty()) {
                 out += pad + keyText + ": []\n";
             } else {
@@ -119,7 +120,8 @@ void writeRow(QByteArray &out, const ResourceSpec &spec, const Row &row)
         const FieldSpec &field = spec.fields.at(i);
         if (!field.always && row.values.at(i).isZero(field.type))
             continue;
-        writeField(out, first ? QByteArray("  - ") : QByteArray(4, ' '), field, row.values.at(i), 4);
+        writeField(out, first ? QByteArray("  - ") : QByteArray(4, ' '), field, row.values.at(i),
+                   4);
         first = false;
     }
     if (first)

@@ -43,12 +43,13 @@ Result<QMultiMap<QByteArray, qint64>> grantIds(const QSqlDatabase &db)
     const ResourceSpec &spec = *findResource(u"acl"_s);
     QMultiMap<QByteArray, qint64> ids;
     while (rows->next()) {
-        const Result<policy::GrantParams> params = policy::paramsFromJson(rows->value(5).toString());
+        const Result<policy::GrantParams> params =
+            policy::paramsFromJson(rows->value(5).toString());
         if (!params)
             continue; // never exported, so never planned
-        const Row row = serverGrantRow(rows->value(1).toString(), rows->value(2).toString(),
-                                       rows->value(3).toString(), rows->value(4).toString(),
-                                       *params, {}, {});
+        const Row row =
+            serverGrantRow(rows->value(1).toString(), rows->value(2).toString(),
+                           rows->value(3).toString(), rows->value(4).toString(), *params, {}, {});
         ids.insert(row.sortKey(spec), rows->value(0).toLongLong());
     }
     return ids;
@@ -63,19 +64,19 @@ Result<void> writeGrant(const QSqlDatabase &db, const PlannedRow &planned,
         const Result<policy::GrantParams> params = desktopParams(row.text(spec, u"params"_s));
         if (!params)
             return params.error();
-        return run(db, u"INSERT INTO acl (principal, action, scope, effect, params, predicate, "
-                       u"granted_by, granted_at) VALUES (?, ?, ?, ?, ?, '', ?, ?)"_s,
+        return run(db,
+                   u"INSERT INTO acl (principal, action, scope, effect, params, predicate, "
+                   u"granted_by, granted_at) VALUES (?, ?, ?, ?, ?, '', ?, ?)"_s,
                    {desktopPrincipal(row.text(spec, u"principal"_s)), row.text(spec, u"action"_s),
                     row.text(spec, u"scope"_s), row.text(spec, u"effect"_s),
                     policy::paramsToJson(*params), row.text(spec, u"granted_by"_s),
                     stampOrNow(row.text(spec, u"granted_at"_s))});
     }
     for (const qint64 id : ids.values(planned.key.toUtf8())) {
-        const Result<void> done =
-            planned.kind == Kind::Remove
-                ? run(db, u"DELETE FROM acl WHERE id = ?"_s, {id})
-                : run(db, u"UPDATE acl SET granted_by = ? WHERE id = ?"_s,
-                      {row.text(spec, u"granted_by"_s), id});
+        const Result<void> done = planned.kind == Kind::Remove
+                                      ? run(db, u"DELETE FROM acl WHERE id = ?"_s, {id})
+                                      : run(db, u"UPDATE acl SET granted_by = ? WHERE id = ?"_s,
+                                            {row.text(spec, u"granted_by"_s), id});
         if (!done)
             return done;
     }
@@ -91,8 +92,9 @@ Result<void> writeRow(const QSqlDatabase &db, const PlannedRow &planned)
     const QString &resource = planned.resource;
     if (resource == u"groups")
         return planned.kind == Kind::Add
-                   ? run(db, u"INSERT INTO groups (folder, name, created_at, config) "
-                             u"VALUES (?, '', ?, ?)"_s,
+                   ? run(db,
+                         u"INSERT INTO groups (folder, name, created_at, config) "
+                         u"VALUES (?, '', ?, ?)"_s,
                          {text("folder"), stampOrNow(text("added_at")),
                           text("config").isEmpty() ? u"{}"_s : text("config")})
                    : run(db, u"UPDATE groups SET config = ? WHERE folder = ?"_s,
@@ -100,17 +102,20 @@ Result<void> writeRow(const QSqlDatabase &db, const PlannedRow &planned)
     if (resource == u"network_rules") {
         switch (planned.kind) {
         case Kind::Add:
-            return run(db, u"INSERT INTO network_rules (folder, target, kind, created_at, "
-                           u"created_by) VALUES (?, ?, 'allow', ?, ?)"_s,
+            return run(db,
+                       u"INSERT INTO network_rules (folder, target, kind, created_at, "
+                       u"created_by) VALUES (?, ?, 'allow', ?, ?)"_s,
                        {text("folder"), text("target"), stampOrNow(text("created_at")),
                         text("created_by")});
         case Kind::Change:
-            return run(db, u"UPDATE network_rules SET created_by = ? WHERE folder = ? AND "
-                           u"target = ? AND kind = 'allow'"_s,
+            return run(db,
+                       u"UPDATE network_rules SET created_by = ? WHERE folder = ? AND "
+                       u"target = ? AND kind = 'allow'"_s,
                        {text("created_by"), text("folder"), text("target")});
         case Kind::Remove:
-            return run(db, u"DELETE FROM network_rules WHERE folder = ? AND target = ? AND "
-                           u"kind = 'allow'"_s,
+            return run(db,
+                       u"DELETE FROM network_rules WHERE folder = ? AND target = ? AND "
+                       u"kind = 'allow'"_s,
                        {text("folder"), text("target")});
         }
     }
@@ -150,8 +155,9 @@ Result<void> reconcileMemberships(const QSqlDatabase &db, const Document &docume
             extra.append({child, parent});
     }
     for (const auto &[child, parent] : extra)
-        if (Result<void> done = run(db, u"DELETE FROM acl_membership WHERE child = ? AND "
-                                        u"parent = ?"_s,
+        if (Result<void> done = run(db,
+                                    u"DELETE FROM acl_membership WHERE child = ? AND "
+                                    u"parent = ?"_s,
                                     {child, parent});
             !done)
             return done;

@@ -33,8 +33,7 @@ bool inScope(const ResourceSpec &spec, const Row &storeRow, const QSet<QString> 
 
 } // namespace
 
-Result<ImportPlan> diffWithStore(const QSqlDatabase &db, const Document &document,
-                                 ImportPlan plan)
+Result<ImportPlan> diffWithStore(const QSqlDatabase &db, const Document &document, ImportPlan plan)
 {
     ExportOptions everything;
     everything.include = optionalResources();
@@ -62,9 +61,10 @@ Result<ImportPlan> diffWithStore(const QSqlDatabase &db, const Document &documen
             PlannedRow planned{PlannedRow::Kind::Add, name, QString::fromUtf8(key), row};
             if (found != held.end()) {
                 const QStringList fields = comparedFields(name);
-                const bool same = std::all_of(fields.cbegin(), fields.cend(), [&](const QString &f) {
-                    return row.text(spec, f) == found->second.text(spec, f);
-                });
+                const bool same =
+                    std::all_of(fields.cbegin(), fields.cend(), [&](const QString &f) {
+                        return row.text(spec, f) == found->second.text(spec, f);
+                    });
                 if (same)
                     continue;
                 planned.kind = PlannedRow::Kind::Change;

@@ -3,6 +3,7 @@
 #include "audit/audit_log.h"
 #include "export/import_steps.h"
 #include "export/manifest_reader.h"
+#include "export/read_snapshot.h"
 #include "store/folders.h"
 #include "store/query.h"
 #include "store/store.h"
@@ -12,7 +13,6 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonObject>
-#include <QScopeGuard>
 
 using namespace Qt::StringLiterals;
 
@@ -46,10 +46,9 @@ Result<Planned> planOn(const QSqlDatabase &db, const QByteArray &manifest)
     Planned planned;
     bool haveRoutd = false;
     for (const Document &document : *documents) {
-        const bool routd = std::any_of(document.resources.cbegin(), document.resources.cend(),
-                                       [](const auto &entry) {
-                                           return findResource(entry.first)->subsystem == u"routd";
-                                       });
+        const bool routd = std::any_of(
+            document.resources.cbegin(), document.resources.cend(),
+            [](const auto &entry) { return findResource(entry.first)->subsystem == u"routd"; });
         if (!document.checksum.isEmpty() && !checksumMatches(document))
             return makeError(u"import.checksum"_s,
                              u"document %1: checksum %2 does not match its content; the file was "
@@ -101,10 +100,8 @@ QJsonObject counts(const ImportPlan &plan)
 
 Result<ImportPlan> planImport(store::Store &store, const QByteArray &manifest)
 {
-    QSqlDatabase db = store.database();
-    db.transaction();
-    const auto rollback = qScopeGuard([&db] { db.rollback(); });
-    Result<Planned> planned = planOn(db, manifest);
+    Result<Planned> planned = inReadTransaction(
+        store, [&manifest](const QSqlDatabase &db) { return planOn(db, manifest); });
     if (!planned)
         return planned.error();
     return planned->plan;
@@ -136,7 +133,8 @@ Result<ImportPlan> applyImport(store::Store &store, const QByteArray &manifest,
     for (const PlannedRow &row : planned->plan.rows) {
         if (row.kind != PlannedRow::Kind::Add || row.resource != u"groups")
             continue;
-        const QString home = folders.homePath(row.row.text(*findResource(row.resource), u"folder"_s));
+        const QString home =
+            folders.homePath(row.row.text(*findResource(row.resource), u"folder"_s));
         if (!QFileInfo::exists(home) && QDir().mkpath(home))
             QFile::setPermissions(home, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
     }

@@ -22,7 +22,12 @@ namespace arizuko::manifest {
 
 struct PlannedRow
 {
-    enum class Kind { Add, Change, Remove };
+    enum class Kind
+    {
+        Add,
+        Change,
+        Remove
+    };
     Kind kind = Kind::Add;
     QString resource;
     QString key; // arizuko's "a|b|" key

@@ -23,7 +23,6 @@ Result<void> validateForDesktop(Document &document, const QSet<QString> &storeFo
 Result<void> writePlan(const QSqlDatabase &db, const Document &document, const ImportPlan &plan);
 
 // The plan for one validated document against the store read on `db`.
-Result<ImportPlan> diffWithStore(const QSqlDatabase &db, const Document &document,
-                                 ImportPlan plan);
+Result<ImportPlan> diffWithStore(const QSqlDatabase &db, const Document &document, ImportPlan plan);
 
 } // namespace arizuko::manifest

@@ -126,7 +126,8 @@ Verdict checkGrant(RowCheck &check)
 {
     if (Result<void> valid = principal(check, u"principal"_s); !valid)
         return valid.error();
-    if (Result<void> valid = check.check(u"action"_s, policy::validateAction(check.text(u"action"_s)));
+    if (Result<void> valid =
+            check.check(u"action"_s, policy::validateAction(check.text(u"action"_s)));
         !valid)
         return valid.error();
     if (Result<void> valid = check.check(u"scope"_s, policy::validateScope(check.text(u"scope"_s)));
@@ -179,15 +180,16 @@ Result<void> validateForDesktop(Document &document, const QSet<QString> &storeFo
             continue;
         }
         if (name == u"secrets") {
-            plan.ignored.append(u"secrets: %1 name(s) not imported (values never travel in a "
-                                u"manifest; set them with arizukoctl secret set)"_s.arg(rows.size()));
+            plan.ignored.append(
+                u"secrets: %1 name(s) not imported (values never travel in a "
+                u"manifest; set them with arizukoctl secret set)"_s.arg(rows.size()));
             continue;
         }
         QList<Row> kept;
         QSet<QByteArray> keys;
         for (qsizetype i = 0; i < rows.size(); ++i) {
             RowCheck check{spec, rows[i], Place{document.index, name, i, rows[i].line, {}}};
-            Verdict verdict = name == u"groups"         ? checkGroup(check, known, plan.ignored)
+            Verdict verdict = name == u"groups"          ? checkGroup(check, known, plan.ignored)
                               : name == u"network_rules" ? checkRule(check, known)
                               : name == u"routes"        ? checkRoute(check, plan.ignored)
                               : name == u"acl"           ? checkGrant(check)
@@ -201,8 +203,8 @@ Result<void> validateForDesktop(Document &document, const QSet<QString> &storeFo
             }
             const QByteArray key = rows[i].sortKey(spec);
             if (keys.contains(key))
-                return check.place.error(u"the same row (%1) appears twice"_s.arg(
-                    QString::fromUtf8(key)));
+                return check.place.error(
+                    u"the same row (%1) appears twice"_s.arg(QString::fromUtf8(key)));
             keys.insert(key);
             kept.append(rows[i]);
         }

@@ -5,12 +5,17 @@ namespace arizuko::manifest {
 bool FieldValue::isZero(FieldType type) const
 {
     switch (type) {
-    case FieldType::String: return scalar.isEmpty();
-    case FieldType::Int: return scalar.isEmpty() || scalar == u"0";
-    case FieldType::Bool: return scalar.isEmpty() || scalar == u"false";
-    case FieldType::StringList: return list.isEmpty();
+    case FieldType::String:
+        return scalar.isEmpty();
+    case FieldType::Int:
+        return scalar.isEmpty() || scalar == u"0";
+    case FieldType::Bool:
+        return scalar.isEmpty() || scalar == u"false";
+    case FieldType::StringList:
+        return list.isEmpty();
     case FieldType::StringMap:
-    case FieldType::StringListMap: return map.isEmpty();
+    case FieldType::StringListMap:
+        return map.isEmpty();
     }
     return true;
 }

@@ -16,8 +16,8 @@ namespace arizuko::manifest {
 
 struct FieldValue
 {
-    QString scalar;    // String; Int as decimal; Bool as true/false
-    QStringList list;  // StringList
+    QString scalar;   // String; Int as decimal; Bool as true/false
+    QStringList list; // StringList
     // StringMap (one item per key) and StringListMap, in the file's order.
     QList<std::pair<QString, QStringList>> map;
 
@@ -39,10 +39,10 @@ Row emptyRow(const ResourceSpec &spec);
 
 struct Document
 {
-    QString checksum;                           // as declared, empty when absent
-    std::map<QString, QList<Row>> resources;    // present keys only
-    int index = 0;                              // 0-based position in the file
-    QByteArray source;                          // the document's bytes as read
+    QString checksum;                        // as declared, empty when absent
+    std::map<QString, QList<Row>> resources; // present keys only
+    int index = 0;                           // 0-based position in the file
+    QByteArray source;                       // the document's bytes as read
 };
 
 } // namespace arizuko::manifest

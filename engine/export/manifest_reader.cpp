@@ -16,10 +16,14 @@ using Kind = YamlNode::Kind;
 QString kindName(Kind kind)
 {
     switch (kind) {
-    case Kind::Null: return u"nothing"_s;
-    case Kind::Scalar: return u"a scalar"_s;
-    case Kind::Sequence: return u"a list"_s;
-    case Kind::Mapping: return u"a mapping"_s;
+    case Kind::Null:
+        return u"nothing"_s;
+    case Kind::Scalar:
+        return u"a scalar"_s;
+    case Kind::Sequence:
+        return u"a list"_s;
+    case Kind::Mapping:
+        return u"a mapping"_s;
     }
     return {};
 }
@@ -102,10 +106,9 @@ Result<FieldValue> readField(const FieldSpec &spec, const YamlNode &node, const 
             if (keys.contains(*key))
                 return place.error(u"key '%1' appears twice"_s.arg(*key));
             keys.insert(*key);
-            Result<QStringList> items =
-                spec.type == FieldType::StringMap
-                    ? Result<QStringList>(QStringList())
-                    : textList(node.children[i + 1], place);
+            Result<QStringList> items = spec.type == FieldType::StringMap
+                                            ? Result<QStringList>(QStringList())
+                                            : textList(node.children[i + 1], place);
             if (spec.type == FieldType::StringMap) {
                 Result<QString> text = scalarText(node.children[i + 1], place);
                 if (!text)
@@ -126,7 +129,8 @@ Result<Row> readRow(const ResourceSpec &spec, const YamlNode &node, Place place)
 {
     place.line = node.line;
     if (node.kind != Kind::Mapping)
-        return place.error(u"a row must be a mapping of fields, found %1"_s.arg(kindName(node.kind)));
+        return place.error(
+            u"a row must be a mapping of fields, found %1"_s.arg(kindName(node.kind)));
     Row row = emptyRow(spec);
     row.line = node.line;
     QSet<QString> seen;
@@ -135,13 +139,12 @@ Result<Row> readRow(const ResourceSpec &spec, const YamlNode &node, Place place)
         place.field = key.kind == Kind::Scalar ? key.value : QString();
         const qsizetype index = key.kind == Kind::Scalar ? spec.fieldIndex(key.value) : -1;
         if (index < 0)
-            return place.error(u"unknown field; %1 rows have %2"_s.arg(
-                spec.name, [&spec] {
-                    QStringList names;
-                    for (const FieldSpec &field : spec.fields)
-                        names.append(field.name);
-                    return names.join(u", "_s);
-                }()));
+            return place.error(u"unknown field; %1 rows have %2"_s.arg(spec.name, [&spec] {
+                QStringList names;
+                for (const FieldSpec &field : spec.fields)
+                    names.append(field.name);
+                return names.join(u", "_s);
+            }()));
         if (seen.contains(key.value))
             return place.error(u"the field appears twice in the row"_s);
         seen.insert(key.value);

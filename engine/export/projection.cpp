@@ -2,6 +2,7 @@
 
 #include "export/canonical_emitter.h"
 #include "export/projection_builder.h"
+#include "export/read_snapshot.h"
 #include "export/server_names.h"
 #include "export/server_rows.h"
 #include "export/yaml_scalar.h"
@@ -10,8 +11,6 @@
 #include "store/store.h"
 
 #include <QRegularExpression>
-#include <QScopeGuard>
-
 #include <algorithm>
 
 using namespace Qt::StringLiterals;
@@ -84,18 +83,22 @@ void ProjectionBuilder::keep(const QString &resource, const Row &row)
     m_projection.document.resources[resource].append(row);
 }
 
-void ProjectionBuilder::leaveOut(const QString &resource, const QString &row,
-                                 const QString &reason)
+void ProjectionBuilder::leaveOut(const QString &resource, const QString &row, const QString &reason)
 {
     m_projection.leftOut.append({resource, row, reason});
+}
+
+Result<QSqlQuery> ProjectionBuilder::chosenRows(const QString &resource, const QString &sql)
+{
+    m_projection.document.resources[resource];
+    return store::execute(m_db, sql);
 }
 
 Result<void> ProjectionBuilder::projectGroups()
 {
     const ResourceSpec &spec = *findResource(u"groups"_s);
-    m_projection.document.resources[spec.name];
-    Result<QSqlQuery> rows = store::execute(
-        m_db, u"SELECT folder, name, created_at, config FROM groups ORDER BY folder"_s);
+    Result<QSqlQuery> rows = chosenRows(
+        spec.name, u"SELECT folder, name, created_at, config FROM groups ORDER BY folder"_s);
     if (!rows)
         return rows.error();
     QStringList named;
@@ -103,7 +106,8 @@ Result<void> ProjectionBuilder::projectGroups()
         const QString folder = rows->value(0).toString();
         if (!selected(folder))
             continue;
-        keep(spec.name, serverGroupRow(folder, rows->value(2).toString(), rows->value(3).toString()));
+        keep(spec.name,
+             serverGroupRow(folder, rows->value(2).toString(), rows->value(3).toString()));
         if (!rows->value(1).toString().isEmpty())
             named.append(folder);
     }
@@ -116,10 +120,9 @@ Result<void> ProjectionBuilder::projectGroups()
 Result<void> ProjectionBuilder::projectNetworkRules()
 {
     const ResourceSpec &spec = *findResource(u"network_rules"_s);
-    m_projection.document.resources[spec.name];
-    Result<QSqlQuery> rows = store::execute(
-        m_db, u"SELECT folder, target, kind, created_at, created_by FROM network_rules "
-              u"ORDER BY folder, target, kind"_s);
+    Result<QSqlQuery> rows = chosenRows(
+        spec.name, u"SELECT folder, target, kind, created_at, created_by FROM network_rules "
+                   u"ORDER BY folder, target, kind"_s);
     if (!rows)
         return rows.error();
     while (rows->next()) {
@@ -128,8 +131,7 @@ Result<void> ProjectionBuilder::projectNetworkRules()
             continue;
         const QString key = folder + u'|' + target + u'|';
         if (rows->value(2).toString() != u"allow") {
-            leaveOut(spec.name, key + u" (deny)"_s,
-                     u"a deny rule: arizuko has allow rules only"_s);
+            leaveOut(spec.name, key + u" (deny)"_s, u"a deny rule: arizuko has allow rules only"_s);
             continue;
         }
         if (policy::isIpLiteral(target)) {
@@ -154,10 +156,9 @@ Result<void> ProjectionBuilder::projectSecrets()
     if (!includes(u"secrets"_s))
         return {};
     const ResourceSpec &spec = *findResource(u"secrets"_s);
-    m_projection.document.resources[spec.name];
-    Result<QSqlQuery> rows = store::execute(
-        m_db, u"SELECT scope_kind, scope_id, key, updated_at FROM secrets "
-              u"ORDER BY scope_kind, scope_id, key"_s);
+    Result<QSqlQuery> rows =
+        chosenRows(spec.name, u"SELECT scope_kind, scope_id, key, updated_at FROM secrets "
+                              u"ORDER BY scope_kind, scope_id, key"_s);
     if (!rows)
         return rows.error();
     static const QRegularExpression serverKey(u"^[A-Z][A-Z0-9_]*$"_s);
@@ -167,8 +168,9 @@ Result<void> ProjectionBuilder::projectSecrets()
             continue;
         const QString id = rows->value(0).toString() + u'|' + folder + u'|' + key + u'|';
         if (folder.isEmpty()) {
-            leaveOut(spec.name, id, u"a base-folder secret: arizuko scopes secrets to a folder "
-                                    u"or a user"_s);
+            leaveOut(spec.name, id,
+                     u"a base-folder secret: arizuko scopes secrets to a folder "
+                     u"or a user"_s);
             continue;
         }
         if (!serverKey.match(key).hasMatch()) {
@@ -211,11 +213,8 @@ Result<Projection> projectWithin(const QSqlDatabase &db, const ExportOptions &op
 
 Result<Projection> project(store::Store &store, const ExportOptions &options)
 {
-    QSqlDatabase db = store.database();
-    // One read transaction: every table from the same moment.
-    db.transaction();
-    const auto rollback = qScopeGuard([&db] { db.rollback(); });
-    Result<Projection> projection = projectWithin(db, options);
+    Result<Projection> projection = inReadTransaction(
+        store, [&options](const QSqlDatabase &db) { return projectWithin(db, options); });
     if (!projection)
         return projection.error();
     if (options.unrepresentable == Unrepresentable::Refuse && !projection->leftOut.isEmpty()) {

@@ -7,6 +7,7 @@
 #include "export/projection.h"
 
 #include <QSqlDatabase>
+#include <QSqlQuery>
 
 namespace arizuko::manifest {
 
@@ -23,6 +24,10 @@ public:
     void keep(const QString &resource, const Row &row);
     void leaveOut(const QString &resource, const QString &row, const QString &reason);
     void warn(const QString &warning) { m_projection.warnings.append(warning); }
+
+    // Marks the resource as chosen (so it is listed even without rows) and
+    // reads its store rows.
+    Result<QSqlQuery> chosenRows(const QString &resource, const QString &sql);
 
     Result<void> projectGroups();
     Result<void> projectNetworkRules();

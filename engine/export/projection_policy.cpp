@@ -6,7 +6,6 @@
 #include "export/server_rows.h"
 #include "policy/grant.h"
 #include "policy/route.h"
-#include "store/query.h"
 
 #include <QRegularExpression>
 #include <QSet>
@@ -36,10 +35,9 @@ Result<void> ProjectionBuilder::projectGrants()
     if (!includes(u"acl"_s))
         return {};
     const ResourceSpec &spec = *findResource(u"acl"_s);
-    m_projection.document.resources[spec.name];
-    Result<QSqlQuery> rows = store::execute(
-        m_db, u"SELECT principal, action, scope, effect, params, predicate, granted_by, "
-              u"granted_at, grant_option FROM acl ORDER BY id"_s);
+    Result<QSqlQuery> rows = chosenRows(
+        spec.name, u"SELECT principal, action, scope, effect, params, predicate, granted_by, "
+                   u"granted_at, grant_option FROM acl ORDER BY id"_s);
     if (!rows)
         return rows.error();
     QSet<QByteArray> seen;
@@ -54,27 +52,32 @@ Result<void> ProjectionBuilder::projectGrants()
         const QString principal = rows->value(0).toString(), action = rows->value(1).toString();
         const QString scope = rows->value(2).toString(), effect = rows->value(3).toString();
         const QString id = u"%1|%2|%3|%4|"_s.arg(principal, action, scope, effect);
-        const Result<policy::GrantParams> params = policy::paramsFromJson(rows->value(4).toString());
+        const Result<policy::GrantParams> params =
+            policy::paramsFromJson(rows->value(4).toString());
         if (!params) {
             leaveOut(spec.name, id, params.error().message);
             continue;
         }
         if (policy::isWildcardPrincipal(principal)) {
-            leaveOut(spec.name, id, u"a wildcard principal: arizuko matches principals "
-                                    u"exactly"_s);
+            leaveOut(spec.name, id,
+                     u"a wildcard principal: arizuko matches principals "
+                     u"exactly"_s);
             continue;
         }
         if (!rows->value(5).toString().isEmpty()) {
-            leaveOut(spec.name, id, u"a claim predicate: this host never satisfies one, arizuko "
-                                    u"evaluates it against real claims"_s);
+            leaveOut(spec.name, id,
+                     u"a claim predicate: this host never satisfies one, arizuko "
+                     u"evaluates it against real claims"_s);
             continue;
         }
-        const bool oddParam = std::any_of(params->cbegin(), params->cend(), [](const QString &glob) {
-            return spansSegments(glob) || glob.contains(QRegularExpression(u"\\s"_s));
-        });
+        const bool oddParam =
+            std::any_of(params->cbegin(), params->cend(), [](const QString &glob) {
+                return spansSegments(glob) || glob.contains(QRegularExpression(u"\\s"_s));
+            });
         if (oddParam) {
-            leaveOut(spec.name, id, u"a param glob with '**' or white space: arizuko reads "
-                                    u"params as space-separated name=glob words"_s);
+            leaveOut(spec.name, id,
+                     u"a param glob with '**' or white space: arizuko reads "
+                     u"params as space-separated name=glob words"_s);
             continue;
         }
         const std::optional<QString> folder = principalFolder(principal);
@@ -85,14 +88,14 @@ Result<void> ProjectionBuilder::projectGrants()
         }
         if (rows->value(8).toInt() != 0)
             withGrantOption.append(id);
-        keepOnce(serverGrantRow(principal, action, scope, effect, *params, rows->value(6).toString(),
-                            rows->value(7).toString()));
+        keepOnce(serverGrantRow(principal, action, scope, effect, *params,
+                                rows->value(6).toString(), rows->value(7).toString()));
     }
     // The server's own operator row: without it, replacing acl would lock
     // the server's operators out.
     if (m_projection.options.addServerSeeds)
-        keepOnce(serverGrantRow(u"role:operator"_s, u"*"_s, u"**"_s, u"allow"_s, {}, u"system:seed"_s,
-                            seedTimestamp()));
+        keepOnce(serverGrantRow(u"role:operator"_s, u"*"_s, u"**"_s, u"allow"_s, {},
+                                u"system:seed"_s, seedTimestamp()));
     if (!withGrantOption.isEmpty())
         warn(u"acl: arizuko does not carry WITH GRANT OPTION; these rows lose it: %1"_s.arg(
             withGrantOption.join(u", "_s)));
@@ -105,17 +108,17 @@ Result<void> ProjectionBuilder::projectMemberships()
     if (!includes(u"acl_membership"_s))
         return {};
     const ResourceSpec &spec = *findResource(u"acl_membership"_s);
-    m_projection.document.resources[spec.name];
-    Result<QSqlQuery> rows = store::execute(
-        m_db, u"SELECT m.child, m.parent, g.created_at FROM acl_membership m "
-              u"LEFT JOIN groups g ON g.folder = m.child ORDER BY m.child, m.parent"_s);
+    Result<QSqlQuery> rows = chosenRows(
+        spec.name, u"SELECT m.child, m.parent, g.created_at FROM acl_membership m "
+                   u"LEFT JOIN groups g ON g.folder = m.child ORDER BY m.child, m.parent"_s);
     if (!rows)
         return rows.error();
     while (rows->next()) {
         const QString child = rows->value(0).toString(), parent = rows->value(1).toString();
         const std::optional<QString> childFolder = principalFolder(child);
         const std::optional<QString> parentFolder = principalFolder(parent);
-        if ((childFolder && !selected(*childFolder)) || (parentFolder && !selected(*parentFolder))) {
+        if ((childFolder && !selected(*childFolder)) ||
+            (parentFolder && !selected(*parentFolder))) {
             leaveOut(spec.name, child + u'|' + parent + u'|',
                      u"names a folder outside the selection"_s);
             continue;
@@ -134,9 +137,8 @@ Result<void> ProjectionBuilder::projectRoutes()
     if (!includes(u"routes"_s))
         return {};
     const ResourceSpec &spec = *findResource(u"routes"_s);
-    m_projection.document.resources[spec.name];
     Result<QSqlQuery> rows =
-        store::execute(m_db, u"SELECT seq, match, target FROM routes ORDER BY seq, id"_s);
+        chosenRows(spec.name, u"SELECT seq, match, target FROM routes ORDER BY seq, id"_s);
     if (!rows)
         return rows.error();
     static const QStringList serverKeys = {u"platform"_s, u"room"_s, u"chat_jid"_s, u"sender"_s,
@@ -148,8 +150,10 @@ Result<void> ProjectionBuilder::projectRoutes()
         route.seq = rows->value(0).toLongLong();
         route.match = rows->value(1).toString();
         route.target = rows->value(2).toString();
-        const QString id = u"%1|%2|%3|"_s.arg(QString::number(route.seq), route.match, route.target);
-        const Result<QList<policy::RoutePredicate>> predicates = policy::parseRouteMatch(route.match);
+        const QString id =
+            u"%1|%2|%3|"_s.arg(QString::number(route.seq), route.match, route.target);
+        const Result<QList<policy::RoutePredicate>> predicates =
+            policy::parseRouteMatch(route.match);
         const Result<policy::RouteMatch> target = policy::splitRouteTarget(route);
         if (!predicates || !target) {
             leaveOut(spec.name, id, (!predicates ? predicates.error() : target.error()).message);
@@ -159,14 +163,15 @@ Result<void> ProjectionBuilder::projectRoutes()
             leaveOut(spec.name, id, u"names a folder outside the selection"_s);
             continue;
         }
-        const auto odd = std::find_if(predicates->cbegin(), predicates->cend(),
-                                      [](const policy::RoutePredicate &p) {
-                                          return !serverKeys.contains(p.key) || spansSegments(p.glob);
-                                      });
+        const auto odd = std::find_if(
+            predicates->cbegin(), predicates->cend(), [](const policy::RoutePredicate &p) {
+                return !serverKeys.contains(p.key) || spansSegments(p.glob);
+            });
         if (odd != predicates->cend()) {
-            leaveOut(spec.name, id,
-                     u"'%1=%2': arizuko matches only %3, with globs where '*' and '**' stay "
-                     u"within one '/' segment"_s.arg(odd->key, odd->glob, serverKeys.join(u", "_s)));
+            leaveOut(
+                spec.name, id,
+                u"'%1=%2': arizuko matches only %3, with globs where '*' and '**' stay "
+                u"within one '/' segment"_s.arg(odd->key, odd->glob, serverKeys.join(u", "_s)));
             continue;
         }
         if (seqs.contains(route.seq))

@@ -24,7 +24,7 @@ struct FieldSpec
 {
     QString name;
     FieldType type = FieldType::String;
-    bool always = false; // written even when empty or zero
+    bool always = false;  // written even when empty or zero
     bool stamped = false; // a server timestamp: plan ignores it
 };
 
@@ -33,8 +33,8 @@ struct ResourceSpec
     QString name;
     QString subsystem; // routd or onbod
     QList<FieldSpec> fields;
-    QStringList primaryKey; // empty: every field (invites)
-    QString scopeField;     // folder scope, empty: replaced wholesale
+    QStringList primaryKey;    // empty: every field (invites)
+    QString scopeField;        // folder scope, empty: replaced wholesale
     bool neverRebuilt = false; // apply skips it (secrets, tokens, ...)
 
     qsizetype fieldIndex(const QString &field) const;

@@ -53,9 +53,11 @@ void writeGroups(Script &script, const Projection &projection)
                    u"role:member membership (see acl_membership below)."_s);
     for (const Row &row : rowsOf(projection, spec.name)) {
         const QString folder = row.text(spec, u"folder"_s);
-        script.command(u"group"_s, {u"add"_s, u"\"$JID_PREFIX\""_s + shellQuote(u':' + folder), folder});
+        script.command(u"group"_s,
+                       {u"add"_s, u"\"$JID_PREFIX\""_s + shellQuote(u':' + folder), folder});
         if (!row.text(spec, u"config"_s).isEmpty())
-            script.comment(u"no CLI for groups.config of %1: %2"_s.arg(folder, row.text(spec, u"config"_s)));
+            script.comment(
+                u"no CLI for groups.config of %1: %2"_s.arg(folder, row.text(spec, u"config"_s)));
     }
 }
 
@@ -80,7 +82,9 @@ void writeGrants(Script &script, const Projection &projection)
 {
     const ResourceSpec &spec = *findResource(u"acl"_s);
     for (const Row &row : rowsOf(projection, spec.name)) {
-        const auto text = [&](const char *field) { return row.text(spec, QString::fromLatin1(field)); };
+        const auto text = [&](const char *field) {
+            return row.text(spec, QString::fromLatin1(field));
+        };
         if (text("granted_by") == u"system:seed")
             continue; // the server seeds these itself
         if (text("effect") != u"allow" || !text("params").isEmpty()) {
@@ -115,7 +119,8 @@ QByteArray scriptText(const Projection &projection)
 {
     Script script;
     script.raw(u"#!/bin/sh"_s);
-    script.comment(u"Arizuko Desktop export: arizuko CLI commands. Usage: sh <this file> <instance>"_s);
+    script.comment(
+        u"Arizuko Desktop export: arizuko CLI commands. Usage: sh <this file> <instance>"_s);
     script.raw(u"set -eu"_s);
     script.raw(u"INST=\"${1:?usage: sh $0 <instance>}\""_s);
     script.raw(u"JID_PREFIX=\"${JID_PREFIX:-desktop}\""_s);

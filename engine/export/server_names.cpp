@@ -52,8 +52,7 @@ Result<policy::GrantParams> desktopParams(const QString &serverParams)
     for (const QString &word : serverParams.split(space, Qt::SkipEmptyParts)) {
         const qsizetype equals = word.indexOf(u'=');
         if (equals <= 0)
-            return makeError(u"import.bad-params"_s,
-                             u"'%1' is not name=glob"_s.arg(word));
+            return makeError(u"import.bad-params"_s, u"'%1' is not name=glob"_s.arg(word));
         if (params.contains(word.first(equals)))
             return makeError(u"import.bad-params"_s,
                              u"param '%1' is named twice"_s.arg(word.first(equals)));

@@ -4,7 +4,6 @@
 #include "export/yaml_scalar.h"
 
 #include <QRegularExpression>
-
 #include <cmath>
 #include <cstdlib>
 
@@ -23,9 +22,9 @@ bool inList(const QByteArray &text, std::initializer_list<const char *> words)
 // string is null).
 bool inResolveMap(const QByteArray &text)
 {
-    return inList(text, {"true", "True", "TRUE", "false", "False", "FALSE", "", "~", "null",
-                         "Null", "NULL", ".nan", ".NaN", ".NAN", ".inf", ".Inf", ".INF", "+.inf",
-                         "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF"});
+    return inList(text, {"true", "True",  "TRUE",  "false", "False", "FALSE", "",     "~",
+                         "null", "Null",  "NULL",  ".nan",  ".NaN",  ".NAN",  ".inf", ".Inf",
+                         ".INF", "+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF"});
 }
 
 // Written quoted for YAML 1.1 readers even though v3 reads them as strings.
@@ -61,8 +60,7 @@ bool isTimestamp(const QByteArray &text)
     const QRegularExpressionMatch match = pattern.match(QString::fromUtf8(text));
     if (!match.hasMatch())
         return false;
-    if (!validDate(match.captured(1).toInt(), match.captured(2).toInt(),
-                   match.captured(3).toInt()))
+    if (!validDate(match.captured(1).toInt(), match.captured(2).toInt(), match.captured(3).toInt()))
         return false;
     if (match.captured(6).isEmpty())
         return true;
@@ -87,7 +85,8 @@ bool isNumber(const QByteArray &text)
     const QString unicode = QString::fromUtf8(plain);
     if (integer.match(unicode).hasMatch())
         return true;
-    return floating.match(unicode).hasMatch() && std::isfinite(std::strtod(plain.constData(), nullptr));
+    return floating.match(unicode).hasMatch() &&
+           std::isfinite(std::strtod(plain.constData(), nullptr));
 }
 
 bool isDotFloat(const QByteArray &text)

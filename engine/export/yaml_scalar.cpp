@@ -32,7 +32,8 @@ bool isPrintable(const QByteArray &text, qsizetype i)
     const unsigned char b = at(text, i), b1 = at(text, i + 1), b2 = at(text, i + 2);
     return b == 0x0A || (b >= 0x20 && b <= 0x7E) || (b == 0xC2 && (b1 >= 0xA0 || b1 == 0x85)) ||
            (b > 0xC2 && b < 0xED) || (b == 0xED && b1 < 0xA0) || b == 0xEE ||
-           (b == 0xEF && !(b1 == 0xBB && b2 == 0xBF) && !(b1 == 0xBF && (b2 == 0xBE || b2 == 0xBF)));
+           (b == 0xEF && !(b1 == 0xBB && b2 == 0xBF) &&
+            !(b1 == 0xBF && (b2 == 0xBE || b2 == 0xBF)));
 }
 
 bool isBreak(const QByteArray &text, qsizetype i)
@@ -122,12 +123,18 @@ Analysis analyze(const QByteArray &value)
     return result;
 }
 
-enum class Style { Plain, Single, Double, Literal };
+enum class Style
+{
+    Plain,
+    Single,
+    Double,
+    Literal
+};
 
 Style chooseStyle(const QByteArray &text, bool simpleKey)
 {
     const Analysis analysis = analyze(text);
-    Style style = text.contains('\n')         ? Style::Literal
+    Style style = text.contains('\n')        ? Style::Literal
                   : readsAsPlainString(text) ? Style::Plain
                                              : Style::Double;
     if (simpleKey && analysis.multiline)
@@ -166,21 +173,51 @@ QByteArray doubleQuoted(const QByteArray &text)
         const uint value = codePoint(text, i, w);
         out.append('\\');
         switch (value) {
-        case 0x00: out.append('0'); break;
-        case 0x07: out.append('a'); break;
-        case 0x08: out.append('b'); break;
-        case 0x09: out.append('t'); break;
-        case 0x0A: out.append('n'); break;
-        case 0x0B: out.append('v'); break;
-        case 0x0C: out.append('f'); break;
-        case 0x0D: out.append('r'); break;
-        case 0x1B: out.append('e'); break;
-        case 0x22: out.append('"'); break;
-        case 0x5C: out.append('\\'); break;
-        case 0x85: out.append('N'); break;
-        case 0xA0: out.append('_'); break;
-        case 0x2028: out.append('L'); break;
-        case 0x2029: out.append('P'); break;
+        case 0x00:
+            out.append('0');
+            break;
+        case 0x07:
+            out.append('a');
+            break;
+        case 0x08:
+            out.append('b');
+            break;
+        case 0x09:
+            out.append('t');
+            break;
+        case 0x0A:
+            out.append('n');
+            break;
+        case 0x0B:
+            out.append('v');
+            break;
+        case 0x0C:
+            out.append('f');
+            break;
+        case 0x0D:
+            out.append('r');
+            break;
+        case 0x1B:
+            out.append('e');
+            break;
+        case 0x22:
+            out.append('"');
+            break;
+        case 0x5C:
+            out.append('\\');
+            break;
+        case 0x85:
+            out.append('N');
+            break;
+        case 0xA0:
+            out.append('_');
+            break;
+        case 0x2028:
+            out.append('L');
+            break;
+        case 0x2029:
+            out.append('P');
+            break;
         default: {
             const int digits = value <= 0xFF ? 2 : value <= 0xFFFF ? 4 : 8;
             out.append(digits == 2 ? 'x' : digits == 4 ? 'u' : 'U');
@@ -259,10 +296,14 @@ QByteArray yamlScalar(const QByteArray &text, int indent, bool simpleKey)
     if (text == "<<")
         return "!!merge <<";
     switch (chooseStyle(text, simpleKey)) {
-    case Style::Plain: return text;
-    case Style::Single: return singleQuoted(text, indent);
-    case Style::Double: return doubleQuoted(text);
-    case Style::Literal: return literal(text, indent);
+    case Style::Plain:
+        return text;
+    case Style::Single:
+        return singleQuoted(text, indent);
+    case Style::Double:
+        return doubleQuoted(text);
+    case Style::Literal:
+        return literal(text, indent);
     }
     return doubleQuoted(text);
 }

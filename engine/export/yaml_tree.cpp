@@ -1,11 +1,10 @@
 #include "export/yaml_tree.h"
 
+#include <sstream>
+#include <stdexcept>
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/exceptions.h>
 #include <yaml-cpp/parser.h>
-
-#include <sstream>
-#include <stdexcept>
 
 using namespace Qt::StringLiterals;
 
@@ -24,7 +23,9 @@ struct Refused : std::runtime_error
 class TreeBuilder final : public YAML::EventHandler
 {
 public:
-    explicit TreeBuilder(int maxDepth) : m_maxDepth(maxDepth) {}
+    explicit TreeBuilder(int maxDepth)
+        : m_maxDepth(maxDepth)
+    {}
 
     YamlNode take() { return std::move(m_root); }
     bool empty() const { return !m_hasRoot; }
@@ -51,8 +52,8 @@ public:
         if (tag != "?" && tag != "!")
             throw Refused(u"YAML tags (%1) are not accepted"_s.arg(QString::fromStdString(tag)),
                           mark);
-        add(YamlNode{YamlNode::Kind::Scalar, QString::fromStdString(value), tag == "?",
-                     mark.line + 1, {}});
+        add(YamlNode{
+            YamlNode::Kind::Scalar, QString::fromStdString(value), tag == "?", mark.line + 1, {}});
     }
     void OnSequenceStart(const YAML::Mark &mark, const std::string &tag, YAML::anchor_t anchor,
                          YAML::EmitterStyle::value) override
@@ -134,9 +135,9 @@ Result<QList<YamlNode>> parseYaml(const QByteArray &text, const YamlLimits &limi
                 documents.append(std::move(root));
         }
     } catch (const Refused &refused) {
-        return makeError(u"import.refused"_s, u"line %1: %2"_s.arg(
-                                                  QString::number(refused.line),
-                                                  QString::fromStdString(refused.what())));
+        return makeError(u"import.refused"_s,
+                         u"line %1: %2"_s.arg(QString::number(refused.line),
+                                              QString::fromStdString(refused.what())));
     } catch (const YAML::Exception &error) {
         return makeError(u"import.not-yaml"_s,
                          u"line %1: not valid YAML: %2"_s.arg(QString::number(error.mark.line + 1),

@@ -16,7 +16,13 @@ namespace arizuko::manifest {
 
 struct YamlNode
 {
-    enum class Kind { Null, Scalar, Sequence, Mapping };
+    enum class Kind
+    {
+        Null,
+        Scalar,
+        Sequence,
+        Mapping
+    };
     Kind kind = Kind::Null;
     QString value;     // scalars
     bool plain = true; // false for quoted and block scalars

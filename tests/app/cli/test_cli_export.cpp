@@ -46,7 +46,8 @@ void fillFromFixture(const Cli &cli, const QString &dataDir)
         QSqlDatabase db = QSqlDatabase::addDatabase(u"QSQLITE"_s, u"fixture"_s);
         db.setDatabaseName(dataDir + u"/arizuko.db"_s);
         QVERIFY(db.open());
-        const QString sql = QString::fromUtf8(readAll(QStringLiteral(EXPORT_FIXTURES "/desktop_store.sql")));
+        const QString sql =
+            QString::fromUtf8(readAll(QStringLiteral(EXPORT_FIXTURES "/desktop_store.sql")));
         for (const QString &statement : sql.split(u";\n"_s, Qt::SkipEmptyParts)) {
             if (statement.trimmed().isEmpty())
                 continue;
@@ -94,8 +95,8 @@ private slots:
         const CliRun warned = cli.run({u"export"_s, u"--include"_s, u"acl,routes"_s});
         QCOMPARE(warned.exitCode, 0);
         QVERIFY(warned.err.contains("replaces EVERY acl row on the server"));
-        const CliRun script = cli.run({u"export"_s, u"--format"_s, u"script"_s,
-                                       u"--folders"_s, u"beta"_s});
+        const CliRun script =
+            cli.run({u"export"_s, u"--format"_s, u"script"_s, u"--folders"_s, u"beta"_s});
         QCOMPARE(script.exitCode, 0);
         QVERIFY(script.out.startsWith("#!/bin/sh\n"));
         QVERIFY(script.out.contains("arizuko network \"$INST\" 'allow' 'beta' 'pypi.org'"));
@@ -144,16 +145,15 @@ private slots:
         QTest::newRow("wrong type")
             << QByteArray("routes:\n  - seq: \"5\"\n    match: \"\"\n    target: x\n")
             << QByteArray("routes row 1 (line 2), field seq: expected an integer");
-        QTest::newRow("not a list") << QByteArray("routes:\n")
-                                    << QByteArray("routes (line 1): expected a list of rows");
+        QTest::newRow("not a list")
+            << QByteArray("routes:\n") << QByteArray("routes (line 1): expected a list of rows");
         QTest::newRow("mapping for text")
             << QByteArray("groups:\n  - folder: {a: b}\n")
             << QByteArray("field folder: expected text, found a mapping");
-        QTest::newRow("duplicate key") << QByteArray("groups: []\ngroups: []\n")
-                                       << QByteArray("key 'groups' appears twice");
-        QTest::newRow("duplicate field")
-            << QByteArray("groups:\n  - folder: a\n    folder: b\n")
-            << QByteArray("field folder: the field appears twice");
+        QTest::newRow("duplicate key")
+            << QByteArray("groups: []\ngroups: []\n") << QByteArray("key 'groups' appears twice");
+        QTest::newRow("duplicate field") << QByteArray("groups:\n  - folder: a\n    folder: b\n")
+                                         << QByteArray("field folder: the field appears twice");
         QTest::newRow("dot-dot folder")
             << QByteArray("groups:\n  - folder: a/../b\n    product: assistant\n")
             << QByteArray("groups row 1 (line 2), field folder:");
@@ -181,14 +181,14 @@ private slots:
         QTest::newRow("deep nesting")
             << QByteArray("groups:\n  - folder: [[[[[[[[[[[[[[[[[[[[x]]]]]]]]]]]]]]]]]]]]\n")
             << QByteArray("nesting deeper than 6 levels");
-        QTest::newRow("oversized") << QByteArray(5 * 1024 * 1024, '#')
-                                   << QByteArray("larger than 4194304 bytes");
+        QTest::newRow("oversized")
+            << QByteArray(5 * 1024 * 1024, '#') << QByteArray("larger than 4194304 bytes");
         QTest::newRow("checksum")
             << QByteArray("checksum: sha256:0000000000000000000000000000000000000000000000000000"
                           "000000000000\ngroups: []\n")
             << QByteArray("document 1: checksum sha256:0000");
-        QTest::newRow("mixed subsystems") << QByteArray("groups: []\ninvites: []\n")
-                                          << QByteArray("one subsystem per document");
+        QTest::newRow("mixed subsystems")
+            << QByteArray("groups: []\ninvites: []\n") << QByteArray("one subsystem per document");
         QTest::newRow("duplicate row")
             << QByteArray("routes:\n  - seq: 1\n    match: \"\"\n    target: beta\n"
                           "  - seq: 1\n    match: \"\"\n    target: beta\n")

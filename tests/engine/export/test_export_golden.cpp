@@ -70,8 +70,7 @@ private slots:
     void scriptIsGolden()
     {
         ExportFixture fixture;
-        compareGolden(manifest::scriptText(exported(fixture.store(), everything())),
-                      u"full.sh"_s);
+        compareGolden(manifest::scriptText(exported(fixture.store(), everything())), u"full.sh"_s);
     }
 
     void defaultCarriesOnlyFolderScopedResources()

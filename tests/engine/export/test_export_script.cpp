@@ -46,11 +46,16 @@ private slots:
         ExportFixture fixture(false);
         // Written behind the validators' back: the script must be safe for
         // whatever the store holds.
-        const QStringList folders = {u"it's"_s, u"a\"b"_s, u"$(touch pwned)"_s,
-                                     u"`touch pwned`"_s, u"new\nline; touch pwned"_s, u"-rf"_s};
+        const QStringList folders = {u"it's"_s,
+                                     u"a\"b"_s,
+                                     u"$(touch pwned)"_s,
+                                     u"`touch pwned`"_s,
+                                     u"new\nline; touch pwned"_s,
+                                     u"-rf"_s};
         for (const QString &folder : folders) {
             QSqlQuery query(fixture.store().database());
-            query.prepare(u"INSERT INTO groups (folder, created_at) VALUES (?, '2026-01-01T00:00:00.000Z')"_s);
+            query.prepare(
+                u"INSERT INTO groups (folder, created_at) VALUES (?, '2026-01-01T00:00:00.000Z')"_s);
             query.addBindValue(folder);
             QVERIFY(query.exec());
             query.prepare(u"INSERT INTO network_rules (folder, target, kind, created_at) "
@@ -84,7 +89,8 @@ private slots:
 
         QProcess shell;
         QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-        environment.insert(u"PATH"_s, work.filePath(u"bin"_s) + u':' + environment.value(u"PATH"_s));
+        environment.insert(u"PATH"_s,
+                           work.filePath(u"bin"_s) + u':' + environment.value(u"PATH"_s));
         environment.insert(u"ARGV_LOG"_s, work.filePath(u"argv.log"_s));
         shell.setProcessEnvironment(environment);
         shell.setWorkingDirectory(work.path());
@@ -94,21 +100,22 @@ private slots:
 
         const QList<QStringList> calls = recordedCalls(readFile(work.filePath(u"argv.log"_s)));
         for (const QString &folder : folders) {
-            const QStringList allow = {u"network"_s, u"prod"_s, u"allow"_s, folder, u"example.com"_s};
-            const QStringList add = {u"group"_s, u"prod"_s, u"add"_s, u"desktop:"_s + folder, folder};
+            const QStringList allow = {u"network"_s, u"prod"_s, u"allow"_s, folder,
+                                       u"example.com"_s};
+            const QStringList add = {u"group"_s, u"prod"_s, u"add"_s, u"desktop:"_s + folder,
+                                     folder};
             // A leading dash would be read as a flag: such a command is a comment.
             const int expected = folder.startsWith(u'-') ? 0 : 1;
             QCOMPARE(calls.count(allow), expected);
             QCOMPARE(calls.count(add), expected);
         }
-        QCOMPARE(calls.count({u"route"_s, u"prod"_s, u"add"_s, match, u"it's#observe"_s,
-                              u"--seq"_s, u"7"_s}),
+        QCOMPARE(calls.count({u"route"_s, u"prod"_s, u"add"_s, match, u"it's#observe"_s, u"--seq"_s,
+                              u"7"_s}),
                  1);
         QCOMPARE(calls.size(), 2 * (folders.size() - 1) + 1);
         for (const QStringList &call : calls)
             for (const QString &argument : call)
-                QVERIFY2(!argument.startsWith(u'-') || argument == u"--seq",
-                         qPrintable(argument));
+                QVERIFY2(!argument.startsWith(u'-') || argument == u"--seq", qPrintable(argument));
         QDir dir(work.path());
         QCOMPARE(dir.entryList({u"pwned*"_s}), QStringList());
     }

@@ -82,16 +82,15 @@ private slots:
                                     "    target: gitlab.com\n";
         const Result<manifest::ImportPlan> plan = manifest::planImport(fixture.store(), manifest);
         QVERIFY2(plan, qPrintable(plan ? QString() : plan.error().message));
-        QCOMPARE(planLines(*plan),
-                 (QStringList{u"+ network_rules acme|gitlab.com|"_s,
-                              u"- network_rules acme|github.com|"_s}));
+        QCOMPARE(planLines(*plan), (QStringList{u"+ network_rules acme|gitlab.com|"_s,
+                                                u"- network_rules acme|github.com|"_s}));
     }
 
     void wholesaleResourcesReplaceEverything()
     {
         ExportFixture fixture;
-        const Result<manifest::ImportPlan> plan =
-            manifest::planImport(fixture.store(), "routes:\n  - seq: 1\n    match: \"\"\n    target: beta\n");
+        const Result<manifest::ImportPlan> plan = manifest::planImport(
+            fixture.store(), "routes:\n  - seq: 1\n    match: \"\"\n    target: beta\n");
         QVERIFY(plan);
         const QStringList lines = planLines(*plan);
         QVERIFY(lines.contains(u"+ routes 1||beta|"_s));
@@ -169,18 +168,20 @@ private slots:
             manifest::applyImport(fixture.store(), server, u"test"_s);
         QVERIFY2(applied, qPrintable(applied ? QString() : applied.error().message));
         const QString ignored = applied->ignored.join(u'\n');
-        for (const QString &resource : {u"installed_packages"_s, u"proxyd_routes"_s,
-                                        u"route_tokens"_s, u"web_routes"_s, u"pending_actions"_s,
-                                        u"scheduled_tasks"_s, u"onboarding_gates"_s, u"invites"_s})
+        for (const QString &resource :
+             {u"installed_packages"_s, u"proxyd_routes"_s, u"route_tokens"_s, u"web_routes"_s,
+              u"pending_actions"_s, u"scheduled_tasks"_s, u"onboarding_gates"_s, u"invites"_s})
             QVERIFY2(ignored.contains(resource + u':'), qPrintable(resource));
         QVERIFY(ignored.contains(u"cost_cap_cents_per_day"_s));
         QVERIFY(ignored.contains(u"atlas#standup"_s));
         QVERIFY(ignored.contains(u"claim predicate"_s));
         QVERIFY(ignored.contains(u"observe_window_messages"_s));
         QSqlQuery query(fixture.store().database());
-        QVERIFY(query.exec(u"SELECT target FROM network_rules WHERE folder = 'atlas'"_s) && query.next());
+        QVERIFY(query.exec(u"SELECT target FROM network_rules WHERE folder = 'atlas'"_s) &&
+                query.next());
         QCOMPARE(query.value(0).toString(), u"github.com"_s);
-        QVERIFY(query.exec(u"SELECT principal, params FROM acl WHERE action = 'mcp:send'"_s) && query.next());
+        QVERIFY(query.exec(u"SELECT principal, params FROM acl WHERE action = 'mcp:send'"_s) &&
+                query.next());
         QCOMPARE(query.value(0).toString(), u"atlas"_s);
         QCOMPARE(query.value(1).toString(), u"{\"jid\":\"telegram:*\"}"_s);
     }

@@ -50,7 +50,10 @@ private slots:
             {"0 2 * * *", "0 2 * * *"},
             {"-dash", "-dash"},
             {"x,y", "x,y"},
-            {"b\xc3\xbc" "cher", "b\xc3\xbc" "cher"},
+            {"b\xc3\xbc"
+             "cher",
+             "b\xc3\xbc"
+             "cher"},
             {"<<", "!!merge <<"},
             {"a\nb", "|-\n      a\n      b"},
             {"a\nb\n", "|\n      a\n      b\n"},
