@@ -12,6 +12,8 @@ const QList<CommandGroup> &commandGroups()
         {QStringLiteral("grant"), QStringLiteral("grant add|rm|list|check|tools|join|leave|members"), runGrant},
         {QStringLiteral("network"), QStringLiteral("network allow|deny|rm|list|resolve|test"), runNetwork},
         {QStringLiteral("route"), QStringLiteral("route add|rm|list|test"), runRoute},
+        {QStringLiteral("export"), QStringLiteral("export [--format manifest|script] [--folders F]... [--include acl,acl_membership,routes,secrets] [--unrepresentable omit|refuse] [-o FILE]"), runExport},
+        {QStringLiteral("import"), QStringLiteral("import FILE [--plan] [--yes]"), runImport},
         {QStringLiteral("audit"), QStringLiteral("audit [--kind K] [--subject S] [--limit N]"), runAudit},
         {QStringLiteral("run"), QStringLiteral("run <folder> [--topic T] [--agent command|claude] \"<prompt or command>\""), runRun},
         {QStringLiteral("turns"), QStringLiteral("turns [--limit N] [--events TURN]"), runTurns},

@@ -34,5 +34,7 @@ Exit runRun(Context &context, const QStringList &arguments);
 Exit runTurns(Context &context, const QStringList &arguments);
 Exit runCancel(Context &context, const QStringList &arguments);
 Exit runModel(Context &context, const QStringList &arguments);
+Exit runExport(Context &context, const QStringList &arguments);
+Exit runImport(Context &context, const QStringList &arguments);
 
 } // namespace arizuko::cli

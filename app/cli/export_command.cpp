@@ -1,0 +1,97 @@
+// arizukoctl export: the store as an arizuko manifest or a script of arizuko
+// commands. The document goes to stdout or -o FILE; warnings and the rows
+// left out go to stderr, so the document itself stays clean.
+
+#include "commands.h"
+#include "export/projection.h"
+#include "export/script_writer.h"
+#include "subcommands.h"
+
+#include <QCommandLineParser>
+#include <QSaveFile>
+
+using namespace Qt::StringLiterals;
+
+namespace arizuko::cli {
+namespace {
+
+Result<void> writeOutput(Context &context, const QString &path, const QByteArray &bytes)
+{
+    if (path.isEmpty()) {
+        context.out() << QString::fromUtf8(bytes);
+        context.out().flush();
+        return {};
+    }
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit())
+        return makeError(u"export.write"_s, u"cannot write %1: %2"_s.arg(path, file.errorString()));
+    return {};
+}
+
+} // namespace
+
+Exit runExport(Context &context, const QStringList &arguments)
+{
+    const QString command = u"export"_s;
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        u"Export folders, network rules and, when chosen, grants, memberships, routes and\n"
+        u"secret names for an arizuko server: as its manifest (routd document, canonical\n"
+        u"form, checksum) or as a shell script of arizuko commands. Rows arizuko cannot\n"
+        u"represent are listed on stderr. On the server: arizuko plan, then apply --force."_s);
+    const QCommandLineOption format(u"format"_s, u"manifest (default) or script."_s, u"FORMAT"_s,
+                                    u"manifest"_s);
+    const QCommandLineOption folders(
+        u"folders"_s, u"Export this folder and its subtree; repeat for more; '' is the base."_s,
+        u"F"_s);
+    const QCommandLineOption include(
+        u"include"_s,
+        u"Also export these, comma-separated: acl, acl_membership, routes (each REPLACES the "
+        u"server's whole table), secrets (names only)."_s,
+        u"LIST"_s);
+    const QCommandLineOption unrepresentable(
+        u"unrepresentable"_s, u"omit (default): leave such rows out; refuse: fail instead."_s,
+        u"omit|refuse"_s, u"omit"_s);
+    const QCommandLineOption output({u"o"_s, u"output"_s}, u"Write to FILE, not stdout."_s,
+                                    u"FILE"_s);
+    parser.addOptions({format, folders, include, unrepresentable, output});
+    if (const auto stop = context.parse(parser, command, arguments))
+        return *stop;
+    if (const auto stop = expectPositionals(context, command, parser.positionalArguments(), {}))
+        return *stop;
+    const QString chosenFormat = parser.value(format);
+    if (chosenFormat != u"manifest" && chosenFormat != u"script")
+        return context.usageError(
+            u"export: --format '%1' is neither manifest nor script"_s.arg(chosenFormat));
+    const QString chosenUnrepresentable = parser.value(unrepresentable);
+    if (chosenUnrepresentable != u"omit" && chosenUnrepresentable != u"refuse")
+        return context.usageError(
+            u"export: --unrepresentable '%1' is neither omit nor refuse"_s.arg(
+                chosenUnrepresentable));
+    manifest::ExportOptions options;
+    options.folders = parser.values(folders);
+    for (const QString &list : parser.values(include))
+        options.include += list.split(u',', Qt::SkipEmptyParts);
+    options.unrepresentable = chosenUnrepresentable == u"refuse" ? manifest::Unrepresentable::Refuse
+                                                                 : manifest::Unrepresentable::Omit;
+
+    const Result<std::unique_ptr<store::Store>> opened = openStore(context);
+    if (!opened)
+        return context.failure(opened.error());
+    const Result<manifest::Projection> projection = manifest::project(**opened, options);
+    if (!projection)
+        return context.failure(projection.error());
+    for (const QString &warning : projection->warnings)
+        context.err() << "warning: " << warning << "\n";
+    for (const manifest::LeftOut &row : projection->leftOut)
+        context.err() << "left out: " << row.resource << " " << row.row << ": " << row.reason
+                      << "\n";
+    context.err().flush();
+    const QByteArray bytes = chosenFormat == u"script" ? manifest::scriptText(*projection)
+                                                       : manifest::manifestText(*projection);
+    if (Result<void> written = writeOutput(context, parser.value(output), bytes); !written)
+        return context.failure(written.error());
+    return Exit::Ok;
+}
+
+} // namespace arizuko::cli

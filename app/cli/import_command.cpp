@@ -1,0 +1,134 @@
+// arizukoctl import: an arizuko manifest into the store, plan first. Nothing
+// is written until the plan is confirmed (a prompt on a terminal, or --yes).
+
+#include "commands.h"
+#include "export/import_plan.h"
+#include "subcommands.h"
+
+#include <QCommandLineParser>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <unistd.h>
+
+using namespace Qt::StringLiterals;
+
+namespace arizuko::cli {
+namespace {
+
+// The reader refuses larger documents anyway; this stops reading early.
+constexpr qint64 maxFileBytes = 4 * 1024 * 1024;
+
+QString kindSign(manifest::PlannedRow::Kind kind)
+{
+    switch (kind) {
+    case manifest::PlannedRow::Kind::Add:
+        return u"+"_s;
+    case manifest::PlannedRow::Kind::Change:
+        return u"~"_s;
+    case manifest::PlannedRow::Kind::Remove:
+        return u"-"_s;
+    }
+    return {};
+}
+
+void printPlan(Context &context, const manifest::ImportPlan &plan)
+{
+    if (context.json()) {
+        QJsonArray rows, ignored, notes;
+        for (const manifest::PlannedRow &row : plan.rows)
+            rows.append(QJsonObject{{u"change"_s, kindSign(row.kind)},
+                                    {u"resource"_s, row.resource},
+                                    {u"key"_s, row.key}});
+        for (const QString &line : plan.ignored)
+            ignored.append(line);
+        for (const QString &line : plan.notes)
+            notes.append(line);
+        context.printJson(
+            QJsonObject{{u"rows"_s, rows}, {u"ignored"_s, ignored}, {u"notes"_s, notes}});
+        return;
+    }
+    for (const QString &note : plan.notes)
+        context.out() << note << "\n";
+    QString resource;
+    for (const manifest::PlannedRow &row : plan.rows) {
+        if (row.resource != resource)
+            context.out() << row.resource << ":\n";
+        resource = row.resource;
+        context.out() << "  " << kindSign(row.kind) << " " << row.key << "\n";
+    }
+    if (plan.changesNothing())
+        context.out() << "no changes\n";
+    for (const QString &line : plan.ignored)
+        context.out() << "ignored: " << line << "\n";
+    context.out().flush();
+}
+
+bool confirmed(Context &context)
+{
+    if (!::isatty(STDIN_FILENO))
+        return false;
+    context.out() << "Apply these changes? [y/N] ";
+    context.out().flush();
+    QFile input;
+    if (!input.open(stdin, QIODevice::ReadOnly))
+        return false;
+    const QByteArray answer = input.readLine(16).trimmed().toLower();
+    return answer == "y" || answer == "yes";
+}
+
+} // namespace
+
+Exit runImport(Context &context, const QStringList &arguments)
+{
+    const QString command = u"import"_s;
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        u"Import an arizuko manifest (a server's export or ours). Shows the plan: rows\n"
+        u"added (+), changed (~) and removed (-), scoped like arizuko's apply. Applies it\n"
+        u"in one transaction only after confirmation or --yes."_s);
+    parser.addPositionalArgument(u"file"_s, u"The manifest."_s);
+    const QCommandLineOption planOnly(u"plan"_s, u"Show the plan and stop."_s);
+    const QCommandLineOption yes(u"yes"_s, u"Apply without asking."_s);
+    parser.addOptions({planOnly, yes});
+    if (const auto stop = context.parse(parser, command, arguments))
+        return *stop;
+    if (const auto stop =
+            expectPositionals(context, command, parser.positionalArguments(), {u"file"_s}))
+        return *stop;
+    const QString path = parser.positionalArguments().first();
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return context.failure(u"cannot read %1: %2"_s.arg(path, file.errorString()));
+    const QByteArray manifest = file.read(maxFileBytes + 1);
+    if (manifest.size() > maxFileBytes)
+        return context.failure(
+            u"%1 is larger than %2 bytes; refused"_s.arg(path, QString::number(maxFileBytes)));
+
+    const Result<std::unique_ptr<store::Store>> opened = openStore(context);
+    if (!opened)
+        return context.failure(opened.error());
+    const Result<manifest::ImportPlan> plan = manifest::planImport(**opened, manifest);
+    if (!plan)
+        return context.failure(u"%1: %2"_s.arg(path, plan.error().message));
+    if (parser.isSet(planOnly) || plan->changesNothing()) {
+        printPlan(context, *plan);
+        return Exit::Ok;
+    }
+    if (!parser.isSet(yes)) {
+        printPlan(context, *plan);
+        if (!confirmed(context))
+            return context.failure(u"not applied: confirm on a terminal or pass --yes"_s);
+    }
+    const Result<manifest::ImportPlan> applied =
+        manifest::applyImport(**opened, manifest, u"user:cli"_s);
+    if (!applied)
+        return context.failure(u"%1: %2"_s.arg(path, applied.error().message));
+    if (parser.isSet(yes))
+        printPlan(context, *applied);
+    if (!context.json())
+        context.out() << "applied " << applied->rows.size() << " change(s)\n";
+    return Exit::Ok;
+}
+
+} // namespace arizuko::cli

@@ -1,0 +1,144 @@
+#include "export/import_plan.h"
+
+#include "audit/audit_log.h"
+#include "export/import_steps.h"
+#include "export/manifest_reader.h"
+#include "export/read_snapshot.h"
+#include "store/folders.h"
+#include "store/query.h"
+#include "store/store.h"
+#include "store/write_transaction.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonObject>
+
+using namespace Qt::StringLiterals;
+
+namespace arizuko::manifest {
+namespace {
+
+struct Planned
+{
+    Document document;
+    ImportPlan plan;
+};
+
+Result<QSet<QString>> storeFolders(const QSqlDatabase &db)
+{
+    Result<QSqlQuery> rows = store::execute(db, u"SELECT folder FROM groups"_s);
+    if (!rows)
+        return rows.error();
+    QSet<QString> folders;
+    while (rows->next())
+        folders.insert(rows->value(0).toString());
+    return folders;
+}
+
+// Reads and checks the manifest and plans it against the store as `db` sees
+// it; the caller holds whatever transaction it needs.
+Result<Planned> planOn(const QSqlDatabase &db, const QByteArray &manifest)
+{
+    Result<QList<Document>> documents = readManifest(manifest);
+    if (!documents)
+        return documents.error();
+    Planned planned;
+    bool haveRoutd = false;
+    for (const Document &document : *documents) {
+        const bool routd = std::any_of(
+            document.resources.cbegin(), document.resources.cend(),
+            [](const auto &entry) { return findResource(entry.first)->subsystem == u"routd"; });
+        if (!document.checksum.isEmpty() && !checksumMatches(document))
+            return makeError(u"import.checksum"_s,
+                             u"document %1: checksum %2 does not match its content; the file was "
+                             u"changed after it was written"_s.arg(
+                                 QString::number(document.index + 1), document.checksum));
+        if (!routd) {
+            for (const auto &[name, rows] : document.resources)
+                planned.plan.ignored.append(u"%1: %2 row(s) not imported (the desktop does not "
+                                            u"model %1)"_s.arg(name, QString::number(rows.size())));
+            continue;
+        }
+        if (haveRoutd)
+            return makeError(u"import.invalid"_s, u"document %1: a second routd document; one "
+                                                  u"file holds one"_s.arg(document.index + 1));
+        haveRoutd = true;
+        planned.document = document;
+        planned.plan.notes.append(document.checksum.isEmpty()
+                                      ? u"no checksum: the content is not verified"_s
+                                      : u"checksum matches the content"_s);
+    }
+    if (!haveRoutd) {
+        planned.plan.notes.append(u"no routd document: nothing to import"_s);
+        return planned;
+    }
+    Result<QSet<QString>> folders = storeFolders(db);
+    if (!folders)
+        return folders.error();
+    if (Result<void> valid = validateForDesktop(planned.document, *folders, planned.plan); !valid)
+        return valid.error();
+    Result<ImportPlan> plan = diffWithStore(db, planned.document, planned.plan);
+    if (!plan)
+        return plan.error();
+    planned.plan = *plan;
+    return planned;
+}
+
+QJsonObject counts(const ImportPlan &plan)
+{
+    int added = 0, changed = 0, removed = 0;
+    for (const PlannedRow &row : plan.rows) {
+        added += row.kind == PlannedRow::Kind::Add;
+        changed += row.kind == PlannedRow::Kind::Change;
+        removed += row.kind == PlannedRow::Kind::Remove;
+    }
+    return {{u"added"_s, added}, {u"changed"_s, changed}, {u"removed"_s, removed}};
+}
+
+} // namespace
+
+Result<ImportPlan> planImport(store::Store &store, const QByteArray &manifest)
+{
+    Result<Planned> planned = inReadTransaction(
+        store, [&manifest](const QSqlDatabase &db) { return planOn(db, manifest); });
+    if (!planned)
+        return planned.error();
+    return planned->plan;
+}
+
+Result<ImportPlan> applyImport(store::Store &store, const QByteArray &manifest,
+                               const QString &actor)
+{
+    const QSqlDatabase db = store.database();
+    Result<store::WriteTransaction> transaction = store::WriteTransaction::begin(db);
+    if (!transaction)
+        return transaction.error();
+    Result<Planned> planned = planOn(db, manifest);
+    if (!planned)
+        return planned.error();
+    if (Result<void> written = writePlan(db, planned->document, planned->plan); !written)
+        return written.error();
+    QJsonObject detail = counts(planned->plan);
+    detail.insert(u"checksum"_s, planned->document.checksum);
+    if (const Result<qint64> audited =
+            audit::AuditLog(store).record(actor, u"import.apply"_s, u"manifest"_s, detail);
+        !audited)
+        return audited.error();
+    if (Result<void> committed = transaction->commit(); !committed)
+        return committed.error();
+    // Homes of new folders, as `folder add` makes them; after the commit, so
+    // a refused import leaves no directory behind.
+    const store::Folders folders(store, actor);
+    for (const PlannedRow &row : planned->plan.rows) {
+        if (row.kind != PlannedRow::Kind::Add || row.resource != u"groups")
+            continue;
+        const QString home =
+            folders.homePath(row.row.text(*findResource(row.resource), u"folder"_s));
+        if (!QFileInfo::exists(home) && QDir().mkpath(home))
+            QFile::setPermissions(home, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    }
+    return planned->plan;
+}
+
+} // namespace arizuko::manifest

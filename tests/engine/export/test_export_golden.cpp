@@ -1,0 +1,174 @@
+// The export of a fixed store against golden files, and the choices around
+// it: what is carried by default, subtree selection, refusal, determinism.
+// To change a golden file on purpose: UPDATE_GOLDEN=1 ./test_export_golden.
+
+#include "export/projection.h"
+#include "export/script_writer.h"
+#include "export_fixture.h"
+
+#include <QTest>
+
+using namespace arizuko;
+using namespace Qt::StringLiterals;
+
+namespace {
+
+manifest::Projection exported(store::Store &store, manifest::ExportOptions options)
+{
+    const Result<manifest::Projection> projection = manifest::project(store, options);
+    if (!projection)
+        qFatal("export failed: %s", qPrintable(projection.error().message));
+    return *projection;
+}
+
+manifest::ExportOptions everything()
+{
+    manifest::ExportOptions options;
+    options.include = manifest::optionalResources();
+    return options;
+}
+
+void compareGolden(const QByteArray &actual, const QString &name)
+{
+    const QString path = QStringLiteral(EXPORT_GOLDEN "/") + name;
+    if (qEnvironmentVariableIsSet("UPDATE_GOLDEN")) {
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(actual);
+    }
+    QCOMPARE(QString::fromUtf8(actual), QString::fromUtf8(readFile(path)));
+}
+
+QStringList leftOutRows(const manifest::Projection &projection)
+{
+    QStringList rows;
+    for (const manifest::LeftOut &row : projection.leftOut)
+        rows.append(row.resource + u' ' + row.row);
+    return rows;
+}
+
+} // namespace
+
+class TestExportGolden : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void defaultManifestIsGolden()
+    {
+        ExportFixture fixture;
+        compareGolden(manifest::manifestText(exported(fixture.store(), {})), u"default.yaml"_s);
+    }
+
+    void fullManifestIsGolden()
+    {
+        ExportFixture fixture;
+        compareGolden(manifest::manifestText(exported(fixture.store(), everything())),
+                      u"full.yaml"_s);
+    }
+
+    void scriptIsGolden()
+    {
+        ExportFixture fixture;
+        compareGolden(manifest::scriptText(exported(fixture.store(), everything())), u"full.sh"_s);
+    }
+
+    void defaultCarriesOnlyFolderScopedResources()
+    {
+        ExportFixture fixture;
+        const manifest::Projection projection = exported(fixture.store(), {});
+        QStringList keys;
+        for (const auto &entry : projection.document.resources)
+            keys.append(entry.first);
+        QCOMPARE(keys, (QStringList{u"groups"_s, u"network_rules"_s}));
+        const QByteArray text = manifest::manifestText(projection);
+        QVERIFY(!text.contains("[]"));
+        QVERIFY(!text.contains("acl"));
+        QVERIFY(!text.contains("routes"));
+    }
+
+    void wholesaleResourcesWarnWhatTheyReplace()
+    {
+        ExportFixture fixture;
+        manifest::ExportOptions options;
+        options.include = {u"routes"_s};
+        const manifest::Projection projection = exported(fixture.store(), options);
+        QCOMPARE(projection.warnings.filter(u"replaces EVERY routes row"_s).size(), 1);
+        QVERIFY(projection.warnings.filter(u"acl"_s).isEmpty());
+    }
+
+    void unrepresentableRowsAreReportedByRow()
+    {
+        ExportFixture fixture;
+        const QStringList rows = leftOutRows(exported(fixture.store(), everything()));
+        QVERIFY(rows.contains(u"network_rules acme/support|tracker.example| (deny)"_s));
+        QVERIFY(rows.contains(u"network_rules beta|localhost|"_s));
+        QVERIFY(rows.contains(u"acl corp/*|interact|corp/**|allow|"_s));
+        QVERIFY(rows.contains(u"routes 5|chat=corp/*|beta|"_s));
+        QVERIFY(rows.contains(u"secrets folder|acme|lower_case|"_s));
+        QCOMPARE(rows.size(), 5);
+    }
+
+    void refuseFailsNamingEveryRow()
+    {
+        ExportFixture fixture;
+        manifest::ExportOptions options = everything();
+        options.unrepresentable = manifest::Unrepresentable::Refuse;
+        const Result<manifest::Projection> projection = manifest::project(fixture.store(), options);
+        QVERIFY(!projection);
+        QCOMPARE(projection.error().code, u"export.unrepresentable"_s);
+        QVERIFY(projection.error().message.contains(u"tracker.example"_s));
+        QVERIFY(projection.error().message.contains(u"localhost"_s));
+        QVERIFY(projection.error().message.contains(u"chat=corp/*"_s));
+    }
+
+    void subtreeCarriesOnlyItsFolders()
+    {
+        ExportFixture fixture;
+        manifest::ExportOptions options = everything();
+        options.folders = {u"acme/support"_s};
+        const manifest::Projection projection = exported(fixture.store(), options);
+        const QByteArray text = manifest::manifestText(projection);
+        QVERIFY(text.contains("folder: acme/support\n"));
+        QVERIFY(text.contains("folder: acme/support/tier2\n"));
+        QVERIFY(!text.contains("folder: acme\n"));
+        QVERIFY(!text.contains("folder: beta"));
+        QVERIFY(!text.contains("folder: \"\""));
+        // A grant of the unselected acme, and routes to it, are reported.
+        const QStringList rows = leftOutRows(projection);
+        QVERIFY(rows.contains(u"acl acme|mcp:send_file|acme/**|allow|"_s));
+        QVERIFY(rows.contains(u"routes 2|platform=telegram room=group/42|acme|"_s));
+    }
+
+    void twoExportsAreIdentical()
+    {
+        ExportFixture fixture;
+        QCOMPARE(manifest::manifestText(exported(fixture.store(), everything())),
+                 manifest::manifestText(exported(fixture.store(), everything())));
+        QCOMPARE(manifest::scriptText(exported(fixture.store(), everything())),
+                 manifest::scriptText(exported(fixture.store(), everything())));
+    }
+
+    void secretValuesNeverLeave()
+    {
+        ExportFixture fixture;
+        const manifest::Projection projection = exported(fixture.store(), everything());
+        QVERIFY(!manifest::manifestText(projection).contains("not-a-real-value"));
+        QVERIFY(!manifest::scriptText(projection).contains("not-a-real-value"));
+    }
+
+    void unknownFolderOrResourceIsRefused()
+    {
+        ExportFixture fixture;
+        manifest::ExportOptions options;
+        options.folders = {u"nope"_s};
+        QCOMPARE(manifest::project(fixture.store(), options).error().code, u"export.no-folder"_s);
+        options = {};
+        options.include = {u"web_routes"_s};
+        QCOMPARE(manifest::project(fixture.store(), options).error().code,
+                 u"export.bad-resource"_s);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestExportGolden)
+#include "test_export_golden.moc"
