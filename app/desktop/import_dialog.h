@@ -1,0 +1,60 @@
+#pragma once
+
+// Import an arizuko manifest: the plan first (rows added, changed and
+// removed, scoped as arizuko's apply scopes them, and what the desktop does
+// not model), then one confirmed transaction. Planning and applying run on
+// a worker.
+
+#include "export/import_plan.h"
+
+#include <QDialog>
+#include <QFutureWatcher>
+
+class QLabel;
+class QPlainTextEdit;
+class QPushButton;
+class QTreeWidget;
+
+namespace arizuko::store {
+class Store;
+}
+
+namespace arizuko::desktop {
+
+class ImportDialog final : public QDialog
+{
+    Q_OBJECT
+
+public:
+    explicit ImportDialog(store::Store &store, QWidget *parent = nullptr);
+    ~ImportDialog() override;
+
+    // Reads the file and plans it (also what Open… does after its chooser).
+    void openFile(const QString &path);
+    // Applies the shown plan; `confirmed` skips the question (tests).
+    void apply(bool confirmed = false);
+
+signals:
+    void planned();
+    void applied();
+
+private:
+    enum class Step
+    {
+        Plan,
+        Apply
+    };
+    void finished();
+
+    store::Store &m_store;
+    QLabel *m_file;
+    QTreeWidget *m_rows;
+    QPlainTextEdit *m_notes;
+    QLabel *m_status;
+    QPushButton *m_apply;
+    QByteArray m_manifest;
+    Step m_step = Step::Plan;
+    QFutureWatcher<Result<manifest::ImportPlan>> m_watcher;
+};
+
+} // namespace arizuko::desktop
