@@ -232,7 +232,7 @@ void Turn::createNetwork()
     m_networkCreation = std::make_shared<NetworkCreation>();
     m_networkTime.start();
     m_networkWatcher.setFuture(
-        QtConcurrent::run([creation = m_networkCreation, connection = m_environment.connection,
+        QtConcurrent::run(m_environment.workers, [creation = m_networkCreation, connection = m_environment.connection,
                            name = name(), pool = m_environment.pool,
                            taken = m_environment.subnetsInUse(), owner = m_environment.owner] {
             creation->result = libvirt::TurnNetwork::createInPool(
@@ -375,7 +375,7 @@ void Turn::boot()
     m_creation = std::make_shared<DomainCreation>();
     m_creationTime.start();
     m_creationWatcher.setFuture(
-        QtConcurrent::run([creation = m_creation, connection = m_environment.connection, spec] {
+        QtConcurrent::run(m_environment.workers, [creation = m_creation, connection = m_environment.connection, spec] {
             creation->result = libvirt::TurnDomain::create(connection, spec);
         }));
 }
@@ -570,7 +570,7 @@ void Turn::finish(TurnState outcome, const std::optional<Error> &error)
     recordModelUsage();
     m_outcome = outcome;
     m_teardown = stopAndCollect();
-    m_teardownWatcher.setFuture(QtConcurrent::run([teardown = m_teardown] { teardown->run(); }));
+    m_teardownWatcher.setFuture(QtConcurrent::run(m_environment.workers, [teardown = m_teardown] { teardown->run(); }));
 }
 
 void Turn::onTornDown()

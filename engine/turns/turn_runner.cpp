@@ -21,6 +21,9 @@ namespace arizuko::turns {
 namespace {
 
 constexpr int storePollMs = 250;
+// Each live turn blocks at most two workers at once (its domain creation
+// and its teardown); more than enough for any concurrency setting.
+constexpr int maxWorkers = 16;
 const QString engineActor = QStringLiteral("system:turns");
 
 } // namespace
@@ -49,6 +52,8 @@ TurnRunner::TurnRunner(store::Store &store, RunnerSettings settings, QObject *pa
                                             {},
                                             {}});
     m_environment->subnetsInUse = [this] { return subnetsInUse(); };
+    m_workers.setMaxThreadCount(maxWorkers);
+    m_environment->workers = &m_workers;
     m_storePoll.setInterval(storePollMs);
     connect(&m_storePoll, &QTimer::timeout, this, &TurnRunner::pollStore);
     connect(&m_startupWatcher, &QFutureWatcher<void>::finished, this, [this] {
@@ -118,7 +123,7 @@ void TurnRunner::start()
     // The worker opens its own store connection (one per thread) and its
     // own libvirt connection, which it hands over when done.
     m_startup = std::make_shared<std::optional<Result<Startup>>>();
-    m_startupWatcher.setFuture(QtConcurrent::run(
+    m_startupWatcher.setFuture(QtConcurrent::run(&m_workers,
         [slot = m_startup, &store = m_store, settings = m_environment->settings] {
             slot->emplace(startUp(store, settings));
         }));

@@ -87,6 +87,7 @@ private:
 
     store::Store &m_store;
     TurnRecords m_records;
+    QThreadPool m_workers;
     std::unique_ptr<TurnEnvironment> m_environment;
     std::vector<std::unique_ptr<Turn>> m_turns; // live turns, in submission order
     QTimer m_storePoll;
