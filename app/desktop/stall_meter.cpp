@@ -1,6 +1,11 @@
 #include "stall_meter.h"
 
 namespace arizuko::desktop {
+namespace {
+
+constexpr qint64 frameMs = 16;
+
+} // namespace
 
 StallMeter::StallMeter(QObject *parent)
     : QObject(parent)
@@ -17,12 +22,16 @@ void StallMeter::reset()
     m_clock.start();
     m_last = 0;
     m_longest = 0;
+    m_stalls.clear();
 }
 
 void StallMeter::tick()
 {
     const qint64 now = m_clock.elapsed();
-    m_longest = std::max(m_longest, now - m_last - tickMs);
+    const qint64 stall = now - m_last - tickMs;
+    m_longest = std::max(m_longest, stall);
+    if (stall > frameMs)
+        m_stalls.append({QDateTime::currentDateTimeUtc(), stall});
     m_last = now;
 }
 

@@ -4,7 +4,9 @@
 // timer asks to run every few milliseconds, and the longest gap beyond
 // that is the longest stall (what a person feels as a frozen window).
 
+#include <QDateTime>
 #include <QElapsedTimer>
+#include <QList>
 #include <QObject>
 #include <QTimer>
 
@@ -21,6 +23,14 @@ public:
 
     void reset();
     qint64 longestStallMs() const { return m_longest; }
+    // Every stall longer than a frame (16 ms): when it ended (wall clock)
+    // and how long it was, to find what caused it.
+    struct Stall
+    {
+        QDateTime endedAt;
+        qint64 ms = 0;
+    };
+    QList<Stall> stalls() const { return m_stalls; }
 
 private:
     void tick();
@@ -29,6 +39,7 @@ private:
     QElapsedTimer m_clock;
     qint64 m_last = 0;
     qint64 m_longest = 0;
+    QList<Stall> m_stalls;
 };
 
 } // namespace arizuko::desktop

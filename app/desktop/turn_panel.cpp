@@ -73,6 +73,8 @@ TurnPanel::TurnPanel(store::Store &store, QWidget *parent)
     m_network->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_network->setSelectionMode(QAbstractItemView::SingleSelection);
     m_network->horizontalHeader()->setStretchLastSection(true);
+    m_network->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_network->setWordWrap(false);
     m_network->verticalHeader()->hide();
     m_allow->setObjectName(QStringLiteral("allowHostButton"));
     m_allow->setAccessibleName(tr("Allow the selected denied host for this folder"));
