@@ -227,6 +227,7 @@ void MainWindow::send(const QString &prompt)
     request.agent = m_composer->agent() == QLatin1String("command") ? turns::AgentKind::Command
                                                                      : turns::AgentKind::Claude;
     request.prompt = prompt;
+    request.model = m_composer->model();
     const auto submitted = m_runner->submit(request);
     if (!submitted)
         showError(submitted.error().message);

@@ -450,7 +450,8 @@ QByteArray Turn::turnSpecLine() const
         {QStringLiteral("session_id"), m_plan.sessionId},
         {QStringLiteral("session_mode"),
          m_plan.newSession ? QStringLiteral("new") : QStringLiteral("resume")},
-        {QStringLiteral("model"), m_environment.settings.model},
+        {QStringLiteral("model"), m_request.model.isEmpty() ? m_environment.settings.model
+                                                            : m_request.model},
         {QStringLiteral("proxy_url"), proxyUrl},
         {QStringLiteral("gateway_url"), QStringLiteral("http://%1:%2")
                                             .arg(subnet.hostAddress())
