@@ -3,6 +3,7 @@
 // ms per event and the page's JS heap; (2) opening a topic whose turn has
 // 10,000 stored events: time until the first screen is drawn.
 
+#include "stall_meter.h"
 #include "transcript_bridge.h"
 #include "transcript_page.h"
 #include "transcript_view.h"
@@ -17,6 +18,7 @@
 #include <QElapsedTimer>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QTimer>
 #include <cstdio>
 
 using namespace arizuko;
@@ -26,6 +28,9 @@ namespace {
 constexpr int eventCount = 10000;
 // A running turn's batches are a few events each.
 constexpr int batchSize = 4;
+// A paced stream: what a busy turn delivers.
+constexpr int pacedEvents = 400;
+constexpr int pacedIntervalMs = 25;
 
 QList<turns::TurnEventRecord> syntheticEvents(const QString &turn)
 {
@@ -128,6 +133,41 @@ int main(int argc, char *argv[])
         std::printf("append %d events: %.0f ms, %.3f ms/event (target <= 2), JS heap %.1f MiB -> %.1f MiB, "
                     "%d DOM elements\n",
                     eventCount, ms, ms / eventCount, heapBefore / 1048576.0, heapAfter / 1048576.0, nodes);
+    }
+
+    // (3) The GUI thread while a turn streams into the page, without the
+    // engine: batches at a turn's pace, the stall meter running. Tells the
+    // page's own share of the stalls measured in app.window_turn.
+    {
+        desktop::TranscriptView view(**store);
+        view.resize(1000, 800);
+        view.show();
+        QSignalSpy ready(view.bridge(), &desktop::TranscriptBridge::ready);
+        view.showTopic(QStringLiteral("bench"), QStringLiteral("paced"));
+        if (!ready.wait(30000))
+            return 2;
+        turns::TurnRecord turn = turnRecord(QStringLiteral("33333333-0000-0000-0000-000000000000"));
+        turn.topic = QStringLiteral("paced");
+        const QList<turns::TurnEventRecord> events = syntheticEvents(turn.id).mid(0, pacedEvents);
+        view.addTurn(turn);
+        desktop::StallMeter meter;
+        qsizetype next = 0;
+        QTimer feed;
+        feed.setInterval(pacedIntervalMs);
+        QObject::connect(&feed, &QTimer::timeout, &view, [&] {
+            view.addEvents(events.mid(next, batchSize));
+            next += batchSize;
+            if (next >= events.size())
+                feed.stop();
+        });
+        feed.start();
+        while (feed.isActive())
+            QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents);
+        QTest::qWait(500);
+        std::printf("stream %d events at %d ms per batch of %d into the page: longest GUI stall %lld ms "
+                    "(%lld stalls over 16 ms)\n",
+                    int(events.size()), pacedIntervalMs, batchSize, meter.longestStallMs(),
+                    qint64(meter.stalls().size()));
     }
 
     // (2) Opening a topic with 10,000 stored events.
