@@ -2,6 +2,8 @@
 
 #include "main_window.h"
 
+#include "store/data_dir.h"
+#include "store/store.h"
 #include "turns/runner_settings.h"
 
 #include <QApplication>
@@ -9,11 +11,15 @@
 
 int main(int argc, char *argv[])
 {
+    // WebEngine shares its GL context with the widgets; set before the
+    // application object exists.
+    QCoreApplication::setAttribute(Qt::AA_ShareOpenGLContexts);
     QApplication application(argc, argv);
     QApplication::setApplicationName(QStringLiteral("arizuko-desktop"));
     QApplication::setApplicationDisplayName(QStringLiteral("Arizuko Desktop"));
     QApplication::setOrganizationName(QStringLiteral("arizuko"));
     QApplication::setApplicationVersion(QStringLiteral(ARIZUKO_VERSION));
+    QApplication::setDesktopFileName(QStringLiteral("arizuko-desktop"));
 
     const auto settings = arizuko::turns::RunnerSettings::fromEnvironment();
     if (!settings) {
@@ -21,7 +27,13 @@ int main(int argc, char *argv[])
                               settings.error().message);
         return 1;
     }
-    arizuko::desktop::MainWindow window(*settings);
+    auto store = arizuko::store::Store::open(arizuko::store::resolveDataDir(QString()));
+    if (!store) {
+        QMessageBox::critical(nullptr, QApplication::translate("main", "Arizuko Desktop"),
+                              store.error().message);
+        return 1;
+    }
+    arizuko::desktop::MainWindow window(**store, *settings);
     window.show();
     return application.exec();
 }

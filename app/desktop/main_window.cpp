@@ -1,32 +1,149 @@
 #include "main_window.h"
 
+#include "export_dialog.h"
+#include "import_dialog.h"
+
+#include "composer.h"
+#include "folder_tree_panel.h"
 #include "host_status_panel.h"
+#include "stall_meter.h"
+#include "transcript_view.h"
+#include "turn_panel.h"
+
+#include "models/folder_topic_model.h"
+#include "store/store.h"
+#include "store/store_watcher.h"
+#include "turns/turn.h"
+#include "turns/turn_runner.h"
 
 #include <QAction>
 #include <QApplication>
+#include <QCloseEvent>
+#include <QLineEdit>
+#include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QSettings>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QSystemTrayIcon>
+#include <QTreeView>
 
 namespace arizuko::desktop {
 
-MainWindow::MainWindow(const turns::RunnerSettings &settings, QWidget *parent)
+MainWindow::MainWindow(store::Store &store, const turns::RunnerSettings &settings, QWidget *parent)
     : QMainWindow(parent)
+    , m_store(store)
+    , m_runner(new turns::TurnRunner(store, settings, this))
+    , m_watcher(new store::StoreWatcher(store, this))
+    , m_treeModel(new models::FolderTopicModel(store, this))
+    , m_tree(new FolderTreePanel(store, m_treeModel, this))
+    , m_transcript(new TranscriptView(store, this))
+    , m_composer(new Composer(this))
+    , m_turnPanel(new TurnPanel(store, this))
     , m_hostStatus(new HostStatusPanel(settings, this))
+    , m_splitter(new QSplitter(Qt::Horizontal, this))
+    , m_centre(new QSplitter(Qt::Vertical, this))
+    , m_stallMeter(new StallMeter(this))
 {
     setWindowTitle(tr("Arizuko Desktop"));
-    setCentralWidget(m_hostStatus);
+    setWindowIcon(QIcon(QStringLiteral(":/icons/arizuko-desktop.svg")));
+    m_turnPanel->addTab(m_hostStatus, tr("&Machine"));
+    m_centre->addWidget(m_transcript);
+    m_centre->addWidget(m_composer);
+    m_centre->setStretchFactor(0, 1);
+    m_centre->setObjectName(QStringLiteral("centreSplitter"));
+    m_splitter->addWidget(m_tree);
+    m_splitter->addWidget(m_centre);
+    m_splitter->addWidget(m_turnPanel);
+    m_splitter->setStretchFactor(1, 1);
+    m_splitter->setSizes({240, 640, 400});
+    m_splitter->setObjectName(QStringLiteral("mainSplitter"));
+    setCentralWidget(m_splitter);
     createMenus();
-    resize(720, 420);
+    createTray();
+
+    (void)m_treeModel->reload();
+    m_tree->view()->expandAll();
+    connect(m_tree, &FolderTreePanel::selectionChanged, this, &MainWindow::onSelection);
+    connect(m_tree, &FolderTreePanel::failed, this, &MainWindow::showError);
+    connect(m_composer, &Composer::sendRequested, this, &MainWindow::send);
+    connect(m_composer, &Composer::cancelRequested, this, &MainWindow::cancelRunningTurn);
+    connect(m_turnPanel, &TurnPanel::ruleFailed, this, &MainWindow::showError);
+    connect(m_turnPanel, &TurnPanel::ruleAdded, this, [this](const QString &folder, const QString &host) {
+        statusBar()->showMessage(tr("Allowed %1 for %2 from its next turn").arg(host, folder), 10000);
+    });
+
+    // What any process changed: the tree, and the selected topic's turns.
+    const auto reloadTree = [this] { (void)m_treeModel->reload(); };
+    connect(m_watcher, &store::StoreWatcher::foldersChanged, m_treeModel, reloadTree);
+    connect(m_watcher, &store::StoreWatcher::topicsChanged, m_treeModel, reloadTree);
+    connect(m_watcher, &store::StoreWatcher::turnsChanged, m_treeModel, reloadTree);
+    connect(m_watcher, &store::StoreWatcher::turnsChanged, this, &MainWindow::refreshTopicActivity);
+
+    connect(m_runner, &turns::TurnRunner::ready, this, [this] {
+        m_turnPanel->setAccelerator(m_runner->accelerator());
+        statusBar()->showMessage(tr("Engine ready: turns run under %1")
+                                     .arg(host::acceleratorName(m_runner->accelerator().accelerator).toUpper()));
+    });
+    connect(m_runner, &turns::TurnRunner::failed, this, [this](const Error &error) {
+        statusBar()->showMessage(tr("The engine cannot run turns: %1").arg(error.message));
+    });
+    connect(m_runner, &turns::TurnRunner::turnQueued, this, &MainWindow::onTurnQueued);
+    connect(m_runner, &turns::TurnRunner::turnEvents, this,
+            [this](turns::Turn *, const QList<turns::TurnEventRecord> &events) {
+                m_transcript->addEvents(events);
+                m_turnPanel->addEvents(events);
+            });
+    connect(m_runner, &turns::TurnRunner::turnNetworkDecision, this, &MainWindow::onNetworkDecision);
+    connect(m_runner, &turns::TurnRunner::turnFinished, this, &MainWindow::onTurnFinished);
+    statusBar()->showMessage(tr("Starting the engine\u2026"));
+    m_runner->start();
     m_hostStatus->refresh();
+    restoreLayout();
 }
+
+MainWindow::~MainWindow() = default;
 
 void MainWindow::createMenus()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
+    for (QAction *action : m_tree->editActions())
+        file->addAction(action);
+    file->addSeparator();
+    QAction *exportAction = file->addAction(tr("&Export to arizuko\u2026"), this, [this] {
+        auto *dialog = new ExportDialog(m_store, this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->open();
+    });
+    exportAction->setObjectName(QStringLiteral("exportToArizuko"));
+    QAction *importAction = file->addAction(tr("&Import from arizuko\u2026"), this, [this] {
+        auto *dialog = new ImportDialog(m_store, this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->open();
+    });
+    importAction->setObjectName(QStringLiteral("importFromArizuko"));
+    file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), qApp, &QApplication::quit);
     quit->setShortcut(QKeySequence::Quit);
 
+    QMenu *edit = menuBar()->addMenu(tr("&Edit"));
+    QAction *find = edit->addAction(tr("&Find in transcript\u2026"), m_transcript, &TranscriptView::showFindBar);
+    find->setObjectName(QStringLiteral("findInTranscript"));
+    find->setShortcut(QKeySequence::Find);
+    QAction *copy = edit->addAction(tr("&Copy transcript as Markdown"), m_transcript,
+                                    &TranscriptView::copyAsMarkdown);
+    copy->setObjectName(QStringLiteral("copyTranscript"));
+    copy->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
+
     QMenu *view = menuBar()->addMenu(tr("&View"));
+    QAction *tree = view->addAction(tr("Go to &folders"), this, [this] { m_tree->view()->setFocus(); });
+    tree->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_1));
+    QAction *filter = view->addAction(tr("F&ilter folders"), this, [this] { m_tree->filter()->setFocus(); });
+    filter->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_K));
+    QAction *prompt = view->addAction(tr("Go to &prompt"), this, [this] { m_composer->editor()->setFocus(); });
+    prompt->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
     QAction *refresh = view->addAction(tr("&Check this machine again"), m_hostStatus,
                                        &HostStatusPanel::refresh);
     refresh->setObjectName(QStringLiteral("refreshHostStatus"));
@@ -41,6 +158,149 @@ void MainWindow::createMenus()
                               "out is a proxy that allows a fixed list of hosts.</p>")
                                .arg(QApplication::applicationVersion()));
     });
+}
+
+void MainWindow::createTray()
+{
+    if (!QSystemTrayIcon::isSystemTrayAvailable())
+        return;
+    m_tray = new QSystemTrayIcon(windowIcon(), this);
+    m_tray->setToolTip(tr("Arizuko Desktop: no turn running"));
+    auto *menu = new QMenu(this);
+    menu->addAction(tr("&Show window"), this, [this] {
+        showNormal();
+        activateWindow();
+    });
+    menu->addAction(tr("&Quit"), qApp, &QApplication::quit);
+    m_tray->setContextMenu(menu);
+    connect(m_tray, &QSystemTrayIcon::activated, this, [this] {
+        showNormal();
+        activateWindow();
+    });
+    m_tray->show();
+}
+
+void MainWindow::restoreLayout()
+{
+    const QSettings settings;
+    if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray()))
+        resize(1280, 800);
+    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    m_splitter->restoreState(settings.value(QStringLiteral("window/splitter")).toByteArray());
+    m_centre->restoreState(settings.value(QStringLiteral("window/centre")).toByteArray());
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/state"), saveState());
+    settings.setValue(QStringLiteral("window/splitter"), m_splitter->saveState());
+    settings.setValue(QStringLiteral("window/centre"), m_centre->saveState());
+    QMainWindow::closeEvent(event);
+}
+
+void MainWindow::onSelection(const QString &folder, const QString &topic)
+{
+    m_transcript->showTopic(folder, topic);
+    m_composer->setTopic(folder, topic);
+    refreshTopicActivity();
+}
+
+void MainWindow::refreshTopicActivity()
+{
+    const QString folder = m_transcript->folder();
+    const QString topic = m_transcript->topic();
+    if (folder.isEmpty() || topic.isEmpty()) {
+        m_turnPanel->showTurn({});
+        m_composer->setActivity(false, 0);
+        return;
+    }
+    const auto topicTurns = m_runner->records().ofTopic(folder, topic);
+    if (!topicTurns)
+        return;
+    int queued = 0;
+    bool running = false;
+    for (const turns::TurnRecord &turn : *topicTurns) {
+        queued += turn.state == turns::TurnState::Queued;
+        running = running || (!turns::isTerminal(turn.state) && turn.state != turns::TurnState::Queued);
+    }
+    m_composer->setActivity(running, queued);
+    m_turnPanel->showTurn(topicTurns->isEmpty() ? turns::TurnRecord{} : topicTurns->last());
+    QStringList busy;
+    for (const turns::Turn *turn : m_runner->turns())
+        busy << QStringLiteral("%1/%2: %3").arg(turn->folder(), turn->topic(), turns::turnStateName(turn->state()));
+    if (m_tray)
+        m_tray->setToolTip(busy.isEmpty() ? tr("Arizuko Desktop: no turn running")
+                                          : tr("Arizuko Desktop\n%1").arg(busy.join(QLatin1Char('\n'))));
+}
+
+void MainWindow::send(const QString &prompt)
+{
+    turns::TurnRequest request;
+    request.folder = m_transcript->folder();
+    request.topic = m_transcript->topic();
+    request.agent = m_composer->agent() == QLatin1String("command") ? turns::AgentKind::Command
+                                                                     : turns::AgentKind::Claude;
+    request.prompt = prompt;
+    request.model = m_composer->model();
+    const auto submitted = m_runner->submit(request);
+    if (!submitted)
+        showError(submitted.error().message);
+}
+
+void MainWindow::cancelRunningTurn()
+{
+    for (const turns::Turn *turn : m_runner->turns()) {
+        if (turn->folder() == m_transcript->folder() && turn->topic() == m_transcript->topic()) {
+            if (const Result<void> cancelled = m_runner->cancel(turn->id()); !cancelled)
+                showError(cancelled.error().message);
+            return;
+        }
+    }
+}
+
+void MainWindow::onTurnQueued(turns::Turn *turn)
+{
+    m_transcript->addTurn(turn->record());
+    (void)m_treeModel->reload();
+    refreshTopicActivity();
+}
+
+void MainWindow::onTurnFinished(turns::Turn *turn)
+{
+    const auto record = m_runner->records().find(turn->id());
+    if (!record)
+        return;
+    m_transcript->endTurn(*record);
+    (void)m_treeModel->reload();
+    refreshTopicActivity();
+    notify(tr("Turn %1").arg(turns::turnStateName(record->state)),
+           tr("%1 in %2/%3").arg(record->name, record->folder, record->topic));
+}
+
+void MainWindow::onNetworkDecision(turns::Turn *turn, const QJsonObject &decision)
+{
+    if (decision.value(QStringLiteral("event")).toString() != QLatin1String("decision") ||
+        decision.value(QStringLiteral("decision")).toString() == QLatin1String("allow"))
+        return;
+    notify(tr("Host denied"), tr("%1 was refused %2 (%3)")
+                                  .arg(turn->folder(), decision.value(QStringLiteral("host")).toString(),
+                                       decision.value(QStringLiteral("reason")).toString()));
+}
+
+void MainWindow::notify(const QString &title, const QString &message)
+{
+    // Only while the person looks elsewhere; the window itself shows it.
+    if (isActiveWindow() || !m_tray)
+        return;
+    m_tray->showMessage(title, message, QSystemTrayIcon::Information, 8000);
+}
+
+void MainWindow::showError(const QString &message)
+{
+    statusBar()->showMessage(message, 15000);
+    QMessageBox::warning(this, tr("Arizuko Desktop"), message);
 }
 
 } // namespace arizuko::desktop

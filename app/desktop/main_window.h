@@ -1,29 +1,87 @@
 #pragma once
 
-// The application window. For now it shows the machine's readiness; the
-// folder tree, transcript and editors take their places here as they land.
+// The application window: folders and topics on the left, the selected
+// topic's transcript and the composer in the middle, its latest turn (phases,
+// VM, network, console, and the machine check) on the right. Owns the
+// engine for this process: the turn runner (started off the GUI thread) and
+// a watcher that tells it what other processes changed in the store.
 
 #include "turns/runner_settings.h"
 
 #include <QMainWindow>
+#include <QPointer>
+
+class QSplitter;
+class QSystemTrayIcon;
+
+namespace arizuko::store {
+class Store;
+class StoreWatcher;
+}
+namespace arizuko::turns {
+class Turn;
+class TurnRunner;
+}
+namespace arizuko::models {
+class FolderTopicModel;
+}
 
 namespace arizuko::desktop {
 
+class Composer;
+class FolderTreePanel;
 class HostStatusPanel;
+class StallMeter;
+class TranscriptView;
+class TurnPanel;
 
 class MainWindow final : public QMainWindow
 {
     Q_OBJECT
 
 public:
-    explicit MainWindow(const turns::RunnerSettings &settings, QWidget *parent = nullptr);
+    MainWindow(store::Store &store, const turns::RunnerSettings &settings, QWidget *parent = nullptr);
+    ~MainWindow() override;
 
     HostStatusPanel *hostStatusPanel() const { return m_hostStatus; }
+    FolderTreePanel *folderTree() const { return m_tree; }
+    TranscriptView *transcript() const { return m_transcript; }
+    Composer *composer() const { return m_composer; }
+    TurnPanel *turnPanel() const { return m_turnPanel; }
+    turns::TurnRunner *runner() const { return m_runner; }
+    StallMeter *stallMeter() const { return m_stallMeter; }
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
 
 private:
     void createMenus();
+    void createTray();
+    void restoreLayout();
+    void onSelection(const QString &folder, const QString &topic);
+    void send(const QString &prompt);
+    void cancelRunningTurn();
+    void onTurnQueued(turns::Turn *turn);
+    void onTurnFinished(turns::Turn *turn);
+    void onNetworkDecision(turns::Turn *turn, const QJsonObject &decision);
+    // Re-reads the selected topic's latest turn and its queue.
+    void refreshTopicActivity();
+    void notify(const QString &title, const QString &message);
+    void showError(const QString &message);
 
+    store::Store &m_store;
+    turns::TurnRunner *m_runner;
+    store::StoreWatcher *m_watcher;
+    models::FolderTopicModel *m_treeModel;
+    FolderTreePanel *m_tree;
+    TranscriptView *m_transcript;
+    Composer *m_composer;
+    TurnPanel *m_turnPanel;
     HostStatusPanel *m_hostStatus;
+    QSplitter *m_splitter;
+    QSplitter *m_centre;
+    QSystemTrayIcon *m_tray = nullptr;
+    StallMeter *m_stallMeter;
 };
 
 } // namespace arizuko::desktop

@@ -26,6 +26,33 @@ struct Turn::DomainCreation
     std::optional<Result<std::unique_ptr<libvirt::TurnDomain>>> result;
 };
 
+struct Turn::NetworkCreation
+{
+    std::optional<Result<std::unique_ptr<libvirt::TurnNetwork>>> result;
+};
+
+// The libvirt side of a teardown, which blocks for as long as libvirt takes
+// (and retries while libvirtd restarts): it owns everything it destroys, so
+// it can run on a worker while the turn's thread goes on.
+struct Turn::Teardown
+{
+    QString libvirtUri;
+    QString name;
+    QFuture<void> domainFuture;
+    std::shared_ptr<DomainCreation> domainCreation;
+    QFuture<void> networkFuture;
+    std::shared_ptr<NetworkCreation> networkCreation;
+    std::unique_ptr<libvirt::TurnDomain> domain;
+    std::unique_ptr<libvirt::TurnNetwork> network;
+    std::unique_ptr<QTemporaryDir> socketDirectory;
+    QElapsedTimer started;
+    // What run() found, recorded as events by the turn afterwards.
+    QJsonObject timings;
+    QStringList errors;
+
+    void run();
+};
+
 namespace {
 
 // After the guest reports its exit it syncs and powers off by itself; this
@@ -67,6 +94,45 @@ QString turnDirectory(const store::Store &store, const QString &id)
 
 } // namespace
 
+void Turn::Teardown::run()
+{
+    // Creations still in flight finish first, so nothing they make is left.
+    if (domainCreation) {
+        domainFuture.waitForFinished();
+        if (domainCreation->result && domainCreation->result->ok())
+            domain = std::move(domainCreation->result->value());
+        else if (domainCreation->result)
+            errors << domainCreation->result->error().message;
+    }
+    if (networkCreation) {
+        networkFuture.waitForFinished();
+        if (networkCreation->result && networkCreation->result->ok())
+            network = std::move(networkCreation->result->value());
+    }
+    QElapsedTimer step;
+    if (domain) {
+        step.start();
+        Result<void> destroyed = domain->destroy();
+        if (!destroyed)
+            destroyed = destroyThroughNewConnection(libvirtUri, name, true);
+        if (!destroyed)
+            errors << destroyed.error().message;
+        domain.reset();
+        timings.insert(QStringLiteral("domain"), step.elapsed());
+    }
+    if (network && network->isActive()) {
+        step.start();
+        Result<void> destroyed = network->destroy();
+        if (!destroyed)
+            destroyed = destroyThroughNewConnection(libvirtUri, name, false);
+        if (!destroyed)
+            errors << destroyed.error().message;
+        timings.insert(QStringLiteral("network"), step.elapsed());
+    }
+    network.reset();
+    socketDirectory.reset();
+}
+
 Turn::Turn(TurnEnvironment &environment, TurnRecord record, TurnRequest request, QObject *parent)
     : QObject(parent)
     , m_environment(environment)
@@ -80,6 +146,8 @@ Turn::Turn(TurnEnvironment &environment, TurnRecord record, TurnRequest request,
                                                 .arg(m_deadline.interval() / 1000)));
     });
     connect(&m_creationWatcher, &QFutureWatcher<void>::finished, this, &Turn::onDomainCreated);
+    connect(&m_networkWatcher, &QFutureWatcher<void>::finished, this, &Turn::onNetworkCreated);
+    connect(&m_teardownWatcher, &QFutureWatcher<void>::finished, this, &Turn::onTornDown);
     m_exitGrace.setSingleShot(true);
     m_exitGrace.setInterval(exitGraceMs);
     connect(&m_exitGrace, &QTimer::timeout, this, &Turn::onChannelClosed);
@@ -87,7 +155,15 @@ Turn::Turn(TurnEnvironment &environment, TurnRecord record, TurnRequest request,
 
 Turn::~Turn()
 {
-    teardown();
+    if (m_teardown) {
+        // Ended, but libvirt is still tearing down: the engine is going
+        // away, and the VM must not outlive it.
+        m_teardownWatcher.waitForFinished();
+    } else if (!m_finished) {
+        const std::shared_ptr<Teardown> teardown = stopAndCollect();
+        teardown->run();
+    }
+    flushEvents();
 }
 
 std::optional<libvirt::Ipv4Range> Turn::subnet() const
@@ -147,11 +223,44 @@ Result<void> Turn::prepare(const TurnPlan &plan)
             QStringLiteral("turns.files"),
             QStringLiteral("cannot create a socket directory in %1").arg(QDir::tempPath()));
 
-    QElapsedTimer step;
-    step.start();
-    if (const Result<void> network = createNetwork(); !network)
-        return network;
-    recordTiming(QStringLiteral("network"), step.elapsed());
+    createNetwork();
+    return {};
+}
+
+void Turn::createNetwork()
+{
+    m_networkCreation = std::make_shared<NetworkCreation>();
+    m_networkTime.start();
+    m_networkWatcher.setFuture(
+        QtConcurrent::run(m_environment.workers, [creation = m_networkCreation, connection = m_environment.connection,
+                           name = name(), pool = m_environment.pool,
+                           taken = m_environment.subnetsInUse(), owner = m_environment.owner] {
+            creation->result = libvirt::TurnNetwork::createInPool(
+                connection, name, pool, libvirt::routedRanges() + taken, owner);
+        }));
+}
+
+void Turn::onNetworkCreated()
+{
+    if (m_finished || !m_networkCreation)
+        return;
+    const std::shared_ptr<NetworkCreation> creation = std::move(m_networkCreation);
+    if (!creation->result->ok()) {
+        finish(TurnState::Failed, creation->result->error());
+        return;
+    }
+    m_network = std::move(creation->result->value());
+    recordTiming(QStringLiteral("network"), m_networkTime.elapsed());
+    (void)m_environment.records.update(id(),
+                                       {{QStringLiteral("subnet"), m_network->subnet().range.cidr()},
+                                        {QStringLiteral("network_name"), name()}});
+    if (const Result<void> started = startProxy(); !started)
+        finish(TurnState::Failed, started.error());
+}
+
+Result<void> Turn::startProxy()
+{
+    const TurnPlan &plan = m_plan;
     if (const Result<void> gateway = startGateway(); !gateway)
         return gateway;
     if (!plan.sessionNote.isEmpty())
@@ -195,20 +304,6 @@ Result<void> Turn::prepare(const TurnPlan &plan)
     m_proxyStarted.start();
     m_proxy->start();
     (void)m_environment.records.update(id(), {{QStringLiteral("proxy_pid"), m_proxy->pid()}});
-    return {};
-}
-
-Result<void> Turn::createNetwork()
-{
-    auto network = libvirt::TurnNetwork::createInPool(
-        m_environment.connection, name(), m_environment.pool,
-        libvirt::routedRanges() + m_environment.subnetsInUse(), m_environment.owner);
-    if (!network)
-        return network.error();
-    m_network = std::move(*network);
-    (void)m_environment.records.update(id(),
-                                       {{QStringLiteral("subnet"), m_network->subnet().range.cidr()},
-                                        {QStringLiteral("network_name"), name()}});
     return {};
 }
 
@@ -280,7 +375,7 @@ void Turn::boot()
     m_creation = std::make_shared<DomainCreation>();
     m_creationTime.start();
     m_creationWatcher.setFuture(
-        QtConcurrent::run([creation = m_creation, connection = m_environment.connection, spec] {
+        QtConcurrent::run(m_environment.workers, [creation = m_creation, connection = m_environment.connection, spec] {
             creation->result = libvirt::TurnDomain::create(connection, spec);
         }));
 }
@@ -355,7 +450,8 @@ QByteArray Turn::turnSpecLine() const
         {QStringLiteral("session_id"), m_plan.sessionId},
         {QStringLiteral("session_mode"),
          m_plan.newSession ? QStringLiteral("new") : QStringLiteral("resume")},
-        {QStringLiteral("model"), m_environment.settings.model},
+        {QStringLiteral("model"), m_request.model.isEmpty() ? m_environment.settings.model
+                                                            : m_request.model},
         {QStringLiteral("proxy_url"), proxyUrl},
         {QStringLiteral("gateway_url"), QStringLiteral("http://%1:%2")
                                             .arg(subnet.hostAddress())
@@ -473,12 +569,27 @@ void Turn::finish(TurnState outcome, const std::optional<Error> &error)
                                 {QStringLiteral("message"), error->message}});
     }
     recordModelUsage();
-    QElapsedTimer step;
-    step.start();
-    teardown();
-    recordTiming(QStringLiteral("teardown"), step.elapsed());
-    enter(outcome);
-    emit finished(outcome);
+    m_outcome = outcome;
+    m_teardown = stopAndCollect();
+    m_teardownWatcher.setFuture(QtConcurrent::run(m_environment.workers, [teardown = m_teardown] { teardown->run(); }));
+}
+
+void Turn::onTornDown()
+{
+    const std::shared_ptr<Teardown> teardown = std::move(m_teardown);
+    if (!teardown)
+        return;
+    for (const QString &error : teardown->errors)
+        recordEvent(QStringLiteral("teardown"), QJsonObject{{QStringLiteral("error"), error}});
+    if (!teardown->timings.isEmpty())
+        recordEvent(QStringLiteral("timing"),
+                    QJsonObject{{QStringLiteral("step"), QStringLiteral("teardown-parts")},
+                                {QStringLiteral("ms"), teardown->timings}});
+    recordTiming(QStringLiteral("teardown"), teardown->started.elapsed());
+    enter(m_outcome);
+    // Whoever waits for the end reads every event first.
+    flushEvents();
+    emit finished(m_outcome);
 }
 
 void Turn::recordModelUsage()
@@ -495,18 +606,19 @@ void Turn::recordModelUsage()
     recordEvent(QStringLiteral("usage"), m_record.usage);
 }
 
-void Turn::teardown()
+std::shared_ptr<Turn::Teardown> Turn::stopAndCollect()
 {
     // Every resource goes, whatever ended the turn, in the order that cuts
     // the guest off first: its way out (the proxy), then the VM, then its
     // network. A failure to destroy one does not keep the others.
-    QJsonObject timings;
-    QElapsedTimer step;
+    auto teardown = std::make_shared<Teardown>();
+    teardown->started.start();
     if (m_proxy) {
+        QElapsedTimer step;
         step.start();
         m_proxy->stop();
         m_proxy.reset();
-        timings.insert(QStringLiteral("proxy"), step.elapsed());
+        teardown->timings.insert(QStringLiteral("proxy"), step.elapsed());
     }
     // The token dies with the listener.
     if (m_gateway) {
@@ -517,38 +629,16 @@ void Turn::teardown()
         m_channel->close();
         m_channel.reset();
     }
-    const std::optional<Error> pending = collectDomain();
-    if (pending)
-        recordEvent(QStringLiteral("teardown"),
-                    QJsonObject{{QStringLiteral("error"), pending->message}});
-    if (m_domain) {
-        step.start();
-        Result<void> destroyed = m_domain->destroy();
-        if (!destroyed)
-            destroyed =
-                destroyThroughNewConnection(m_environment.settings.libvirtUri, name(), true);
-        if (!destroyed)
-            recordEvent(QStringLiteral("teardown"),
-                        QJsonObject{{QStringLiteral("error"), destroyed.error().message}});
-        m_domain.reset();
-        timings.insert(QStringLiteral("domain"), step.elapsed());
-    }
-    if (m_network && m_network->isActive()) {
-        step.start();
-        Result<void> destroyed = m_network->destroy();
-        if (!destroyed)
-            destroyed =
-                destroyThroughNewConnection(m_environment.settings.libvirtUri, name(), false);
-        if (!destroyed)
-            recordEvent(QStringLiteral("teardown"),
-                        QJsonObject{{QStringLiteral("error"), destroyed.error().message}});
-        timings.insert(QStringLiteral("network"), step.elapsed());
-    }
-    m_socketDirectory.reset();
-    if (!timings.isEmpty())
-        recordEvent(QStringLiteral("timing"),
-                    QJsonObject{{QStringLiteral("step"), QStringLiteral("teardown-parts")},
-                                {QStringLiteral("ms"), timings}});
+    teardown->libvirtUri = m_environment.settings.libvirtUri;
+    teardown->name = name();
+    teardown->domainFuture = m_creationWatcher.future();
+    teardown->domainCreation = std::move(m_creation);
+    teardown->networkFuture = m_networkWatcher.future();
+    teardown->networkCreation = std::move(m_networkCreation);
+    teardown->domain = std::move(m_domain);
+    teardown->network = std::move(m_network);
+    teardown->socketDirectory = std::move(m_socketDirectory);
+    return teardown;
 }
 
 void Turn::enter(TurnState state)
@@ -589,9 +679,20 @@ void Turn::recordTiming(const QString &step, qint64 milliseconds)
 
 void Turn::recordEvent(const QString &kind, const QJsonObject &json)
 {
-    const TurnEventRecord event{id(), m_nextSeq++, kind, json, store::nowTimestamp()};
-    (void)m_environment.records.appendEvent(event);
-    emit eventReceived(event);
+    m_pendingEvents.append({id(), m_nextSeq++, kind, json, store::nowTimestamp()});
+    if (m_pendingEvents.size() == 1)
+        QMetaObject::invokeMethod(this, &Turn::flushEvents, Qt::QueuedConnection);
+}
+
+void Turn::flushEvents()
+{
+    if (m_pendingEvents.isEmpty())
+        return;
+    const QList<TurnEventRecord> batch = std::exchange(m_pendingEvents, {});
+    (void)m_environment.records.appendEvents(batch);
+    emit eventsReceived(batch);
+    for (const TurnEventRecord &event : batch)
+        emit eventReceived(event);
 }
 
 } // namespace arizuko::turns

@@ -61,19 +61,27 @@ public:
 
 signals:
     void phaseChanged(arizuko::turns::TurnState state);
+    // Events are stored and emitted once per event-loop pass: one
+    // transaction and one batch for everything that arrived in it (then
+    // eventReceived for each, in order).
+    void eventsReceived(const QList<arizuko::turns::TurnEventRecord> &events);
     void eventReceived(const arizuko::turns::TurnEventRecord &event);
     void networkDecision(const QJsonObject &decision);
     void finished(arizuko::turns::TurnState outcome);
 
 private:
     Result<void> prepare(const TurnPlan &plan);
-    Result<void> createNetwork();
+    // The network is created on a worker (libvirt takes a while and
+    // retries); the rest of the preparation continues when it is there.
+    void createNetwork();
+    void onNetworkCreated();
+    Result<void> startProxy();
     // The turn's model gateway on the host side of its network: the only
     // place the guest's agent reaches a model, with this turn's token.
     Result<void> startGateway();
     void boot();
     void onDomainCreated();
-    // Waits for a domain creation still in flight and takes its outcome.
+    // Takes the outcome of the domain creation that has just finished.
     std::optional<Error> collectDomain();
     QByteArray turnSpecLine() const;
     void onGuestMessage(const QJsonObject &message);
@@ -82,7 +90,13 @@ private:
     void recordModelUsage();
     void onChannelClosed();
     void finish(TurnState outcome, const std::optional<Error> &error = std::nullopt);
-    void teardown();
+    // Stops what the engine runs itself (proxy, gateway, channel) at once,
+    // and hands the libvirt objects to a teardown that blocks: on a worker
+    // from finish(), in place from the destructor.
+    struct Teardown;
+    std::shared_ptr<Teardown> stopAndCollect();
+    void onTornDown();
+    void flushEvents();
     void enter(TurnState state);
     void recordEvent(const QString &kind, const QJsonObject &json);
     // How long one of the engine's own steps took, for `turns --events`
@@ -107,6 +121,14 @@ private:
     struct DomainCreation;
     std::shared_ptr<DomainCreation> m_creation; // shared with the worker thread
     QFutureWatcher<void> m_creationWatcher;
+    struct NetworkCreation;
+    std::shared_ptr<NetworkCreation> m_networkCreation; // shared with the worker thread
+    QFutureWatcher<void> m_networkWatcher;
+    QElapsedTimer m_networkTime;
+    std::shared_ptr<Teardown> m_teardown; // shared with the worker thread
+    QFutureWatcher<void> m_teardownWatcher;
+    TurnState m_outcome = TurnState::Failed;
+    QList<TurnEventRecord> m_pendingEvents;
     QElapsedTimer m_creationTime;
     QString m_turnSocketPath;
     QTimer m_deadline;

@@ -12,6 +12,7 @@
 #include "turns/turn_records.h"
 
 #include <QList>
+#include <QThreadPool>
 #include <functional>
 #include <memory>
 
@@ -33,6 +34,10 @@ struct TurnEnvironment
     host::AcceleratorChoice accelerator;
     // The /30s of this runner's live turns, whose networks may not be routed yet.
     std::function<QList<libvirt::Ipv4Range>()> subnetsInUse;
+    // Where libvirt calls block: a pool of the runner's own, because they
+    // wait rather than compute, and must not queue behind (or starve) the
+    // application's global pool on a two-core machine.
+    QThreadPool *workers = nullptr;
 };
 
 // What the runner resolved for one turn before it starts.

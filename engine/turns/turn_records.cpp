@@ -185,6 +185,18 @@ Result<void> TurnRecords::appendEvent(const TurnEventRecord &event)
     return {};
 }
 
+Result<void> TurnRecords::appendEvents(const QList<TurnEventRecord> &events)
+{
+    auto transaction = store::WriteTransaction::begin(m_store.database());
+    if (!transaction)
+        return transaction.error();
+    for (const TurnEventRecord &event : events) {
+        if (const Result<void> appended = appendEvent(event); !appended)
+            return appended;
+    }
+    return transaction->commit();
+}
+
 Result<void> TurnRecords::requestCancel(const QString &id, const QString &at)
 {
     return update(id, {{QStringLiteral("cancel_requested_at"), at}});
@@ -225,6 +237,12 @@ Result<TurnRecord> TurnRecords::find(const QString &reference)
             QStringLiteral("turns.ambiguous"),
             QStringLiteral("'%1' names more than one turn; give more of its id").arg(reference));
     return found->first();
+}
+
+Result<QList<TurnRecord>> TurnRecords::ofTopic(const QString &folder, const QString &topic)
+{
+    return select(QStringLiteral("WHERE group_folder = ? AND topic = ? ORDER BY queued_at, rowid"),
+                  {folder, topic});
 }
 
 Result<QList<TurnRecord>> TurnRecords::live()

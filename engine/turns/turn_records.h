@@ -28,12 +28,16 @@ public:
     // Sets other columns of a turn; `columns` names come from our code only.
     Result<void> update(const QString &id, const QList<std::pair<QString, QVariant>> &columns);
     Result<void> appendEvent(const TurnEventRecord &event);
+    // In one transaction: a turn's events arrive in bursts.
+    Result<void> appendEvents(const QList<TurnEventRecord> &events);
     Result<void> requestCancel(const QString &id, const QString &at);
 
     // Newest first.
     Result<QList<TurnRecord>> list(int limit = 100);
     // By full id, unique id prefix, or name (az-<turn8>).
     Result<TurnRecord> find(const QString &reference);
+    // The turns of one topic, oldest first.
+    Result<QList<TurnRecord>> ofTopic(const QString &folder, const QString &topic);
     // Every turn not in an end state.
     Result<QList<TurnRecord>> live();
     Result<QList<TurnEventRecord>> events(const QString &id);

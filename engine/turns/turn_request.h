@@ -22,6 +22,8 @@ struct TurnRequest
     AgentKind agent = AgentKind::Claude;
     // The prompt for claude; the shell command line for the command agent.
     QString prompt;
+    // The model the agent asks for; empty: the runner's setting.
+    QString model;
     // Zero: the runner's default deadline.
     std::chrono::seconds deadline{0};
 };

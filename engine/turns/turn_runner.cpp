@@ -14,42 +14,70 @@
 
 #include <QSqlQuery>
 #include <QUuid>
+#include <QtConcurrent>
 #include <algorithm>
 
 namespace arizuko::turns {
 namespace {
 
 constexpr int storePollMs = 250;
+// Each live turn blocks at most two workers at once (its domain creation
+// and its teardown); more than enough for any concurrency setting.
+constexpr int maxWorkers = 16;
 const QString engineActor = QStringLiteral("system:turns");
 
 } // namespace
 
-TurnRunner::TurnRunner(store::Store &store, RunnerSettings settings,
-                       std::shared_ptr<libvirt::Connection> connection, libvirt::SubnetPool pool)
-    : m_store(store)
+struct TurnRunner::Startup
+{
+    std::shared_ptr<libvirt::Connection> connection;
+    libvirt::SubnetPool pool;
+    ReapReport reaped;
+    host::AcceleratorChoice accelerator;
+};
+
+TurnRunner::TurnRunner(store::Store &store, RunnerSettings settings, QObject *parent)
+    : QObject(parent)
+    , m_store(store)
     , m_records(store)
     , m_engine(EngineProcess::current())
 {
+    // The connection and pool arrive with adopt(); until then no turn starts.
     m_environment.reset(new TurnEnvironment{store,
                                             m_records,
-                                            std::move(connection),
+                                            nullptr,
                                             m_engine.mark(),
                                             std::move(settings),
-                                            pool,
+                                            libvirt::SubnetPool(libvirt::Ipv4Range{}),
                                             {},
                                             {}});
     m_environment->subnetsInUse = [this] { return subnetsInUse(); };
+    m_workers.setMaxThreadCount(maxWorkers);
+    m_environment->workers = &m_workers;
     m_storePoll.setInterval(storePollMs);
     connect(&m_storePoll, &QTimer::timeout, this, &TurnRunner::pollStore);
+    connect(&m_startupWatcher, &QFutureWatcher<void>::finished, this, [this] {
+        const auto startup = std::move(m_startup);
+        if (!startup || !*startup)
+            return;
+        if (!(*startup)->ok()) {
+            emit failed((*startup)->error());
+            return;
+        }
+        adopt(std::move((*startup)->value()));
+        emit ready();
+    });
 }
 
 TurnRunner::~TurnRunner()
 {
+    // A start-up still running holds only its own shared state.
+    m_startupWatcher.waitForFinished();
     // Turns tear down their own VM, network and proxy as they go.
     m_turns.clear();
 }
 
-Result<std::unique_ptr<TurnRunner>> TurnRunner::create(store::Store &store, RunnerSettings settings)
+Result<TurnRunner::Startup> TurnRunner::startUp(store::Store &store, const RunnerSettings &settings)
 {
     const auto pool = libvirt::SubnetPool::parse(settings.subnetPool);
     if (!pool)
@@ -59,17 +87,46 @@ Result<std::unique_ptr<TurnRunner>> TurnRunner::create(store::Store &store, Runn
         return connection.error();
     if (const Result<void> filter = libvirt::defineTurnFilter(**connection); !filter)
         return filter.error();
-
-    std::unique_ptr<TurnRunner> runner(
-        new TurnRunner(store, std::move(settings), *connection, *pool));
-    auto reaped = reapOrphans(**connection, runner->m_records, {});
+    TurnRecords records(store);
+    auto reaped = reapOrphans(**connection, records, {});
     if (!reaped)
         return reaped.error();
-    runner->m_startupReap = *reaped;
-    runner->m_environment->accelerator =
-        decideTurnAccelerator(**connection, runner->m_environment->settings);
-    runner->m_storePoll.start();
+    const host::AcceleratorChoice accelerator = decideTurnAccelerator(**connection, settings);
+    return Startup{*connection, *pool, *reaped, accelerator};
+}
+
+void TurnRunner::adopt(Startup startup)
+{
+    m_environment->connection = std::move(startup.connection);
+    m_environment->pool = startup.pool;
+    m_environment->accelerator = startup.accelerator;
+    m_startupReap = startup.reaped;
+    m_ready = true;
+    m_storePoll.start();
+    QTimer::singleShot(0, this, &TurnRunner::schedule);
+}
+
+Result<std::unique_ptr<TurnRunner>> TurnRunner::create(store::Store &store, RunnerSettings settings)
+{
+    auto startup = startUp(store, settings);
+    if (!startup)
+        return startup.error();
+    auto runner = std::make_unique<TurnRunner>(store, std::move(settings));
+    runner->adopt(std::move(*startup));
     return runner;
+}
+
+void TurnRunner::start()
+{
+    if (m_ready || m_startupWatcher.isRunning())
+        return;
+    // The worker opens its own store connection (one per thread) and its
+    // own libvirt connection, which it hands over when done.
+    m_startup = std::make_shared<std::optional<Result<Startup>>>();
+    m_startupWatcher.setFuture(QtConcurrent::run(&m_workers,
+        [slot = m_startup, &store = m_store, settings = m_environment->settings] {
+            slot->emplace(startUp(store, settings));
+        }));
 }
 
 QList<Turn *> TurnRunner::turns() const
@@ -113,6 +170,12 @@ Result<Turn *> TurnRunner::submit(const TurnRequest &request)
 
     m_turns.push_back(std::make_unique<Turn>(*m_environment, record, request));
     Turn *turn = m_turns.back().get();
+    connect(turn, &Turn::phaseChanged, this,
+            [this, turn](TurnState state) { emit turnPhaseChanged(turn, state); });
+    connect(turn, &Turn::eventsReceived, this,
+            [this, turn](const QList<TurnEventRecord> &events) { emit turnEvents(turn, events); });
+    connect(turn, &Turn::networkDecision, this,
+            [this, turn](const QJsonObject &decision) { emit turnNetworkDecision(turn, decision); });
     connect(turn, &Turn::finished, this, [this, turn] {
         emit turnFinished(turn);
         // Destroyed later: the turn is still inside its own signal here.
@@ -263,6 +326,8 @@ Result<void> TurnRunner::planSession(const Turn &turn, TurnPlan &plan)
 
 void TurnRunner::schedule()
 {
+    if (!m_ready)
+        return;
     // After a libvirtd restart the old connection stays dead; new turns get
     // a fresh one (turns still running keep theirs until they end).
     if (!m_environment->connection->isAlive()) {

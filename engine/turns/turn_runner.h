@@ -3,7 +3,8 @@
 // Runs agent turns: at most a configured number at once, the rest queued,
 // never two at once in one topic. Owns the libvirt connection (so every VM
 // dies with the engine), defines the nwfilter and reaps what dead engines
-// left behind when it starts.
+// left behind when it starts. Re-emits every turn's phase, events and
+// network decisions, so a view subscribes once.
 
 #include "core/result.h"
 #include "turns/engine_process.h"
@@ -13,6 +14,7 @@
 #include "turns/turn_records.h"
 #include "turns/turn_request.h"
 
+#include <QFutureWatcher>
 #include <QList>
 #include <QObject>
 #include <QPointer>
@@ -30,11 +32,21 @@ class TurnRunner final : public QObject
     Q_OBJECT
 
 public:
+    // A runner that is not started yet: turns submitted now stay queued
+    // until start() has made it ready.
+    TurnRunner(store::Store &store, RunnerSettings settings, QObject *parent = nullptr);
     // Connects to libvirt, defines the nwfilter, decides KVM or TCG (once,
-    // cached) and reaps orphans. Fails with advice when libvirt is not
-    // reachable or the settings are wrong.
+    // cached) and reaps orphans, blocking the caller (for arizukoctl).
+    // Fails with advice when libvirt is not reachable or the settings are
+    // wrong.
     static Result<std::unique_ptr<TurnRunner>> create(store::Store &store, RunnerSettings settings);
     ~TurnRunner() override;
+
+    // The same start-up as create(), on a worker thread: the calling
+    // thread (a window's) never waits for libvirt. Ends in ready() or
+    // failed(); start() again after a failure retries.
+    void start();
+    bool isReady() const { return m_ready; }
 
     // Records the turn as queued and starts it as soon as a slot and its
     // topic are free. The folder must exist; the topic is created if new.
@@ -49,12 +61,21 @@ public:
     QList<Turn *> turns() const;
 
 signals:
+    void ready();
+    void failed(const arizuko::Error &error);
     void turnQueued(arizuko::turns::Turn *turn);
+    void turnPhaseChanged(arizuko::turns::Turn *turn, arizuko::turns::TurnState state);
+    // One batch per event-loop pass of the turn, already stored.
+    void turnEvents(arizuko::turns::Turn *turn,
+                    const QList<arizuko::turns::TurnEventRecord> &events);
+    void turnNetworkDecision(arizuko::turns::Turn *turn, const QJsonObject &decision);
     void turnFinished(arizuko::turns::Turn *turn);
 
 private:
-    TurnRunner(store::Store &store, RunnerSettings settings,
-               std::shared_ptr<libvirt::Connection> connection, libvirt::SubnetPool pool);
+    struct Startup;
+    // What start() and create() do before the runner can run turns; blocks.
+    static Result<Startup> startUp(store::Store &store, const RunnerSettings &settings);
+    void adopt(Startup startup);
     void schedule();
     bool topicBusy(const Turn &candidate) const;
     Result<TurnPlan> plan(const Turn &turn);
@@ -66,11 +87,15 @@ private:
 
     store::Store &m_store;
     TurnRecords m_records;
+    QThreadPool m_workers;
     std::unique_ptr<TurnEnvironment> m_environment;
     std::vector<std::unique_ptr<Turn>> m_turns; // live turns, in submission order
     QTimer m_storePoll;
     ReapReport m_startupReap;
     EngineProcess m_engine;
+    std::shared_ptr<std::optional<Result<Startup>>> m_startup; // shared with the worker
+    QFutureWatcher<void> m_startupWatcher;
+    bool m_ready = false;
 };
 
 } // namespace arizuko::turns

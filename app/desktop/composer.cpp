@@ -1,0 +1,145 @@
+#include "composer.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSettings>
+#include <QVBoxLayout>
+
+namespace arizuko::desktop {
+namespace {
+
+QString settingsKey(const QString &folder, const QString &topic, const char *what)
+{
+    // Folder paths hold '/', which QSettings reads as groups; escape them.
+    return QStringLiteral("topics/%1/%2/%3")
+        .arg(QString::fromLatin1(folder.toUtf8().toPercentEncoding()),
+             QString::fromLatin1(topic.toUtf8().toPercentEncoding()), QLatin1String(what));
+}
+
+} // namespace
+
+Composer::Composer(QWidget *parent)
+    : QWidget(parent)
+    , m_editor(new QPlainTextEdit(this))
+    , m_agent(new QComboBox(this))
+    , m_model(new QLineEdit(this))
+    , m_queued(new QLabel(this))
+    , m_send(new QPushButton(tr("&Send"), this))
+    , m_cancel(new QPushButton(tr("Cance&l turn"), this))
+{
+    m_editor->setObjectName(QStringLiteral("composerEditor"));
+    m_editor->setAccessibleName(tr("Prompt"));
+    m_editor->setPlaceholderText(tr("Write a prompt; Ctrl+Enter sends, Esc cancels the running turn"));
+    m_editor->setTabChangesFocus(true);
+    m_editor->installEventFilter(this);
+    m_editor->setMaximumHeight(120);
+    m_agent->addItem(tr("Claude Code"), QStringLiteral("claude"));
+    m_agent->addItem(tr("Command"), QStringLiteral("command"));
+    m_agent->setAccessibleName(tr("Agent"));
+    m_agent->setObjectName(QStringLiteral("composerAgent"));
+    m_model->setPlaceholderText(tr("default model"));
+    m_model->setAccessibleName(tr("Model"));
+    m_model->setObjectName(QStringLiteral("composerModel"));
+    m_queued->setObjectName(QStringLiteral("queuedIndicator"));
+    m_send->setObjectName(QStringLiteral("sendButton"));
+    m_send->setAccessibleName(tr("Send the prompt"));
+    m_send->setToolTip(tr("Send (Ctrl+Enter)"));
+    m_cancel->setObjectName(QStringLiteral("cancelButton"));
+    m_cancel->setAccessibleName(tr("Cancel the running turn"));
+    m_cancel->setToolTip(tr("Cancel the running turn (Esc)"));
+    m_cancel->setEnabled(false);
+
+    auto *row = new QHBoxLayout;
+    row->addWidget(new QLabel(tr("Agent:"), this));
+    row->addWidget(m_agent);
+    row->addWidget(new QLabel(tr("Model:"), this));
+    row->addWidget(m_model);
+    row->addStretch(1);
+    row->addWidget(m_queued);
+    row->addWidget(m_cancel);
+    row->addWidget(m_send);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_editor);
+    layout->addLayout(row);
+
+    connect(m_send, &QPushButton::clicked, this, &Composer::send);
+    connect(m_cancel, &QPushButton::clicked, this, &Composer::cancelRequested);
+    connect(m_agent, &QComboBox::currentIndexChanged, this, &Composer::remember);
+    connect(m_model, &QLineEdit::editingFinished, this, &Composer::remember);
+    setTopic({}, {});
+}
+
+void Composer::setTopic(const QString &folder, const QString &topic)
+{
+    m_folder = folder;
+    m_topic = topic;
+    const bool enabled = !folder.isEmpty() && !topic.isEmpty();
+    for (QWidget *widget : std::initializer_list<QWidget *>{m_editor, m_agent, m_model, m_send})
+        widget->setEnabled(enabled);
+    if (!enabled)
+        return;
+    const QSettings settings;
+    const QSignalBlocker blockAgent(m_agent);
+    m_agent->setCurrentIndex(std::max(
+        0, m_agent->findData(settings.value(settingsKey(folder, topic, "agent"), QStringLiteral("claude")))));
+    m_model->setText(settings.value(settingsKey(folder, topic, "model")).toString());
+}
+
+void Composer::remember()
+{
+    if (m_folder.isEmpty())
+        return;
+    QSettings settings;
+    settings.setValue(settingsKey(m_folder, m_topic, "agent"), agent());
+    settings.setValue(settingsKey(m_folder, m_topic, "model"), model());
+}
+
+void Composer::setActivity(bool running, int queued)
+{
+    m_cancel->setEnabled(running || queued > 0);
+    m_queued->setText(queued > 0 ? tr("%n prompt(s) queued", nullptr, queued) : QString());
+}
+
+QString Composer::agent() const
+{
+    return m_agent->currentData().toString();
+}
+
+QString Composer::model() const
+{
+    return m_model->text().trimmed();
+}
+
+void Composer::send()
+{
+    const QString prompt = m_editor->toPlainText().trimmed();
+    if (prompt.isEmpty() || m_folder.isEmpty())
+        return;
+    emit sendRequested(prompt);
+    m_editor->clear();
+}
+
+bool Composer::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_editor && event->type() == QEvent::KeyPress) {
+        const auto *key = static_cast<QKeyEvent *>(event);
+        if ((key->key() == Qt::Key_Return || key->key() == Qt::Key_Enter) &&
+            key->modifiers().testFlag(Qt::ControlModifier)) {
+            send();
+            return true;
+        }
+        if (key->key() == Qt::Key_Escape && m_cancel->isEnabled()) {
+            emit cancelRequested();
+            return true;
+        }
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+} // namespace arizuko::desktop

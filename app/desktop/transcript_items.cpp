@@ -1,0 +1,159 @@
+#include "transcript_items.h"
+
+#include "markdown.h"
+#include "models/turn_list_model.h"
+
+#include <QJsonDocument>
+
+namespace arizuko::desktop {
+namespace {
+
+QString text(const QJsonObject &json, const char *key)
+{
+    return json.value(QLatin1String(key)).toString();
+}
+
+QJsonObject item(const turns::TurnEventRecord &event, const QString &type)
+{
+    return {{QStringLiteral("turn"), event.turn},
+            {QStringLiteral("seq"), event.seq},
+            {QStringLiteral("type"), type}};
+}
+
+QJsonObject note(const turns::TurnEventRecord &event, const QString &line)
+{
+    QJsonObject result = item(event, QStringLiteral("note"));
+    result.insert(QStringLiteral("text"), line);
+    return result;
+}
+
+} // namespace
+
+QJsonObject promptItem(const turns::TurnRecord &turn)
+{
+    return {{QStringLiteral("turn"), turn.id},
+            {QStringLiteral("seq"), 0},
+            {QStringLiteral("type"), QStringLiteral("prompt")},
+            {QStringLiteral("text"), turn.agent == QLatin1String("command")
+                                         ? QStringLiteral("$ ") + turn.prompt
+                                         : turn.prompt}};
+}
+
+QJsonObject transcriptItem(const turns::TurnEventRecord &event)
+{
+    const QJsonObject &json = event.json;
+    const QString &kind = event.kind;
+    if (kind == QLatin1String("text")) {
+        QJsonObject result = item(event, QStringLiteral("text"));
+        result.insert(QStringLiteral("html"), markdownToHtml(text(json, "text")));
+        return result;
+    }
+    if (kind == QLatin1String("thinking")) {
+        QJsonObject result = item(event, QStringLiteral("thinking"));
+        result.insert(QStringLiteral("text"), text(json, "text"));
+        return result;
+    }
+    if (kind == QLatin1String("tool_use")) {
+        QJsonObject result = item(event, QStringLiteral("tool"));
+        result.insert(QStringLiteral("id"), text(json, "id"));
+        result.insert(QStringLiteral("summary"), text(json, "summary"));
+        result.insert(QStringLiteral("input"),
+                      QString::fromUtf8(QJsonDocument(json.value(QStringLiteral("input")).toObject())
+                                            .toJson(QJsonDocument::Indented)));
+        return result;
+    }
+    if (kind == QLatin1String("tool_result")) {
+        QJsonObject result = item(event, QStringLiteral("tool_result"));
+        result.insert(QStringLiteral("id"), text(json, "tool_use_id"));
+        result.insert(QStringLiteral("text"), text(json, "content"));
+        result.insert(QStringLiteral("error"), json.value(QStringLiteral("is_error")).toBool());
+        return result;
+    }
+    if (kind == QLatin1String("output") || kind == QLatin1String("event")) {
+        QJsonObject result = item(event, QStringLiteral("tool_result"));
+        result.insert(QStringLiteral("text"), text(json, "line"));
+        return result;
+    }
+    if (kind == QLatin1String("phase"))
+        return note(event, QStringLiteral("\u25b8 %1").arg(text(json, "state")));
+    if (kind == QLatin1String("network") && text(json, "event") == QLatin1String("decision")) {
+        const bool denied = text(json, "decision") != QLatin1String("allow");
+        QJsonObject result =
+            note(event, QStringLiteral("%1 %2:%3 (%4)")
+                            .arg(denied ? QStringLiteral("\u2717 denied") : QStringLiteral("\u2713 allowed"),
+                                 text(json, "host"))
+                            .arg(json.value(QStringLiteral("port")).toInt())
+                            .arg(text(json, "reason")));
+        result.insert(QStringLiteral("denied"), denied);
+        return result;
+    }
+    if (kind == QLatin1String("error")) {
+        QJsonObject result = item(event, QStringLiteral("error"));
+        result.insert(QStringLiteral("text"), text(json, "message"));
+        return result;
+    }
+    if (kind == QLatin1String("session"))
+        return note(event, text(json, "reason"));
+    if (kind == QLatin1String("cancel"))
+        return note(event, QStringLiteral("cancelled: %1").arg(text(json, "reason")));
+    if (kind == QLatin1String("exit"))
+        return note(event, QStringLiteral("agent %1, status %2")
+                               .arg(text(json, "reason"))
+                               .arg(json.value(QStringLiteral("code")).toInt()));
+    if (kind == QLatin1String("result") && json.value(QStringLiteral("is_error")).toBool()) {
+        QJsonObject result = item(event, QStringLiteral("error"));
+        result.insert(QStringLiteral("text"), text(json, "text"));
+        return result;
+    }
+    return {};
+}
+
+QJsonArray transcriptItems(const QList<turns::TurnEventRecord> &events)
+{
+    QJsonArray items;
+    for (const turns::TurnEventRecord &event : events) {
+        const QJsonObject shown = transcriptItem(event);
+        if (!shown.isEmpty())
+            items.append(shown);
+    }
+    return items;
+}
+
+QJsonObject footerItem(const turns::TurnRecord &turn)
+{
+    QString line = turns::turnStateName(turn.state);
+    const QString duration = models::turnDuration(turn);
+    if (!duration.isEmpty())
+        line += QStringLiteral(" in ") + duration;
+    const QString usage = models::turnUsage(turn);
+    if (!usage.isEmpty())
+        line += QStringLiteral(" \u00b7 ") + usage;
+    return {{QStringLiteral("turn"), turn.id},
+            {QStringLiteral("seq"), std::numeric_limits<int>::max()},
+            {QStringLiteral("type"), QStringLiteral("footer")},
+            {QStringLiteral("text"), line}};
+}
+
+QString transcriptMarkdown(const QList<turns::TurnRecord> &turns,
+                           const QList<QList<turns::TurnEventRecord>> &events)
+{
+    QStringList out;
+    for (qsizetype index = 0; index < turns.size(); ++index) {
+        out << QStringLiteral("**You:** ") + turns[index].prompt;
+        for (const turns::TurnEventRecord &event : events.value(index)) {
+            const QJsonObject &json = event.json;
+            if (event.kind == QLatin1String("text"))
+                out << text(json, "text");
+            else if (event.kind == QLatin1String("tool_use"))
+                out << QStringLiteral("- `%1`").arg(text(json, "summary"));
+            else if (event.kind == QLatin1String("tool_result") || event.kind == QLatin1String("output"))
+                out << QStringLiteral("```\n%1\n```")
+                           .arg(event.kind == QLatin1String("output") ? text(json, "line")
+                                                                      : text(json, "content"));
+        }
+        out << QStringLiteral("*%1*").arg(footerItem(turns[index]).value(QStringLiteral("text")).toString());
+    }
+    return out.join(QStringLiteral("\n\n")) + QLatin1Char('\n');
+}
+
+} // namespace arizuko::desktop

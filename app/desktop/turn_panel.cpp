@@ -1,0 +1,240 @@
+#include "turn_panel.h"
+
+#include "models/network_decision_model.h"
+#include "policy/policy.h"
+#include "store/store.h"
+#include "turns/turn_records.h"
+
+#include <QDateTime>
+#include <QDir>
+#include <QFile>
+#include <QFormLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+namespace arizuko::desktop {
+namespace {
+
+constexpr int consolePollMs = 500;
+// The console tab keeps the tail of a long boot log.
+constexpr int consoleMaxBlocks = 5000;
+
+QList<QJsonObject> networkLines(const QList<turns::TurnEventRecord> &events)
+{
+    QList<QJsonObject> lines;
+    for (const turns::TurnEventRecord &event : events) {
+        if (event.kind == QLatin1String("network"))
+            lines << event.json;
+    }
+    return lines;
+}
+
+} // namespace
+
+TurnPanel::TurnPanel(store::Store &store, QWidget *parent)
+    : QWidget(parent)
+    , m_store(store)
+    , m_tabs(new QTabWidget(this))
+    , m_timeline(new QTreeWidget(this))
+    , m_accelerator(new QLabel(this))
+    , m_facts(new QLabel(this))
+    , m_network(new QTableView(this))
+    , m_networkModel(new models::NetworkDecisionModel(this))
+    , m_allow(new QPushButton(tr("&Allow for this folder\u2026"), this))
+    , m_console(new QPlainTextEdit(this))
+{
+    m_timeline->setObjectName(QStringLiteral("phaseTimeline"));
+    m_timeline->setAccessibleName(tr("Phase timeline"));
+    m_timeline->setHeaderLabels({tr("Phase"), tr("At"), tr("Took")});
+    m_timeline->setRootIsDecorated(false);
+    m_accelerator->setObjectName(QStringLiteral("turnAccelerator"));
+    m_accelerator->setWordWrap(true);
+    m_accelerator->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_facts->setObjectName(QStringLiteral("turnFacts"));
+    m_facts->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_facts->setTextFormat(Qt::PlainText);
+    auto *turnPage = new QWidget(this);
+    auto *turnLayout = new QVBoxLayout(turnPage);
+    turnLayout->addWidget(m_timeline, 1);
+    turnLayout->addWidget(m_accelerator);
+    turnLayout->addWidget(m_facts);
+
+    m_network->setObjectName(QStringLiteral("networkTable"));
+    m_network->setAccessibleName(tr("Network decisions"));
+    m_network->setModel(m_networkModel);
+    m_network->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_network->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_network->horizontalHeader()->setStretchLastSection(true);
+    m_network->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_network->setWordWrap(false);
+    m_network->verticalHeader()->hide();
+    m_allow->setObjectName(QStringLiteral("allowHostButton"));
+    m_allow->setAccessibleName(tr("Allow the selected denied host for this folder"));
+    m_allow->setEnabled(false);
+    auto *networkPage = new QWidget(this);
+    auto *networkLayout = new QVBoxLayout(networkPage);
+    networkLayout->addWidget(m_network, 1);
+    networkLayout->addWidget(m_allow, 0, Qt::AlignRight);
+    connect(m_network->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            &TurnPanel::updateAllowButton);
+    connect(m_allow, &QPushButton::clicked, this, &TurnPanel::confirmAllow);
+
+    m_console->setObjectName(QStringLiteral("consoleLog"));
+    m_console->setAccessibleName(tr("Serial console"));
+    m_console->setReadOnly(true);
+    m_console->setMaximumBlockCount(consoleMaxBlocks);
+    m_console->setFont(QFont(QStringLiteral("monospace")));
+    m_consoleTimer.setInterval(consolePollMs);
+    connect(&m_consoleTimer, &QTimer::timeout, this, &TurnPanel::readConsole);
+
+    m_tabs->setObjectName(QStringLiteral("turnTabs"));
+    m_tabs->addTab(turnPage, tr("T&urn"));
+    m_tabs->addTab(networkPage, tr("&Network"));
+    m_tabs->addTab(m_console, tr("C&onsole"));
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_tabs);
+    showTurn({});
+}
+
+void TurnPanel::addTab(QWidget *page, const QString &label)
+{
+    m_tabs->addTab(page, label);
+}
+
+void TurnPanel::setAccelerator(const host::AcceleratorChoice &choice)
+{
+    m_accelerator->setText(tr("Accelerator: %1 \u2014 %2")
+                               .arg(host::acceleratorName(choice.accelerator).toUpper(), choice.reason));
+}
+
+void TurnPanel::showTurn(const turns::TurnRecord &turn)
+{
+    const bool other = turn.id != m_turn.id;
+    m_turn = turn;
+    if (other) {
+        m_networkModel->clear();
+        m_console->clear();
+        m_consoleOffset = 0;
+        if (!turn.id.isEmpty()) {
+            if (const auto events = turns::TurnRecords(m_store).events(turn.id))
+                m_networkModel->addDecisions(networkLines(*events));
+        }
+    }
+    refreshFacts();
+    readConsole();
+    if (!turn.id.isEmpty() && !turns::isTerminal(turn.state))
+        m_consoleTimer.start();
+    else
+        m_consoleTimer.stop();
+}
+
+void TurnPanel::addEvents(const QList<turns::TurnEventRecord> &events)
+{
+    if (events.isEmpty() || events.first().turn != m_turn.id)
+        return;
+    m_networkModel->addDecisions(networkLines(events));
+    const bool phased = std::any_of(events.begin(), events.end(), [](const auto &event) {
+        return event.kind == QLatin1String("phase");
+    });
+    if (phased) {
+        if (const auto fresh = turns::TurnRecords(m_store).find(m_turn.id))
+            showTurn(*fresh);
+    }
+}
+
+void TurnPanel::refreshFacts()
+{
+    m_timeline->clear();
+    if (m_turn.id.isEmpty()) {
+        m_facts->setText(tr("No turn in this topic yet."));
+        return;
+    }
+    const QList<std::pair<QString, QString>> phases{
+        {QStringLiteral("queued"), m_turn.queuedAt},     {QStringLiteral("preparing"), m_turn.preparingAt},
+        {QStringLiteral("booting"), m_turn.bootingAt},   {QStringLiteral("running"), m_turn.runningAt},
+        {QStringLiteral("finishing"), m_turn.finishingAt},
+        {turns::turnStateName(m_turn.state), turns::isTerminal(m_turn.state) ? m_turn.endedAt : QString()}};
+    QDateTime previous;
+    QTreeWidgetItem *last = nullptr;
+    for (const auto &[name, at] : phases) {
+        const QDateTime time = QDateTime::fromString(at, Qt::ISODateWithMs);
+        if (!time.isValid())
+            continue;
+        if (last && previous.isValid())
+            last->setText(2, tr("%1 s").arg(double(previous.msecsTo(time)) / 1000.0, 0, 'f', 1));
+        last = new QTreeWidgetItem(m_timeline, {name, time.toLocalTime().toString(QStringLiteral("HH:mm:ss.zzz")), QString()});
+        previous = time;
+    }
+    QString proxyPort = m_turn.proxyAddress.section(QLatin1Char(':'), -1);
+    m_facts->setText(tr("Turn %1 (%2)\nVM: %3\nSubnet: %4\nProxy port: %5%6")
+                         .arg(m_turn.name, turns::turnStateName(m_turn.state),
+                              m_turn.vmName.isEmpty() ? tr("not booted") : m_turn.vmName,
+                              m_turn.subnet.isEmpty() ? tr("none yet") : m_turn.subnet,
+                              proxyPort.isEmpty() ? tr("none yet") : proxyPort,
+                              m_turn.error.isEmpty() ? QString() : tr("\nError: %1").arg(m_turn.error)));
+}
+
+void TurnPanel::updateAllowButton()
+{
+    const QModelIndexList rows = m_network->selectionModel()->selectedRows();
+    m_allow->setEnabled(!rows.isEmpty() &&
+                        rows.first().data(models::NetworkDecisionModel::DeniedRole).toBool());
+}
+
+void TurnPanel::confirmAllow()
+{
+    const QModelIndexList rows = m_network->selectionModel()->selectedRows();
+    if (rows.isEmpty() || m_turn.folder.isEmpty())
+        return;
+    const QString host = rows.first().data(models::NetworkDecisionModel::HostRole).toString();
+    const QString folder = m_turn.folder;
+    // The exact rule and where it goes, before anything is written.
+    auto *box = new QMessageBox(QMessageBox::Question, tr("Allow a host"),
+                                tr("Add this network rule?\n\n    allow %1\n\nto the folder \"%2\". "
+                                   "The next turns of %2 and of its subfolders may reach %1 and its "
+                                   "subdomains through their proxy.")
+                                    .arg(host, folder),
+                                QMessageBox::Yes | QMessageBox::Cancel, this);
+    box->setObjectName(QStringLiteral("allowRuleConfirmation"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->button(QMessageBox::Yes)->setText(tr("Add the rule"));
+    box->setDefaultButton(QMessageBox::Cancel);
+    connect(box, &QMessageBox::finished, this, [this, host, folder](int result) {
+        if (result != QMessageBox::Yes)
+            return;
+        policy::Policy policy(m_store);
+        const auto added =
+            policy.network().add(folder, host, policy::RuleKind::Allow, QStringLiteral("user:gui"));
+        if (!added) {
+            emit ruleFailed(added.error().message);
+            return;
+        }
+        emit ruleAdded(folder, added->rule.target);
+    });
+    box->open();
+}
+
+void TurnPanel::readConsole()
+{
+    if (m_turn.id.isEmpty())
+        return;
+    QFile log(QDir(m_store.dataDir()).filePath(QStringLiteral("turns/%1/console.log").arg(m_turn.id)));
+    if (!log.open(QIODevice::ReadOnly) || log.size() <= m_consoleOffset)
+        return;
+    log.seek(m_consoleOffset);
+    // At most 256 KiB per tick, so a burst never stalls the window.
+    const QByteArray chunk = log.read(256 * 1024);
+    m_consoleOffset += chunk.size();
+    m_console->appendPlainText(QString::fromUtf8(chunk).trimmed());
+}
+
+} // namespace arizuko::desktop

@@ -1,0 +1,55 @@
+#pragma once
+
+// One turn's proxy decisions, one row per request: time, host, port,
+// allowed or denied, the reason and the bytes it moved (filled in when the
+// proxy reports the connection closed).
+
+#include <QAbstractTableModel>
+#include <QJsonObject>
+
+namespace arizuko::models {
+
+class NetworkDecisionModel final : public QAbstractTableModel
+{
+    Q_OBJECT
+
+public:
+    enum Column {
+        TimeColumn,
+        HostColumn,
+        PortColumn,
+        DecisionColumn,
+        ReasonColumn,
+        BytesColumn,
+        ColumnCount
+    };
+    enum DataRole { DeniedRole = Qt::UserRole, HostRole };
+
+    using QAbstractTableModel::QAbstractTableModel;
+
+    void clear();
+    // A proxy log line (a `network` event): a `decision` adds a row, a
+    // `close` completes the latest open row for the same host and port.
+    void addDecisions(const QList<QJsonObject> &lines);
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
+
+private:
+    struct Row
+    {
+        QString time;
+        QString host;
+        int port = 0;
+        bool allowed = false;
+        QString reason;
+        qint64 bytesUp = -1;
+        qint64 bytesDown = -1;
+    };
+    QList<Row> m_rows;
+};
+
+} // namespace arizuko::models

@@ -1,0 +1,54 @@
+#include "store/store_watcher.h"
+
+#include "store/store.h"
+
+#include <QSqlQuery>
+
+namespace arizuko::store {
+
+StoreWatcher::StoreWatcher(Store &store, QObject *parent)
+    : QObject(parent)
+    , m_store(store)
+{
+    m_timer.setInterval(defaultIntervalMs);
+    connect(&m_timer, &QTimer::timeout, this, &StoreWatcher::poll);
+    m_timer.start();
+    // The first read is the baseline: what is there now is not a change.
+    poll();
+}
+
+void StoreWatcher::poll()
+{
+    QSqlQuery query(m_store.database());
+    if (!query.exec(QStringLiteral("SELECT subject, value FROM change_generations")))
+        return; // a busy or closing store: the next tick tries again
+    const bool first = m_seen.isEmpty();
+    QList<QString> changed;
+    while (query.next()) {
+        const QString subject = query.value(0).toString();
+        const qint64 value = query.value(1).toLongLong();
+        auto seen = m_seen.find(subject);
+        if (seen == m_seen.end()) {
+            m_seen.insert(subject, value);
+        } else if (*seen != value) {
+            *seen = value;
+            changed << subject;
+        }
+    }
+    if (first)
+        return;
+    for (const QString &subject : changed) {
+        if (subject == QLatin1String("folders"))
+            emit foldersChanged();
+        else if (subject == QLatin1String("topics"))
+            emit topicsChanged();
+        else if (subject == QLatin1String("rules"))
+            emit rulesChanged();
+        else if (subject == QLatin1String("grants"))
+            emit grantsChanged();
+        else if (subject == QLatin1String("turns"))
+            emit turnsChanged();
+    }
+}
+
+} // namespace arizuko::store

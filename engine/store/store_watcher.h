@@ -1,0 +1,42 @@
+#pragma once
+
+// Tells a window what changed in the store, whoever changed it: this
+// process, or arizukoctl beside it. Polls the generations that triggers
+// bump (migration 0003) on a timer; a read of five integers, so it can
+// poll often enough that a change shows within a second.
+
+#include <QHash>
+#include <QObject>
+#include <QTimer>
+
+namespace arizuko::store {
+
+class Store;
+
+class StoreWatcher final : public QObject
+{
+    Q_OBJECT
+
+public:
+    static constexpr int defaultIntervalMs = 200;
+
+    explicit StoreWatcher(Store &store, QObject *parent = nullptr);
+
+    void setInterval(int milliseconds) { m_timer.setInterval(milliseconds); }
+    // Reads the generations now; emits for what changed since the last read.
+    void poll();
+
+signals:
+    void foldersChanged();
+    void topicsChanged();
+    void rulesChanged();
+    void grantsChanged();
+    void turnsChanged();
+
+private:
+    Store &m_store;
+    QTimer m_timer;
+    QHash<QString, qint64> m_seen;
+};
+
+} // namespace arizuko::store

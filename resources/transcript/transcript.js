@@ -1,0 +1,157 @@
+// The transcript page: loaded once, then fed items over QWebChannel by
+// TranscriptBridge (app/desktop/transcript_bridge.h). Every string from the
+// agent goes in as text; the only HTML is cmark-gfm's rendering of
+// markdown, made on the C++ side with raw HTML disabled, and cleaned here
+// once more against an allowlist before it touches the document.
+"use strict";
+
+const allowedTags = new Set(["P", "EM", "STRONG", "CODE", "PRE", "A", "UL", "OL", "LI",
+    "BLOCKQUOTE", "H1", "H2", "H3", "H4", "H5", "H6", "TABLE", "THEAD", "TBODY", "TR", "TH",
+    "TD", "DEL", "HR", "BR", "INPUT", "SPAN"]);
+const allowedAttributes = new Set(["href", "title", "align", "class", "type", "checked",
+    "disabled"]);
+
+function safeHref(value) {
+    return /^(https?:|mailto:|#)/i.test(value.trim());
+}
+
+function clean(node) {
+    for (const child of Array.from(node.children)) {
+        if (!allowedTags.has(child.tagName) ||
+            (child.tagName === "INPUT" && child.getAttribute("type") !== "checkbox")) {
+            child.replaceWith(document.createTextNode(child.textContent));
+            continue;
+        }
+        for (const attribute of Array.from(child.attributes)) {
+            const name = attribute.name.toLowerCase();
+            if (!allowedAttributes.has(name) || (name === "href" && !safeHref(attribute.value)))
+                child.removeAttribute(attribute.name);
+        }
+        clean(child);
+    }
+}
+
+function markdown(html) {
+    const template = document.createElement("template");
+    template.innerHTML = html; // a template's content is inert: nothing runs or loads
+    clean(template.content);
+    const div = document.createElement("div");
+    div.className = "text";
+    div.appendChild(template.content);
+    return div;
+}
+
+function element(tag, className, text) {
+    const node = document.createElement(tag);
+    if (className)
+        node.className = className;
+    if (text !== undefined)
+        node.textContent = text;
+    return node;
+}
+
+const turns = new Map();   // turn id -> its section
+const tools = new Map();   // tool_use id -> its <details>
+
+function turnSection(id, before) {
+    let section = turns.get(id);
+    if (!section) {
+        section = element("section", "turn");
+        section.dataset.turn = id;
+        const container = document.getElementById("turns");
+        if (before)
+            container.insertBefore(section, container.firstChild);
+        else
+            container.appendChild(section);
+        turns.set(id, section);
+    }
+    return section;
+}
+
+function render(item) {
+    switch (item.type) {
+    case "prompt":
+        return element("div", "prompt", item.text);
+    case "text":
+        return markdown(item.html);
+    case "thinking":
+        return element("div", "thinking", item.text);
+    case "tool": {
+        const details = element("details", "tool");
+        details.dataset.tool = item.id;
+        details.appendChild(element("summary", "", item.summary));
+        details.appendChild(element("pre", "input", item.input));
+        tools.set(item.id, details);
+        return details;
+    }
+    case "tool_result": {
+        const output = element("pre", "output", item.text);
+        const details = tools.get(item.id);
+        if (details) {
+            details.appendChild(output);
+            if (item.error)
+                details.classList.add("error");
+            return null;
+        }
+        return output;
+    }
+    case "footer":
+        return element("div", "footer", item.text);
+    case "error":
+        return element("div", "error", item.text);
+    default:
+        return element("div", "note" + (item.denied ? " denied" : ""), item.text);
+    }
+}
+
+function append(items, before) {
+    const stick = window.innerHeight + window.scrollY >= document.body.scrollHeight - 40;
+    // Earlier turns come in oldest first; each goes above what is shown.
+    const sections = [];
+    for (const item of items) {
+        const section = turnSection(item.turn, before && !turns.has(item.turn));
+        const node = render(item);
+        if (node) {
+            node.dataset.seq = item.seq;
+            node.dataset.type = item.type;
+            section.appendChild(node);
+        }
+        if (before && !sections.includes(section))
+            sections.push(section);
+    }
+    if (before) {
+        const container = document.getElementById("turns");
+        for (const section of sections.reverse())
+            container.insertBefore(section, container.firstChild);
+    }
+    if (stick && !before)
+        window.scrollTo(0, document.body.scrollHeight);
+}
+
+function reset(hasEarlier) {
+    document.getElementById("turns").replaceChildren();
+    turns.clear();
+    tools.clear();
+    document.getElementById("earlier").hidden = !hasEarlier;
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+    new QWebChannel(qt.webChannelTransport, channel => {
+        const bridge = channel.objects.bridge;
+        // Appends arrive in bursts while a turn streams: they are drawn
+        // once per animation frame.
+        let pending = [];
+        bridge.appended.connect(items => {
+            if (pending.length === 0)
+                requestAnimationFrame(() => { const batch = pending; pending = []; append(batch, false); });
+            pending.push(...items);
+        });
+        bridge.prepended.connect((items, more) => {
+            append(items, true);
+            document.getElementById("earlier").hidden = !more;
+        });
+        bridge.reset.connect(hasEarlier => { pending = []; reset(hasEarlier); });
+        document.getElementById("earlier").addEventListener("click", () => bridge.requestEarlier());
+        bridge.pageReady();
+    });
+});

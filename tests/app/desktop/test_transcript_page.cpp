@@ -1,0 +1,214 @@
+// The transcript page in the real WebEngine (under Xvfb): a recorded Claude
+// Code event stream goes in through the same code the window uses, and the
+// DOM is checked with runJavaScript — order, folded tool calls, markdown,
+// and that nothing in the agent's output runs: a canary it would set stays
+// unset.
+
+#include "transcript_bridge.h"
+#include "transcript_page.h"
+#include "transcript_view.h"
+#include "web_test_support.h"
+
+#include "agent/agent_events.h"
+#include "store/folders.h"
+#include "store/store.h"
+#include "store/timestamp.h"
+#include "turns/turn_records.h"
+
+#include <QApplication>
+#include <QFile>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QWebEngineView>
+
+using namespace arizuko;
+using desktop::TranscriptView;
+
+namespace {
+
+QList<turns::TurnEventRecord> recordedStream(const QString &turn)
+{
+    QFile file(QStringLiteral(FIXTURES "/claude-stream.jsonl"));
+    if (!file.open(QIODevice::ReadOnly))
+        qFatal("cannot read the recorded stream");
+    QList<turns::TurnEventRecord> events;
+    qint64 seq = 1;
+    for (const QByteArray &line : file.readAll().split('\n')) {
+        if (line.trimmed().isEmpty())
+            continue;
+        for (const agent::AgentEvent &event : agent::agentEventsFromLine(QString::fromUtf8(line)))
+            events.append({turn, seq++, event.kind, event.json, store::nowTimestamp()});
+    }
+    return events;
+}
+
+turns::TurnRecord turnRecord(int number, turns::TurnState state)
+{
+    turns::TurnRecord record;
+    record.id = QStringLiteral("%1-0000-0000-0000-000000000000").arg(number, 8, 10, QLatin1Char('0'));
+    record.name = QStringLiteral("az-") + record.id.left(8);
+    record.folder = QStringLiteral("corp");
+    record.topic = QStringLiteral("main");
+    record.agent = QStringLiteral("claude");
+    record.prompt = QStringLiteral("prompt number %1 <b>not bold</b>").arg(number);
+    record.state = state;
+    record.queuedAt = store::nowTimestamp();
+    record.endedAt = turns::isTerminal(state) ? store::nowTimestamp() : QString();
+    return record;
+}
+
+const QString canaryUnset = QStringLiteral("typeof window.canary === 'undefined'");
+
+} // namespace
+
+class TranscriptPageTest : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void init()
+    {
+        m_directory = std::make_unique<QTemporaryDir>();
+        auto opened = store::Store::open(m_directory->filePath(QStringLiteral("data")));
+        QVERIFY(opened.ok());
+        m_store = std::move(*opened);
+        QVERIFY(store::Folders(*m_store, QStringLiteral("user:test")).add(QStringLiteral("corp")).ok());
+    }
+    void cleanup() { m_store.reset(); }
+
+    void rendersALiveStreamInOrderFoldedAndInert()
+    {
+        TranscriptView view(*m_store);
+        view.resize(900, 700);
+        view.show();
+        QSignalSpy ready(view.bridge(), &desktop::TranscriptBridge::ready);
+        QStringList console;
+        connect(view.page(), &desktop::TranscriptPage::consoleMessage, this,
+                [&console](const QString &message) { console << message; });
+        view.showTopic(QStringLiteral("corp"), QStringLiteral("main"));
+        QVERIFY(ready.wait(30000));
+
+        // Live, as the window gets it: the turn, then its events in batches.
+        const turns::TurnRecord turn = turnRecord(1, turns::TurnState::Running);
+        QVERIFY(turns::TurnRecords(*m_store).insert(turn).ok());
+        view.addTurn(turn);
+        const QList<turns::TurnEventRecord> events = recordedStream(turn.id);
+        view.addEvents(events.mid(0, 3));
+        view.addEvents(events.mid(3));
+        turns::TurnRecord ended = turn;
+        ended.state = turns::TurnState::Done;
+        ended.endedAt = store::nowTimestamp();
+        ended.usage = QJsonObject{{QStringLiteral("input_tokens"), 100}, {QStringLiteral("output_tokens"), 20}};
+        ended.costUsd = 0.001;
+        view.endTurn(ended);
+        QWebEnginePage *page = view.page();
+        QVERIFY2(waitForScript(page, QStringLiteral("document.querySelector('.footer') !== null")),
+                 qPrintable(console.join(QLatin1Char('\n'))));
+
+        // Order: the prompt first, then every item by sequence, the footer last.
+        const QStringList types = runJavaScript(page, QStringLiteral(
+            "Array.from(document.querySelectorAll('section.turn > *')).map(e => e.dataset.type)"))
+                                      .toStringList();
+        QCOMPARE(types, (QStringList{QStringLiteral("prompt"), QStringLiteral("text"),
+                                     QStringLiteral("tool"), QStringLiteral("text"),
+                                     QStringLiteral("tool"), QStringLiteral("text"),
+                                     QStringLiteral("footer")}));
+        const QVariantList seqs = runJavaScript(page, QStringLiteral(
+            "Array.from(document.querySelectorAll('section.turn > *')).map(e => Number(e.dataset.seq))"))
+                                      .toList();
+        for (qsizetype i = 1; i < seqs.size(); ++i)
+            QVERIFY(seqs[i].toLongLong() > seqs[i - 1].toLongLong());
+        QCOMPARE(runJavaScript(page, QStringLiteral("document.querySelector('.prompt').textContent")).toString(),
+                 QStringLiteral("prompt number 1 <b>not bold</b>"));
+
+        // Folding: each tool call is one closed line, its output inside.
+        QCOMPARE(runJavaScript(page, QStringLiteral("document.querySelectorAll('details.tool').length")).toInt(), 2);
+        QCOMPARE(runJavaScript(page, QStringLiteral("document.querySelectorAll('details.tool[open]').length")).toInt(), 0);
+        QCOMPARE(runJavaScript(page, QStringLiteral("document.querySelector('details.tool > summary').textContent")).toString(),
+                 QStringLiteral("Bash: uname -sr; id"));
+        QVERIFY(runJavaScript(page, QStringLiteral(
+            "document.querySelector('details.tool > pre.output').textContent.includes('uid=0(root)')")).toBool());
+        QVERIFY(runJavaScript(page, QStringLiteral(
+            "document.querySelectorAll('details.tool')[1].classList.contains('error')")).toBool());
+        // Expanding shows the input and output.
+        QVERIFY(runJavaScript(page, QStringLiteral(
+            "const d = document.querySelector('details.tool'); d.open = true; "
+            "d.querySelector('pre.input').offsetHeight > 0 && d.querySelector('pre.output').offsetHeight > 0")).toBool());
+
+        // Markdown from cmark-gfm: bold, a table, a code block.
+        QCOMPARE(runJavaScript(page, QStringLiteral("document.querySelector('.text strong').textContent")).toString(),
+                 QStringLiteral("bold"));
+        QCOMPARE(runJavaScript(page, QStringLiteral("document.querySelectorAll('.text table td').length")).toInt(), 2);
+        QVERIFY(runJavaScript(page, QStringLiteral("document.querySelector('.text pre code').textContent.includes('ls -la')")).toBool());
+        QCOMPARE(runJavaScript(page, QStringLiteral("document.querySelector('.footer').textContent")).toString(),
+                 QStringLiteral("done in 0.0 s \u00b7 100 tokens in, 20 out \u00b7 $0.0010"));
+
+        // Nothing from the agent ran or can run.
+        QVERIFY(runJavaScript(page, canaryUnset).toBool());
+        QCOMPARE(runJavaScript(page, QStringLiteral("document.querySelectorAll('#turns script, #turns img, #turns iframe').length")).toInt(), 0);
+        QCOMPARE(runJavaScript(page, QStringLiteral(
+            "Array.from(document.querySelectorAll('#turns *')).filter(e => Array.from(e.attributes).some(a => a.name.startsWith('on'))).length")).toInt(), 0);
+        QCOMPARE(runJavaScript(page, QStringLiteral(
+            "Array.from(document.querySelectorAll('#turns a')).filter(a => /^\\s*javascript:/i.test(a.getAttribute('href') || '')).length")).toInt(), 0);
+        // The text survives as text.
+        QVERIFY(runJavaScript(page, QStringLiteral(
+            "document.getElementById('turns').textContent.includes(\"window.canary = 'tool-output'\")")).toBool());
+        // Clicking every link does not run anything either.
+        runJavaScript(page, QStringLiteral("document.querySelectorAll('#turns a').forEach(a => a.click()); true"));
+        QTest::qWait(500);
+        QVERIFY(runJavaScript(page, canaryUnset).toBool());
+        // The canary is real: the page's own context would set it.
+        QVERIFY(runJavaScript(page, QStringLiteral("window.canary = 'test'; window.canary === 'test'")).toBool());
+        // The policy is in force: an inline script added at run time is refused.
+        runJavaScript(page, QStringLiteral(
+            "window.canary = undefined; const s = document.createElement('script'); "
+            "s.textContent = \"window.canary = 'inline'\"; document.body.appendChild(s); true"));
+        QVERIFY(runJavaScript(page, canaryUnset).toBool());
+
+        // Copy as markdown carries the prompt, the text and the tool call.
+        const QString markdown = view.markdown();
+        QVERIFY(markdown.startsWith(QLatin1String("**You:** prompt number 1")));
+        QVERIFY(markdown.contains(QLatin1String("- `Bash: uname -sr; id`")));
+    }
+
+    void opensWithTheLatestTurnsAndLoadsEarlierOnes()
+    {
+        turns::TurnRecords records(*m_store);
+        for (int number = 1; number <= 7; ++number) {
+            const turns::TurnRecord turn = turnRecord(number, turns::TurnState::Done);
+            QVERIFY(records.insert(turn).ok());
+            QVERIFY(records.appendEvents(recordedStream(turn.id)).ok());
+        }
+        TranscriptView view(*m_store);
+        view.resize(900, 700);
+        view.show();
+        QSignalSpy ready(view.bridge(), &desktop::TranscriptBridge::ready);
+        view.showTopic(QStringLiteral("corp"), QStringLiteral("main"));
+        QVERIFY(ready.wait(30000));
+        QWebEnginePage *page = view.page();
+        QVERIFY(waitForScript(page, QStringLiteral("document.querySelectorAll('section.turn').length === 5")));
+        QVERIFY(runJavaScript(page, QStringLiteral("!document.getElementById('earlier').hidden")).toBool());
+        runJavaScript(page, QStringLiteral("document.getElementById('earlier').click(); true"));
+        QVERIFY(waitForScript(page, QStringLiteral("document.querySelectorAll('section.turn').length === 7")));
+        QCOMPARE(runJavaScript(page, QStringLiteral(
+            "Array.from(document.querySelectorAll('.prompt')).map(p => p.textContent.split(' ')[2]).join(',')")).toString(),
+                 QStringLiteral("1,2,3,4,5,6,7"));
+        QVERIFY(runJavaScript(page, QStringLiteral("document.getElementById('earlier').hidden")).toBool());
+        QVERIFY(runJavaScript(page, canaryUnset).toBool());
+    }
+
+private:
+    std::unique_ptr<QTemporaryDir> m_directory;
+    std::unique_ptr<store::Store> m_store;
+};
+
+int main(int argc, char *argv[])
+{
+    QCoreApplication::setAttribute(Qt::AA_ShareOpenGLContexts);
+    QApplication application(argc, argv);
+    TranscriptPageTest test;
+    return QTest::qExec(&test, argc, argv);
+}
+
+#include "test_transcript_page.moc"

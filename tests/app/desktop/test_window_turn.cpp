@@ -1,0 +1,256 @@
+// End to end through the real window under Xvfb: a real turn in a real VM
+// (TCG here) with the real Claude Code binary driven by the scripted demo
+// model. Selects the topic, types a prompt, sees the events arrive in
+// order in the transcript, sees the denied host in the network tab, allows
+// it with one click (and a confirmation that names the rule and folder),
+// and finds the rule in the store. Screenshots of the live window go to
+// docs/screenshots/. Reports the GUI thread's longest stall during the turn.
+
+#include "composer.h"
+#include "folder_tree_panel.h"
+#include "main_window.h"
+#include "stall_meter.h"
+#include "transcript_page.h"
+#include "transcript_view.h"
+#include "turn_panel.h"
+#include "web_test_support.h"
+
+#include "models/network_decision_model.h"
+#include "policy/policy.h"
+#include "store/folders.h"
+#include "store/store.h"
+#include "store/topics.h"
+#include "turns/turn.h"
+#include "turns/turn_runner.h"
+
+#include <QAbstractButton>
+#include <QApplication>
+#include <QDir>
+#include <QPainter>
+#include <QJsonDocument>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeView>
+
+using namespace arizuko;
+using desktop::MainWindow;
+
+namespace {
+
+const QString deniedHost = QStringLiteral("not-on-the-allowlist.example");
+
+// The window, and a dialog over it where one is open (a dialog is a window
+// of its own, which grabbing the main window leaves out).
+void screenshot(QWidget *window, const QString &name, QWidget *dialog = nullptr)
+{
+    QDir().mkpath(QStringLiteral(SCREENSHOT_DIR));
+    const QString path = QDir(QStringLiteral(SCREENSHOT_DIR)).filePath(name);
+    QPixmap picture = window->grab();
+    if (dialog) {
+        QPainter painter(&picture);
+        const QPixmap over = dialog->grab();
+        painter.drawPixmap((picture.width() - over.width()) / 2, (picture.height() - over.height()) / 3, over);
+    }
+    QVERIFY2(picture.save(path), qPrintable(path));
+    qInfo("screenshot %s", qPrintable(path));
+}
+
+} // namespace
+
+class WindowTurnTest : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        // Read before test mode moves the standard paths: the guest image
+        // is the one in the real cache (or $ARIZUKO_GUEST_IMAGE_DIR).
+        auto settings = turns::RunnerSettings::fromEnvironment();
+        QVERIFY(settings.ok());
+        m_settings = *settings;
+        // The window's own settings (geometry, per-topic agent) stay apart
+        // from a real user's.
+        QStandardPaths::setTestModeEnabled(true);
+    }
+
+    void aTurnLiveInTheWindow()
+    {
+        QTemporaryDir directory;
+        auto store = store::Store::open(directory.filePath(QStringLiteral("data")));
+        QVERIFY(store.ok());
+        QVERIFY(store::Folders(**store, QStringLiteral("user:test")).add(QStringLiteral("corp")).ok());
+        QVERIFY(store::Topics(**store, QStringLiteral("user:test")).add(QStringLiteral("corp"), QStringLiteral("demo")).ok());
+        // The demo fetches the first allowed host (localhost: nothing leaves
+        // this machine) and one the folder does not allow.
+        policy::Policy policy(**store);
+        QVERIFY(policy.network().add(QStringLiteral("corp"), QStringLiteral("localhost"),
+                                     policy::RuleKind::Allow, QStringLiteral("user:test")).ok());
+
+        std::optional<turns::RunnerSettings> settings = m_settings;
+        settings->egressProgram = QStringLiteral(EGRESS_PROGRAM);
+        settings->modelProvider = turns::ModelProviderChoice::Demo;
+        settings->proxyAllowsLoopback = true;
+        settings->accelerator = libvirt::AcceleratorSetting::Tcg;
+
+        MainWindow window(**store, *settings);
+        window.resize(1500, 900);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        turns::TurnRunner *runner = window.runner();
+        // Ready may come while the window is being exposed.
+        QTRY_VERIFY_WITH_TIMEOUT(runner->isReady(), 120000);
+
+        // Select the topic from the keyboard: the tree, then down to it.
+        desktop::FolderTreePanel *tree = window.folderTree();
+        QVERIFY(tree->select(QStringLiteral("corp")));
+        tree->view()->setFocus();
+        QTest::keyClick(tree->view(), Qt::Key_Right);
+        QTest::keyClick(tree->view(), Qt::Key_Down);
+        QCOMPARE(tree->currentTopic(), QStringLiteral("demo"));
+
+        QList<turns::TurnEventRecord> events;
+        QList<turns::TurnState> phases;
+        connect(runner, &turns::TurnRunner::turnEvents, this,
+                [&events](turns::Turn *, const QList<turns::TurnEventRecord> &batch) { events << batch; });
+        connect(runner, &turns::TurnRunner::turnPhaseChanged, this,
+                [&phases](turns::Turn *, turns::TurnState state) { phases << state; });
+        QSignalSpy finished(runner, &turns::TurnRunner::turnFinished);
+
+        QPlainTextEdit *editor = window.composer()->editor();
+        editor->setFocus();
+        QTest::keyClicks(editor, QStringLiteral("Show me what you can do."));
+        window.stallMeter()->reset();
+        QTest::keyClick(editor, Qt::Key_Return, Qt::ControlModifier);
+        QCOMPARE(editor->toPlainText(), QString());
+        QCOMPARE(runner->turns().size(), 1);
+
+        // The denied host shows in the network tab while the turn runs.
+        desktop::TurnPanel *panel = window.turnPanel();
+        models::NetworkDecisionModel *network = panel->networkModel();
+        const auto deniedRow = [network] {
+            for (int row = 0; row < network->rowCount(); ++row) {
+                if (network->index(row, 0).data(models::NetworkDecisionModel::HostRole).toString() == deniedHost)
+                    return row;
+            }
+            return -1;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(deniedRow() >= 0 || !finished.isEmpty(), 400000);
+        if (deniedRow() < 0) {
+            QStringList seen;
+            for (const turns::TurnEventRecord &event : events)
+                seen << event.kind + QLatin1Char(' ') +
+                            QString::fromUtf8(QJsonDocument(event.json).toJson(QJsonDocument::Compact)).left(200);
+            qWarning("events: %s", qPrintable(seen.join(QLatin1Char('\n'))));
+            QFAIL("the turn ended without a denied host in the network tab");
+        }
+        // Grabbing the window blocks the GUI thread itself: the stall is
+        // measured around the screenshots, not across them.
+        qint64 stall = window.stallMeter()->longestStallMs();
+        QList<desktop::StallMeter::Stall> stalls = window.stallMeter()->stalls();
+        QTest::qWait(500); // the transcript draws the denial first
+        screenshot(&window, QStringLiteral("window-live-turn.png"));
+        panel->tabs()->setCurrentIndex(1);
+        QTest::qWait(300);
+        screenshot(&window, QStringLiteral("window-network-tab.png"));
+        window.stallMeter()->reset();
+
+        QVERIFY(finished.wait(400000) || !finished.isEmpty());
+        stall = std::max(stall, window.stallMeter()->longestStallMs());
+        stalls << window.stallMeter()->stalls();
+        qInfo("the GUI thread's longest stall during the turn: %lld ms", stall);
+        for (const desktop::StallMeter::Stall &each : stalls)
+            qInfo("  stall of %lld ms ending at %s", each.ms,
+                  qPrintable(each.endedAt.toString(Qt::ISODateWithMs)));
+
+        // Phases and events in order.
+        QCOMPARE(phases, (QList<turns::TurnState>{turns::TurnState::Preparing, turns::TurnState::Booting,
+                                                  turns::TurnState::Running, turns::TurnState::Finishing,
+                                                  turns::TurnState::Done}));
+        for (qsizetype i = 1; i < events.size(); ++i)
+            QCOMPARE(events[i].seq, events[i - 1].seq + 1);
+        QStringList kinds;
+        for (const turns::TurnEventRecord &event : events) {
+            if (kinds.isEmpty() || kinds.last() != event.kind)
+                kinds << event.kind;
+        }
+        for (const turns::TurnEventRecord &event : events) {
+            if (event.kind == QLatin1String("phase") || event.kind == QLatin1String("timing"))
+                qInfo("  %s %s %s", qPrintable(event.at), qPrintable(event.kind),
+                      qPrintable(QString::fromUtf8(QJsonDocument(event.json).toJson(QJsonDocument::Compact))));
+        }
+        QVERIFY(kinds.indexOf(QStringLiteral("init")) < kinds.indexOf(QStringLiteral("tool_use")));
+        QVERIFY(kinds.lastIndexOf(QStringLiteral("tool_result")) < kinds.lastIndexOf(QStringLiteral("result")));
+
+        // The transcript shows them, in the same order, tool calls folded.
+        QWebEnginePage *page = window.transcript()->page();
+        QVERIFY(waitForScript(page, QStringLiteral("document.querySelector('.footer') !== null"), 30000));
+        QVERIFY(runJavaScript(page, QStringLiteral("document.querySelectorAll('details.tool').length >= 4")).toBool());
+        const QVariantList seqs = runJavaScript(page, QStringLiteral(
+            "Array.from(document.querySelectorAll('section.turn > *')).map(e => Number(e.dataset.seq))")).toList();
+        for (qsizetype i = 1; i < seqs.size(); ++i)
+            QVERIFY(seqs[i].toLongLong() > seqs[i - 1].toLongLong());
+        QVERIFY(runJavaScript(page, QStringLiteral(
+            "document.getElementById('turns').textContent.includes('403 Forbidden')")).toBool());
+        panel->tabs()->setCurrentIndex(0);
+        QTest::qWait(300);
+        screenshot(&window, QStringLiteral("window-turn-done.png"));
+
+        // One click on the denied row's button; the confirmation names the
+        // exact rule and the folder before anything is written.
+        panel->tabs()->setCurrentIndex(1);
+        const int row = deniedRow();
+        panel->networkTable()->selectRow(row);
+        QVERIFY(panel->allowButton()->isEnabled());
+        QTest::mouseClick(panel->allowButton(), Qt::LeftButton);
+        QMessageBox *confirmation = nullptr;
+        QTRY_VERIFY((confirmation = window.findChild<QMessageBox *>(QStringLiteral("allowRuleConfirmation"))));
+        QVERIFY2(confirmation->text().contains(QStringLiteral("allow %1").arg(deniedHost)), qPrintable(confirmation->text()));
+        QVERIFY(confirmation->text().contains(QStringLiteral("\"corp\"")));
+        QVERIFY(!policy.network().list(QStringLiteral("corp"))->isEmpty());
+        QCOMPARE(policy.network().list(QStringLiteral("corp"))->size(), 1); // nothing written yet
+        QTest::qWait(300);
+        screenshot(&window, QStringLiteral("window-allow-confirmation.png"), confirmation);
+        QSignalSpy added(panel, &desktop::TurnPanel::ruleAdded);
+        confirmation->button(QMessageBox::Yes)->click();
+        QVERIFY(added.count() == 1 || added.wait(5000));
+
+        const auto rules = policy.network().list(QStringLiteral("corp"));
+        QVERIFY(rules.ok());
+        bool found = false;
+        for (const policy::NetworkRule &rule : *rules)
+            found = found || (rule.target == deniedHost && rule.kind == policy::RuleKind::Allow &&
+                              rule.createdBy == QLatin1String("user:gui"));
+        QVERIFY2(found, "the allow rule is not in the store");
+        const auto verdict = policy.network().test(QStringLiteral("corp"), deniedHost);
+        QVERIFY(verdict.ok() && verdict->allowed);
+
+        // Measured, not assumed: the window stayed responsive.
+        QVERIFY2(stall <= maxStallMs, qPrintable(QStringLiteral("longest stall %1 ms").arg(stall)));
+    }
+
+private:
+    turns::RunnerSettings m_settings;
+    // The target is 16 ms; under Xvfb with software rendering of the
+    // web page on two shared cores the bound the test holds is looser, and
+    // the measured value is reported either way.
+    static constexpr qint64 maxStallMs = 250;
+};
+
+int main(int argc, char *argv[])
+{
+    QCoreApplication::setAttribute(Qt::AA_ShareOpenGLContexts);
+    QApplication application(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("arizuko-tests"));
+    WindowTurnTest test;
+    return QTest::qExec(&test, argc, argv);
+}
+
+#include "test_window_turn.moc"

@@ -1,0 +1,203 @@
+// The window's item models, each under QAbstractItemModelTester (which
+// fails the test on any broken model invariant) while the store changes.
+
+#include "models/folder_topic_model.h"
+#include "models/network_decision_model.h"
+#include "models/turn_list_model.h"
+#include "store/folders.h"
+#include "store/store.h"
+#include "store/timestamp.h"
+#include "store/topics.h"
+#include "turns/turn_records.h"
+
+#include <QAbstractItemModelTester>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace arizuko;
+using models::FolderTopicModel;
+
+namespace {
+
+turns::TurnRecord turnIn(const QString &folder, const QString &topic, const QString &id)
+{
+    turns::TurnRecord record;
+    record.id = id;
+    record.name = QStringLiteral("az-") + id.left(8);
+    record.folder = folder;
+    record.topic = topic;
+    record.agent = QStringLiteral("command");
+    record.prompt = QStringLiteral("true\nsecond line");
+    record.queuedAt = store::nowTimestamp();
+    return record;
+}
+
+QStringList labels(const QAbstractItemModel &model, const QModelIndex &parent = {})
+{
+    QStringList out;
+    for (int row = 0; row < model.rowCount(parent); ++row)
+        out << model.index(row, 0, parent).data().toString();
+    return out;
+}
+
+} // namespace
+
+class ModelsTest : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void init()
+    {
+        m_directory = std::make_unique<QTemporaryDir>();
+        QVERIFY(m_directory->isValid());
+        auto opened = store::Store::open(m_directory->filePath(QStringLiteral("data")));
+        QVERIFY(opened.ok());
+        m_store = std::move(*opened);
+    }
+    void cleanup() { m_store.reset(); }
+
+    void folderTreeFollowsTheStoreRowByRow()
+    {
+        FolderTopicModel model(*m_store);
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        store::Folders folders(*m_store, QStringLiteral("user:test"));
+        store::Topics topics(*m_store, QStringLiteral("user:test"));
+        QVERIFY(folders.add(QStringLiteral("corp")).ok());
+        QVERIFY(folders.add(QStringLiteral("corp/eng")).ok());
+        QVERIFY(folders.add(QStringLiteral("home")).ok());
+        QVERIFY(topics.add(QStringLiteral("corp"), QStringLiteral("main")).ok());
+        QVERIFY(model.reload().ok());
+
+        QCOMPARE(labels(model), (QStringList{QStringLiteral("corp"), QStringLiteral("home")}));
+        const QModelIndex corp = model.folderIndex(QStringLiteral("corp"));
+        // Subfolders first, then topics.
+        QCOMPARE(labels(model, corp), (QStringList{QStringLiteral("eng"), QStringLiteral("main")}));
+        QCOMPARE(model.folderIndex(QStringLiteral("corp/eng")).parent(), corp);
+
+        // An unrelated change leaves existing rows alone: no reset, no removal.
+        QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
+        QSignalSpy removed(&model, &QAbstractItemModel::rowsRemoved);
+        QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
+        QVERIFY(topics.add(QStringLiteral("corp/eng"), QStringLiteral("oncall")).ok());
+        QVERIFY(model.reload().ok());
+        QCOMPARE(reset.count(), 0);
+        QCOMPARE(removed.count(), 0);
+        QCOMPARE(inserted.count(), 1);
+        QCOMPARE(model.topicIndex(QStringLiteral("corp/eng"), QStringLiteral("oncall"))
+                     .data(FolderTopicModel::TopicRole)
+                     .toString(),
+                 QStringLiteral("oncall"));
+
+        QVERIFY(topics.rename(QStringLiteral("corp"), QStringLiteral("main"), QStringLiteral("zeta")).ok());
+        QVERIFY(folders.remove(QStringLiteral("home"), true).ok());
+        QVERIFY(model.reload().ok());
+        QCOMPARE(labels(model), QStringList{QStringLiteral("corp")});
+        QCOMPARE(labels(model, model.folderIndex(QStringLiteral("corp"))),
+                 (QStringList{QStringLiteral("eng"), QStringLiteral("zeta")}));
+    }
+
+    void topicsShowTheirRunningAndQueuedTurns()
+    {
+        FolderTopicModel model(*m_store);
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QVERIFY(store::Folders(*m_store, QStringLiteral("user:test")).add(QStringLiteral("corp")).ok());
+        store::Topics topics(*m_store, QStringLiteral("user:test"));
+        QVERIFY(topics.add(QStringLiteral("corp"), QStringLiteral("a")).ok());
+        QVERIFY(topics.add(QStringLiteral("corp"), QStringLiteral("b")).ok());
+        turns::TurnRecords records(*m_store);
+        QVERIFY(records.insert(turnIn(QStringLiteral("corp"), QStringLiteral("a"),
+                                      QStringLiteral("11111111-0000-0000-0000-000000000000")))
+                    .ok());
+        QVERIFY(model.reload().ok());
+        const auto activity = [&](const char *topic) {
+            return model.topicIndex(QStringLiteral("corp"), QLatin1String(topic))
+                .data(FolderTopicModel::ActivityRole)
+                .toString();
+        };
+        QCOMPARE(activity("a"), QStringLiteral("queued"));
+        QCOMPARE(activity("b"), QString());
+
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+        QVERIFY(records.setState(QStringLiteral("11111111-0000-0000-0000-000000000000"),
+                                 turns::TurnState::Running, store::nowTimestamp())
+                    .ok());
+        QVERIFY(model.reload().ok());
+        QCOMPARE(activity("a"), QStringLiteral("running"));
+        QCOMPARE(model.folderIndex(QStringLiteral("corp")).data(FolderTopicModel::ActivityRole),
+                 QVariant(QStringLiteral("running")));
+        QVERIFY(changed.count() >= 2); // the topic and its folder
+    }
+
+    void turnListAppendsAndUpdatesInPlace()
+    {
+        QVERIFY(store::Folders(*m_store, QStringLiteral("user:test")).add(QStringLiteral("corp")).ok());
+        turns::TurnRecords records(*m_store);
+        const QString first = QStringLiteral("aaaaaaaa-0000-0000-0000-000000000000");
+        const QString second = QStringLiteral("bbbbbbbb-0000-0000-0000-000000000000");
+        QVERIFY(records.insert(turnIn(QStringLiteral("corp"), QStringLiteral("main"), first)).ok());
+
+        models::TurnListModel model(*m_store);
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setTopic(QStringLiteral("corp"), QStringLiteral("main"));
+        QCOMPARE(model.rowCount(), 1);
+        QCOMPARE(model.index(0, models::TurnListModel::PromptColumn).data().toString(),
+                 QStringLiteral("true"));
+
+        QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+        QVERIFY(records.insert(turnIn(QStringLiteral("corp"), QStringLiteral("main"), second)).ok());
+        QVERIFY(records.setState(first, turns::TurnState::Done, store::nowTimestamp()).ok());
+        QVERIFY(model.reload().ok());
+        QCOMPARE(reset.count(), 0);
+        QCOMPARE(changed.count(), 1);
+        QCOMPARE(model.rowCount(), 2);
+        QCOMPARE(model.index(0, models::TurnListModel::StateColumn).data().toString(),
+                 QStringLiteral("done"));
+        QVERIFY(model.index(0, models::TurnListModel::DurationColumn).data().toString().endsWith(
+            QLatin1String(" s")));
+        QCOMPARE(model.index(1, 0).data(models::TurnListModel::IdRole).toString(), second);
+
+        model.setTopic(QStringLiteral("corp"), QStringLiteral("other"));
+        QCOMPARE(model.rowCount(), 0);
+    }
+
+    void networkDecisionsJoinTheirCloseLine()
+    {
+        models::NetworkDecisionModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        const auto line = [](const char *event, const char *host, const char *decision) {
+            return QJsonObject{{QStringLiteral("event"), QLatin1String(event)},
+                              {QStringLiteral("time"), QStringLiteral("2025-01-01T10:00:00.000Z")},
+                              {QStringLiteral("host"), QLatin1String(host)},
+                              {QStringLiteral("port"), 80},
+                              {QStringLiteral("decision"), QLatin1String(decision)},
+                              {QStringLiteral("reason"), QStringLiteral("because")},
+                              {QStringLiteral("bytes_up"), 10},
+                              {QStringLiteral("bytes_down"), 20}};
+        };
+        model.addDecisions({line("decision", "localhost", "allow"), line("close", "localhost", "allow")});
+        QCOMPARE(model.rowCount(), 1);
+        QCOMPARE(model.index(0, models::NetworkDecisionModel::BytesColumn).data().toString(),
+                 QStringLiteral("10 up, 20 down"));
+
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+        model.addDecisions({line("decision", "denied.example", "deny")});
+        model.addDecisions({line("close", "denied.example", "deny"), line("status", "x", "")});
+        QCOMPARE(model.rowCount(), 2);
+        QCOMPARE(changed.count(), 1);
+        QVERIFY(model.index(1, 0).data(models::NetworkDecisionModel::DeniedRole).toBool());
+        QCOMPARE(model.index(1, models::NetworkDecisionModel::DecisionColumn).data().toString(),
+                 QStringLiteral("denied"));
+        model.clear();
+        QCOMPARE(model.rowCount(), 0);
+    }
+
+private:
+    std::unique_ptr<QTemporaryDir> m_directory;
+    std::unique_ptr<store::Store> m_store;
+};
+
+QTEST_GUILESS_MAIN(ModelsTest)
+#include "test_models.moc"

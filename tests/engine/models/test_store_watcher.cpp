@@ -1,0 +1,76 @@
+// The store watcher against a second process: arizukoctl adds a folder, a
+// topic and a network rule while this process watches, and each shows up
+// within a second, in the folder tree too.
+
+#include "models/folder_topic_model.h"
+#include "store/store.h"
+#include "store/store_watcher.h"
+
+#include <QElapsedTimer>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace arizuko;
+
+class StoreWatcherTest : public QObject
+{
+    Q_OBJECT
+
+    int arizukoctl(const QStringList &arguments)
+    {
+        QProcess process;
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        environment.insert(QStringLiteral("ARIZUKO_KEY_STORE"), QStringLiteral("file"));
+        process.setProcessEnvironment(environment);
+        process.start(QStringLiteral(ARIZUKOCTL),
+                      QStringList{QStringLiteral("--data-dir"), m_dataDir} + arguments);
+        if (!process.waitForFinished(30000))
+            return -1;
+        return process.exitCode();
+    }
+
+private slots:
+    void seesWhatAnotherProcessWrites()
+    {
+        QTemporaryDir directory;
+        m_dataDir = directory.filePath(QStringLiteral("data"));
+        auto store = store::Store::open(m_dataDir);
+        QVERIFY(store.ok());
+        store::StoreWatcher watcher(**store);
+        models::FolderTopicModel tree(**store);
+        QVERIFY(tree.reload().ok());
+        connect(&watcher, &store::StoreWatcher::foldersChanged, &tree, [&tree] { (void)tree.reload(); });
+        connect(&watcher, &store::StoreWatcher::topicsChanged, &tree, [&tree] { (void)tree.reload(); });
+        QSignalSpy folders(&watcher, &store::StoreWatcher::foldersChanged);
+        QSignalSpy topics(&watcher, &store::StoreWatcher::topicsChanged);
+        QSignalSpy rules(&watcher, &store::StoreWatcher::rulesChanged);
+        QSignalSpy turns(&watcher, &store::StoreWatcher::turnsChanged);
+
+        QCOMPARE(arizukoctl({QStringLiteral("folder"), QStringLiteral("add"), QStringLiteral("corp")}), 0);
+        QElapsedTimer seen;
+        seen.start();
+        QTRY_VERIFY_WITH_TIMEOUT(tree.folderIndex(QStringLiteral("corp")).isValid(), 1000);
+        qInfo("the folder appeared %lld ms after arizukoctl exited", seen.elapsed());
+        QCOMPARE(folders.count(), 1);
+        QCOMPARE(topics.count(), 0);
+
+        QCOMPARE(arizukoctl({QStringLiteral("topic"), QStringLiteral("add"), QStringLiteral("corp"),
+                             QStringLiteral("ideas")}),
+                 0);
+        QTRY_VERIFY_WITH_TIMEOUT(tree.topicIndex(QStringLiteral("corp"), QStringLiteral("ideas")).isValid(),
+                                 1000);
+        QCOMPARE(arizukoctl({QStringLiteral("network"), QStringLiteral("allow"), QStringLiteral("corp"),
+                             QStringLiteral("example.org")}),
+                 0);
+        QTRY_COMPARE_WITH_TIMEOUT(rules.count(), 1, 1000);
+        QCOMPARE(turns.count(), 0);
+    }
+
+private:
+    QString m_dataDir;
+};
+
+QTEST_GUILESS_MAIN(StoreWatcherTest)
+#include "test_store_watcher.moc"
