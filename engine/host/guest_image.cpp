@@ -15,7 +15,7 @@ namespace {
 // The manifest format installer/build-guest-image writes.
 constexpr int manifestFormat = 1;
 
-const QStringList bootFiles = {QStringLiteral("vmlinuz"), QStringLiteral("initramfs.img"),
+const QStringList bootFiles = {QStringLiteral("vmlinux"), QStringLiteral("initramfs.img"),
                                QStringLiteral("root.img")};
 
 QString sha256Of(const QString &path)

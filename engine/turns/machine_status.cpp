@@ -12,7 +12,7 @@ host::AcceleratorChoice decideTurnAccelerator(libvirt::Connection &connection,
 {
     const QDir image(settings.guestImageDirectory);
     libvirt::AcceleratorProbeInputs inputs;
-    inputs.kernel = image.filePath(QStringLiteral("vmlinuz"));
+    inputs.kernel = image.filePath(QStringLiteral("vmlinux"));
     inputs.initramfs = image.filePath(QStringLiteral("initramfs.img"));
     const QString cache = QStandardPaths::writableLocation(QStandardPaths::GenericCacheLocation) +
                           QStringLiteral("/arizuko-desktop");

@@ -349,10 +349,13 @@ void Turn::boot()
     spec.accelerator = m_environment.accelerator.accelerator;
     spec.memoryMiB = m_environment.settings.memoryMiB;
     spec.vcpus = m_environment.settings.vcpus;
-    spec.kernel = image.filePath(QStringLiteral("vmlinuz"));
+    spec.kernel = image.filePath(QStringLiteral("vmlinux"));
     spec.initramfs = image.filePath(QStringLiteral("initramfs.img"));
     spec.rootImage = image.filePath(QStringLiteral("root.img"));
-    spec.kernelCommandLine = QStringLiteral("console=ttyS0 panic=-1 arizuko.ip=%1/%2 arizuko.gw=%3")
+    // acpi=noirq: virtio uses MSI-X alone; routing each device's legacy
+    // interrupt through the i440fx ACPI link costs ~0.4 s per device under TCG.
+    spec.kernelCommandLine =
+        QStringLiteral("console=ttyS0 panic=-1 acpi=noirq arizuko.ip=%1/%2 arizuko.gw=%3")
                                  .arg(subnet.guestAddress())
                                  .arg(libvirt::TurnSubnet::prefixLength)
                                  .arg(subnet.hostAddress());

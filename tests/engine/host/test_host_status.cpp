@@ -80,7 +80,7 @@ private slots:
         QVERIFY(!status.present);
         QCOMPARE(status.missing.size(), 4);
 
-        writeFile(dir.filePath(QStringLiteral("vmlinuz")), "kernel");
+        writeFile(dir.filePath(QStringLiteral("vmlinux")), "kernel");
         writeFile(dir.filePath(QStringLiteral("initramfs.img")), "init");
         writeFile(dir.filePath(QStringLiteral("manifest.json")), "{}");
         status = inspectGuestImage(dir.path(), QString());
@@ -93,7 +93,7 @@ private slots:
     {
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
-        writeFile(dir.filePath(QStringLiteral("vmlinuz")), "kernel");
+        writeFile(dir.filePath(QStringLiteral("vmlinux")), "kernel");
         writeFile(dir.filePath(QStringLiteral("initramfs.img")), "init");
         writeFile(dir.filePath(QStringLiteral("root.img")), "root");
         const QString guest = dir.filePath(QStringLiteral("arizuko-guest"));
@@ -102,7 +102,7 @@ private slots:
             QCryptographicHash::hash("guest program", QCryptographicHash::Sha256).toHex());
         const auto manifest = [&](int format, qint64 rootSize, const QString &sha) {
             const QJsonObject files{
-                {QStringLiteral("vmlinuz"), QJsonObject{{QStringLiteral("size"), 6}}},
+                {QStringLiteral("vmlinux"), QJsonObject{{QStringLiteral("size"), 6}}},
                 {QStringLiteral("initramfs.img"), QJsonObject{{QStringLiteral("size"), 4}}},
                 {QStringLiteral("root.img"), QJsonObject{{QStringLiteral("size"), rootSize}}}};
             writeFile(dir.filePath(QStringLiteral("manifest.json")),

@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 TURN_PORT = "org.arizuko.turn"
-IMAGE_FILES = ("vmlinuz", "initramfs.img", "root.img", "manifest.json")
+IMAGE_FILES = ("vmlinux", "initramfs.img", "root.img", "manifest.json")
 
 
 class MissingImage(Exception):
@@ -80,7 +80,7 @@ class GuestVm:
         args = [
             qemu, "-accel", "tcg", "-cpu", "max", "-m", str(self.memory_mib), "-smp", "1",
             "-nographic", "-no-reboot",
-            "-kernel", str(self.image / "vmlinuz"),
+            "-kernel", str(self.image / "vmlinux"),
             "-initrd", str(self.image / "initramfs.img"),
             "-drive", f"file={self.image / 'root.img'},if=virtio,readonly=on,format=raw",
             "-virtfs", f"local,path={self.home},mount_tag=home,security_model=passthrough,id=home",

@@ -49,7 +49,7 @@ class Errors(unittest.TestCase):
         self.assertEqual(turn["state"], "failed")
         self.assertEqual(turn["error_code"], "turns.image-missing")
         self.assertIn("installer/build-guest-image", turn["error"])
-        self.assertIn("vmlinuz", turn["error"])
+        self.assertIn("vmlinux", turn["error"])
         self.assertIn("installer/build-guest-image", result.stderr)
         self.assertIsNone(turn["network_name"], "no network for a turn that cannot boot")
 

@@ -182,7 +182,7 @@ def fake_image_directory(parent):
     directory = pathlib.Path(parent, "fake-image")
     directory.mkdir()
     files = {}
-    for name in ("vmlinuz", "initramfs.img", "root.img"):
+    for name in ("vmlinux", "initramfs.img", "root.img"):
         (directory / name).write_bytes(b"\0" * 4096)
         files[name] = {"size": 4096}
     guest = pathlib.Path(ARGS.arizukoctl).with_name("arizuko-guest")
@@ -196,7 +196,7 @@ def require_guest_image():
     """End-to-end tests need the real image; say how to build it if it is absent."""
     directory = os.environ.get("ARIZUKO_GUEST_IMAGE_DIR") or os.path.join(
         os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cache")), "arizuko-desktop", "guest")
-    missing = [n for n in ("vmlinuz", "initramfs.img", "root.img", "manifest.json")
+    missing = [n for n in ("vmlinux", "initramfs.img", "root.img", "manifest.json")
                if not os.path.isfile(os.path.join(directory, n))]
     if missing:
         raise AssertionError(f"the guest image in {directory} is missing {', '.join(missing)}: build it "

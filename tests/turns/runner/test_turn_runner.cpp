@@ -32,7 +32,7 @@ private slots:
         // holds each turn in preparing for a while and then fails it.
         QDir(directory.path()).mkpath(QStringLiteral("image"));
         QJsonObject files;
-        for (const char *name : {"vmlinuz", "initramfs.img", "root.img"}) {
+        for (const char *name : {"vmlinux", "initramfs.img", "root.img"}) {
             QFile file(directory.filePath(QStringLiteral("image/") + QLatin1String(name)));
             QVERIFY(file.open(QIODevice::WriteOnly));
             file.write("x");
