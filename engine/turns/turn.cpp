@@ -10,6 +10,9 @@
 #include "store/topics.h"
 #include "turns/egress_proxy.h"
 #include "turns/guest_channel.h"
+#include "tools/mcp_server.h"
+#include "tools/topic_messages.h"
+#include "tools/turn_tools.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -221,6 +224,8 @@ Result<void> Turn::startGateway()
     options.client = QHostAddress(subnet.guestAddress());
     options.token = m_gatewayToken = gateway::newTurnToken();
     options.provider = m_plan.model;
+    if (m_request.agent == AgentKind::Claude)
+        options.tools = startTools();
     m_gateway = std::make_unique<gateway::ModelGateway>(options);
     connect(
         m_gateway.get(), &gateway::ModelGateway::exchanged, this,
@@ -236,6 +241,48 @@ Result<void> Turn::startGateway()
         m_gateway.get(), &gateway::ModelGateway::upstreamFailed, this,
         [this](const Error &error) { finish(TurnState::Failed, error); }, Qt::QueuedConnection);
     return m_gateway->listen();
+}
+
+gateway::ToolHandler Turn::startTools()
+{
+    tools::TurnBinding binding{id(), folder(), topic(), m_request.depth,
+                               m_environment.settings.maxDelegationDepth};
+    const tools::QueueTurn queue = [this](const tools::TurnOrder &order) -> Result<QString> {
+        TurnRequest request;
+        request.folder = order.folder;
+        request.topic = order.topic;
+        request.prompt = order.prompt;
+        request.depth = order.depth;
+        request.replyFolder = order.replyFolder;
+        request.replyTopic = order.replyTopic;
+        return m_environment.submit(request);
+    };
+    m_tools = std::make_unique<tools::TurnTools>(m_environment.store, binding, queue);
+    m_mcp = std::make_unique<tools::McpServer>(*m_tools);
+    connect(m_tools.get(), &tools::TurnTools::messagePosted, this,
+            [this](const QJsonObject &message) { recordEvent(QStringLiteral("message"), message); });
+    connect(m_tools.get(), &tools::TurnTools::callDecided, this,
+            [this](const QJsonObject &decision) { recordEvent(QStringLiteral("tool"), decision); });
+    // The gateway is closed (teardown) before the server it calls goes.
+    return [server = m_mcp.get()](const QByteArray &body) { return server->handle(body); };
+}
+
+void Turn::postReply(TurnState outcome)
+{
+    if (m_request.replyFolder.isEmpty())
+        return;
+    const QString answer = m_finalAnswer.isEmpty()
+                               ? QStringLiteral("(the turn %1 in %2 ended %3 without an answer)")
+                                     .arg(name(), folder(), turnStateName(outcome))
+                               : m_finalAnswer;
+    const auto posted = tools::postMessage(m_environment.store, m_request.replyFolder,
+                                           m_request.replyTopic,
+                                           QStringLiteral("agent:") + folder(), answer);
+    recordEvent(QStringLiteral("reply"),
+                posted ? QJsonObject{{QStringLiteral("folder"), m_request.replyFolder},
+                                     {QStringLiteral("topic"), m_request.replyTopic},
+                                     {QStringLiteral("message"), posted->id}}
+                       : QJsonObject{{QStringLiteral("error"), posted.error().message}});
 }
 
 void Turn::boot()
@@ -407,6 +454,8 @@ void Turn::onAgentOutput(const QJsonObject &message)
     const QString line = std::exchange(m_partialLine, QString());
     for (const agent::AgentEvent &event : agent::agentEventsFromLine(line)) {
         recordEvent(event.kind, event.json);
+        if (event.kind == QLatin1String("result"))
+            m_finalAnswer = event.json.value(QStringLiteral("text")).toString();
         const QString reported = event.json.value(QStringLiteral("session_id")).toString();
         if (event.kind == QLatin1String("init") && !reported.isEmpty() &&
             reported != m_plan.sessionId) {
@@ -473,6 +522,7 @@ void Turn::finish(TurnState outcome, const std::optional<Error> &error)
                                 {QStringLiteral("message"), error->message}});
     }
     recordModelUsage();
+    postReply(outcome);
     QElapsedTimer step;
     step.start();
     teardown();
@@ -513,6 +563,8 @@ void Turn::teardown()
         m_gateway->close();
         m_gateway.reset();
     }
+    m_mcp.reset();
+    m_tools.reset();
     if (m_channel) {
         m_channel->close();
         m_channel.reset();

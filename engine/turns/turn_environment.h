@@ -10,6 +10,7 @@
 #include "libvirt/subnet_pool.h"
 #include "turns/runner_settings.h"
 #include "turns/turn_records.h"
+#include "turns/turn_request.h"
 
 #include <QList>
 #include <functional>
@@ -33,6 +34,8 @@ struct TurnEnvironment
     host::AcceleratorChoice accelerator;
     // The /30s of this runner's live turns, whose networks may not be routed yet.
     std::function<QList<libvirt::Ipv4Range>()> subnetsInUse;
+    // Queues a turn a tool asked for (delegate_group, escalate_group); its name.
+    std::function<Result<QString>(const TurnRequest &request)> submit;
 };
 
 // What the runner resolved for one turn before it starts.

@@ -37,8 +37,15 @@ TurnRunner::TurnRunner(store::Store &store, RunnerSettings settings,
                                             std::move(settings),
                                             pool,
                                             {},
+                                            {},
                                             {}});
     m_environment->subnetsInUse = [this] { return subnetsInUse(); };
+    m_environment->submit = [this](const TurnRequest &request) -> Result<QString> {
+        const auto turn = submit(request);
+        if (!turn)
+            return turn.error();
+        return (*turn)->name();
+    };
     m_storePoll.setInterval(storePollMs);
     connect(&m_storePoll, &QTimer::timeout, this, &TurnRunner::pollStore);
 }
