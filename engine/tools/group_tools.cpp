@@ -5,6 +5,7 @@
 #include "tools/tool_catalogue.h"
 
 #include "store/folder_names.h"
+#include "tools/observations.h"
 
 namespace arizuko::tools {
 namespace {
@@ -61,6 +62,31 @@ ToolOutcome escalateGroup(ToolContext &context, const QJsonObject &arguments)
                           context.binding.topic};
     return queue(context, order,
                  QStringLiteral("its answer will be posted to this topic as a message"));
+}
+
+ToolOutcome observeGroup(ToolContext &context, const QJsonObject &arguments)
+{
+    const QString source = arguments.value(QStringLiteral("folder")).toString().trimmed();
+    const TurnBinding &turn = context.binding;
+    if (const Result<void> done = observe(context.store, turn.folder, turn.topic, source); !done)
+        return toolError(done.error().message);
+    const ObserveCaps caps;
+    return {QStringLiteral("observing %1: its new messages reach this topic at the start of its "
+                           "next turn (at most %2 messages, %3 characters)")
+                .arg(source)
+                .arg(caps.messages)
+                .arg(caps.characters)};
+}
+
+ToolOutcome unobserveGroup(ToolContext &context, const QJsonObject &arguments)
+{
+    const QString source = arguments.value(QStringLiteral("folder")).toString().trimmed();
+    const TurnBinding &turn = context.binding;
+    const auto removed = unobserve(context.store, turn.folder, turn.topic, source);
+    if (!removed)
+        return toolError(removed.error().message);
+    return {*removed ? QStringLiteral("no longer observing %1").arg(source)
+                     : QStringLiteral("this topic was not observing %1").arg(source)};
 }
 
 } // namespace arizuko::tools

@@ -65,6 +65,15 @@ QList<ToolSpec> buildCatalogue()
          stringSchema({{QStringLiteral("prompt"), QStringLiteral("the question")}},
                       {QStringLiteral("prompt")}),
          ToolTarget::ParentFolder, &escalateGroup},
+        {QStringLiteral("observe_group"),
+         QStringLiteral("Watch another folder: its new messages reach this topic as context at "
+                        "the start of its next turn (the newest 10, at most 4000 characters)."),
+         stringSchema({{QStringLiteral("folder"), folderHelp}}, {QStringLiteral("folder")}),
+         ToolTarget::OtherFolder, &observeGroup},
+        {QStringLiteral("unobserve_group"),
+         QStringLiteral("Stop watching a folder this topic observes."),
+         stringSchema({{QStringLiteral("folder"), folderHelp}}, {QStringLiteral("folder")}),
+         ToolTarget::OtherFolder, &unobserveGroup},
     };
 }
 

@@ -45,5 +45,7 @@ ToolOutcome networkAllow(ToolContext &context, const QJsonObject &arguments);
 ToolOutcome networkDeny(ToolContext &context, const QJsonObject &arguments);
 ToolOutcome delegateGroup(ToolContext &context, const QJsonObject &arguments);
 ToolOutcome escalateGroup(ToolContext &context, const QJsonObject &arguments);
+ToolOutcome observeGroup(ToolContext &context, const QJsonObject &arguments);
+ToolOutcome unobserveGroup(ToolContext &context, const QJsonObject &arguments);
 
 } // namespace arizuko::tools

@@ -157,6 +157,9 @@ Result<void> Turn::prepare(const TurnPlan &plan)
     recordTiming(QStringLiteral("network"), step.elapsed());
     if (const Result<void> gateway = startGateway(); !gateway)
         return gateway;
+    if (!plan.observedContext.isEmpty())
+        recordEvent(QStringLiteral("observed"),
+                    QJsonObject{{QStringLiteral("context"), plan.observedContext}});
     if (!plan.sessionNote.isEmpty())
         recordEvent(QStringLiteral("session"), QJsonObject{{QStringLiteral("fresh"), true},
                                                            {QStringLiteral("session_id"), plan.sessionId},
@@ -397,7 +400,7 @@ QByteArray Turn::turnSpecLine() const
         {QStringLiteral("folder"), folder()},
         {QStringLiteral("topic"), topic()},
         {QStringLiteral("agent"), agentKindName(m_request.agent)},
-        {QStringLiteral("prompt"), command ? QString() : m_request.prompt},
+        {QStringLiteral("prompt"), command ? QString() : m_plan.observedContext + m_request.prompt},
         {QStringLiteral("command"), command ? m_request.prompt : QString()},
         {QStringLiteral("session_id"), m_plan.sessionId},
         {QStringLiteral("session_mode"),

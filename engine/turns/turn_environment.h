@@ -48,6 +48,9 @@ struct TurnPlan
     bool newSession = false;
     // Why the turn starts a fresh session although the topic had one.
     QString sessionNote;
+    // What observed folders posted since the topic's last turn, put before
+    // the prompt (observe_group).
+    QString observedContext;
     gateway::ProviderSettings model;
     QStringList allow;
     QStringList deny;

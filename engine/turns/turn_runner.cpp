@@ -11,6 +11,7 @@
 #include "store/store.h"
 #include "store/timestamp.h"
 #include "store/topics.h"
+#include "tools/observations.h"
 
 #include <QSqlQuery>
 #include <QUuid>
@@ -204,6 +205,12 @@ Result<TurnPlan> TurnRunner::plan(const Turn &turn)
     plan.allowAll = network->allowAll;
     if (const Result<void> session = planSession(turn, plan); !session)
         return session.error();
+    if (turn.agent() == AgentKind::Claude) {
+        auto observed = tools::takeObservedContext(m_store, turn.folder(), turn.topic());
+        if (!observed)
+            return observed.error();
+        plan.observedContext = *observed;
+    }
 
     ModelProviderRequest model;
     model.choice = m_environment->settings.modelProvider;

@@ -289,6 +289,20 @@ private slots:
         QCOMPARE(m_orders.first().replyTopic, QStringLiteral("main"));
     }
 
+    void observeGroupIsGrantedPerObservedFolder()
+    {
+        grant(QStringLiteral("mcp:observe_group"), QStringLiteral("other"));
+        QCOMPARE(listedNames(), QStringList{QStringLiteral("observe_group")});
+        QVERIFY(!call(QStringLiteral("observe_group"), {{QStringLiteral("folder"), QStringLiteral("other")}})
+                     .second);
+        const auto [text, isError] =
+            call(QStringLiteral("observe_group"), {{QStringLiteral("folder"), QStringLiteral("corp")}});
+        QVERIFY(isError);
+        QVERIFY2(text.startsWith(QStringLiteral("refused by the grants")), qPrintable(text));
+        QVERIFY(call(QStringLiteral("observe_group"), {{QStringLiteral("folder"), QStringLiteral("nowhere")}})
+                    .second);
+    }
+
     void anUnknownToolOrBadArgumentsAreToolErrors()
     {
         QVERIFY(call(QStringLiteral("rm_rf"), {}).second);
