@@ -33,6 +33,10 @@ std::vector<std::string> agentArguments(const TurnSpec &spec, const GuestLayout 
             argv.emplace_back("--model");
             argv.push_back(spec.model);
         }
+        if (spec.skills) {
+            argv.emplace_back("--add-dir");
+            argv.push_back(layout.skillsRoot);
+        }
         if (!spec.gatewayUrl.empty() && !spec.gatewayToken.empty()) {
             argv.emplace_back("--mcp-config");
             argv.push_back(mcpConfig(spec));

@@ -227,8 +227,9 @@ Result<void> Turn::startGateway()
     options.client = QHostAddress(subnet.guestAddress());
     options.token = m_gatewayToken = gateway::newTurnToken();
     options.provider = m_plan.model;
-    if (m_request.agent == AgentKind::Claude)
-        options.tools = startTools();
+    // Command turns get the tools too: the benchmark and diagnostics call
+    // them with wget from the guest's shell.
+    options.tools = startTools();
     m_gateway = std::make_unique<gateway::ModelGateway>(options);
     connect(
         m_gateway.get(), &gateway::ModelGateway::exchanged, this,
@@ -411,6 +412,7 @@ QByteArray Turn::turnSpecLine() const
                                             .arg(subnet.hostAddress())
                                             .arg(m_environment.settings.gatewayPort)},
         {QStringLiteral("gateway_token"), QString::fromLatin1(m_gatewayToken)},
+        {QStringLiteral("skills"), !m_plan.skills.isEmpty()},
         {QStringLiteral("timeout_seconds"), remainingSeconds},
         // The agent runs as the desktop user, so what it writes into the
         // 9p home belongs to that user on the host (root when the engine

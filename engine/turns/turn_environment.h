@@ -51,6 +51,8 @@ struct TurnPlan
     // What observed folders posted since the topic's last turn, put before
     // the prompt (observe_group).
     QString observedContext;
+    // The folder's checked skills (skills/<name>/SKILL.md in its home).
+    QStringList skills;
     gateway::ProviderSettings model;
     QStringList allow;
     QStringList deny;

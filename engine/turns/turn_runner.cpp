@@ -4,6 +4,7 @@
 #include "turns/model_provider.h"
 
 #include "agent/claude_session.h"
+#include "agent/skills.h"
 
 #include "libvirt/turn_filter.h"
 #include "policy/policy.h"
@@ -246,6 +247,11 @@ Result<void> TurnRunner::planSession(const Turn &turn, TurnPlan &plan)
     const auto home = agent::HomeDirectory::open(plan.homeDirectory);
     if (!home)
         return home.error();
+    // A malformed skill refuses the turn, naming its file and field.
+    const auto skills = agent::checkSkills(*home);
+    if (!skills)
+        return skills.error();
+    plan.skills = *skills;
     const agent::SessionFileCheck check = agent::inspectClaudeSession(*home, plan.sessionId);
     if (check.state == agent::SessionFileState::Usable)
         return {};

@@ -89,6 +89,19 @@ TEST(AgentLaunch, ToolsAreTheGatewaysMcpEndpointAndNothingElse)
         << "no token, no tool server";
 }
 
+TEST(AgentLaunch, CheckedSkillsComeThroughAnAddedDirectory)
+{
+    TurnSpec spec = claudeTurn();
+    EXPECT_EQ(std::count(buildAgentLaunch(spec).argv.begin(), buildAgentLaunch(spec).argv.end(),
+                         "--add-dir"),
+              0);
+    spec.skills = true;
+    const AgentLaunch launch = buildAgentLaunch(spec);
+    const auto at = std::find(launch.argv.begin(), launch.argv.end(), "--add-dir");
+    ASSERT_NE(at, launch.argv.end());
+    EXPECT_EQ(*(at + 1), "/run/arizuko-skills");
+}
+
 TEST(AgentLaunch, ClaudeResumesTheSessionAndPicksTheModel)
 {
     TurnSpec spec = claudeTurn();
