@@ -3,6 +3,7 @@
 #include "store/folder_names.h"
 #include "store/folders.h"
 
+#include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonValue>
 
@@ -126,6 +127,8 @@ ToolOutcome TurnTools::call(const QString &name, const QJsonObject &arguments)
     if (!scope)
         return toolError(scope.error().message);
     // The one place a tool call is allowed: live grants, audited.
+    QElapsedTimer deciding;
+    deciding.start();
     const auto decision = m_policy.grants().decide(m_binding.folder, toolAction(name), *scope,
                                                    callParams(arguments));
     if (!decision)
@@ -135,6 +138,7 @@ ToolOutcome TurnTools::call(const QString &name, const QJsonObject &arguments)
                       {QStringLiteral("scope"), *scope},
                       {QStringLiteral("allowed"), decision->allowed},
                       {QStringLiteral("reason"), decision->reason},
+                      {QStringLiteral("decide_us"), deciding.nsecsElapsed() / 1000},
                       {QStringLiteral("grant"), decision->decidingGrant
                                                     ? QJsonValue(decision->decidingGrant->id)
                                                     : QJsonValue()}});
