@@ -92,9 +92,8 @@ TEST(AgentLaunch, ToolsAreTheGatewaysMcpEndpointAndNothingElse)
 TEST(AgentLaunch, CheckedSkillsComeThroughAnAddedDirectory)
 {
     TurnSpec spec = claudeTurn();
-    EXPECT_EQ(std::count(buildAgentLaunch(spec).argv.begin(), buildAgentLaunch(spec).argv.end(),
-                         "--add-dir"),
-              0);
+    const AgentLaunch without = buildAgentLaunch(spec);
+    EXPECT_EQ(std::count(without.argv.begin(), without.argv.end(), "--add-dir"), 0);
     spec.skills = true;
     const AgentLaunch launch = buildAgentLaunch(spec);
     const auto at = std::find(launch.argv.begin(), launch.argv.end(), "--add-dir");
