@@ -4,7 +4,7 @@ grants allow, and every call is decided on the host by the grants as they
 are at that moment, also when another process (arizukoctl) changes them
 mid-turn. delegate_group and escalate_group queue real turns in other
 folders; the depth limit stops a chain, and the refusal is in the
-transcript. Every decision is in the audit log with folder, tool and the
+transcript. observe_group's context reaches the next turn within its caps. Every decision is in the audit log with folder, tool and the
 grant that decided it."""
 
 import json
@@ -32,6 +32,7 @@ SCRIPT = {
         {"prompt": "live grants", "steps": [
             {"text": "Trying a tool I was not granted.",
              "tool_use": {"name": "mcp__arizuko__network_allow", "input": {"host": "evil.example"}}},
+            {"tool_use": {"name": "mcp__arizuko__observe_group", "input": {"folder": "corp/eng"}}},
             {"tool_use": send("first")},
             {"delay_ms": PAUSE_MS, "tool_use": send("second")},
             {"delay_ms": PAUSE_MS, "tool_use": send("third")},
@@ -43,6 +44,7 @@ SCRIPT = {
                           "input": {"folder": "corp/eng/sre", "prompt": "chain one level further"}}},
             {"text": "Both are queued."}]},
         {"prompt": "parent, what is the answer", "steps": [{"text": "The answer is 42."}]},
+        {"prompt": "what did you observe", "steps": [{"text": "I saw the observed messages."}]},
         {"prompt": "chain one level further", "steps": [
             {"tool_use": {"name": "mcp__arizuko__delegate_group",
                           "input": {"folder": "corp/eng/sre/deep", "prompt": "too deep"}}},
@@ -62,6 +64,7 @@ class Tools(unittest.TestCase):
             cls.engine.add_folder(folder)
         cls.live = cls.live_grants_turn()
         cls.chain = cls.delegation_turns()
+        cls.observed = cls.observing_turn()
 
     @classmethod
     def tearDownClass(cls):
@@ -84,6 +87,7 @@ class Tools(unittest.TestCase):
     def live_grants_turn(cls):
         """lab may send messages when the turn starts; another process
         revokes that between two calls, then grants it again."""
+        cls.grant("lab", "mcp:observe_group", "corp/**")
         first = cls.grant("lab", "mcp:send_message", "lab")
         process = cls.engine.start("run", "--model", MODEL, "lab", "live grants")
         changes = {}
@@ -114,6 +118,19 @@ class Tools(unittest.TestCase):
         return {"result": result, "name": h.turn_name_from(result.stderr)}
 
     @classmethod
+    def observing_turn(cls):
+        """lab observes corp/eng since its first turn; 15 long messages land
+        there (after the escalation's answer), then lab's next turn runs."""
+        with cls.engine.database() as db:
+            for index in range(15):
+                db.execute("INSERT INTO messages (group_folder, topic, role, content, created_at) "
+                           "VALUES ('corp/eng', 'main', 'agent', ?, '2026-12-01T00:00:00.000Z')",
+                           (f"note {index:02d} " + "x" * 490,))
+        result = cls.engine.run("run", "--model", MODEL, "lab", "what did you observe", timeout=600)
+        requests = [r for r in cls.upstream.requests() if "what did you observe" in json.dumps(r["body"])]
+        return {"result": result, "name": h.turn_name_from(result.stderr), "requests": requests}
+
+    @classmethod
     def messages(cls, folder, topic="main"):
         with cls.engine.database() as db:
             return [dict(r) for r in db.execute(
@@ -137,8 +154,8 @@ class Tools(unittest.TestCase):
         init = [e["json"] for e in self.live["events"] if e["kind"] == "init"][0]
         self.assertEqual([s["name"] for s in init["mcp_servers"]], ["arizuko"])
         self.assertEqual(init["mcp_servers"][0]["status"], "connected")
-        ours = [t for t in init["tools"] if t.startswith("mcp__")]
-        self.assertEqual(ours, ["mcp__arizuko__send_message"])
+        ours = sorted(t for t in init["tools"] if t.startswith("mcp__"))
+        self.assertEqual(ours, ["mcp__arizuko__observe_group", "mcp__arizuko__send_message"])
 
     def test_an_ungranted_tool_never_reaches_the_host(self):
         results = [e["json"] for e in self.live["events"] if e["kind"] == "tool_result"]
@@ -151,11 +168,11 @@ class Tools(unittest.TestCase):
         self.assertEqual(self.live["returncode"], 0, self.live["stderr"])
         self.assertEqual(self.live["changes"]["revoke"].returncode, 0)
         decided = [(e["tool"], e["allowed"]) for e in self.tool_events(self.live["name"])]
-        self.assertEqual(decided, [("send_message", True), ("send_message", False),
+        self.assertEqual(decided, [("observe_group", True), ("send_message", True), ("send_message", False),
                                    ("send_message", True)])
         self.assertEqual([m["content"] for m in self.messages("lab")], ["first", "third"])
         results = [e["json"] for e in self.live["events"] if e["kind"] == "tool_result"]
-        refused = results[2]
+        refused = results[3]
         self.assertTrue(refused["is_error"])
         self.assertIn("refused by the grants of lab", refused["content"])
         self.assertIn("Live grants done.", self.live["stdout"])
@@ -169,7 +186,8 @@ class Tools(unittest.TestCase):
         with self.engine.database() as db:
             entries = [(r[0], json.loads(r[1])) for r in db.execute(
                 "SELECT subject, detail FROM audit_log WHERE kind = 'grant.decision' ORDER BY id")]
-        lab = [(d["action"], d["allowed"], d.get("grant")) for s, d in entries if s == "lab"]
+        lab = [(d["action"], d["allowed"], d.get("grant")) for s, d in entries
+               if s == "lab" and d["action"] == "mcp:send_message"]
         self.assertEqual(lab, [("mcp:send_message", True, self.live["first_grant"]),
                                ("mcp:send_message", False, None),
                                ("mcp:send_message", True, self.live["changes"]["regrant"])])
@@ -191,6 +209,24 @@ class Tools(unittest.TestCase):
         self.assertTrue(refusal[0]["is_error"])
         self.assertIn("the limit is 1", refusal[0]["content"])
         self.assertFalse([t for t in self.engine.turns() if t["group_folder"] == "corp/eng/sre/deep"])
+
+    def test_observed_context_reaches_the_next_turn_within_its_caps(self):
+        self.assertEqual(self.observed["result"].returncode, 0, self.observed["result"].stderr)
+        self.assertTrue(self.observed["requests"])
+        prompt = json.dumps(self.observed["requests"][0]["body"]["messages"])
+        block = json.loads(prompt)  # the user message holding the block
+        text = "".join(part.get("text", "") if isinstance(part, dict) else str(part)
+                       for message in block for part in
+                       (message["content"] if isinstance(message["content"], list) else [message["content"]])
+                       if message["role"] == "user")
+        start, end = text.index("<observed-messages>"), text.index("</observed-messages>")
+        lines = [line for line in text[start:end].splitlines() if line.startswith("[corp/eng / main]")]
+        self.assertLessEqual(len(lines), 10)
+        self.assertLessEqual(sum(len(line) for line in lines), 4000)
+        self.assertTrue(lines[-1].startswith("[corp/eng / main] agent: note 14 "), lines[-1][:40])
+        self.assertIn("older messages left out", text[start:end])
+        observed = [e for e in self.engine.events(self.observed["name"]) if e["kind"] == "observed"]
+        self.assertEqual(len(observed), 1)
 
     def test_escalate_groups_answer_comes_back_to_the_calling_topic(self):
         parent = self.turn_in("corp")
