@@ -12,6 +12,7 @@
 #include <QDateTime>
 #include <QJsonDocument>
 #include <QTimer>
+#include <algorithm>
 #include <atomic>
 #include <csignal>
 
@@ -110,6 +111,12 @@ void printEngineEvent(Context &context, const turns::TurnEventRecord &event)
         err << "[session] " << text(json, "reason") << "\n";
     else if (event.kind == QLatin1String("result") && json.value(QStringLiteral("is_error")).toBool())
         err << "[agent] ended with an error: " << text(json, "text") << "\n";
+    else if (event.kind == QLatin1String("tool"))
+        err << "[tool] " << text(json, "tool") << " on " << text(json, "scope") << ": "
+            << (json.value(QStringLiteral("allowed")).toBool() ? "allowed" : "refused") << " ("
+            << text(json, "reason") << ")\n";
+    else if (event.kind == QLatin1String("message"))
+        err << "[message to " << text(json, "topic") << "] " << text(json, "text") << "\n";
     else if (event.kind == QLatin1String("gateway"))
         err << "[gateway] refused " << text(json, "peer") << ": " << text(json, "reason") << "\n";
     else if (event.kind == QLatin1String("model") || event.kind == QLatin1String("usage") ||
@@ -265,6 +272,27 @@ Exit runRun(Context &context, const QStringList &arguments)
     context.err().flush();
 
     Exit exit = Exit::Failed;
+    // Turns the submitted one's tools queue (delegate_group, escalate_group)
+    // run in this engine too: it stays until every one of them has ended.
+    turns::TurnRunner *engine = runner->get();
+    QObject::connect(engine, &turns::TurnRunner::turnQueued, engine, [&context](turns::Turn *queued) {
+        context.err() << "[engine] turn " << queued->name() << " queued by a tool in "
+                      << queued->folder() << " (topic " << queued->topic() << ")\n";
+        context.err().flush();
+    });
+    QObject::connect(engine, &turns::TurnRunner::turnFinished, engine,
+                     [&context, engine, turn](turns::Turn *ended) {
+                         if (ended != turn) {
+                             context.err() << "[engine] turn " << ended->name() << " "
+                                           << closingLine(ended->record()) << "\n";
+                             context.err().flush();
+                         }
+                         const QList<turns::Turn *> live = engine->turns();
+                         if (std::all_of(live.begin(), live.end(), [](turns::Turn *t) {
+                                 return turns::isTerminal(t->state());
+                             }))
+                             QCoreApplication::exit(0);
+                     });
     QObject::connect(
         turn, &turns::Turn::eventReceived, turn,
         [&context](const turns::TurnEventRecord &event) { printEvent(context, event); });
@@ -274,7 +302,6 @@ Exit runRun(Context &context, const QStringList &arguments)
                          context.err() << "[engine] turn " << turn->name() << " "
                                        << closingLine(turn->record()) << "\n";
                          context.err().flush();
-                         QCoreApplication::exit(0);
                      });
 
     // Ctrl-C cancels the turn instead of killing the engine mid-teardown.
@@ -283,9 +310,11 @@ Exit runRun(Context &context, const QStringList &arguments)
     std::signal(SIGTERM, onInterrupt);
     QTimer interruptPoll;
     interruptPoll.setInterval(100);
-    QObject::connect(&interruptPoll, &QTimer::timeout, turn, [turn] {
-        if (interrupted.exchange(false))
-            turn->cancel(QStringLiteral("interrupted (SIGINT/SIGTERM to arizukoctl)"));
+    QObject::connect(&interruptPoll, &QTimer::timeout, engine, [engine] {
+        if (!interrupted.exchange(false))
+            return;
+        for (turns::Turn *live : engine->turns())
+            live->cancel(QStringLiteral("interrupted (SIGINT/SIGTERM to arizukoctl)"));
     });
     interruptPoll.start();
     QCoreApplication::exec();

@@ -100,6 +100,7 @@ AgentEvent fromInit(const QJsonObject &line)
              {QStringLiteral("cwd"), str(line, "cwd")},
              {QStringLiteral("tools"), line.value(QStringLiteral("tools")).toArray()},
              {QStringLiteral("mcp_servers"), servers},
+             {QStringLiteral("skills"), line.value(QStringLiteral("skills")).toArray()},
              {QStringLiteral("claude_code_version"), str(line, "claude_code_version")}}};
 }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <dirent.h>
 #include <fcntl.h>
 #include <linux/openat2.h>
 #include <sys/stat.h>
@@ -149,6 +150,41 @@ Result<std::optional<QByteArray>> HomeDirectory::read(const QString &relative,
     }
     data.truncate(done);
     return std::optional<QByteArray>(std::move(data));
+}
+
+Result<std::optional<QStringList>> HomeDirectory::entries(const QString &relative) const
+{
+    if (!validRelative(relative))
+        return homeError(m_path, relative, QStringLiteral("list"), EINVAL);
+    const int fd = openBeneath(m_directory->fd, QFile::encodeName(relative), O_DIRECTORY | O_RDONLY);
+    if (fd < 0) {
+        if (errno == ENOENT)
+            return std::optional<QStringList>();
+        int error = errno;
+        // O_NOFOLLOW | O_DIRECTORY on a link reports ENOTDIR; say it was a link.
+        struct stat status{};
+        if (error == ENOTDIR &&
+            ::fstatat(m_directory->fd, QFile::encodeName(relative).constData(), &status,
+                      AT_SYMLINK_NOFOLLOW) == 0 &&
+            S_ISLNK(status.st_mode))
+            error = ELOOP;
+        return homeError(m_path, relative, QStringLiteral("list"), error);
+    }
+    DIR *directory = ::fdopendir(fd); // owns fd from here on
+    if (!directory) {
+        const int error = errno;
+        ::close(fd);
+        return homeError(m_path, relative, QStringLiteral("list"), error);
+    }
+    QStringList names;
+    while (const dirent *entry = ::readdir(directory)) {
+        const QString name = QFile::decodeName(entry->d_name);
+        if (name != QLatin1String(".") && name != QLatin1String(".."))
+            names << name;
+    }
+    ::closedir(directory);
+    names.sort();
+    return std::optional<QStringList>(names);
 }
 
 Result<void> HomeDirectory::create(const QString &relative, const QByteArray &data) const

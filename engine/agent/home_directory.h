@@ -8,6 +8,7 @@
 
 #include <QByteArray>
 #include <QString>
+#include <QStringList>
 #include <memory>
 #include <optional>
 
@@ -24,6 +25,9 @@ public:
     // The file's bytes, or nullopt when it does not exist. A link, a
     // directory, a FIFO or a file larger than `maxBytes` is an error.
     Result<std::optional<QByteArray>> read(const QString &relative, qint64 maxBytes) const;
+    // The names in a directory of the home (sorted, without . and ..), or
+    // nullopt when it does not exist. A link on the way is an error.
+    Result<std::optional<QStringList>> entries(const QString &relative) const;
     // Creates the file (and missing parent folders, 0700) with `data`; it
     // must not exist yet.
     Result<void> create(const QString &relative, const QByteArray &data) const;

@@ -124,6 +124,12 @@ void ModelGateway::handle(HttpExchange *exchange)
         exchange->respond(200, {{"Content-Type", "application/json"}}, "{}");
         return;
     }
+    if (request.path == "/mcp" && m_options.tools) {
+        if (!authorized(request))
+            return refuse(exchange, 401, QStringLiteral("token"),
+                          QStringLiteral("invalid token for this turn's tool server"));
+        return serveTools(exchange);
+    }
     if (!isServedPath(request))
         return refuse(exchange, 404, QStringLiteral("path"), QStringLiteral("not found"));
     if (!authorized(request))
@@ -138,6 +144,21 @@ void ModelGateway::handle(HttpExchange *exchange)
         answerFromScript(exchange, meter);
     else
         forward(exchange, meter);
+}
+
+void ModelGateway::serveTools(HttpExchange *exchange)
+{
+    // Streamable HTTP without a server-to-client stream: Claude Code's GET
+    // for one is told there is none, and a session needs no DELETE.
+    if (exchange->request().method != "POST") {
+        exchange->respond(405, {{"Allow", "POST"}, {"Content-Type", "application/json"}}, "{}");
+        return;
+    }
+    const ToolReply reply = m_options.tools(exchange->request().body);
+    exchange->respond(reply.status,
+                      reply.body.isEmpty() ? HttpHeaders{}
+                                           : HttpHeaders{{"Content-Type", "application/json"}},
+                      reply.body);
 }
 
 void ModelGateway::answerFromScript(HttpExchange *exchange, ExchangeMeter *meter)

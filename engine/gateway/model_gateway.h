@@ -15,7 +15,18 @@
 #include <QNetworkAccessManager>
 #include <QObject>
 
+#include <functional>
+
 namespace arizuko::gateway {
+
+// What the turn's tool server answers to one POST on /mcp: a JSON-RPC
+// reply body, or 202 with none for a notification.
+struct ToolReply
+{
+    int status = 202;
+    QByteArray body;
+};
+using ToolHandler = std::function<ToolReply(const QByteArray &body)>;
 
 struct GatewayOptions
 {
@@ -24,6 +35,9 @@ struct GatewayOptions
     QHostAddress client; // the only peer served
     QByteArray token;    // the turn's token; empty accepts nothing
     ProviderSettings provider;
+    // Serves `/mcp` (behind the same peer and token checks) when set; the
+    // gateway knows HTTP only, the JSON-RPC lives in engine/tools.
+    ToolHandler tools;
 };
 
 // 192 bits from the system's random source, as 48 hex digits.
@@ -61,6 +75,7 @@ signals:
 private:
     friend class ExchangeMeter;
     void handle(HttpExchange *exchange);
+    void serveTools(HttpExchange *exchange);
     bool authorized(const HttpRequest &request) const;
     void refuse(HttpExchange *exchange, int status, const QString &reason, const QString &message);
     void answerFromScript(HttpExchange *exchange, ExchangeMeter *meter);

@@ -1,7 +1,21 @@
 #include "agent_launch.h"
 
+#include "json.h"
+
 namespace arizuko::guest {
 namespace {
+
+// The turn's tools are an MCP server at /mcp on the turn's model gateway,
+// behind the same peer and token checks (docs/tools.md). --strict-mcp-config
+// keeps every other MCP server (a .mcp.json the agent wrote into its home,
+// say) out of the turn.
+std::string mcpConfig(const TurnSpec &spec)
+{
+    const std::string server = "{\"type\":\"http\",\"url\":" + json::quote(spec.gatewayUrl + "/mcp") +
+                               ",\"headers\":{\"Authorization\":" +
+                               json::quote("Bearer " + spec.gatewayToken) + "}}";
+    return "{\"mcpServers\":{\"arizuko\":" + server + "}}";
+}
 
 std::vector<std::string> agentArguments(const TurnSpec &spec, const GuestLayout &layout)
 {
@@ -18,6 +32,15 @@ std::vector<std::string> agentArguments(const TurnSpec &spec, const GuestLayout 
         if (!spec.model.empty()) {
             argv.emplace_back("--model");
             argv.push_back(spec.model);
+        }
+        if (spec.skills) {
+            argv.emplace_back("--add-dir");
+            argv.push_back(layout.skillsRoot);
+        }
+        if (!spec.gatewayUrl.empty() && !spec.gatewayToken.empty()) {
+            argv.emplace_back("--mcp-config");
+            argv.push_back(mcpConfig(spec));
+            argv.emplace_back("--strict-mcp-config");
         }
         // Safe only because the VM is the sandbox; IS_SANDBOX below says so.
         argv.emplace_back("--dangerously-skip-permissions");

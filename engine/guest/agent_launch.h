@@ -22,6 +22,9 @@ struct GuestLayout
     std::string loginShell = "/bin/bash";
     std::string claude = "/usr/local/bin/claude";
     std::string caBundle = "/etc/ssl/certs/ca-certificates.crt";
+    // Claude Code loads <dir>/.claude/skills of each --add-dir; this one's
+    // links to the home's skills/ (boot::linkSkills).
+    std::string skillsRoot = "/run/arizuko-skills";
 };
 
 struct AgentLaunch

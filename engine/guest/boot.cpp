@@ -125,6 +125,15 @@ void mountHome(const std::string &tag, const std::string &target)
                     "trans=virtio,version=9p2000.L,msize=262144");
 }
 
+void linkSkills(const std::string &skillsRoot, const std::string &home)
+{
+    makeDirectory(skillsRoot, 0755);
+    makeDirectory(skillsRoot + "/.claude", 0755);
+    const std::string link = skillsRoot + "/.claude/skills";
+    if (::symlink((home + "/skills").c_str(), link.c_str()) != 0 && errno != EEXIST)
+        throwErrno("symlink " + link);
+}
+
 void writeAccountFiles(std::uint32_t uid, std::uint32_t gid, const std::string &home,
                        const std::string &shell)
 {

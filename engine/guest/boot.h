@@ -25,6 +25,10 @@ void mountHome(const std::string &tag, const std::string &target);
 
 // /run/passwd and /run/group (the image's /etc files point there), so the
 // agent's uid has a name and a home.
+// <skillsRoot>/.claude/skills -> <home>/skills, on the VM's own /run: the
+// home keeps the folder's layout and nothing is written into it.
+void linkSkills(const std::string &skillsRoot, const std::string &home);
+
 void writeAccountFiles(std::uint32_t uid, std::uint32_t gid, const std::string &home,
                        const std::string &shell);
 

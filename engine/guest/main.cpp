@@ -155,6 +155,8 @@ private:
                              formatIpv4(settings->gateway));
         }
         boot::writeAccountFiles(spec.uid, spec.gid, layout.home, layout.loginShell);
+        if (spec.skills)
+            boot::linkSkills(layout.skillsRoot, layout.home);
 
         AgentProcess agent = AgentProcess::start(buildAgentLaunch(spec, layout));
         m_channel.send(m_writer.status({"running", boot::uptimeMs(), {}, {}}));

@@ -61,6 +61,16 @@ public:
         return *number;
     }
 
+    bool optionalBool(std::string_view key) const
+    {
+        const json::Value *value = m_root.find(key);
+        if (!value || value->isNull())
+            return false;
+        if (!value->asBool())
+            throw SpecError(std::string(key) + " must be true or false");
+        return *value->asBool();
+    }
+
     const json::Value *object(std::string_view key) const
     {
         const json::Value *value = m_root.find(key);
@@ -144,6 +154,7 @@ TurnSpec parseTurnSpec(std::string_view line)
     spec.proxyUrl = reader.string("proxy_url");
     spec.gatewayUrl = reader.string("gateway_url");
     spec.gatewayToken = reader.string("gateway_token");
+    spec.skills = reader.optionalBool("skills");
     spec.timeoutSeconds = reader.requiredInteger("timeout_seconds", 1, maxTimeoutSeconds);
     // Root (0) only when the host names it: the VM, not the agent's uid, is
     // the confinement, and tests must prove it holds against root.

@@ -47,6 +47,8 @@ struct TurnSpec
     std::string proxyUrl;
     std::string gatewayUrl;
     std::string gatewayToken;
+    // The folder home has skills/<name>/SKILL.md that the host checked.
+    bool skills = false;
     std::int64_t timeoutSeconds = 0;
     // The agent's identity; the host picks its own uid so that files in the
     // shared home belong to the desktop user. Absent means 1000; 0 (root in

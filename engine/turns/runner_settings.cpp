@@ -56,7 +56,8 @@ Result<RunnerSettings> RunnerSettings::fromEnvironment()
     const auto health =
         positiveNumber("ARIZUKO_PROXY_HEALTH_TIMEOUT_MS", int(settings.proxyHealthTimeout.count()));
     const auto memory = positiveNumber("ARIZUKO_TURN_MEMORY_MIB", settings.memoryMiB);
-    for (const Result<int> *number : {&maxTurns, &deadline, &health, &memory}) {
+    const auto depth = positiveNumber("ARIZUKO_DELEGATION_DEPTH", settings.maxDelegationDepth);
+    for (const Result<int> *number : {&maxTurns, &deadline, &health, &memory, &depth}) {
         if (!*number)
             return number->error();
     }
@@ -64,6 +65,7 @@ Result<RunnerSettings> RunnerSettings::fromEnvironment()
     settings.defaultDeadline = std::chrono::seconds(*deadline);
     settings.proxyHealthTimeout = std::chrono::milliseconds(*health);
     settings.memoryMiB = *memory;
+    settings.maxDelegationDepth = *depth;
     const auto gatewayPort = positiveNumber("ARIZUKO_GATEWAY_PORT", settings.gatewayPort);
     if (!gatewayPort || *gatewayPort > 65535)
         return makeError(QStringLiteral("turns.bad-setting"),

@@ -5,6 +5,7 @@
 
 #include "core/result.h"
 #include "libvirt/accelerator_choice.h"
+#include "tools/tool_context.h"
 #include "turns/model_provider.h"
 
 #include <QString>
@@ -34,13 +35,15 @@ struct RunnerSettings
     QString modelScript;
     // Claude Code's --model; empty leaves its own default.
     QString model;
+    // delegate_group / escalate_group refuse a turn deeper than this.
+    int maxDelegationDepth = tools::defaultMaxDepth;
 
     // Defaults, then the environment: ARIZUKO_LIBVIRT_URI, ARIZUKO_GUEST_IMAGE_DIR,
     // ARIZUKO_EGRESS_BIN, ARIZUKO_SUBNET_POOL, ARIZUKO_ACCELERATOR (auto|kvm|tcg),
     // ARIZUKO_MAX_TURNS, ARIZUKO_TURN_DEADLINE (seconds), ARIZUKO_PROXY_HEALTH_TIMEOUT_MS,
     // ARIZUKO_TURN_MEMORY_MIB, ARIZUKO_GATEWAY_PORT, ARIZUKO_PROXY_ALLOW_LOOPBACK=1,
     // ARIZUKO_MODEL_PROVIDER (auto|api-key|oauth|demo), ARIZUKO_MODEL_URL,
-    // ARIZUKO_MODEL_SCRIPT, ARIZUKO_MODEL.
+    // ARIZUKO_MODEL_SCRIPT, ARIZUKO_MODEL, ARIZUKO_DELEGATION_DEPTH.
     static Result<RunnerSettings> fromEnvironment();
 };
 

@@ -10,6 +10,9 @@
 #include "store/topics.h"
 #include "turns/egress_proxy.h"
 #include "turns/guest_channel.h"
+#include "tools/mcp_server.h"
+#include "tools/topic_messages.h"
+#include "tools/turn_tools.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -263,6 +266,9 @@ Result<void> Turn::startProxy()
     const TurnPlan &plan = m_plan;
     if (const Result<void> gateway = startGateway(); !gateway)
         return gateway;
+    if (!plan.observedContext.isEmpty())
+        recordEvent(QStringLiteral("observed"),
+                    QJsonObject{{QStringLiteral("context"), plan.observedContext}});
     if (!plan.sessionNote.isEmpty())
         recordEvent(QStringLiteral("session"), QJsonObject{{QStringLiteral("fresh"), true},
                                                            {QStringLiteral("session_id"), plan.sessionId},
@@ -316,6 +322,9 @@ Result<void> Turn::startGateway()
     options.client = QHostAddress(subnet.guestAddress());
     options.token = m_gatewayToken = gateway::newTurnToken();
     options.provider = m_plan.model;
+    // Command turns get the tools too: the benchmark and diagnostics call
+    // them with wget from the guest's shell.
+    options.tools = startTools();
     m_gateway = std::make_unique<gateway::ModelGateway>(options);
     connect(
         m_gateway.get(), &gateway::ModelGateway::exchanged, this,
@@ -331,6 +340,48 @@ Result<void> Turn::startGateway()
         m_gateway.get(), &gateway::ModelGateway::upstreamFailed, this,
         [this](const Error &error) { finish(TurnState::Failed, error); }, Qt::QueuedConnection);
     return m_gateway->listen();
+}
+
+gateway::ToolHandler Turn::startTools()
+{
+    tools::TurnBinding binding{id(), folder(), topic(), m_request.depth,
+                               m_environment.settings.maxDelegationDepth};
+    const tools::QueueTurn queue = [this](const tools::TurnOrder &order) -> Result<QString> {
+        TurnRequest request;
+        request.folder = order.folder;
+        request.topic = order.topic;
+        request.prompt = order.prompt;
+        request.depth = order.depth;
+        request.replyFolder = order.replyFolder;
+        request.replyTopic = order.replyTopic;
+        return m_environment.submit(request);
+    };
+    m_tools = std::make_unique<tools::TurnTools>(m_environment.store, binding, queue);
+    m_mcp = std::make_unique<tools::McpServer>(*m_tools);
+    connect(m_tools.get(), &tools::TurnTools::messagePosted, this,
+            [this](const QJsonObject &message) { recordEvent(QStringLiteral("message"), message); });
+    connect(m_tools.get(), &tools::TurnTools::callDecided, this,
+            [this](const QJsonObject &decision) { recordEvent(QStringLiteral("tool"), decision); });
+    // The gateway is closed (teardown) before the server it calls goes.
+    return [server = m_mcp.get()](const QByteArray &body) { return server->handle(body); };
+}
+
+void Turn::postReply(TurnState outcome)
+{
+    if (m_request.replyFolder.isEmpty())
+        return;
+    const QString answer = m_finalAnswer.isEmpty()
+                               ? QStringLiteral("(the turn %1 in %2 ended %3 without an answer)")
+                                     .arg(name(), folder(), turnStateName(outcome))
+                               : m_finalAnswer;
+    const auto posted = tools::postMessage(m_environment.store, m_request.replyFolder,
+                                           m_request.replyTopic,
+                                           QStringLiteral("agent:") + folder(), answer);
+    recordEvent(QStringLiteral("reply"),
+                posted ? QJsonObject{{QStringLiteral("folder"), m_request.replyFolder},
+                                     {QStringLiteral("topic"), m_request.replyTopic},
+                                     {QStringLiteral("message"), posted->id}}
+                       : QJsonObject{{QStringLiteral("error"), posted.error().message}});
 }
 
 void Turn::boot()
@@ -448,7 +499,7 @@ QByteArray Turn::turnSpecLine() const
         {QStringLiteral("folder"), folder()},
         {QStringLiteral("topic"), topic()},
         {QStringLiteral("agent"), agentKindName(m_request.agent)},
-        {QStringLiteral("prompt"), command ? QString() : m_request.prompt},
+        {QStringLiteral("prompt"), command ? QString() : m_plan.observedContext + m_request.prompt},
         {QStringLiteral("command"), command ? m_request.prompt : QString()},
         {QStringLiteral("session_id"), m_plan.sessionId},
         {QStringLiteral("session_mode"),
@@ -460,6 +511,7 @@ QByteArray Turn::turnSpecLine() const
                                             .arg(subnet.hostAddress())
                                             .arg(m_environment.settings.gatewayPort)},
         {QStringLiteral("gateway_token"), QString::fromLatin1(m_gatewayToken)},
+        {QStringLiteral("skills"), !m_plan.skills.isEmpty()},
         {QStringLiteral("timeout_seconds"), remainingSeconds},
         // The agent runs as the desktop user, so what it writes into the
         // 9p home belongs to that user on the host (root when the engine
@@ -506,6 +558,8 @@ void Turn::onAgentOutput(const QJsonObject &message)
     const QString line = std::exchange(m_partialLine, QString());
     for (const agent::AgentEvent &event : agent::agentEventsFromLine(line)) {
         recordEvent(event.kind, event.json);
+        if (event.kind == QLatin1String("result"))
+            m_finalAnswer = event.json.value(QStringLiteral("text")).toString();
         const QString reported = event.json.value(QStringLiteral("session_id")).toString();
         if (event.kind == QLatin1String("init") && !reported.isEmpty() &&
             reported != m_plan.sessionId) {
@@ -572,6 +626,8 @@ void Turn::finish(TurnState outcome, const std::optional<Error> &error)
                                 {QStringLiteral("message"), error->message}});
     }
     recordModelUsage();
+    // The parent's answer to an escalation goes back before the VM does.
+    postReply(outcome);
     m_outcome = outcome;
     m_teardown = stopAndCollect();
     m_teardownWatcher.setFuture(QtConcurrent::run(m_environment.workers, [teardown = m_teardown] { teardown->run(); }));
@@ -628,6 +684,8 @@ std::shared_ptr<Turn::Teardown> Turn::stopAndCollect()
         m_gateway->close();
         m_gateway.reset();
     }
+    m_mcp.reset();
+    m_tools.reset();
     if (m_channel) {
         m_channel->close();
         m_channel.reset();

@@ -25,6 +25,11 @@ namespace arizuko::gateway {
 class ModelGateway;
 }
 
+namespace arizuko::tools {
+class McpServer;
+class TurnTools;
+} // namespace arizuko::tools
+
 namespace arizuko::libvirt {
 class TurnDomain;
 class TurnNetwork;
@@ -79,6 +84,10 @@ private:
     // The turn's model gateway on the host side of its network: the only
     // place the guest's agent reaches a model, with this turn's token.
     Result<void> startGateway();
+    // The turn's tools at /mcp on its gateway, bound to this turn alone.
+    gateway::ToolHandler startTools();
+    // escalate_group's turn: its final answer goes to the asking topic.
+    void postReply(TurnState outcome);
     void boot();
     void onDomainCreated();
     // Takes the outcome of the domain creation that has just finished.
@@ -114,6 +123,10 @@ private:
     std::unique_ptr<EgressProxy> m_proxy;
     std::unique_ptr<gateway::ModelGateway> m_gateway;
     QByteArray m_gatewayToken;
+    std::unique_ptr<tools::TurnTools> m_tools;
+    std::unique_ptr<tools::McpServer> m_mcp;
+    // The agent's last `result` text: what an escalated turn answers.
+    QString m_finalAnswer;
     // A stdout line longer than one guest message, until its last piece.
     QString m_partialLine;
     std::unique_ptr<GuestChannel> m_channel;

@@ -10,6 +10,7 @@
 #include "libvirt/subnet_pool.h"
 #include "turns/runner_settings.h"
 #include "turns/turn_records.h"
+#include "turns/turn_request.h"
 
 #include <QList>
 #include <QThreadPool>
@@ -38,6 +39,8 @@ struct TurnEnvironment
     // wait rather than compute, and must not queue behind (or starve) the
     // application's global pool on a two-core machine.
     QThreadPool *workers = nullptr;
+    // Queues a turn a tool asked for (delegate_group, escalate_group); its name.
+    std::function<Result<QString>(const TurnRequest &request)> submit;
 };
 
 // What the runner resolved for one turn before it starts.
@@ -50,6 +53,11 @@ struct TurnPlan
     bool newSession = false;
     // Why the turn starts a fresh session although the topic had one.
     QString sessionNote;
+    // What observed folders posted since the topic's last turn, put before
+    // the prompt (observe_group).
+    QString observedContext;
+    // The folder's checked skills (skills/<name>/SKILL.md in its home).
+    QStringList skills;
     gateway::ProviderSettings model;
     QStringList allow;
     QStringList deny;

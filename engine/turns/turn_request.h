@@ -26,6 +26,11 @@ struct TurnRequest
     QString model;
     // Zero: the runner's default deadline.
     std::chrono::seconds deadline{0};
+    // How many delegate_group / escalate_group calls led to this turn.
+    int depth = 0;
+    // Set by escalate_group: the topic this turn's final answer is posted to.
+    QString replyFolder;
+    QString replyTopic;
 };
 
 } // namespace arizuko::turns

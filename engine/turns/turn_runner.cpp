@@ -4,6 +4,7 @@
 #include "turns/model_provider.h"
 
 #include "agent/claude_session.h"
+#include "agent/skills.h"
 
 #include "libvirt/turn_filter.h"
 #include "policy/policy.h"
@@ -11,6 +12,7 @@
 #include "store/store.h"
 #include "store/timestamp.h"
 #include "store/topics.h"
+#include "tools/observations.h"
 
 #include <QSqlQuery>
 #include <QUuid>
@@ -50,10 +52,18 @@ TurnRunner::TurnRunner(store::Store &store, RunnerSettings settings, QObject *pa
                                             std::move(settings),
                                             libvirt::SubnetPool(libvirt::Ipv4Range{}),
                                             {},
+                                            {},
+                                            {},
                                             {}});
     m_environment->subnetsInUse = [this] { return subnetsInUse(); };
     m_workers.setMaxThreadCount(maxWorkers);
     m_environment->workers = &m_workers;
+    m_environment->submit = [this](const TurnRequest &request) -> Result<QString> {
+        const auto turn = submit(request);
+        if (!turn)
+            return turn.error();
+        return (*turn)->name();
+    };
     m_storePoll.setInterval(storePollMs);
     connect(&m_storePoll, &QTimer::timeout, this, &TurnRunner::pollStore);
     connect(&m_startupWatcher, &QFutureWatcher<void>::finished, this, [this] {
@@ -260,6 +270,12 @@ Result<TurnPlan> TurnRunner::plan(const Turn &turn)
     plan.allowAll = network->allowAll;
     if (const Result<void> session = planSession(turn, plan); !session)
         return session.error();
+    if (turn.agent() == AgentKind::Claude) {
+        auto observed = tools::takeObservedContext(m_store, turn.folder(), turn.topic());
+        if (!observed)
+            return observed.error();
+        plan.observedContext = *observed;
+    }
 
     ModelProviderRequest model;
     model.choice = m_environment->settings.modelProvider;
@@ -295,6 +311,11 @@ Result<void> TurnRunner::planSession(const Turn &turn, TurnPlan &plan)
     const auto home = agent::HomeDirectory::open(plan.homeDirectory);
     if (!home)
         return home.error();
+    // A malformed skill refuses the turn, naming its file and field.
+    const auto skills = agent::checkSkills(*home);
+    if (!skills)
+        return skills.error();
+    plan.skills = *skills;
     const agent::SessionFileCheck check = agent::inspectClaudeSession(*home, plan.sessionId);
     if (check.state == agent::SessionFileState::Usable)
         return {};

@@ -10,6 +10,10 @@ using namespace arizuko::guest;
 
 namespace {
 
+const std::string kToolsConfig =
+    R"({"mcpServers":{"arizuko":{"type":"http","url":"http://10.213.0.1:8080/mcp",)"
+    R"("headers":{"Authorization":"Bearer turn-token"}}}})";
+
 TurnSpec claudeTurn()
 {
     TurnSpec spec;
@@ -63,7 +67,38 @@ TEST(AgentLaunch, ClaudeInPrintModeWithStreamJson)
     const AgentLaunch launch = buildAgentLaunch(claudeTurn());
     EXPECT_EQ(launch.argv, (std::vector<std::string>{"/usr/local/bin/claude", "-p", "say hi",
                                                      "--output-format", "stream-json", "--verbose",
+                                                     "--mcp-config", kToolsConfig,
+                                                     "--strict-mcp-config",
                                                      "--dangerously-skip-permissions"}));
+}
+
+TEST(AgentLaunch, ToolsAreTheGatewaysMcpEndpointAndNothingElse)
+{
+    TurnSpec spec = claudeTurn();
+    spec.gatewayToken = "tok\"en";
+    const AgentLaunch launch = buildAgentLaunch(spec);
+    const auto at = std::find(launch.argv.begin(), launch.argv.end(), "--mcp-config");
+    ASSERT_NE(at, launch.argv.end());
+    EXPECT_EQ(*(at + 1), "{\"mcpServers\":{\"arizuko\":{\"type\":\"http\",\"url\":"
+                         "\"http://10.213.0.1:8080/mcp\",\"headers\":{\"Authorization\":"
+                         "\"Bearer tok\\\"en\"}}}}")
+        << "a token is quoted as JSON, whatever it holds";
+    spec.gatewayToken.clear();
+    const AgentLaunch without = buildAgentLaunch(spec);
+    EXPECT_EQ(std::count(without.argv.begin(), without.argv.end(), "--mcp-config"), 0)
+        << "no token, no tool server";
+}
+
+TEST(AgentLaunch, CheckedSkillsComeThroughAnAddedDirectory)
+{
+    TurnSpec spec = claudeTurn();
+    const AgentLaunch without = buildAgentLaunch(spec);
+    EXPECT_EQ(std::count(without.argv.begin(), without.argv.end(), "--add-dir"), 0);
+    spec.skills = true;
+    const AgentLaunch launch = buildAgentLaunch(spec);
+    const auto at = std::find(launch.argv.begin(), launch.argv.end(), "--add-dir");
+    ASSERT_NE(at, launch.argv.end());
+    EXPECT_EQ(*(at + 1), "/run/arizuko-skills");
 }
 
 TEST(AgentLaunch, ClaudeResumesTheSessionAndPicksTheModel)
@@ -75,7 +110,8 @@ TEST(AgentLaunch, ClaudeResumesTheSessionAndPicksTheModel)
     EXPECT_EQ(launch.argv,
               (std::vector<std::string>{"/usr/local/bin/claude", "-p", "say hi", "--output-format",
                                         "stream-json", "--verbose", "--resume", "5b1c", "--model",
-                                        "claude-sonnet", "--dangerously-skip-permissions"}));
+                                        "claude-sonnet", "--mcp-config", kToolsConfig,
+                                        "--strict-mcp-config", "--dangerously-skip-permissions"}));
 }
 
 TEST(AgentLaunch, ClaudeStartsANewSessionUnderTheTopicsId)

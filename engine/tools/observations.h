@@ -1,0 +1,36 @@
+#pragma once
+
+// observe_group's other half: a topic observing folders gets their new
+// messages as context at the start of its next turn, capped by count and
+// by characters so an observed folder cannot flood the observer's prompt.
+
+#include "core/result.h"
+
+#include <QString>
+
+namespace arizuko::store {
+class Store;
+}
+
+namespace arizuko::tools {
+
+struct ObserveCaps
+{
+    int messages = 10;
+    int characters = 4000;
+};
+
+// Starts (or keeps) observing `source`; only messages posted from now on count.
+Result<void> observe(store::Store &store, const QString &folder, const QString &topic,
+                     const QString &source);
+// False when the topic was not observing `source`.
+Result<bool> unobserve(store::Store &store, const QString &folder, const QString &topic,
+                       const QString &source);
+
+// The observed folders' messages since the last call, newest kept within
+// the caps, as a block to put before the turn's prompt (empty: nothing
+// new). What was handed over, or dropped by the caps, is not handed again.
+Result<QString> takeObservedContext(store::Store &store, const QString &folder,
+                                    const QString &topic, const ObserveCaps &caps = {});
+
+} // namespace arizuko::tools

@@ -1,0 +1,153 @@
+#include "tools/turn_tools.h"
+
+#include "store/folder_names.h"
+#include "store/folders.h"
+
+#include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonValue>
+
+namespace arizuko::tools {
+namespace {
+
+bool isBelow(const QString &folder, const QString &ancestor)
+{
+    return folder.startsWith(ancestor + QLatin1Char('/'));
+}
+
+// Grants can narrow a tool by its arguments ({"host": "*.github.com"}); the
+// decision sees every string argument (the audit keeps only their names).
+policy::CallParams callParams(const QJsonObject &arguments)
+{
+    policy::CallParams params;
+    for (auto it = arguments.begin(); it != arguments.end(); ++it) {
+        if (it.value().isString())
+            params.insert(it.key(), it.value().toString());
+    }
+    return params;
+}
+
+} // namespace
+
+TurnTools::TurnTools(store::Store &store, TurnBinding binding, QueueTurn queue, QObject *parent)
+    : QObject(parent)
+    , m_store(store)
+    , m_policy(store)
+    , m_binding(std::move(binding))
+    , m_queue(std::move(queue))
+{}
+
+Result<QStringList> TurnTools::candidateScopes(const ToolSpec &tool)
+{
+    const QString &own = m_binding.folder;
+    switch (tool.target) {
+    case ToolTarget::OwnFolder:
+        return QStringList{own};
+    case ToolTarget::ParentFolder: {
+        const QString parent = store::parentFolder(own);
+        return parent.isEmpty() ? QStringList{} : QStringList{parent};
+    }
+    case ToolTarget::Subfolder:
+    case ToolTarget::OtherFolder:
+        break;
+    }
+    const auto folders = store::Folders(m_store, own).list();
+    if (!folders)
+        return folders.error();
+    QStringList scopes;
+    for (const store::Folder &folder : *folders) {
+        if (tool.target == ToolTarget::Subfolder ? isBelow(folder.path, own) : folder.path != own)
+            scopes << folder.path;
+    }
+    return scopes;
+}
+
+Result<QList<const ToolSpec *>> TurnTools::listed()
+{
+    QList<const ToolSpec *> visible;
+    for (const ToolSpec &tool : toolCatalogue()) {
+        const auto scopes = candidateScopes(tool);
+        if (!scopes)
+            return scopes.error();
+        for (const QString &scope : *scopes) {
+            const auto actions = m_policy.grants().effectiveActions(m_binding.folder, scope,
+                                                                    {toolAction(tool.name)});
+            if (!actions)
+                return actions.error();
+            if (!actions->isEmpty()) {
+                visible << &tool;
+                break;
+            }
+        }
+    }
+    return visible;
+}
+
+Result<QString> TurnTools::callScope(const ToolSpec &tool, const QJsonObject &arguments)
+{
+    const QString &own = m_binding.folder;
+    switch (tool.target) {
+    case ToolTarget::OwnFolder:
+        return own;
+    case ToolTarget::ParentFolder:
+        if (store::parentFolder(own).isEmpty())
+            return makeError(QStringLiteral("tools.no-parent"),
+                             QStringLiteral("%1 is a top-level folder: it has no parent").arg(own));
+        return store::parentFolder(own);
+    case ToolTarget::Subfolder:
+    case ToolTarget::OtherFolder:
+        break;
+    }
+    const auto folder = stringArgument(arguments, QStringLiteral("folder"));
+    if (!folder)
+        return folder.error();
+    if (const Result<void> valid = store::validateFolderPath(*folder); !valid)
+        return valid.error();
+    if (tool.target == ToolTarget::Subfolder && !isBelow(*folder, own))
+        return makeError(QStringLiteral("tools.not-below"),
+                         QStringLiteral("%1 is not a folder below %2").arg(*folder, own));
+    if (tool.target == ToolTarget::OtherFolder && *folder == own)
+        return makeError(QStringLiteral("tools.own-folder"),
+                         QStringLiteral("%1 is this turn's own folder").arg(own));
+    const auto exists = store::Folders(m_store, own).exists(*folder);
+    if (!exists)
+        return exists.error();
+    if (!*exists)
+        return makeError(QStringLiteral("tools.no-folder"),
+                         QStringLiteral("there is no folder %1").arg(*folder));
+    return *folder;
+}
+
+ToolOutcome TurnTools::call(const QString &name, const QJsonObject &arguments)
+{
+    const ToolSpec *tool = findTool(name);
+    if (!tool)
+        return toolError(QStringLiteral("there is no tool named %1").arg(name));
+    const auto scope = callScope(*tool, arguments);
+    if (!scope)
+        return toolError(scope.error().message);
+    // The one place a tool call is allowed: live grants, audited.
+    QElapsedTimer deciding;
+    deciding.start();
+    const auto decision = m_policy.grants().decide(m_binding.folder, toolAction(name), *scope,
+                                                   callParams(arguments));
+    if (!decision)
+        return toolError(QStringLiteral("refused: the grants could not be read: %1")
+                             .arg(decision.error().message));
+    emit callDecided({{QStringLiteral("tool"), name},
+                      {QStringLiteral("scope"), *scope},
+                      {QStringLiteral("allowed"), decision->allowed},
+                      {QStringLiteral("reason"), decision->reason},
+                      {QStringLiteral("decide_us"), deciding.nsecsElapsed() / 1000},
+                      {QStringLiteral("grant"), decision->decidingGrant
+                                                    ? QJsonValue(decision->decidingGrant->id)
+                                                    : QJsonValue()}});
+    if (!decision->allowed)
+        return toolError(QStringLiteral("refused by the grants of %1: %2")
+                             .arg(m_binding.folder, decision->reason));
+    ToolContext context{m_store, m_policy, m_binding, m_queue,
+                        [this](const QJsonObject &message) { emit messagePosted(message); }};
+    return tool->run(context, arguments);
+}
+
+} // namespace arizuko::tools

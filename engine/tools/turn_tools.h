@@ -1,0 +1,51 @@
+#pragma once
+
+// The tools of one turn, as its folder's grants allow them right now: what
+// tools/list shows, and every tools/call, decided by Grants::decide() (so
+// audited) before any tool code runs. Bound to one turn for its lifetime.
+
+#include "core/result.h"
+#include "policy/policy.h"
+#include "tools/tool_catalogue.h"
+#include "tools/tool_context.h"
+
+#include <QJsonObject>
+#include <QList>
+#include <QObject>
+
+namespace arizuko::tools {
+
+class TurnTools final : public QObject
+{
+    Q_OBJECT
+
+public:
+    TurnTools(store::Store &store, TurnBinding binding, QueueTurn queue, QObject *parent = nullptr);
+
+    const TurnBinding &binding() const { return m_binding; }
+
+    // The tools some grant lets the folder call on some folder the tool can
+    // address (its own, its parent, its subfolders, any other).
+    Result<QList<const ToolSpec *>> listed();
+    // Decides the call on the folder it addresses, then runs it. A refusal
+    // is an outcome the agent reads, never a protocol error.
+    ToolOutcome call(const QString &name, const QJsonObject &arguments);
+
+signals:
+    // A message the turn posted to its topic: id, folder, topic, role, text.
+    void messagePosted(const QJsonObject &message);
+    // One decided call: tool, scope, allowed, reason, grant (the deciding row's id).
+    void callDecided(const QJsonObject &decision);
+
+private:
+    // The folder a call is about, or why the call cannot be about one.
+    Result<QString> callScope(const ToolSpec &tool, const QJsonObject &arguments);
+    Result<QStringList> candidateScopes(const ToolSpec &tool);
+
+    store::Store &m_store;
+    policy::Policy m_policy;
+    TurnBinding m_binding;
+    QueueTurn m_queue;
+};
+
+} // namespace arizuko::tools

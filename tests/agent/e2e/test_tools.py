@@ -1,0 +1,240 @@
+"""The turn's tools in real turns: Claude Code in the VM reaches the MCP
+server at /mcp on its turn's gateway, sees only the tools its folder's
+grants allow, and every call is decided on the host by the grants as they
+are at that moment, also when another process (arizukoctl) changes them
+mid-turn. delegate_group and escalate_group queue real turns in other
+folders; the depth limit stops a chain, and the refusal is in the
+transcript. observe_group's context reaches the next turn within its caps. Every decision is in the audit log with folder, tool and the
+grant that decided it."""
+
+import json
+import pathlib
+import sys
+import threading
+import unittest
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
+from agent_harness import h, ScriptedUpstream, new_canary, engine_with_upstream, agent_kinds  # noqa: E402
+
+MODEL = "claude-sonnet-4-5"
+# Long enough for the test to change a grant from another process while the
+# model "thinks" between two tool calls (arizukoctl takes well under 1 s).
+PAUSE_MS = 15000
+
+
+def send(text):
+    return {"name": "mcp__arizuko__send_message", "input": {"text": text}}
+
+
+SCRIPT = {
+    "name": "tools",
+    "exchanges": [
+        {"prompt": "live grants", "steps": [
+            {"text": "Trying a tool I was not granted.",
+             "tool_use": {"name": "mcp__arizuko__network_allow", "input": {"host": "evil.example"}}},
+            {"tool_use": {"name": "mcp__arizuko__observe_group", "input": {"folder": "corp/eng"}}},
+            {"tool_use": send("first")},
+            {"delay_ms": PAUSE_MS, "tool_use": send("second")},
+            {"delay_ms": PAUSE_MS, "tool_use": send("third")},
+            {"text": "Live grants done."}]},
+        {"prompt": "delegate and escalate", "steps": [
+            {"tool_use": {"name": "mcp__arizuko__escalate_group",
+                          "input": {"prompt": "parent, what is the answer"}}},
+            {"tool_use": {"name": "mcp__arizuko__delegate_group",
+                          "input": {"folder": "corp/eng/sre", "prompt": "chain one level further"}}},
+            {"text": "Both are queued."}]},
+        {"prompt": "parent, what is the answer", "steps": [{"text": "The answer is 42."}]},
+        {"prompt": "what did you observe", "steps": [{"text": "I saw the observed messages."}]},
+        {"prompt": "chain one level further", "steps": [
+            {"tool_use": {"name": "mcp__arizuko__delegate_group",
+                          "input": {"folder": "corp/eng/sre/deep", "prompt": "too deep"}}},
+            {"text": "The chain stopped here."}]},
+    ],
+}
+
+
+class Tools(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        h.require_guest_image()
+        cls.upstream = ScriptedUpstream(SCRIPT)
+        cls.engine = engine_with_upstream(cls.upstream, new_canary(),
+                                          {"ARIZUKO_DELEGATION_DEPTH": "1"})
+        for folder in ("corp", "corp/eng", "corp/eng/sre", "corp/eng/sre/deep", "lab"):
+            cls.engine.add_folder(folder)
+        cls.live = cls.live_grants_turn()
+        cls.chain = cls.delegation_turns()
+        cls.observed = cls.observing_turn()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.upstream.close()
+        cls.engine.close()
+
+    @classmethod
+    def grant(cls, *arguments):
+        result = cls.engine.run("grant", "add", *arguments)
+        if result.returncode != 0:
+            raise AssertionError(result.stderr)
+        with cls.engine.database() as db:
+            return db.execute("SELECT max(id) FROM acl").fetchone()[0]
+
+    @classmethod
+    def tool_events(cls, name):
+        return [e["json"] for e in cls.engine.events(name) if e["kind"] == "tool"]
+
+    @classmethod
+    def live_grants_turn(cls):
+        """lab may send messages when the turn starts; another process
+        revokes that between two calls, then grants it again."""
+        cls.grant("lab", "mcp:observe_group", "corp/**")
+        first = cls.grant("lab", "mcp:send_message", "lab")
+        process = cls.engine.start("run", "--model", MODEL, "lab", "live grants")
+        changes = {}
+
+        def change_grants():
+            # Each change lands while the model pauses before the next call.
+            h.wait_for(lambda: cls.messages("lab"), 400, 0.2, "the first message")
+            changes["revoke"] = cls.engine.run("grant", "rm", str(first))
+            h.wait_for(lambda: [e for e in cls.all_tool_events("lab") if not e["allowed"]
+                                and e["tool"] == "send_message"], 400, 0.2, "the refused call")
+            changes["regrant"] = cls.grant("lab", "mcp:send_message", "lab/**")
+
+        changer = threading.Thread(target=change_grants)
+        changer.start()
+        stdout, stderr = process.communicate(timeout=600)
+        changer.join(timeout=60)
+        name = h.turn_name_from(stderr)
+        return {"returncode": process.returncode, "stdout": stdout, "stderr": stderr, "name": name,
+                "events": cls.engine.events(name), "first_grant": first, "changes": changes}
+
+    @classmethod
+    def delegation_turns(cls):
+        cls.grant("corp/eng", "mcp:escalate_group", "corp")
+        cls.grant("corp/eng", "mcp:delegate_group", "corp/eng/**")
+        cls.grant("corp/eng/sre", "mcp:delegate_group", "corp/eng/**")
+        result = cls.engine.run("run", "--model", MODEL, "corp/eng", "delegate and escalate",
+                                timeout=900)
+        return {"result": result, "name": h.turn_name_from(result.stderr)}
+
+    @classmethod
+    def observing_turn(cls):
+        """lab observes corp/eng since its first turn; 15 long messages land
+        there (after the escalation's answer), then lab's next turn runs."""
+        with cls.engine.database() as db:
+            for index in range(15):
+                db.execute("INSERT INTO messages (group_folder, topic, role, content, created_at) "
+                           "VALUES ('corp/eng', 'main', 'agent', ?, '2026-12-01T00:00:00.000Z')",
+                           (f"note {index:02d} " + "x" * 490,))
+        result = cls.engine.run("run", "--model", MODEL, "lab", "what did you observe", timeout=600)
+        requests = [r for r in cls.upstream.requests() if "what did you observe" in json.dumps(r["body"])]
+        return {"result": result, "name": h.turn_name_from(result.stderr), "requests": requests}
+
+    @classmethod
+    def messages(cls, folder, topic="main"):
+        with cls.engine.database() as db:
+            return [dict(r) for r in db.execute(
+                "SELECT role, content FROM messages WHERE group_folder = ? AND topic = ? ORDER BY id",
+                (folder, topic))]
+
+    @classmethod
+    def all_tool_events(cls, folder):
+        with cls.engine.database() as db:
+            rows = db.execute("SELECT e.json FROM turn_events e JOIN turns t ON t.id = e.turn "
+                              "WHERE t.group_folder = ? AND e.kind = 'tool' ORDER BY e.seq",
+                              (folder,)).fetchall()
+        return [json.loads(r[0]) for r in rows]
+
+    def turn_in(self, folder):
+        turns = [t for t in self.engine.turns() if t["group_folder"] == folder]
+        self.assertEqual(len(turns), 1, turns)
+        return turns[0]
+
+    def test_only_granted_tools_are_listed(self):
+        init = [e["json"] for e in self.live["events"] if e["kind"] == "init"][0]
+        self.assertEqual([s["name"] for s in init["mcp_servers"]], ["arizuko"])
+        self.assertEqual(init["mcp_servers"][0]["status"], "connected")
+        ours = sorted(t for t in init["tools"] if t.startswith("mcp__"))
+        self.assertEqual(ours, ["mcp__arizuko__observe_group", "mcp__arizuko__send_message"])
+
+    def test_an_ungranted_tool_never_reaches_the_host(self):
+        results = [e["json"] for e in self.live["events"] if e["kind"] == "tool_result"]
+        self.assertTrue(results[0]["is_error"], results[0])
+        self.assertNotIn("network_allow", [e["tool"] for e in self.tool_events(self.live["name"])])
+        with self.engine.database() as db:
+            self.assertEqual(db.execute("SELECT count(*) FROM network_rules").fetchone()[0], 0)
+
+    def test_grants_are_live_on_every_call_also_from_another_process(self):
+        self.assertEqual(self.live["returncode"], 0, self.live["stderr"])
+        self.assertEqual(self.live["changes"]["revoke"].returncode, 0)
+        decided = [(e["tool"], e["allowed"]) for e in self.tool_events(self.live["name"])]
+        self.assertEqual(decided, [("observe_group", True), ("send_message", True), ("send_message", False),
+                                   ("send_message", True)])
+        self.assertEqual([m["content"] for m in self.messages("lab")], ["first", "third"])
+        results = [e["json"] for e in self.live["events"] if e["kind"] == "tool_result"]
+        refused = results[3]
+        self.assertTrue(refused["is_error"])
+        self.assertIn("refused by the grants of lab", refused["content"])
+        self.assertIn("Live grants done.", self.live["stdout"])
+
+    def test_messages_reach_the_transcript(self):
+        posted = [e["json"] for e in self.live["events"] if e["kind"] == "message"]
+        self.assertEqual([m["text"] for m in posted], ["first", "third"])
+        self.assertEqual({m["topic"] for m in posted}, {"main"})
+
+    def test_every_decision_is_audited_with_folder_tool_and_grant(self):
+        with self.engine.database() as db:
+            entries = [(r[0], json.loads(r[1])) for r in db.execute(
+                "SELECT subject, detail FROM audit_log WHERE kind = 'grant.decision' ORDER BY id")]
+        lab = [(d["action"], d["allowed"], d.get("grant")) for s, d in entries
+               if s == "lab" and d["action"] == "mcp:send_message"]
+        self.assertEqual(lab, [("mcp:send_message", True, self.live["first_grant"]),
+                               ("mcp:send_message", False, None),
+                               ("mcp:send_message", True, self.live["changes"]["regrant"])])
+        transcript = [e for f in ("lab", "corp/eng", "corp/eng/sre") for e in self.all_tool_events(f)]
+        self.assertEqual(len(entries), len(transcript), (entries, transcript))
+        for subject, detail in entries:
+            self.assertIn("scope", detail)
+            if detail["allowed"]:
+                self.assertIsInstance(detail["grant"], int)
+
+    def test_delegate_group_runs_a_child_turn_and_the_depth_limit_stops_the_chain(self):
+        self.assertEqual(self.chain["result"].returncode, 0, self.chain["result"].stderr)
+        child = self.turn_in("corp/eng/sre")
+        self.assertEqual(child["state"], "done")
+        self.assertEqual(child["prompt"], "chain one level further")
+        events = agent_kinds(self.engine.events(child["name"]))
+        refusal = [e["json"] for e in events if e["kind"] == "tool_result"]
+        self.assertEqual(len(refusal), 1)
+        self.assertTrue(refusal[0]["is_error"])
+        self.assertIn("the limit is 1", refusal[0]["content"])
+        self.assertFalse([t for t in self.engine.turns() if t["group_folder"] == "corp/eng/sre/deep"])
+
+    def test_observed_context_reaches_the_next_turn_within_its_caps(self):
+        self.assertEqual(self.observed["result"].returncode, 0, self.observed["result"].stderr)
+        self.assertTrue(self.observed["requests"])
+        prompt = json.dumps(self.observed["requests"][0]["body"]["messages"])
+        block = json.loads(prompt)  # the user message holding the block
+        text = "".join(part.get("text", "") if isinstance(part, dict) else str(part)
+                       for message in block for part in
+                       (message["content"] if isinstance(message["content"], list) else [message["content"]])
+                       if message["role"] == "user")
+        start, end = text.index("<observed-messages>"), text.index("</observed-messages>")
+        lines = [line for line in text[start:end].splitlines() if line.startswith("[corp/eng / main]")]
+        self.assertLessEqual(len(lines), 10)
+        self.assertLessEqual(sum(len(line) for line in lines), 4000)
+        self.assertTrue(lines[-1].startswith("[corp/eng / main] agent: note 14 "), lines[-1][:40])
+        self.assertIn("older messages left out", text[start:end])
+        observed = [e for e in self.engine.events(self.observed["name"]) if e["kind"] == "observed"]
+        self.assertEqual(len(observed), 1)
+
+    def test_escalate_groups_answer_comes_back_to_the_calling_topic(self):
+        parent = self.turn_in("corp")
+        self.assertEqual(parent["state"], "done")
+        self.assertEqual(parent["prompt"], "parent, what is the answer")
+        back = self.messages("corp/eng")
+        self.assertIn({"role": "agent:corp", "content": "The answer is 42."}, back)
+
+
+if __name__ == "__main__":
+    h.main()

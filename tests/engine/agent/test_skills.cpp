@@ -1,0 +1,121 @@
+// A folder's skills as the engine checks them before a turn: a good one is
+// named, a malformed front matter names the file and the field, and a link
+// anywhere on the way is refused, never followed.
+
+#include "agent/skills.h"
+
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace arizuko;
+using namespace arizuko::agent;
+
+namespace {
+
+void write(const QString &path, const QByteArray &content)
+{
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(content) != content.size())
+        qFatal("cannot write %s", qPrintable(path));
+}
+
+const QByteArray good = "---\nname: release-notes\ndescription: Writes release notes.\n---\n\nBody.\n";
+
+} // namespace
+
+class TestSkills final : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+
+    Result<QStringList> check()
+    {
+        auto home = HomeDirectory::open(m_dir.path());
+        if (!home)
+            qFatal("%s", qPrintable(home.error().message));
+        return checkSkills(*home);
+    }
+
+    QString skill(const QString &name) { return m_dir.filePath(QStringLiteral("skills/%1/SKILL.md").arg(name)); }
+
+private slots:
+    void init()
+    {
+        QDir(m_dir.path()).removeRecursively();
+        QDir().mkpath(m_dir.path());
+    }
+
+    void noSkillsIsFine() { QCOMPARE(*check(), QStringList()); }
+
+    void aGoodSkillIsNamed()
+    {
+        write(skill(QStringLiteral("release-notes")), good);
+        QCOMPARE(*check(), QStringList{QStringLiteral("release-notes")});
+    }
+
+    void malformedFrontMatterNamesFileAndField_data()
+    {
+        QTest::addColumn<QByteArray>("content");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("no description") << QByteArray("---\nname: release-notes\n---\n")
+                                        << QStringLiteral("skills/release-notes/SKILL.md: front "
+                                                          "matter field 'description' is missing");
+        QTest::newRow("bad name") << QByteArray("---\nname: Release Notes\ndescription: x\n---\n")
+                                  << QStringLiteral("field 'name' must be lower-case");
+        QTest::newRow("other name") << QByteArray("---\nname: notes\ndescription: x\n---\n")
+                                    << QStringLiteral("field 'name' is 'notes' but the skill's "
+                                                      "directory is 'release-notes'");
+        QTest::newRow("unclosed") << QByteArray("---\nname: release-notes\ndescription: x\n")
+                                  << QStringLiteral("no closing '---'");
+        QTest::newRow("no front matter") << QByteArray("# Release notes\n")
+                                         << QStringLiteral("does not begin with a front matter");
+        QTest::newRow("not a field") << QByteArray("---\nname release-notes\n---\n")
+                                     << QStringLiteral("line 2 is not 'field: value'");
+    }
+
+    void malformedFrontMatterNamesFileAndField()
+    {
+        QFETCH(QByteArray, content);
+        QFETCH(QString, expected);
+        write(skill(QStringLiteral("release-notes")), content);
+        const auto checked = check();
+        QVERIFY(!checked);
+        QCOMPARE(checked.error().code, QStringLiteral("skills.malformed"));
+        QVERIFY2(checked.error().message.contains(expected), qPrintable(checked.error().message));
+        QVERIFY(checked.error().message.contains(QStringLiteral("skills/release-notes/SKILL.md")));
+    }
+
+    void aLinkIsNeverFollowed()
+    {
+        QTemporaryDir outside;
+        write(outside.filePath(QStringLiteral("x/SKILL.md")), good);
+        QVERIFY(QFile::link(outside.path(), m_dir.filePath(QStringLiteral("skills"))));
+        auto checked = check();
+        QVERIFY(!checked);
+        QVERIFY2(checked.error().message.contains(QStringLiteral("symbolic link")),
+                 qPrintable(checked.error().message));
+        QVERIFY(QFile::remove(m_dir.filePath(QStringLiteral("skills"))));
+        QDir().mkpath(m_dir.filePath(QStringLiteral("skills/x")));
+        QVERIFY(QFile::link(outside.filePath(QStringLiteral("x/SKILL.md")), skill(QStringLiteral("x"))));
+        checked = check();
+        QVERIFY(!checked);
+        QCOMPARE(checked.error().code, QStringLiteral("home.unsafe-path"));
+    }
+
+    void aDirectoryWithoutSkillMdIsNamed()
+    {
+        QDir().mkpath(m_dir.filePath(QStringLiteral("skills/empty")));
+        const auto checked = check();
+        QVERIFY(!checked);
+        QVERIFY2(checked.error().message.startsWith(QStringLiteral("skills/empty/SKILL.md: is missing")),
+                 qPrintable(checked.error().message));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSkills)
+#include "test_skills.moc"
