@@ -1,7 +1,6 @@
 """One running turn per topic, across engines: a second turn in a busy topic
 waits in the queue until the first ends; a turn in another topic does not."""
 
-import datetime
 import pathlib
 import stat
 import sys
@@ -12,8 +11,6 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "harness
 import turns_harness as h  # noqa: E402
 
 
-def moment(timestamp):
-    return datetime.datetime.fromisoformat(timestamp.replace("Z", "+00:00"))
 
 
 class TopicQueue(unittest.TestCase):
@@ -41,9 +38,9 @@ class TopicQueue(unittest.TestCase):
         outputs = [process.communicate(timeout=60) for process in (first, second, other)]
         names = [h.turn_name_from(err) for _, err in outputs]
         first_turn, second_turn, other_turn = (self.engine.turn(name) for name in names)
-        self.assertGreaterEqual(moment(second_turn["preparing_at"]), moment(first_turn["ended_at"]),
+        self.assertGreaterEqual(h.moment(second_turn["preparing_at"]), h.moment(first_turn["ended_at"]),
                                 "the second turn of t1 started before the first ended")
-        self.assertLess(moment(other_turn["preparing_at"]), moment(first_turn["ended_at"]),
+        self.assertLess(h.moment(other_turn["preparing_at"]), h.moment(first_turn["ended_at"]),
                         "a turn in another topic waited for t1")
         for turn in (first_turn, second_turn, other_turn):
             self.assertEqual(turn["state"], "failed")

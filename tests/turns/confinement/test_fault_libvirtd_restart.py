@@ -9,7 +9,6 @@ be reaped late by PID 1 and slow every later domain teardown on this
 machine), else through systemd. Whatever happens, libvirtd is running again
 when the test ends, and the test checks it runs as setup left it."""
 
-import datetime
 import os
 import pathlib
 import signal
@@ -25,8 +24,6 @@ from confinement_support import h  # noqa: E402
 DEADLINE_SECONDS = 90
 
 
-def moment(timestamp):
-    return datetime.datetime.fromisoformat(timestamp.replace("Z", "+00:00")).timestamp()
 
 
 def libvirtd_pids():
@@ -106,12 +103,7 @@ class LibvirtdRestart(unittest.TestCase):
     def setUpClass(cls):
         c.require_root_and_libvirt()
         cls.supervision_before = supervision()
-        cls.engine = h.Engine()
-        try:
-            cls._run()
-        except BaseException:
-            cls.engine.close()
-            raise
+        h.set_up_engine(cls)
 
     @classmethod
     def _run(cls):
@@ -164,7 +156,7 @@ class LibvirtdRestart(unittest.TestCase):
         self.assertTrue(self.turn["error_code"], self.turn)
         self.assertNotEqual(self.turn["error_code"], "turns.deadline",
                             "the engine only noticed at the deadline")
-        self.assertLess(moment(self.turn["ended_at"]) - self.answered_at, 30, self.turn["error"])
+        self.assertLess(h.moment(self.turn["ended_at"]).timestamp() - self.answered_at, 30, self.turn["error"])
 
     def test_the_events_before_the_restart_are_kept(self):
         lines = [e["json"].get("line") for e in self.events if e["kind"] == "event"]

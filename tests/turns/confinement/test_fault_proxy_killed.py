@@ -11,7 +11,6 @@ second, before the guest tries again; so the test holds the engine
 proxy for a while, then lets it go (SIGCONT) and expects the turn to fail
 within 3 s of that."""
 
-import datetime
 import ipaddress
 import os
 import pathlib
@@ -41,20 +40,13 @@ done
 """
 
 
-def moment(timestamp):
-    return datetime.datetime.fromisoformat(timestamp.replace("Z", "+00:00")).timestamp()
 
 
 class ProxyKilled(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         c.require_root_and_libvirt()
-        cls.engine = h.Engine({"ARIZUKO_PROXY_ALLOW_LOOPBACK": "1"})
-        try:
-            cls._run()
-        except BaseException:
-            cls.engine.close()
-            raise
+        h.set_up_engine(cls, {"ARIZUKO_PROXY_ALLOW_LOOPBACK": "1"})
 
     @classmethod
     def _run(cls):
@@ -133,9 +125,9 @@ class ProxyKilled(unittest.TestCase):
         self.assertEqual(self.returncode, 1, self.err[-2000:])
         self.assertEqual(self.turn["state"], "failed")
         self.assertEqual(self.turn["error_code"], "turns.proxy-died")
-        self.assertGreaterEqual(moment(self.turn["finishing_at"]), self.killed_at)
+        self.assertGreaterEqual(h.moment(self.turn["finishing_at"]).timestamp(), self.killed_at)
         # The engine was held until resumed_at; it must then act at once.
-        self.assertLess(moment(self.turn["finishing_at"]) - self.resumed_at, 3.0)
+        self.assertLess(h.moment(self.turn["finishing_at"]).timestamp() - self.resumed_at, 3.0)
 
     def test_the_guest_kept_trying_the_proxy_after_the_kill(self):
         """Without this, "nothing arrived after the kill" could mean only

@@ -1,7 +1,6 @@
 """A turn ends when the user cancels it (within 2 s, even while the VM
 boots) or when its deadline passes, and leaves nothing behind either way."""
 
-import datetime
 import pathlib
 import sys
 import time
@@ -11,8 +10,6 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "harness
 import turns_harness as h  # noqa: E402
 
 
-def moment(timestamp):
-    return datetime.datetime.fromisoformat(timestamp.replace("Z", "+00:00"))
 
 
 def qemu_terminated_at(name):
@@ -21,7 +18,7 @@ def qemu_terminated_at(name):
     lines = [line for line in log.splitlines() if "terminating on signal" in line]
     if not lines:
         raise AssertionError(f"QEMU never logged its termination:\n{log[-2000:]}")
-    return moment(lines[-1].split(" ", 1)[0].rstrip(":"))
+    return h.moment(lines[-1].split(" ", 1)[0].rstrip(":"))
 
 
 class CancelAndDeadline(unittest.TestCase):
@@ -60,14 +57,14 @@ class CancelAndDeadline(unittest.TestCase):
         turn = self.engine.turn(turn["name"])
         self.assertEqual(turn["state"], "cancelled")
         self.assertIsNone(turn["running_at"], "cancelled while booting")
-        requested = moment(turn["cancel_requested_at"])
+        requested = h.moment(turn["cancel_requested_at"])
         # The engine acts at once: the proxy is killed and the VM destroyed.
-        self.assertLess((moment(turn["finishing_at"]) - requested).total_seconds(), 2.0)
+        self.assertLess((h.moment(turn["finishing_at"]) - requested).total_seconds(), 2.0)
         # QEMU's own log says when it was told to stop.
         self.assertLess((qemu_terminated_at(turn["name"]) - requested).total_seconds(), 2.0)
         # The recorded end waits for libvirtd to reap QEMU, which on a host
         # whose PID 1 reaps slowly (this CI sandbox) takes seconds more.
-        self.assertLess((moment(turn["ended_at"]) - requested).total_seconds(), 10.0)
+        self.assertLess((h.moment(turn["ended_at"]) - requested).total_seconds(), 10.0)
         left = h.leftovers(turn["name"])
         self.assertEqual(left, {key: [] for key in left})
 

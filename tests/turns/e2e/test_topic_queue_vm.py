@@ -6,7 +6,6 @@ ended. The timestamps are the ones `arizukoctl turns --json` reports.
 in preparing, and a turn in another topic not waiting; here both turns
 boot a VM and run, so the queue holds for the whole life of a turn.)"""
 
-import datetime
 import json
 import pathlib
 import sys
@@ -16,20 +15,13 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "harness
 import turns_harness as h  # noqa: E402
 
 
-def moment(timestamp):
-    return datetime.datetime.fromisoformat(timestamp.replace("Z", "+00:00"))
 
 
 class TopicQueueWithVms(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         h.require_guest_image()
-        cls.engine = h.Engine({"ARIZUKO_MAX_TURNS": "2"})
-        try:
-            cls._run()
-        except BaseException:
-            cls.engine.close()
-            raise
+        h.set_up_engine(cls, {"ARIZUKO_MAX_TURNS": "2"})
 
     @classmethod
     def _run(cls):
@@ -78,10 +70,10 @@ class TopicQueueWithVms(unittest.TestCase):
 
     def test_the_second_turn_of_the_topic_waited_for_the_first_to_end(self):
         # It was asked for while the first ran...
-        self.assertLess(moment(self.second["queued_at"]), moment(self.first["ended_at"]))
-        self.assertGreaterEqual(moment(self.second["queued_at"]), moment(self.first["running_at"]))
+        self.assertLess(h.moment(self.second["queued_at"]), h.moment(self.first["ended_at"]))
+        self.assertGreaterEqual(h.moment(self.second["queued_at"]), h.moment(self.first["running_at"]))
         # ...and prepared only once the first had ended.
-        self.assertGreaterEqual(moment(self.second["preparing_at"]), moment(self.first["ended_at"]),
+        self.assertGreaterEqual(h.moment(self.second["preparing_at"]), h.moment(self.first["ended_at"]),
                                 "the second turn of t1 started before the first ended")
 
     def test_nothing_of_either_turn_is_left(self):

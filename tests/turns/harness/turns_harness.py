@@ -6,6 +6,7 @@ and look at the host the way an administrator would (virsh, /sys/class/net,
 """
 
 import argparse
+import datetime
 import hashlib
 import json
 import os
@@ -165,6 +166,23 @@ class Engine:
 
     def home(self, folder):
         return pathlib.Path(self.data_dir, "groups", folder)
+
+
+def moment(timestamp):
+    """A store timestamp (ISO 8601, UTC, "Z") as a datetime."""
+    return datetime.datetime.fromisoformat(timestamp.replace("Z", "+00:00"))
+
+
+def set_up_engine(test_class, extra_environment=None):
+    """`test_class.engine` for a class whose `_run()` drives it in
+    setUpClass; the engine's directory goes if `_run()` fails, since
+    tearDownClass does not run then."""
+    test_class.engine = Engine(extra_environment)
+    try:
+        test_class._run()
+    except BaseException:
+        test_class.engine.close()
+        raise
 
 
 def turn_name_from(stderr):
