@@ -1,6 +1,9 @@
 #include "main_window.h"
 
+#include "allowlist_editor.h"
 #include "export_dialog.h"
+#include "grants_editor.h"
+#include "secrets_editor.h"
 #include "import_dialog.h"
 
 #include "composer.h"
@@ -136,6 +139,29 @@ void MainWindow::createMenus()
                                     &TranscriptView::copyAsMarkdown);
     copy->setObjectName(QStringLiteral("copyTranscript"));
     copy->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
+
+    // The policy editors: non-modal, several may be open beside the transcript.
+    QMenu *folder = menuBar()->addMenu(tr("F&older"));
+    QAction *allowlist = folder->addAction(tr("&Allowlist\u2026"), this, [this] {
+        auto *editor = new AllowlistEditor(m_store, m_watcher, m_tree->currentFolder(), this);
+        editor->setAttribute(Qt::WA_DeleteOnClose);
+        editor->show();
+    });
+    allowlist->setObjectName(QStringLiteral("openAllowlist"));
+    allowlist->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_A));
+    QAction *grants = folder->addAction(tr("&Grants\u2026"), this, [this] {
+        auto *editor = new GrantsEditor(m_store, m_watcher, m_tree->currentFolder(), this);
+        editor->setAttribute(Qt::WA_DeleteOnClose);
+        editor->show();
+    });
+    grants->setObjectName(QStringLiteral("openGrants"));
+    grants->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_G));
+    QAction *secrets = folder->addAction(tr("&Secrets\u2026"), this, [this] {
+        auto *editor = new SecretsEditor(m_store, m_tree->currentFolder(), this);
+        editor->setAttribute(Qt::WA_DeleteOnClose);
+        editor->show();
+    });
+    secrets->setObjectName(QStringLiteral("openSecrets"));
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
     QAction *tree = view->addAction(tr("Go to &folders"), this, [this] { m_tree->view()->setFocus(); });
