@@ -48,6 +48,11 @@ Result<QList<Entry>> AuditLog::query(const Query &filter) const
         where += QStringLiteral(" AND subject = ?");
         values << filter.subject;
     }
+    if (!filter.since.isEmpty()) {
+        // `at` is fixed-width UTC ISO-8601, so text order is time order.
+        where += QStringLiteral(" AND at >= ?");
+        values << filter.since;
+    }
     values << std::max(filter.limit, 0);
     Result<QSqlQuery> select =
         store::execute(m_store.database(),

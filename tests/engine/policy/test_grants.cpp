@@ -485,7 +485,7 @@ void GrantsTest::writesAndDecisionsAreAudited()
     Grants &grants = fixture.grants();
     arizuko::audit::AuditLog log(fixture.store());
     const auto entries = [&log](const QString &kind) {
-        return *log.query(arizuko::audit::Query{kind, {}, 0, 100});
+        return *log.query(arizuko::audit::Query{kind, {}, 0, 100, {}});
     };
     const Grant grant = added(grants, row(u"corp"_s, u"mcp:deploy"_s, u"corp"_s));
     QVERIFY(grants.addMembership(u"corp"_s, u"role:ops"_s, u"alice"_s).ok());
