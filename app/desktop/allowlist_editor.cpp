@@ -1,9 +1,9 @@
 #include "allowlist_editor.h"
 
+#include "editor_widgets.h"
 #include "safe_text.h"
 
 #include "models/network_rule_model.h"
-#include "store/folders.h"
 #include "store/store_watcher.h"
 
 #include <QComboBox>
@@ -51,7 +51,7 @@ AllowlistEditor::AllowlistEditor(store::Store &store, store::StoreWatcher *watch
     , m_store(store)
     , m_model(new models::NetworkRuleModel(store, this))
     , m_folder(new QComboBox(this))
-    , m_table(new QTableView(this))
+    , m_table(makeReadOnlyTable(this, QStringLiteral("rules"), tr("Rules that apply to the folder")))
     , m_host(new QLineEdit(this))
     , m_kind(new QComboBox(this))
     , m_add(new QPushButton(tr("&Add rule"), this))
@@ -67,16 +67,8 @@ AllowlistEditor::AllowlistEditor(store::Store &store, store::StoreWatcher *watch
 
     m_folder->setObjectName(QStringLiteral("folder"));
     m_folder->setAccessibleName(tr("Folder"));
-    m_table->setObjectName(QStringLiteral("rules"));
-    m_table->setAccessibleName(tr("Rules that apply to the folder"));
     m_table->setModel(m_model);
     m_table->setItemDelegate(new InheritedRowDelegate(m_table));
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_table->verticalHeader()->hide();
-    m_table->setWordWrap(false);
-    m_table->horizontalHeader()->setStretchLastSection(true);
 
     m_host->setObjectName(QStringLiteral("host"));
     m_host->setAccessibleName(tr("Host to add"));
@@ -175,18 +167,12 @@ AllowlistEditor::~AllowlistEditor() = default;
 
 void AllowlistEditor::loadFolders(const QString &select)
 {
-    const auto folders = store::Folders(m_store, QStringLiteral("user:gui")).list();
-    if (!folders) {
-        setStatus(folders.error().message, true);
+    if (const Result<void> filled =
+            fillFolderChooser(m_folder, m_store, models::folderLabel({}), select);
+        !filled) {
+        setStatus(filled.error().message, true);
         return;
     }
-    const QSignalBlocker blocker(m_folder);
-    m_folder->clear();
-    m_folder->addItem(models::folderLabel({}), QString());
-    for (const store::Folder &folder : *folders)
-        m_folder->addItem(printable(folder.path), folder.path);
-    const int index = m_folder->findData(select);
-    m_folder->setCurrentIndex(index < 0 ? 0 : index);
     selectFolder();
 }
 

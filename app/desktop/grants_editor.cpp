@@ -1,10 +1,10 @@
 #include "grants_editor.h"
 
+#include "editor_widgets.h"
 #include "safe_text.h"
 
 #include "models/effective_tool_model.h"
 #include "models/grant_model.h"
-#include "store/folders.h"
 #include "store/store_watcher.h"
 
 #include <QCheckBox>
@@ -50,20 +50,6 @@ constexpr Preset presets[] = {
      policy::Effect::Deny},
 };
 
-QTableView *makeTable(QWidget *parent, const QString &name, const QString &accessibleName)
-{
-    auto *table = new QTableView(parent);
-    table->setObjectName(name);
-    table->setAccessibleName(accessibleName);
-    table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    table->setSelectionMode(QAbstractItemView::SingleSelection);
-    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    table->verticalHeader()->hide();
-    table->setWordWrap(false);
-    table->horizontalHeader()->setStretchLastSection(true);
-    return table;
-}
-
 } // namespace
 
 GrantsEditor::GrantsEditor(store::Store &store, store::StoreWatcher *watcher, const QString &folder,
@@ -73,7 +59,7 @@ GrantsEditor::GrantsEditor(store::Store &store, store::StoreWatcher *watcher, co
     , m_model(new models::GrantModel(store, this))
     , m_tools(new models::EffectiveToolModel(this))
     , m_folder(new QComboBox(this))
-    , m_table(makeTable(this, QStringLiteral("grants"), tr("Grants that apply to the folder")))
+    , m_table(makeReadOnlyTable(this, QStringLiteral("grants"), tr("Grants that apply to the folder")))
     , m_preset(new QComboBox(this))
     , m_principal(new QLineEdit(this))
     , m_action(new QLineEdit(this))
@@ -85,7 +71,7 @@ GrantsEditor::GrantsEditor(store::Store &store, store::StoreWatcher *watcher, co
     , m_confirmBroad(new QCheckBox(this))
     , m_add(new QPushButton(tr("&Add grant"), this))
     , m_remove(new QPushButton(tr("&Remove grant"), this))
-    , m_toolView(makeTable(this, QStringLiteral("effectiveTools"), tr("Tools the agent will see")))
+    , m_toolView(makeReadOnlyTable(this, QStringLiteral("effectiveTools"), tr("Tools the agent will see")))
     , m_toolsTitle(new QLabel(this))
     , m_status(new QLabel(this))
 {
@@ -189,18 +175,11 @@ GrantsEditor::~GrantsEditor() = default;
 
 void GrantsEditor::loadFolders(const QString &select)
 {
-    const auto folders = store::Folders(m_store, QStringLiteral("user:gui")).list();
-    if (!folders) {
-        setStatus(folders.error().message, true);
+    if (const Result<void> filled = fillFolderChooser(m_folder, m_store, tr("(every grant)"), select);
+        !filled) {
+        setStatus(filled.error().message, true);
         return;
     }
-    const QSignalBlocker blocker(m_folder);
-    m_folder->clear();
-    m_folder->addItem(tr("(every grant)"), QString());
-    for (const store::Folder &folder : *folders)
-        m_folder->addItem(printable(folder.path), folder.path);
-    const int index = m_folder->findData(select);
-    m_folder->setCurrentIndex(index < 0 ? 0 : index);
     selectFolder();
 }
 

@@ -1,6 +1,7 @@
 #include "main_window.h"
 
 #include "allowlist_editor.h"
+#include "audit_log_viewer.h"
 #include "export_dialog.h"
 #include "grants_editor.h"
 #include "secrets_editor.h"
@@ -162,6 +163,13 @@ void MainWindow::createMenus()
         editor->show();
     });
     secrets->setObjectName(QStringLiteral("openSecrets"));
+    folder->addSeparator();
+    QAction *audit = folder->addAction(tr("Audit &log\u2026"), this, [this] {
+        auto *viewer = new AuditLogViewer(m_store, m_tree->currentFolder(), this);
+        viewer->setAttribute(Qt::WA_DeleteOnClose);
+        viewer->show();
+    });
+    audit->setObjectName(QStringLiteral("openAuditLog"));
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
     QAction *tree = view->addAction(tr("Go to &folders"), this, [this] { m_tree->view()->setFocus(); });

@@ -1,10 +1,10 @@
 #include "secrets_editor.h"
 
+#include "editor_widgets.h"
 #include "safe_text.h"
 
 #include "models/network_rule_model.h"
 #include "models/secret_list_model.h"
-#include "store/folders.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -27,7 +27,7 @@ SecretsEditor::SecretsEditor(store::Store &store, const QString &folder, QWidget
     , m_store(store)
     , m_model(new models::SecretListModel(this))
     , m_keyStore(new QLabel(tr("Opening the key store\u2026"), this))
-    , m_table(new QTableView(this))
+    , m_table(makeReadOnlyTable(this, QStringLiteral("secrets"), tr("Secret names")))
     , m_folder(new QComboBox(this))
     , m_name(new QLineEdit(this))
     , m_value(new QLineEdit(this))
@@ -40,15 +40,7 @@ SecretsEditor::SecretsEditor(store::Store &store, const QString &folder, QWidget
     setWindowTitle(tr("Secrets"));
     m_keyStore->setObjectName(QStringLiteral("keyStore"));
     m_keyStore->setAccessibleName(tr("Where the master key is"));
-    m_table->setObjectName(QStringLiteral("secrets"));
-    m_table->setAccessibleName(tr("Secret names"));
     m_table->setModel(m_model);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_table->verticalHeader()->hide();
-    m_table->setWordWrap(false);
-    m_table->horizontalHeader()->setStretchLastSection(true);
     m_folder->setObjectName(QStringLiteral("folder"));
     m_folder->setAccessibleName(tr("Applies to folder"));
     m_name->setObjectName(QStringLiteral("name"));
@@ -111,14 +103,9 @@ SecretsEditor::~SecretsEditor()
 
 void SecretsEditor::loadFolders(const QString &select)
 {
-    const auto folders = store::Folders(m_store, QStringLiteral("user:gui")).list();
-    m_folder->addItem(tr("'' (every folder)"), QString());
-    if (folders) {
-        for (const store::Folder &folder : *folders)
-            m_folder->addItem(printable(folder.path), folder.path);
-    }
-    const int index = m_folder->findData(select);
-    m_folder->setCurrentIndex(index < 0 ? 0 : index);
+    if (const Result<void> filled = fillFolderChooser(m_folder, m_store, tr("'' (every folder)"), select);
+        !filled)
+        m_status->setText(filled.error().message);
 }
 
 void SecretsEditor::run(Operation operation)

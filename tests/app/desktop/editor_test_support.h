@@ -48,6 +48,16 @@ inline CtlResult arizukoctl(const QString &dataDir, const QStringList &arguments
     return {process.exitCode(), process.readAllStandardOutput(), process.readAllStandardError()};
 }
 
+// A named child widget; a missing one ends the test run loudly.
+template<typename T>
+T *child(const QWidget &editor, const char *name)
+{
+    auto *found = editor.findChild<T *>(QString::fromLatin1(name));
+    if (!found)
+        qFatal("no child %s", name);
+    return found;
+}
+
 inline QStringList hostileInputs()
 {
     return {QString(5000, QLatin1Char('a')) + QStringLiteral(".com"),

@@ -31,15 +31,6 @@ private:
     QTemporaryDir m_dir;
     std::unique_ptr<store::Store> m_store;
 
-    template<typename T>
-    T *child(const QWidget &editor, const char *name)
-    {
-        auto *found = editor.findChild<T *>(QString::fromLatin1(name));
-        if (!found)
-            qFatal("no child %s", name);
-        return found;
-    }
-
     QByteArray grantsJson()
     {
         return arizukoctl(m_dir.path(), {QStringLiteral("grant"), QStringLiteral("list")}).out;
