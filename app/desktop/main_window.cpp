@@ -6,6 +6,7 @@
 #include "grants_editor.h"
 #include "secrets_editor.h"
 #include "import_dialog.h"
+#include "routes_editor.h"
 
 #include "composer.h"
 #include "folder_tree_panel.h"
@@ -163,6 +164,12 @@ void MainWindow::createMenus()
         editor->show();
     });
     secrets->setObjectName(QStringLiteral("openSecrets"));
+    QAction *routes = folder->addAction(tr("&Routes\u2026"), this, [this] {
+        auto *editor = new RoutesEditor(m_store, this);
+        editor->setAttribute(Qt::WA_DeleteOnClose);
+        editor->show();
+    });
+    routes->setObjectName(QStringLiteral("openRoutes"));
     folder->addSeparator();
     QAction *audit = folder->addAction(tr("Audit &log\u2026"), this, [this] {
         auto *viewer = new AuditLogViewer(m_store, m_tree->currentFolder(), this);
