@@ -5,6 +5,7 @@
 #include "export_dialog.h"
 #include "grants_editor.h"
 #include "secrets_editor.h"
+#include "settings_dialog.h"
 #include "import_dialog.h"
 #include "routes_editor.h"
 
@@ -51,6 +52,7 @@ MainWindow::MainWindow(store::Store &store, const turns::RunnerSettings &setting
     , m_splitter(new QSplitter(Qt::Horizontal, this))
     , m_centre(new QSplitter(Qt::Vertical, this))
     , m_stallMeter(new StallMeter(this))
+    , m_settings(settings)
 {
     setWindowTitle(tr("Arizuko Desktop"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/arizuko-desktop.svg")));
@@ -129,6 +131,12 @@ void MainWindow::createMenus()
         dialog->open();
     });
     importAction->setObjectName(QStringLiteral("importFromArizuko"));
+    QAction *settingsAction = file->addAction(tr("S&ettings\u2026"), this, [this] {
+        auto *dialog = new SettingsDialog(m_store, m_settings, this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->show();
+    });
+    settingsAction->setObjectName(QStringLiteral("openSettings"));
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), qApp, &QApplication::quit);
     quit->setShortcut(QKeySequence::Quit);
