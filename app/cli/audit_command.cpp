@@ -30,7 +30,11 @@ Exit runAudit(Context &context, const QStringList &arguments)
     const QCommandLineOption limit(QStringLiteral("limit"),
                                    QStringLiteral("At most this many, the newest (default 100)."),
                                    QStringLiteral("n"), QStringLiteral("100"));
-    parser.addOptions({kind, subject, after, limit});
+    const QCommandLineOption since(
+        QStringLiteral("since"),
+        QStringLiteral("Only entries at or after this UTC time (2026-12-01T16:00:00.000Z)."),
+        QStringLiteral("time"));
+    parser.addOptions({kind, subject, after, limit, since});
     if (const auto stop = context.parse(parser, QStringLiteral("audit"), arguments))
         return *stop;
     if (const auto stop =
@@ -51,7 +55,7 @@ Exit runAudit(Context &context, const QStringList &arguments)
     if (!opened)
         return context.failure(opened.error());
     const Result<QList<audit::Entry>> entries = audit::AuditLog(**opened).query(
-        {parser.value(kind), parser.value(subject), afterValue, limitValue});
+        {parser.value(kind), parser.value(subject), afterValue, limitValue, parser.value(since)});
     if (!entries)
         return context.failure(entries.error());
     if (context.json()) {

@@ -1,7 +1,13 @@
 #include "main_window.h"
 
+#include "allowlist_editor.h"
+#include "audit_log_viewer.h"
 #include "export_dialog.h"
+#include "grants_editor.h"
+#include "secrets_editor.h"
+#include "settings_dialog.h"
 #include "import_dialog.h"
+#include "routes_editor.h"
 
 #include "composer.h"
 #include "folder_tree_panel.h"
@@ -46,6 +52,7 @@ MainWindow::MainWindow(store::Store &store, const turns::RunnerSettings &setting
     , m_splitter(new QSplitter(Qt::Horizontal, this))
     , m_centre(new QSplitter(Qt::Vertical, this))
     , m_stallMeter(new StallMeter(this))
+    , m_settings(settings)
 {
     setWindowTitle(tr("Arizuko Desktop"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/arizuko-desktop.svg")));
@@ -124,6 +131,12 @@ void MainWindow::createMenus()
         dialog->open();
     });
     importAction->setObjectName(QStringLiteral("importFromArizuko"));
+    QAction *settingsAction = file->addAction(tr("S&ettings\u2026"), this, [this] {
+        auto *dialog = new SettingsDialog(m_store, m_settings, this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->show();
+    });
+    settingsAction->setObjectName(QStringLiteral("openSettings"));
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), qApp, &QApplication::quit);
     quit->setShortcut(QKeySequence::Quit);
@@ -136,6 +149,42 @@ void MainWindow::createMenus()
                                     &TranscriptView::copyAsMarkdown);
     copy->setObjectName(QStringLiteral("copyTranscript"));
     copy->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
+
+    // The policy editors: non-modal, several may be open beside the transcript.
+    QMenu *folder = menuBar()->addMenu(tr("F&older"));
+    QAction *allowlist = folder->addAction(tr("&Allowlist\u2026"), this, [this] {
+        auto *editor = new AllowlistEditor(m_store, m_watcher, m_tree->currentFolder(), this);
+        editor->setAttribute(Qt::WA_DeleteOnClose);
+        editor->show();
+    });
+    allowlist->setObjectName(QStringLiteral("openAllowlist"));
+    allowlist->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_A));
+    QAction *grants = folder->addAction(tr("&Grants\u2026"), this, [this] {
+        auto *editor = new GrantsEditor(m_store, m_watcher, m_tree->currentFolder(), this);
+        editor->setAttribute(Qt::WA_DeleteOnClose);
+        editor->show();
+    });
+    grants->setObjectName(QStringLiteral("openGrants"));
+    grants->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_G));
+    QAction *secrets = folder->addAction(tr("&Secrets\u2026"), this, [this] {
+        auto *editor = new SecretsEditor(m_store, m_tree->currentFolder(), this);
+        editor->setAttribute(Qt::WA_DeleteOnClose);
+        editor->show();
+    });
+    secrets->setObjectName(QStringLiteral("openSecrets"));
+    QAction *routes = folder->addAction(tr("&Routes\u2026"), this, [this] {
+        auto *editor = new RoutesEditor(m_store, this);
+        editor->setAttribute(Qt::WA_DeleteOnClose);
+        editor->show();
+    });
+    routes->setObjectName(QStringLiteral("openRoutes"));
+    folder->addSeparator();
+    QAction *audit = folder->addAction(tr("Audit &log\u2026"), this, [this] {
+        auto *viewer = new AuditLogViewer(m_store, m_tree->currentFolder(), this);
+        viewer->setAttribute(Qt::WA_DeleteOnClose);
+        viewer->show();
+    });
+    audit->setObjectName(QStringLiteral("openAuditLog"));
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
     QAction *tree = view->addAction(tr("Go to &folders"), this, [this] { m_tree->view()->setFocus(); });

@@ -82,6 +82,7 @@ private:
     QSplitter *m_centre;
     QSystemTrayIcon *m_tray = nullptr;
     StallMeter *m_stallMeter;
+    turns::RunnerSettings m_settings;
 };
 
 } // namespace arizuko::desktop

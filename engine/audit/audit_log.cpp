@@ -24,7 +24,9 @@ Result<qint64> AuditLog::record(const QString &actor, const QString &kind, const
     insert.addBindValue(store::nowTimestamp());
     insert.addBindValue(actor);
     insert.addBindValue(kind);
-    insert.addBindValue(subject);
+    // The base folder '' often arrives as a null QString (a default-built
+    // one, as the window passes it), which QtSql would bind as NULL.
+    insert.addBindValue(subject.isNull() ? QStringLiteral("") : subject);
     insert.addBindValue(QString::fromUtf8(QJsonDocument(detail).toJson(QJsonDocument::Compact)));
     if (!insert.exec())
         return makeError(QStringLiteral("audit.write"),
@@ -45,6 +47,11 @@ Result<QList<Entry>> AuditLog::query(const Query &filter) const
     if (!filter.subject.isEmpty()) {
         where += QStringLiteral(" AND subject = ?");
         values << filter.subject;
+    }
+    if (!filter.since.isEmpty()) {
+        // `at` is fixed-width UTC ISO-8601, so text order is time order.
+        where += QStringLiteral(" AND at >= ?");
+        values << filter.since;
     }
     values << std::max(filter.limit, 0);
     Result<QSqlQuery> select =

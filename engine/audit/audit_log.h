@@ -33,6 +33,7 @@ struct Query
     QString subject; // exact; empty: all
     qint64 afterId = 0;
     int limit = 100; // the newest `limit` matching entries
+    QString since;   // UTC ISO-8601 like `at`; entries at or after it; empty: all
 };
 
 class AuditLog

@@ -26,7 +26,9 @@ Result<void> validateAction(const QString &action)
 {
     static const QRegularExpression accepted(
         u"^(\\*|[a-z][a-z0-9_-]*|mcp:(\\*|[A-Za-z0-9][A-Za-z0-9_.-]*))$"_s);
-    if (accepted.match(action).hasMatch())
+    // A tool name longer than this is no tool anyone registers.
+    constexpr qsizetype kMaxActionLength = 128;
+    if (action.size() <= kMaxActionLength && accepted.match(action).hasMatch())
         return {};
     return makeError(u"policy.bad-action"_s,
                      u"action '%1' is not valid; use *, admin, interact, egress, mcp:* or "

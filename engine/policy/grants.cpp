@@ -132,24 +132,29 @@ bool hasWhitespace(const QString &text)
     return std::any_of(text.cbegin(), text.cend(), [](QChar c) { return c.isSpace(); });
 }
 
-Result<void> validateGrant(const Grant &grant)
+// Folder names never hold these; in a principal, scope or param they could only
+// hide what a row says (a U+202E reverses the rest of it in a listing).
+constexpr qsizetype kMaxFieldLength = 255;
+
+bool unprintableOrLong(const QString &text)
 {
-    if (auto valid = validatePrincipal(grant.principal); !valid)
-        return valid;
-    if (auto valid = validateAction(grant.action); !valid)
-        return valid;
-    if (auto valid = validateScope(grant.scope); !valid)
-        return valid;
-    for (auto it = grant.params.cbegin(); it != grant.params.cend(); ++it) {
-        if (it.key().isEmpty() || hasWhitespace(it.key()) || it.key().contains(u'='))
-            return makeError(u"policy.bad-params"_s,
-                             u"param name '%1' is not valid; use NAME=GLOB, e.g. "
-                             u"jid=telegram:*"_s.arg(it.key()));
+    return text.size() > kMaxFieldLength ||
+           std::any_of(text.cbegin(), text.cend(), [](QChar c) {
+               return c.category() == QChar::Other_Control || c.category() == QChar::Other_Format;
+           });
+}
+
+// Every tool some row names: what wildcard rows are expanded over.
+QStringList catalogueOf(const PolicySnapshot &snapshot)
+{
+    QStringList tools;
+    for (const Grant &grant : snapshot.grants) {
+        if (isToolAction(grant.action) && grant.action != u"mcp:*")
+            tools << grant.action;
     }
-    if (!grant.predicate.isEmpty())
-        return makeError(u"policy.bad-predicate"_s,
-                         u"claim predicates are not supported on this host; leave it empty"_s);
-    return {};
+    tools.sort();
+    tools.removeDuplicates();
+    return tools;
 }
 
 bool sameRow(const Grant &a, const Grant &b)
@@ -160,6 +165,31 @@ bool sameRow(const Grant &a, const Grant &b)
 }
 
 } // namespace
+
+Result<void> validateGrant(const Grant &grant)
+{
+    if (auto valid = validatePrincipal(grant.principal); !valid)
+        return valid;
+    if (auto valid = validateAction(grant.action); !valid)
+        return valid;
+    if (auto valid = validateScope(grant.scope); !valid)
+        return valid;
+    for (auto it = grant.params.cbegin(); it != grant.params.cend(); ++it) {
+        if (it.key().isEmpty() || hasWhitespace(it.key()) || it.key().contains(u'=') ||
+            unprintableOrLong(it.key()))
+            return makeError(u"policy.bad-params"_s,
+                             u"param name '%1' is not valid; use NAME=GLOB, e.g. "
+                             u"jid=telegram:*"_s.arg(it.key()));
+        if (unprintableOrLong(it.value()))
+            return makeError(u"policy.bad-params"_s,
+                             u"the glob of param '%1' holds a control character or is longer "
+                             u"than %2 characters"_s.arg(it.key()).arg(kMaxFieldLength));
+    }
+    if (!grant.predicate.isEmpty())
+        return makeError(u"policy.bad-predicate"_s,
+                         u"claim predicates are not supported on this host; leave it empty"_s);
+    return {};
+}
 
 Result<void> validateScope(const QString &scope)
 {
@@ -173,6 +203,9 @@ Result<void> validateScope(const QString &scope)
         return bad(u"is empty"_s);
     if (hasWhitespace(scope) || scope.contains(u'\\') || scope.contains(QChar(0)))
         return bad(u"contains a space, a backslash or NUL"_s);
+    if (unprintableOrLong(scope))
+        return bad(u"holds a control character or is longer than %1 characters"_s.arg(
+            kMaxFieldLength));
     for (const QString &segment : scope.split(u'/')) {
         if (segment.isEmpty())
             return bad(u"has an empty segment (a leading, trailing or double '/')"_s);
@@ -184,7 +217,8 @@ Result<void> validateScope(const QString &scope)
 
 Result<void> validatePrincipal(const QString &principal)
 {
-    if (principal.isEmpty() || hasWhitespace(principal) || principal.contains(QChar(0)))
+    if (principal.isEmpty() || hasWhitespace(principal) || principal.contains(QChar(0)) ||
+        unprintableOrLong(principal))
         return makeError(u"policy.bad-principal"_s,
                          u"principal '%1' is not valid; use a folder (corp/eng), a role "
                          u"(role:member) or a glob of them (corp/*, **)"_s.arg(principal));
@@ -232,13 +266,7 @@ Result<QStringList> Grants::effectiveActions(const QString &principal, const QSt
     auto snapshot = m_cache.current();
     if (!snapshot)
         return snapshot.error();
-    QStringList tools = toolCatalogue;
-    if (tools.isEmpty()) {
-        for (const Grant &grant : (*snapshot)->grants) {
-            if (isToolAction(grant.action) && grant.action != u"mcp:*")
-                tools << grant.action;
-        }
-    }
+    QStringList tools = toolCatalogue.isEmpty() ? catalogueOf(**snapshot) : toolCatalogue;
     tools.sort();
     tools.removeDuplicates();
     QStringList visible;
@@ -247,6 +275,14 @@ Result<QStringList> Grants::effectiveActions(const QString &principal, const QSt
             visible << tool;
     }
     return visible;
+}
+
+Result<QStringList> Grants::toolCatalogue()
+{
+    auto snapshot = m_cache.current();
+    if (!snapshot)
+        return snapshot.error();
+    return catalogueOf(**snapshot);
 }
 
 Result<QList<Grant>> Grants::list(const QString &principal)

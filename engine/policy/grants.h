@@ -43,6 +43,9 @@ public:
     Result<QStringList> effectiveActions(const QString &principal, const QString &scope,
                                          const QStringList &toolCatalogue = {});
 
+    // The default catalogue of effectiveActions(): every mcp:<tool> some row names.
+    Result<QStringList> toolCatalogue();
+
     // The rows that apply to principal: its own, its memberships', and wildcard
     // principals matching any of them. Every row when principal is empty.
     Result<QList<Grant>> list(const QString &principal = {});
@@ -70,6 +73,8 @@ private:
     audit::AuditLog &m_audit;
 };
 
+// What add() checks before it writes: principal, action, scope, params.
+Result<void> validateGrant(const Grant &grant);
 Result<void> validateScope(const QString &scope);
 Result<void> validatePrincipal(const QString &principal);
 

@@ -1,8 +1,10 @@
 #include "policy/route.h"
 
 #include "policy/glob.h"
+#include "store/folder_names.h"
 
 #include <QRegularExpression>
+#include <algorithm>
 
 using namespace Qt::StringLiterals;
 
@@ -14,7 +16,12 @@ Result<QList<RoutePredicate>> parseRouteMatch(const QString &match)
     QList<RoutePredicate> predicates;
     for (const QString &token : match.split(QRegularExpression(u"\\s+"_s), Qt::SkipEmptyParts)) {
         const qsizetype equals = token.indexOf(u'=');
-        if (equals <= 0 || !key.match(token.first(equals)).hasMatch())
+        // A glob with a control or format character could only hide what it matches.
+        const bool unprintable = std::any_of(token.cbegin(), token.cend(), [](QChar c) {
+            return c.category() == QChar::Other_Control || c.category() == QChar::Other_Format;
+        });
+        if (equals <= 0 || unprintable || token.size() > 512 ||
+            !key.match(token.first(equals)).hasMatch())
             return makeError(u"policy.bad-route-match"_s,
                              u"route predicate '%1' is not key=glob; use e.g. "
                              u"'platform=cli chat=corp/*' (whitespace-separated, all must "
@@ -50,8 +57,7 @@ Result<RouteMatch> splitRouteTarget(const Route &route)
     const qsizetype hash = route.target.indexOf(u'#');
     const QString folder = hash < 0 ? route.target : route.target.first(hash);
     const QString fragment = hash < 0 ? QString() : route.target.sliced(hash + 1);
-    if (folder.isEmpty() || folder.contains(QRegularExpression(u"\\s"_s)) ||
-        (hash >= 0 && fragment != u"observe"))
+    if (!store::validateFolderPath(folder) || (hash >= 0 && fragment != u"observe"))
         return makeError(u"policy.bad-route-target"_s,
                          u"route target '%1' is not a folder optionally followed by "
                          u"'#observe' (e.g. corp/eng or corp/eng#observe)"_s.arg(route.target));

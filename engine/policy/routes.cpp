@@ -18,7 +18,10 @@ Routes::Routes(PolicyCache &cache, audit::AuditLog &audit)
 Result<Route> Routes::add(qint64 seq, const QString &match, const QString &target,
                           const QString &actor)
 {
-    Route route{0, seq, match.simplified(), target};
+    // A catch-all's match may be (or simplify to) a null QString, which QtSql
+    // would bind as NULL.
+    const QString simplified = match.simplified();
+    Route route{0, seq, simplified.isNull() ? u""_s : simplified, target};
     if (auto predicates = parseRouteMatch(route.match); !predicates)
         return predicates.error();
     if (auto split = splitRouteTarget(route); !split)

@@ -16,7 +16,9 @@ QString segmentProblem(const QString &segment)
     if (segment.size() > maxSegmentLength)
         return QStringLiteral("has a segment longer than %1 characters").arg(maxSegmentLength);
     for (const QChar character : segment) {
-        if (character.category() == QChar::Other_Control || character.isNull())
+        // Format characters too: a U+202E would show the path reversed.
+        if (character.category() == QChar::Other_Control ||
+            character.category() == QChar::Other_Format || character.isNull())
             return QStringLiteral("contains a control character");
         if (character.isSpace())
             return QStringLiteral("contains white space");

@@ -289,6 +289,11 @@ void GrantsTest::effectiveActions()
     added(grants, row(u"corp"_s, u"mcp:deploy"_s, u"corp/prod"_s));
     QVERIFY(!grants.effectiveActions(u"corp"_s, u"corp"_s)->contains(u"mcp:deploy"_s));
     QVERIFY(grants.effectiveActions(u"corp"_s, u"corp/prod"_s)->contains(u"mcp:deploy"_s));
+    // The default catalogue is every tool some row names, mcp:* not being one.
+    QStringList catalogue = kMessagingTools;
+    catalogue << u"mcp:deploy"_s;
+    catalogue.sort();
+    QCOMPARE(*grants.toolCatalogue(), catalogue);
     // An unconditional deny hides a tool; a param-narrowed deny does not.
     added(grants, row(u"corp"_s, u"mcp:like"_s, u"**"_s, Effect::Deny));
     added(grants, row(u"corp"_s, u"mcp:send"_s, u"**"_s, Effect::Deny, {{u"jid"_s, u"x:*"_s}}));
@@ -424,6 +429,24 @@ void GrantsTest::writesAreValidated()
     withPredicate.predicate = u"github:org=acme"_s;
     QCOMPARE(grants.add(withPredicate, u"t"_s).error().code, u"policy.bad-predicate"_s);
     QCOMPARE(grants.remove(9999, u"t"_s).error().code, u"policy.no-such-grant"_s);
+
+    // What could only hide what a row says: control and format characters
+    // (U+202E reverses a listing) and lengths no folder or tool has.
+    const qsizetype before = grants.list()->size();
+    for (const QString &hostile : {u"corp\u202Eeng"_s, u"corp\x01"_s, u"corp\neng"_s,
+                                   QString(300, u'a')}) {
+        QCOMPARE(grants.add(row(hostile, u"admin"_s, u"corp"_s), u"t"_s).error().code,
+                 u"policy.bad-principal"_s);
+        QCOMPARE(grants.add(row(u"corp"_s, u"admin"_s, hostile), u"t"_s).error().code,
+                 u"policy.bad-scope"_s);
+        Grant withParam = row(u"corp"_s, u"mcp:send"_s, u"corp"_s);
+        withParam.params.insert(u"jid"_s, hostile);
+        QCOMPARE(grants.add(withParam, u"t"_s).error().code, u"policy.bad-params"_s);
+    }
+    QCOMPARE(grants.add(row(u"corp"_s, u"mcp:"_s + QString(200, u'a'), u"corp"_s), u"t"_s)
+                 .error().code,
+             u"policy.bad-action"_s);
+    QCOMPARE(grants.list()->size(), before);
 }
 
 void GrantsTest::addingTheSameRowTwiceKeepsOne()
@@ -462,7 +485,7 @@ void GrantsTest::writesAndDecisionsAreAudited()
     Grants &grants = fixture.grants();
     arizuko::audit::AuditLog log(fixture.store());
     const auto entries = [&log](const QString &kind) {
-        return *log.query(arizuko::audit::Query{kind, {}, 0, 100});
+        return *log.query(arizuko::audit::Query{kind, {}, 0, 100, {}});
     };
     const Grant grant = added(grants, row(u"corp"_s, u"mcp:deploy"_s, u"corp"_s));
     QVERIFY(grants.addMembership(u"corp"_s, u"role:ops"_s, u"alice"_s).ok());

@@ -52,6 +52,7 @@ private slots:
     void testRefusesBadHost();
     void addValidatesAndNormalises();
     void removeOwnRules();
+    void baseFolderAsNullString();
     void otherConnectionsChangesAreSeen();
 };
 
@@ -225,6 +226,17 @@ void NetworkRulesTest::addValidatesAndNormalises()
     QCOMPARE(network.list(u"corp"_s)->size(), 1);
     QVERIFY(network.add(u""_s, u"base.org"_s, RuleKind::Deny, u"a"_s).ok());
     QCOMPARE(network.list()->size(), 2);
+}
+
+void NetworkRulesTest::baseFolderAsNullString()
+{
+    // The window passes the base as QString(): it must work like u""_s.
+    PolicyFixture fixture;
+    NetworkRules &network = fixture.policy().network();
+    const auto added = network.add(QString(), u"crates.io"_s, RuleKind::Allow, u"a"_s);
+    QVERIFY2(added.ok(), added.ok() ? "" : qPrintable(added.error().message));
+    QCOMPARE(added->rule.folder, u""_s);
+    QVERIFY(network.remove(QString(), u"crates.io"_s, std::nullopt, u"a"_s).ok());
 }
 
 void NetworkRulesTest::removeOwnRules()

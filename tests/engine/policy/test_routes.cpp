@@ -117,6 +117,15 @@ void RoutesTest::addValidates()
              u"policy.bad-route-target"_s);
     const auto normalised = routes.add(2, u"  a=b \t c=d "_s, u"x"_s, u"t"_s);
     QCOMPARE(normalised->match, u"a=b c=d"_s);
+    // A catch-all however it comes: null, empty or blank.
+    for (const QString &catchAll : {QString(), u""_s, u"  "_s})
+        QVERIFY(routes.add(3, catchAll, u"x"_s, u"t"_s).ok());
+    // Targets are folder paths, so they hide nothing a folder name could not.
+    for (const QString &hostile : {u"x\u202Ey"_s, u"x\x01"_s, QString(200, u'a'), u"corp/*"_s})
+        QCOMPARE(routes.add(1, u"a=b"_s, hostile, u"t"_s).error().code,
+                 u"policy.bad-route-target"_s);
+    QCOMPARE(routes.add(1, u"a=b\u202E"_s, u"x"_s, u"t"_s).error().code,
+             u"policy.bad-route-match"_s);
 }
 
 void RoutesTest::removeAndList()

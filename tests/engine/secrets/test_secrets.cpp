@@ -122,7 +122,7 @@ private slots:
                  QStringLiteral("secrets.not-found"));
 
         const Result<QList<audit::Entry>> logged =
-            audit::AuditLog(*m_store).query({QStringLiteral("secret"), {}, 0, 100});
+            audit::AuditLog(*m_store).query({QStringLiteral("secret"), {}, 0, 100, {}});
         QVERIFY(logged);
         QCOMPARE(logged->size(), 4);
         QCOMPARE(logged->last().kind, QStringLiteral("secret.rm"));

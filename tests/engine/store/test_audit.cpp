@@ -33,7 +33,7 @@ private slots:
                            QStringLiteral("corp")));
 
         const Result<QList<audit::Entry>> secrets =
-            log.query({QStringLiteral("secret"), {}, 0, 100});
+            log.query({QStringLiteral("secret"), {}, 0, 100, {}});
         QVERIFY(secrets);
         QCOMPARE(secrets->size(), 2);
         QCOMPARE(secrets->at(0).id, *first);
@@ -43,15 +43,23 @@ private slots:
         QVERIFY(QDateTime::fromString(secrets->at(0).at, Qt::ISODateWithMs).isValid());
         QVERIFY(secrets->at(0).at.endsWith(QLatin1Char('Z')));
 
-        QCOMPARE(log.query({QStringLiteral("secret.rm"), {}, 0, 100})->size(), 1);
-        QCOMPARE(log.query({{}, QStringLiteral("corp"), 0, 100})->size(), 1);
-        QCOMPARE(log.query({{}, {}, *first, 100})->size(), 3);
+        QCOMPARE(log.query({QStringLiteral("secret.rm"), {}, 0, 100, {}})->size(), 1);
+        QCOMPARE(log.query({{}, QStringLiteral("corp"), 0, 100, {}})->size(), 1);
+        QCOMPARE(log.query({{}, {}, *first, 100, {}})->size(), 3);
 
-        const Result<QList<audit::Entry>> newestTwo = log.query({{}, {}, 0, 2});
+        const Result<QList<audit::Entry>> newestTwo = log.query({{}, {}, 0, 2, {}});
         QVERIFY(newestTwo);
         QCOMPARE(newestTwo->size(), 2);
         QCOMPARE(newestTwo->at(0).kind, QStringLiteral("secretive"));
         QCOMPARE(newestTwo->at(1).kind, QStringLiteral("grant.decision"));
+
+        // Since a time: text order is time order for the fixed-width `at`.
+        const auto since = log.query({{}, {}, 0, 100, secrets->at(1).at});
+        QVERIFY(since && !since->isEmpty());
+        for (const audit::Entry &entry : *since)
+            QVERIFY(entry.at >= secrets->at(1).at);
+        QCOMPARE(since->last().kind, QStringLiteral("grant.decision"));
+        QVERIFY(log.query({{}, {}, 0, 100, QStringLiteral("2999-01-01T00:00:00.000Z")})->isEmpty());
     }
 
     void commitsAndRollsBackWithTheCallersTransaction()

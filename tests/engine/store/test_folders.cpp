@@ -258,7 +258,7 @@ private slots:
         QVERIFY(QFileInfo(m_folders->homePath(QStringLiteral("corporate"))).isDir());
 
         const Result<QList<audit::Entry>> logged =
-            audit::AuditLog(*m_store).query({QStringLiteral("folder.rm"), {}, 0, 10});
+            audit::AuditLog(*m_store).query({QStringLiteral("folder.rm"), {}, 0, 10, {}});
         QVERIFY(logged);
         QCOMPARE(logged->size(), 1);
         QCOMPARE(logged->first().subject, QStringLiteral("corp"));
@@ -404,7 +404,7 @@ private slots:
         QCOMPARE(missing.error().code, QStringLiteral("topic.not-found"));
 
         const Result<QList<audit::Entry>> logged =
-            audit::AuditLog(*m_store).query({QStringLiteral("topic"), {}, 0, 10});
+            audit::AuditLog(*m_store).query({QStringLiteral("topic"), {}, 0, 10, {}});
         QVERIFY(logged);
         QStringList kinds;
         for (const audit::Entry &entry : *logged)

@@ -110,7 +110,7 @@ private slots:
         // Every state each turn entered is in the audit log, in order.
         const audit::AuditLog log(**store);
         for (const TurnRecord &record : *records) {
-            const auto entries = log.query({QStringLiteral("turn"), record.name, 0, 100});
+            const auto entries = log.query({QStringLiteral("turn"), record.name, 0, 100, {}});
             QVERIFY(entries.ok());
             QStringList kinds;
             for (const audit::Entry &entry : *entries) {

@@ -1,0 +1,65 @@
+#pragma once
+
+// The allowlist of one folder, Little Snitch style: its own rules beside the
+// inherited ones (each naming its folder), what a typed host would be stored
+// as before it is added, a host tested against the proxy's own matching, and
+// the lists the folder's next turn starts its proxy with.
+
+#include <QDialog>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QPushButton;
+class QTableView;
+
+namespace arizuko::store {
+class Store;
+class StoreWatcher;
+}
+namespace arizuko::models {
+class NetworkRuleModel;
+}
+
+namespace arizuko::desktop {
+
+class AllowlistEditor final : public QDialog
+{
+    Q_OBJECT
+
+public:
+    // watcher may be null; with one, changes by other processes show at once.
+    AllowlistEditor(store::Store &store, store::StoreWatcher *watcher, const QString &folder,
+                    QWidget *parent = nullptr);
+    ~AllowlistEditor() override;
+
+    models::NetworkRuleModel *model() const { return m_model; }
+
+private:
+    void loadFolders(const QString &select);
+    void selectFolder();
+    void reload();
+    void validate();
+    void addRule();
+    void removeRule();
+    void testHost();
+    void showEffective();
+    void setStatus(const QString &text, bool error);
+
+    store::Store &m_store;
+    models::NetworkRuleModel *m_model;
+    QComboBox *m_folder;
+    QTableView *m_table;
+    QLineEdit *m_host;
+    QComboBox *m_kind;
+    QPushButton *m_add;
+    QPushButton *m_remove;
+    QLabel *m_validation;
+    QLineEdit *m_testHost;
+    QLabel *m_verdict;
+    QPlainTextEdit *m_effective;
+    QLabel *m_status;
+};
+
+} // namespace arizuko::desktop

@@ -1,0 +1,129 @@
+#include "audit_log_viewer.h"
+
+#include "editor_widgets.h"
+#include "printable_delegate.h"
+#include "safe_text.h"
+
+#include "models/audit_log_model.h"
+#include "store/timestamp.h"
+
+#include <QComboBox>
+#include <QDateTime>
+#include <QDialogButtonBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace arizuko::desktop {
+
+AuditLogViewer::AuditLogViewer(store::Store &store, const QString &folder, QWidget *parent)
+    : QDialog(parent)
+    , m_store(store)
+    , m_model(new models::AuditLogModel(store, this))
+    , m_folder(new QComboBox(this))
+    , m_kind(new QComboBox(this))
+    , m_since(new QComboBox(this))
+    , m_table(makeReadOnlyTable(this, QStringLiteral("entries"), tr("Audit log entries")))
+    , m_status(new QLabel(this))
+{
+    setObjectName(QStringLiteral("auditLogViewer"));
+    setWindowTitle(tr("Audit log"));
+    m_folder->setObjectName(QStringLiteral("folder"));
+    m_folder->setAccessibleName(tr("Folder"));
+    m_kind->setObjectName(QStringLiteral("kind"));
+    m_kind->setAccessibleName(tr("Kind"));
+    m_kind->setEditable(true);
+    m_kind->setInsertPolicy(QComboBox::NoInsert);
+    // Prefixes: "network" also matches network.add and network.remove.
+    m_kind->addItem(tr("(every kind)"), QString());
+    for (const char *kind : {"network", "grant", "grant.decision", "secret", "route", "folder", "topic", "turn"})
+        m_kind->addItem(QString::fromLatin1(kind), QString::fromLatin1(kind));
+    m_since->setObjectName(QStringLiteral("since"));
+    m_since->setAccessibleName(tr("Since"));
+    m_since->addItem(tr("any time"), 0);
+    m_since->addItem(tr("the last hour"), 3600);
+    m_since->addItem(tr("the last 24 hours"), 24 * 3600);
+    m_since->addItem(tr("the last 7 days"), 7 * 24 * 3600);
+    m_table->setModel(m_model);
+    m_table->setItemDelegate(new PrintableDelegate(m_table));
+    m_status->setObjectName(QStringLiteral("status"));
+    m_status->setTextFormat(Qt::PlainText);
+
+    auto *filters = new QHBoxLayout;
+    const auto labelled = [this, filters](const QString &text, QWidget *buddy) {
+        auto *label = new QLabel(text, this);
+        label->setBuddy(buddy);
+        filters->addWidget(label);
+        filters->addWidget(buddy, 1);
+    };
+    labelled(tr("&Folder:"), m_folder);
+    labelled(tr("&Kind:"), m_kind);
+    labelled(tr("&Since:"), m_since);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(filters);
+    layout->addWidget(m_table, 1);
+    layout->addWidget(m_status);
+    layout->addWidget(buttons);
+    resize(980, 560);
+
+    loadFolders(folder);
+    connect(m_folder, &QComboBox::currentIndexChanged, this, &AuditLogViewer::applyFilter);
+    connect(m_kind, &QComboBox::currentIndexChanged, this, &AuditLogViewer::applyFilter);
+    connect(m_kind->lineEdit(), &QLineEdit::editingFinished, this, &AuditLogViewer::applyFilter);
+    connect(m_since, &QComboBox::currentIndexChanged, this, &AuditLogViewer::applyFilter);
+    // The log has no change counter: an indexed read of rows after the last
+    // id seen, once a second, is what keeps the view live.
+    m_poll.setInterval(pollIntervalMs);
+    connect(&m_poll, &QTimer::timeout, this, &AuditLogViewer::poll);
+    m_poll.start();
+    applyFilter();
+}
+
+void AuditLogViewer::loadFolders(const QString &select)
+{
+    if (const Result<void> filled = fillFolderChooser(m_folder, m_store, tr("(every subject)"), select);
+        !filled)
+        m_status->setText(filled.error().message);
+}
+
+void AuditLogViewer::applyFilter()
+{
+    audit::Query filter;
+    // The kind typed or chosen; a chosen item carries its kind as data.
+    const QString typed = m_kind->currentText();
+    filter.kind = m_kind->currentIndex() >= 0 && m_kind->itemText(m_kind->currentIndex()) == typed
+                      ? m_kind->currentData().toString()
+                      : typed;
+    filter.subject = m_folder->currentData().toString();
+    const int seconds = m_since->currentData().toInt();
+    if (seconds > 0)
+        filter.since = store::timestamp(QDateTime::currentDateTimeUtc().addSecs(-seconds));
+    if (const Result<void> read = m_model->setFilter(filter); !read) {
+        m_status->setText(printable(read.error().message, 400));
+        return;
+    }
+    m_table->resizeColumnsToContents();
+    m_status->setText(tr("%n entries; new ones appear as they are written.", nullptr,
+                         m_model->rowCount()));
+}
+
+void AuditLogViewer::poll()
+{
+    const int before = m_model->rowCount();
+    if (const Result<void> read = m_model->poll(); !read) {
+        m_status->setText(printable(read.error().message, 400));
+        return;
+    }
+    if (m_model->rowCount() != before) {
+        m_table->scrollToBottom();
+        m_status->setText(tr("%n entries; new ones appear as they are written.", nullptr,
+                             m_model->rowCount()));
+    }
+}
+
+} // namespace arizuko::desktop

@@ -1,0 +1,45 @@
+#include "editor_widgets.h"
+
+#include "safe_text.h"
+
+#include "store/folders.h"
+
+#include <QComboBox>
+#include <QHeaderView>
+#include <QTableView>
+
+namespace arizuko::desktop {
+
+QTableView *makeReadOnlyTable(QWidget *parent, const QString &objectName,
+                              const QString &accessibleName)
+{
+    auto *table = new QTableView(parent);
+    table->setObjectName(objectName);
+    table->setAccessibleName(accessibleName);
+    table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table->setSelectionMode(QAbstractItemView::SingleSelection);
+    // Rows change through the editor's own form, never in place.
+    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table->verticalHeader()->hide();
+    table->setWordWrap(false);
+    table->horizontalHeader()->setStretchLastSection(true);
+    return table;
+}
+
+Result<void> fillFolderChooser(QComboBox *chooser, store::Store &store, const QString &firstLabel,
+                               const QString &select)
+{
+    const auto folders = store::Folders(store, QStringLiteral("user:gui")).list();
+    if (!folders)
+        return folders.error();
+    const QSignalBlocker blocker(chooser);
+    chooser->clear();
+    chooser->addItem(firstLabel, QString());
+    for (const store::Folder &folder : *folders)
+        chooser->addItem(printable(folder.path), folder.path);
+    const int index = select.isEmpty() ? 0 : chooser->findData(select);
+    chooser->setCurrentIndex(index < 0 ? 0 : index);
+    return {};
+}
+
+} // namespace arizuko::desktop

@@ -1,0 +1,29 @@
+#pragma once
+
+// The pieces every policy editor is built from, in one place so they look
+// and behave the same: a read-only, row-selecting table and a folder chooser.
+
+#include "core/result.h"
+
+#include <QString>
+
+class QComboBox;
+class QTableView;
+class QWidget;
+
+namespace arizuko::store {
+class Store;
+}
+
+namespace arizuko::desktop {
+
+QTableView *makeReadOnlyTable(QWidget *parent, const QString &objectName,
+                              const QString &accessibleName);
+
+// Refills chooser with firstLabel (data: an empty folder) and every folder,
+// selects `select` (or the first item) without emitting, and leaves the
+// caller to load what the selection shows.
+Result<void> fillFolderChooser(QComboBox *chooser, store::Store &store, const QString &firstLabel,
+                               const QString &select);
+
+} // namespace arizuko::desktop

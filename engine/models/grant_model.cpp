@@ -1,0 +1,163 @@
+#include "models/grant_model.h"
+
+#include "policy/action.h"
+#include "policy/policy.h"
+
+using namespace Qt::StringLiterals;
+
+namespace arizuko::models {
+
+GrantModel::GrantModel(store::Store &store, QObject *parent)
+    : QAbstractTableModel(parent)
+    , m_engine(std::make_unique<policy::Policy>(store))
+{
+}
+
+GrantModel::~GrantModel() = default;
+
+Result<void> GrantModel::setFolder(const QString &folder)
+{
+    m_folder = folder;
+    return reload();
+}
+
+Result<void> GrantModel::reload()
+{
+    Result<QList<policy::Grant>> listed = m_engine->grants().list(m_folder);
+    if (!listed)
+        return listed.error();
+    beginResetModel();
+    m_grants = std::move(*listed);
+    endResetModel();
+    emit reloaded();
+    return {};
+}
+
+Result<void> GrantModel::validate(const policy::Grant &grant)
+{
+    return policy::validateGrant(grant);
+}
+
+Result<policy::GrantParams> GrantModel::parseParams(const QString &text)
+{
+    policy::GrantParams params;
+    for (const QString &pair : text.split(u' ', Qt::SkipEmptyParts)) {
+        const qsizetype equals = pair.indexOf(u'=');
+        if (equals <= 0)
+            return makeError(u"desktop.bad-params"_s,
+                             u"'%1' is not NAME=GLOB; write e.g. jid=telegram:*"_s.arg(pair));
+        params.insert(pair.first(equals), pair.sliced(equals + 1));
+    }
+    return params;
+}
+
+QString GrantModel::paramsText(const policy::GrantParams &params)
+{
+    QStringList pairs;
+    for (auto it = params.cbegin(); it != params.cend(); ++it)
+        pairs << it.key() + u'=' + it.value();
+    return pairs.join(u' ');
+}
+
+QString GrantModel::broadReason(const policy::Grant &grant)
+{
+    if (grant.effect == policy::Effect::Deny)
+        return {}; // a deny only ever takes away
+    QStringList reasons;
+    if (grant.action == u"*")
+        reasons << tr("action * is every action, admin included");
+    if (grant.action == policy::kEgressAction)
+        reasons << tr("egress lets the turn reach every host the rules do not deny");
+    if (grant.scope == u"**")
+        reasons << tr("scope ** is every folder");
+    if (grant.principal.contains(u'*'))
+        reasons << tr("principal %1 is many folders").arg(grant.principal);
+    return reasons.join(u"; ");
+}
+
+Result<policy::Grant> GrantModel::add(const policy::Grant &grant)
+{
+    Result<policy::Grant> added = m_engine->grants().add(grant, actor.toString());
+    if (added)
+        (void)reload();
+    return added;
+}
+
+Result<void> GrantModel::removeGrant(int row)
+{
+    if (row < 0 || row >= m_grants.size())
+        return makeError(u"desktop.no-row"_s, u"No grant is selected."_s);
+    if (const auto removed = m_engine->grants().remove(m_grants.at(row).id, actor.toString());
+        !removed)
+        return removed.error();
+    return reload();
+}
+
+int GrantModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_grants.size());
+}
+
+int GrantModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant GrantModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid))
+        return {};
+    const policy::Grant &grant = m_grants.at(index.row());
+    if (role == IdRole)
+        return grant.id;
+    if (role == Qt::ToolTipRole)
+        return policy::describeGrant(grant);
+    if (role != Qt::DisplayRole)
+        return {};
+    switch (index.column()) {
+    case IdColumn:
+        return grant.id;
+    case EffectColumn:
+        return policy::effectName(grant.effect);
+    case PrincipalColumn:
+        return grant.principal;
+    case ActionColumn:
+        return grant.action;
+    case ScopeColumn:
+        return grant.scope;
+    case ParamsColumn:
+        return paramsText(grant.params);
+    case GrantOptionColumn:
+        return grant.grantOption ? tr("yes") : tr("no");
+    case GrantedByColumn:
+        return grant.grantedBy;
+    }
+    return {};
+}
+
+QVariant GrantModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case IdColumn:
+        return tr("#");
+    case EffectColumn:
+        return tr("Effect");
+    case PrincipalColumn:
+        return tr("Principal");
+    case ActionColumn:
+        return tr("Action");
+    case ScopeColumn:
+        return tr("Scope");
+    case ParamsColumn:
+        return tr("Params");
+    case GrantOptionColumn:
+        return tr("May delegate");
+    case GrantedByColumn:
+        return tr("Granted by");
+    }
+    return {};
+}
+
+} // namespace arizuko::models

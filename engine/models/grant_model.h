@@ -1,0 +1,79 @@
+#pragma once
+
+// The grants that apply to one folder's agent (its own rows, its roles' and
+// wildcard principals'), or every row for the base; added and removed
+// through the same policy::Grants calls arizukoctl uses.
+
+#include "core/result.h"
+#include "policy/grant.h"
+
+#include <QAbstractTableModel>
+#include <memory>
+
+namespace arizuko::store {
+class Store;
+}
+namespace arizuko::policy {
+class Policy;
+}
+
+namespace arizuko::models {
+
+class GrantModel final : public QAbstractTableModel
+{
+    Q_OBJECT
+
+public:
+    enum Column {
+        IdColumn,
+        EffectColumn,
+        PrincipalColumn,
+        ActionColumn,
+        ScopeColumn,
+        ParamsColumn,
+        GrantOptionColumn,
+        GrantedByColumn,
+        ColumnCount
+    };
+    enum DataRole { IdRole = Qt::UserRole };
+
+    static constexpr QStringView actor = u"user:gui";
+
+    explicit GrantModel(store::Store &store, QObject *parent = nullptr);
+    ~GrantModel() override;
+
+    QString folder() const { return m_folder; }
+    // '' lists every row.
+    Result<void> setFolder(const QString &folder);
+    Result<void> reload();
+
+    // Checks a row the way add() will, without writing it.
+    static Result<void> validate(const policy::Grant &grant);
+    // "NAME=GLOB NAME=GLOB", the form `grant list` prints.
+    static Result<policy::GrantParams> parseParams(const QString &text);
+    static QString paramsText(const policy::GrantParams &params);
+    // Why a row reaches further than one folder's tools, or empty: such rows
+    // are added only once the person confirms.
+    static QString broadReason(const policy::Grant &grant);
+
+    Result<policy::Grant> add(const policy::Grant &grant);
+    Result<void> removeGrant(int row);
+    const QList<policy::Grant> &grants() const { return m_grants; }
+    policy::Policy &engine() { return *m_engine; }
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
+
+signals:
+    void reloaded();
+
+private:
+    std::unique_ptr<policy::Policy> m_engine;
+    QString m_folder;
+    QList<policy::Grant> m_grants;
+};
+
+} // namespace arizuko::models

@@ -1,0 +1,152 @@
+#include "models/network_rule_model.h"
+
+#include "policy/host_name.h"
+#include "policy/policy.h"
+#include "turns/egress_proxy.h"
+
+using namespace Qt::StringLiterals;
+
+namespace arizuko::models {
+
+QString folderLabel(const QString &folder)
+{
+    return folder.isEmpty() ? u"'' (base)"_s : folder;
+}
+
+NetworkRuleModel::NetworkRuleModel(store::Store &store, QObject *parent)
+    : QAbstractTableModel(parent)
+    , m_store(store)
+    , m_engine(std::make_unique<policy::Policy>(store))
+{
+}
+
+NetworkRuleModel::~NetworkRuleModel() = default;
+
+Result<void> NetworkRuleModel::setFolder(const QString &folder)
+{
+    m_folder = folder;
+    return reload();
+}
+
+Result<void> NetworkRuleModel::reload()
+{
+    Result<policy::NetworkPolicy> resolved = m_engine->network().resolve(m_folder);
+    if (!resolved)
+        return resolved.error();
+    beginResetModel();
+    m_policy = std::move(*resolved);
+    endResetModel();
+    emit reloaded();
+    return {};
+}
+
+Result<QString> NetworkRuleModel::acceptedForm(const QString &input)
+{
+    return policy::normalizeRuleTarget(input);
+}
+
+Result<policy::AddedRule> NetworkRuleModel::add(const QString &host, policy::RuleKind kind)
+{
+    Result<policy::AddedRule> added =
+        m_engine->network().add(m_folder, host, kind, actor.toString());
+    if (added)
+        (void)reload();
+    return added;
+}
+
+Result<void> NetworkRuleModel::removeRule(int row)
+{
+    if (row < 0 || row >= m_policy.rules.size())
+        return makeError(u"desktop.no-row"_s, u"No rule is selected."_s);
+    const policy::NetworkRule rule = m_policy.rules.at(row);
+    if (rule.folder != m_folder)
+        return makeError(u"desktop.inherited-rule"_s,
+                         u"'%1 %2' belongs to %3: remove it there."_s.arg(
+                             policy::ruleKindName(rule.kind), rule.target, folderLabel(rule.folder)));
+    const auto removed = m_engine->network().remove(m_folder, rule.target, rule.kind,
+                                                    actor.toString());
+    if (!removed)
+        return removed.error();
+    return reload();
+}
+
+Result<policy::HostVerdict> NetworkRuleModel::test(const QString &host)
+{
+    return m_engine->network().test(m_folder, host);
+}
+
+QStringList NetworkRuleModel::proxyArguments() const
+{
+    turns::EgressOptions options;
+    options.listenAddress = u"<turn address>:0"_s;
+    options.client = u"<guest address>"_s;
+    options.allow = m_policy.allow;
+    options.deny = m_policy.deny;
+    options.allowAll = m_policy.allowAll;
+    return turns::egressArguments(options);
+}
+
+int NetworkRuleModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_policy.rules.size());
+}
+
+int NetworkRuleModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant NetworkRuleModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid))
+        return {};
+    const policy::NetworkRule &rule = m_policy.rules.at(index.row());
+    const bool own = rule.folder == m_folder;
+    switch (role) {
+    case Qt::DisplayRole:
+        switch (index.column()) {
+        case KindColumn:
+            return policy::ruleKindName(rule.kind);
+        case HostColumn:
+            return rule.target;
+        case FromColumn:
+            return own ? tr("this folder") : tr("inherited from %1").arg(folderLabel(rule.folder));
+        case ByColumn:
+            return rule.createdBy;
+        case CreatedColumn:
+            return rule.createdAt;
+        }
+        return {};
+    case Qt::ToolTipRole:
+        return own ? tr("A rule of this folder; remove it here.")
+                   : tr("Inherited from %1: change it there.").arg(folderLabel(rule.folder));
+    case OwnRole:
+        return own;
+    case KindRole:
+        return int(rule.kind);
+    case TargetRole:
+        return rule.target;
+    }
+    return {};
+}
+
+QVariant NetworkRuleModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case KindColumn:
+        return tr("Rule");
+    case HostColumn:
+        return tr("Host");
+    case FromColumn:
+        return tr("From");
+    case ByColumn:
+        return tr("By");
+    case CreatedColumn:
+        return tr("Created");
+    }
+    return {};
+}
+
+} // namespace arizuko::models

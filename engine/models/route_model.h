@@ -1,0 +1,57 @@
+#pragma once
+
+// The routes in the order they are tried, and for a test message which one
+// wins and why each one before it did not: the engine's own parse and match
+// per row, and its resolve() for the winner.
+
+#include "core/result.h"
+#include "policy/route.h"
+
+#include <QAbstractTableModel>
+#include <memory>
+
+namespace arizuko::store {
+class Store;
+}
+namespace arizuko::policy {
+class Policy;
+}
+
+namespace arizuko::models {
+
+class RouteModel final : public QAbstractTableModel
+{
+    Q_OBJECT
+
+public:
+    enum Column { SeqColumn, MatchColumn, TargetColumn, TestColumn, ColumnCount };
+    enum DataRole { IdRole = Qt::UserRole, WinnerRole };
+
+    static constexpr QStringView actor = u"user:gui";
+
+    explicit RouteModel(store::Store &store, QObject *parent = nullptr);
+    ~RouteModel() override;
+
+    Result<void> reload();
+    Result<policy::Route> add(qint64 seq, const QString &match, const QString &target);
+    Result<void> removeRoute(int row);
+
+    // "key=value key=value" as `arizukoctl route test` takes them.
+    static Result<policy::MessageAttributes> parseAttributes(const QString &text);
+    // Tests a message: fills the test column and returns the winner (none: nullopt).
+    Result<std::optional<policy::RouteMatch>> test(const policy::MessageAttributes &attributes);
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
+
+private:
+    std::unique_ptr<policy::Policy> m_engine;
+    QList<policy::Route> m_routes;
+    QStringList m_verdicts; // per row, after test()
+    qint64 m_winner = 0;
+};
+
+} // namespace arizuko::models

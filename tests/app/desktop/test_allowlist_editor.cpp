@@ -1,0 +1,239 @@
+// The allowlist editor as a person uses it, offscreen, on a real store:
+// typed hosts are shown in their stored form or refused with a sentence,
+// a tested host gets the policy engine's own verdict, inherited rows stay
+// read-only, and changes go both ways between the editor and arizukoctl.
+
+#include "allowlist_editor.h"
+#include "editor_test_support.h"
+
+#include "models/network_rule_model.h"
+#include "policy/policy.h"
+#include "store/folders.h"
+#include "store/store_watcher.h"
+
+#include <QAbstractItemModelTester>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QPushButton>
+#include <QTableView>
+
+using namespace arizuko;
+using arizuko::desktop::AllowlistEditor;
+using namespace editor_test;
+
+namespace {
+
+const QString actor = QStringLiteral("user:test");
+
+} // namespace
+
+class AllowlistEditorTest final : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+    std::unique_ptr<store::Store> m_store;
+
+    QByteArray rulesJson(const QString &folder)
+    {
+        return arizukoctl(m_dir.path(), {QStringLiteral("network"), QStringLiteral("list"), folder}).out;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        m_store = openStore(m_dir);
+        store::Folders folders(*m_store, actor);
+        QVERIFY(folders.add(QStringLiteral("corp")));
+        QVERIFY(folders.add(QStringLiteral("corp/eng")));
+        policy::Policy policy(*m_store);
+        const auto base = policy.network().add(QString(), QStringLiteral("pypi.org"),
+                                               policy::RuleKind::Allow, actor);
+        QVERIFY2(base, base ? "" : qPrintable(base.error().message));
+        QVERIFY(policy.network().add(QStringLiteral("corp"), QStringLiteral("github.com"),
+                                     policy::RuleKind::Allow, actor));
+        QVERIFY(policy.network().add(QStringLiteral("corp/eng"), QStringLiteral("gist.github.com"),
+                                     policy::RuleKind::Deny, actor));
+    }
+
+    void modelIsConsistent()
+    {
+        models::NetworkRuleModel model(*m_store);
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QVERIFY(model.setFolder(QStringLiteral("corp/eng")));
+        QVERIFY(model.reload());
+    }
+
+    void showsOwnAndInheritedRowsNamingTheirFolder()
+    {
+        AllowlistEditor editor(*m_store, nullptr, QStringLiteral("corp/eng"));
+        const models::NetworkRuleModel *model = editor.model();
+        QCOMPARE(model->rowCount(), 3);
+        QStringList rows;
+        for (int row = 0; row < model->rowCount(); ++row) {
+            QStringList cells;
+            for (int column : {0, 1, 2})
+                cells << model->index(row, column).data().toString();
+            rows << cells.join(QLatin1Char(' '));
+        }
+        QCOMPARE(rows, (QStringList{QStringLiteral("allow pypi.org inherited from '' (base)"),
+                                    QStringLiteral("allow github.com inherited from corp"),
+                                    QStringLiteral("deny gist.github.com this folder")}));
+        // An inherited row cannot be removed here; the button says so by being off.
+        auto *table = child<QTableView>(editor, "rules");
+        table->selectRow(0);
+        QVERIFY(!child<QPushButton>(editor, "remove")->isEnabled());
+        table->selectRow(2);
+        QVERIFY(child<QPushButton>(editor, "remove")->isEnabled());
+        auto *model2 = editor.model();
+        const auto refused = model2->removeRule(0);
+        QVERIFY(!refused);
+        QVERIFY2(refused.error().message.contains(QStringLiteral("remove it there")),
+                 qPrintable(refused.error().message));
+    }
+
+    void validationShowsTheStoredFormOrWhatToWriteInstead_data()
+    {
+        QTest::addColumn<QString>("typed");
+        QTest::addColumn<QString>("shown");
+        QTest::addColumn<bool>("accepted");
+        QTest::newRow("upper case") << "GitHub.COM" << "Will be stored as github.com" << true;
+        QTest::newRow("idn") << "bücher.example" << "Will be stored as xn--bcher-kva.example" << true;
+        QTest::newRow("wildcard") << "*.github.com" << "Will be stored as github.com" << true;
+        QTest::newRow("url") << "https://github.com/x" << "is a URL" << false;
+        QTest::newRow("url suggestion") << "https://github.com/x" << "did you mean 'github.com'" << false;
+        QTest::newRow("star") << "*" << "egress grant" << false;
+        QTest::newRow("port") << "github.com:443" << "carries a port" << false;
+        QTest::newRow("path") << "github.com/org" << "contains a path" << false;
+    }
+
+    void validationShowsTheStoredFormOrWhatToWriteInstead()
+    {
+        QFETCH(QString, typed);
+        QFETCH(QString, shown);
+        QFETCH(bool, accepted);
+        AllowlistEditor editor(*m_store, nullptr, QStringLiteral("corp"));
+        // As typed, one character at a time (keyClicks knows no 'ü').
+        auto *host = child<QLineEdit>(editor, "host");
+        for (const QChar c : typed)
+            host->insert(QString(c));
+        const QString text = child<QLabel>(editor, "validation")->text();
+        QVERIFY2(text.contains(shown), qPrintable(text));
+        QCOMPARE(text.startsWith(QStringLiteral("Refused")), !accepted);
+        QCOMPARE(child<QPushButton>(editor, "add")->isEnabled(), accepted);
+    }
+
+    void testAHostGivesThePolicyEnginesVerdict_data()
+    {
+        QTest::addColumn<QString>("host");
+        QTest::newRow("inherited allow") << "api.github.com";
+        QTest::newRow("own deny") << "gist.github.com";
+        QTest::newRow("base allow") << "files.pypi.org";
+        QTest::newRow("no rule") << "example.org";
+    }
+
+    void testAHostGivesThePolicyEnginesVerdict()
+    {
+        QFETCH(QString, host);
+        AllowlistEditor editor(*m_store, nullptr, QStringLiteral("corp/eng"));
+        QTest::keyClicks(child<QLineEdit>(editor, "testHost"), host);
+        policy::Policy policy(*m_store);
+        const auto verdict = policy.network().test(QStringLiteral("corp/eng"), host);
+        QVERIFY(verdict);
+        const QString expected = QStringLiteral("%1 %2: %3")
+                                     .arg(verdict->allowed ? QStringLiteral("ALLOWED") : QStringLiteral("DENIED"),
+                                          verdict->host, verdict->reason);
+        QCOMPARE(child<QLabel>(editor, "verdict")->text(), expected);
+    }
+
+    void effectiveListIsWhatTheProxyReceives()
+    {
+        AllowlistEditor editor(*m_store, nullptr, QStringLiteral("corp/eng"));
+        const QString text = child<QPlainTextEdit>(editor, "effective")->toPlainText();
+        QVERIFY2(text.contains(QStringLiteral("--allow pypi.org,github.com --deny gist.github.com")),
+                 qPrintable(text));
+        QVERIFY(text.contains(QStringLiteral("every other host: denied")));
+    }
+
+    void changeInTheEditorIsInTheStore()
+    {
+        AllowlistEditor editor(*m_store, nullptr, QStringLiteral("corp"));
+        QTest::keyClicks(child<QLineEdit>(editor, "host"), QStringLiteral("Crates.IO"));
+        QTest::mouseClick(child<QPushButton>(editor, "add"), Qt::LeftButton);
+        const QJsonArray rules = QJsonDocument::fromJson(rulesJson(QStringLiteral("corp"))).array();
+        bool found = false;
+        for (const QJsonValue &rule : rules)
+            found = found || (rule[QLatin1String("target")].toString() == QLatin1String("crates.io") &&
+                              rule[QLatin1String("folder")].toString() == QLatin1String("corp"));
+        QVERIFY2(found, rulesJson(QStringLiteral("corp")).constData());
+        QVERIFY(child<QLabel>(editor, "status")->text().startsWith(QStringLiteral("Added allow crates.io")));
+        // And removed again through the editor.
+        auto *table = child<QTableView>(editor, "rules");
+        for (int row = 0; row < editor.model()->rowCount(); ++row) {
+            if (editor.model()->index(row, 1).data().toString() == QLatin1String("crates.io"))
+                table->selectRow(row);
+        }
+        QTest::mouseClick(child<QPushButton>(editor, "remove"), Qt::LeftButton);
+        QVERIFY(!rulesJson(QStringLiteral("corp")).contains("crates.io"));
+    }
+
+    void changeByArizukoctlAppearsInTheOpenEditor()
+    {
+        store::StoreWatcher watcher(*m_store);
+        watcher.setInterval(50);
+        AllowlistEditor editor(*m_store, &watcher, QStringLiteral("corp/eng"));
+        const int before = editor.model()->rowCount();
+        const CtlResult added = arizukoctl(m_dir.path(), {QStringLiteral("network"), QStringLiteral("allow"),
+                                                          QStringLiteral("corp"), QStringLiteral("npmjs.org")});
+        QCOMPARE(added.exitCode, 0);
+        QTRY_COMPARE_WITH_TIMEOUT(editor.model()->rowCount(), before + 1, 5000);
+        QTRY_VERIFY(child<QPlainTextEdit>(editor, "effective")->toPlainText().contains(QStringLiteral("npmjs.org")));
+        // An egress grant by arizukoctl turns "every other host" to allowed.
+        const CtlResult granted = arizukoctl(m_dir.path(), {QStringLiteral("grant"), QStringLiteral("add"),
+                                                            QStringLiteral("corp/eng"), QStringLiteral("egress"),
+                                                            QStringLiteral("corp/eng")});
+        QVERIFY2(granted.exitCode == 0, granted.err.constData());
+        QTRY_VERIFY(child<QPlainTextEdit>(editor, "effective")->toPlainText().contains(QStringLiteral("--allow-all")));
+        child<QLineEdit>(editor, "host")->setText(QStringLiteral("https://Bücher.Example/docs"));
+        child<QLineEdit>(editor, "testHost")->setText(QStringLiteral("api.github.com"));
+        screenshot(editor, QStringLiteral("allowlist-editor"));
+        child<QLineEdit>(editor, "host")->clear();
+        const CtlResult removed = arizukoctl(m_dir.path(), {QStringLiteral("network"), QStringLiteral("rm"),
+                                                            QStringLiteral("corp"), QStringLiteral("npmjs.org")});
+        QCOMPARE(removed.exitCode, 0);
+        QTRY_COMPARE_WITH_TIMEOUT(editor.model()->rowCount(), before, 5000);
+    }
+
+    void hostileInputIsRefusedAndTheStoreUnchanged()
+    {
+        const QByteArray before = rulesJson(QString());
+        AllowlistEditor editor(*m_store, nullptr, QStringLiteral("corp"));
+        auto *host = child<QLineEdit>(editor, "host");
+        auto *testHost = child<QLineEdit>(editor, "testHost");
+        for (const QString &input : hostileInputs()) {
+            host->setText(input);
+            const QString validation = child<QLabel>(editor, "validation")->text();
+            QVERIFY2(validation.startsWith(QStringLiteral("Refused: ")), qPrintable(validation));
+            QVERIFY(!child<QPushButton>(editor, "add")->isEnabled());
+            // Enter goes past the button: the engine refuses on its own.
+            QTest::keyClick(host, Qt::Key_Return);
+            const QString status = child<QLabel>(editor, "status")->text();
+            QVERIFY2(status.startsWith(QStringLiteral("Not added: ")), qPrintable(status));
+            testHost->setText(input);
+            QVERIFY(child<QLabel>(editor, "verdict")->text().startsWith(QStringLiteral("Not a host: ")));
+            // Shown escaped and cut short, never reordering the sentence
+            // (the fields themselves hold what was typed).
+            for (const QLabel *label : editor.findChildren<QLabel *>()) {
+                const QString text = label->text();
+                QVERIFY2(!text.contains(QChar(0x202E)) && !text.contains(QChar(0)) &&
+                             !text.contains(QChar(1)) && text.size() < 1000,
+                         qPrintable(text.left(200)));
+            }
+        }
+        QCOMPARE(rulesJson(QString()), before);
+    }
+};
+
+QTEST_MAIN(AllowlistEditorTest)
+#include "test_allowlist_editor.moc"

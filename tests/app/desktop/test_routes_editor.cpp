@@ -1,0 +1,164 @@
+// The routes editor offscreen on a real store: "test a message" names the
+// route the engine's resolve() picks and why each earlier one did not, a
+// route added in the editor is what arizukoctl lists, and bad or hostile
+// match and target text is refused with the store unchanged.
+
+#include "editor_test_support.h"
+#include "routes_editor.h"
+
+#include "models/route_model.h"
+#include "policy/policy.h"
+#include "store/folders.h"
+
+#include <QAbstractItemModelTester>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTableView>
+
+using namespace arizuko;
+using arizuko::desktop::RoutesEditor;
+using namespace editor_test;
+
+class RoutesEditorTest final : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+    std::unique_ptr<store::Store> m_store;
+
+    QByteArray routesJson()
+    {
+        return arizukoctl(m_dir.path(), {QStringLiteral("route"), QStringLiteral("list")}).out;
+    }
+
+    static QStringList testColumn(const RoutesEditor &editor)
+    {
+        QStringList verdicts;
+        for (int row = 0; row < editor.model()->rowCount(); ++row)
+            verdicts << editor.model()->index(row, models::RouteModel::TestColumn).data().toString();
+        return verdicts;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        m_store = openStore(m_dir);
+        store::Folders folders(*m_store, QStringLiteral("user:test"));
+        for (const char *folder : {"corp", "corp/eng", "lab"})
+            QVERIFY(folders.add(QString::fromLatin1(folder)));
+        policy::Policy policy(*m_store);
+        const QString actor = QStringLiteral("user:test");
+        QVERIFY(policy.routes().add(10, QStringLiteral("platform=telegram chat=team-*"),
+                                    QStringLiteral("corp/eng"), actor));
+        QVERIFY(policy.routes().add(20, QStringLiteral("platform=telegram"),
+                                    QStringLiteral("corp#observe"), actor));
+        QVERIFY(policy.routes().add(99, QString(), QStringLiteral("lab"), actor));
+    }
+
+    void modelIsConsistent()
+    {
+        models::RouteModel model(*m_store);
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QVERIFY(model.reload());
+        QCOMPARE(model.rowCount(), 3);
+        QVERIFY(model.test({{QStringLiteral("platform"), QStringLiteral("cli")}}));
+    }
+
+    void testAMessageNamesTheWinnerAndWhyNotTheOthers_data()
+    {
+        QTest::addColumn<QString>("message");
+        QTest::addColumn<QString>("folder");
+        QTest::addColumn<QStringList>("verdicts");
+        QTest::newRow("first") << "platform=telegram chat=team-eng" << "corp/eng"
+                               << QStringList{QStringLiteral("WINS: every predicate matches"),
+                                              QStringLiteral("not tried: an earlier route won"),
+                                              QStringLiteral("not tried: an earlier route won")};
+        QTest::newRow("second") << "platform=telegram chat=random" << "corp"
+                                << QStringList{QStringLiteral("no match: chat=team-*"),
+                                               QStringLiteral("WINS: every predicate matches"),
+                                               QStringLiteral("not tried: an earlier route won")};
+        QTest::newRow("catch-all") << "platform=slack" << "lab"
+                                   << QStringList{QStringLiteral("no match: platform=telegram, chat=team-*"),
+                                                  QStringLiteral("no match: platform=telegram"),
+                                                  QStringLiteral("WINS: matches every message")};
+    }
+
+    void testAMessageNamesTheWinnerAndWhyNotTheOthers()
+    {
+        QFETCH(QString, message);
+        QFETCH(QString, folder);
+        QFETCH(QStringList, verdicts);
+        RoutesEditor editor(*m_store);
+        child<QLineEdit>(editor, "message")->setText(message);
+        QCOMPARE(testColumn(editor), verdicts);
+        const QString verdict = child<QLabel>(editor, "verdict")->text();
+        QVERIFY2(verdict.startsWith(QStringLiteral("Goes to %1").arg(folder)), qPrintable(verdict));
+        // The same answer as arizukoctl's, which is the engine's resolve().
+        const CtlResult ctl = arizukoctl(m_dir.path(), QStringList{QStringLiteral("route"), QStringLiteral("test")} +
+                                                           message.split(QLatin1Char(' ')));
+        const QJsonObject answer = ctl.json().object();
+        QCOMPARE(answer.value(QLatin1String("folder")).toString(), folder);
+        QVERIFY(verdict.contains(QStringLiteral("route #%1 ").arg(
+            answer.value(QLatin1String("route")).toObject().value(QLatin1String("id")).toInteger())));
+        if (qstrcmp(QTest::currentDataTag(), "second") == 0)
+            screenshot(editor, QStringLiteral("routes-editor"));
+    }
+
+    void addedRouteIsInTheStore()
+    {
+        RoutesEditor editor(*m_store);
+        child<QSpinBox>(editor, "seq")->setValue(5);
+        child<QLineEdit>(editor, "match")->setText(QStringLiteral("platform=cli"));
+        child<QLineEdit>(editor, "target")->setText(QStringLiteral("lab"));
+        QVERIFY(child<QLabel>(editor, "validation")->text().startsWith(QStringLiteral("Will add")));
+        QTest::mouseClick(child<QPushButton>(editor, "add"), Qt::LeftButton);
+        bool found = false;
+        for (const QJsonValue &route : QJsonDocument::fromJson(routesJson()).array())
+            found = found || (route[QLatin1String("seq")].toInteger() == 5 &&
+                              route[QLatin1String("match")].toString() == QLatin1String("platform=cli"));
+        QVERIFY2(found, routesJson().constData());
+        child<QLineEdit>(editor, "message")->setText(QStringLiteral("platform=cli"));
+        QVERIFY(child<QLabel>(editor, "verdict")->text().startsWith(QStringLiteral("Goes to lab")));
+        child<QTableView>(editor, "routes")->selectRow(0);
+        QTest::mouseClick(child<QPushButton>(editor, "remove"), Qt::LeftButton);
+        QVERIFY(!routesJson().contains("platform=cli"));
+    }
+
+    void badAndHostileTextIsRefusedAndTheStoreUnchanged()
+    {
+        const QByteArray before = routesJson();
+        RoutesEditor editor(*m_store);
+        auto *match = child<QLineEdit>(editor, "match");
+        auto *target = child<QLineEdit>(editor, "target");
+        const auto refused = [&](const QString &why) {
+            const QString validation = child<QLabel>(editor, "validation")->text();
+            QVERIFY2(validation.startsWith(QStringLiteral("Refused: ")), qPrintable(why + QLatin1Char(':') + validation.left(300)));
+            QVERIFY(!validation.contains(QChar(0x202E)) && !validation.contains(QChar(0)) && validation.size() < 1000);
+            QVERIFY(!child<QPushButton>(editor, "add")->isEnabled());
+            QVERIFY(!editor.model()->add(1, match->text(), target->text()));
+        };
+        match->setText(QStringLiteral("chat"));
+        target->setText(QStringLiteral("lab"));
+        refused(QStringLiteral("no ="));
+        match->setText(QStringLiteral("chat=x"));
+        for (const char *bad : {"corp eng", "corp#later", "corp/*"}) {
+            target->setText(QString::fromLatin1(bad));
+            refused(QString::fromLatin1(bad));
+        }
+        for (const QString &input : hostileInputs()) {
+            match->setText(QStringLiteral("chat=") + input);
+            target->setText(QStringLiteral("lab"));
+            refused(QStringLiteral("match"));
+            match->setText(QStringLiteral("chat=x"));
+            target->setText(input);
+            refused(QStringLiteral("target"));
+        }
+        QCOMPARE(routesJson(), before);
+    }
+};
+
+QTEST_MAIN(RoutesEditorTest)
+#include "test_routes_editor.moc"

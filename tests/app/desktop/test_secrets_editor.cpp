@@ -1,0 +1,128 @@
+// The secrets editor offscreen on a real store with a key file: a value set
+// in the password field is sealed and listed by name, and no widget, model
+// role or tooltip of the editor ever holds it again; bad names are refused
+// with the store unchanged; the key store is named.
+
+#include "editor_test_support.h"
+#include "secrets_editor.h"
+
+#include "models/secret_list_model.h"
+#include "store/folders.h"
+
+#include <QAbstractItemModelTester>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTableView>
+
+using namespace arizuko;
+using arizuko::desktop::SecretsEditor;
+using namespace editor_test;
+
+namespace {
+
+// No four characters in a row of it are hexadecimal, so no key id can hold
+// a piece of it by chance.
+const QString secretValue = QStringLiteral("s3cr3t-VALUE-zqxw");
+
+// A leak of any four characters in a row of the value, not only all of it.
+bool leaks(const QString &text)
+{
+    for (qsizetype at = 0; at + 4 <= secretValue.size(); ++at) {
+        if (text.contains(secretValue.mid(at, 4)))
+            return true;
+    }
+    return false;
+}
+
+} // namespace
+
+class SecretsEditorTest final : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+    std::unique_ptr<store::Store> m_store;
+
+    QByteArray secretsJson()
+    {
+        return arizukoctl(m_dir.path(), {QStringLiteral("secret"), QStringLiteral("list")}).out;
+    }
+
+    // Every text and every model role the editor could show.
+    static QStringList everything(const QWidget &editor)
+    {
+        QStringList texts = visibleTexts(editor);
+        for (const QTableView *view : editor.findChildren<QTableView *>()) {
+            const QAbstractItemModel *model = view->model();
+            for (int row = 0; row < model->rowCount(); ++row) {
+                for (int column = 0; column < model->columnCount(); ++column) {
+                    for (int role = 0; role < Qt::UserRole + 8; ++role)
+                        texts << model->index(row, column).data(role).toString();
+                }
+            }
+        }
+        return texts;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        // No desktop keyring in a test: the key file, as on a headless host.
+        qputenv("ARIZUKO_KEY_STORE", "file");
+        m_store = openStore(m_dir);
+        QVERIFY(store::Folders(*m_store, QStringLiteral("user:test")).add(QStringLiteral("corp")));
+    }
+
+    void setValueIsSealedAndNeverReadableBack()
+    {
+        SecretsEditor editor(*m_store, QStringLiteral("corp"));
+        QSignalSpy settled(&editor, &SecretsEditor::settled);
+        QVERIFY(settled.wait(10000));
+        QVERIFY2(child<QLabel>(editor, "keyStore")->text().contains(QStringLiteral("key file")),
+                 qPrintable(child<QLabel>(editor, "keyStore")->text()));
+        QTest::keyClicks(child<QLineEdit>(editor, "name"), QStringLiteral("GITHUB_TOKEN"));
+        QTest::keyClicks(child<QLineEdit>(editor, "value"), secretValue);
+        QCOMPARE(child<QLineEdit>(editor, "value")->echoMode(), QLineEdit::Password);
+        QVERIFY(!child<QLineEdit>(editor, "value")->displayText().contains(secretValue));
+        QTest::mouseClick(child<QPushButton>(editor, "set"), Qt::LeftButton);
+        QVERIFY(settled.wait(10000));
+        QCOMPARE(editor.model()->rowCount(), 1);
+        QCOMPARE(editor.model()->index(0, 0).data().toString(), QStringLiteral("GITHUB_TOKEN"));
+        QVERIFY2(secretsJson().contains("\"GITHUB_TOKEN\""), secretsJson().constData());
+        screenshot(editor, QStringLiteral("secrets-editor"));
+        for (const QString &text : everything(editor))
+            QVERIFY2(!leaks(text), qPrintable(text));
+        QVERIFY(!secretsJson().contains(secretValue.toUtf8()));
+
+        // Replacing it: same name, one row, and still nothing readable.
+        QTest::keyClicks(child<QLineEdit>(editor, "value"), QStringLiteral("second-") + secretValue);
+        QTest::mouseClick(child<QPushButton>(editor, "set"), Qt::LeftButton);
+        QVERIFY(settled.wait(10000));
+        QCOMPARE(editor.model()->rowCount(), 1);
+        for (const QString &text : everything(editor))
+            QVERIFY2(!leaks(text), qPrintable(text));
+    }
+
+    void hostileNamesAreRefusedAndTheStoreUnchanged()
+    {
+        SecretsEditor editor(*m_store, QStringLiteral("corp"));
+        QSignalSpy settled(&editor, &SecretsEditor::settled);
+        QVERIFY(settled.wait(10000));
+        const QByteArray before = secretsJson();
+        child<QLineEdit>(editor, "value")->setText(QStringLiteral("x"));
+        for (const QString &input : hostileInputs()) {
+            child<QLineEdit>(editor, "name")->setText(input);
+            const QString validation = child<QLabel>(editor, "validation")->text();
+            QVERIFY2(validation.startsWith(QStringLiteral("Refused: ")), qPrintable(validation.left(300)));
+            QVERIFY(!validation.contains(QChar(0x202E)) && !validation.contains(QChar(0)) &&
+                    validation.size() < 1000);
+            QVERIFY(!child<QPushButton>(editor, "set")->isEnabled());
+            QVERIFY(!secrets::SecretStore::validateKey(input));
+        }
+        QCOMPARE(secretsJson(), before);
+    }
+};
+
+QTEST_MAIN(SecretsEditorTest)
+#include "test_secrets_editor.moc"
