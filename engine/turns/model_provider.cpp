@@ -2,6 +2,7 @@
 
 #include "gateway/scripted_model.h"
 #include "secrets/secret_store.h"
+#include "store/folder_names.h"
 
 #include <QUrl>
 
@@ -10,33 +11,20 @@ namespace {
 
 const QString engineActor = QStringLiteral("system:turns");
 
-QStringList folderAndAncestors(const QString &folder)
-{
-    QStringList scopes;
-    QString scope = folder;
-    while (!scope.isEmpty()) {
-        scopes << scope;
-        const qsizetype slash = scope.lastIndexOf(QLatin1Char('/'));
-        scope = slash < 0 ? QString() : scope.left(slash);
-    }
-    scopes << QString();
-    return scopes;
-}
-
-// The nearest folder's value wins, as with every other per-folder setting.
-Result<QByteArray> nearestSecret(secrets::SecretStore &secrets, const QString &folder,
+// The nearest folder's value wins, as with every other per-folder setting:
+// the folder itself, then each parent, then the base ''.
+Result<QByteArray> nearestSecret(secrets::SecretStore &secrets,
+                                 const QList<secrets::SecretInfo> &stored, const QString &folder,
                                  const QString &key)
 {
-    const auto listed = secrets.list();
-    if (!listed)
-        return listed.error();
-    for (const QString &scope : folderAndAncestors(folder)) {
-        for (const secrets::SecretInfo &info : *listed) {
+    for (QString scope = folder;; scope = store::parentFolder(scope)) {
+        for (const secrets::SecretInfo &info : stored) {
             if (info.folder == scope && info.key == key)
                 return secrets.get(secrets::SecretScope{scope}, key);
         }
+        if (scope.isEmpty())
+            return QByteArray();
     }
-    return QByteArray();
 }
 
 Error noCredential(const QString &folder)
@@ -121,10 +109,14 @@ Result<gateway::ProviderSettings> resolveModelProvider(store::Store &store,
         {oauthTokenSecret, gateway::ProviderKind::OAuthToken,
          request.choice != ModelProviderChoice::ApiKey},
     };
+    const auto stored = (*secrets)->list();
+    if (!stored)
+        return stored.error();
     for (const auto &candidate : candidates) {
         if (!candidate.wanted)
             continue;
-        const auto credential = nearestSecret(**secrets, request.folder, candidate.secret);
+        const auto credential =
+            nearestSecret(**secrets, *stored, request.folder, candidate.secret);
         if (!credential)
             return credential.error();
         if (!credential->isEmpty()) {
