@@ -70,10 +70,6 @@ def agent_kinds(events):
     return [e for e in events if e["kind"] in kinds]
 
 
-def turn_id(engine, name):
-    return engine.turn(name)["id"]
-
-
 def files_under(directory):
     for path in pathlib.Path(directory).rglob("*"):
         if path.is_file() and not path.is_symlink():

@@ -72,10 +72,9 @@ class ClaudeTurn(unittest.TestCase):
         cls.upstream.close()
         cls.engine.close()
 
-    def topic(self, name):
-        with self.engine.database() as db:
-            return dict(db.execute("SELECT * FROM sessions WHERE group_folder = 'corp' AND topic = ?",
-                                   (name,)).fetchone())
+    @staticmethod
+    def init_of(turn):
+        return [e["json"] for e in turn["events"] if e["kind"] == "init"][0]
 
     def test_turns_are_done(self):
         for turn in (self.first, self.second, self.third, self.fourth):
@@ -124,13 +123,11 @@ class ClaudeTurn(unittest.TestCase):
         self.assertGreaterEqual(json.loads(self.first["turn"]["usage"])["responses"], 2)
 
     def test_a_first_turn_starts_the_session_and_the_next_resumes_it(self):
-        topic = self.topic("main")
-        init = [e["json"] for e in self.first["events"] if e["kind"] == "init"][0]
-        self.assertEqual(init["session_id"], topic["session_id"])
-        again = [e["json"] for e in self.second["events"] if e["kind"] == "init"][0]
-        self.assertEqual(again["session_id"], topic["session_id"])
+        main = self.session_of("main")
+        self.assertEqual(self.init_of(self.first)["session_id"], main)
+        self.assertEqual(self.init_of(self.second)["session_id"], main)
         session = self.engine.home("corp") / ".claude/projects/-home-agent" / (
-            topic["session_id"] + ".jsonl")
+            main + ".jsonl")
         self.assertTrue(session.is_file(), session)
         # The model's first request in the second turn carries the first turn.
         second_turn_request = self.upstream.requests()[self.first_requests]
@@ -142,9 +139,9 @@ class ClaudeTurn(unittest.TestCase):
     def test_a_fork_continues_from_a_copy_under_its_own_session(self):
         self.assertNotIn("not copied", self.fork_stderr)
         # The fork's own session, as it was before the fourth turn damaged it.
-        side, main = self.damaged_id, self.topic("main")["session_id"]
+        side, main = self.damaged_id, self.session_of("main")
         self.assertNotEqual(side, main)
-        init = [e["json"] for e in self.third["events"] if e["kind"] == "init"][0]
+        init = self.init_of(self.third)
         self.assertEqual(init["session_id"], side)
         request = self.upstream.requests()[self.second_requests]
         messages = json.dumps(request["body"]["messages"])
@@ -160,7 +157,7 @@ class ClaudeTurn(unittest.TestCase):
         fresh = self.session_of("side")
         self.assertNotEqual(fresh, self.damaged_id)
         self.assertEqual(notes[0]["session_id"], fresh)
-        init = [e["json"] for e in self.fourth["events"] if e["kind"] == "init"][0]
+        init = self.init_of(self.fourth)
         self.assertEqual(init["session_id"], fresh)
         self.assertEqual(self.damaged.read_bytes(), self.damaged_bytes, "the damaged file is left alone")
         self.assertIn("[session]", self.fourth["result"].stderr)
