@@ -1,7 +1,7 @@
 // arizukoctl folder add|list|rm: the folder tree and the homes on disk.
 
 #include "commands.h"
-#include "store/folders.h"
+#include "folders/folders.h"
 #include "store/store.h"
 #include "subcommands.h"
 
@@ -14,7 +14,7 @@ namespace {
 
 const QString actor = QStringLiteral("user:cli");
 
-QJsonObject toJson(const store::Folder &folder, const QString &home)
+QJsonObject toJson(const folders::Folder &folder, const QString &home)
 {
     return {{QStringLiteral("folder"), folder.path},
             {QStringLiteral("name"), folder.name},
@@ -41,8 +41,8 @@ Exit add(Context &context, const QStringList &arguments)
     const Result<std::unique_ptr<store::Store>> opened = openStore(context);
     if (!opened)
         return context.failure(opened.error());
-    store::Folders folders(**opened, actor);
-    const Result<store::Folder> added =
+    folders::Folders folders(**opened, actor);
+    const Result<folders::Folder> added =
         folders.add(parser.positionalArguments().first(), parser.value(name));
     if (!added)
         return context.failure(added.error());
@@ -66,19 +66,19 @@ Exit list(Context &context, const QStringList &arguments)
     const Result<std::unique_ptr<store::Store>> opened = openStore(context);
     if (!opened)
         return context.failure(opened.error());
-    store::Folders folders(**opened, actor);
-    const Result<QList<store::Folder>> listed = folders.list();
+    folders::Folders folders(**opened, actor);
+    const Result<QList<folders::Folder>> listed = folders.list();
     if (!listed)
         return context.failure(listed.error());
     if (context.json()) {
         QJsonArray array;
-        for (const store::Folder &folder : *listed)
+        for (const folders::Folder &folder : *listed)
             array.append(toJson(folder, folders.homePath(folder.path)));
         context.printJson(array);
         return Exit::Ok;
     }
     QList<QStringList> rows;
-    for (const store::Folder &folder : *listed)
+    for (const folders::Folder &folder : *listed)
         rows.append({folder.path, folder.name, folder.createdAt, folders.homePath(folder.path)});
     context.printTable({QStringLiteral("FOLDER"), QStringLiteral("NAME"), QStringLiteral("CREATED"),
                         QStringLiteral("HOME")},
@@ -107,7 +107,7 @@ Exit remove(Context &context, const QStringList &arguments)
     if (!opened)
         return context.failure(opened.error());
     const Result<QStringList> removed =
-        store::Folders(**opened, actor)
+        folders::Folders(**opened, actor)
             .remove(parser.positionalArguments().first(), parser.isSet(recursive));
     if (!removed)
         return context.failure(removed.error());

@@ -3,7 +3,7 @@
 
 #include "commands.h"
 #include "agent/topic_fork.h"
-#include "store/topics.h"
+#include "folders/topics.h"
 #include "subcommands.h"
 
 #include <QCommandLineParser>
@@ -15,7 +15,7 @@ namespace {
 
 const QString actor = QStringLiteral("user:cli");
 
-QJsonObject toJson(const store::Topic &topic)
+QJsonObject toJson(const folders::Topic &topic)
 {
     return {{QStringLiteral("folder"), topic.folder},
             {QStringLiteral("topic"), topic.name},
@@ -47,7 +47,7 @@ Exit changeTopic(Context &context, const QString &command, const QString &descri
     const Result<std::unique_ptr<store::Store>> opened = openStore(context);
     if (!opened)
         return context.failure(opened.error());
-    const Result<store::Topic> topic = change(**opened, values);
+    const Result<folders::Topic> topic = change(**opened, values);
     if (!topic)
         return context.failure(topic.error());
     if (context.json())
@@ -68,7 +68,7 @@ Exit add(Context &context, const QStringList &arguments)
                        QStringLiteral("Add a topic with a new session."), arguments,
                        {QStringLiteral("folder"), QStringLiteral("topic")}, 0,
                        [](store::Store &store, const QStringList &values) {
-                           return store::Topics(store, actor).add(values[0], values[1]);
+                           return folders::Topics(store, actor).add(values[0], values[1]);
                        });
 }
 
@@ -79,7 +79,7 @@ Exit fork(Context &context, const QStringList &arguments)
         QStringLiteral("Fork a topic: a new session that records the topic it came from.\n"
                        "The new name defaults to <topic>-fork, <topic>-fork-2, ..."),
         arguments, {QStringLiteral("folder"), QStringLiteral("topic"), QStringLiteral("new-name")},
-        1, [&context](store::Store &store, const QStringList &values) -> Result<store::Topic> {
+        1, [&context](store::Store &store, const QStringList &values) -> Result<folders::Topic> {
             const auto forked = agent::forkTopic(store, actor, values[0], values[1], values[2]);
             if (!forked)
                 return forked.error();
@@ -98,7 +98,7 @@ Exit rename(Context &context, const QStringList &arguments)
         QStringLiteral("Rename a topic; its session stays."), arguments,
         {QStringLiteral("folder"), QStringLiteral("topic"), QStringLiteral("new-name")}, 0,
         [](store::Store &store, const QStringList &values) {
-            return store::Topics(store, actor).rename(values[0], values[1], values[2]);
+            return folders::Topics(store, actor).rename(values[0], values[1], values[2]);
         });
 }
 
@@ -118,18 +118,18 @@ Exit list(Context &context, const QStringList &arguments)
     const Result<std::unique_ptr<store::Store>> opened = openStore(context);
     if (!opened)
         return context.failure(opened.error());
-    const Result<QList<store::Topic>> listed = store::Topics(**opened, actor).list(values.value(0));
+    const Result<QList<folders::Topic>> listed = folders::Topics(**opened, actor).list(values.value(0));
     if (!listed)
         return context.failure(listed.error());
     if (context.json()) {
         QJsonArray array;
-        for (const store::Topic &topic : *listed)
+        for (const folders::Topic &topic : *listed)
             array.append(toJson(topic));
         context.printJson(array);
         return Exit::Ok;
     }
     QList<QStringList> rows;
-    for (const store::Topic &topic : *listed)
+    for (const folders::Topic &topic : *listed)
         rows.append(
             {topic.folder, topic.name, topic.sessionId, topic.parentTopic, topic.createdAt});
     context.printTable({QStringLiteral("FOLDER"), QStringLiteral("TOPIC"),

@@ -2,7 +2,7 @@
 
 #include "safe_text.h"
 
-#include "store/folders.h"
+#include "folders/folders.h"
 
 #include <QComboBox>
 #include <QHeaderView>
@@ -29,13 +29,13 @@ QTableView *makeReadOnlyTable(QWidget *parent, const QString &objectName,
 Result<void> fillFolderChooser(QComboBox *chooser, store::Store &store, const QString &firstLabel,
                                const QString &select)
 {
-    const auto folders = store::Folders(store, QStringLiteral("user:gui")).list();
+    const auto folders = folders::Folders(store, QStringLiteral("user:gui")).list();
     if (!folders)
         return folders.error();
     const QSignalBlocker blocker(chooser);
     chooser->clear();
     chooser->addItem(firstLabel, QString());
-    for (const store::Folder &folder : *folders)
+    for (const folders::Folder &folder : *folders)
         chooser->addItem(printable(folder.path), folder.path);
     const int index = select.isEmpty() ? 0 : chooser->findData(select);
     chooser->setCurrentIndex(index < 0 ? 0 : index);

@@ -1,7 +1,7 @@
 #include "export_dialog.h"
 
 #include "export/script_writer.h"
-#include "store/folders.h"
+#include "folders/folders.h"
 #include "store/store.h"
 
 #include <QButtonGroup>
@@ -155,12 +155,12 @@ ExportDialog::~ExportDialog()
 
 void ExportDialog::loadFolders()
 {
-    const auto folders = store::Folders(m_store, actor).list();
+    const auto folders = folders::Folders(m_store, actor).list();
     if (!folders) {
         m_status->setText(folders.error().message);
         return;
     }
-    for (const store::Folder &folder : *folders) {
+    for (const folders::Folder &folder : *folders) {
         auto *item = new QListWidgetItem(folder.path, m_folders);
         item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
         item->setCheckState(Qt::Unchecked);

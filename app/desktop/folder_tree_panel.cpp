@@ -1,8 +1,8 @@
 #include "folder_tree_panel.h"
 
 #include "models/folder_topic_model.h"
-#include "store/folders.h"
-#include "store/topics.h"
+#include "folders/folders.h"
+#include "folders/topics.h"
 
 #include <QAction>
 #include <QApplication>
@@ -162,7 +162,7 @@ void FolderTreePanel::addFolder()
         QLineEdit::Normal, parent.isEmpty() ? QString() : parent + QLatin1Char('/'), &ok);
     if (!ok || name.trimmed().isEmpty())
         return;
-    const auto added = store::Folders(m_store, guiActor).add(name.trimmed());
+    const auto added = folders::Folders(m_store, guiActor).add(name.trimmed());
     if (!added) {
         emit failed(added.error().message);
         return;
@@ -183,7 +183,7 @@ void FolderTreePanel::addTopic()
                                                QLineEdit::Normal, QString(), &ok);
     if (!ok || name.trimmed().isEmpty())
         return;
-    const auto added = store::Topics(m_store, guiActor).add(folder, name.trimmed());
+    const auto added = folders::Topics(m_store, guiActor).add(folder, name.trimmed());
     if (!added) {
         emit failed(added.error().message);
         return;
@@ -203,7 +203,7 @@ void FolderTreePanel::renameTopic()
                                                QLineEdit::Normal, topic, &ok);
     if (!ok || name.trimmed().isEmpty() || name.trimmed() == topic)
         return;
-    const auto renamed = store::Topics(m_store, guiActor).rename(folder, topic, name.trimmed());
+    const auto renamed = folders::Topics(m_store, guiActor).rename(folder, topic, name.trimmed());
     if (!renamed) {
         emit failed(renamed.error().message);
         return;
@@ -225,7 +225,7 @@ void FolderTreePanel::removeFolder()
         QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
     if (answer != QMessageBox::Yes)
         return;
-    const auto removed = store::Folders(m_store, guiActor).remove(folder, true);
+    const auto removed = folders::Folders(m_store, guiActor).remove(folder, true);
     if (!removed)
         emit failed(removed.error().message);
     (void)m_model->reload();

@@ -1,19 +1,19 @@
 #include "agent/topic_fork.h"
 
 #include "agent/claude_session.h"
-#include "store/folders.h"
+#include "folders/folders.h"
 
 namespace arizuko::agent {
 
 Result<ForkedTopic> forkTopic(store::Store &store, const QString &actor, const QString &folder,
                               const QString &source, const QString &name)
 {
-    store::Topics topics(store, actor);
+    folders::Topics topics(store, actor);
     const auto parents = topics.list(folder);
     if (!parents)
         return parents.error();
     QString parentSession;
-    for (const store::Topic &topic : *parents) {
+    for (const folders::Topic &topic : *parents) {
         if (topic.name == source)
             parentSession = topic.sessionId;
     }
@@ -21,7 +21,7 @@ Result<ForkedTopic> forkTopic(store::Store &store, const QString &actor, const Q
     if (!forked)
         return forked.error();
     ForkedTopic result{*forked, false, std::nullopt};
-    const auto home = HomeDirectory::open(store::Folders(store, actor).homePath(folder));
+    const auto home = HomeDirectory::open(folders::Folders(store, actor).homePath(folder));
     if (!home) {
         result.copyError = home.error();
         return result;

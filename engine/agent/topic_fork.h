@@ -4,7 +4,7 @@
 // of the parent's conversation, so both can go on without seeing the other.
 
 #include "core/result.h"
-#include "store/topics.h"
+#include "folders/topics.h"
 
 #include <optional>
 
@@ -12,7 +12,7 @@ namespace arizuko::agent {
 
 struct ForkedTopic
 {
-    store::Topic topic;
+    folders::Topic topic;
     bool sessionCopied = false;
     // Set when the parent's conversation could not be copied (a link, a
     // damaged file): the fork exists and its first turn starts afresh.

@@ -4,7 +4,7 @@
 #include "export/import_steps.h"
 #include "export/manifest_reader.h"
 #include "export/read_snapshot.h"
-#include "store/folders.h"
+#include "folders/folders.h"
 #include "store/query.h"
 #include "store/store.h"
 #include "store/write_transaction.h"
@@ -129,7 +129,7 @@ Result<ImportPlan> applyImport(store::Store &store, const QByteArray &manifest,
         return committed.error();
     // Homes of new folders, as `folder add` makes them; after the commit, so
     // a refused import leaves no directory behind.
-    const store::Folders folders(store, actor);
+    const folders::Folders folders(store, actor);
     for (const PlannedRow &row : planned->plan.rows) {
         if (row.kind != PlannedRow::Kind::Add || row.resource != u"groups")
             continue;

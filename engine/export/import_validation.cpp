@@ -9,7 +9,7 @@
 #include "policy/grants.h"
 #include "policy/host_name.h"
 #include "policy/route.h"
-#include "store/folder_names.h"
+#include "folders/folder_names.h"
 
 #include <QJsonDocument>
 
@@ -34,7 +34,7 @@ struct RowCheck
     {
         if (baseAllowed && value.isEmpty())
             return {};
-        if (Result<void> valid = store::validateFolderPath(value); !valid)
+        if (Result<void> valid = folders::validateFolderPath(value); !valid)
             return error(field, valid.error().message);
         return {};
     }
@@ -75,7 +75,7 @@ Verdict checkGroup(RowCheck &check, const QSet<QString> &known, QStringList &ign
     const QString folder = check.text(u"folder"_s);
     if (Result<void> valid = check.folder(u"folder"_s, folder, false); !valid)
         return valid.error();
-    const QString parent = store::parentFolder(folder);
+    const QString parent = folders::parentFolder(folder);
     if (!parent.isEmpty() && !known.contains(parent))
         return check.error(u"folder"_s, u"its parent folder '%1' is neither in the store nor in "
                                         u"this manifest"_s.arg(parent));

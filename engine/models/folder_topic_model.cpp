@@ -1,7 +1,7 @@
 #include "models/folder_topic_model.h"
 
-#include "store/folders.h"
-#include "store/topics.h"
+#include "folders/folders.h"
+#include "folders/topics.h"
 #include "turns/turn_records.h"
 
 #include <QHash>
@@ -76,10 +76,10 @@ FolderTopicModel::~FolderTopicModel() = default;
 
 Result<void> FolderTopicModel::reload()
 {
-    const auto folders = store::Folders(m_store, QStringLiteral("user:gui")).list();
+    const auto folders = folders::Folders(m_store, QStringLiteral("user:gui")).list();
     if (!folders)
         return folders.error();
-    const auto topics = store::Topics(m_store, QStringLiteral("user:gui")).list();
+    const auto topics = folders::Topics(m_store, QStringLiteral("user:gui")).list();
     if (!topics)
         return topics.error();
     turns::TurnRecords records(m_store);
@@ -98,10 +98,10 @@ Result<void> FolderTopicModel::reload()
     Node wanted;
     QHash<QString, Node *> byPath;
     // Folders are listed parents first (a path sorts after its prefix).
-    QList<store::Folder> sorted = *folders;
+    QList<folders::Folder> sorted = *folders;
     std::sort(sorted.begin(), sorted.end(),
               [](const auto &a, const auto &b) { return a.path < b.path; });
-    for (const store::Folder &folder : sorted) {
+    for (const folders::Folder &folder : sorted) {
         const QString parentPath = folder.path.section(QLatin1Char('/'), 0, -2);
         Node *parent = byPath.value(parentPath, &wanted);
         auto node = std::make_unique<Node>();
@@ -110,7 +110,7 @@ Result<void> FolderTopicModel::reload()
         byPath.insert(folder.path, node.get());
         parent->children.push_back(std::move(node));
     }
-    for (const store::Topic &topic : *topics) {
+    for (const folders::Topic &topic : *topics) {
         Node *folder = byPath.value(topic.folder);
         if (!folder)
             continue;

@@ -1,7 +1,7 @@
 #include "policy/route.h"
 
 #include "policy/glob.h"
-#include "store/folder_names.h"
+#include "folders/folder_names.h"
 
 #include <QRegularExpression>
 #include <algorithm>
@@ -57,7 +57,7 @@ Result<RouteMatch> splitRouteTarget(const Route &route)
     const qsizetype hash = route.target.indexOf(u'#');
     const QString folder = hash < 0 ? route.target : route.target.first(hash);
     const QString fragment = hash < 0 ? QString() : route.target.sliced(hash + 1);
-    if (!store::validateFolderPath(folder) || (hash >= 0 && fragment != u"observe"))
+    if (!folders::validateFolderPath(folder) || (hash >= 0 && fragment != u"observe"))
         return makeError(u"policy.bad-route-target"_s,
                          u"route target '%1' is not a folder optionally followed by "
                          u"'#observe' (e.g. corp/eng or corp/eng#observe)"_s.arg(route.target));

@@ -2,7 +2,7 @@
 
 #include "audit/audit_log.h"
 #include "secrets/cipher.h"
-#include "store/folder_names.h"
+#include "folders/folder_names.h"
 #include "store/query.h"
 #include "store/store.h"
 #include "store/timestamp.h"
@@ -103,7 +103,7 @@ Result<void> SecretStore::checkScope(const SecretScope &scope) const
 {
     if (scope.folder.isEmpty())
         return {};
-    if (const Result<void> valid = store::validateFolderPath(scope.folder); !valid)
+    if (const Result<void> valid = folders::validateFolderPath(scope.folder); !valid)
         return valid;
     Result<QSqlQuery> found =
         store::execute(m_store.database(), QStringLiteral("SELECT 1 FROM groups WHERE folder = ?"),

@@ -4,7 +4,7 @@
 
 #include "tools/tool_catalogue.h"
 
-#include "store/folder_names.h"
+#include "folders/folder_names.h"
 #include "tools/observations.h"
 
 namespace arizuko::tools {
@@ -42,7 +42,7 @@ ToolOutcome delegateGroup(ToolContext &context, const QJsonObject &arguments)
         return toolError((folder ? prompt.error() : folder.error()).message);
     const QString topic = arguments.value(QStringLiteral("topic")).toString().trimmed();
     if (!topic.isEmpty()) {
-        if (const Result<void> valid = store::validateTopicName(topic); !valid)
+        if (const Result<void> valid = folders::validateTopicName(topic); !valid)
             return toolError(valid.error().message);
     }
     const TurnOrder order{*folder, topic.isEmpty() ? context.binding.topic : topic, *prompt,
@@ -57,7 +57,7 @@ ToolOutcome escalateGroup(ToolContext &context, const QJsonObject &arguments)
     const auto prompt = stringArgument(arguments, QStringLiteral("prompt"));
     if (!prompt)
         return toolError(prompt.error().message);
-    const TurnOrder order{store::parentFolder(context.binding.folder), context.binding.topic,
+    const TurnOrder order{folders::parentFolder(context.binding.folder), context.binding.topic,
                           *prompt, context.binding.depth + 1, context.binding.folder,
                           context.binding.topic};
     return queue(context, order,

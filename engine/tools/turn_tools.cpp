@@ -1,7 +1,7 @@
 #include "tools/turn_tools.h"
 
-#include "store/folder_names.h"
-#include "store/folders.h"
+#include "folders/folder_names.h"
+#include "folders/folders.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>
@@ -44,18 +44,18 @@ Result<QStringList> TurnTools::candidateScopes(const ToolSpec &tool)
     case ToolTarget::OwnFolder:
         return QStringList{own};
     case ToolTarget::ParentFolder: {
-        const QString parent = store::parentFolder(own);
+        const QString parent = folders::parentFolder(own);
         return parent.isEmpty() ? QStringList{} : QStringList{parent};
     }
     case ToolTarget::Subfolder:
     case ToolTarget::OtherFolder:
         break;
     }
-    const auto folders = store::Folders(m_store, own).list();
+    const auto folders = folders::Folders(m_store, own).list();
     if (!folders)
         return folders.error();
     QStringList scopes;
-    for (const store::Folder &folder : *folders) {
+    for (const folders::Folder &folder : *folders) {
         if (tool.target == ToolTarget::Subfolder ? isBelow(folder.path, own) : folder.path != own)
             scopes << folder.path;
     }
@@ -90,10 +90,10 @@ Result<QString> TurnTools::callScope(const ToolSpec &tool, const QJsonObject &ar
     case ToolTarget::OwnFolder:
         return own;
     case ToolTarget::ParentFolder:
-        if (store::parentFolder(own).isEmpty())
+        if (folders::parentFolder(own).isEmpty())
             return makeError(QStringLiteral("tools.no-parent"),
                              QStringLiteral("%1 is a top-level folder: it has no parent").arg(own));
-        return store::parentFolder(own);
+        return folders::parentFolder(own);
     case ToolTarget::Subfolder:
     case ToolTarget::OtherFolder:
         break;
@@ -101,7 +101,7 @@ Result<QString> TurnTools::callScope(const ToolSpec &tool, const QJsonObject &ar
     const auto folder = stringArgument(arguments, QStringLiteral("folder"));
     if (!folder)
         return folder.error();
-    if (const Result<void> valid = store::validateFolderPath(*folder); !valid)
+    if (const Result<void> valid = folders::validateFolderPath(*folder); !valid)
         return valid.error();
     if (tool.target == ToolTarget::Subfolder && !isBelow(*folder, own))
         return makeError(QStringLiteral("tools.not-below"),
@@ -109,7 +109,7 @@ Result<QString> TurnTools::callScope(const ToolSpec &tool, const QJsonObject &ar
     if (tool.target == ToolTarget::OtherFolder && *folder == own)
         return makeError(QStringLiteral("tools.own-folder"),
                          QStringLiteral("%1 is this turn's own folder").arg(own));
-    const auto exists = store::Folders(m_store, own).exists(*folder);
+    const auto exists = folders::Folders(m_store, own).exists(*folder);
     if (!exists)
         return exists.error();
     if (!*exists)

@@ -2,7 +2,7 @@
 
 #include "gateway/scripted_model.h"
 #include "secrets/secret_store.h"
-#include "store/folder_names.h"
+#include "folders/folder_names.h"
 
 #include <QUrl>
 
@@ -17,7 +17,7 @@ Result<QByteArray> nearestSecret(secrets::SecretStore &secrets,
                                  const QList<secrets::SecretInfo> &stored, const QString &folder,
                                  const QString &key)
 {
-    for (QString scope = folder;; scope = store::parentFolder(scope)) {
+    for (QString scope = folder;; scope = folders::parentFolder(scope)) {
         for (const secrets::SecretInfo &info : stored) {
             if (info.folder == scope && info.key == key)
                 return secrets.get(secrets::SecretScope{scope}, key);

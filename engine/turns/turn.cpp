@@ -7,7 +7,7 @@
 #include "libvirt/turn_network.h"
 #include "store/store.h"
 #include "store/timestamp.h"
-#include "store/topics.h"
+#include "folders/topics.h"
 #include "turns/egress_proxy.h"
 #include "turns/guest_channel.h"
 #include "tools/mcp_server.h"
@@ -565,7 +565,7 @@ void Turn::onAgentOutput(const QJsonObject &message)
             reported != m_plan.sessionId) {
             // Resume under the id the agent now writes its conversation to.
             m_plan.sessionId = reported;
-            (void)store::Topics(m_environment.store, QStringLiteral("system:turns"))
+            (void)folders::Topics(m_environment.store, QStringLiteral("system:turns"))
                 .setSessionId(folder(), topic(), reported,
                               QStringLiteral("the agent reported a new session id"));
         }

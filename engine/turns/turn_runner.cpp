@@ -8,10 +8,10 @@
 
 #include "libvirt/turn_filter.h"
 #include "policy/policy.h"
-#include "store/folders.h"
+#include "folders/folders.h"
 #include "store/store.h"
 #include "store/timestamp.h"
-#include "store/topics.h"
+#include "folders/topics.h"
 #include "tools/observations.h"
 
 #include <QSqlQuery>
@@ -149,7 +149,7 @@ QList<Turn *> TurnRunner::turns() const
 
 Result<Turn *> TurnRunner::submit(const TurnRequest &request)
 {
-    store::Folders folders(m_store, engineActor);
+    folders::Folders folders(m_store, engineActor);
     const auto exists = folders.exists(request.folder);
     if (!exists)
         return exists.error();
@@ -246,12 +246,12 @@ bool TurnRunner::topicBusy(const Turn &candidate) const
 Result<TurnPlan> TurnRunner::plan(const Turn &turn)
 {
     TurnPlan plan;
-    plan.homeDirectory = store::Folders(m_store, engineActor).homePath(turn.folder());
-    store::Topics topics(m_store, engineActor);
+    plan.homeDirectory = folders::Folders(m_store, engineActor).homePath(turn.folder());
+    folders::Topics topics(m_store, engineActor);
     const auto existing = topics.list(turn.folder());
     if (!existing)
         return existing.error();
-    for (const store::Topic &topic : *existing) {
+    for (const folders::Topic &topic : *existing) {
         if (topic.name == turn.topic())
             plan.sessionId = topic.sessionId;
     }
@@ -336,7 +336,7 @@ Result<void> TurnRunner::planSession(const Turn &turn, TurnPlan &plan)
     plan.sessionNote = QStringLiteral("the topic's session could not be resumed (%1); this turn "
                                       "starts a fresh conversation as session %2")
                            .arg(check.problem, fresh);
-    if (const Result<void> set = store::Topics(m_store, engineActor)
+    if (const Result<void> set = folders::Topics(m_store, engineActor)
                                      .setSessionId(turn.folder(), turn.topic(), fresh,
                                                    check.problem);
         !set)

@@ -8,7 +8,7 @@
 
 #include "models/network_rule_model.h"
 #include "policy/policy.h"
-#include "store/folders.h"
+#include "folders/folders.h"
 #include "store/store_watcher.h"
 
 #include <QAbstractItemModelTester>
@@ -44,7 +44,7 @@ private slots:
     void initTestCase()
     {
         m_store = openStore(m_dir);
-        store::Folders folders(*m_store, actor);
+        folders::Folders folders(*m_store, actor);
         QVERIFY(folders.add(QStringLiteral("corp")));
         QVERIFY(folders.add(QStringLiteral("corp/eng")));
         policy::Policy policy(*m_store);

@@ -9,7 +9,7 @@
 #include "audit/audit_log.h"
 #include "models/audit_log_model.h"
 #include "policy/policy.h"
-#include "store/folders.h"
+#include "folders/folders.h"
 
 #include <QAbstractItemModelTester>
 
@@ -45,7 +45,7 @@ private slots:
     void initTestCase()
     {
         m_store = openStore(m_dir);
-        store::Folders folders(*m_store, QStringLiteral("user:test"));
+        folders::Folders folders(*m_store, QStringLiteral("user:test"));
         QVERIFY(folders.add(QStringLiteral("corp")));
         QVERIFY(folders.add(QStringLiteral("lab")));
         policy::Policy policy(*m_store);

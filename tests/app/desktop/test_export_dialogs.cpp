@@ -7,7 +7,7 @@
 #include "import_dialog.h"
 
 #include "policy/policy.h"
-#include "store/folders.h"
+#include "folders/folders.h"
 #include "store/store.h"
 
 #include <QCheckBox>
@@ -75,7 +75,7 @@ private slots:
     void initTestCase()
     {
         m_source = openStore(m_sourceDir);
-        store::Folders folders(*m_source, actor);
+        folders::Folders folders(*m_source, actor);
         QVERIFY(folders.add(QStringLiteral("corp")));
         QVERIFY(folders.add(QStringLiteral("corp/eng")));
         policy::Policy policy(*m_source);
@@ -142,7 +142,7 @@ private slots:
         dialog.apply(true);
         QVERIFY(applied.wait(10000));
         QCOMPARE(networkTargets(*target), QStringList{QStringLiteral("corp:github.com")});
-        QVERIFY(store::Folders(*target, actor).exists(QStringLiteral("corp/eng")).value());
+        QVERIFY(folders::Folders(*target, actor).exists(QStringLiteral("corp/eng")).value());
 
         // The same manifest again: nothing to do, nothing to apply.
         dialog.openFile(manifest);
@@ -169,7 +169,7 @@ private slots:
                      (status.contains(QStringLiteral("anchor"), Qt::CaseInsensitive) ||
                       status.contains(QStringLiteral("alias"), Qt::CaseInsensitive)),
                  qPrintable(status));
-        QVERIFY(!store::Folders(*target, actor).exists(QStringLiteral("x")).value());
+        QVERIFY(!folders::Folders(*target, actor).exists(QStringLiteral("x")).value());
     }
 };
 

@@ -9,7 +9,7 @@
 #include "models/effective_tool_model.h"
 #include "models/grant_model.h"
 #include "policy/policy.h"
-#include "store/folders.h"
+#include "folders/folders.h"
 #include "store/store_watcher.h"
 
 #include <QAbstractItemModelTester>
@@ -60,7 +60,7 @@ private slots:
     void initTestCase()
     {
         m_store = openStore(m_dir);
-        store::Folders folders(*m_store, QStringLiteral("user:test"));
+        folders::Folders folders(*m_store, QStringLiteral("user:test"));
         QVERIFY(folders.add(QStringLiteral("corp")));
         QVERIFY(folders.add(QStringLiteral("corp/eng")));
     }

@@ -8,7 +8,7 @@
 
 #include "models/route_model.h"
 #include "policy/policy.h"
-#include "store/folders.h"
+#include "folders/folders.h"
 
 #include <QAbstractItemModelTester>
 #include <QJsonArray>
@@ -46,7 +46,7 @@ private slots:
     void initTestCase()
     {
         m_store = openStore(m_dir);
-        store::Folders folders(*m_store, QStringLiteral("user:test"));
+        folders::Folders folders(*m_store, QStringLiteral("user:test"));
         for (const char *folder : {"corp", "corp/eng", "lab"})
             QVERIFY(folders.add(QString::fromLatin1(folder)));
         policy::Policy policy(*m_store);

@@ -7,7 +7,7 @@
 #include "secrets_editor.h"
 
 #include "models/secret_list_model.h"
-#include "store/folders.h"
+#include "folders/folders.h"
 
 #include <QAbstractItemModelTester>
 #include <QPushButton>
@@ -71,7 +71,7 @@ private slots:
         // No desktop keyring in a test: the key file, as on a headless host.
         qputenv("ARIZUKO_KEY_STORE", "file");
         m_store = openStore(m_dir);
-        QVERIFY(store::Folders(*m_store, QStringLiteral("user:test")).add(QStringLiteral("corp")));
+        QVERIFY(folders::Folders(*m_store, QStringLiteral("user:test")).add(QStringLiteral("corp")));
     }
 
     void setValueIsSealedAndNeverReadableBack()

@@ -10,7 +10,7 @@
 #include "web_test_support.h"
 
 #include "agent/agent_events.h"
-#include "store/folders.h"
+#include "folders/folders.h"
 #include "store/store.h"
 #include "store/timestamp.h"
 #include "turns/turn_records.h"
@@ -73,7 +73,7 @@ private slots:
         auto opened = store::Store::open(m_directory->filePath(QStringLiteral("data")));
         QVERIFY(opened.ok());
         m_store = std::move(*opened);
-        QVERIFY(store::Folders(*m_store, QStringLiteral("user:test")).add(QStringLiteral("corp")).ok());
+        QVERIFY(folders::Folders(*m_store, QStringLiteral("user:test")).add(QStringLiteral("corp")).ok());
     }
     void cleanup() { m_store.reset(); }
 

@@ -17,9 +17,9 @@
 
 #include "models/network_decision_model.h"
 #include "policy/policy.h"
-#include "store/folders.h"
+#include "folders/folders.h"
 #include "store/store.h"
-#include "store/topics.h"
+#include "folders/topics.h"
 #include "turns/turn.h"
 #include "turns/turn_runner.h"
 
@@ -86,8 +86,8 @@ private slots:
         QTemporaryDir directory;
         auto store = store::Store::open(directory.filePath(QStringLiteral("data")));
         QVERIFY(store.ok());
-        QVERIFY(store::Folders(**store, QStringLiteral("user:test")).add(QStringLiteral("corp")).ok());
-        QVERIFY(store::Topics(**store, QStringLiteral("user:test")).add(QStringLiteral("corp"), QStringLiteral("demo")).ok());
+        QVERIFY(folders::Folders(**store, QStringLiteral("user:test")).add(QStringLiteral("corp")).ok());
+        QVERIFY(folders::Topics(**store, QStringLiteral("user:test")).add(QStringLiteral("corp"), QStringLiteral("demo")).ok());
         // The demo fetches the first allowed host (localhost: nothing leaves
         // this machine) and one the folder does not allow.
         policy::Policy policy(**store);

@@ -6,9 +6,9 @@
 #include "main_window.h"
 
 #include "models/folder_topic_model.h"
-#include "store/folders.h"
+#include "folders/folders.h"
 #include "store/store.h"
-#include "store/topics.h"
+#include "folders/topics.h"
 
 #include <QAbstractButton>
 #include <QApplication>
@@ -80,8 +80,8 @@ private slots:
 
     void treeFiltersAndFollowsTheStore()
     {
-        store::Folders folders(*m_store, QStringLiteral("user:test"));
-        store::Topics topics(*m_store, QStringLiteral("user:test"));
+        folders::Folders folders(*m_store, QStringLiteral("user:test"));
+        folders::Topics topics(*m_store, QStringLiteral("user:test"));
         QVERIFY(folders.add(QStringLiteral("corp")).ok());
         QVERIFY(folders.add(QStringLiteral("home")).ok());
         QVERIFY(topics.add(QStringLiteral("corp"), QStringLiteral("release-notes")).ok());

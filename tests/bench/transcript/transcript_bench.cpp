@@ -9,7 +9,7 @@
 #include "transcript_view.h"
 #include "web_test_support.h"
 
-#include "store/folders.h"
+#include "folders/folders.h"
 #include "store/store.h"
 #include "store/timestamp.h"
 #include "turns/turn_records.h"
@@ -97,7 +97,7 @@ int main(int argc, char *argv[])
     QApplication application(argc, argv);
     QTemporaryDir directory;
     auto store = store::Store::open(directory.filePath(QStringLiteral("data")));
-    if (!store || !store::Folders(**store, QStringLiteral("user:bench")).add(QStringLiteral("bench")))
+    if (!store || !folders::Folders(**store, QStringLiteral("user:bench")).add(QStringLiteral("bench")))
         return 2;
 
     // (1) Appending to the open transcript.

@@ -4,10 +4,10 @@
 #include "models/folder_topic_model.h"
 #include "models/network_decision_model.h"
 #include "models/turn_list_model.h"
-#include "store/folders.h"
+#include "folders/folders.h"
 #include "store/store.h"
 #include "store/timestamp.h"
-#include "store/topics.h"
+#include "folders/topics.h"
 #include "turns/turn_records.h"
 
 #include <QAbstractItemModelTester>
@@ -62,8 +62,8 @@ private slots:
     {
         FolderTopicModel model(*m_store);
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-        store::Folders folders(*m_store, QStringLiteral("user:test"));
-        store::Topics topics(*m_store, QStringLiteral("user:test"));
+        folders::Folders folders(*m_store, QStringLiteral("user:test"));
+        folders::Topics topics(*m_store, QStringLiteral("user:test"));
         QVERIFY(folders.add(QStringLiteral("corp")).ok());
         QVERIFY(folders.add(QStringLiteral("corp/eng")).ok());
         QVERIFY(folders.add(QStringLiteral("home")).ok());
@@ -102,8 +102,8 @@ private slots:
     {
         FolderTopicModel model(*m_store);
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-        QVERIFY(store::Folders(*m_store, QStringLiteral("user:test")).add(QStringLiteral("corp")).ok());
-        store::Topics topics(*m_store, QStringLiteral("user:test"));
+        QVERIFY(folders::Folders(*m_store, QStringLiteral("user:test")).add(QStringLiteral("corp")).ok());
+        folders::Topics topics(*m_store, QStringLiteral("user:test"));
         QVERIFY(topics.add(QStringLiteral("corp"), QStringLiteral("a")).ok());
         QVERIFY(topics.add(QStringLiteral("corp"), QStringLiteral("b")).ok());
         turns::TurnRecords records(*m_store);
@@ -132,7 +132,7 @@ private slots:
 
     void turnListAppendsAndUpdatesInPlace()
     {
-        QVERIFY(store::Folders(*m_store, QStringLiteral("user:test")).add(QStringLiteral("corp")).ok());
+        QVERIFY(folders::Folders(*m_store, QStringLiteral("user:test")).add(QStringLiteral("corp")).ok());
         turns::TurnRecords records(*m_store);
         const QString first = QStringLiteral("aaaaaaaa-0000-0000-0000-000000000000");
         const QString second = QStringLiteral("bbbbbbbb-0000-0000-0000-000000000000");

@@ -6,7 +6,7 @@
 #include "secrets/key_file.h"
 #include "secrets/master_key_store.h"
 #include "secrets/secret_store.h"
-#include "store/folders.h"
+#include "folders/folders.h"
 #include "store/store.h"
 
 #include <QDir>
@@ -94,7 +94,7 @@ private slots:
         QVERIFY(secrets->keyStoreDescription().contains(keyFilePath()));
         QCOMPARE(QFile::permissions(keyFilePath()) & 0x0077, QFileDevice::Permissions());
 
-        QVERIFY(store::Folders(*m_store, QStringLiteral("user:test")).add(QStringLiteral("corp")));
+        QVERIFY(folders::Folders(*m_store, QStringLiteral("user:test")).add(QStringLiteral("corp")));
         QVERIFY2(secrets->set({}, QStringLiteral("API_TOKEN"), "base-token"), "set base");
         QVERIFY(secrets->set({QStringLiteral("corp")}, QStringLiteral("API_TOKEN"), "corp-token"));
         QCOMPARE(*secrets->get({}, QStringLiteral("API_TOKEN")), QByteArray("base-token"));

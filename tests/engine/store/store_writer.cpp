@@ -6,7 +6,7 @@
 //
 //   store_writer <data-dir> <label> <count|-1> [<stop-file>]
 
-#include "store/folders.h"
+#include "folders/folders.h"
 #include "store/store.h"
 
 #include <QCoreApplication>
@@ -30,7 +30,7 @@ int main(int argc, char *argv[])
         std::fprintf(stderr, "open: %s\n", qPrintable(store.error().message));
         return 1;
     }
-    arizuko::store::Folders folders(**store, QStringLiteral("test:store_writer"));
+    arizuko::folders::Folders folders(**store, QStringLiteral("test:store_writer"));
     for (long long index = 0; count < 0 || index < count; ++index) {
         if (!stopFile.isEmpty() && QFile::exists(stopFile))
             break;

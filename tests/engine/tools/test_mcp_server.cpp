@@ -12,7 +12,7 @@
 #include "tools/topic_messages.h"
 #include "tools/turn_tools.h"
 
-#include "store/topics.h"
+#include "folders/topics.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -117,7 +117,7 @@ private slots:
         m_fixture = std::make_unique<PolicyFixture>();
         for (const char *folder : {"corp", "corp/eng", "corp/eng/sre", "other"})
             m_fixture->addFolder(QString::fromLatin1(folder));
-        QVERIFY(store::Topics(m_fixture->store(), QStringLiteral("user"))
+        QVERIFY(folders::Topics(m_fixture->store(), QStringLiteral("user"))
                     .add(QStringLiteral("corp/eng"), QStringLiteral("main")));
         m_orders.clear();
         bind(QStringLiteral("corp/eng"));

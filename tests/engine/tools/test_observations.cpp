@@ -6,7 +6,7 @@
 #include "tools/observations.h"
 #include "tools/topic_messages.h"
 
-#include "store/topics.h"
+#include "folders/topics.h"
 
 #include <QTest>
 
@@ -43,7 +43,7 @@ private slots:
         m_fixture = std::make_unique<PolicyFixture>();
         m_fixture->addFolder(QStringLiteral("corp"));
         m_fixture->addFolder(QStringLiteral("ops"));
-        store::Topics topics(m_fixture->store(), QStringLiteral("user"));
+        folders::Topics topics(m_fixture->store(), QStringLiteral("user"));
         QVERIFY(topics.add(QStringLiteral("corp"), QStringLiteral("main")));
         QVERIFY(topics.add(QStringLiteral("ops"), QStringLiteral("main")));
         QVERIFY(topics.add(QStringLiteral("ops"), QStringLiteral("pager")));

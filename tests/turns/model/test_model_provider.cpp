@@ -3,7 +3,7 @@
 // auto mode, and no credential is a clear error, never an empty key.
 
 #include "secrets/secret_store.h"
-#include "store/folders.h"
+#include "folders/folders.h"
 #include "store/store.h"
 #include "turns/model_provider.h"
 
@@ -45,7 +45,7 @@ private slots:
         auto secrets = secrets::SecretStore::open(*m_store, QStringLiteral("user:test"));
         QVERIFY(secrets);
         m_secrets = std::move(secrets).value();
-        store::Folders folders(*m_store, QStringLiteral("user:test"));
+        folders::Folders folders(*m_store, QStringLiteral("user:test"));
         for (const char *folder : {"corp", "corp/eng", "corp/eng/sre", "other"})
             QVERIFY(folders.add(QString::fromLatin1(folder)));
     }

@@ -4,7 +4,7 @@
 
 #include "audit/audit_log.h"
 #include "host/guest_image.h"
-#include "store/folders.h"
+#include "folders/folders.h"
 #include "store/store.h"
 #include "turns/turn_runner.h"
 
@@ -61,7 +61,7 @@ private slots:
         auto store = store::Store::open(directory.filePath(QStringLiteral("data")));
         QVERIFY(store.ok());
         QVERIFY(
-            store::Folders(**store, QStringLiteral("user:test")).add(QStringLiteral("corp")).ok());
+            folders::Folders(**store, QStringLiteral("user:test")).add(QStringLiteral("corp")).ok());
 
         auto settings = RunnerSettings::fromEnvironment();
         QVERIFY(settings.ok());

@@ -1,7 +1,7 @@
-#include "store/folders.h"
+#include "folders/folders.h"
 
 #include "audit/audit_log.h"
-#include "store/folder_names.h"
+#include "folders/folder_names.h"
 #include "store/query.h"
 #include "store/store.h"
 #include "store/timestamp.h"
@@ -12,7 +12,11 @@
 #include <QJsonArray>
 #include <filesystem>
 
-namespace arizuko::store {
+namespace arizuko::folders {
+
+using store::nowTimestamp;
+using store::execute;
+using store::WriteTransaction;
 namespace {
 
 namespace fs = std::filesystem;
@@ -43,7 +47,7 @@ Error notFound(const QString &path)
 
 } // namespace
 
-Folders::Folders(Store &store, QString actor)
+Folders::Folders(store::Store &store, QString actor)
     : m_store(store)
     , m_actor(std::move(actor))
 {}
@@ -238,4 +242,4 @@ Result<QStringList> Folders::remove(const QString &path, bool recursive)
     return removed;
 }
 
-} // namespace arizuko::store
+} // namespace arizuko::folders

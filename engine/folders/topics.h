@@ -9,8 +9,10 @@
 #include <QString>
 
 namespace arizuko::store {
-
 class Store;
+}
+
+namespace arizuko::folders {
 
 struct Topic
 {
@@ -25,7 +27,7 @@ struct Topic
 class Topics
 {
 public:
-    Topics(Store &store, QString actor);
+    Topics(store::Store &store, QString actor);
 
     Result<Topic> add(const QString &folder, const QString &name);
     // Topics of `folder`, or of every folder when `folder` is empty.
@@ -45,8 +47,8 @@ private:
     Result<bool> exists(const QString &folder, const QString &name) const;
     Result<Topic> insert(Topic topic, const QString &auditKind);
 
-    Store &m_store;
+    store::Store &m_store;
     QString m_actor;
 };
 
-} // namespace arizuko::store
+} // namespace arizuko::folders

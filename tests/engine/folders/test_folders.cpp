@@ -2,10 +2,10 @@
 // refused unless asked for and never follows a link, forks and renames.
 
 #include "audit/audit_log.h"
-#include "store/folder_names.h"
-#include "store/folders.h"
+#include "folders/folder_names.h"
+#include "folders/folders.h"
 #include "store/store.h"
-#include "store/topics.h"
+#include "folders/topics.h"
 
 #include <QDir>
 #include <QFile>
@@ -18,6 +18,7 @@
 
 using namespace arizuko;
 using namespace arizuko::store;
+using namespace arizuko::folders;
 
 namespace {
 

@@ -10,8 +10,10 @@
 #include <QStringList>
 
 namespace arizuko::store {
-
 class Store;
+}
+
+namespace arizuko::folders {
 
 struct Folder
 {
@@ -25,7 +27,7 @@ class Folders
 public:
     // `actor` is who the audit log names for the changes made through this
     // object ("user:cli", "user:gui").
-    Folders(Store &store, QString actor);
+    Folders(store::Store &store, QString actor);
 
     // <data>/groups/<folder>
     QString homePath(const QString &folder) const;
@@ -47,8 +49,8 @@ private:
     Result<QStringList> subfolders(const QString &path) const;
     Result<void> checkHomeIsInside(const QString &folder) const;
 
-    Store &m_store;
+    store::Store &m_store;
     QString m_actor;
 };
 
-} // namespace arizuko::store
+} // namespace arizuko::folders

@@ -8,7 +8,7 @@
 
 #include <QString>
 
-namespace arizuko::store {
+namespace arizuko::folders {
 
 // `corp`, `corp/eng`: segments joined by '/'. Refused: empty paths or
 // segments, '.', '..', '\', NUL and other control characters, white space,
@@ -23,4 +23,4 @@ Result<void> validateTopicName(const QString &name);
 // The parent folder of `path`, empty for a top-level folder.
 QString parentFolder(const QString &path);
 
-} // namespace arizuko::store
+} // namespace arizuko::folders

@@ -1,7 +1,7 @@
-#include "store/topics.h"
+#include "folders/topics.h"
 
 #include "audit/audit_log.h"
-#include "store/folder_names.h"
+#include "folders/folder_names.h"
 #include "store/query.h"
 #include "store/store.h"
 #include "store/timestamp.h"
@@ -9,7 +9,11 @@
 
 #include <QUuid>
 
-namespace arizuko::store {
+namespace arizuko::folders {
+
+using store::nowTimestamp;
+using store::execute;
+using store::WriteTransaction;
 namespace {
 
 Error topicNotFound(const QString &folder, const QString &name)
@@ -33,7 +37,7 @@ Result<void> validate(const QString &folder, const QString &topic)
 
 } // namespace
 
-Topics::Topics(Store &store, QString actor)
+Topics::Topics(store::Store &store, QString actor)
     : m_store(store)
     , m_actor(std::move(actor))
 {}
@@ -252,4 +256,4 @@ Result<void> Topics::setSessionId(const QString &folder, const QString &name,
     return transaction->commit();
 }
 
-} // namespace arizuko::store
+} // namespace arizuko::folders

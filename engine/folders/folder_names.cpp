@@ -1,8 +1,8 @@
-#include "store/folder_names.h"
+#include "folders/folder_names.h"
 
 #include <QStringList>
 
-namespace arizuko::store {
+namespace arizuko::folders {
 namespace {
 
 constexpr qsizetype maxSegmentLength = 128;
@@ -69,4 +69,4 @@ QString parentFolder(const QString &path)
     return slash < 0 ? QString() : path.left(slash);
 }
 
-} // namespace arizuko::store
+} // namespace arizuko::folders
