@@ -33,17 +33,18 @@ public:
     QVariant data(const QModelIndex &index, int role) const override
     {
         const QString activity = QSortFilterProxyModel::data(index, FolderTopicModel::ActivityRole).toString();
+        const bool running = activity == QLatin1String("running");
         if (role == Qt::DisplayRole && !activity.isEmpty())
-            return QSortFilterProxyModel::data(index, role).toString() +
-                   (activity == QLatin1String("running") ? QStringLiteral("  \u25cf running")
-                                                         : QStringLiteral("  \u25cb queued"));
+            return (running ? FolderTreePanel::tr("%1  \u25cf running") : FolderTreePanel::tr("%1  \u25cb queued"))
+                .arg(QSortFilterProxyModel::data(index, role).toString());
         if (role == Qt::FontRole && !activity.isEmpty()) {
             QFont font;
             font.setBold(true);
             return font;
         }
         if (role == Qt::AccessibleTextRole && !activity.isEmpty())
-            return QSortFilterProxyModel::data(index, role).toString() + QLatin1String(", ") + activity;
+            return (running ? FolderTreePanel::tr("%1, running") : FolderTreePanel::tr("%1, queued"))
+                .arg(QSortFilterProxyModel::data(index, role).toString());
         return QSortFilterProxyModel::data(index, role);
     }
 };

@@ -36,17 +36,17 @@ struct Preset
 // The grants people ask for most; each fills the form, nothing is written
 // until Add. The texts are translated where they are shown.
 constexpr Preset presets[] = {
-    {QT_TRANSLATE_NOOP("GrantsEditor", "Reply in this folder's chats"), "mcp:reply", "",
+    {QT_TRANSLATE_NOOP("arizuko::desktop::GrantsEditor", "Reply in this folder's chats"), "mcp:reply", "",
      policy::Effect::Allow},
-    {QT_TRANSLATE_NOOP("GrantsEditor", "Send files from this folder"), "mcp:send_file", "",
+    {QT_TRANSLATE_NOOP("arizuko::desktop::GrantsEditor", "Send files from this folder"), "mcp:send_file", "",
      policy::Effect::Allow},
-    {QT_TRANSLATE_NOOP("GrantsEditor", "Every tool in this folder"), "mcp:*", "",
+    {QT_TRANSLATE_NOOP("arizuko::desktop::GrantsEditor", "Every tool in this folder"), "mcp:*", "",
      policy::Effect::Allow},
-    {QT_TRANSLATE_NOOP("GrantsEditor", "Every tool in this folder and below"), "mcp:*", "/**",
+    {QT_TRANSLATE_NOOP("arizuko::desktop::GrantsEditor", "Every tool in this folder and below"), "mcp:*", "/**",
      policy::Effect::Allow},
-    {QT_TRANSLATE_NOOP("GrantsEditor", "Reach every host (egress)"), "egress", "",
+    {QT_TRANSLATE_NOOP("arizuko::desktop::GrantsEditor", "Reach every host (egress)"), "egress", "",
      policy::Effect::Allow},
-    {QT_TRANSLATE_NOOP("GrantsEditor", "Deny a tool (type its name)"), "mcp:", "",
+    {QT_TRANSLATE_NOOP("arizuko::desktop::GrantsEditor", "Deny a tool (type its name)"), "mcp:", "",
      policy::Effect::Deny},
 };
 

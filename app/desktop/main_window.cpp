@@ -17,6 +17,7 @@
 #include "turn_panel.h"
 
 #include "models/folder_topic_model.h"
+#include "models/turn_list_model.h"
 #include "store/store.h"
 #include "store/store_watcher.h"
 #include "turns/turn.h"
@@ -278,7 +279,7 @@ void MainWindow::refreshTopicActivity()
     m_turnPanel->showTurn(topicTurns->isEmpty() ? turns::TurnRecord{} : topicTurns->last());
     QStringList busy;
     for (const turns::Turn *turn : m_runner->turns())
-        busy << QStringLiteral("%1/%2: %3").arg(turn->folder(), turn->topic(), turns::turnStateName(turn->state()));
+        busy << QStringLiteral("%1/%2: %3").arg(turn->folder(), turn->topic(), models::turnStateText(turn->state()));
     if (m_tray)
         m_tray->setToolTip(busy.isEmpty() ? tr("Arizuko Desktop: no turn running")
                                           : tr("Arizuko Desktop\n%1").arg(busy.join(QLatin1Char('\n'))));
@@ -324,7 +325,7 @@ void MainWindow::onTurnFinished(turns::Turn *turn)
     m_transcript->endTurn(*record);
     (void)m_treeModel->reload();
     refreshTopicActivity();
-    notify(tr("Turn %1").arg(turns::turnStateName(record->state)),
+    notify(tr("Turn %1").arg(models::turnStateText(record->state)),
            tr("%1 in %2/%3").arg(record->name, record->folder, record->topic));
 }
 

@@ -5,6 +5,7 @@
 // page has connected are queued and replayed when it says it is ready.
 
 #include <QJsonArray>
+#include <QJsonObject>
 #include <QObject>
 #include <functional>
 
@@ -13,9 +14,14 @@ namespace arizuko::desktop {
 class TranscriptBridge final : public QObject
 {
     Q_OBJECT
+    // The page's own words, in the user's language: the page is static HTML
+    // and has no translator, so it reads them once when it connects.
+    Q_PROPERTY(QJsonObject texts READ texts CONSTANT)
 
 public:
     using QObject::QObject;
+
+    QJsonObject texts() const;
 
     bool isPageReady() const { return m_ready; }
     void showReset(bool hasEarlier);

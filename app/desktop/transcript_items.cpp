@@ -3,10 +3,17 @@
 #include "markdown.h"
 #include "models/turn_list_model.h"
 
+#include <QCoreApplication>
 #include <QJsonDocument>
 
 namespace arizuko::desktop {
 namespace {
+
+// The words this file adds to the transcript, in one translation context.
+class TranscriptText
+{
+    Q_DECLARE_TR_FUNCTIONS(arizuko::desktop::TranscriptText)
+};
 
 QString text(const QJsonObject &json, const char *key)
 {
@@ -74,14 +81,17 @@ QJsonObject transcriptItem(const turns::TurnEventRecord &event)
         result.insert(QStringLiteral("text"), text(json, "line"));
         return result;
     }
-    if (kind == QLatin1String("phase"))
-        return note(event, QStringLiteral("\u25b8 %1").arg(text(json, "state")));
+    if (kind == QLatin1String("phase")) {
+        const auto state = turns::turnStateFromName(text(json, "state"));
+        return note(event, QStringLiteral("\u25b8 %1").arg(state ? models::turnStateText(*state)
+                                                                : text(json, "state")));
+    }
     if (kind == QLatin1String("network") && text(json, "event") == QLatin1String("decision")) {
         const bool denied = text(json, "decision") != QLatin1String("allow");
         QJsonObject result =
-            note(event, QStringLiteral("%1 %2:%3 (%4)")
-                            .arg(denied ? QStringLiteral("\u2717 denied") : QStringLiteral("\u2713 allowed"),
-                                 text(json, "host"))
+            note(event, (denied ? TranscriptText::tr("\u2717 denied %1:%2 (%3)")
+                                : TranscriptText::tr("\u2713 allowed %1:%2 (%3)"))
+                            .arg(text(json, "host"))
                             .arg(json.value(QStringLiteral("port")).toInt())
                             .arg(text(json, "reason")));
         result.insert(QStringLiteral("denied"), denied);
@@ -95,9 +105,9 @@ QJsonObject transcriptItem(const turns::TurnEventRecord &event)
     if (kind == QLatin1String("session"))
         return note(event, text(json, "reason"));
     if (kind == QLatin1String("cancel"))
-        return note(event, QStringLiteral("cancelled: %1").arg(text(json, "reason")));
+        return note(event, TranscriptText::tr("cancelled: %1").arg(text(json, "reason")));
     if (kind == QLatin1String("exit"))
-        return note(event, QStringLiteral("agent %1, status %2")
+        return note(event, TranscriptText::tr("agent %1, status %2")
                                .arg(text(json, "reason"))
                                .arg(json.value(QStringLiteral("code")).toInt()));
     if (kind == QLatin1String("result") && json.value(QStringLiteral("is_error")).toBool()) {
@@ -121,10 +131,10 @@ QJsonArray transcriptItems(const QList<turns::TurnEventRecord> &events)
 
 QJsonObject footerItem(const turns::TurnRecord &turn)
 {
-    QString line = turns::turnStateName(turn.state);
+    QString line = models::turnStateText(turn.state);
     const QString duration = models::turnDuration(turn);
     if (!duration.isEmpty())
-        line += QStringLiteral(" in ") + duration;
+        line = TranscriptText::tr("%1 in %2", "a turn's end state and how long it took").arg(line, duration);
     const QString usage = models::turnUsage(turn);
     if (!usage.isEmpty())
         line += QStringLiteral(" \u00b7 ") + usage;
@@ -139,7 +149,8 @@ QString transcriptMarkdown(const QList<turns::TurnRecord> &turns,
 {
     QStringList out;
     for (qsizetype index = 0; index < turns.size(); ++index) {
-        out << QStringLiteral("**You:** ") + turns[index].prompt;
+        out << TranscriptText::tr("**You:** %1", "the user's prompt in an exported transcript")
+                   .arg(turns[index].prompt);
         for (const turns::TurnEventRecord &event : events.value(index)) {
             const QJsonObject &json = event.json;
             if (event.kind == QLatin1String("text"))

@@ -1,6 +1,7 @@
 #include "turn_panel.h"
 
 #include "models/network_decision_model.h"
+#include "models/turn_list_model.h"
 #include "policy/policy.h"
 #include "store/store.h"
 #include "turns/turn_records.h"
@@ -159,10 +160,12 @@ void TurnPanel::refreshFacts()
         return;
     }
     const QList<std::pair<QString, QString>> phases{
-        {QStringLiteral("queued"), m_turn.queuedAt},     {QStringLiteral("preparing"), m_turn.preparingAt},
-        {QStringLiteral("booting"), m_turn.bootingAt},   {QStringLiteral("running"), m_turn.runningAt},
-        {QStringLiteral("finishing"), m_turn.finishingAt},
-        {turns::turnStateName(m_turn.state), turns::isTerminal(m_turn.state) ? m_turn.endedAt : QString()}};
+        {models::turnStateText(turns::TurnState::Queued), m_turn.queuedAt},
+        {models::turnStateText(turns::TurnState::Preparing), m_turn.preparingAt},
+        {models::turnStateText(turns::TurnState::Booting), m_turn.bootingAt},
+        {models::turnStateText(turns::TurnState::Running), m_turn.runningAt},
+        {models::turnStateText(turns::TurnState::Finishing), m_turn.finishingAt},
+        {models::turnStateText(m_turn.state), turns::isTerminal(m_turn.state) ? m_turn.endedAt : QString()}};
     QDateTime previous;
     QTreeWidgetItem *last = nullptr;
     for (const auto &[name, at] : phases) {
@@ -176,7 +179,7 @@ void TurnPanel::refreshFacts()
     }
     QString proxyPort = m_turn.proxyAddress.section(QLatin1Char(':'), -1);
     m_facts->setText(tr("Turn %1 (%2)\nVM: %3\nSubnet: %4\nProxy port: %5%6")
-                         .arg(m_turn.name, turns::turnStateName(m_turn.state),
+                         .arg(m_turn.name, models::turnStateText(m_turn.state),
                               m_turn.vmName.isEmpty() ? tr("not booted") : m_turn.vmName,
                               m_turn.subnet.isEmpty() ? tr("none yet") : m_turn.subnet,
                               proxyPort.isEmpty() ? tr("none yet") : proxyPort,

@@ -2,12 +2,23 @@
 
 #include "folders/folders.h"
 #include "folders/topics.h"
+#include "models/turn_list_model.h"
 #include "turns/turn_records.h"
 
 #include <QHash>
 #include <algorithm>
 
 namespace arizuko::models {
+namespace {
+
+// The stored activity ("running") in the user's language.
+QString activityText(const QString &activity)
+{
+    const auto state = turns::turnStateFromName(activity);
+    return state ? turnStateText(*state) : activity;
+}
+
+} // namespace
 
 struct FolderTopicModel::Node
 {
@@ -241,10 +252,10 @@ QVariant FolderTopicModel::data(const QModelIndex &index, int role) const
         if (node.kind == Kind::Folder)
             return node.activity.isEmpty() ? tr("Folder %1").arg(node.folder)
                                            : tr("Folder %1 (a turn is %2)")
-                                                 .arg(node.folder, node.activity);
+                                                 .arg(node.folder, activityText(node.activity));
         return node.activity.isEmpty() ? tr("Topic %1 in %2").arg(node.topic, node.folder)
                                        : tr("Topic %1 in %2 (a turn is %3)")
-                                             .arg(node.topic, node.folder, node.activity);
+                                             .arg(node.topic, node.folder, activityText(node.activity));
     case Qt::AccessibleTextRole:
         return node.kind == Kind::Folder ? tr("folder %1").arg(node.label())
                                          : tr("topic %1").arg(node.label());

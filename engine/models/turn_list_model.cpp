@@ -7,13 +7,38 @@
 
 namespace arizuko::models {
 
+QString turnStateText(turns::TurnState state)
+{
+    switch (state) {
+    case turns::TurnState::Queued:
+        return TurnListModel::tr("queued");
+    case turns::TurnState::Preparing:
+        return TurnListModel::tr("preparing");
+    case turns::TurnState::Booting:
+        return TurnListModel::tr("booting");
+    case turns::TurnState::Running:
+        return TurnListModel::tr("running");
+    case turns::TurnState::Finishing:
+        return TurnListModel::tr("finishing");
+    case turns::TurnState::Done:
+        return TurnListModel::tr("done");
+    case turns::TurnState::Failed:
+        return TurnListModel::tr("failed");
+    case turns::TurnState::Cancelled:
+        return TurnListModel::tr("cancelled");
+    case turns::TurnState::Interrupted:
+        return TurnListModel::tr("interrupted");
+    }
+    return turns::turnStateName(state);
+}
+
 QString turnDuration(const turns::TurnRecord &record)
 {
     const QDateTime started = QDateTime::fromString(record.queuedAt, Qt::ISODateWithMs);
     const QDateTime ended = QDateTime::fromString(record.endedAt, Qt::ISODateWithMs);
     if (!started.isValid() || !ended.isValid())
         return {};
-    return QStringLiteral("%1 s").arg(double(started.msecsTo(ended)) / 1000.0, 0, 'f', 1);
+    return TurnListModel::tr("%1 s").arg(double(started.msecsTo(ended)) / 1000.0, 0, 'f', 1);
 }
 
 QString turnUsage(const turns::TurnRecord &record)
@@ -23,7 +48,7 @@ QString turnUsage(const turns::TurnRecord &record)
         const auto count = [&](const char *key) {
             return record.usage.value(QLatin1String(key)).toInteger();
         };
-        parts << QStringLiteral("%1 tokens in, %2 out")
+        parts << TurnListModel::tr("%1 tokens in, %2 out")
                      .arg(count("input_tokens") + count("cache_read_input_tokens") +
                           count("cache_creation_input_tokens"))
                      .arg(count("output_tokens"));
@@ -31,7 +56,7 @@ QString turnUsage(const turns::TurnRecord &record)
     if (record.costUsd)
         parts << QStringLiteral("$%1").arg(*record.costUsd, 0, 'f', 4);
     else if (turns::isTerminal(record.state))
-        parts << QStringLiteral("cost unknown");
+        parts << TurnListModel::tr("cost unknown");
     return parts.join(QStringLiteral(" \u00b7 "));
 }
 
@@ -123,7 +148,7 @@ QVariant TurnListModel::data(const QModelIndex &index, int role) const
     case NameColumn:
         return turn.name;
     case StateColumn:
-        return turns::turnStateName(turn.state);
+        return turnStateText(turn.state);
     case PromptColumn:
         return role == Qt::ToolTipRole ? turn.prompt : turn.prompt.section(QLatin1Char('\n'), 0, 0);
     case DurationColumn:

@@ -42,6 +42,9 @@ private:
     QList<turns::TurnRecord> m_turns;
 };
 
+// A turn state as the window shows it ("running", in the user's language);
+// turns::turnStateName is the stored, untranslated name.
+QString turnStateText(turns::TurnState state);
 // "41.2 s", from a turn's queued and ended times (empty while it runs).
 QString turnDuration(const turns::TurnRecord &record);
 // "1,234 in · 56 out · $0.0031", from what the gateway counted.

@@ -135,9 +135,19 @@ function reset(hasEarlier) {
     document.getElementById("earlier").hidden = !hasEarlier;
 }
 
+// The page's own words come from the window, translated.
+function showTexts(texts) {
+    document.documentElement.lang = texts.lang;
+    document.title = texts.title;
+    document.getElementById("transcript").setAttribute("aria-label", texts.transcript);
+    document.getElementById("earlier").textContent = texts.earlier;
+    document.getElementById("empty").textContent = texts.empty;
+}
+
 document.addEventListener("DOMContentLoaded", () => {
     new QWebChannel(qt.webChannelTransport, channel => {
         const bridge = channel.objects.bridge;
+        showTexts(bridge.texts);
         // Appends arrive in bursts while a turn streams: they are drawn
         // once per animation frame.
         let pending = [];
