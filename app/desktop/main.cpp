@@ -1,12 +1,14 @@
 // arizuko-desktop: the window over the engine.
 
 #include "main_window.h"
+#include "translations.h"
 
 #include "store/data_dir.h"
 #include "store/store.h"
 #include "turns/runner_settings.h"
 
 #include <QApplication>
+#include <QLocale>
 #include <QMessageBox>
 
 int main(int argc, char *argv[])
@@ -20,6 +22,9 @@ int main(int argc, char *argv[])
     QApplication::setOrganizationName(QStringLiteral("arizuko"));
     QApplication::setApplicationVersion(QStringLiteral(ARIZUKO_VERSION));
     QApplication::setDesktopFileName(QStringLiteral("arizuko-desktop"));
+    // The user's languages as the system gives them (LANGUAGE, LC_ALL,
+    // LC_MESSAGES, LANG): LANGUAGE=de shows the window in German.
+    arizuko::desktop::installTranslations(application, QLocale::system().uiLanguages());
 
     const auto settings = arizuko::turns::RunnerSettings::fromEnvironment();
     if (!settings) {

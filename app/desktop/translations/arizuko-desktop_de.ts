@@ -1,0 +1,1835 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="de_DE" sourcelanguage="en">
+<context>
+    <name>QObject</name>
+    <message>
+        <source>%1 (replaces the server&apos;s whole %1 table)</source>
+        <translation>%1 (ersetzt die ganze Tabelle %1 des Servers)</translation>
+    </message>
+    <message>
+        <source>secrets (names only, never values)</source>
+        <translation>Geheimnisse (nur Namen, nie Werte)</translation>
+    </message>
+    <message>
+        <source>add</source>
+        <translation>hinzufügen</translation>
+    </message>
+    <message>
+        <source>change</source>
+        <translation>ändern</translation>
+    </message>
+    <message>
+        <source>remove</source>
+        <translation>entfernen</translation>
+    </message>
+</context>
+<context>
+    <name>arizuko::desktop::AllowlistEditor</name>
+    <message>
+        <source>Rules that apply to the folder</source>
+        <translation>Regeln, die für den Ordner gelten</translation>
+    </message>
+    <message>
+        <source>&amp;Add rule</source>
+        <translation>Regel hinzu&amp;fügen</translation>
+    </message>
+    <message>
+        <source>&amp;Remove rule</source>
+        <translation>Regel &amp;entfernen</translation>
+    </message>
+    <message>
+        <source>Allowlist</source>
+        <translation>Zulassungsliste</translation>
+    </message>
+    <message>
+        <source>Folder</source>
+        <translation>Ordner</translation>
+    </message>
+    <message>
+        <source>Host to add</source>
+        <translation>Hinzuzufügender Host</translation>
+    </message>
+    <message>
+        <source>github.com, *.example.org, 203.0.113.7</source>
+        <translation>github.com, *.example.org, 203.0.113.7</translation>
+    </message>
+    <message>
+        <source>Allow or deny</source>
+        <translation>Erlauben oder verweigern</translation>
+    </message>
+    <message>
+        <source>Allow</source>
+        <translation>Erlauben</translation>
+    </message>
+    <message>
+        <source>Deny</source>
+        <translation>Verweigern</translation>
+    </message>
+    <message>
+        <source>What the host will be stored as</source>
+        <translation>Wie der Host gespeichert wird</translation>
+    </message>
+    <message>
+        <source>Host to test</source>
+        <translation>Zu testender Host</translation>
+    </message>
+    <message>
+        <source>api.github.com</source>
+        <translation>api.github.com</translation>
+    </message>
+    <message>
+        <source>What the proxy would do</source>
+        <translation>Was der Proxy tun würde</translation>
+    </message>
+    <message>
+        <source>The next turn&apos;s proxy arguments</source>
+        <translation>Die Proxy-Argumente des nächsten Durchlaufs</translation>
+    </message>
+    <message>
+        <source>&amp;Folder:</source>
+        <translation>&amp;Ordner:</translation>
+    </message>
+    <message>
+        <source>&amp;Host:</source>
+        <translation>&amp;Host:</translation>
+    </message>
+    <message>
+        <source>Test a host</source>
+        <translation>Host testen</translation>
+    </message>
+    <message>
+        <source>&amp;Test host:</source>
+        <translation>Host &amp;testen:</translation>
+    </message>
+    <message>
+        <source>The next turn&apos;s proxy starts with</source>
+        <translation>Der Proxy des nächsten Durchlaufs startet mit</translation>
+    </message>
+    <message>
+        <source>Allowlist of %1</source>
+        <translation>Zulassungsliste von %1</translation>
+    </message>
+    <message>
+        <source>Type a host name or an IP address; a name covers its subdomains.</source>
+        <translation>Geben Sie einen Hostnamen oder eine IP-Adresse ein; ein Name schließt seine Subdomains ein.</translation>
+    </message>
+    <message>
+        <source>Will be stored as %1</source>
+        <translation>Wird gespeichert als %1</translation>
+    </message>
+    <message>
+        <source>Refused: %1</source>
+        <translation>Abgelehnt: %1</translation>
+    </message>
+    <message>
+        <source>Not added: %1</source>
+        <translation>Nicht hinzugefügt: %1</translation>
+    </message>
+    <message>
+        <source>Added %1 %2; it applies from the folder&apos;s next turn.</source>
+        <translation>%1 %2 hinzugefügt; gilt ab dem nächsten Durchlauf des Ordners.</translation>
+    </message>
+    <message>
+        <source>%1 %2 was already a rule of this folder.</source>
+        <translation>%1 %2 war bereits eine Regel dieses Ordners.</translation>
+    </message>
+    <message>
+        <source>Removed the rule for %1.</source>
+        <translation>Regel für %1 entfernt.</translation>
+    </message>
+    <message>
+        <source>Type a host to see what this folder&apos;s proxy would do with it.</source>
+        <translation>Geben Sie einen Host ein, um zu sehen, was der Proxy dieses Ordners damit tun würde.</translation>
+    </message>
+    <message>
+        <source>Not a host: %1</source>
+        <translation>Kein Host: %1</translation>
+    </message>
+    <message>
+        <source>ALLOWED %1: %2</source>
+        <translation>ERLAUBT %1: %2</translation>
+    </message>
+    <message>
+        <source>DENIED %1: %2</source>
+        <translation>VERWEIGERT %1: %2</translation>
+    </message>
+    <message>
+        <source>allow: %1
+</source>
+        <translation>erlaubt: %1
+</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>(keine)</translation>
+    </message>
+    <message>
+        <source>deny: %1
+</source>
+        <translation>verweigert: %1
+</translation>
+    </message>
+    <message>
+        <source>every other host: allowed by the egress grant</source>
+        <translation>jeder andere Host: erlaubt durch die Egress-Freigabe</translation>
+    </message>
+    <message>
+        <source>every other host: denied</source>
+        <translation>jeder andere Host: verweigert</translation>
+    </message>
+</context>
+<context>
+    <name>arizuko::desktop::AuditLogViewer</name>
+    <message>
+        <source>Audit log entries</source>
+        <translation>Einträge im Prüfprotokoll</translation>
+    </message>
+    <message>
+        <source>Audit log</source>
+        <translation>Prüfprotokoll</translation>
+    </message>
+    <message>
+        <source>Folder</source>
+        <translation>Ordner</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>Art</translation>
+    </message>
+    <message>
+        <source>(every kind)</source>
+        <translation>(alle Arten)</translation>
+    </message>
+    <message>
+        <source>Since</source>
+        <translation>Zeitraum</translation>
+    </message>
+    <message>
+        <source>any time</source>
+        <translation>beliebig</translation>
+    </message>
+    <message>
+        <source>the last hour</source>
+        <translation>letzte Stunde</translation>
+    </message>
+    <message>
+        <source>the last 24 hours</source>
+        <translation>letzte 24 Stunden</translation>
+    </message>
+    <message>
+        <source>the last 7 days</source>
+        <translation>letzte 7 Tage</translation>
+    </message>
+    <message>
+        <source>&amp;Folder:</source>
+        <translation>&amp;Ordner:</translation>
+    </message>
+    <message>
+        <source>&amp;Kind:</source>
+        <translation>&amp;Art:</translation>
+    </message>
+    <message>
+        <source>&amp;Since:</source>
+        <translation>&amp;Zeitraum:</translation>
+    </message>
+    <message>
+        <source>(every subject)</source>
+        <translation>(alle Gegenstände)</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n entries; new ones appear as they are written.</source>
+        <translation>
+            <numerusform>%n Eintrag; neue erscheinen, sobald sie geschrieben werden.</numerusform>
+            <numerusform>%n Einträge; neue erscheinen, sobald sie geschrieben werden.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>arizuko::desktop::Composer</name>
+    <message>
+        <source>&amp;Send</source>
+        <translation>&amp;Senden</translation>
+    </message>
+    <message>
+        <source>Cance&amp;l turn</source>
+        <translation>Durchlauf abbre&amp;chen</translation>
+    </message>
+    <message>
+        <source>Prompt</source>
+        <translation>Prompt</translation>
+    </message>
+    <message>
+        <source>Write a prompt; Ctrl+Enter sends, Esc cancels the running turn</source>
+        <translation>Prompt eingeben; Strg+Eingabe sendet, Esc bricht den laufenden Durchlauf ab</translation>
+    </message>
+    <message>
+        <source>Claude Code</source>
+        <translation>Claude Code</translation>
+    </message>
+    <message>
+        <source>Command</source>
+        <translation>Befehl</translation>
+    </message>
+    <message>
+        <source>Agent</source>
+        <translation>Agent</translation>
+    </message>
+    <message>
+        <source>default model</source>
+        <translation>Standardmodell</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>Modell</translation>
+    </message>
+    <message>
+        <source>Send the prompt</source>
+        <translation>Prompt senden</translation>
+    </message>
+    <message>
+        <source>Send (Ctrl+Enter)</source>
+        <translation>Senden (Strg+Eingabe)</translation>
+    </message>
+    <message>
+        <source>Cancel the running turn</source>
+        <translation>Laufenden Durchlauf abbrechen</translation>
+    </message>
+    <message>
+        <source>Cancel the running turn (Esc)</source>
+        <translation>Laufenden Durchlauf abbrechen (Esc)</translation>
+    </message>
+    <message>
+        <source>Agent:</source>
+        <translation>Agent:</translation>
+    </message>
+    <message>
+        <source>Model:</source>
+        <translation>Modell:</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n prompt(s) queued</source>
+        <translation>
+            <numerusform>%n Prompt wartet</numerusform>
+            <numerusform>%n Prompts warten</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>arizuko::desktop::ExportDialog</name>
+    <message>
+        <source>Export to an arizuko server</source>
+        <translation>Auf einen arizuko-Server exportieren</translation>
+    </message>
+    <message>
+        <source>Folders to export</source>
+        <translation>Zu exportierende Ordner</translation>
+    </message>
+    <message>
+        <source>Each checked folder is exported with its subfolders; none checked exports every folder and the base rules.</source>
+        <translation>Jeder markierte Ordner wird mit seinen Unterordnern exportiert; ist keiner markiert, werden alle Ordner und die Basisregeln exportiert.</translation>
+    </message>
+    <message>
+        <source>&amp;Manifest (arizuko plan/apply)</source>
+        <translation>&amp;Manifest (arizuko plan/apply)</translation>
+    </message>
+    <message>
+        <source>&amp;Script of arizuko commands</source>
+        <translation>Skript mit arizuko-&amp;Befehlen</translation>
+    </message>
+    <message>
+        <source>Also export</source>
+        <translation>Außerdem exportieren</translation>
+    </message>
+    <message>
+        <source>Rows the server cannot hold</source>
+        <translation>Zeilen, die der Server nicht aufnehmen kann</translation>
+    </message>
+    <message>
+        <source>Leave them out and list them</source>
+        <translation>Auslassen und auflisten</translation>
+    </message>
+    <message>
+        <source>Refuse to export</source>
+        <translation>Export ablehnen</translation>
+    </message>
+    <message>
+        <source>Preview of what will be written</source>
+        <translation>Vorschau dessen, was geschrieben wird</translation>
+    </message>
+    <message>
+        <source>Rows left out</source>
+        <translation>Ausgelassene Zeilen</translation>
+    </message>
+    <message>
+        <source>Resource</source>
+        <translation>Ressource</translation>
+    </message>
+    <message>
+        <source>Row</source>
+        <translation>Zeile</translation>
+    </message>
+    <message>
+        <source>Why</source>
+        <translation>Grund</translation>
+    </message>
+    <message>
+        <source>&amp;Save…</source>
+        <translation>&amp;Speichern…</translation>
+    </message>
+    <message>
+        <source>&amp;Copy</source>
+        <translation>&amp;Kopieren</translation>
+    </message>
+    <message>
+        <source>&amp;Folders:</source>
+        <translation>&amp;Ordner:</translation>
+    </message>
+    <message>
+        <source>Format:</source>
+        <translation>Format:</translation>
+    </message>
+    <message>
+        <source>&amp;Unrepresentable rows:</source>
+        <translation>&amp;Nicht darstellbare Zeilen:</translation>
+    </message>
+    <message>
+        <source>Reading the store…</source>
+        <translation>Der Speicher wird gelesen…</translation>
+    </message>
+    <message>
+        <source>Not exported: %1</source>
+        <translation>Nicht exportiert: %1</translation>
+    </message>
+    <message>
+        <source>Everything selected can be exported.</source>
+        <translation>Alles Ausgewählte kann exportiert werden.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n row(s) have no server equivalent and are left out (listed below).</source>
+        <translation>
+            <numerusform>%n Zeile hat keine Entsprechung auf dem Server und wird ausgelassen (unten aufgeführt).</numerusform>
+            <numerusform>%n Zeilen haben keine Entsprechung auf dem Server und werden ausgelassen (unten aufgeführt).</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Save the export</source>
+        <translation>Export speichern</translation>
+    </message>
+    <message>
+        <source>Shell scripts (*.sh)</source>
+        <translation>Shell-Skripte (*.sh)</translation>
+    </message>
+    <message>
+        <source>Manifests (*.yaml *.yml)</source>
+        <translation>Manifeste (*.yaml *.yml)</translation>
+    </message>
+    <message>
+        <source>Export not saved</source>
+        <translation>Export nicht gespeichert</translation>
+    </message>
+    <message>
+        <source>Could not write %1: %2</source>
+        <translation>%1 konnte nicht geschrieben werden: %2</translation>
+    </message>
+    <message>
+        <source>Saved to %1.</source>
+        <translation>In %1 gespeichert.</translation>
+    </message>
+</context>
+<context>
+    <name>arizuko::desktop::FolderTreePanel</name>
+    <message>
+        <source>%1  ● running</source>
+        <translation>%1  ● läuft</translation>
+    </message>
+    <message>
+        <source>%1  ○ queued</source>
+        <translation>%1  ○ wartet</translation>
+    </message>
+    <message>
+        <source>%1, running</source>
+        <translation>%1, läuft</translation>
+    </message>
+    <message>
+        <source>%1, queued</source>
+        <translation>%1, wartet</translation>
+    </message>
+    <message>
+        <source>New &amp;folder…</source>
+        <translation>Neuer &amp;Ordner…</translation>
+    </message>
+    <message>
+        <source>New &amp;topic…</source>
+        <translation>Neues &amp;Thema…</translation>
+    </message>
+    <message>
+        <source>&amp;Rename topic…</source>
+        <translation>Thema &amp;umbenennen…</translation>
+    </message>
+    <message>
+        <source>Re&amp;move folder…</source>
+        <translation>Ordner &amp;entfernen…</translation>
+    </message>
+    <message>
+        <source>Filter folders and topics</source>
+        <translation>Ordner und Themen filtern</translation>
+    </message>
+    <message>
+        <source>Folders and topics</source>
+        <translation>Ordner und Themen</translation>
+    </message>
+    <message>
+        <source>Folder actions</source>
+        <translation>Ordneraktionen</translation>
+    </message>
+    <message>
+        <source>New folder</source>
+        <translation>Neuer Ordner</translation>
+    </message>
+    <message>
+        <source>Folder path (a/b/c):</source>
+        <translation>Ordnerpfad (a/b/c):</translation>
+    </message>
+    <message>
+        <source>Folder path (inside %1 by default):</source>
+        <translation>Ordnerpfad (standardmäßig in %1):</translation>
+    </message>
+    <message>
+        <source>Select a folder for the new topic first.</source>
+        <translation>Wählen Sie zuerst einen Ordner für das neue Thema.</translation>
+    </message>
+    <message>
+        <source>New topic</source>
+        <translation>Neues Thema</translation>
+    </message>
+    <message>
+        <source>Topic name in %1:</source>
+        <translation>Name des Themas in %1:</translation>
+    </message>
+    <message>
+        <source>Rename topic</source>
+        <translation>Thema umbenennen</translation>
+    </message>
+    <message>
+        <source>New name for %1:</source>
+        <translation>Neuer Name für %1:</translation>
+    </message>
+    <message>
+        <source>Remove folder</source>
+        <translation>Ordner entfernen</translation>
+    </message>
+    <message>
+        <source>Remove the folder &quot;%1&quot;, its subfolders, topics, network rules, folder secrets and its home directory with every file in it?
+
+This cannot be undone.</source>
+        <translation>Den Ordner „%1“ mit seinen Unterordnern, Themen, Netzwerkregeln und Ordnergeheimnissen sowie sein Home-Verzeichnis mit allen Dateien darin entfernen?
+
+Das kann nicht rückgängig gemacht werden.</translation>
+    </message>
+</context>
+<context>
+    <name>arizuko::desktop::GrantsEditor</name>
+    <message>
+        <source>Reply in this folder&apos;s chats</source>
+        <translation>In den Chats dieses Ordners antworten</translation>
+    </message>
+    <message>
+        <source>Send files from this folder</source>
+        <translation>Dateien aus diesem Ordner senden</translation>
+    </message>
+    <message>
+        <source>Every tool in this folder</source>
+        <translation>Jedes Werkzeug in diesem Ordner</translation>
+    </message>
+    <message>
+        <source>Every tool in this folder and below</source>
+        <translation>Jedes Werkzeug in diesem Ordner und darunter</translation>
+    </message>
+    <message>
+        <source>Reach every host (egress)</source>
+        <translation>Jeden Host erreichen (Egress)</translation>
+    </message>
+    <message>
+        <source>Deny a tool (type its name)</source>
+        <translation>Ein Werkzeug verweigern (Namen eingeben)</translation>
+    </message>
+    <message>
+        <source>Grants that apply to the folder</source>
+        <translation>Freigaben, die für den Ordner gelten</translation>
+    </message>
+    <message>
+        <source>May &amp;delegate it onward</source>
+        <translation>&amp;Darf sie weitergeben</translation>
+    </message>
+    <message>
+        <source>&amp;Add grant</source>
+        <translation>Freigabe &amp;hinzufügen</translation>
+    </message>
+    <message>
+        <source>&amp;Remove grant</source>
+        <translation>Freigabe &amp;entfernen</translation>
+    </message>
+    <message>
+        <source>Tools the agent will see</source>
+        <translation>Werkzeuge, die der Agent sieht</translation>
+    </message>
+    <message>
+        <source>Folder</source>
+        <translation>Ordner</translation>
+    </message>
+    <message>
+        <source>Preset</source>
+        <translation>Vorlage</translation>
+    </message>
+    <message>
+        <source>Choose a preset…</source>
+        <translation>Vorlage wählen…</translation>
+    </message>
+    <message>
+        <source>Principal</source>
+        <translation>Prinzipal</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>Aktion</translation>
+    </message>
+    <message>
+        <source>Scope</source>
+        <translation>Geltungsbereich</translation>
+    </message>
+    <message>
+        <source>Effect</source>
+        <translation>Wirkung</translation>
+    </message>
+    <message>
+        <source>Params</source>
+        <translation>Parameter</translation>
+    </message>
+    <message>
+        <source>Confirm a broad grant</source>
+        <translation>Weitreichende Freigabe bestätigen</translation>
+    </message>
+    <message>
+        <source>May delegate</source>
+        <translation>Darf weitergeben</translation>
+    </message>
+    <message>
+        <source>corp/eng, role:member, corp/*</source>
+        <translation>corp/eng, role:member, corp/*</translation>
+    </message>
+    <message>
+        <source>mcp:send_file, mcp:*, egress, interact, admin, *</source>
+        <translation>mcp:send_file, mcp:*, egress, interact, admin, *</translation>
+    </message>
+    <message>
+        <source>corp (exactly), corp/* (children), corp/** (subtree), **</source>
+        <translation>corp (genau), corp/* (Kinder), corp/** (Teilbaum), **</translation>
+    </message>
+    <message>
+        <source>optional: jid=telegram:*</source>
+        <translation>optional: jid=telegram:*</translation>
+    </message>
+    <message>
+        <source>Allow</source>
+        <translation>Erlauben</translation>
+    </message>
+    <message>
+        <source>Deny</source>
+        <translation>Verweigern</translation>
+    </message>
+    <message>
+        <source>&amp;Preset:</source>
+        <translation>&amp;Vorlage:</translation>
+    </message>
+    <message>
+        <source>P&amp;rincipal:</source>
+        <translation>P&amp;rinzipal:</translation>
+    </message>
+    <message>
+        <source>A&amp;ction:</source>
+        <translation>A&amp;ktion:</translation>
+    </message>
+    <message>
+        <source>&amp;Scope:</source>
+        <translation>&amp;Geltungsbereich:</translation>
+    </message>
+    <message>
+        <source>&amp;Effect:</source>
+        <translation>&amp;Wirkung:</translation>
+    </message>
+    <message>
+        <source>Para&amp;ms:</source>
+        <translation>Para&amp;meter:</translation>
+    </message>
+    <message>
+        <source>New grant</source>
+        <translation>Neue Freigabe</translation>
+    </message>
+    <message>
+        <source>&amp;Folder:</source>
+        <translation>&amp;Ordner:</translation>
+    </message>
+    <message>
+        <source>(every grant)</source>
+        <translation>(alle Freigaben)</translation>
+    </message>
+    <message>
+        <source>Grants</source>
+        <translation>Freigaben</translation>
+    </message>
+    <message>
+        <source>Grants of %1</source>
+        <translation>Freigaben von %1</translation>
+    </message>
+    <message>
+        <source>Choose a folder to see the tools its agent will see.</source>
+        <translation>Wählen Sie einen Ordner, um die Werkzeuge zu sehen, die sein Agent sieht.</translation>
+    </message>
+    <message>
+        <source>Tools %1&apos;s agent will see in its next turn, and why:</source>
+        <translation>Werkzeuge, die der Agent von %1 im nächsten Durchlauf sieht, und warum:</translation>
+    </message>
+    <message>
+        <source>I want this broad grant: %1</source>
+        <translation>Ich möchte diese weitreichende Freigabe: %1</translation>
+    </message>
+    <message>
+        <source>Will add: %1 %2 %3 on %4</source>
+        <translation>Wird hinzugefügt: %1 %2 %3 auf %4</translation>
+    </message>
+    <message>
+        <source>Refused: %1</source>
+        <translation>Abgelehnt: %1</translation>
+    </message>
+    <message>
+        <source>Not added: %1</source>
+        <translation>Nicht hinzugefügt: %1</translation>
+    </message>
+    <message>
+        <source>Not added: confirm the broad grant first.</source>
+        <translation>Nicht hinzugefügt: Bestätigen Sie zuerst die weitreichende Freigabe.</translation>
+    </message>
+    <message>
+        <source>Added %1; the folder&apos;s next tool call is decided with it.</source>
+        <translation>%1 hinzugefügt; der nächste Werkzeugaufruf des Ordners wird damit entschieden.</translation>
+    </message>
+    <message>
+        <source>Removed %1.</source>
+        <translation>%1 entfernt.</translation>
+    </message>
+</context>
+<context>
+    <name>arizuko::desktop::HostStatusPanel</name>
+    <message>
+        <source>&amp;Check again</source>
+        <translation>Erneut &amp;prüfen</translation>
+    </message>
+    <message>
+        <source>libvirt:</source>
+        <translation>libvirt:</translation>
+    </message>
+    <message>
+        <source>Accelerator:</source>
+        <translation>Beschleuniger:</translation>
+    </message>
+    <message>
+        <source>Guest image:</source>
+        <translation>Gast-Image:</translation>
+    </message>
+    <message>
+        <source>Checking this machine…</source>
+        <translation>Dieser Rechner wird geprüft…</translation>
+    </message>
+    <message>
+        <source>%1 reachable (libvirt %2)</source>
+        <translation>%1 erreichbar (libvirt %2)</translation>
+    </message>
+    <message>
+        <source>%1 NOT reachable: %2
+%3</source>
+        <translation>%1 NICHT erreichbar: %2
+%3</translation>
+    </message>
+    <message>
+        <source>present in %1</source>
+        <translation>vorhanden in %1</translation>
+    </message>
+    <message>
+        <source>cannot be used in %1 (%2): %3</source>
+        <translation>in %1 nicht verwendbar (%2): %3</translation>
+    </message>
+    <message>
+        <source>This machine is ready to run turns.</source>
+        <translation>Dieser Rechner ist bereit für Durchläufe.</translation>
+    </message>
+    <message>
+        <source>This machine cannot run turns yet.</source>
+        <translation>Dieser Rechner kann noch keine Durchläufe ausführen.</translation>
+    </message>
+</context>
+<context>
+    <name>arizuko::desktop::ImportDialog</name>
+    <message>
+        <source>No manifest chosen.</source>
+        <translation>Kein Manifest gewählt.</translation>
+    </message>
+    <message>
+        <source>Import from an arizuko manifest</source>
+        <translation>Aus einem arizuko-Manifest importieren</translation>
+    </message>
+    <message>
+        <source>Planned changes</source>
+        <translation>Geplante Änderungen</translation>
+    </message>
+    <message>
+        <source>Change</source>
+        <translation>Änderung</translation>
+    </message>
+    <message>
+        <source>Resource</source>
+        <translation>Ressource</translation>
+    </message>
+    <message>
+        <source>Row</source>
+        <translation>Zeile</translation>
+    </message>
+    <message>
+        <source>Notes and what the desktop does not import</source>
+        <translation>Hinweise und was der Desktop nicht importiert</translation>
+    </message>
+    <message>
+        <source>&amp;Open…</source>
+        <translation>Ö&amp;ffnen…</translation>
+    </message>
+    <message>
+        <source>&amp;Apply</source>
+        <translation>&amp;Anwenden</translation>
+    </message>
+    <message>
+        <source>Open a manifest</source>
+        <translation>Manifest öffnen</translation>
+    </message>
+    <message>
+        <source>Manifests (*.yaml *.yml)</source>
+        <translation>Manifeste (*.yaml *.yml)</translation>
+    </message>
+    <message>
+        <source>Cannot read %1: %2</source>
+        <translation>%1 kann nicht gelesen werden: %2</translation>
+    </message>
+    <message>
+        <source>Planning…</source>
+        <translation>Wird geplant…</translation>
+    </message>
+    <message>
+        <source>Apply the import?</source>
+        <translation>Import anwenden?</translation>
+    </message>
+    <message numerus="yes">
+        <source>Write the %n planned change(s) to this desktop&apos;s store? They are written together or not at all.</source>
+        <translation>
+            <numerusform>Die %n geplante Änderung in den Speicher dieses Desktops schreiben? Sie wird ganz oder gar nicht geschrieben.</numerusform>
+            <numerusform>Die %n geplanten Änderungen in den Speicher dieses Desktops schreiben? Sie werden alle zusammen oder gar nicht geschrieben.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Applying…</source>
+        <translation>Wird angewendet…</translation>
+    </message>
+    <message>
+        <source>Refused: %1</source>
+        <translation>Abgelehnt: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Applied %n change(s).</source>
+        <translation>
+            <numerusform>%n Änderung angewendet.</numerusform>
+            <numerusform>%n Änderungen angewendet.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The store already holds everything in this manifest.</source>
+        <translation>Der Speicher enthält bereits alles aus diesem Manifest.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n change(s) planned. Nothing is written until you apply.</source>
+        <translation>
+            <numerusform>%n Änderung geplant. Nichts wird geschrieben, bevor Sie anwenden.</numerusform>
+            <numerusform>%n Änderungen geplant. Nichts wird geschrieben, bevor Sie anwenden.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>arizuko::desktop::MainWindow</name>
+    <message>
+        <source>Arizuko Desktop</source>
+        <translation>Arizuko Desktop</translation>
+    </message>
+    <message>
+        <source>&amp;Machine</source>
+        <translation>R&amp;echner</translation>
+    </message>
+    <message>
+        <source>Allowed %1 for %2 from its next turn</source>
+        <translation>%1 für %2 ab dem nächsten Durchlauf erlaubt</translation>
+    </message>
+    <message>
+        <source>Engine ready: turns run under %1</source>
+        <translation>Engine bereit: Durchläufe laufen unter %1</translation>
+    </message>
+    <message>
+        <source>The engine cannot run turns: %1</source>
+        <translation>Die Engine kann keine Durchläufe ausführen: %1</translation>
+    </message>
+    <message>
+        <source>Starting the engine…</source>
+        <translation>Die Engine wird gestartet…</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;Datei</translation>
+    </message>
+    <message>
+        <source>&amp;Export to arizuko…</source>
+        <translation>Nach arizuko e&amp;xportieren…</translation>
+    </message>
+    <message>
+        <source>&amp;Import from arizuko…</source>
+        <translation>Aus arizuko &amp;importieren…</translation>
+    </message>
+    <message>
+        <source>S&amp;ettings…</source>
+        <translation>&amp;Einstellungen…</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>&amp;Beenden</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>&amp;Bearbeiten</translation>
+    </message>
+    <message>
+        <source>&amp;Find in transcript…</source>
+        <translation>Im Transkript &amp;suchen…</translation>
+    </message>
+    <message>
+        <source>&amp;Copy transcript as Markdown</source>
+        <translation>Transkript als Markdown &amp;kopieren</translation>
+    </message>
+    <message>
+        <source>F&amp;older</source>
+        <translation>&amp;Ordner</translation>
+    </message>
+    <message>
+        <source>&amp;Allowlist…</source>
+        <translation>&amp;Zulassungsliste…</translation>
+    </message>
+    <message>
+        <source>&amp;Grants…</source>
+        <translation>&amp;Freigaben…</translation>
+    </message>
+    <message>
+        <source>&amp;Secrets…</source>
+        <translation>&amp;Geheimnisse…</translation>
+    </message>
+    <message>
+        <source>&amp;Routes…</source>
+        <translation>&amp;Routen…</translation>
+    </message>
+    <message>
+        <source>Audit &amp;log…</source>
+        <translation>&amp;Prüfprotokoll…</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>&amp;Ansicht</translation>
+    </message>
+    <message>
+        <source>Go to &amp;folders</source>
+        <translation>Zu den &amp;Ordnern</translation>
+    </message>
+    <message>
+        <source>F&amp;ilter folders</source>
+        <translation>Ordner &amp;filtern</translation>
+    </message>
+    <message>
+        <source>Go to &amp;prompt</source>
+        <translation>Zum &amp;Prompt</translation>
+    </message>
+    <message>
+        <source>&amp;Check this machine again</source>
+        <translation>Diesen Rechner &amp;erneut prüfen</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>&amp;Hilfe</translation>
+    </message>
+    <message>
+        <source>&amp;About Arizuko Desktop</source>
+        <translation>&amp;Über Arizuko Desktop</translation>
+    </message>
+    <message>
+        <source>About Arizuko Desktop</source>
+        <translation>Über Arizuko Desktop</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;Arizuko Desktop %1&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Runs AI coding agents on this machine without trusting them: every turn in its own throw-away virtual machine whose only way out is a proxy that allows a fixed list of hosts.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;Arizuko Desktop %1&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Führt KI-Programmieragenten auf diesem Rechner aus, ohne ihnen zu vertrauen: jeder Durchlauf in einer eigenen virtuellen Wegwerfmaschine, deren einziger Weg nach draußen ein Proxy ist, der eine feste Liste von Hosts erlaubt.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Arizuko Desktop: no turn running</source>
+        <translation>Arizuko Desktop: kein Durchlauf aktiv</translation>
+    </message>
+    <message>
+        <source>&amp;Show window</source>
+        <translation>Fenster &amp;anzeigen</translation>
+    </message>
+    <message>
+        <source>Arizuko Desktop
+%1</source>
+        <translation>Arizuko Desktop
+%1</translation>
+    </message>
+    <message>
+        <source>Turn %1</source>
+        <translation>Durchlauf %1</translation>
+    </message>
+    <message>
+        <source>%1 in %2/%3</source>
+        <translation>%1 in %2/%3</translation>
+    </message>
+    <message>
+        <source>Host denied</source>
+        <translation>Host verweigert</translation>
+    </message>
+    <message>
+        <source>%1 was refused %2 (%3)</source>
+        <translation>%1 wurde %2 verweigert (%3)</translation>
+    </message>
+</context>
+<context>
+    <name>arizuko::desktop::RoutesEditor</name>
+    <message>
+        <source>Routes in the order they are tried</source>
+        <translation>Routen in der Reihenfolge, in der sie versucht werden</translation>
+    </message>
+    <message>
+        <source>&amp;Add route</source>
+        <translation>Route &amp;hinzufügen</translation>
+    </message>
+    <message>
+        <source>&amp;Remove route</source>
+        <translation>Route &amp;entfernen</translation>
+    </message>
+    <message>
+        <source>Routes</source>
+        <translation>Routen</translation>
+    </message>
+    <message>
+        <source>Order</source>
+        <translation>Reihenfolge</translation>
+    </message>
+    <message>
+        <source>Match</source>
+        <translation>Bedingung</translation>
+    </message>
+    <message>
+        <source>platform=telegram chat=team-*  (empty: every message)</source>
+        <translation>platform=telegram chat=team-*  (leer: jede Nachricht)</translation>
+    </message>
+    <message>
+        <source>Target folder</source>
+        <translation>Zielordner</translation>
+    </message>
+    <message>
+        <source>corp/eng or corp/eng#observe</source>
+        <translation>corp/eng oder corp/eng#observe</translation>
+    </message>
+    <message>
+        <source>Test message attributes</source>
+        <translation>Attribute der Testnachricht</translation>
+    </message>
+    <message>
+        <source>platform=telegram chat=team-eng</source>
+        <translation>platform=telegram chat=team-eng</translation>
+    </message>
+    <message>
+        <source>&amp;Order:</source>
+        <translation>&amp;Reihenfolge:</translation>
+    </message>
+    <message>
+        <source>&amp;Match:</source>
+        <translation>&amp;Bedingung:</translation>
+    </message>
+    <message>
+        <source>&amp;Folder:</source>
+        <translation>&amp;Ordner:</translation>
+    </message>
+    <message>
+        <source>New route (lower order is tried first)</source>
+        <translation>Neue Route (niedrigere Reihenfolge wird zuerst versucht)</translation>
+    </message>
+    <message>
+        <source>Test a message</source>
+        <translation>Eine Nachricht testen</translation>
+    </message>
+    <message>
+        <source>&amp;Attributes:</source>
+        <translation>&amp;Attribute:</translation>
+    </message>
+    <message>
+        <source>Type the folder the matching messages go to.</source>
+        <translation>Geben Sie den Ordner ein, an den passende Nachrichten gehen.</translation>
+    </message>
+    <message>
+        <source>Will add: order %1, %2 → %3</source>
+        <translation>Wird hinzugefügt: Reihenfolge %1, %2 → %3</translation>
+    </message>
+    <message>
+        <source>every message</source>
+        <translation>jede Nachricht</translation>
+    </message>
+    <message>
+        <source>Refused: %1</source>
+        <translation>Abgelehnt: %1</translation>
+    </message>
+    <message>
+        <source>Not added: %1</source>
+        <translation>Nicht hinzugefügt: %1</translation>
+    </message>
+    <message>
+        <source>Added route #%1.</source>
+        <translation>Route #%1 hinzugefügt.</translation>
+    </message>
+    <message>
+        <source>Removed the route.</source>
+        <translation>Route entfernt.</translation>
+    </message>
+    <message>
+        <source>Not a message: %1</source>
+        <translation>Keine Nachricht: %1</translation>
+    </message>
+    <message>
+        <source>No route takes this message: it is not delivered to any folder.</source>
+        <translation>Keine Route nimmt diese Nachricht: Sie wird an keinen Ordner zugestellt.</translation>
+    </message>
+    <message>
+        <source>Goes to %1%2 by route #%3 (order %4, the first whose predicates all match); the table says why each earlier route did not.</source>
+        <translation>Geht an %1%2 über Route #%3 (Reihenfolge %4, die erste, deren Bedingungen alle zutreffen); die Tabelle zeigt, warum jede frühere Route nicht passte.</translation>
+    </message>
+    <message>
+        <source> (observe only)</source>
+        <translation> (nur beobachten)</translation>
+    </message>
+</context>
+<context>
+    <name>arizuko::desktop::SecretsEditor</name>
+    <message>
+        <source>Opening the key store…</source>
+        <translation>Der Schlüsselspeicher wird geöffnet…</translation>
+    </message>
+    <message>
+        <source>Secret names</source>
+        <translation>Namen der Geheimnisse</translation>
+    </message>
+    <message>
+        <source>&amp;Set or replace</source>
+        <translation>&amp;Setzen oder ersetzen</translation>
+    </message>
+    <message>
+        <source>&amp;Remove</source>
+        <translation>&amp;Entfernen</translation>
+    </message>
+    <message>
+        <source>Secrets</source>
+        <translation>Geheimnisse</translation>
+    </message>
+    <message>
+        <source>Where the master key is</source>
+        <translation>Wo der Hauptschlüssel liegt</translation>
+    </message>
+    <message>
+        <source>Applies to folder</source>
+        <translation>Gilt für Ordner</translation>
+    </message>
+    <message>
+        <source>Secret name</source>
+        <translation>Name des Geheimnisses</translation>
+    </message>
+    <message>
+        <source>GITHUB_TOKEN</source>
+        <translation>GITHUB_TOKEN</translation>
+    </message>
+    <message>
+        <source>Secret value</source>
+        <translation>Wert des Geheimnisses</translation>
+    </message>
+    <message>
+        <source>the new value; it is never shown again</source>
+        <translation>der neue Wert; er wird nie wieder angezeigt</translation>
+    </message>
+    <message>
+        <source>&amp;Folder:</source>
+        <translation>&amp;Ordner:</translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation>&amp;Name:</translation>
+    </message>
+    <message>
+        <source>&amp;Value:</source>
+        <translation>&amp;Wert:</translation>
+    </message>
+    <message>
+        <source>Set a secret</source>
+        <translation>Geheimnis setzen</translation>
+    </message>
+    <message>
+        <source>&apos;&apos; (every folder)</source>
+        <translation>&apos;&apos; (alle Ordner)</translation>
+    </message>
+    <message>
+        <source>Master key: %1</source>
+        <translation>Hauptschlüssel: %1</translation>
+    </message>
+    <message>
+        <source>The secrets cannot be opened: %1</source>
+        <translation>Die Geheimnisse können nicht geöffnet werden: %1</translation>
+    </message>
+    <message>
+        <source>Not changed: %1</source>
+        <translation>Nicht geändert: %1</translation>
+    </message>
+    <message>
+        <source>A name like an environment variable: GITHUB_TOKEN.</source>
+        <translation>Ein Name wie eine Umgebungsvariable: GITHUB_TOKEN.</translation>
+    </message>
+    <message>
+        <source>The value is sealed under the master key and never shown again.</source>
+        <translation>Der Wert wird mit dem Hauptschlüssel versiegelt und nie wieder angezeigt.</translation>
+    </message>
+    <message>
+        <source>Refused: %1</source>
+        <translation>Abgelehnt: %1</translation>
+    </message>
+    <message>
+        <source>%1 set for %2.</source>
+        <translation>%1 für %2 gesetzt.</translation>
+    </message>
+    <message>
+        <source>%1 removed from %2.</source>
+        <translation>%1 aus %2 entfernt.</translation>
+    </message>
+</context>
+<context>
+    <name>arizuko::desktop::SettingsDialog</name>
+    <message>
+        <source>KVM (forced)</source>
+        <translation>KVM (erzwungen)</translation>
+    </message>
+    <message>
+        <source>TCG (forced)</source>
+        <translation>TCG (erzwungen)</translation>
+    </message>
+    <message>
+        <source>auto: KVM when a guest really boots under it, else TCG (the Machine tab says which and why)</source>
+        <translation>automatisch: KVM, wenn ein Gast damit wirklich startet, sonst TCG (der Reiter „Rechner“ sagt, welches und warum)</translation>
+    </message>
+    <message>
+        <source>Settings</source>
+        <translation>Einstellungen</translation>
+    </message>
+    <message>
+        <source>Read-only for now: each setting comes from the environment variable beside it, read when the window starts.</source>
+        <translation>Vorerst nur lesbar: Jede Einstellung stammt aus der Umgebungsvariable daneben, gelesen beim Start des Fensters.</translation>
+    </message>
+    <message>
+        <source>%1    (%2)</source>
+        <translation>%1    (%2)</translation>
+    </message>
+    <message>
+        <source>(default)</source>
+        <translation>(Standard)</translation>
+    </message>
+    <message>
+        <source>libvirt URI</source>
+        <translation>libvirt-URI</translation>
+    </message>
+    <message>
+        <source>Accelerator</source>
+        <translation>Beschleuniger</translation>
+    </message>
+    <message>
+        <source>Guest image</source>
+        <translation>Gast-Image</translation>
+    </message>
+    <message>
+        <source>Model provider</source>
+        <translation>Modellanbieter</translation>
+    </message>
+    <message>
+        <source>Compatible model URL</source>
+        <translation>URL eines kompatiblen Modells</translation>
+    </message>
+    <message>
+        <source>Subnet pool</source>
+        <translation>Subnetz-Pool</translation>
+    </message>
+    <message>
+        <source>Turns at once</source>
+        <translation>Gleichzeitige Durchläufe</translation>
+    </message>
+    <message>
+        <source>Default deadline</source>
+        <translation>Standardfrist</translation>
+    </message>
+    <message>
+        <source>%1 min</source>
+        <translation>%1 min</translation>
+    </message>
+    <message>
+        <source>Data directory</source>
+        <translation>Datenverzeichnis</translation>
+    </message>
+</context>
+<context>
+    <name>arizuko::desktop::TranscriptBridge</name>
+    <message>
+        <source>en</source>
+        <comment>the code of the language the texts are in, for the page&apos;s lang</comment>
+        <translation>de</translation>
+    </message>
+    <message>
+        <source>Transcript</source>
+        <translation>Transkript</translation>
+    </message>
+    <message>
+        <source>Transcript</source>
+        <comment>the accessible name of the page&apos;s message log</comment>
+        <translation>Transkript</translation>
+    </message>
+    <message>
+        <source>Show earlier turns</source>
+        <translation>Frühere Durchläufe anzeigen</translation>
+    </message>
+    <message>
+        <source>Select a topic, then write a prompt below.</source>
+        <translation>Wählen Sie ein Thema und schreiben Sie dann unten einen Prompt.</translation>
+    </message>
+</context>
+<context>
+    <name>arizuko::desktop::TranscriptText</name>
+    <message>
+        <source>✗ denied %1:%2 (%3)</source>
+        <translation>✗ verweigert %1:%2 (%3)</translation>
+    </message>
+    <message>
+        <source>✓ allowed %1:%2 (%3)</source>
+        <translation>✓ erlaubt %1:%2 (%3)</translation>
+    </message>
+    <message>
+        <source>cancelled: %1</source>
+        <translation>abgebrochen: %1</translation>
+    </message>
+    <message>
+        <source>agent %1, status %2</source>
+        <translation>Agent %1, Status %2</translation>
+    </message>
+    <message>
+        <source>%1 in %2</source>
+        <comment>a turn&apos;s end state and how long it took</comment>
+        <translation>%1 in %2</translation>
+    </message>
+    <message>
+        <source>**You:** %1</source>
+        <comment>the user&apos;s prompt in an exported transcript</comment>
+        <translation>**Sie:** %1</translation>
+    </message>
+</context>
+<context>
+    <name>arizuko::desktop::TranscriptView</name>
+    <message>
+        <source>Transcript</source>
+        <translation>Transkript</translation>
+    </message>
+    <message>
+        <source>Find in the transcript</source>
+        <translation>Im Transkript suchen</translation>
+    </message>
+    <message>
+        <source>Next</source>
+        <translation>Weiter</translation>
+    </message>
+    <message>
+        <source>Find next</source>
+        <translation>Weitersuchen</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>Schließen</translation>
+    </message>
+    <message>
+        <source>Close the find bar</source>
+        <translation>Suchleiste schließen</translation>
+    </message>
+</context>
+<context>
+    <name>arizuko::desktop::TurnPanel</name>
+    <message>
+        <source>&amp;Allow for this folder…</source>
+        <translation>Für diesen Ordner er&amp;lauben…</translation>
+    </message>
+    <message>
+        <source>Phase timeline</source>
+        <translation>Phasenverlauf</translation>
+    </message>
+    <message>
+        <source>Phase</source>
+        <translation>Phase</translation>
+    </message>
+    <message>
+        <source>At</source>
+        <translation>Um</translation>
+    </message>
+    <message>
+        <source>Took</source>
+        <translation>Dauer</translation>
+    </message>
+    <message>
+        <source>Network decisions</source>
+        <translation>Netzwerkentscheidungen</translation>
+    </message>
+    <message>
+        <source>Allow the selected denied host for this folder</source>
+        <translation>Den ausgewählten verweigerten Host für diesen Ordner erlauben</translation>
+    </message>
+    <message>
+        <source>Serial console</source>
+        <translation>Serielle Konsole</translation>
+    </message>
+    <message>
+        <source>T&amp;urn</source>
+        <translation>Durchla&amp;uf</translation>
+    </message>
+    <message>
+        <source>&amp;Network</source>
+        <translation>&amp;Netzwerk</translation>
+    </message>
+    <message>
+        <source>C&amp;onsole</source>
+        <translation>&amp;Konsole</translation>
+    </message>
+    <message>
+        <source>Accelerator: %1 — %2</source>
+        <translation>Beschleuniger: %1 — %2</translation>
+    </message>
+    <message>
+        <source>No turn in this topic yet.</source>
+        <translation>Noch kein Durchlauf in diesem Thema.</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>Turn %1 (%2)
+VM: %3
+Subnet: %4
+Proxy port: %5%6</source>
+        <translation>Durchlauf %1 (%2)
+VM: %3
+Subnetz: %4
+Proxy-Port: %5%6</translation>
+    </message>
+    <message>
+        <source>not booted</source>
+        <translation>nicht gestartet</translation>
+    </message>
+    <message>
+        <source>none yet</source>
+        <translation>noch nicht vergeben</translation>
+    </message>
+    <message>
+        <source>
+Error: %1</source>
+        <translation>
+Fehler: %1</translation>
+    </message>
+    <message>
+        <source>Allow a host</source>
+        <translation>Einen Host erlauben</translation>
+    </message>
+    <message>
+        <source>Add this network rule?
+
+    allow %1
+
+to the folder &quot;%2&quot;. The next turns of %2 and of its subfolders may reach %1 and its subdomains through their proxy.</source>
+        <translation>Diese Netzwerkregel hinzufügen?
+
+    allow %1
+
+im Ordner „%2“. Die nächsten Durchläufe von %2 und seinen Unterordnern dürfen %1 und seine Subdomains über ihren Proxy erreichen.</translation>
+    </message>
+    <message>
+        <source>Add the rule</source>
+        <translation>Regel hinzufügen</translation>
+    </message>
+</context>
+<context>
+    <name>arizuko::models::AuditLogModel</name>
+    <message>
+        <source>Time (UTC)</source>
+        <translation>Zeit (UTC)</translation>
+    </message>
+    <message>
+        <source>Actor</source>
+        <translation>Akteur</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>Art</translation>
+    </message>
+    <message>
+        <source>Subject</source>
+        <translation>Gegenstand</translation>
+    </message>
+    <message>
+        <source>Detail</source>
+        <translation>Details</translation>
+    </message>
+</context>
+<context>
+    <name>arizuko::models::EffectiveToolModel</name>
+    <message>
+        <source>visible</source>
+        <translation>sichtbar</translation>
+    </message>
+    <message>
+        <source>hidden</source>
+        <translation>verborgen</translation>
+    </message>
+    <message>
+        <source>no grant</source>
+        <translation>keine Freigabe</translation>
+    </message>
+    <message>
+        <source>Tool</source>
+        <translation>Werkzeug</translation>
+    </message>
+    <message>
+        <source>Agent sees it</source>
+        <translation>Agent sieht es</translation>
+    </message>
+    <message>
+        <source>Decided by</source>
+        <translation>Entschieden durch</translation>
+    </message>
+    <message>
+        <source>Why</source>
+        <translation>Warum</translation>
+    </message>
+</context>
+<context>
+    <name>arizuko::models::FolderTopicModel</name>
+    <message>
+        <source>Folder %1</source>
+        <translation>Ordner %1</translation>
+    </message>
+    <message>
+        <source>Folder %1 (a turn is %2)</source>
+        <translation>Ordner %1 (ein Durchlauf %2)</translation>
+    </message>
+    <message>
+        <source>Topic %1 in %2</source>
+        <translation>Thema %1 in %2</translation>
+    </message>
+    <message>
+        <source>Topic %1 in %2 (a turn is %3)</source>
+        <translation>Thema %1 in %2 (ein Durchlauf %3)</translation>
+    </message>
+    <message>
+        <source>folder %1</source>
+        <translation>Ordner %1</translation>
+    </message>
+    <message>
+        <source>topic %1</source>
+        <translation>Thema %1</translation>
+    </message>
+</context>
+<context>
+    <name>arizuko::models::GrantModel</name>
+    <message>
+        <source>action * is every action, admin included</source>
+        <translation>Aktion * ist jede Aktion, admin eingeschlossen</translation>
+    </message>
+    <message>
+        <source>egress lets the turn reach every host the rules do not deny</source>
+        <translation>egress lässt den Durchlauf jeden Host erreichen, den die Regeln nicht verweigern</translation>
+    </message>
+    <message>
+        <source>scope ** is every folder</source>
+        <translation>Geltungsbereich ** ist jeder Ordner</translation>
+    </message>
+    <message>
+        <source>principal %1 is many folders</source>
+        <translation>Prinzipal %1 umfasst viele Ordner</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>ja</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>nein</translation>
+    </message>
+    <message>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <source>Effect</source>
+        <translation>Wirkung</translation>
+    </message>
+    <message>
+        <source>Principal</source>
+        <translation>Prinzipal</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>Aktion</translation>
+    </message>
+    <message>
+        <source>Scope</source>
+        <translation>Geltungsbereich</translation>
+    </message>
+    <message>
+        <source>Params</source>
+        <translation>Parameter</translation>
+    </message>
+    <message>
+        <source>May delegate</source>
+        <translation>Darf weitergeben</translation>
+    </message>
+    <message>
+        <source>Granted by</source>
+        <translation>Erteilt von</translation>
+    </message>
+</context>
+<context>
+    <name>arizuko::models::NetworkDecisionModel</name>
+    <message>
+        <source>allowed</source>
+        <translation>erlaubt</translation>
+    </message>
+    <message>
+        <source>denied</source>
+        <translation>verweigert</translation>
+    </message>
+    <message>
+        <source>%1 up, %2 down</source>
+        <translation>%1 gesendet, %2 empfangen</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>Zeit</translation>
+    </message>
+    <message>
+        <source>Host</source>
+        <translation>Host</translation>
+    </message>
+    <message>
+        <source>Port</source>
+        <translation>Port</translation>
+    </message>
+    <message>
+        <source>Decision</source>
+        <translation>Entscheidung</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>Grund</translation>
+    </message>
+    <message>
+        <source>Bytes</source>
+        <translation>Bytes</translation>
+    </message>
+</context>
+<context>
+    <name>arizuko::models::NetworkRuleModel</name>
+    <message>
+        <source>this folder</source>
+        <translation>dieser Ordner</translation>
+    </message>
+    <message>
+        <source>inherited from %1</source>
+        <translation>geerbt von %1</translation>
+    </message>
+    <message>
+        <source>A rule of this folder; remove it here.</source>
+        <translation>Eine Regel dieses Ordners; hier entfernen.</translation>
+    </message>
+    <message>
+        <source>Inherited from %1: change it there.</source>
+        <translation>Geerbt von %1: dort ändern.</translation>
+    </message>
+    <message>
+        <source>Rule</source>
+        <translation>Regel</translation>
+    </message>
+    <message>
+        <source>Host</source>
+        <translation>Host</translation>
+    </message>
+    <message>
+        <source>From</source>
+        <translation>Von</translation>
+    </message>
+    <message>
+        <source>By</source>
+        <translation>Durch</translation>
+    </message>
+    <message>
+        <source>Created</source>
+        <translation>Erstellt</translation>
+    </message>
+</context>
+<context>
+    <name>arizuko::models::RouteModel</name>
+    <message>
+        <source>not tried: an earlier route won</source>
+        <translation>nicht versucht: eine frühere Route hat gewonnen</translation>
+    </message>
+    <message>
+        <source>WINS: matches every message</source>
+        <translation>GEWINNT: passt auf jede Nachricht</translation>
+    </message>
+    <message>
+        <source>WINS: every predicate matches</source>
+        <translation>GEWINNT: alle Bedingungen treffen zu</translation>
+    </message>
+    <message>
+        <source>no match: %1</source>
+        <translation>kein Treffer: %1</translation>
+    </message>
+    <message>
+        <source>(every message)</source>
+        <translation>(jede Nachricht)</translation>
+    </message>
+    <message>
+        <source>Order</source>
+        <translation>Reihenfolge</translation>
+    </message>
+    <message>
+        <source>Match</source>
+        <translation>Bedingung</translation>
+    </message>
+    <message>
+        <source>Folder</source>
+        <translation>Ordner</translation>
+    </message>
+    <message>
+        <source>Test message</source>
+        <translation>Testnachricht</translation>
+    </message>
+</context>
+<context>
+    <name>arizuko::models::SecretListModel</name>
+    <message>
+        <source>Name</source>
+        <translation>Name</translation>
+    </message>
+    <message>
+        <source>Applies to</source>
+        <translation>Gilt für</translation>
+    </message>
+    <message>
+        <source>Sealed with key</source>
+        <translation>Versiegelt mit Schlüssel</translation>
+    </message>
+    <message>
+        <source>Updated</source>
+        <translation>Aktualisiert</translation>
+    </message>
+</context>
+<context>
+    <name>arizuko::models::TurnListModel</name>
+    <message>
+        <source>queued</source>
+        <translation>wartet</translation>
+    </message>
+    <message>
+        <source>preparing</source>
+        <translation>wird vorbereitet</translation>
+    </message>
+    <message>
+        <source>booting</source>
+        <translation>startet</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>läuft</translation>
+    </message>
+    <message>
+        <source>finishing</source>
+        <translation>wird beendet</translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation>fertig</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>abgebrochen</translation>
+    </message>
+    <message>
+        <source>interrupted</source>
+        <translation>unterbrochen</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>%1 tokens in, %2 out</source>
+        <translation>%1 Tokens Eingabe, %2 Ausgabe</translation>
+    </message>
+    <message>
+        <source>cost unknown</source>
+        <translation>Kosten unbekannt</translation>
+    </message>
+    <message>
+        <source>Turn</source>
+        <translation>Durchlauf</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>Prompt</source>
+        <translation>Prompt</translation>
+    </message>
+    <message>
+        <source>Duration</source>
+        <translation>Dauer</translation>
+    </message>
+    <message>
+        <source>Tokens and cost</source>
+        <translation>Tokens und Kosten</translation>
+    </message>
+</context>
+<context>
+    <name>main</name>
+    <message>
+        <source>Arizuko Desktop</source>
+        <translation>Arizuko Desktop</translation>
+    </message>
+</context>
+</TS>

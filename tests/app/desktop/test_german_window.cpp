@@ -1,0 +1,163 @@
+// The window in German, as a user with LANGUAGE=de starts it (CMake sets the
+// environment): the translation is found through the system locale, and the
+// menus, buttons, an editor's labels, a model's headers and the transcript
+// page's own words are German. Its screenshot is the user guide's.
+
+#include "allowlist_editor.h"
+#include "audit_log_viewer.h"
+#include "host_status_panel.h"
+#include "main_window.h"
+#include "transcript_view.h"
+#include "translations.h"
+#include "web_test_support.h"
+
+#include "folders/folders.h"
+#include "store/store.h"
+
+#include <QAbstractButton>
+#include <QApplication>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QFileInfo>
+#include <QLabel>
+#include <QLibraryInfo>
+#include <QMenuBar>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QWebEngineView>
+
+using namespace arizuko;
+
+namespace {
+
+QString installedLanguage;
+
+QStringList labelTexts(const QWidget &widget)
+{
+    QStringList texts;
+    for (const QLabel *label : widget.findChildren<QLabel *>())
+        texts << label->text();
+    return texts;
+}
+
+} // namespace
+
+class GermanWindowTest : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_directory;
+    std::unique_ptr<store::Store> m_store;
+
+private slots:
+    void initTestCase()
+    {
+        auto opened = store::Store::open(m_directory.filePath(QStringLiteral("data")));
+        QVERIFY(opened.ok());
+        m_store = std::move(*opened);
+        folders::Folders folders(*m_store, QStringLiteral("user:test"));
+        QVERIFY(folders.add(QStringLiteral("corp")));
+        QVERIFY(folders.add(QStringLiteral("corp/eng")));
+    }
+
+    void findsTheGermanTranslationThroughTheSystemLocale()
+    {
+        QCOMPARE(qEnvironmentVariable("LANGUAGE"), QStringLiteral("de"));
+        QCOMPARE(installedLanguage, QStringLiteral("de"));
+    }
+
+    // The user's order decides: English first stays English (the texts are
+    // written in it), a language without a translation is passed over.
+    void followsTheUsersOrderOfLanguages()
+    {
+        const auto chosen = [](const QStringList &languages) {
+            return desktop::installTranslations(*qApp, languages);
+        };
+        QCOMPARE(chosen({QStringLiteral("en-GB"), QStringLiteral("de-DE")}), QString());
+        QCOMPARE(chosen({QStringLiteral("C")}), QString());
+        QCOMPARE(chosen({QStringLiteral("fr-FR"), QStringLiteral("ja"), QStringLiteral("de-AT")}),
+                 QStringLiteral("de"));
+        QCOMPARE(chosen({QStringLiteral("fr-FR")}), QString());
+    }
+
+    void showsTheWindowInGerman()
+    {
+        auto settings = turns::RunnerSettings::fromEnvironment();
+        QVERIFY(settings.ok());
+        desktop::MainWindow window(*m_store, *settings);
+        QSignalSpy refreshed(window.hostStatusPanel(), &desktop::HostStatusPanel::refreshed);
+        window.resize(1400, 860);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+
+        QStringList menus;
+        for (const QAction *menu : window.menuBar()->actions())
+            menus << menu->text();
+        QCOMPARE(menus, (QStringList{QStringLiteral("&Datei"), QStringLiteral("&Bearbeiten"),
+                                     QStringLiteral("&Ordner"), QStringLiteral("&Ansicht"),
+                                     QStringLiteral("&Hilfe")}));
+        QCOMPARE(window.findChild<QAction *>(QStringLiteral("openAllowlist"))->text(),
+                 QStringLiteral("&Zulassungsliste\u2026"));
+        QCOMPARE(window.findChild<QAbstractButton *>(QStringLiteral("sendButton"))->text(),
+                 QStringLiteral("&Senden"));
+        const auto *tabs = window.findChild<QTabWidget *>(QStringLiteral("turnTabs"));
+        QCOMPARE(tabs->tabText(1), QStringLiteral("&Netzwerk"));
+        // A header from an engine model, translated as well.
+        const auto *network = window.findChild<QTableView *>(QStringLiteral("networkTable"));
+        QCOMPARE(network->model()->headerData(4, Qt::Horizontal).toString(), QStringLiteral("Grund"));
+
+        // The transcript page's own words come over the bridge.
+        QWebEnginePage *page = window.transcript()->webView()->page();
+        QVERIFY(waitForScript(page, QStringLiteral("document.documentElement.lang === 'de'")));
+        QCOMPARE(runJavaScript(page, QStringLiteral("document.getElementById('empty').textContent")).toString(),
+                 QStringLiteral("Wählen Sie ein Thema und schreiben Sie dann unten einen Prompt."));
+        QCOMPARE(runJavaScript(page, QStringLiteral("document.getElementById('earlier').textContent")).toString(),
+                 QStringLiteral("Frühere Durchläufe anzeigen"));
+
+        QVERIFY(refreshed.wait(15000) || refreshed.count() > 0);
+        QTest::qWait(300);
+        QDir().mkpath(QStringLiteral(SCREENSHOT_DIR));
+        const QString path = QStringLiteral(SCREENSHOT_DIR "/window-german.png");
+        QVERIFY2(window.grab().save(path), qPrintable(path));
+    }
+
+    void showsAnEditorInGerman()
+    {
+        desktop::AllowlistEditor editor(*m_store, nullptr, QStringLiteral("corp/eng"));
+        const QStringList labels = labelTexts(editor);
+        for (const char *label : {"&Ordner:", "&Host:", "Host &testen:"})
+            QVERIFY2(labels.contains(QString::fromUtf8(label)), qPrintable(labels.join(QLatin1Char('|'))));
+        QCOMPARE(editor.findChild<QAbstractButton *>(QStringLiteral("add"))->text(),
+                 QStringLiteral("Regel hinzu&fügen"));
+        QCOMPARE(editor.windowTitle(), QStringLiteral("Zulassungsliste von corp/eng"));
+    }
+
+    void showsQtsOwnButtonsInGerman()
+    {
+        const QString qtBase = QDir(QLibraryInfo::path(QLibraryInfo::TranslationsPath))
+                                   .filePath(QStringLiteral("qtbase_de.qm"));
+        if (!QFileInfo::exists(qtBase))
+            QSKIP(qPrintable(QStringLiteral("%1 is missing: install qt6-translations-l10n").arg(qtBase)));
+        desktop::AuditLogViewer viewer(*m_store, QString());
+        const auto *buttons = viewer.findChild<QDialogButtonBox *>();
+        QVERIFY(buttons);
+        QCOMPARE(buttons->button(QDialogButtonBox::Close)->text(), QStringLiteral("Schließen"));
+    }
+};
+
+int main(int argc, char *argv[])
+{
+    QCoreApplication::setAttribute(Qt::AA_ShareOpenGLContexts);
+    QApplication application(argc, argv);
+    // As main.cpp does: the system's languages, here LANGUAGE=de from CMake.
+    installedLanguage = desktop::installTranslations(application, QLocale::system().uiLanguages());
+    GermanWindowTest test;
+    QTEST_SET_MAIN_SOURCE_PATH
+    return QTest::qExec(&test, argc, argv);
+}
+
+#include "test_german_window.moc"
