@@ -27,12 +27,17 @@ bool install(QCoreApplication &application, const QLocale &language, const QStri
 
 QString installTranslations(QCoreApplication &application, const QStringList &languages)
 {
+    // English needs only the plural forms of the %n texts ("1 prompt").
+    const auto english = [&application] {
+        install(application, QLocale(QLocale::English), ourName, ourDirectory);
+        return QString();
+    };
     // The walk stops at English, the language the texts are written in: a
     // user who prefers English over German gets English, not the next match.
     for (const QString &name : languages) {
         const QLocale language(name);
         if (language.language() == QLocale::English || language.language() == QLocale::C)
-            return {};
+            return english();
         if (!install(application, language, ourName, ourDirectory))
             continue;
         // Qt's own texts are optional (Debian's qt6-translations-l10n).
@@ -40,7 +45,7 @@ QString installTranslations(QCoreApplication &application, const QStringList &la
                 QLibraryInfo::path(QLibraryInfo::TranslationsPath));
         return QLocale::languageToCode(language.language());
     }
-    return {};
+    return english();
 }
 
 } // namespace arizuko::desktop

@@ -13,7 +13,7 @@ namespace arizuko::desktop {
 // Walks the user's languages in order of preference (BCP 47 names, as
 // QLocale::uiLanguages gives them), installs the translators for the first
 // that has one on the application (which owns them) and returns it ("de");
-// an empty string when the texts stay English.
+// an empty string when the texts stay English (with English plural forms).
 QString installTranslations(QCoreApplication &application, const QStringList &languages);
 
 } // namespace arizuko::desktop

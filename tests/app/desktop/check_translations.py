@@ -4,9 +4,13 @@
 Runs lupdate over the window's sources against a copy of each committed .ts
 (the committed files are not touched) and fails, listing them, on any text
 that is untranslated (new in the sources or marked unfinished) or that has
-left the sources (vanished or obsolete), and on a translation that drops or
-adds a %1 or %n placeholder. The fix is `cmake --build build --target
-update_translations`, then translating what it marks unfinished.
+left the sources (vanished or obsolete), on a translation that drops or
+adds a %1 or %n placeholder, and on a committed file that lupdate would
+still change (a text marked vanished that is in the sources again is
+resurrected by lupdate, but lrelease leaves it out until then). A .ts in the source language (English) holds
+only the plural forms of the %n texts and is checked as such (-pluralonly).
+The fix is `cmake --build build --target update_translations`, then
+translating what it marks unfinished.
 
 usage: check_translations.py LUPDATE SOURCES_LST -- LUPDATE_OPTIONS... -- TS_FILE...
 """
@@ -60,17 +64,23 @@ def main(arguments):
         for committed in map(Path, ts_files):
             copy = Path(scratch) / committed.name
             shutil.copyfile(committed, copy)
-            run = subprocess.run([lupdate, *options, f"@{sources_lst}", "-ts", str(copy)],
+            root = ElementTree.parse(copy).getroot()
+            plurals_only = (root.get("language", "").split("_")[0]
+                            == root.get("sourcelanguage", "").split("_")[0])
+            extra = ["-pluralonly"] if plurals_only else []
+            run = subprocess.run([lupdate, *options, *extra, f"@{sources_lst}", "-ts", str(copy)],
                                  capture_output=True, text=True)
             if run.returncode != 0:
                 print(f"lupdate failed on {committed}:\n{run.stdout}{run.stderr}")
                 failed = True
                 continue
             found = problems(copy)
+            if not found and copy.read_bytes() != committed.read_bytes():
+                found.append("the committed file is not as lupdate writes it: run the update")
             messages = sum(1 for _ in ElementTree.parse(copy).getroot().iter("message"))
             if found:
                 failed = True
-                print(f"{committed}: {len(found)} of {messages} texts need work:")
+                print(f"{committed}: {len(found)} problem(s) among its {messages} texts:")
                 for problem in found:
                     print(f"  {problem}")
                 print("Run `cmake --build build --target update_translations`, translate what is "

@@ -70,20 +70,6 @@ private slots:
         QCOMPARE(installedLanguage, QStringLiteral("de"));
     }
 
-    // The user's order decides: English first stays English (the texts are
-    // written in it), a language without a translation is passed over.
-    void followsTheUsersOrderOfLanguages()
-    {
-        const auto chosen = [](const QStringList &languages) {
-            return desktop::installTranslations(*qApp, languages);
-        };
-        QCOMPARE(chosen({QStringLiteral("en-GB"), QStringLiteral("de-DE")}), QString());
-        QCOMPARE(chosen({QStringLiteral("C")}), QString());
-        QCOMPARE(chosen({QStringLiteral("fr-FR"), QStringLiteral("ja"), QStringLiteral("de-AT")}),
-                 QStringLiteral("de"));
-        QCOMPARE(chosen({QStringLiteral("fr-FR")}), QString());
-    }
-
     void showsTheWindowInGerman()
     {
         auto settings = turns::RunnerSettings::fromEnvironment();
@@ -146,6 +132,28 @@ private slots:
         const auto *buttons = viewer.findChild<QDialogButtonBox *>();
         QVERIFY(buttons);
         QCOMPARE(buttons->button(QDialogButtonBox::Close)->text(), QStringLiteral("Schließen"));
+    }
+
+    // The user's order decides: English first stays English (the texts are
+    // written in it), a language without a translation is passed over.
+    // Last, since the translators it installs stay installed.
+    void followsTheUsersOrderOfLanguages()
+    {
+        const auto chosen = [](const QStringList &languages) {
+            return desktop::installTranslations(*qApp, languages);
+        };
+        QCOMPARE(chosen({QStringLiteral("fr-FR"), QStringLiteral("ja"), QStringLiteral("de-AT")}),
+                 QStringLiteral("de"));
+        QCOMPARE(chosen({QStringLiteral("C")}), QString());
+        QCOMPARE(chosen({QStringLiteral("fr-FR")}), QString());
+        QCOMPARE(chosen({QStringLiteral("en-GB"), QStringLiteral("de-DE")}), QString());
+        // English gets its plural forms, not the source's "(s)".
+        const auto queued = [](int count) {
+            return QCoreApplication::translate("arizuko::desktop::Composer", "%n prompt(s) queued",
+                                               nullptr, count);
+        };
+        QCOMPARE(queued(1), QStringLiteral("1 prompt queued"));
+        QCOMPARE(queued(2), QStringLiteral("2 prompts queued"));
     }
 };
 

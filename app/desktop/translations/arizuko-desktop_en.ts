@@ -1,0 +1,58 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="en_US" sourcelanguage="en">
+<context>
+    <name>arizuko::desktop::AuditLogViewer</name>
+    <message numerus="yes">
+        <source>%n entries; new ones appear as they are written.</source>
+        <translation>
+            <numerusform>%n entry; new ones appear as they are written.</numerusform>
+            <numerusform>%n entries; new ones appear as they are written.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>arizuko::desktop::Composer</name>
+    <message numerus="yes">
+        <source>%n prompt(s) queued</source>
+        <translation>
+            <numerusform>%n prompt queued</numerusform>
+            <numerusform>%n prompts queued</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>arizuko::desktop::ExportDialog</name>
+    <message numerus="yes">
+        <source>%n row(s) have no server equivalent and are left out (listed below).</source>
+        <translation>
+            <numerusform>%n row has no server equivalent and is left out (listed below).</numerusform>
+            <numerusform>%n rows have no server equivalent and are left out (listed below).</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>arizuko::desktop::ImportDialog</name>
+    <message numerus="yes">
+        <source>Write the %n planned change(s) to this desktop&apos;s store? They are written together or not at all.</source>
+        <translation>
+            <numerusform>Write the %n planned change to this desktop&apos;s store?</numerusform>
+            <numerusform>Write the %n planned changes to this desktop&apos;s store? They are written together or not at all.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Applied %n change(s).</source>
+        <translation>
+            <numerusform>Applied %n change.</numerusform>
+            <numerusform>Applied %n changes.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n change(s) planned. Nothing is written until you apply.</source>
+        <translation>
+            <numerusform>%n change planned. Nothing is written until you apply.</numerusform>
+            <numerusform>%n changes planned. Nothing is written until you apply.</numerusform>
+        </translation>
+    </message>
+</context>
+</TS>
