@@ -35,7 +35,8 @@ public:
         const QString activity = QSortFilterProxyModel::data(index, FolderTopicModel::ActivityRole).toString();
         const bool running = activity == QLatin1String("running");
         if (role == Qt::DisplayRole && !activity.isEmpty())
-            return (running ? FolderTreePanel::tr("%1  \u25cf running") : FolderTreePanel::tr("%1  \u25cb queued"))
+            return (running ? FolderTreePanel::tr("%1  \u25cf running")
+                            : FolderTreePanel::tr("%1  \u25cb queued"))
                 .arg(QSortFilterProxyModel::data(index, role).toString());
         if (role == Qt::FontRole && !activity.isEmpty()) {
             QFont font;
@@ -43,7 +44,8 @@ public:
             return font;
         }
         if (role == Qt::AccessibleTextRole && !activity.isEmpty())
-            return (running ? FolderTreePanel::tr("%1, running") : FolderTreePanel::tr("%1, queued"))
+            return (running ? FolderTreePanel::tr("%1, running")
+                            : FolderTreePanel::tr("%1, queued"))
                 .arg(QSortFilterProxyModel::data(index, role).toString());
         return QSortFilterProxyModel::data(index, role);
     }

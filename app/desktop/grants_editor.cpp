@@ -36,14 +36,14 @@ struct Preset
 // The grants people ask for most; each fills the form, nothing is written
 // until Add. The texts are translated where they are shown.
 constexpr Preset presets[] = {
-    {QT_TRANSLATE_NOOP("arizuko::desktop::GrantsEditor", "Reply in this folder's chats"), "mcp:reply", "",
-     policy::Effect::Allow},
-    {QT_TRANSLATE_NOOP("arizuko::desktop::GrantsEditor", "Send files from this folder"), "mcp:send_file", "",
-     policy::Effect::Allow},
+    {QT_TRANSLATE_NOOP("arizuko::desktop::GrantsEditor", "Reply in this folder's chats"),
+     "mcp:reply", "", policy::Effect::Allow},
+    {QT_TRANSLATE_NOOP("arizuko::desktop::GrantsEditor", "Send files from this folder"),
+     "mcp:send_file", "", policy::Effect::Allow},
     {QT_TRANSLATE_NOOP("arizuko::desktop::GrantsEditor", "Every tool in this folder"), "mcp:*", "",
      policy::Effect::Allow},
-    {QT_TRANSLATE_NOOP("arizuko::desktop::GrantsEditor", "Every tool in this folder and below"), "mcp:*", "/**",
-     policy::Effect::Allow},
+    {QT_TRANSLATE_NOOP("arizuko::desktop::GrantsEditor", "Every tool in this folder and below"),
+     "mcp:*", "/**", policy::Effect::Allow},
     {QT_TRANSLATE_NOOP("arizuko::desktop::GrantsEditor", "Reach every host (egress)"), "egress", "",
      policy::Effect::Allow},
     {QT_TRANSLATE_NOOP("arizuko::desktop::GrantsEditor", "Deny a tool (type its name)"), "mcp:", "",

@@ -4,9 +4,11 @@ namespace arizuko::desktop {
 
 QJsonObject TranscriptBridge::texts() const
 {
-    return {{QStringLiteral("lang"), tr("en", "the code of the language the texts are in, for the page's lang")},
+    return {{QStringLiteral("lang"),
+             tr("en", "the code of the language the texts are in, for the page's lang")},
             {QStringLiteral("title"), tr("Transcript")},
-            {QStringLiteral("transcript"), tr("Transcript", "the accessible name of the page's message log")},
+            {QStringLiteral("transcript"),
+             tr("Transcript", "the accessible name of the page's message log")},
             {QStringLiteral("earlier"), tr("Show earlier turns")},
             {QStringLiteral("empty"), tr("Select a topic, then write a prompt below.")}};
 }

@@ -83,17 +83,16 @@ QJsonObject transcriptItem(const turns::TurnEventRecord &event)
     }
     if (kind == QLatin1String("phase")) {
         const auto state = turns::turnStateFromName(text(json, "state"));
-        return note(event, QStringLiteral("\u25b8 %1").arg(state ? models::turnStateText(*state)
-                                                                : text(json, "state")));
+        return note(event, QStringLiteral("\u25b8 %1")
+                               .arg(state ? models::turnStateText(*state) : text(json, "state")));
     }
     if (kind == QLatin1String("network") && text(json, "event") == QLatin1String("decision")) {
         const bool denied = text(json, "decision") != QLatin1String("allow");
-        QJsonObject result =
-            note(event, (denied ? TranscriptText::tr("\u2717 denied %1:%2 (%3)")
-                                : TranscriptText::tr("\u2713 allowed %1:%2 (%3)"))
-                            .arg(text(json, "host"))
-                            .arg(json.value(QStringLiteral("port")).toInt())
-                            .arg(text(json, "reason")));
+        QJsonObject result = note(event, (denied ? TranscriptText::tr("\u2717 denied %1:%2 (%3)")
+                                                 : TranscriptText::tr("\u2713 allowed %1:%2 (%3)"))
+                                             .arg(text(json, "host"))
+                                             .arg(json.value(QStringLiteral("port")).toInt())
+                                             .arg(text(json, "reason")));
         result.insert(QStringLiteral("denied"), denied);
         return result;
     }
@@ -134,7 +133,8 @@ QJsonObject footerItem(const turns::TurnRecord &turn)
     QString line = models::turnStateText(turn.state);
     const QString duration = models::turnDuration(turn);
     if (!duration.isEmpty())
-        line = TranscriptText::tr("%1 in %2", "a turn's end state and how long it took").arg(line, duration);
+        line = TranscriptText::tr("%1 in %2", "a turn's end state and how long it took")
+                   .arg(line, duration);
     const QString usage = models::turnUsage(turn);
     if (!usage.isEmpty())
         line += QStringLiteral(" \u00b7 ") + usage;

@@ -165,7 +165,8 @@ void TurnPanel::refreshFacts()
         {models::turnStateText(turns::TurnState::Booting), m_turn.bootingAt},
         {models::turnStateText(turns::TurnState::Running), m_turn.runningAt},
         {models::turnStateText(turns::TurnState::Finishing), m_turn.finishingAt},
-        {models::turnStateText(m_turn.state), turns::isTerminal(m_turn.state) ? m_turn.endedAt : QString()}};
+        {models::turnStateText(m_turn.state),
+         turns::isTerminal(m_turn.state) ? m_turn.endedAt : QString()}};
     QDateTime previous;
     QTreeWidgetItem *last = nullptr;
     for (const auto &[name, at] : phases) {

@@ -253,9 +253,10 @@ QVariant FolderTopicModel::data(const QModelIndex &index, int role) const
             return node.activity.isEmpty() ? tr("Folder %1").arg(node.folder)
                                            : tr("Folder %1 (a turn is %2)")
                                                  .arg(node.folder, activityText(node.activity));
-        return node.activity.isEmpty() ? tr("Topic %1 in %2").arg(node.topic, node.folder)
-                                       : tr("Topic %1 in %2 (a turn is %3)")
-                                             .arg(node.topic, node.folder, activityText(node.activity));
+        return node.activity.isEmpty()
+                   ? tr("Topic %1 in %2").arg(node.topic, node.folder)
+                   : tr("Topic %1 in %2 (a turn is %3)")
+                         .arg(node.topic, node.folder, activityText(node.activity));
     case Qt::AccessibleTextRole:
         return node.kind == Kind::Folder ? tr("folder %1").arg(node.label())
                                          : tr("topic %1").arg(node.label());
