@@ -94,15 +94,20 @@ private slots:
         QCOMPARE(tabs->tabText(1), QStringLiteral("&Netzwerk"));
         // A header from an engine model, translated as well.
         const auto *network = window.findChild<QTableView *>(QStringLiteral("networkTable"));
-        QCOMPARE(network->model()->headerData(4, Qt::Horizontal).toString(), QStringLiteral("Grund"));
+        QCOMPARE(network->model()->headerData(4, Qt::Horizontal).toString(),
+                 QStringLiteral("Grund"));
 
         // The transcript page's own words come over the bridge.
         QWebEnginePage *page = window.transcript()->webView()->page();
         QVERIFY(waitForScript(page, QStringLiteral("document.documentElement.lang === 'de'")));
-        QCOMPARE(runJavaScript(page, QStringLiteral("document.getElementById('empty').textContent")).toString(),
+        const auto text = [page](const char *id) {
+            return runJavaScript(page, QStringLiteral("document.getElementById('%1').textContent")
+                                           .arg(QLatin1String(id)))
+                .toString();
+        };
+        QCOMPARE(text("empty"),
                  QStringLiteral("Wählen Sie ein Thema und schreiben Sie dann unten einen Prompt."));
-        QCOMPARE(runJavaScript(page, QStringLiteral("document.getElementById('earlier').textContent")).toString(),
-                 QStringLiteral("Frühere Durchläufe anzeigen"));
+        QCOMPARE(text("earlier"), QStringLiteral("Frühere Durchläufe anzeigen"));
 
         QVERIFY(refreshed.wait(15000) || refreshed.count() > 0);
         QTest::qWait(300);
@@ -116,7 +121,8 @@ private slots:
         desktop::AllowlistEditor editor(*m_store, nullptr, QStringLiteral("corp/eng"));
         const QStringList labels = labelTexts(editor);
         for (const char *label : {"&Ordner:", "&Host:", "Host &testen:"})
-            QVERIFY2(labels.contains(QString::fromUtf8(label)), qPrintable(labels.join(QLatin1Char('|'))));
+            QVERIFY2(labels.contains(QString::fromUtf8(label)),
+                     qPrintable(labels.join(QLatin1Char('|'))));
         QCOMPARE(editor.findChild<QAbstractButton *>(QStringLiteral("add"))->text(),
                  QStringLiteral("Regel hinzu&fügen"));
         QCOMPARE(editor.windowTitle(), QStringLiteral("Zulassungsliste von corp/eng"));
@@ -127,7 +133,8 @@ private slots:
         const QString qtBase = QDir(QLibraryInfo::path(QLibraryInfo::TranslationsPath))
                                    .filePath(QStringLiteral("qtbase_de.qm"));
         if (!QFileInfo::exists(qtBase))
-            QSKIP(qPrintable(QStringLiteral("%1 is missing: install qt6-translations-l10n").arg(qtBase)));
+            QSKIP(qPrintable(
+                QStringLiteral("%1 is missing: install qt6-translations-l10n").arg(qtBase)));
         desktop::AuditLogViewer viewer(*m_store, QString());
         const auto *buttons = viewer.findChild<QDialogButtonBox *>();
         QVERIFY(buttons);
