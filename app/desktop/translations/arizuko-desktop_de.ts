@@ -624,7 +624,7 @@ Das kann nicht rückgängig gemacht werden.</translation>
     </message>
     <message>
         <source>corp (exactly), corp/* (children), corp/** (subtree), **</source>
-        <translation>corp (genau), corp/* (Kinder), corp/** (Teilbaum), **</translation>
+        <translation>corp (genau), corp/* (Unterordner), corp/** (ganzer Teilbaum), **</translation>
     </message>
     <message>
         <source>optional: jid=telegram:*</source>
@@ -1689,7 +1689,7 @@ im Ordner „%2“. Die nächsten Durchläufe von %2 und seinen Unterordnern dü
     </message>
     <message>
         <source>By</source>
-        <translation>Durch</translation>
+        <translation>Angelegt von</translation>
     </message>
     <message>
         <source>Created</source>
