@@ -39,11 +39,12 @@ constexpr StepProgress steps[] = {
 Result<GuestImageBuilder> locateGuestImageBuilder()
 {
     const QDir programDir(QCoreApplication::applicationDirPath());
-    QStringList candidates;
-    if (const QString named = qEnvironmentVariable("ARIZUKO_GUEST_IMAGE_BUILDER"); !named.isEmpty())
-        candidates << named;
-    candidates << programDir.filePath(u"../share/arizuko-desktop/build-guest-image"_s)
-               << QStringLiteral(ARIZUKO_SOURCE_DIR "/installer/build-guest-image");
+    // A builder named in the environment is the only one looked at.
+    const QString named = qEnvironmentVariable("ARIZUKO_GUEST_IMAGE_BUILDER");
+    const QStringList candidates =
+        !named.isEmpty() ? QStringList{named}
+                         : QStringList{programDir.filePath(u"../share/arizuko-desktop/build-guest-image"_s),
+                                       QStringLiteral(ARIZUKO_SOURCE_DIR "/installer/build-guest-image")};
     GuestImageBuilder builder;
     for (const QString &candidate : candidates) {
         if (QFileInfo(candidate).isExecutable()) {
@@ -94,6 +95,8 @@ GuestImageBuild::GuestImageBuild(QObject *parent)
 
 GuestImageBuild::~GuestImageBuild()
 {
+    // No signal from a half-destroyed owner's member: end the build quietly.
+    m_process.disconnect(this);
     cancel();
     m_process.waitForFinished(5000);
 }

@@ -19,7 +19,7 @@ struct GuestImageBuilder
     QString outputDirectory;
 };
 
-// The builder script: $ARIZUKO_GUEST_IMAGE_BUILDER, else installed beside
+// The builder script: $ARIZUKO_GUEST_IMAGE_BUILDER (then only it), else installed beside
 // the program (../share/arizuko-desktop/build-guest-image), else this
 // build's source tree (installer/build-guest-image). With the guest binary
 // beside the program and the image directory turns use. An error says what
