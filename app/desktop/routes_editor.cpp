@@ -104,9 +104,8 @@ RoutesEditor::RoutesEditor(store::Store &store, store::StoreWatcher *watcher, QW
     });
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             [this] { m_remove->setEnabled(m_table->currentIndex().isValid()); });
-    connect(m_model, &QAbstractItemModel::modelReset, this, [this] {
-        if (!m_model->lastMoveError().isEmpty())
-            m_status->setText(tr("Not moved: %1").arg(printable(m_model->lastMoveError(), 400)));
+    connect(m_model, &models::RouteModel::moveRefused, this, [this](const QString &message) {
+        m_status->setText(tr("Not moved: %1").arg(printable(message, 400)));
     });
     connect(m_model, &QAbstractItemModel::modelReset, this, &RoutesEditor::testMessage);
     if (watcher)

@@ -102,7 +102,8 @@ bool RouteModel::dropMimeData(const QMimeData *data, Qt::DropAction action, int 
     if (to == from)
         return false;
     const Result<void> moved = moveRoute(from, to);
-    m_moveError = moved ? QString() : moved.error().message;
+    if (!moved)
+        emit moveRefused(moved.error().message);
     // The view removes nothing after a move (removeRows is not offered):
     // the reload above already shows the new order.
     return bool(moved);

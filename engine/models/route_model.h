@@ -51,8 +51,6 @@ public:
     QMimeData *mimeData(const QModelIndexList &indexes) const override;
     bool dropMimeData(const QMimeData *data, Qt::DropAction action, int row, int column,
                       const QModelIndex &parent) override;
-    // The last refusal of a drop, for the editor to show; empty after a good one.
-    QString lastMoveError() const { return m_moveError; }
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
@@ -60,12 +58,15 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation,
                         int role = Qt::DisplayRole) const override;
 
+signals:
+    // A dropped row the engine did not move, and why.
+    void moveRefused(const QString &message);
+
 private:
     std::unique_ptr<policy::Policy> m_engine;
     QList<policy::Route> m_routes;
     QStringList m_verdicts; // per row, after test()
     qint64 m_winner = 0;
-    QString m_moveError;
 };
 
 } // namespace arizuko::models

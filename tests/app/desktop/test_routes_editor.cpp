@@ -203,6 +203,15 @@ private slots:
         QVERIFY(!model->dropMimeData(again.get(), Qt::MoveAction, 2, 0, {}));
         QCOMPARE(order(), (QStringList{QStringLiteral("n=30@10"), QStringLiteral("n=10@20"),
                                        QStringLiteral("n=20@30")}));
+        // A row removed elsewhere while it was dragged: refused, and said.
+        const qint64 gone = model->index(2, 0).data(models::RouteModel::IdRole).toLongLong();
+        QCOMPARE(arizukoctl(dir.path(), {QStringLiteral("route"), QStringLiteral("rm"), QString::number(gone)})
+                     .exitCode,
+                 0);
+        std::unique_ptr<QMimeData> stale(model->mimeData({model->index(2, 0)}));
+        QVERIFY(!model->dropMimeData(stale.get(), Qt::MoveAction, 0, 0, {}));
+        QCOMPARE(child<QLabel>(editor, "status")->text(),
+                 QStringLiteral("Not moved: there is no route #%1").arg(gone));
     }
 
     void aRouteAddedByArizukoctlShowsInTheOpenEditor()
