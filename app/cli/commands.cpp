@@ -14,6 +14,7 @@ const QList<CommandGroup> &commandGroups()
         {QStringLiteral("route"), QStringLiteral("route add|rm|list|test"), runRoute},
         {QStringLiteral("export"), QStringLiteral("export [--format manifest|script] [--folders F]... [--include acl,acl_membership,routes,secrets] [--unrepresentable omit|refuse] [-o FILE]"), runExport},
         {QStringLiteral("import"), QStringLiteral("import FILE [--plan] [--yes]"), runImport},
+        {QStringLiteral("settings"), QStringLiteral("settings show|set"), runSettings},
         {QStringLiteral("audit"), QStringLiteral("audit [--kind K] [--subject S] [--limit N]"), runAudit},
         {QStringLiteral("run"), QStringLiteral("run <folder> [--topic T] [--agent command|claude] \"<prompt or command>\""), runRun},
         {QStringLiteral("turns"), QStringLiteral("turns [--limit N] [--events TURN]"), runTurns},

@@ -36,5 +36,6 @@ Exit runCancel(Context &context, const QStringList &arguments);
 Exit runModel(Context &context, const QStringList &arguments);
 Exit runExport(Context &context, const QStringList &arguments);
 Exit runImport(Context &context, const QStringList &arguments);
+Exit runSettings(Context &context, const QStringList &arguments);
 
 } // namespace arizuko::cli

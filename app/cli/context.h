@@ -23,7 +23,7 @@ enum class Exit : int { Ok = 0, Failed = 1, Usage = 2 };
 struct GlobalOptions
 {
     QString dataDir;    // empty: the store's default resolution
-    QString libvirtUri; // empty: host::defaultLibvirtUri()
+    QString libvirtUri; // empty: the setting libvirt-uri (turns/saved_settings.h)
     bool json = false;
 };
 

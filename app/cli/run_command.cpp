@@ -229,7 +229,10 @@ Exit runRun(Context &context, const QStringList &arguments)
         request.deadline = std::chrono::seconds(seconds);
     }
 
-    auto settings = runnerSettings(context);
+    auto store = store::Store::open(store::resolveDataDir(context.options().dataDir));
+    if (!store)
+        return context.failure(store.error());
+    auto settings = runnerSettings(context, **store);
     if (!settings)
         return context.failure(settings.error());
     if (parser.isSet(providerOption)) {
@@ -246,9 +249,6 @@ Exit runRun(Context &context, const QStringList &arguments)
     }
     if (parser.isSet(modelOption))
         settings->model = parser.value(modelOption);
-    auto store = store::Store::open(store::resolveDataDir(context.options().dataDir));
-    if (!store)
-        return context.failure(store.error());
     auto runner = turns::TurnRunner::create(**store, *settings);
     if (!runner)
         return context.failure(runner.error());

@@ -64,7 +64,10 @@ Exit runStatus(Context &context, const QStringList &arguments)
         return context.usageError(
             QStringLiteral("status: unexpected argument '%1'").arg(parser.positionalArguments().first()));
 
-    const auto settings = runnerSettings(context);
+    auto store = openStore(context);
+    if (!store)
+        return context.failure(store.error());
+    const auto settings = runnerSettings(context, **store);
     if (!settings)
         return context.failure(settings.error());
     const host::HostStatus status = turns::collectMachineStatus(*settings);

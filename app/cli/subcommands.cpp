@@ -49,9 +49,9 @@ Result<std::unique_ptr<store::Store>> openStore(const Context &context)
     return store::Store::open(store::resolveDataDir(context.options().dataDir));
 }
 
-Result<turns::RunnerSettings> runnerSettings(const Context &context)
+Result<turns::RunnerSettings> runnerSettings(const Context &context, store::Store &store)
 {
-    auto settings = turns::RunnerSettings::fromEnvironment();
+    auto settings = turns::RunnerSettings::load(store);
     if (settings && !context.options().libvirtUri.isEmpty())
         settings->libvirtUri = context.options().libvirtUri;
     return settings;

@@ -38,7 +38,8 @@ std::optional<Exit> expectPositionals(Context &context, const QString &command,
 // The store in the data directory of --data-dir / $ARIZUKO_DATA_DIR / XDG.
 Result<std::unique_ptr<store::Store>> openStore(const Context &context);
 
-// The turn runner's settings from the environment, with --libvirt-uri.
-Result<turns::RunnerSettings> runnerSettings(const Context &context);
+// The turn runner's settings: defaults < saved in the store < environment
+// < --libvirt-uri.
+Result<turns::RunnerSettings> runnerSettings(const Context &context, store::Store &store);
 
 } // namespace arizuko::cli

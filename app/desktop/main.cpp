@@ -5,6 +5,7 @@
 
 #include "store/data_dir.h"
 #include "store/store.h"
+#include "turns/first_run.h"
 #include "turns/runner_settings.h"
 
 #include <QApplication>
@@ -26,19 +27,21 @@ int main(int argc, char *argv[])
     // LC_MESSAGES, LANG): LANGUAGE=de shows the window in German.
     arizuko::desktop::installTranslations(application, QLocale::system().uiLanguages());
 
-    const auto settings = arizuko::turns::RunnerSettings::fromEnvironment();
-    if (!settings) {
-        QMessageBox::critical(nullptr, QApplication::translate("main", "Arizuko Desktop"),
-                              settings.error().message);
-        return 1;
-    }
     auto store = arizuko::store::Store::open(arizuko::store::resolveDataDir(QString()));
     if (!store) {
         QMessageBox::critical(nullptr, QApplication::translate("main", "Arizuko Desktop"),
                               store.error().message);
         return 1;
     }
+    const auto settings = arizuko::turns::RunnerSettings::load(**store);
+    if (!settings) {
+        QMessageBox::critical(nullptr, QApplication::translate("main", "Arizuko Desktop"),
+                              settings.error().message);
+        return 1;
+    }
     arizuko::desktop::MainWindow window(**store, *settings);
     window.show();
+    if (const auto firstRun = arizuko::turns::isFirstRun(**store); firstRun && *firstRun)
+        window.showFirstRunGuide();
     return application.exec();
 }

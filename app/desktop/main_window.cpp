@@ -3,6 +3,7 @@
 #include "allowlist_editor.h"
 #include "audit_log_viewer.h"
 #include "export_dialog.h"
+#include "first_run_guide.h"
 #include "grants_editor.h"
 #include "secrets_editor.h"
 #include "settings_dialog.h"
@@ -114,6 +115,37 @@ MainWindow::MainWindow(store::Store &store, const turns::RunnerSettings &setting
 
 MainWindow::~MainWindow() = default;
 
+void MainWindow::showFirstRunGuide()
+{
+    auto *guide = new FirstRunGuide(m_store, m_settings, this);
+    guide->setAttribute(Qt::WA_DeleteOnClose);
+    connect(guide, &FirstRunGuide::secretsEditorRequested, this, &MainWindow::openSecrets);
+    connect(guide, &FirstRunGuide::demoTurnRequested, this, &MainWindow::runDemoTurn);
+    guide->show();
+}
+
+void MainWindow::runDemoTurn(const QString &folder, const QString &topic)
+{
+    (void)m_treeModel->reload();
+    m_tree->view()->expandAll();
+    m_tree->select(folder, topic);
+    turns::TurnRequest request;
+    request.folder = folder;
+    request.topic = topic;
+    request.agent = turns::AgentKind::Claude;
+    request.prompt = tr("Show me what you can do in this sandbox.");
+    request.demoModel = true;
+    if (const auto submitted = m_runner->submit(request); !submitted)
+        showError(submitted.error().message);
+}
+
+void MainWindow::openSecrets()
+{
+    auto *editor = new SecretsEditor(m_store, m_watcher, m_tree->currentFolder(), this);
+    editor->setAttribute(Qt::WA_DeleteOnClose);
+    editor->show();
+}
+
 void MainWindow::createMenus()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
@@ -133,8 +165,9 @@ void MainWindow::createMenus()
     });
     importAction->setObjectName(QStringLiteral("importFromArizuko"));
     QAction *settingsAction = file->addAction(tr("S&ettings\u2026"), this, [this] {
-        auto *dialog = new SettingsDialog(m_store, m_settings, this);
+        auto *dialog = new SettingsDialog(m_store, m_watcher, this);
         dialog->setAttribute(Qt::WA_DeleteOnClose);
+        connect(dialog, &SettingsDialog::secretsEditorRequested, this, &MainWindow::openSecrets);
         dialog->show();
     });
     settingsAction->setObjectName(QStringLiteral("openSettings"));
@@ -167,14 +200,10 @@ void MainWindow::createMenus()
     });
     grants->setObjectName(QStringLiteral("openGrants"));
     grants->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_G));
-    QAction *secrets = folder->addAction(tr("&Secrets\u2026"), this, [this] {
-        auto *editor = new SecretsEditor(m_store, m_tree->currentFolder(), this);
-        editor->setAttribute(Qt::WA_DeleteOnClose);
-        editor->show();
-    });
+    QAction *secrets = folder->addAction(tr("&Secrets\u2026"), this, &MainWindow::openSecrets);
     secrets->setObjectName(QStringLiteral("openSecrets"));
     QAction *routes = folder->addAction(tr("&Routes\u2026"), this, [this] {
-        auto *editor = new RoutesEditor(m_store, this);
+        auto *editor = new RoutesEditor(m_store, m_watcher, this);
         editor->setAttribute(Qt::WA_DeleteOnClose);
         editor->show();
     });
@@ -200,6 +229,8 @@ void MainWindow::createMenus()
     refresh->setShortcut(QKeySequence::Refresh);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
+    QAction *firstRun = help->addAction(tr("&First-run guide\u2026"), this, &MainWindow::showFirstRunGuide);
+    firstRun->setObjectName(QStringLiteral("openFirstRunGuide"));
     help->addAction(tr("&About Arizuko Desktop"), this, [this] {
         QMessageBox::about(this, tr("About Arizuko Desktop"),
                            tr("<p><b>Arizuko Desktop %1</b></p>"

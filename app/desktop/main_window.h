@@ -51,12 +51,19 @@ public:
     turns::TurnRunner *runner() const { return m_runner; }
     StallMeter *stallMeter() const { return m_stallMeter; }
 
+    // The guide to libvirt, the guest image and the model (Help menu; shown
+    // at start in a new data directory).
+    void showFirstRunGuide();
+    // A demo turn (the built-in demo model) in `folder`, shown here.
+    void runDemoTurn(const QString &folder, const QString &topic);
+
 protected:
     void closeEvent(QCloseEvent *event) override;
 
 private:
     void createMenus();
     void createTray();
+    void openSecrets();
     void restoreLayout();
     void onSelection(const QString &folder, const QString &topic);
     void send(const QString &prompt);

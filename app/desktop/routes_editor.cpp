@@ -4,6 +4,7 @@
 #include "safe_text.h"
 
 #include "models/route_model.h"
+#include "store/store_watcher.h"
 
 #include <QDialogButtonBox>
 #include <QFormLayout>
@@ -19,10 +20,10 @@
 
 namespace arizuko::desktop {
 
-RoutesEditor::RoutesEditor(store::Store &store, QWidget *parent)
+RoutesEditor::RoutesEditor(store::Store &store, store::StoreWatcher *watcher, QWidget *parent)
     : QDialog(parent)
     , m_model(new models::RouteModel(store, this))
-    , m_table(makeReadOnlyTable(this, QStringLiteral("routes"), tr("Routes in the order they are tried")))
+    , m_table(makeReadOnlyTable(this, QStringLiteral("routes"), tr("Routes in the order they are tried; drag a row to move it")))
     , m_seq(new QSpinBox(this))
     , m_match(new QLineEdit(this))
     , m_target(new QLineEdit(this))
@@ -36,6 +37,12 @@ RoutesEditor::RoutesEditor(store::Store &store, QWidget *parent)
     setObjectName(QStringLiteral("routesEditor"));
     setWindowTitle(tr("Routes"));
     m_table->setModel(m_model);
+    m_table->setDragEnabled(true);
+    m_table->setAcceptDrops(true);
+    m_table->setDropIndicatorShown(true);
+    m_table->setDragDropMode(QAbstractItemView::InternalMove);
+    m_table->setDefaultDropAction(Qt::MoveAction);
+    m_table->setDragDropOverwriteMode(false);
     m_seq->setObjectName(QStringLiteral("seq"));
     m_seq->setAccessibleName(tr("Order"));
     m_seq->setRange(0, 1000000);
@@ -97,10 +104,20 @@ RoutesEditor::RoutesEditor(store::Store &store, QWidget *parent)
     });
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             [this] { m_remove->setEnabled(m_table->currentIndex().isValid()); });
+    connect(m_model, &models::RouteModel::moveRefused, this, [this](const QString &message) {
+        m_status->setText(tr("Not moved: %1").arg(printable(message, 400)));
+    });
+    connect(m_model, &QAbstractItemModel::modelReset, this, &RoutesEditor::testMessage);
+    if (watcher)
+        connect(watcher, &store::StoreWatcher::routesChanged, this, &RoutesEditor::reload);
+    reload();
+    validate();
+}
+
+void RoutesEditor::reload()
+{
     if (const Result<void> loaded = m_model->reload(); !loaded)
         m_status->setText(printable(loaded.error().message, 400));
-    validate();
-    testMessage();
 }
 
 void RoutesEditor::validate()
@@ -133,7 +150,6 @@ void RoutesEditor::addRoute()
         return;
     }
     m_status->setText(tr("Added route #%1.").arg(added->id));
-    testMessage();
 }
 
 void RoutesEditor::removeRoute()
@@ -143,7 +159,6 @@ void RoutesEditor::removeRoute()
         return;
     }
     m_status->setText(tr("Removed the route."));
-    testMessage();
 }
 
 void RoutesEditor::testMessage()

@@ -1,7 +1,7 @@
 #pragma once
 
 // Which folder an incoming message goes to: the routes in the order they are
-// tried, a form to add one (checked by the engine as you type), and "test a
+// tried (drag a row to reorder; a change by arizukoctl shows at once), a form to add one (checked by the engine as you type), and "test a
 // message" naming the route that wins and why each earlier one did not.
 
 #include <QDialog>
@@ -14,6 +14,7 @@ class QTableView;
 
 namespace arizuko::store {
 class Store;
+class StoreWatcher;
 }
 namespace arizuko::models {
 class RouteModel;
@@ -26,7 +27,7 @@ class RoutesEditor final : public QDialog
     Q_OBJECT
 
 public:
-    explicit RoutesEditor(store::Store &store, QWidget *parent = nullptr);
+    RoutesEditor(store::Store &store, store::StoreWatcher *watcher, QWidget *parent = nullptr);
 
     models::RouteModel *model() const { return m_model; }
 
@@ -35,6 +36,7 @@ private:
     void addRoute();
     void removeRoute();
     void testMessage();
+    void reload();
 
     models::RouteModel *m_model;
     QTableView *m_table;

@@ -5,6 +5,7 @@
 
 #include "models/network_rule_model.h"
 #include "models/secret_list_model.h"
+#include "store/store_watcher.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -19,10 +20,12 @@
 #include <QTableView>
 #include <QVBoxLayout>
 #include <QtConcurrent>
+#include <utility>
 
 namespace arizuko::desktop {
 
-SecretsEditor::SecretsEditor(store::Store &store, const QString &folder, QWidget *parent)
+SecretsEditor::SecretsEditor(store::Store &store, store::StoreWatcher *watcher,
+                             const QString &folder, QWidget *parent)
     : QDialog(parent)
     , m_store(store)
     , m_model(new models::SecretListModel(this))
@@ -90,6 +93,15 @@ SecretsEditor::SecretsEditor(store::Store &store, const QString &folder, QWidget
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
         m_remove->setEnabled(m_table->currentIndex().isValid() && !isBusy());
     });
+    // A secret set or removed by arizukoctl: re-read the names (after the
+    // worker in flight, whose list may predate it).
+    if (watcher)
+        connect(watcher, &store::StoreWatcher::secretsChanged, this, [this] {
+            if (isBusy())
+                m_reloadPending = true;
+            else
+                run({});
+        });
     loadFolders(folder);
     validate();
     run({});
@@ -137,6 +149,8 @@ void SecretsEditor::run(Operation operation)
 void SecretsEditor::showOutcome()
 {
     const Outcome outcome = m_watcher.result();
+    if (std::exchange(m_reloadPending, false))
+        QMetaObject::invokeMethod(this, [this] { run({}); }, Qt::QueuedConnection);
     if (!outcome.keyStore.isEmpty())
         m_keyStore->setText(tr("Master key: %1").arg(outcome.keyStore));
     if (outcome.secrets) {

@@ -34,7 +34,8 @@ class SecretsEditor final : public QDialog
     Q_OBJECT
 
 public:
-    SecretsEditor(store::Store &store, const QString &folder, QWidget *parent = nullptr);
+    SecretsEditor(store::Store &store, store::StoreWatcher *watcher, const QString &folder,
+                  QWidget *parent = nullptr);
     ~SecretsEditor() override;
 
     models::SecretListModel *model() const { return m_model; }
@@ -73,6 +74,7 @@ private:
     QPushButton *m_set;
     QPushButton *m_remove;
     QLabel *m_status;
+    bool m_reloadPending = false;
 };
 
 } // namespace arizuko::desktop

@@ -29,7 +29,4 @@ struct HostStatus
 
 QString acceleratorName(Accelerator accelerator);
 
-// The URI used when none is configured: $ARIZUKO_LIBVIRT_URI or qemu:///system.
-QString defaultLibvirtUri();
-
 } // namespace arizuko::host

@@ -2,6 +2,9 @@
 
 #include "policy/policy.h"
 
+#include <QMimeData>
+#include <algorithm>
+
 using namespace Qt::StringLiterals;
 
 namespace arizuko::models {
@@ -43,6 +46,67 @@ Result<void> RouteModel::removeRoute(int row)
         !removed)
         return removed.error();
     return reload();
+}
+
+Result<void> RouteModel::moveRoute(int from, int to)
+{
+    if (from < 0 || from >= m_routes.size())
+        return makeError(u"desktop.no-row"_s, u"No route is selected."_s);
+    if (const auto moved = m_engine->routes().move(m_routes.at(from).id, to, actor.toString());
+        !moved)
+        return moved.error();
+    return reload();
+}
+
+namespace {
+const QString routeRowMime = u"application/x-arizuko-route-row"_s;
+}
+
+Qt::ItemFlags RouteModel::flags(const QModelIndex &index) const
+{
+    const Qt::ItemFlags base = QAbstractTableModel::flags(index);
+    return index.isValid() ? base | Qt::ItemIsDragEnabled : base | Qt::ItemIsDropEnabled;
+}
+
+Qt::DropActions RouteModel::supportedDropActions() const
+{
+    return Qt::MoveAction;
+}
+
+QStringList RouteModel::mimeTypes() const
+{
+    return {routeRowMime};
+}
+
+QMimeData *RouteModel::mimeData(const QModelIndexList &indexes) const
+{
+    if (indexes.isEmpty())
+        return nullptr;
+    auto *data = new QMimeData;
+    data->setData(routeRowMime, QByteArray::number(indexes.first().row()));
+    return data;
+}
+
+bool RouteModel::dropMimeData(const QMimeData *data, Qt::DropAction action, int row, int,
+                              const QModelIndex &parent)
+{
+    if (action != Qt::MoveAction || !data || !data->hasFormat(routeRowMime))
+        return false;
+    bool ok = false;
+    const int from = data->data(routeRowMime).toInt(&ok);
+    // Dropped on a row: before it; between rows: at `row`; below the last: the end.
+    const int before = row >= 0 ? row : parent.isValid() ? parent.row() : int(m_routes.size());
+    if (!ok || from < 0 || from >= m_routes.size())
+        return false;
+    const int to = std::clamp(before > from ? before - 1 : before, 0, int(m_routes.size()) - 1);
+    if (to == from)
+        return false;
+    const Result<void> moved = moveRoute(from, to);
+    if (!moved)
+        emit moveRefused(moved.error().message);
+    // The view removes nothing after a move (removeRows is not offered):
+    // the reload above already shows the new order.
+    return bool(moved);
 }
 
 Result<policy::MessageAttributes> RouteModel::parseAttributes(const QString &text)

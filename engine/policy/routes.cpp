@@ -3,6 +3,8 @@
 #include "policy/sql_helpers.h"
 #include "store/write_transaction.h"
 
+#include <QJsonArray>
+#include <QJsonObject>
 #include <QSqlQuery>
 #include <QVariant>
 #include <algorithm>
@@ -69,6 +71,51 @@ Result<Route> Routes::remove(qint64 id, const QString &actor)
     if (auto committed = transaction->commit(); !committed)
         return committed.error();
     return removed;
+}
+
+Result<QList<Route>> Routes::move(qint64 id, qsizetype position, const QString &actor)
+{
+    auto transaction = store::WriteTransaction::begin(m_cache.database());
+    if (!transaction)
+        return transaction.error();
+    auto routes = list();
+    if (!routes)
+        return routes.error();
+    const auto found = std::find_if(routes->cbegin(), routes->cend(),
+                                    [id](const Route &route) { return route.id == id; });
+    if (found == routes->cend())
+        return makeError(u"policy.no-such-route"_s, u"there is no route #%1"_s.arg(id));
+    if (position < 0 || position >= routes->size())
+        return makeError(u"policy.bad-position"_s,
+                         u"position %1 is outside the %2 routes"_s.arg(position).arg(routes->size()));
+    const QString movedTarget = found->target;
+    const qsizetype from = std::distance(routes->cbegin(), found);
+    QList<qint64> seqs;
+    for (const Route &route : std::as_const(*routes))
+        seqs << route.seq;
+    const bool distinct = std::adjacent_find(seqs.cbegin(), seqs.cend()) == seqs.cend();
+    routes->move(from, position);
+    QJsonArray order;
+    QSqlQuery query(m_cache.database());
+    query.prepare(u"UPDATE routes SET seq = ? WHERE id = ?"_s);
+    for (qsizetype index = 0; index < routes->size(); ++index) {
+        Route &route = (*routes)[index];
+        const qint64 seq = distinct ? seqs.at(index) : (index + 1) * 10;
+        order.append(route.id);
+        if (route.seq == seq)
+            continue;
+        route.seq = seq;
+        query.addBindValue(seq);
+        query.addBindValue(route.id);
+        if (!query.exec())
+            return storeError(query, u"reorder the routes"_s);
+    }
+    const QJsonObject detail{{u"moved"_s, id}, {u"position"_s, position}, {u"order"_s, order}};
+    if (auto recorded = m_audit.record(actor, u"route.reorder"_s, movedTarget, detail); !recorded)
+        return recorded.error();
+    if (auto committed = transaction->commit(); !committed)
+        return committed.error();
+    return *routes;
 }
 
 Result<QList<Route>> Routes::list()

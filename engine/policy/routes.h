@@ -19,6 +19,11 @@ public:
     Result<Route> add(qint64 seq, const QString &match, const QString &target,
                       const QString &actor);
     Result<Route> remove(qint64 id, const QString &actor);
+    // Moves route `id` to `position` (0: tried first) in the order routes are
+    // tried. The routes keep the seq values they had, re-dealt in the new
+    // order (renumbered 10, 20, ... only when two shared one); one
+    // transaction, audited as route.reorder with the new order.
+    Result<QList<Route>> move(qint64 id, qsizetype position, const QString &actor);
     Result<QList<Route>> list();
 
     // The winning route with its folder and observe flag; nullopt when none matches.

@@ -48,6 +48,12 @@ void StoreWatcher::poll()
             emit grantsChanged();
         else if (subject == QLatin1String("turns"))
             emit turnsChanged();
+        else if (subject == QLatin1String("routes"))
+            emit routesChanged();
+        else if (subject == QLatin1String("secrets"))
+            emit secretsChanged();
+        else if (subject == QLatin1String("settings"))
+            emit settingsChanged();
     }
 }
 

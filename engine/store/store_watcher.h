@@ -2,7 +2,7 @@
 
 // Tells a window what changed in the store, whoever changed it: this
 // process, or arizukoctl beside it. Polls the generations that triggers
-// bump (migration 0003) on a timer; a read of five integers, so it can
+// bump (migrations 0003 and 0005) on a timer; a read of eight integers, so it can
 // poll often enough that a change shows within a second.
 
 #include <QHash>
@@ -32,6 +32,9 @@ signals:
     void rulesChanged();
     void grantsChanged();
     void turnsChanged();
+    void routesChanged();
+    void secretsChanged();
+    void settingsChanged();
 
 private:
     Store &m_store;

@@ -1,7 +1,6 @@
 #include "turns/runner_settings.h"
 
 #include "host/guest_image.h"
-#include "host/host_status.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -37,32 +36,57 @@ QString defaultEgressProgram()
     return onPath.isEmpty() ? beside : onPath;
 }
 
+Result<RunnerSettings> RunnerSettings::load(store::Store &store)
+{
+    const auto saved = SavedSettings(store).load();
+    if (!saved)
+        return saved.error();
+    return fromLayers(*saved);
+}
+
 Result<RunnerSettings> RunnerSettings::fromEnvironment()
 {
+    return fromLayers({});
+}
+
+Result<RunnerSettings> RunnerSettings::fromLayers(const SettingValues &saved)
+{
+    SettingValues values;
+    for (const EffectiveSetting &effective : effectiveSettings(saved)) {
+        const SettingDefinition &definition = effective.definition;
+        if (const auto problem = settingProblem(definition.key, effective.value)) {
+            const QString where =
+                effective.source == SettingSource::Environment
+                    ? QString::fromLatin1(definition.environmentVariable)
+                    : QStringLiteral("the saved setting %1 (change it with `arizukoctl settings "
+                                     "set %1 VALUE`)")
+                          .arg(definition.key);
+            return makeError(QStringLiteral("turns.bad-setting"),
+                             QStringLiteral("%1: %2").arg(where, *problem));
+        }
+        values.insert(definition.key, effective.value);
+    }
     RunnerSettings settings;
-    settings.libvirtUri = host::defaultLibvirtUri();
+    settings.libvirtUri = values.value(setting::libvirtUri);
+    settings.subnetPool = values.value(setting::subnetPool);
+    // Checked above, so these parse.
+    settings.accelerator = *libvirt::parseAcceleratorSetting(values.value(setting::accelerator));
+    settings.maxConcurrentTurns = values.value(setting::maxTurns).toInt();
+    settings.defaultDeadline = std::chrono::seconds(values.value(setting::turnDeadline).toInt());
+    settings.modelProvider = *parseModelProviderChoice(values.value(setting::modelProvider));
+    settings.modelUrl = values.value(setting::modelUrl);
+    settings.model = values.value(setting::model);
+
     settings.guestImageDirectory = host::guestImageDirectory();
     settings.egressProgram = qEnvironmentVariable("ARIZUKO_EGRESS_BIN", defaultEgressProgram());
-    settings.subnetPool = qEnvironmentVariable("ARIZUKO_SUBNET_POOL", settings.subnetPool);
-    const auto accelerator =
-        libvirt::parseAcceleratorSetting(qEnvironmentVariable("ARIZUKO_ACCELERATOR"));
-    if (!accelerator)
-        return accelerator.error();
-    settings.accelerator = *accelerator;
-
-    const auto maxTurns = positiveNumber("ARIZUKO_MAX_TURNS", settings.maxConcurrentTurns);
-    const auto deadline =
-        positiveNumber("ARIZUKO_TURN_DEADLINE", int(settings.defaultDeadline.count()));
     const auto health =
         positiveNumber("ARIZUKO_PROXY_HEALTH_TIMEOUT_MS", int(settings.proxyHealthTimeout.count()));
     const auto memory = positiveNumber("ARIZUKO_TURN_MEMORY_MIB", settings.memoryMiB);
     const auto depth = positiveNumber("ARIZUKO_DELEGATION_DEPTH", settings.maxDelegationDepth);
-    for (const Result<int> *number : {&maxTurns, &deadline, &health, &memory, &depth}) {
+    for (const Result<int> *number : {&health, &memory, &depth}) {
         if (!*number)
             return number->error();
     }
-    settings.maxConcurrentTurns = *maxTurns;
-    settings.defaultDeadline = std::chrono::seconds(*deadline);
     settings.proxyHealthTimeout = std::chrono::milliseconds(*health);
     settings.memoryMiB = *memory;
     settings.maxDelegationDepth = *depth;
@@ -73,13 +97,7 @@ Result<RunnerSettings> RunnerSettings::fromEnvironment()
     settings.gatewayPort = quint16(*gatewayPort);
     settings.proxyAllowsLoopback =
         qEnvironmentVariable("ARIZUKO_PROXY_ALLOW_LOOPBACK") == QLatin1String("1");
-    const auto provider = parseModelProviderChoice(qEnvironmentVariable("ARIZUKO_MODEL_PROVIDER"));
-    if (!provider)
-        return provider.error();
-    settings.modelProvider = *provider;
-    settings.modelUrl = qEnvironmentVariable("ARIZUKO_MODEL_URL");
     settings.modelScript = qEnvironmentVariable("ARIZUKO_MODEL_SCRIPT");
-    settings.model = qEnvironmentVariable("ARIZUKO_MODEL");
     return settings;
 }
 

@@ -7,6 +7,7 @@
 #include "libvirt/accelerator_choice.h"
 #include "tools/tool_context.h"
 #include "turns/model_provider.h"
+#include "turns/saved_settings.h"
 
 #include <QString>
 #include <chrono>
@@ -38,13 +39,20 @@ struct RunnerSettings
     // delegate_group / escalate_group refuse a turn deeper than this.
     int maxDelegationDepth = tools::defaultMaxDepth;
 
-    // Defaults, then the environment: ARIZUKO_LIBVIRT_URI, ARIZUKO_GUEST_IMAGE_DIR,
-    // ARIZUKO_EGRESS_BIN, ARIZUKO_SUBNET_POOL, ARIZUKO_ACCELERATOR (auto|kvm|tcg),
-    // ARIZUKO_MAX_TURNS, ARIZUKO_TURN_DEADLINE (seconds), ARIZUKO_PROXY_HEALTH_TIMEOUT_MS,
-    // ARIZUKO_TURN_MEMORY_MIB, ARIZUKO_GATEWAY_PORT, ARIZUKO_PROXY_ALLOW_LOOPBACK=1,
+    // What turns run with: the defaults, then the settings saved in the
+    // store (saved_settings.h), then the environment. The saved settings and
+    // their variables: ARIZUKO_LIBVIRT_URI, ARIZUKO_ACCELERATOR (auto|kvm|tcg),
+    // ARIZUKO_SUBNET_POOL, ARIZUKO_MAX_TURNS, ARIZUKO_TURN_DEADLINE (seconds),
     // ARIZUKO_MODEL_PROVIDER (auto|api-key|oauth|demo), ARIZUKO_MODEL_URL,
-    // ARIZUKO_MODEL_SCRIPT, ARIZUKO_MODEL, ARIZUKO_DELEGATION_DEPTH.
+    // ARIZUKO_MODEL. Only in the environment: ARIZUKO_GUEST_IMAGE_DIR,
+    // ARIZUKO_EGRESS_BIN, ARIZUKO_PROXY_HEALTH_TIMEOUT_MS, ARIZUKO_TURN_MEMORY_MIB,
+    // ARIZUKO_GATEWAY_PORT, ARIZUKO_PROXY_ALLOW_LOOPBACK=1, ARIZUKO_MODEL_SCRIPT,
+    // ARIZUKO_DELEGATION_DEPTH. A value that fails its check is an error
+    // naming where it came from.
+    static Result<RunnerSettings> load(store::Store &store);
+    // The same with nothing saved: defaults, then the environment.
     static Result<RunnerSettings> fromEnvironment();
+    static Result<RunnerSettings> fromLayers(const SettingValues &saved);
 };
 
 // arizuko-egress next to the running executable, else on PATH.

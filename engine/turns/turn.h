@@ -54,6 +54,7 @@ public:
     QString folder() const { return m_record.folder; }
     QString topic() const { return m_record.topic; }
     AgentKind agent() const { return m_request.agent; }
+    bool demoModel() const { return m_request.demoModel; }
     TurnState state() const { return m_record.state; }
     const TurnRecord &record() const { return m_record; }
     std::optional<libvirt::Ipv4Range> subnet() const;

@@ -24,6 +24,9 @@ struct TurnRequest
     QString prompt;
     // The model the agent asks for; empty: the runner's setting.
     QString model;
+    // The built-in demo model whatever the runner's provider (the first-run
+    // guide's demo turn: no credential needed, clearly a demonstration).
+    bool demoModel = false;
     // Zero: the runner's default deadline.
     std::chrono::seconds deadline{0};
     // How many delegate_group / escalate_group calls led to this turn.

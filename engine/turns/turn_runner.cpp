@@ -278,7 +278,7 @@ Result<TurnPlan> TurnRunner::plan(const Turn &turn)
     }
 
     ModelProviderRequest model;
-    model.choice = m_environment->settings.modelProvider;
+    model.choice = turn.demoModel() ? ModelProviderChoice::Demo : m_environment->settings.modelProvider;
     model.upstreamUrl = m_environment->settings.modelUrl;
     model.scriptPath = m_environment->settings.modelScript;
     model.folder = turn.folder();

@@ -1,7 +1,8 @@
 // The routes editor offscreen on a real store: "test a message" names the
 // route the engine's resolve() picks and why each earlier one did not, a
 // route added in the editor is what arizukoctl lists, and bad or hostile
-// match and target text is refused with the store unchanged.
+// match and target text is refused with the store unchanged; a dragged row
+// keeps its new place in the store, and a route added by arizukoctl appears.
 
 #include "editor_test_support.h"
 #include "routes_editor.h"
@@ -9,10 +10,12 @@
 #include "models/route_model.h"
 #include "policy/policy.h"
 #include "folders/folders.h"
+#include "store/store_watcher.h"
 
 #include <QAbstractItemModelTester>
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QMimeData>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTableView>
@@ -91,7 +94,7 @@ private slots:
         QFETCH(QString, message);
         QFETCH(QString, folder);
         QFETCH(QStringList, verdicts);
-        RoutesEditor editor(*m_store);
+        RoutesEditor editor(*m_store, nullptr);
         child<QLineEdit>(editor, "message")->setText(message);
         QCOMPARE(testColumn(editor), verdicts);
         const QString verdict = child<QLabel>(editor, "verdict")->text();
@@ -109,7 +112,7 @@ private slots:
 
     void addedRouteIsInTheStore()
     {
-        RoutesEditor editor(*m_store);
+        RoutesEditor editor(*m_store, nullptr);
         child<QSpinBox>(editor, "seq")->setValue(5);
         child<QLineEdit>(editor, "match")->setText(QStringLiteral("platform=cli"));
         child<QLineEdit>(editor, "target")->setText(QStringLiteral("lab"));
@@ -130,7 +133,7 @@ private slots:
     void badAndHostileTextIsRefusedAndTheStoreUnchanged()
     {
         const QByteArray before = routesJson();
-        RoutesEditor editor(*m_store);
+        RoutesEditor editor(*m_store, nullptr);
         auto *match = child<QLineEdit>(editor, "match");
         auto *target = child<QLineEdit>(editor, "target");
         const auto refused = [&](const QString &why) {
@@ -157,6 +160,74 @@ private slots:
             refused(QStringLiteral("target"));
         }
         QCOMPARE(routesJson(), before);
+    }
+
+    // A drag ends in the model's dropMimeData with the dragged row's data,
+    // which is what the view calls on a drop (QDrag::exec itself needs a
+    // real pointer, which offscreen has not).
+    void aDraggedRowIsPersistedInItsNewPlace()
+    {
+        QTemporaryDir dir;
+        auto store = openStore(dir);
+        QVERIFY(folders::Folders(*store, QStringLiteral("user:test")).add(QStringLiteral("lab")));
+        policy::Policy policy(*store);
+        for (const int seq : {10, 20, 30})
+            QVERIFY(policy.routes().add(seq, QStringLiteral("n=%1").arg(seq), QStringLiteral("lab"),
+                                        QStringLiteral("user:test")));
+        RoutesEditor editor(*store, nullptr);
+        auto *table = child<QTableView>(editor, "routes");
+        QCOMPARE(table->dragDropMode(), QAbstractItemView::InternalMove);
+        models::RouteModel *model = editor.model();
+        // Drag the last row onto the first: it is tried first from now on.
+        std::unique_ptr<QMimeData> dragged(model->mimeData({model->index(2, 0)}));
+        QVERIFY(model->canDropMimeData(dragged.get(), Qt::MoveAction, 0, 0, {}));
+        QVERIFY(model->dropMimeData(dragged.get(), Qt::MoveAction, 0, 0, {}));
+        const auto order = [&dir] {
+            QStringList matches;
+            const CtlResult listed = arizukoctl(dir.path(), {QStringLiteral("route"), QStringLiteral("list")});
+            for (const QJsonValue &route : listed.json().array())
+                matches << route[QLatin1String("match")].toString() + QLatin1Char('@') +
+                               QString::number(route[QLatin1String("seq")].toInteger());
+            return matches;
+        };
+        // The seq values stay 10, 20, 30, dealt out in the new order.
+        QCOMPARE(order(), (QStringList{QStringLiteral("n=30@10"), QStringLiteral("n=10@20"),
+                                       QStringLiteral("n=20@30")}));
+        QCOMPARE(model->index(0, models::RouteModel::MatchColumn).data().toString(), QStringLiteral("n=30"));
+        // The move is audited with the new order.
+        const CtlResult audit = arizukoctl(dir.path(), {QStringLiteral("audit"), QStringLiteral("--kind"),
+                                                        QStringLiteral("route.reorder")});
+        QCOMPARE(audit.json().array().size(), 1);
+        // Dropping a row back onto its own place changes nothing.
+        std::unique_ptr<QMimeData> again(model->mimeData({model->index(1, 0)}));
+        QVERIFY(!model->dropMimeData(again.get(), Qt::MoveAction, 2, 0, {}));
+        QCOMPARE(order(), (QStringList{QStringLiteral("n=30@10"), QStringLiteral("n=10@20"),
+                                       QStringLiteral("n=20@30")}));
+        // A row removed elsewhere while it was dragged: refused, and said.
+        const qint64 gone = model->index(2, 0).data(models::RouteModel::IdRole).toLongLong();
+        QCOMPARE(arizukoctl(dir.path(), {QStringLiteral("route"), QStringLiteral("rm"), QString::number(gone)})
+                     .exitCode,
+                 0);
+        std::unique_ptr<QMimeData> stale(model->mimeData({model->index(2, 0)}));
+        QVERIFY(!model->dropMimeData(stale.get(), Qt::MoveAction, 0, 0, {}));
+        QCOMPARE(child<QLabel>(editor, "status")->text(),
+                 QStringLiteral("Not moved: there is no route #%1").arg(gone));
+    }
+
+    void aRouteAddedByArizukoctlShowsInTheOpenEditor()
+    {
+        QTemporaryDir dir;
+        auto store = openStore(dir);
+        store::StoreWatcher watcher(*store);
+        RoutesEditor editor(*store, &watcher);
+        QCOMPARE(editor.model()->rowCount(), 0);
+        QCOMPARE(arizukoctl(dir.path(), {QStringLiteral("route"), QStringLiteral("add"), QStringLiteral("5"),
+                                         QStringLiteral("platform=cli"), QStringLiteral("lab")})
+                     .exitCode,
+                 0);
+        QTRY_COMPARE_WITH_TIMEOUT(editor.model()->rowCount(), 1, 5000);
+        QCOMPARE(editor.model()->index(0, models::RouteModel::TargetColumn).data().toString(),
+                 QStringLiteral("lab"));
     }
 };
 

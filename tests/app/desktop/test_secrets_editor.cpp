@@ -1,13 +1,15 @@
 // The secrets editor offscreen on a real store with a key file: a value set
 // in the password field is sealed and listed by name, and no widget, model
 // role or tooltip of the editor ever holds it again; bad names are refused
-// with the store unchanged; the key store is named.
+// with the store unchanged; the key store is named; a secret set by
+// arizukoctl appears in the open editor.
 
 #include "editor_test_support.h"
 #include "secrets_editor.h"
 
 #include "models/secret_list_model.h"
 #include "folders/folders.h"
+#include "store/store_watcher.h"
 
 #include <QAbstractItemModelTester>
 #include <QPushButton>
@@ -76,7 +78,7 @@ private slots:
 
     void setValueIsSealedAndNeverReadableBack()
     {
-        SecretsEditor editor(*m_store, QStringLiteral("corp"));
+        SecretsEditor editor(*m_store, nullptr, QStringLiteral("corp"));
         QSignalSpy settled(&editor, &SecretsEditor::settled);
         QVERIFY(settled.wait(10000));
         QVERIFY2(child<QLabel>(editor, "keyStore")->text().contains(QStringLiteral("key file")),
@@ -104,9 +106,32 @@ private slots:
             QVERIFY2(!leaks(text), qPrintable(text));
     }
 
+    void aSecretSetByArizukoctlShowsInTheOpenEditor()
+    {
+        store::StoreWatcher watcher(*m_store);
+        SecretsEditor editor(*m_store, &watcher, QStringLiteral("corp"));
+        QSignalSpy settled(&editor, &SecretsEditor::settled);
+        QVERIFY(settled.wait(10000));
+        const int before = editor.model()->rowCount();
+        QProcess ctl;
+        ctl.start(QStringLiteral(ARIZUKOCTL),
+                  {QStringLiteral("--data-dir"), m_dir.path(), QStringLiteral("secret"),
+                   QStringLiteral("set"), QStringLiteral("FROM_CLI"), QStringLiteral("--folder"),
+                   QStringLiteral("corp")});
+        ctl.write("value-from-the-cli\n");
+        ctl.closeWriteChannel();
+        QVERIFY(ctl.waitForFinished(30000));
+        QCOMPARE(ctl.exitCode(), 0);
+        QTRY_COMPARE_WITH_TIMEOUT(editor.model()->rowCount(), before + 1, 10000);
+        bool listed = false;
+        for (int row = 0; row < editor.model()->rowCount(); ++row)
+            listed = listed || editor.model()->index(row, 0).data().toString() == QStringLiteral("FROM_CLI");
+        QVERIFY(listed);
+    }
+
     void hostileNamesAreRefusedAndTheStoreUnchanged()
     {
-        SecretsEditor editor(*m_store, QStringLiteral("corp"));
+        SecretsEditor editor(*m_store, nullptr, QStringLiteral("corp"));
         QSignalSpy settled(&editor, &SecretsEditor::settled);
         QVERIFY(settled.wait(10000));
         const QByteArray before = secretsJson();

@@ -5,8 +5,10 @@
 // it with one click (and a confirmation that names the rule and folder),
 // and finds the rule in the store. Screenshots of the live window go to
 // docs/screenshots/. Reports the GUI thread's longest stall during the turn.
+// And the first-run guide's demo turn, in a folder it creates.
 
 #include "composer.h"
+#include "first_run_guide.h"
 #include "folder_tree_panel.h"
 #include "main_window.h"
 #include "stall_meter.h"
@@ -234,6 +236,47 @@ private slots:
 
         // Measured, not assumed: the window stayed responsive.
         QVERIFY2(stall <= maxStallMs, qPrintable(QStringLiteral("longest stall %1 ms").arg(stall)));
+    }
+
+    // The first-run guide's demo turn: a new folder and topic, the built-in
+    // demo model although the provider is auto and no key is set, and the
+    // turn shown in the window's transcript.
+    void theFirstRunDemoTurnRunsInTheWindow()
+    {
+        qputenv("ARIZUKO_KEY_STORE", "file");
+        QTemporaryDir directory;
+        auto store = store::Store::open(directory.filePath(QStringLiteral("data")));
+        QVERIFY(store.ok());
+        turns::RunnerSettings settings = m_settings;
+        settings.egressProgram = QStringLiteral(EGRESS_PROGRAM);
+        settings.modelProvider = turns::ModelProviderChoice::Auto;
+        settings.accelerator = libvirt::AcceleratorSetting::Tcg;
+        MainWindow window(**store, settings);
+        window.resize(1500, 900);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        turns::TurnRunner *runner = window.runner();
+        QTRY_VERIFY_WITH_TIMEOUT(runner->isReady(), 120000);
+
+        window.showFirstRunGuide();
+        auto *guide = window.findChild<desktop::FirstRunGuide *>(QStringLiteral("firstRunGuide"));
+        QVERIFY(guide);
+        auto *runDemo = guide->findChild<QPushButton *>(QStringLiteral("runDemo"));
+        // Enabled once the guide found libvirt and the image.
+        QTRY_VERIFY_WITH_TIMEOUT(runDemo->isEnabled(), 120000);
+        QSignalSpy finished(runner, &turns::TurnRunner::turnFinished);
+        runDemo->click();
+        QCOMPARE(runner->turns().size(), 1);
+        const QString turnId = runner->turns().first()->id();
+        QCOMPARE(window.folderTree()->currentFolder(), QStringLiteral("demo"));
+        QCOMPARE(window.folderTree()->currentTopic(), turns::demoTopic);
+        QVERIFY(finished.wait(400000) || !finished.isEmpty());
+        const auto record = runner->records().find(turnId);
+        QVERIFY(record.ok());
+        QCOMPARE(record->state, turns::TurnState::Done);
+        QWebEnginePage *page = window.transcript()->page();
+        QVERIFY(waitForScript(page, QStringLiteral("document.querySelector('.footer') !== null"), 30000));
+        QVERIFY(runJavaScript(page, QStringLiteral("document.querySelectorAll('details.tool').length >= 1")).toBool());
     }
 
 private:

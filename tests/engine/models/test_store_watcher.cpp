@@ -1,6 +1,6 @@
 // The store watcher against a second process: arizukoctl adds a folder, a
-// topic and a network rule while this process watches, and each shows up
-// within a second, in the folder tree too.
+// topic, a network rule, a route, a secret and a setting while this process
+// watches, and each shows up within a second, in the folder tree too.
 
 #include "models/folder_topic_model.h"
 #include "store/store.h"
@@ -18,7 +18,7 @@ class StoreWatcherTest : public QObject
 {
     Q_OBJECT
 
-    int arizukoctl(const QStringList &arguments)
+    int arizukoctl(const QStringList &arguments, const QByteArray &input = {})
     {
         QProcess process;
         QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
@@ -26,6 +26,8 @@ class StoreWatcherTest : public QObject
         process.setProcessEnvironment(environment);
         process.start(QStringLiteral(ARIZUKOCTL),
                       QStringList{QStringLiteral("--data-dir"), m_dataDir} + arguments);
+        process.write(input);
+        process.closeWriteChannel();
         if (!process.waitForFinished(30000))
             return -1;
         return process.exitCode();
@@ -66,6 +68,26 @@ private slots:
                  0);
         QTRY_COMPARE_WITH_TIMEOUT(rules.count(), 1, 1000);
         QCOMPARE(turns.count(), 0);
+
+        // Routes, secrets and settings (migration 0005), each on its own signal.
+        QSignalSpy routes(&watcher, &store::StoreWatcher::routesChanged);
+        QSignalSpy secrets(&watcher, &store::StoreWatcher::secretsChanged);
+        QSignalSpy settings(&watcher, &store::StoreWatcher::settingsChanged);
+        QCOMPARE(arizukoctl({QStringLiteral("route"), QStringLiteral("add"), QStringLiteral("1"),
+                             QString(), QStringLiteral("corp")}),
+                 0);
+        QTRY_COMPARE_WITH_TIMEOUT(routes.count(), 1, 1000);
+        QCOMPARE(arizukoctl({QStringLiteral("secret"), QStringLiteral("set"), QStringLiteral("TOKEN")},
+                            "value\n"),
+                 0);
+        QTRY_COMPARE_WITH_TIMEOUT(secrets.count(), 1, 1000);
+        QCOMPARE(arizukoctl({QStringLiteral("settings"), QStringLiteral("set"),
+                             QStringLiteral("max-turns"), QStringLiteral("3")}),
+                 0);
+        QTRY_COMPARE_WITH_TIMEOUT(settings.count(), 1, 1000);
+        QCOMPARE(routes.count(), 1);
+        QCOMPARE(secrets.count(), 1);
+        QCOMPARE(rules.count(), 1);
     }
 
 private:

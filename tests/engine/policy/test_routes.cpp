@@ -48,6 +48,8 @@ private slots:
     void equalSeqLowerIdWins();
     void addValidates();
     void removeAndList();
+    void moveKeepsTheSeqValues();
+    void moveRenumbersSharedSeqs();
 };
 
 void RoutesTest::resolve_data()
@@ -144,4 +146,49 @@ void RoutesTest::removeAndList()
 }
 
 QTEST_MAIN(RoutesTest)
+
+void RoutesTest::moveKeepsTheSeqValues()
+{
+    PolicyFixture fixture;
+    Routes &routes = fixture.policy().routes();
+    QVERIFY(routes.add(10, u"a=1"_s, u"one"_s, u"t"_s).ok());
+    QVERIFY(routes.add(20, u"a=*"_s, u"two"_s, u"t"_s).ok());
+    QVERIFY(routes.add(35, u""_s, u"three"_s, u"t"_s).ok());
+    QCOMPARE((*routes.resolve(attributes(u"a=1"_s)))->folder, u"one"_s);
+    const auto before = routes.list();
+    QVERIFY(before.ok());
+    const qint64 catchAll = before->last().id;
+    const auto moved = routes.move(catchAll, 0, u"t"_s);
+    QVERIFY(moved.ok());
+    const auto listed = routes.list();
+    QVERIFY(listed.ok());
+    QCOMPARE(listed->at(0).target, u"three"_s);
+    QCOMPARE(listed->at(0).seq, 10);
+    QCOMPARE(listed->at(1).target, u"one"_s);
+    QCOMPARE(listed->at(1).seq, 20);
+    QCOMPARE(listed->at(2).seq, 35);
+    // Tried first now: the catch-all wins every message.
+    QCOMPARE((*routes.resolve(attributes(u"a=1"_s)))->folder, u"three"_s);
+    QCOMPARE(routes.move(catchAll, 3, u"t"_s).error().code, u"policy.bad-position"_s);
+    QCOMPARE(routes.move(9999, 0, u"t"_s).error().code, u"policy.no-such-route"_s);
+}
+
+void RoutesTest::moveRenumbersSharedSeqs()
+{
+    PolicyFixture fixture;
+    Routes &routes = fixture.policy().routes();
+    QVERIFY(routes.add(7, u"a=1"_s, u"one"_s, u"t"_s).ok());
+    QVERIFY(routes.add(7, u"a=2"_s, u"two"_s, u"t"_s).ok());
+    QVERIFY(routes.add(7, u"a=3"_s, u"three"_s, u"t"_s).ok());
+    const auto before = routes.list();
+    QVERIFY(before.ok());
+    QVERIFY(routes.move(before->last().id, 1, u"t"_s).ok());
+    const auto after = routes.list();
+    QVERIFY(after.ok());
+    QStringList order;
+    for (const Route &route : *after)
+        order << u"%1@%2"_s.arg(route.target).arg(route.seq);
+    QCOMPARE(order, (QStringList{u"one@10"_s, u"three@20"_s, u"two@30"_s}));
+}
+
 #include "test_routes.moc"

@@ -1,0 +1,161 @@
+#include "host/guest_image_build.h"
+
+#include "host/guest_image.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
+#include <QProcessEnvironment>
+#include <signal.h>
+#include <unistd.h>
+
+using namespace Qt::StringLiterals;
+
+namespace arizuko::host {
+namespace {
+
+struct StepProgress
+{
+    QLatin1StringView prefix;
+    int percent;
+};
+
+// The script's step lines in the order a full build prints them.
+constexpr StepProgress steps[] = {
+    {"resolving input versions"_L1, 5},
+    {"building guest image"_L1, 10},
+    {"downloading"_L1, 25},
+    {"extracting packages"_L1, 45},
+    {"resolving modules"_L1, 55},
+    {"writing initramfs.img"_L1, 65},
+    {"writing root.img"_L1, 75},
+    {"extracting the uncompressed kernel"_L1, 88},
+    {"writing manifest.json"_L1, 95},
+    {"done"_L1, 100},
+};
+
+} // namespace
+
+Result<GuestImageBuilder> locateGuestImageBuilder()
+{
+    const QDir programDir(QCoreApplication::applicationDirPath());
+    // A builder named in the environment is the only one looked at.
+    const QString named = qEnvironmentVariable("ARIZUKO_GUEST_IMAGE_BUILDER");
+    const QStringList candidates =
+        !named.isEmpty() ? QStringList{named}
+                         : QStringList{programDir.filePath(u"../share/arizuko-desktop/build-guest-image"_s),
+                                       QStringLiteral(ARIZUKO_SOURCE_DIR "/installer/build-guest-image")};
+    GuestImageBuilder builder;
+    for (const QString &candidate : candidates) {
+        if (QFileInfo(candidate).isExecutable()) {
+            builder.script = QFileInfo(candidate).absoluteFilePath();
+            break;
+        }
+    }
+    if (builder.script.isEmpty())
+        return makeError(u"host.no-image-builder"_s,
+                         u"the guest image builder was not found (looked at %1); set "
+                         u"ARIZUKO_GUEST_IMAGE_BUILDER to installer/build-guest-image of a "
+                         u"source tree"_s
+                             .arg(candidates.join(u", "_s)));
+    builder.guestBinary = siblingGuestProgram();
+    if (builder.guestBinary.isEmpty())
+        return makeError(u"host.no-guest-binary"_s,
+                         u"there is no arizuko-guest beside %1 for the image to carry; build "
+                         u"the arizuko-guest target"_s
+                             .arg(programDir.path()));
+    builder.outputDirectory = guestImageDirectory();
+    return builder;
+}
+
+GuestImageBuild::GuestImageBuild(QObject *parent)
+    : QObject(parent)
+{
+    m_process.setProcessChannelMode(QProcess::MergedChannels);
+    // Its own process group, so cancel reaches apt-get, npm and mkfs too.
+    m_process.setChildProcessModifier([] { ::setpgid(0, 0); });
+    connect(&m_process, &QProcess::readyReadStandardOutput, this, &GuestImageBuild::readLines);
+    connect(&m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
+        if (error == QProcess::FailedToStart)
+            emit finished(Outcome::Failed, u"cannot start %1: %2"_s.arg(m_process.program(),
+                                                                        m_process.errorString()));
+    });
+    connect(&m_process, &QProcess::finished, this, [this](int exitCode, QProcess::ExitStatus status) {
+        readLines();
+        if (m_cancelled)
+            emit finished(Outcome::Cancelled, u"cancelled"_s);
+        else if (status == QProcess::NormalExit && exitCode == 0)
+            emit finished(Outcome::Built, m_lastLine);
+        else
+            emit finished(Outcome::Failed, m_lastLine.isEmpty()
+                                               ? u"the builder exited with %1"_s.arg(exitCode)
+                                               : m_lastLine);
+    });
+}
+
+GuestImageBuild::~GuestImageBuild()
+{
+    // No signal from a half-destroyed owner's member: end the build quietly.
+    m_process.disconnect(this);
+    cancel();
+    m_process.waitForFinished(5000);
+}
+
+void GuestImageBuild::start(const GuestImageBuilder &builder, bool force)
+{
+    if (isRunning())
+        return;
+    m_cancelled = false;
+    m_pending.clear();
+    m_lastLine.clear();
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(u"ARIZUKO_GUEST_IMAGE_DIR"_s, builder.outputDirectory);
+    m_process.setProcessEnvironment(environment);
+    QStringList arguments{u"--guest-binary"_s, builder.guestBinary};
+    if (force)
+        arguments << u"--force"_s;
+    emit progress(0, u"starting %1"_s.arg(builder.script));
+    m_process.start(builder.script, arguments);
+}
+
+void GuestImageBuild::cancel()
+{
+    if (!isRunning())
+        return;
+    m_cancelled = true;
+    if (const qint64 pid = m_process.processId(); pid > 0)
+        ::kill(-pid_t(pid), SIGTERM);
+}
+
+int GuestImageBuild::progressOf(const QString &line)
+{
+    // "build-guest-image: [  12.3s] writing root.img (ext4)"
+    const qsizetype close = line.indexOf(u"s] "_s);
+    if (!line.startsWith(u"build-guest-image: ["_s) || close < 0)
+        return -1;
+    const QStringView step = QStringView(line).mid(close + 3);
+    if (step.startsWith(u"guest image in ") && step.contains(u"is up to date"))
+        return 100;
+    for (const StepProgress &known : steps) {
+        if (step.startsWith(known.prefix))
+            return known.percent;
+    }
+    return -1;
+}
+
+void GuestImageBuild::readLines()
+{
+    m_pending += m_process.readAllStandardOutput();
+    for (qsizetype end = m_pending.indexOf('\n'); end >= 0; end = m_pending.indexOf('\n')) {
+        const QString line = QString::fromUtf8(m_pending.left(end)).trimmed();
+        m_pending.remove(0, end + 1);
+        if (line.isEmpty())
+            continue;
+        m_lastLine = line;
+        emit logLine(line);
+        if (const int percent = progressOf(line); percent >= 0)
+            emit progress(percent, line.mid(line.indexOf(u"s] "_s) + 3));
+    }
+}
+
+} // namespace arizuko::host

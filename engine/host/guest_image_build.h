@@ -1,0 +1,63 @@
+#pragma once
+
+// Runs installer/build-guest-image as a child process for the window: the
+// script's step lines become a progress value and a log, the whole process
+// group can be cancelled, and nothing waits on it (signals only).
+
+#include "core/result.h"
+
+#include <QObject>
+#include <QProcess>
+#include <QString>
+
+namespace arizuko::host {
+
+struct GuestImageBuilder
+{
+    QString script;      // installer/build-guest-image
+    QString guestBinary; // the arizuko-guest the image must carry
+    QString outputDirectory;
+};
+
+// The builder script: $ARIZUKO_GUEST_IMAGE_BUILDER (then only it), else installed beside
+// the program (../share/arizuko-desktop/build-guest-image), else this
+// build's source tree (installer/build-guest-image). With the guest binary
+// beside the program and the image directory turns use. An error says what
+// was looked for where.
+Result<GuestImageBuilder> locateGuestImageBuilder();
+
+class GuestImageBuild final : public QObject
+{
+    Q_OBJECT
+
+public:
+    enum class Outcome { Built, Failed, Cancelled };
+    Q_ENUM(Outcome)
+
+    explicit GuestImageBuild(QObject *parent = nullptr);
+    ~GuestImageBuild() override;
+
+    bool isRunning() const { return m_process.state() != QProcess::NotRunning; }
+    void start(const GuestImageBuilder &builder, bool force = false);
+    // Ends the script and everything it started (apt-get, npm, mkfs).
+    void cancel();
+
+    // The percentage a step line of the script stands for, or -1 for a line
+    // that is not a step.
+    static int progressOf(const QString &line);
+
+signals:
+    void progress(int percent, const QString &step);
+    void logLine(const QString &line);
+    void finished(arizuko::host::GuestImageBuild::Outcome outcome, const QString &summary);
+
+private:
+    void readLines();
+
+    QProcess m_process;
+    QByteArray m_pending;
+    QString m_lastLine;
+    bool m_cancelled = false;
+};
+
+} // namespace arizuko::host

@@ -1,0 +1,301 @@
+#include "turns/saved_settings.h"
+
+#include "audit/audit_log.h"
+#include "libvirt/accelerator_choice.h"
+#include "libvirt/subnet_pool.h"
+#include "store/query.h"
+#include "store/store.h"
+#include "store/write_transaction.h"
+#include "turns/model_provider.h"
+
+#include <QJsonObject>
+#include <QRegularExpression>
+#include <QSqlQuery>
+#include <QUrl>
+
+using namespace Qt::StringLiterals;
+
+namespace arizuko::turns {
+namespace {
+
+constexpr qsizetype maxSettingLength = 512;
+constexpr qsizetype shownLength = 60;
+
+bool invisible(QChar character)
+{
+    switch (character.category()) {
+    case QChar::Other_Control:
+    case QChar::Other_Format: // RTL/LTR overrides, zero-width characters
+    case QChar::Separator_Line:
+    case QChar::Separator_Paragraph:
+        return true;
+    default:
+        return false;
+    }
+}
+
+QString hex(QChar character)
+{
+    return QString::number(character.unicode(), 16).rightJustified(4, QLatin1Char('0')).toUpper();
+}
+
+// The value as a message may quote it: invisible characters spelled out as
+// \u{XXXX}, cut to a readable length, so an error cannot itself mislead.
+QString shown(const QString &value)
+{
+    QString text;
+    for (const QChar character : value.left(shownLength)) {
+        if (invisible(character))
+            text += u"\\u{%1}"_s.arg(hex(character));
+        else
+            text += character;
+    }
+    if (value.size() > shownLength)
+        text += u"…"_s;
+    return u"'"_s + text + u"'"_s;
+}
+
+// What every setting refuses: over-long values and characters nobody types
+// on purpose (NUL, control characters, direction overrides).
+std::optional<QString> textProblem(const QString &value)
+{
+    if (value.size() > maxSettingLength)
+        return u"is %1 characters long; at most %2 are accepted"_s.arg(value.size()).arg(
+            maxSettingLength);
+    for (const QChar character : value) {
+        if (invisible(character))
+            return u"contains the invisible character U+%1 (control, NUL or direction "
+                   u"override); type the value without it"_s
+                .arg(hex(character));
+        if (character.isSpace())
+            return u"contains a space; no setting has one"_s;
+    }
+    return std::nullopt;
+}
+
+std::optional<QString> libvirtUriProblem(const QString &value)
+{
+    // driver[+transport]:///path or driver[+transport]://[user@]host[:port]/path
+    static const QRegularExpression shape(u"^[a-z][a-z0-9]*(\\+[a-z0-9]+)?://[^/]*/.+$"_s);
+    const QUrl url(value, QUrl::StrictMode);
+    if (!shape.match(value).hasMatch() || !url.isValid())
+        return u"%1 is not a libvirt URI: write driver[+transport]://[host]/path, e.g. "
+               u"qemu:///system or qemu+ssh://user@host/system"_s
+            .arg(shown(value));
+    return std::nullopt;
+}
+
+std::optional<QString> numberProblem(const QString &value, int lowest, int highest,
+                                     const QString &unit)
+{
+    bool ok = false;
+    const int number = value.toInt(&ok);
+    if (!ok || number < lowest || number > highest)
+        return u"%1 is not a whole number of %2 from %3 to %4"_s.arg(shown(value), unit)
+            .arg(lowest)
+            .arg(highest);
+    return std::nullopt;
+}
+
+std::optional<QString> subnetPoolProblem(const QString &value)
+{
+    const auto range = libvirt::Ipv4Range::parse(value);
+    if (!range)
+        return u"%1 is not an IPv4 network in CIDR form (e.g. 10.213.0.0/16): %2"_s.arg(
+            shown(value), range.error().message);
+    if (range->prefixLength < minPoolPrefix || range->prefixLength > maxPoolPrefix)
+        return u"%1 is a /%2; the pool must be a /%3 to a /%4 (room for 4 to 16384 turn "
+               u"networks of four addresses)"_s
+            .arg(shown(value))
+            .arg(range->prefixLength)
+            .arg(minPoolPrefix)
+            .arg(maxPoolPrefix);
+    return std::nullopt;
+}
+
+std::optional<QString> modelUrlProblem(const QString &value)
+{
+    const QUrl url(value, QUrl::StrictMode);
+    if (!url.isValid() ||
+        (url.scheme() != QLatin1String("https") && url.scheme() != QLatin1String("http")) ||
+        url.host().isEmpty())
+        return u"%1 is not an http(s) URL with a host, e.g. https://models.example.com"_s.arg(
+            shown(value));
+    if (!url.userInfo().isEmpty())
+        return u"%1 carries a user name or password; put the credential in the secret "
+               u"ANTHROPIC_API_KEY instead"_s
+            .arg(shown(url.toString(QUrl::RemoveUserInfo)));
+    return std::nullopt;
+}
+
+std::optional<QString> modelNameProblem(const QString &value)
+{
+    static const QRegularExpression name(u"^[A-Za-z0-9][A-Za-z0-9._:@/\\[\\]-]{0,127}$"_s);
+    if (!name.match(value).hasMatch())
+        return u"%1 is not a model name: use up to 128 letters, digits and . _ : @ / - [ ], "
+               u"e.g. claude-sonnet-4-5"_s
+            .arg(shown(value));
+    return std::nullopt;
+}
+
+} // namespace
+
+const QList<SettingDefinition> &settingDefinitions()
+{
+    static const QList<SettingDefinition> definitions{
+        {setting::libvirtUri, "ARIZUKO_LIBVIRT_URI", u"qemu:///system"_s},
+        {setting::accelerator, "ARIZUKO_ACCELERATOR", u"auto"_s},
+        {setting::subnetPool, "ARIZUKO_SUBNET_POOL", QString::fromLatin1(libvirt::SubnetPool::defaultPool)},
+        {setting::maxTurns, "ARIZUKO_MAX_TURNS", u"2"_s},
+        {setting::turnDeadline, "ARIZUKO_TURN_DEADLINE", u"1800"_s},
+        {setting::modelProvider, "ARIZUKO_MODEL_PROVIDER", u"auto"_s},
+        {setting::modelUrl, "ARIZUKO_MODEL_URL", QString()},
+        {setting::model, "ARIZUKO_MODEL", QString()},
+    };
+    return definitions;
+}
+
+const SettingDefinition *findSetting(const QString &key)
+{
+    for (const SettingDefinition &definition : settingDefinitions()) {
+        if (definition.key == key)
+            return &definition;
+    }
+    return nullptr;
+}
+
+std::optional<QString> settingProblem(const QString &key, const QString &value)
+{
+    if (!findSetting(key))
+        return u"there is no setting %1; the settings are %2"_s.arg(
+            shown(key), [] {
+                QStringList keys;
+                for (const SettingDefinition &definition : settingDefinitions())
+                    keys << definition.key;
+                return keys.join(u", "_s);
+            }());
+    if (value.isEmpty())
+        return std::nullopt;
+    if (auto problem = textProblem(value))
+        return problem;
+    if (key == setting::libvirtUri)
+        return libvirtUriProblem(value);
+    if (key == setting::accelerator) {
+        if (auto parsed = libvirt::parseAcceleratorSetting(value); !parsed)
+            return u"%1 is not an accelerator: write auto, kvm or tcg"_s.arg(shown(value));
+        return std::nullopt;
+    }
+    if (key == setting::subnetPool)
+        return subnetPoolProblem(value);
+    if (key == setting::maxTurns)
+        return numberProblem(value, minTurns, maxTurnsLimit, u"turns"_s);
+    if (key == setting::turnDeadline)
+        return numberProblem(value, minDeadlineSeconds, maxDeadlineSeconds, u"seconds"_s);
+    if (key == setting::modelProvider) {
+        if (auto parsed = parseModelProviderChoice(value); !parsed)
+            return u"%1 is not a model provider: write auto, api-key, oauth or demo"_s.arg(
+                shown(value));
+        return std::nullopt;
+    }
+    if (key == setting::modelUrl)
+        return modelUrlProblem(value);
+    return modelNameProblem(value);
+}
+
+QString settingSourceName(SettingSource source)
+{
+    switch (source) {
+    case SettingSource::Saved:
+        return u"saved"_s;
+    case SettingSource::Environment:
+        return u"environment"_s;
+    case SettingSource::Default:
+        break;
+    }
+    return u"default"_s;
+}
+
+std::optional<QString> environmentOverride(const SettingDefinition &definition)
+{
+    const QString value = qEnvironmentVariable(definition.environmentVariable);
+    if (value.isEmpty())
+        return std::nullopt;
+    return value;
+}
+
+QList<EffectiveSetting> effectiveSettings(const SettingValues &saved)
+{
+    QList<EffectiveSetting> settings;
+    for (const SettingDefinition &definition : settingDefinitions()) {
+        EffectiveSetting effective{definition, definition.defaultValue, SettingSource::Default,
+                                   saved.value(definition.key)};
+        if (!effective.savedValue.isEmpty()) {
+            effective.value = effective.savedValue;
+            effective.source = SettingSource::Saved;
+        }
+        if (const auto overridden = environmentOverride(definition)) {
+            effective.value = *overridden;
+            effective.source = SettingSource::Environment;
+        }
+        settings << effective;
+    }
+    return settings;
+}
+
+SavedSettings::SavedSettings(store::Store &store)
+    : m_store(store)
+{}
+
+Result<SettingValues> SavedSettings::load() const
+{
+    auto query = store::execute(m_store.database(), u"SELECT key, value FROM settings"_s);
+    if (!query)
+        return query.error();
+    SettingValues values;
+    while (query->next())
+        values.insert(query->value(0).toString(), query->value(1).toString());
+    return values;
+}
+
+Result<void> SavedSettings::save(const SettingValues &changes, const QString &actor)
+{
+    QStringList refused;
+    for (auto change = changes.cbegin(); change != changes.cend(); ++change) {
+        if (const auto problem = settingProblem(change.key(), change.value()))
+            refused << u"%1: %2"_s.arg(shown(change.key()), *problem);
+    }
+    if (!refused.isEmpty())
+        return makeError(u"settings.invalid"_s,
+                         u"nothing was saved: "_s + refused.join(u"; "_s));
+    const QSqlDatabase database = m_store.database();
+    auto transaction = store::WriteTransaction::begin(database);
+    if (!transaction)
+        return transaction.error();
+    auto before = load();
+    if (!before)
+        return before.error();
+    audit::AuditLog audit(m_store);
+    for (auto change = changes.cbegin(); change != changes.cend(); ++change) {
+        const QString old = before->value(change.key());
+        if (old == change.value())
+            continue;
+        auto written =
+            change.value().isEmpty()
+                ? store::execute(database, u"DELETE FROM settings WHERE key = ?"_s, {change.key()})
+                : store::execute(database,
+                                 u"INSERT INTO settings (key, value) VALUES (?, ?) "
+                                 u"ON CONFLICT (key) DO UPDATE SET value = excluded.value"_s,
+                                 {change.key(), change.value()});
+        if (!written)
+            return written.error();
+        const QJsonObject detail{{u"key"_s, change.key()},
+                                 {u"from"_s, old},
+                                 {u"to"_s, change.value()}};
+        if (auto recorded = audit.record(actor, u"settings.set"_s, change.key(), detail);
+            !recorded)
+            return recorded.error();
+    }
+    return transaction->commit();
+}
+
+} // namespace arizuko::turns

@@ -1,0 +1,92 @@
+// The guest image build the window runs: the real builder script, its step
+// lines read as progress, a cancel that ends the script and everything it
+// started, and a failure reported with the script's own reason. A complete
+// build downloads and packs ~200 MB and takes minutes, too slow for a test;
+// these runs stop at the script's first steps.
+
+#include "host/guest_image_build.h"
+
+#include <QDir>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <signal.h>
+
+using namespace arizuko;
+using namespace Qt::StringLiterals;
+using Outcome = host::GuestImageBuild::Outcome;
+
+class GuestImageBuildTest final : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void stepLinesAreProgress_data()
+    {
+        QTest::addColumn<QString>("line");
+        QTest::addColumn<int>("percent");
+        QTest::newRow("first") << u"build-guest-image: [   0.1s] resolving input versions"_s << 5;
+        QTest::newRow("root") << u"build-guest-image: [  41.0s] writing root.img (ext4)"_s << 75;
+        QTest::newRow("done") << u"build-guest-image: [ 120.3s] done: 30M vmlinux, …"_s << 100;
+        QTest::newRow("cached")
+            << u"build-guest-image: [   1.9s] guest image in /x is up to date (inputs ab12)"_s << 100;
+        QTest::newRow("apt output") << u"Get:1 http://deb.debian.org bookworm/main"_s << -1;
+        QTest::newRow("error") << u"build-guest-image: error: no guest binary at /x"_s << -1;
+    }
+
+    void stepLinesAreProgress()
+    {
+        QFETCH(QString, line);
+        QFETCH(int, percent);
+        QCOMPARE(host::GuestImageBuild::progressOf(line), percent);
+    }
+
+    void cancelEndsTheWholeBuild()
+    {
+        QTemporaryDir output;
+        host::GuestImageBuild build;
+        QSignalSpy progress(&build, &host::GuestImageBuild::progress);
+        QSignalSpy finished(&build, &host::GuestImageBuild::finished);
+        build.start({QStringLiteral(BUILDER_SCRIPT), QStringLiteral(GUEST_BINARY), output.path()}, true);
+        // Wait for a real step of the script (not our own "starting" line).
+        QTRY_VERIFY_WITH_TIMEOUT(progress.size() >= 2 && progress.last().at(0).toInt() >= 5, 60000);
+        QVERIFY(build.isRunning());
+        build.cancel();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 20000);
+        QCOMPARE(finished.first().at(0).value<Outcome>(), Outcome::Cancelled);
+        QVERIFY(!build.isRunning());
+        // No image was produced, and the script's work directory went with it.
+        QVERIFY(!QFileInfo::exists(output.filePath(u"vmlinux"_s)));
+        QVERIFY(!QFileInfo::exists(output.filePath(u"manifest.json"_s)));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            QDir(output.path()).entryList({u".work.*"_s}, QDir::Dirs | QDir::Hidden).isEmpty(), 10000);
+    }
+
+    void aFailureCarriesTheScriptsReason()
+    {
+        QTemporaryDir output;
+        host::GuestImageBuild build;
+        QSignalSpy finished(&build, &host::GuestImageBuild::finished);
+        QSignalSpy log(&build, &host::GuestImageBuild::logLine);
+        build.start({QStringLiteral(BUILDER_SCRIPT), output.filePath(u"no-such-guest"_s), output.path()});
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 60000);
+        QCOMPARE(finished.first().at(0).value<Outcome>(), Outcome::Failed);
+        QVERIFY2(finished.first().at(1).toString().contains(u"no guest binary at"_s),
+                 qPrintable(finished.first().at(1).toString()));
+        QVERIFY(!log.isEmpty());
+    }
+
+    void aMissingScriptFailsToStart()
+    {
+        QTemporaryDir output;
+        host::GuestImageBuild build;
+        QSignalSpy finished(&build, &host::GuestImageBuild::finished);
+        build.start({output.filePath(u"build-guest-image"_s), QStringLiteral(GUEST_BINARY), output.path()});
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 10000);
+        QCOMPARE(finished.first().at(0).value<Outcome>(), Outcome::Failed);
+        QVERIFY(finished.first().at(1).toString().startsWith(u"cannot start"_s));
+    }
+};
+
+QTEST_GUILESS_MAIN(GuestImageBuildTest)
+#include "test_guest_image_build.moc"
