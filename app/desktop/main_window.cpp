@@ -10,6 +10,7 @@
 #include "routes_editor.h"
 
 #include "composer.h"
+#include "engine_thread.h"
 #include "folder_tree_panel.h"
 #include "host_status_panel.h"
 #include "stall_meter.h"
@@ -19,8 +20,7 @@
 #include "models/folder_topic_model.h"
 #include "store/store.h"
 #include "store/store_watcher.h"
-#include "turns/turn.h"
-#include "turns/turn_runner.h"
+#include "turns/turn_records.h"
 
 #include <QAction>
 #include <QApplication>
@@ -41,7 +41,7 @@ namespace arizuko::desktop {
 MainWindow::MainWindow(store::Store &store, const turns::RunnerSettings &settings, QWidget *parent)
     : QMainWindow(parent)
     , m_store(store)
-    , m_runner(new turns::TurnRunner(store, settings, this))
+    , m_engine(new EngineThread(store, settings, this))
     , m_watcher(new store::StoreWatcher(store, this))
     , m_treeModel(new models::FolderTopicModel(store, this))
     , m_tree(new FolderTreePanel(store, m_treeModel, this))
@@ -89,24 +89,25 @@ MainWindow::MainWindow(store::Store &store, const turns::RunnerSettings &setting
     connect(m_watcher, &store::StoreWatcher::turnsChanged, m_treeModel, reloadTree);
     connect(m_watcher, &store::StoreWatcher::turnsChanged, this, &MainWindow::refreshTopicActivity);
 
-    connect(m_runner, &turns::TurnRunner::ready, this, [this] {
-        m_turnPanel->setAccelerator(m_runner->accelerator());
+    connect(m_engine, &EngineThread::ready, this, [this](const host::AcceleratorChoice &accelerator) {
+        m_turnPanel->setAccelerator(accelerator);
         statusBar()->showMessage(tr("Engine ready: turns run under %1")
-                                     .arg(host::acceleratorName(m_runner->accelerator().accelerator).toUpper()));
+                                     .arg(host::acceleratorName(accelerator.accelerator).toUpper()));
     });
-    connect(m_runner, &turns::TurnRunner::failed, this, [this](const Error &error) {
+    connect(m_engine, &EngineThread::failed, this, [this](const Error &error) {
         statusBar()->showMessage(tr("The engine cannot run turns: %1").arg(error.message));
     });
-    connect(m_runner, &turns::TurnRunner::turnQueued, this, &MainWindow::onTurnQueued);
-    connect(m_runner, &turns::TurnRunner::turnEvents, this,
-            [this](turns::Turn *, const QList<turns::TurnEventRecord> &events) {
+    connect(m_engine, &EngineThread::requestFailed, this, &MainWindow::showError);
+    connect(m_engine, &EngineThread::turnQueued, this, &MainWindow::onTurnQueued);
+    connect(m_engine, &EngineThread::turnEvents, this,
+            [this](const QString &, const QList<turns::TurnEventRecord> &events) {
                 m_transcript->addEvents(events);
                 m_turnPanel->addEvents(events);
             });
-    connect(m_runner, &turns::TurnRunner::turnNetworkDecision, this, &MainWindow::onNetworkDecision);
-    connect(m_runner, &turns::TurnRunner::turnFinished, this, &MainWindow::onTurnFinished);
+    connect(m_engine, &EngineThread::turnNetworkDecision, this, &MainWindow::onNetworkDecision);
+    connect(m_engine, &EngineThread::turnFinished, this, &MainWindow::onTurnFinished);
     statusBar()->showMessage(tr("Starting the engine\u2026"));
-    m_runner->start();
+    m_engine->start();
     m_hostStatus->refresh();
     restoreLayout();
 }
@@ -265,7 +266,7 @@ void MainWindow::refreshTopicActivity()
         m_composer->setActivity(false, 0);
         return;
     }
-    const auto topicTurns = m_runner->records().ofTopic(folder, topic);
+    const auto topicTurns = turns::TurnRecords(m_store).ofTopic(folder, topic);
     if (!topicTurns)
         return;
     int queued = 0;
@@ -277,8 +278,8 @@ void MainWindow::refreshTopicActivity()
     m_composer->setActivity(running, queued);
     m_turnPanel->showTurn(topicTurns->isEmpty() ? turns::TurnRecord{} : topicTurns->last());
     QStringList busy;
-    for (const turns::Turn *turn : m_runner->turns())
-        busy << QStringLiteral("%1/%2: %3").arg(turn->folder(), turn->topic(), turns::turnStateName(turn->state()));
+    for (const turns::TurnRecord &turn : m_engine->liveTurns())
+        busy << QStringLiteral("%1/%2: %3").arg(turn.folder, turn.topic, turns::turnStateName(turn.state));
     if (m_tray)
         m_tray->setToolTip(busy.isEmpty() ? tr("Arizuko Desktop: no turn running")
                                           : tr("Arizuko Desktop\n%1").arg(busy.join(QLatin1Char('\n'))));
@@ -293,48 +294,42 @@ void MainWindow::send(const QString &prompt)
                                                                      : turns::AgentKind::Claude;
     request.prompt = prompt;
     request.model = m_composer->model();
-    const auto submitted = m_runner->submit(request);
-    if (!submitted)
-        showError(submitted.error().message);
+    m_engine->submit(request);
 }
 
 void MainWindow::cancelRunningTurn()
 {
-    for (const turns::Turn *turn : m_runner->turns()) {
-        if (turn->folder() == m_transcript->folder() && turn->topic() == m_transcript->topic()) {
-            if (const Result<void> cancelled = m_runner->cancel(turn->id()); !cancelled)
-                showError(cancelled.error().message);
+    for (const turns::TurnRecord &turn : m_engine->liveTurns()) {
+        if (turn.folder == m_transcript->folder() && turn.topic == m_transcript->topic()) {
+            m_engine->cancel(turn.id);
             return;
         }
     }
 }
 
-void MainWindow::onTurnQueued(turns::Turn *turn)
+void MainWindow::onTurnQueued(const turns::TurnRecord &turn)
 {
-    m_transcript->addTurn(turn->record());
+    m_transcript->addTurn(turn);
     (void)m_treeModel->reload();
     refreshTopicActivity();
 }
 
-void MainWindow::onTurnFinished(turns::Turn *turn)
+void MainWindow::onTurnFinished(const turns::TurnRecord &turn)
 {
-    const auto record = m_runner->records().find(turn->id());
-    if (!record)
-        return;
-    m_transcript->endTurn(*record);
+    m_transcript->endTurn(turn);
     (void)m_treeModel->reload();
     refreshTopicActivity();
-    notify(tr("Turn %1").arg(turns::turnStateName(record->state)),
-           tr("%1 in %2/%3").arg(record->name, record->folder, record->topic));
+    notify(tr("Turn %1").arg(turns::turnStateName(turn.state)),
+           tr("%1 in %2/%3").arg(turn.name, turn.folder, turn.topic));
 }
 
-void MainWindow::onNetworkDecision(turns::Turn *turn, const QJsonObject &decision)
+void MainWindow::onNetworkDecision(const turns::TurnRecord &turn, const QJsonObject &decision)
 {
     if (decision.value(QStringLiteral("event")).toString() != QLatin1String("decision") ||
         decision.value(QStringLiteral("decision")).toString() == QLatin1String("allow"))
         return;
     notify(tr("Host denied"), tr("%1 was refused %2 (%3)")
-                                  .arg(turn->folder(), decision.value(QStringLiteral("host")).toString(),
+                                  .arg(turn.folder, decision.value(QStringLiteral("host")).toString(),
                                        decision.value(QStringLiteral("reason")).toString()));
 }
 

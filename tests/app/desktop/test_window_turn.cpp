@@ -7,6 +7,7 @@
 // docs/screenshots/. Reports the GUI thread's longest stall during the turn.
 
 #include "composer.h"
+#include "engine_thread.h"
 #include "folder_tree_panel.h"
 #include "main_window.h"
 #include "stall_meter.h"
@@ -20,8 +21,7 @@
 #include "folders/folders.h"
 #include "store/store.h"
 #include "folders/topics.h"
-#include "turns/turn.h"
-#include "turns/turn_runner.h"
+#include "turns/turn_record.h"
 
 #include <QAbstractButton>
 #include <QApplication>
@@ -104,9 +104,9 @@ private slots:
         window.resize(1500, 900);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
-        turns::TurnRunner *runner = window.runner();
+        desktop::EngineThread *engine = window.engine();
         // Ready may come while the window is being exposed.
-        QTRY_VERIFY_WITH_TIMEOUT(runner->isReady(), 120000);
+        QTRY_VERIFY_WITH_TIMEOUT(engine->isReady(), 120000);
 
         // Select the topic from the keyboard: the tree, then down to it.
         desktop::FolderTreePanel *tree = window.folderTree();
@@ -118,11 +118,11 @@ private slots:
 
         QList<turns::TurnEventRecord> events;
         QList<turns::TurnState> phases;
-        connect(runner, &turns::TurnRunner::turnEvents, this,
-                [&events](turns::Turn *, const QList<turns::TurnEventRecord> &batch) { events << batch; });
-        connect(runner, &turns::TurnRunner::turnPhaseChanged, this,
-                [&phases](turns::Turn *, turns::TurnState state) { phases << state; });
-        QSignalSpy finished(runner, &turns::TurnRunner::turnFinished);
+        connect(engine, &desktop::EngineThread::turnEvents, this,
+                [&events](const QString &, const QList<turns::TurnEventRecord> &batch) { events << batch; });
+        connect(engine, &desktop::EngineThread::turnPhaseChanged, this,
+                [&phases](const turns::TurnRecord &turn) { phases << turn.state; });
+        QSignalSpy finished(engine, &desktop::EngineThread::turnFinished);
 
         QPlainTextEdit *editor = window.composer()->editor();
         editor->setFocus();
@@ -130,7 +130,8 @@ private slots:
         window.stallMeter()->reset();
         QTest::keyClick(editor, Qt::Key_Return, Qt::ControlModifier);
         QCOMPARE(editor->toPlainText(), QString());
-        QCOMPARE(runner->turns().size(), 1);
+        // The runner answers from its own thread.
+        QTRY_COMPARE(engine->liveTurns().size(), 1);
 
         // The denied host shows in the network tab while the turn runs.
         desktop::TurnPanel *panel = window.turnPanel();

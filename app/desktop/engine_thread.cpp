@@ -1,0 +1,129 @@
+#include "engine_thread.h"
+
+#include "turns/turn.h"
+#include "turns/turn_records.h"
+#include "turns/turn_runner.h"
+
+#include <QThread>
+
+namespace arizuko::desktop {
+
+EngineThread::EngineThread(store::Store &store, const turns::RunnerSettings &settings, QObject *parent)
+    : QObject(parent)
+    , m_store(store)
+    , m_thread(new QThread(this))
+    , m_anchor(std::make_unique<QObject>())
+{
+    m_thread->setObjectName(QStringLiteral("engine"));
+    m_anchor->moveToThread(m_thread);
+    m_thread->start();
+    // The runner's timers and watchers are members, not children: it must
+    // be made on the thread it lives on, not moved there.
+    QMetaObject::invokeMethod(m_anchor.get(), [this, settings] {
+        m_runner = new turns::TurnRunner(m_store, settings);
+        relay();
+    }, Qt::QueuedConnection);
+}
+
+EngineThread::~EngineThread()
+{
+    // Reports still queued for this object are dropped with it.
+    QMetaObject::invokeMethod(m_anchor.get(), [this] {
+        delete m_runner;
+        m_runner = nullptr;
+    }, Qt::BlockingQueuedConnection);
+    m_thread->quit();
+    m_thread->wait();
+}
+
+template<typename Call>
+void EngineThread::onEngine(Call call)
+{
+    QMetaObject::invokeMethod(m_anchor.get(), [this, call] { call(*m_runner); }, Qt::QueuedConnection);
+}
+
+void EngineThread::start()
+{
+    onEngine([](turns::TurnRunner &runner) { runner.start(); });
+}
+
+void EngineThread::submit(const turns::TurnRequest &request)
+{
+    onEngine([this, request](turns::TurnRunner &runner) {
+        if (const auto submitted = runner.submit(request); !submitted) {
+            const QString message = submitted.error().message;
+            QMetaObject::invokeMethod(this, [this, message] { emit requestFailed(message); },
+                                      Qt::QueuedConnection);
+        }
+    });
+}
+
+void EngineThread::cancel(const QString &turnId)
+{
+    onEngine([this, turnId](turns::TurnRunner &runner) {
+        if (const Result<void> cancelled = runner.cancel(turnId); !cancelled) {
+            const QString message = cancelled.error().message;
+            QMetaObject::invokeMethod(this, [this, message] { emit requestFailed(message); },
+                                      Qt::QueuedConnection);
+        }
+    });
+}
+
+void EngineThread::relay()
+{
+    using turns::Turn;
+    using turns::TurnRunner;
+    // Each report is copied here, on the engine thread, and handed to this
+    // object's thread; nothing there touches a Turn.
+    const auto toWindow = [this](auto report) {
+        QMetaObject::invokeMethod(this, std::move(report), Qt::QueuedConnection);
+    };
+    connect(m_runner, &TurnRunner::ready, m_runner, [this, toWindow] {
+        toWindow([this, accelerator = m_runner->accelerator()] {
+            m_ready = true;
+            m_accelerator = accelerator;
+            emit ready(accelerator);
+        });
+    });
+    connect(m_runner, &TurnRunner::failed, m_runner, [this, toWindow](const Error &error) {
+        toWindow([this, error] { emit failed(error); });
+    });
+    connect(m_runner, &TurnRunner::turnQueued, m_runner, [this, toWindow](Turn *turn) {
+        toWindow([this, record = turn->record()] {
+            m_live.append(record);
+            emit turnQueued(record);
+        });
+    });
+    connect(m_runner, &TurnRunner::turnPhaseChanged, m_runner, [this, toWindow](Turn *turn) {
+        toWindow([this, record = turn->record()] {
+            updateLive(record);
+            emit turnPhaseChanged(record);
+        });
+    });
+    connect(m_runner, &TurnRunner::turnEvents, m_runner,
+            [this, toWindow](Turn *turn, const QList<turns::TurnEventRecord> &events) {
+                toWindow([this, id = turn->id(), events] { emit turnEvents(id, events); });
+            });
+    connect(m_runner, &TurnRunner::turnNetworkDecision, m_runner,
+            [this, toWindow](Turn *turn, const QJsonObject &decision) {
+                toWindow([this, record = turn->record(), decision] { emit turnNetworkDecision(record, decision); });
+            });
+    connect(m_runner, &TurnRunner::turnFinished, m_runner, [this, toWindow](Turn *turn) {
+        // As stored: the end time, cost and usage are written by now.
+        const auto stored = m_runner->records().find(turn->id());
+        toWindow([this, record = stored ? *stored : turn->record()] {
+            m_live.removeIf([&record](const turns::TurnRecord &live) { return live.id == record.id; });
+            emit turnFinished(record);
+        });
+    });
+}
+
+void EngineThread::updateLive(const turns::TurnRecord &turn)
+{
+    for (turns::TurnRecord &live : m_live) {
+        if (live.id == turn.id)
+            live = turn;
+    }
+}
+
+} // namespace arizuko::desktop
