@@ -14,6 +14,18 @@ EngineThread::EngineThread(store::Store &store, const turns::RunnerSettings &set
     , m_thread(new QThread(this))
     , m_anchor(std::make_unique<QObject>())
 {
+    // The mirror of live turns follows the reports; connected first, it is
+    // up to date before any other receiver hears of a change.
+    connect(this, &EngineThread::ready, this, [this](const host::AcceleratorChoice &accelerator) {
+        m_ready = true;
+        m_accelerator = accelerator;
+    });
+    connect(this, &EngineThread::turnQueued, this,
+            [this](const turns::TurnRecord &turn) { m_live.append(turn); });
+    connect(this, &EngineThread::turnPhaseChanged, this, &EngineThread::updateLive);
+    connect(this, &EngineThread::turnFinished, this, [this](const turns::TurnRecord &turn) {
+        m_live.removeIf([&turn](const turns::TurnRecord &live) { return live.id == turn.id; });
+    });
     m_thread->setObjectName(QStringLiteral("engine"));
     m_anchor->moveToThread(m_thread);
     m_thread->start();
@@ -79,26 +91,16 @@ void EngineThread::relay()
         QMetaObject::invokeMethod(this, std::move(report), Qt::QueuedConnection);
     };
     connect(m_runner, &TurnRunner::ready, m_runner, [this, toWindow] {
-        toWindow([this, accelerator = m_runner->accelerator()] {
-            m_ready = true;
-            m_accelerator = accelerator;
-            emit ready(accelerator);
-        });
+        toWindow([this, accelerator = m_runner->accelerator()] { emit ready(accelerator); });
     });
     connect(m_runner, &TurnRunner::failed, m_runner, [this, toWindow](const Error &error) {
         toWindow([this, error] { emit failed(error); });
     });
     connect(m_runner, &TurnRunner::turnQueued, m_runner, [this, toWindow](Turn *turn) {
-        toWindow([this, record = turn->record()] {
-            m_live.append(record);
-            emit turnQueued(record);
-        });
+        toWindow([this, record = turn->record()] { emit turnQueued(record); });
     });
     connect(m_runner, &TurnRunner::turnPhaseChanged, m_runner, [this, toWindow](Turn *turn) {
-        toWindow([this, record = turn->record()] {
-            updateLive(record);
-            emit turnPhaseChanged(record);
-        });
+        toWindow([this, record = turn->record()] { emit turnPhaseChanged(record); });
     });
     connect(m_runner, &TurnRunner::turnEvents, m_runner,
             [this, toWindow](Turn *turn, const QList<turns::TurnEventRecord> &events) {
@@ -111,10 +113,7 @@ void EngineThread::relay()
     connect(m_runner, &TurnRunner::turnFinished, m_runner, [this, toWindow](Turn *turn) {
         // As stored: the end time, cost and usage are written by now.
         const auto stored = m_runner->records().find(turn->id());
-        toWindow([this, record = stored ? *stored : turn->record()] {
-            m_live.removeIf([&record](const turns::TurnRecord &live) { return live.id == record.id; });
-            emit turnFinished(record);
-        });
+        toWindow([this, record = stored ? *stored : turn->record()] { emit turnFinished(record); });
     });
 }
 

@@ -51,6 +51,7 @@ MainWindow::MainWindow(store::Store &store, const turns::RunnerSettings &setting
     , m_hostStatus(new HostStatusPanel(settings, this))
     , m_splitter(new QSplitter(Qt::Horizontal, this))
     , m_centre(new QSplitter(Qt::Vertical, this))
+    , m_tray(new QSystemTrayIcon(this))
     , m_stallMeter(new StallMeter(this))
     , m_settings(settings)
 {
@@ -99,6 +100,7 @@ MainWindow::MainWindow(store::Store &store, const turns::RunnerSettings &setting
     });
     connect(m_engine, &EngineThread::requestFailed, this, &MainWindow::showError);
     connect(m_engine, &EngineThread::turnQueued, this, &MainWindow::onTurnQueued);
+    connect(m_engine, &EngineThread::turnPhaseChanged, this, &MainWindow::refreshTray);
     connect(m_engine, &EngineThread::turnEvents, this,
             [this](const QString &, const QList<turns::TurnEventRecord> &events) {
                 m_transcript->addEvents(events);
@@ -212,10 +214,7 @@ void MainWindow::createMenus()
 
 void MainWindow::createTray()
 {
-    if (!QSystemTrayIcon::isSystemTrayAvailable())
-        return;
-    m_tray = new QSystemTrayIcon(windowIcon(), this);
-    m_tray->setToolTip(tr("Arizuko Desktop: no turn running"));
+    m_tray->setIcon(windowIcon());
     auto *menu = new QMenu(this);
     menu->addAction(tr("&Show window"), this, [this] {
         showNormal();
@@ -227,7 +226,18 @@ void MainWindow::createTray()
         showNormal();
         activateWindow();
     });
-    m_tray->show();
+    refreshTray();
+    if (QSystemTrayIcon::isSystemTrayAvailable())
+        m_tray->show();
+}
+
+void MainWindow::refreshTray()
+{
+    QStringList busy;
+    for (const turns::TurnRecord &turn : m_engine->liveTurns())
+        busy << QStringLiteral("%1/%2: %3").arg(turn.folder, turn.topic, turns::turnStateName(turn.state));
+    m_tray->setToolTip(busy.isEmpty() ? tr("Arizuko Desktop: no turn running")
+                                      : tr("Arizuko Desktop\n%1").arg(busy.join(QLatin1Char('\n'))));
 }
 
 void MainWindow::restoreLayout()
@@ -277,12 +287,6 @@ void MainWindow::refreshTopicActivity()
     }
     m_composer->setActivity(running, queued);
     m_turnPanel->showTurn(topicTurns->isEmpty() ? turns::TurnRecord{} : topicTurns->last());
-    QStringList busy;
-    for (const turns::TurnRecord &turn : m_engine->liveTurns())
-        busy << QStringLiteral("%1/%2: %3").arg(turn.folder, turn.topic, turns::turnStateName(turn.state));
-    if (m_tray)
-        m_tray->setToolTip(busy.isEmpty() ? tr("Arizuko Desktop: no turn running")
-                                          : tr("Arizuko Desktop\n%1").arg(busy.join(QLatin1Char('\n'))));
 }
 
 void MainWindow::send(const QString &prompt)
@@ -310,6 +314,7 @@ void MainWindow::cancelRunningTurn()
 void MainWindow::onTurnQueued(const turns::TurnRecord &turn)
 {
     m_transcript->addTurn(turn);
+    refreshTray();
     (void)m_treeModel->reload();
     refreshTopicActivity();
 }
@@ -317,6 +322,7 @@ void MainWindow::onTurnQueued(const turns::TurnRecord &turn)
 void MainWindow::onTurnFinished(const turns::TurnRecord &turn)
 {
     m_transcript->endTurn(turn);
+    refreshTray();
     (void)m_treeModel->reload();
     refreshTopicActivity();
     notify(tr("Turn %1").arg(turns::turnStateName(turn.state)),
@@ -336,9 +342,10 @@ void MainWindow::onNetworkDecision(const turns::TurnRecord &turn, const QJsonObj
 void MainWindow::notify(const QString &title, const QString &message)
 {
     // Only while the person looks elsewhere; the window itself shows it.
-    if (isActiveWindow() || !m_tray)
+    if (isActiveWindow())
         return;
     m_tray->showMessage(title, message, QSystemTrayIcon::Information, 8000);
+    emit notified(title, message);
 }
 
 void MainWindow::showError(const QString &message)

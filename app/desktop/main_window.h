@@ -50,7 +50,13 @@ public:
     Composer *composer() const { return m_composer; }
     TurnPanel *turnPanel() const { return m_turnPanel; }
     EngineThread *engine() const { return m_engine; }
+    // Exists where no system tray does (then it is never shown).
+    QSystemTrayIcon *trayIcon() const { return m_tray; }
     StallMeter *stallMeter() const { return m_stallMeter; }
+
+signals:
+    // A notification went to the tray: the window was not in front.
+    void notified(const QString &title, const QString &message);
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -67,6 +73,8 @@ private:
     void onNetworkDecision(const turns::TurnRecord &turn, const QJsonObject &decision);
     // Re-reads the selected topic's latest turn and its queue.
     void refreshTopicActivity();
+    // The tray icon's tooltip: this process's turns that have not ended.
+    void refreshTray();
     void notify(const QString &title, const QString &message);
     void showError(const QString &message);
 
@@ -81,7 +89,7 @@ private:
     HostStatusPanel *m_hostStatus;
     QSplitter *m_splitter;
     QSplitter *m_centre;
-    QSystemTrayIcon *m_tray = nullptr;
+    QSystemTrayIcon *m_tray;
     StallMeter *m_stallMeter;
     turns::RunnerSettings m_settings;
 };

@@ -1,9 +1,10 @@
 // The window's widgets without a VM: the composer's keys, the tree's filter
 // and its live view of the store, renaming, moving (also by a drop) and
-// removing from the tree after a confirmation, and an accessible name on
-// every control.
+// removing from the tree after a confirmation, the tray icon's tooltip and
+// notifications, and an accessible name on every control.
 
 #include "composer.h"
+#include "engine_thread.h"
 #include "folder_tree_panel.h"
 #include "main_window.h"
 
@@ -16,6 +17,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QInputDialog>
+#include <QJsonObject>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QSqlQuery>
@@ -27,6 +29,7 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QSystemTrayIcon>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeView>
@@ -238,6 +241,68 @@ private slots:
         QVERIFY(changed.wait(10000));
         QVERIFY(topics.list(QStringLiteral("x/platform"))->isEmpty());
         QCOMPARE(panel.currentFolder(), QStringLiteral("x/platform"));
+    }
+
+    void trayListsRunningTurnsAndNotifiesOnlyWhenTheWindowIsNotInFront()
+    {
+        // The window as the engine thread reports to it (the reports are
+        // emitted here as the engine thread's relay would): no VM needed.
+        // There is no system tray under Xvfb (no XEmbed tray host is
+        // packaged here), so the icon is never shown; what is checked is
+        // its tooltip and what the window sends to it.
+        auto settings = turns::RunnerSettings::fromEnvironment();
+        QVERIFY(settings.ok());
+        settings->libvirtUri = QStringLiteral("qemu+unix:///system?socket=/nonexistent/sock");
+        desktop::MainWindow window(*m_store, *settings);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QSignalSpy notified(&window, &desktop::MainWindow::notified);
+        QSystemTrayIcon *tray = window.trayIcon();
+        QCOMPARE(tray->toolTip(), QStringLiteral("Arizuko Desktop: no turn running"));
+
+        // Another window in front: the person looks elsewhere.
+        QWidget elsewhere;
+        elsewhere.show();
+        elsewhere.activateWindow();
+        QTRY_VERIFY(elsewhere.isActiveWindow());
+        QVERIFY(!window.isActiveWindow());
+
+        turns::TurnRecord turn;
+        turn.id = QStringLiteral("11111111-0000-0000-0000-000000000000");
+        turn.name = QStringLiteral("az-11111111");
+        turn.folder = QStringLiteral("corp");
+        turn.topic = QStringLiteral("demo");
+        desktop::EngineThread *engine = window.engine();
+        emit engine->turnQueued(turn);
+        turn.state = turns::TurnState::Running;
+        emit engine->turnPhaseChanged(turn);
+        QVERIFY(tray->toolTip().startsWith(QStringLiteral("Arizuko Desktop\ncorp/demo: ")));
+        QCOMPARE(notified.count(), 0);
+
+        emit engine->turnNetworkDecision(turn, QJsonObject{{QStringLiteral("event"), QStringLiteral("decision")},
+                                                           {QStringLiteral("decision"), QStringLiteral("deny")},
+                                                           {QStringLiteral("host"), QStringLiteral("evil.example")},
+                                                           {QStringLiteral("reason"), QStringLiteral("not allowed")}});
+        QCOMPARE(notified.count(), 1);
+        QCOMPARE(notified.last().at(0).toString(), QStringLiteral("Host denied"));
+        QVERIFY(notified.last().at(1).toString().contains(QStringLiteral("evil.example")));
+        // An allowed host is no news.
+        emit engine->turnNetworkDecision(turn, QJsonObject{{QStringLiteral("event"), QStringLiteral("decision")},
+                                                           {QStringLiteral("decision"), QStringLiteral("allow")},
+                                                           {QStringLiteral("host"), QStringLiteral("example.org")}});
+        QCOMPARE(notified.count(), 1);
+
+        turn.state = turns::TurnState::Done;
+        emit engine->turnFinished(turn);
+        QCOMPARE(notified.count(), 2);
+        QCOMPARE(notified.last().at(0).toString(), QStringLiteral("Turn done"));
+        QVERIFY(notified.last().at(1).toString().contains(QStringLiteral("corp/demo")));
+
+        // With the window in front, the window itself shows it: no notification.
+        window.activateWindow();
+        QTRY_VERIFY(window.isActiveWindow());
+        emit engine->turnFinished(turn);
+        QCOMPARE(notified.count(), 2);
     }
 
     void everyControlHasAnAccessibleName()
