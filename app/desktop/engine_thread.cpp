@@ -32,7 +32,7 @@ EngineThread::EngineThread(store::Store &store, const turns::RunnerSettings &set
     // The runner's timers and watchers are members, not children: it must
     // be made on the thread it lives on, not moved there.
     QMetaObject::invokeMethod(m_anchor.get(), [this, settings] {
-        m_runner = new turns::TurnRunner(m_store, settings);
+        m_runner = std::make_unique<turns::TurnRunner>(m_store, settings);
         relay();
     }, Qt::QueuedConnection);
 }
@@ -40,10 +40,7 @@ EngineThread::EngineThread(store::Store &store, const turns::RunnerSettings &set
 EngineThread::~EngineThread()
 {
     // Reports still queued for this object are dropped with it.
-    QMetaObject::invokeMethod(m_anchor.get(), [this] {
-        delete m_runner;
-        m_runner = nullptr;
-    }, Qt::BlockingQueuedConnection);
+    QMetaObject::invokeMethod(m_anchor.get(), [this] { m_runner.reset(); }, Qt::BlockingQueuedConnection);
     m_thread->quit();
     m_thread->wait();
 }
@@ -87,32 +84,33 @@ void EngineThread::relay()
     using turns::TurnRunner;
     // Each report is copied here, on the engine thread, and handed to this
     // object's thread; nothing there touches a Turn.
+    TurnRunner *runner = m_runner.get();
     const auto toWindow = [this](auto report) {
         QMetaObject::invokeMethod(this, std::move(report), Qt::QueuedConnection);
     };
-    connect(m_runner, &TurnRunner::ready, m_runner, [this, toWindow] {
-        toWindow([this, accelerator = m_runner->accelerator()] { emit ready(accelerator); });
+    connect(runner, &TurnRunner::ready, runner, [this, runner, toWindow] {
+        toWindow([this, accelerator = runner->accelerator()] { emit ready(accelerator); });
     });
-    connect(m_runner, &TurnRunner::failed, m_runner, [this, toWindow](const Error &error) {
+    connect(runner, &TurnRunner::failed, runner, [this, toWindow](const Error &error) {
         toWindow([this, error] { emit failed(error); });
     });
-    connect(m_runner, &TurnRunner::turnQueued, m_runner, [this, toWindow](Turn *turn) {
+    connect(runner, &TurnRunner::turnQueued, runner, [this, toWindow](Turn *turn) {
         toWindow([this, record = turn->record()] { emit turnQueued(record); });
     });
-    connect(m_runner, &TurnRunner::turnPhaseChanged, m_runner, [this, toWindow](Turn *turn) {
+    connect(runner, &TurnRunner::turnPhaseChanged, runner, [this, toWindow](Turn *turn) {
         toWindow([this, record = turn->record()] { emit turnPhaseChanged(record); });
     });
-    connect(m_runner, &TurnRunner::turnEvents, m_runner,
+    connect(runner, &TurnRunner::turnEvents, runner,
             [this, toWindow](Turn *turn, const QList<turns::TurnEventRecord> &events) {
                 toWindow([this, id = turn->id(), events] { emit turnEvents(id, events); });
             });
-    connect(m_runner, &TurnRunner::turnNetworkDecision, m_runner,
+    connect(runner, &TurnRunner::turnNetworkDecision, runner,
             [this, toWindow](Turn *turn, const QJsonObject &decision) {
                 toWindow([this, record = turn->record(), decision] { emit turnNetworkDecision(record, decision); });
             });
-    connect(m_runner, &TurnRunner::turnFinished, m_runner, [this, toWindow](Turn *turn) {
+    connect(runner, &TurnRunner::turnFinished, runner, [this, runner, toWindow](Turn *turn) {
         // As stored: the end time, cost and usage are written by now.
-        const auto stored = m_runner->records().find(turn->id());
+        const auto stored = runner->records().find(turn->id());
         toWindow([this, record = stored ? *stored : turn->record()] { emit turnFinished(record); });
     });
 }

@@ -77,7 +77,7 @@ private:
     // Lives on the engine thread: the receiver of every queued call.
     std::unique_ptr<QObject> m_anchor;
     // Created, used and destroyed on the engine thread only.
-    turns::TurnRunner *m_runner = nullptr;
+    std::unique_ptr<turns::TurnRunner> m_runner;
     bool m_ready = false;
     host::AcceleratorChoice m_accelerator;
     QList<turns::TurnRecord> m_live;

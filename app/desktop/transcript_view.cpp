@@ -130,10 +130,10 @@ QJsonArray TranscriptView::takeEarlierPage()
             break;
         }
         const bool reachedStart = read->size() <= budget;
-        if (!reachedStart)
-            read->removeFirst();
         if (reachedStart)
             slice.append(promptItem(turn));
+        else
+            read->removeFirst();
         for (const QJsonValue &value : transcriptItems(*read))
             slice.append(value);
         if (fresh && turns::isTerminal(turn.state))
