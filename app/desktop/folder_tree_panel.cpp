@@ -416,10 +416,11 @@ void FolderTreePanel::removeFolder()
                     "its home directory with every file in it?\n\nThis cannot be undone.")
                      .arg(folder)))
         return;
-    const auto removed = folders::Folders(m_store, guiActor).remove(folder, true);
-    if (!removed)
-        emit failed(removed.error().message);
-    (void)m_model->reload();
+    // Deleting a home full of files takes as long as the files make it.
+    runOnWorker([&store = m_store, folder]() -> QString {
+        const auto removed = folders::Folders(store, guiActor).remove(folder, true);
+        return removed ? QString() : removed.error().message;
+    }, folders::parentFolder(folder), {});
 }
 
 } // namespace arizuko::desktop

@@ -4,8 +4,9 @@
 // actions on them: new folder or topic, rename either, move a folder (also
 // by dragging it onto another), remove either — each confirmed or asked for
 // by name, a move after showing every folder that goes with it. Moves and
-// topic removals run on a worker (a move may re-seal secrets through the
-// OS keyring). Running and queued topics are marked.
+// removals run on a worker (a move may re-seal secrets through the OS
+// keyring, a removal delete a home full of files). Running and queued
+// topics are marked.
 
 #include <QWidget>
 #include <functional>
@@ -49,7 +50,7 @@ signals:
     // Topic empty when a folder is selected; both empty when nothing is.
     void selectionChanged(const QString &folder, const QString &topic);
     void failed(const QString &message);
-    // A move or a topic removal done on the worker has been applied.
+    // A move or a removal done on the worker has been applied.
     void changed();
 
 private:

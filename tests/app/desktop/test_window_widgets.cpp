@@ -16,6 +16,7 @@
 #include <QAbstractButton>
 #include <QAction>
 #include <QApplication>
+#include <QFileInfo>
 #include <QInputDialog>
 #include <QJsonObject>
 #include <QMessageBox>
@@ -241,6 +242,15 @@ private slots:
         QVERIFY(changed.wait(10000));
         QVERIFY(topics.list(QStringLiteral("x/platform"))->isEmpty());
         QCOMPARE(panel.currentFolder(), QStringLiteral("x/platform"));
+
+        // Del on a folder removes it, its subfolders and its home after asking.
+        whenOpen(this, QStringLiteral("removeFolderConfirmation"),
+                 [](QWidget *dialog) { qobject_cast<QMessageBox *>(dialog)->button(QMessageBox::Yes)->click(); });
+        action(panel, QStringLiteral("removeSelected"))->trigger();
+        QVERIFY(changed.wait(10000));
+        QVERIFY(!exists("x/platform") && !exists("x/platform/sre") && exists("x"));
+        QVERIFY(!QFileInfo::exists(folders.homePath(QStringLiteral("x/platform"))));
+        QCOMPARE(panel.currentFolder(), QStringLiteral("x"));
     }
 
     void trayListsRunningTurnsAndNotifiesOnlyWhenTheWindowIsNotInFront()
