@@ -127,7 +127,8 @@ Exit move(Context &context, const QStringList &arguments)
         "Rename a folder and its subfolders everywhere (topics, turns, rules, grants, routes,\n"
         "secrets) and move its home. Refused while a turn of them is queued or running."));
     parser.addPositionalArgument(QStringLiteral("from"), QStringLiteral("The folder path."));
-    parser.addPositionalArgument(QStringLiteral("to"), QStringLiteral("Its new path; must not exist."));
+    parser.addPositionalArgument(QStringLiteral("to"),
+                                 QStringLiteral("Its new path; must not exist."));
     if (const auto stop = context.parse(parser, QStringLiteral("folder move"), arguments))
         return *stop;
     const QStringList values = parser.positionalArguments();
@@ -151,9 +152,10 @@ Exit move(Context &context, const QStringList &arguments)
     if (!moved)
         return context.failure(moved.error());
     if (context.json())
-        context.printJson(QJsonObject{{QStringLiteral("from"), values[0]},
-                                      {QStringLiteral("to"), values[1]},
-                                      {QStringLiteral("moved"), QJsonArray::fromStringList(*moved)}});
+        context.printJson(
+            QJsonObject{{QStringLiteral("from"), values[0]},
+                        {QStringLiteral("to"), values[1]},
+                        {QStringLiteral("moved"), QJsonArray::fromStringList(*moved)}});
     else
         context.out() << "moved folder " << values[0] << " to " << values[1] << " ("
                       << moved->size() << " folders)\n";

@@ -105,9 +105,9 @@ Exit rename(Context &context, const QStringList &arguments)
 Exit remove(Context &context, const QStringList &arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "Remove a topic with its messages, turns and their events.\n"
-        "Refused while one of its turns is queued or running."));
+    parser.setApplicationDescription(
+        QStringLiteral("Remove a topic with its messages, turns and their events.\n"
+                       "Refused while one of its turns is queued or running."));
     parser.addPositionalArgument(QStringLiteral("folder"), QStringLiteral("The folder."));
     parser.addPositionalArgument(QStringLiteral("topic"), QStringLiteral("The topic."));
     if (const auto stop = context.parse(parser, QStringLiteral("topic rm"), arguments))

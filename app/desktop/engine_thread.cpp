@@ -8,7 +8,8 @@
 
 namespace arizuko::desktop {
 
-EngineThread::EngineThread(store::Store &store, const turns::RunnerSettings &settings, QObject *parent)
+EngineThread::EngineThread(store::Store &store, const turns::RunnerSettings &settings,
+                           QObject *parent)
     : QObject(parent)
     , m_store(store)
     , m_thread(new QThread(this))
@@ -31,16 +32,20 @@ EngineThread::EngineThread(store::Store &store, const turns::RunnerSettings &set
     m_thread->start();
     // The runner's timers and watchers are members, not children: it must
     // be made on the thread it lives on, not moved there.
-    QMetaObject::invokeMethod(m_anchor.get(), [this, settings] {
-        m_runner = std::make_unique<turns::TurnRunner>(m_store, settings);
-        relay();
-    }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        m_anchor.get(),
+        [this, settings] {
+            m_runner = std::make_unique<turns::TurnRunner>(m_store, settings);
+            relay();
+        },
+        Qt::QueuedConnection);
 }
 
 EngineThread::~EngineThread()
 {
     // Reports still queued for this object are dropped with it.
-    QMetaObject::invokeMethod(m_anchor.get(), [this] { m_runner.reset(); }, Qt::BlockingQueuedConnection);
+    QMetaObject::invokeMethod(
+        m_anchor.get(), [this] { m_runner.reset(); }, Qt::BlockingQueuedConnection);
     m_thread->quit();
     m_thread->wait();
 }
@@ -48,7 +53,8 @@ EngineThread::~EngineThread()
 template<typename Call>
 void EngineThread::onEngine(Call call)
 {
-    QMetaObject::invokeMethod(m_anchor.get(), [this, call] { call(*m_runner); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        m_anchor.get(), [this, call] { call(*m_runner); }, Qt::QueuedConnection);
 }
 
 void EngineThread::start()
@@ -61,8 +67,8 @@ void EngineThread::submit(const turns::TurnRequest &request)
     onEngine([this, request](turns::TurnRunner &runner) {
         if (const auto submitted = runner.submit(request); !submitted) {
             const QString message = submitted.error().message;
-            QMetaObject::invokeMethod(this, [this, message] { emit requestFailed(message); },
-                                      Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                this, [this, message] { emit requestFailed(message); }, Qt::QueuedConnection);
         }
     });
 }
@@ -72,8 +78,8 @@ void EngineThread::cancel(const QString &turnId)
     onEngine([this, turnId](turns::TurnRunner &runner) {
         if (const Result<void> cancelled = runner.cancel(turnId); !cancelled) {
             const QString message = cancelled.error().message;
-            QMetaObject::invokeMethod(this, [this, message] { emit requestFailed(message); },
-                                      Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                this, [this, message] { emit requestFailed(message); }, Qt::QueuedConnection);
         }
     });
 }
@@ -106,7 +112,9 @@ void EngineThread::relay()
             });
     connect(runner, &TurnRunner::turnNetworkDecision, runner,
             [this, toWindow](Turn *turn, const QJsonObject &decision) {
-                toWindow([this, record = turn->record(), decision] { emit turnNetworkDecision(record, decision); });
+                toWindow([this, record = turn->record(), decision] {
+                    emit turnNetworkDecision(record, decision);
+                });
             });
     connect(runner, &TurnRunner::turnFinished, runner, [this, runner, toWindow](Turn *turn) {
         // As stored: the end time, cost and usage are written by now.

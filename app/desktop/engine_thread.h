@@ -33,7 +33,8 @@ class EngineThread final : public QObject
 
 public:
     // Starts the thread and, on it, a runner that is not started yet.
-    EngineThread(store::Store &store, const turns::RunnerSettings &settings, QObject *parent = nullptr);
+    EngineThread(store::Store &store, const turns::RunnerSettings &settings,
+                 QObject *parent = nullptr);
     // Destroys the runner on its thread (its turns tear down), then stops the thread.
     ~EngineThread() override;
 

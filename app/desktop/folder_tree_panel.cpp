@@ -1,27 +1,27 @@
 #include "folder_tree_panel.h"
 
-#include "models/folder_topic_model.h"
 #include "folders/folder_names.h"
 #include "folders/folders.h"
 #include "folders/topics.h"
+#include "models/folder_topic_model.h"
 #include "secrets/secret_store.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QFont>
+#include <QFutureWatcher>
 #include <QHeaderView>
 #include <QInputDialog>
-#include <QFutureWatcher>
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QMimeData>
-#include <QTimer>
-#include <QtConcurrent>
 #include <QPalette>
 #include <QSortFilterProxyModel>
+#include <QTimer>
 #include <QToolBar>
 #include <QTreeView>
 #include <QVBoxLayout>
+#include <QtConcurrent>
 
 namespace arizuko::desktop {
 namespace {
@@ -74,14 +74,17 @@ public:
 
     QMimeData *mimeData(const QModelIndexList &indexes) const override
     {
-        if (indexes.isEmpty() || !indexes.first().data(FolderTopicModel::TopicRole).toString().isEmpty())
+        if (indexes.isEmpty() ||
+            !indexes.first().data(FolderTopicModel::TopicRole).toString().isEmpty())
             return nullptr;
         auto *data = new QMimeData;
-        data->setData(folderMimeType, indexes.first().data(FolderTopicModel::FolderRole).toString().toUtf8());
+        data->setData(folderMimeType,
+                      indexes.first().data(FolderTopicModel::FolderRole).toString().toUtf8());
         return data;
     }
 
-    bool canDropMimeData(const QMimeData *data, Qt::DropAction, int, int, const QModelIndex &parent) const override
+    bool canDropMimeData(const QMimeData *data, Qt::DropAction, int, int,
+                         const QModelIndex &parent) const override
     {
         return data && data->hasFormat(folderMimeType) &&
                (!parent.isValid() || parent.data(FolderTopicModel::TopicRole).toString().isEmpty());
@@ -102,7 +105,8 @@ public:
 
 } // namespace
 
-FolderTreePanel::FolderTreePanel(store::Store &store, models::FolderTopicModel *model, QWidget *parent)
+FolderTreePanel::FolderTreePanel(store::Store &store, models::FolderTopicModel *model,
+                                 QWidget *parent)
     : QWidget(parent)
     , m_store(store)
     , m_model(model)
@@ -116,7 +120,8 @@ FolderTreePanel::FolderTreePanel(store::Store &store, models::FolderTopicModel *
     , m_remove(new QAction(tr("Re&move\u2026"), this))
 {
     m_proxy->setSourceModel(model);
-    static_cast<ActivityProxy *>(m_proxy)->onFolderDropped = [this](const QString &from, const QString &parent) {
+    static_cast<ActivityProxy *>(m_proxy)->onFolderDropped = [this](const QString &from,
+                                                                    const QString &parent) {
         // Out of the view's drop handling first: the confirmation is modal.
         QTimer::singleShot(0, this, [this, from, parent] { dropFolder(from, parent); });
     };
@@ -258,7 +263,8 @@ void FolderTreePanel::addTopic()
 
 bool FolderTreePanel::confirm(const QString &objectName, const QString &title, const QString &text)
 {
-    QMessageBox box(QMessageBox::Warning, title, text, QMessageBox::Yes | QMessageBox::Cancel, this);
+    QMessageBox box(QMessageBox::Warning, title, text, QMessageBox::Yes | QMessageBox::Cancel,
+                    this);
     box.setObjectName(objectName);
     box.setDefaultButton(QMessageBox::Cancel);
     return box.exec() == QMessageBox::Yes;
@@ -349,20 +355,23 @@ void FolderTreePanel::confirmMove(const QString &from, const QString &to)
                     nullptr, int(topicCount))
                      .arg(from, to, lines.join(QLatin1Char('\n')))))
         return;
-    runOnWorker([&store = m_store, from, to]() -> QString {
-        // The secrets' master key is fetched (from the OS keyring, maybe
-        // slowly) only when the subtree has secrets to re-seal.
-        std::unique_ptr<secrets::SecretStore> secretStore;
-        const auto moveSecrets = [&](const QString &source, const QString &target) -> Result<void> {
-            auto opened = secrets::SecretStore::open(store, guiActor);
-            if (!opened)
-                return opened.error();
-            secretStore = std::move(opened).value();
-            return secretStore->moveFolder(source, target);
-        };
-        const auto moved = folders::Folders(store, guiActor).move(from, to, moveSecrets);
-        return moved ? QString() : moved.error().message;
-    }, to, {});
+    runOnWorker(
+        [&store = m_store, from, to]() -> QString {
+            // The secrets' master key is fetched (from the OS keyring, maybe
+            // slowly) only when the subtree has secrets to re-seal.
+            std::unique_ptr<secrets::SecretStore> secretStore;
+            const auto moveSecrets = [&](const QString &source,
+                                         const QString &target) -> Result<void> {
+                auto opened = secrets::SecretStore::open(store, guiActor);
+                if (!opened)
+                    return opened.error();
+                secretStore = std::move(opened).value();
+                return secretStore->moveFolder(source, target);
+            };
+            const auto moved = folders::Folders(store, guiActor).move(from, to, moveSecrets);
+            return moved ? QString() : moved.error().message;
+        },
+        to, {});
 }
 
 void FolderTreePanel::removeSelected()
@@ -377,19 +386,23 @@ void FolderTreePanel::removeTopic()
 {
     const QString folder = currentFolder();
     const QString topic = currentTopic();
-    if (!confirm(QStringLiteral("removeTopicConfirmation"), tr("Remove topic"),
-                 tr("Remove the topic \"%1\" of \"%2\" with its messages, its turns and their "
-                    "transcripts?\n\nThe files the agent left in the folder's home stay. This cannot "
-                    "be undone.")
-                     .arg(topic, folder)))
+    if (!confirm(
+            QStringLiteral("removeTopicConfirmation"), tr("Remove topic"),
+            tr("Remove the topic \"%1\" of \"%2\" with its messages, its turns and their "
+               "transcripts?\n\nThe files the agent left in the folder's home stay. This cannot "
+               "be undone.")
+                .arg(topic, folder)))
         return;
-    runOnWorker([&store = m_store, folder, topic]() -> QString {
-        const Result<void> removed = folders::Topics(store, guiActor).remove(folder, topic);
-        return removed ? QString() : removed.error().message;
-    }, folder, {});
+    runOnWorker(
+        [&store = m_store, folder, topic]() -> QString {
+            const Result<void> removed = folders::Topics(store, guiActor).remove(folder, topic);
+            return removed ? QString() : removed.error().message;
+        },
+        folder, {});
 }
 
-void FolderTreePanel::runOnWorker(std::function<QString()> change, const QString &folder, const QString &topic)
+void FolderTreePanel::runOnWorker(std::function<QString()> change, const QString &folder,
+                                  const QString &topic)
 {
     auto *watcher = new QFutureWatcher<QString>(this);
     connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher, folder, topic] {
@@ -412,15 +425,18 @@ void FolderTreePanel::removeFolder()
     if (folder.isEmpty() || !currentTopic().isEmpty())
         return;
     if (!confirm(QStringLiteral("removeFolderConfirmation"), tr("Remove folder"),
-                 tr("Remove the folder \"%1\", its subfolders, topics, network rules, folder secrets and "
+                 tr("Remove the folder \"%1\", its subfolders, topics, network rules, folder "
+                    "secrets and "
                     "its home directory with every file in it?\n\nThis cannot be undone.")
                      .arg(folder)))
         return;
     // Deleting a home full of files takes as long as the files make it.
-    runOnWorker([&store = m_store, folder]() -> QString {
-        const auto removed = folders::Folders(store, guiActor).remove(folder, true);
-        return removed ? QString() : removed.error().message;
-    }, folders::parentFolder(folder), {});
+    runOnWorker(
+        [&store = m_store, folder]() -> QString {
+            const auto removed = folders::Folders(store, guiActor).remove(folder, true);
+            return removed ? QString() : removed.error().message;
+        },
+        folders::parentFolder(folder), {});
 }
 
 } // namespace arizuko::desktop

@@ -67,8 +67,8 @@ private:
     // worker, then reloads the tree and selects `folder`/`topic`.
     void runOnWorker(std::function<QString()> change, const QString &folder, const QString &topic);
     bool confirm(const QString &objectName, const QString &title, const QString &text);
-    std::optional<QString> askText(const QString &objectName, const QString &title, const QString &label,
-                                   const QString &text);
+    std::optional<QString> askText(const QString &objectName, const QString &title,
+                                   const QString &label, const QString &text);
     void emitSelection();
 
     store::Store &m_store;

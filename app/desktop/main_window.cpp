@@ -2,24 +2,22 @@
 
 #include "allowlist_editor.h"
 #include "audit_log_viewer.h"
-#include "export_dialog.h"
-#include "grants_editor.h"
-#include "secrets_editor.h"
-#include "settings_dialog.h"
-#include "import_dialog.h"
-#include "routes_editor.h"
-
 #include "composer.h"
 #include "engine_thread.h"
+#include "export_dialog.h"
 #include "folder_tree_panel.h"
+#include "grants_editor.h"
 #include "host_status_panel.h"
-#include "stall_meter.h"
-#include "transcript_view.h"
-#include "turn_panel.h"
-
+#include "import_dialog.h"
 #include "models/folder_topic_model.h"
+#include "routes_editor.h"
+#include "secrets_editor.h"
+#include "settings_dialog.h"
+#include "stall_meter.h"
 #include "store/store.h"
 #include "store/store_watcher.h"
+#include "transcript_view.h"
+#include "turn_panel.h"
 #include "turns/turn_records.h"
 
 #include <QAction>
@@ -90,11 +88,13 @@ MainWindow::MainWindow(store::Store &store, const turns::RunnerSettings &setting
     connect(m_watcher, &store::StoreWatcher::turnsChanged, m_treeModel, reloadTree);
     connect(m_watcher, &store::StoreWatcher::turnsChanged, this, &MainWindow::refreshTopicActivity);
 
-    connect(m_engine, &EngineThread::ready, this, [this](const host::AcceleratorChoice &accelerator) {
-        m_turnPanel->setAccelerator(accelerator);
-        statusBar()->showMessage(tr("Engine ready: turns run under %1")
-                                     .arg(host::acceleratorName(accelerator.accelerator).toUpper()));
-    });
+    connect(m_engine, &EngineThread::ready, this,
+            [this](const host::AcceleratorChoice &accelerator) {
+                m_turnPanel->setAccelerator(accelerator);
+                statusBar()->showMessage(
+                    tr("Engine ready: turns run under %1")
+                        .arg(host::acceleratorName(accelerator.accelerator).toUpper()));
+            });
     connect(m_engine, &EngineThread::failed, this, [this](const Error &error) {
         statusBar()->showMessage(tr("The engine cannot run turns: %1").arg(error.message));
     });
@@ -235,9 +235,11 @@ void MainWindow::refreshTray()
 {
     QStringList busy;
     for (const turns::TurnRecord &turn : m_engine->liveTurns())
-        busy << QStringLiteral("%1/%2: %3").arg(turn.folder, turn.topic, turns::turnStateName(turn.state));
-    m_tray->setToolTip(busy.isEmpty() ? tr("Arizuko Desktop: no turn running")
-                                      : tr("Arizuko Desktop\n%1").arg(busy.join(QLatin1Char('\n'))));
+        busy << QStringLiteral("%1/%2: %3")
+                    .arg(turn.folder, turn.topic, turns::turnStateName(turn.state));
+    m_tray->setToolTip(busy.isEmpty()
+                           ? tr("Arizuko Desktop: no turn running")
+                           : tr("Arizuko Desktop\n%1").arg(busy.join(QLatin1Char('\n'))));
 }
 
 void MainWindow::restoreLayout()
@@ -334,9 +336,10 @@ void MainWindow::onNetworkDecision(const turns::TurnRecord &turn, const QJsonObj
     if (decision.value(QStringLiteral("event")).toString() != QLatin1String("decision") ||
         decision.value(QStringLiteral("decision")).toString() == QLatin1String("allow"))
         return;
-    notify(tr("Host denied"), tr("%1 was refused %2 (%3)")
-                                  .arg(turn.folder, decision.value(QStringLiteral("host")).toString(),
-                                       decision.value(QStringLiteral("reason")).toString()));
+    notify(tr("Host denied"),
+           tr("%1 was refused %2 (%3)")
+               .arg(turn.folder, decision.value(QStringLiteral("host")).toString(),
+                    decision.value(QStringLiteral("reason")).toString()));
 }
 
 void MainWindow::notify(const QString &title, const QString &message)

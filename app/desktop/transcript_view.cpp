@@ -3,7 +3,6 @@
 #include "transcript_bridge.h"
 #include "transcript_items.h"
 #include "transcript_page.h"
-
 #include "turns/turn_event_slice.h"
 #include "turns/turn_records.h"
 
@@ -120,10 +119,11 @@ QJsonArray TranscriptView::takeEarlierPage()
         QJsonArray slice;
         if (!read) {
             // Nothing earlier can be shown; say so where it is missing.
-            slice.append(QJsonObject{{QStringLiteral("type"), QStringLiteral("error")},
-                                     {QStringLiteral("turn"), turn.id},
-                                     {QStringLiteral("text"), tr("Earlier events could not be read: %1")
-                                                                  .arg(read.error().message)}});
+            slice.append(QJsonObject{
+                {QStringLiteral("type"), QStringLiteral("error")},
+                {QStringLiteral("turn"), turn.id},
+                {QStringLiteral("text"),
+                 tr("Earlier events could not be read: %1").arg(read.error().message)}});
             slices.prepend(slice);
             m_firstShown = 0;
             m_firstSeq = 0;

@@ -62,7 +62,8 @@ public:
     // is `from` or inside it, has no parent, or is still named by grants,
     // rules, routes or secrets; on any failure nothing changes. Folder
     // secrets need `moveSecrets`. Returns the moved folders' old paths.
-    Result<QStringList> move(const QString &from, const QString &to, const SecretMover &moveSecrets = {});
+    Result<QStringList> move(const QString &from, const QString &to,
+                             const SecretMover &moveSecrets = {});
 
 private:
     Result<QStringList> subfolders(const QString &path) const;

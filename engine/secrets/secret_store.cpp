@@ -232,19 +232,23 @@ Result<void> SecretStore::moveFolder(const QString &from, const QString &to)
         const Result<QByteArray> opened =
             unseal(*masterKey, row.sealed, associatedData(SecretScope{row.folder}, row.key));
         if (!opened)
-            return makeError(opened.error().code, QStringLiteral("secret '%1' for %2: %3")
-                                                      .arg(row.key, scopeName(SecretScope{row.folder}),
-                                                           opened.error().message));
+            return makeError(
+                opened.error().code,
+                QStringLiteral("secret '%1' for %2: %3")
+                    .arg(row.key, scopeName(SecretScope{row.folder}), opened.error().message));
         const SecretScope moved{to + row.folder.mid(from.size())};
-        const Result<QByteArray> sealed = seal(m_ring.currentKey(), *opened, associatedData(moved, row.key));
+        const Result<QByteArray> sealed =
+            seal(m_ring.currentKey(), *opened, associatedData(moved, row.key));
         if (!sealed)
             return sealed.error();
         if (const Result<QSqlQuery> written = store::execute(
                 db,
-                QStringLiteral("UPDATE secrets SET scope_id = ?, value = ?, key_id = ?, updated_at = ? "
-                               "WHERE scope_kind = ? AND scope_id = ? AND key = ?"),
-                {moved.folder, QString::fromLatin1(*sealed), QString::fromLatin1(m_ring.currentId()),
-                 store::nowTimestamp(), folderScope, row.folder, row.key});
+                QStringLiteral(
+                    "UPDATE secrets SET scope_id = ?, value = ?, key_id = ?, updated_at = ? "
+                    "WHERE scope_kind = ? AND scope_id = ? AND key = ?"),
+                {moved.folder, QString::fromLatin1(*sealed),
+                 QString::fromLatin1(m_ring.currentId()), store::nowTimestamp(), folderScope,
+                 row.folder, row.key});
             !written)
             return written.error();
     }

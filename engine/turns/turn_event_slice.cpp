@@ -8,8 +8,8 @@
 
 namespace arizuko::turns {
 
-Result<QList<TurnEventRecord>> eventsBefore(store::Store &store, const QString &turn, qint64 beforeSeq,
-                                            int limit)
+Result<QList<TurnEventRecord>> eventsBefore(store::Store &store, const QString &turn,
+                                            qint64 beforeSeq, int limit)
 {
     // Newest first through the (turn, seq) key, so only `limit` rows are read.
     Result<QSqlQuery> query = store::execute(

@@ -18,7 +18,7 @@ namespace arizuko::turns {
 
 // The last `limit` events of the turn whose seq is below `beforeSeq`,
 // oldest first; fewer when the turn's start is reached.
-Result<QList<TurnEventRecord>> eventsBefore(store::Store &store, const QString &turn, qint64 beforeSeq,
-                                            int limit);
+Result<QList<TurnEventRecord>> eventsBefore(store::Store &store, const QString &turn,
+                                            qint64 beforeSeq, int limit);
 
 } // namespace arizuko::turns

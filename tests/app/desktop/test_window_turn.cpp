@@ -9,26 +9,25 @@
 #include "composer.h"
 #include "engine_thread.h"
 #include "folder_tree_panel.h"
+#include "folders/folders.h"
+#include "folders/topics.h"
 #include "main_window.h"
+#include "models/network_decision_model.h"
+#include "policy/policy.h"
 #include "stall_meter.h"
+#include "store/store.h"
 #include "transcript_page.h"
 #include "transcript_view.h"
 #include "turn_panel.h"
-#include "web_test_support.h"
-
-#include "models/network_decision_model.h"
-#include "policy/policy.h"
-#include "folders/folders.h"
-#include "store/store.h"
-#include "folders/topics.h"
 #include "turns/turn_record.h"
+#include "web_test_support.h"
 
 #include <QAbstractButton>
 #include <QApplication>
 #include <QDir>
-#include <QPainter>
 #include <QJsonDocument>
 #include <QMessageBox>
+#include <QPainter>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -119,7 +118,9 @@ private slots:
         QList<turns::TurnEventRecord> events;
         QList<turns::TurnState> phases;
         connect(engine, &desktop::EngineThread::turnEvents, this,
-                [&events](const QString &, const QList<turns::TurnEventRecord> &batch) { events << batch; });
+                [&events](const QString &, const QList<turns::TurnEventRecord> &batch) {
+                    events << batch;
+                });
         connect(engine, &desktop::EngineThread::turnPhaseChanged, this,
                 [&phases](const turns::TurnRecord &turn) { phases << turn.state; });
         QSignalSpy finished(engine, &desktop::EngineThread::turnFinished);

@@ -6,33 +6,32 @@
 #include "composer.h"
 #include "engine_thread.h"
 #include "folder_tree_panel.h"
-#include "main_window.h"
-
-#include "models/folder_topic_model.h"
 #include "folders/folders.h"
-#include "store/store.h"
 #include "folders/topics.h"
+#include "main_window.h"
+#include "models/folder_topic_model.h"
+#include "store/store.h"
 
 #include <QAbstractButton>
 #include <QAction>
 #include <QApplication>
+#include <QComboBox>
 #include <QFileInfo>
 #include <QInputDialog>
 #include <QJsonObject>
-#include <QMessageBox>
-#include <QMimeData>
-#include <QSqlQuery>
-#include <QTimer>
-#include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMessageBox>
+#include <QMimeData>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QSqlQuery>
 #include <QStandardPaths>
 #include <QSystemTrayIcon>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <QTreeView>
 
 using namespace arizuko;
@@ -170,7 +169,9 @@ private slots:
         panel.show();
         QSignalSpy changed(&panel, &desktop::FolderTreePanel::changed);
         QSignalSpy failed(&panel, &desktop::FolderTreePanel::failed);
-        const auto exists = [&folders](const char *path) { return *folders.exists(QLatin1String(path)); };
+        const auto exists = [&folders](const char *path) {
+            return *folders.exists(QLatin1String(path));
+        };
 
         // F2 on a folder renames its last segment; the confirmation lists
         // every folder that goes with it.
@@ -204,13 +205,15 @@ private slots:
             QVERIFY(view->canDropMimeData(data.get(), Qt::MoveAction, -1, -1, indexOf(onto)));
             QVERIFY(!view->dropMimeData(data.get(), Qt::MoveAction, -1, -1, indexOf(onto)));
         };
-        whenOpen(this, QStringLiteral("moveFolderConfirmation"),
-                 [](QWidget *dialog) { qobject_cast<QMessageBox *>(dialog)->button(QMessageBox::Cancel)->click(); });
+        whenOpen(this, QStringLiteral("moveFolderConfirmation"), [](QWidget *dialog) {
+            qobject_cast<QMessageBox *>(dialog)->button(QMessageBox::Cancel)->click();
+        });
         drop(QStringLiteral("corp/platform"), QStringLiteral("x"));
         QTest::qWait(300);
         QVERIFY(exists("corp/platform") && !exists("x/platform"));
-        whenOpen(this, QStringLiteral("moveFolderConfirmation"),
-                 [](QWidget *dialog) { qobject_cast<QMessageBox *>(dialog)->button(QMessageBox::Yes)->click(); });
+        whenOpen(this, QStringLiteral("moveFolderConfirmation"), [](QWidget *dialog) {
+            qobject_cast<QMessageBox *>(dialog)->button(QMessageBox::Yes)->click();
+        });
         drop(QStringLiteral("corp/platform"), QStringLiteral("x"));
         QVERIFY(changed.wait(10000));
         QVERIFY(exists("x/platform/sre") && !exists("corp/platform"));
@@ -221,12 +224,14 @@ private slots:
         // A running turn refuses the move, and says so.
         QSqlQuery running(m_store->database());
         QVERIFY(running.exec(QStringLiteral(
-            "INSERT INTO turns (id, name, group_folder, topic, agent, prompt, state, queued_at) VALUES "
+            "INSERT INTO turns (id, name, group_folder, topic, agent, prompt, state, queued_at) "
+            "VALUES "
             "('t1', 'az-t1', 'x/platform', 'main', 'claude', 'p', 'running', 'now')")));
         QVERIFY(panel.select(QStringLiteral("x/platform")));
         answerText(this, QStringLiteral("moveFolderDialog"), QStringLiteral("corp/platform"));
-        whenOpen(this, QStringLiteral("moveFolderConfirmation"),
-                 [](QWidget *dialog) { qobject_cast<QMessageBox *>(dialog)->button(QMessageBox::Yes)->click(); });
+        whenOpen(this, QStringLiteral("moveFolderConfirmation"), [](QWidget *dialog) {
+            qobject_cast<QMessageBox *>(dialog)->button(QMessageBox::Yes)->click();
+        });
         action(panel, QStringLiteral("moveFolder"))->trigger();
         QVERIFY(failed.wait(10000));
         QVERIFY2(failed.last().first().toString().contains(QStringLiteral("running")),
@@ -236,16 +241,18 @@ private slots:
         // Del on a topic removes it after asking (not while a turn runs).
         QVERIFY(running.exec(QStringLiteral("UPDATE turns SET state = 'done'")));
         QVERIFY(panel.select(QStringLiteral("x/platform"), QStringLiteral("main")));
-        whenOpen(this, QStringLiteral("removeTopicConfirmation"),
-                 [](QWidget *dialog) { qobject_cast<QMessageBox *>(dialog)->button(QMessageBox::Yes)->click(); });
+        whenOpen(this, QStringLiteral("removeTopicConfirmation"), [](QWidget *dialog) {
+            qobject_cast<QMessageBox *>(dialog)->button(QMessageBox::Yes)->click();
+        });
         action(panel, QStringLiteral("removeSelected"))->trigger();
         QVERIFY(changed.wait(10000));
         QVERIFY(topics.list(QStringLiteral("x/platform"))->isEmpty());
         QCOMPARE(panel.currentFolder(), QStringLiteral("x/platform"));
 
         // Del on a folder removes it, its subfolders and its home after asking.
-        whenOpen(this, QStringLiteral("removeFolderConfirmation"),
-                 [](QWidget *dialog) { qobject_cast<QMessageBox *>(dialog)->button(QMessageBox::Yes)->click(); });
+        whenOpen(this, QStringLiteral("removeFolderConfirmation"), [](QWidget *dialog) {
+            qobject_cast<QMessageBox *>(dialog)->button(QMessageBox::Yes)->click();
+        });
         action(panel, QStringLiteral("removeSelected"))->trigger();
         QVERIFY(changed.wait(10000));
         QVERIFY(!exists("x/platform") && !exists("x/platform/sre") && exists("x"));
@@ -289,17 +296,19 @@ private slots:
         QVERIFY(tray->toolTip().startsWith(QStringLiteral("Arizuko Desktop\ncorp/demo: ")));
         QCOMPARE(notified.count(), 0);
 
-        emit engine->turnNetworkDecision(turn, QJsonObject{{QStringLiteral("event"), QStringLiteral("decision")},
-                                                           {QStringLiteral("decision"), QStringLiteral("deny")},
-                                                           {QStringLiteral("host"), QStringLiteral("evil.example")},
-                                                           {QStringLiteral("reason"), QStringLiteral("not allowed")}});
+        emit engine->turnNetworkDecision(
+            turn, QJsonObject{{QStringLiteral("event"), QStringLiteral("decision")},
+                              {QStringLiteral("decision"), QStringLiteral("deny")},
+                              {QStringLiteral("host"), QStringLiteral("evil.example")},
+                              {QStringLiteral("reason"), QStringLiteral("not allowed")}});
         QCOMPARE(notified.count(), 1);
         QCOMPARE(notified.last().at(0).toString(), QStringLiteral("Host denied"));
         QVERIFY(notified.last().at(1).toString().contains(QStringLiteral("evil.example")));
         // An allowed host is no news.
-        emit engine->turnNetworkDecision(turn, QJsonObject{{QStringLiteral("event"), QStringLiteral("decision")},
-                                                           {QStringLiteral("decision"), QStringLiteral("allow")},
-                                                           {QStringLiteral("host"), QStringLiteral("example.org")}});
+        emit engine->turnNetworkDecision(
+            turn, QJsonObject{{QStringLiteral("event"), QStringLiteral("decision")},
+                              {QStringLiteral("decision"), QStringLiteral("allow")},
+                              {QStringLiteral("host"), QStringLiteral("example.org")}});
         QCOMPARE(notified.count(), 1);
 
         turn.state = turns::TurnState::Done;

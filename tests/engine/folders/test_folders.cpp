@@ -6,9 +6,9 @@
 #include "audit/audit_log.h"
 #include "folders/folder_names.h"
 #include "folders/folders.h"
-#include "store/store.h"
 #include "folders/topics.h"
 #include "secrets/secret_store.h"
+#include "store/store.h"
 
 #include <QDir>
 #include <QFile>
@@ -46,8 +46,9 @@ void writeFile(const QString &path, const QByteArray &content)
 QString snapshot(const Store &store)
 {
     QString all;
-    for (const char *table : {"groups", "sessions", "messages", "turns", "turn_events", "observations",
-                              "network_rules", "acl", "acl_membership", "routes", "secrets"}) {
+    for (const char *table :
+         {"groups", "sessions", "messages", "turns", "turn_events", "observations", "network_rules",
+          "acl", "acl_membership", "routes", "secrets"}) {
         QSqlQuery query(store.database());
         if (!query.exec(QStringLiteral("SELECT * FROM %1 ORDER BY 1, 2").arg(QLatin1String(table))))
             qFatal("%s: %s", table, qPrintable(query.lastError().text()));
@@ -59,7 +60,8 @@ QString snapshot(const Store &store)
         }
     }
     QDir groups(store.dataDir() + QStringLiteral("/groups"));
-    for (const QString &entry : groups.entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::System))
+    for (const QString &entry :
+         groups.entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::System))
         all += QStringLiteral("home ") + entry + QLatin1Char('\n');
     return all;
 }
@@ -399,24 +401,32 @@ private slots:
             QVERIFY(m_folders->add(QLatin1String(folder)));
         QVERIFY(m_topics->add(QStringLiteral("corp/eng"), QStringLiteral("main")));
         QVERIFY(m_topics->add(QStringLiteral("corporate"), QStringLiteral("main")));
-        exec(QStringLiteral("INSERT INTO messages (group_folder, topic, role, content, created_at) VALUES "
-                            "('corp/eng', 'main', 'user', 'hi', 'now')"));
-        exec(QStringLiteral("INSERT INTO turns (id, name, group_folder, topic, agent, prompt, state, queued_at) "
-                            "VALUES ('t1', 'az-t1', 'corp/eng', 'main', 'claude', 'p', 'done', 'now')"));
-        exec(QStringLiteral("INSERT INTO turn_events (turn, seq, kind, json, at) VALUES ('t1', 1, 'text', '{}', 'now')"));
-        exec(QStringLiteral("INSERT INTO observations (observer_folder, observer_topic, source_folder, created_at) "
-                            "VALUES ('corp/eng', 'main', 'corp/eng/sre', 'now'), "
-                            "('corporate', 'main', 'corp/eng', 'now')"));
+        exec(QStringLiteral(
+            "INSERT INTO messages (group_folder, topic, role, content, created_at) VALUES "
+            "('corp/eng', 'main', 'user', 'hi', 'now')"));
+        exec(QStringLiteral(
+            "INSERT INTO turns (id, name, group_folder, topic, agent, prompt, state, queued_at) "
+            "VALUES ('t1', 'az-t1', 'corp/eng', 'main', 'claude', 'p', 'done', 'now')"));
+        exec(QStringLiteral("INSERT INTO turn_events (turn, seq, kind, json, at) VALUES ('t1', 1, "
+                            "'text', '{}', 'now')"));
+        exec(QStringLiteral(
+            "INSERT INTO observations (observer_folder, observer_topic, source_folder, created_at) "
+            "VALUES ('corp/eng', 'main', 'corp/eng/sre', 'now'), "
+            "('corporate', 'main', 'corp/eng', 'now')"));
         exec(QStringLiteral("INSERT INTO network_rules (folder, target, kind, created_at) VALUES "
-                            "('corp/eng', 'example.org', 'allow', 'now'), ('corp/eng/sre', 'a.example', 'deny', 'now'), "
+                            "('corp/eng', 'example.org', 'allow', 'now'), ('corp/eng/sre', "
+                            "'a.example', 'deny', 'now'), "
                             "('corporate', 'example.org', 'allow', 'now')"));
-        exec(QStringLiteral("INSERT INTO acl (principal, action, scope, effect, granted_by, granted_at) VALUES "
-                            "('corp/eng', 'mcp:send', 'corp/eng/**', 'allow', 'corp/eng', 'now'), "
-                            "('corp', 'mcp:send', 'corp/*', 'allow', 'user:cli', 'now'), "
-                            "('corporate', 'mcp:send', 'corporate', 'allow', 'user:cli', 'now')"));
-        exec(QStringLiteral("INSERT INTO routes (seq, match, target) VALUES (1, 'platform=x', 'corp/eng#observe'), "
-                            "(2, 'platform=y', 'corp/eng/sre'), (3, '', 'corporate')"));
-        writeFile(m_folders->homePath(QStringLiteral("corp/eng/sre")) + QStringLiteral("/notes.md"), "work");
+        exec(QStringLiteral(
+            "INSERT INTO acl (principal, action, scope, effect, granted_by, granted_at) VALUES "
+            "('corp/eng', 'mcp:send', 'corp/eng/**', 'allow', 'corp/eng', 'now'), "
+            "('corp', 'mcp:send', 'corp/*', 'allow', 'user:cli', 'now'), "
+            "('corporate', 'mcp:send', 'corporate', 'allow', 'user:cli', 'now')"));
+        exec(QStringLiteral(
+            "INSERT INTO routes (seq, match, target) VALUES (1, 'platform=x', 'corp/eng#observe'), "
+            "(2, 'platform=y', 'corp/eng/sre'), (3, '', 'corporate')"));
+        writeFile(m_folders->homePath(QStringLiteral("corp/eng/sre")) + QStringLiteral("/notes.md"),
+                  "work");
     }
 
     void moveRenamesTheSubtreeEverywhere()
@@ -425,12 +435,16 @@ private slots:
         seedForMove();
         auto secrets = secrets::SecretStore::open(*m_store, QStringLiteral("user:test"));
         QVERIFY2(secrets, qPrintable(why(secrets)));
-        QVERIFY((*secrets)->set({QStringLiteral("corp/eng/sre")}, QStringLiteral("TOKEN"), "sre-token"));
-        QVERIFY((*secrets)->set({QStringLiteral("corporate")}, QStringLiteral("TOKEN"), "other-token"));
+        QVERIFY((*secrets)->set({QStringLiteral("corp/eng/sre")}, QStringLiteral("TOKEN"),
+                                "sre-token"));
+        QVERIFY(
+            (*secrets)->set({QStringLiteral("corporate")}, QStringLiteral("TOKEN"), "other-token"));
 
-        const Result<QStringList> moved = m_folders->move(
-            QStringLiteral("corp/eng"), QStringLiteral("x/eng"),
-            [&secrets](const QString &from, const QString &to) { return (*secrets)->moveFolder(from, to); });
+        const Result<QStringList> moved =
+            m_folders->move(QStringLiteral("corp/eng"), QStringLiteral("x/eng"),
+                            [&secrets](const QString &from, const QString &to) {
+                                return (*secrets)->moveFolder(from, to);
+                            });
         QVERIFY2(moved, qPrintable(why(moved)));
         QCOMPARE(*moved, (QStringList{QStringLiteral("corp/eng"), QStringLiteral("corp/eng/sre")}));
 
@@ -445,27 +459,38 @@ private slots:
         };
         QCOMPARE(column(QStringLiteral("SELECT folder FROM groups ORDER BY folder")),
                  QStringLiteral("corp,corporate,x,x/eng,x/eng/sre"));
-        QCOMPARE(column(QStringLiteral("SELECT group_folder FROM sessions ORDER BY 1")), QStringLiteral("corporate,x/eng"));
-        QCOMPARE(column(QStringLiteral("SELECT group_folder FROM messages")), QStringLiteral("x/eng"));
+        QCOMPARE(column(QStringLiteral("SELECT group_folder FROM sessions ORDER BY 1")),
+                 QStringLiteral("corporate,x/eng"));
+        QCOMPARE(column(QStringLiteral("SELECT group_folder FROM messages")),
+                 QStringLiteral("x/eng"));
         QCOMPARE(column(QStringLiteral("SELECT group_folder FROM turns")), QStringLiteral("x/eng"));
-        QCOMPARE(column(QStringLiteral("SELECT count(*) FROM turn_events WHERE turn = 't1'")), QStringLiteral("1"));
-        QCOMPARE(column(QStringLiteral("SELECT observer_folder || '>' || source_folder FROM observations ORDER BY 1")),
-                 QStringLiteral("corporate>x/eng,x/eng>x/eng/sre"));
+        QCOMPARE(column(QStringLiteral("SELECT count(*) FROM turn_events WHERE turn = 't1'")),
+                 QStringLiteral("1"));
+        QCOMPARE(
+            column(QStringLiteral(
+                "SELECT observer_folder || '>' || source_folder FROM observations ORDER BY 1")),
+            QStringLiteral("corporate>x/eng,x/eng>x/eng/sre"));
         QCOMPARE(column(QStringLiteral("SELECT folder FROM network_rules ORDER BY 1")),
                  QStringLiteral("corporate,x/eng,x/eng/sre"));
-        QCOMPARE(column(QStringLiteral("SELECT principal || ' ' || scope || ' ' || granted_by FROM acl "
-                                       "WHERE action = 'mcp:send' AND principal != 'role:member' ORDER BY 1")),
-                 QStringLiteral("corp corp/* user:cli,corporate corporate user:cli,x/eng x/eng/** x/eng"));
-        QCOMPARE(column(QStringLiteral("SELECT child FROM acl_membership WHERE child LIKE '%eng%' ORDER BY 1")),
+        QCOMPARE(column(QStringLiteral(
+                     "SELECT principal || ' ' || scope || ' ' || granted_by FROM acl "
+                     "WHERE action = 'mcp:send' AND principal != 'role:member' ORDER BY 1")),
+                 QStringLiteral(
+                     "corp corp/* user:cli,corporate corporate user:cli,x/eng x/eng/** x/eng"));
+        QCOMPARE(column(QStringLiteral(
+                     "SELECT child FROM acl_membership WHERE child LIKE '%eng%' ORDER BY 1")),
                  QStringLiteral("x/eng,x/eng/sre"));
         QCOMPARE(column(QStringLiteral("SELECT target FROM routes ORDER BY seq")),
                  QStringLiteral("x/eng#observe,x/eng/sre,corporate"));
         // Secrets are re-sealed for their new folder and still open.
-        QCOMPARE(*(*secrets)->get({QStringLiteral("x/eng/sre")}, QStringLiteral("TOKEN")), QByteArray("sre-token"));
-        QCOMPARE(*(*secrets)->get({QStringLiteral("corporate")}, QStringLiteral("TOKEN")), QByteArray("other-token"));
+        QCOMPARE(*(*secrets)->get({QStringLiteral("x/eng/sre")}, QStringLiteral("TOKEN")),
+                 QByteArray("sre-token"));
+        QCOMPARE(*(*secrets)->get({QStringLiteral("corporate")}, QStringLiteral("TOKEN")),
+                 QByteArray("other-token"));
         QVERIFY(!(*secrets)->get({QStringLiteral("corp/eng/sre")}, QStringLiteral("TOKEN")));
         // The home moved with its files.
-        QVERIFY(QFile::exists(m_folders->homePath(QStringLiteral("x/eng/sre")) + QStringLiteral("/notes.md")));
+        QVERIFY(QFile::exists(m_folders->homePath(QStringLiteral("x/eng/sre")) +
+                              QStringLiteral("/notes.md")));
         QVERIFY(!QFileInfo::exists(m_folders->homePath(QStringLiteral("corp/eng"))));
         QCOMPARE(column(QStringLiteral("PRAGMA foreign_key_check")), QString());
 
@@ -474,7 +499,8 @@ private slots:
         QVERIFY(logged);
         QCOMPARE(logged->size(), 1);
         QCOMPARE(logged->first().subject, QStringLiteral("corp/eng"));
-        QCOMPARE(logged->first().detail.value(QStringLiteral("to")).toString(), QStringLiteral("x/eng"));
+        QCOMPARE(logged->first().detail.value(QStringLiteral("to")).toString(),
+                 QStringLiteral("x/eng"));
     }
 
     void moveRefusalsChangeNothing_data()
@@ -482,25 +508,35 @@ private slots:
         QTest::addColumn<QString>("to");
         QTest::addColumn<QString>("setup");
         QTest::addColumn<QString>("code");
-        QTest::newRow("into itself") << QStringLiteral("corp/eng/sre/eng") << QString() << QStringLiteral("folder.move-into-itself");
-        QTest::newRow("onto itself") << QStringLiteral("corp/eng") << QString() << QStringLiteral("folder.move-into-itself");
-        QTest::newRow("target exists") << QStringLiteral("corporate") << QString() << QStringLiteral("folder.exists");
-        QTest::newRow("no parent") << QStringLiteral("nowhere/eng") << QString() << QStringLiteral("folder.no-parent");
-        QTest::newRow("invalid target") << QStringLiteral("x/../y") << QString() << QStringLiteral("folder.invalid");
+        QTest::newRow("into itself") << QStringLiteral("corp/eng/sre/eng") << QString()
+                                     << QStringLiteral("folder.move-into-itself");
+        QTest::newRow("onto itself")
+            << QStringLiteral("corp/eng") << QString() << QStringLiteral("folder.move-into-itself");
+        QTest::newRow("target exists")
+            << QStringLiteral("corporate") << QString() << QStringLiteral("folder.exists");
+        QTest::newRow("no parent")
+            << QStringLiteral("nowhere/eng") << QString() << QStringLiteral("folder.no-parent");
+        QTest::newRow("invalid target")
+            << QStringLiteral("x/../y") << QString() << QStringLiteral("folder.invalid");
         QTest::newRow("a turn is running")
             << QStringLiteral("x/eng")
-            << QStringLiteral("INSERT INTO turns (id, name, group_folder, topic, agent, prompt, state, queued_at) "
-                              "VALUES ('t2', 'az-t2', 'corp/eng/sre', 'main', 'claude', 'p', 'running', 'now')")
+            << QStringLiteral("INSERT INTO turns (id, name, group_folder, topic, agent, prompt, "
+                              "state, queued_at) "
+                              "VALUES ('t2', 'az-t2', 'corp/eng/sre', 'main', 'claude', 'p', "
+                              "'running', 'now')")
             << QStringLiteral("folder.busy");
         QTest::newRow("a turn is queued")
             << QStringLiteral("x/eng")
-            << QStringLiteral("INSERT INTO turns (id, name, group_folder, topic, agent, prompt, state, queued_at) "
-                              "VALUES ('t2', 'az-t2', 'corp/eng', 'main', 'claude', 'p', 'queued', 'now')")
+            << QStringLiteral(
+                   "INSERT INTO turns (id, name, group_folder, topic, agent, prompt, state, "
+                   "queued_at) "
+                   "VALUES ('t2', 'az-t2', 'corp/eng', 'main', 'claude', 'p', 'queued', 'now')")
             << QStringLiteral("folder.busy");
         QTest::newRow("a stale grant names the target")
             << QStringLiteral("x/eng")
-            << QStringLiteral("INSERT INTO acl (principal, action, scope, effect, granted_at) VALUES "
-                              "('x/eng/sre', 'mcp:send', '**', 'allow', 'now')")
+            << QStringLiteral(
+                   "INSERT INTO acl (principal, action, scope, effect, granted_at) VALUES "
+                   "('x/eng/sre', 'mcp:send', '**', 'allow', 'now')")
             << QStringLiteral("folder.target-in-use");
         QTest::newRow("a stale rule names the target")
             << QStringLiteral("x/eng")
@@ -509,7 +545,8 @@ private slots:
             << QStringLiteral("folder.target-in-use");
         QTest::newRow("secrets without their key")
             << QStringLiteral("x/eng")
-            << QStringLiteral("INSERT INTO secrets (scope_kind, scope_id, key, value, key_id, updated_at) VALUES "
+            << QStringLiteral("INSERT INTO secrets (scope_kind, scope_id, key, value, key_id, "
+                              "updated_at) VALUES "
                               "('folder', 'corp/eng/sre', 'TOKEN', 'v2:x', 'k', 'now')")
             << QStringLiteral("folder.secrets");
     }
@@ -532,15 +569,16 @@ private slots:
     void aMoveThatFailsHalfwayChangesNothing()
     {
         seedForMove();
-        exec(QStringLiteral("INSERT INTO secrets (scope_kind, scope_id, key, value, key_id, updated_at) VALUES "
-                            "('folder', 'corp/eng', 'TOKEN', 'v2:x', 'k', 'now')"));
+        exec(QStringLiteral(
+            "INSERT INTO secrets (scope_kind, scope_id, key, value, key_id, updated_at) VALUES "
+            "('folder', 'corp/eng', 'TOKEN', 'v2:x', 'k', 'now')"));
         const QString before = snapshot(*m_store);
         // Fails after every table was rewritten, inside the transaction.
-        Result<QStringList> moved = m_folders->move(QStringLiteral("corp/eng"), QStringLiteral("x/eng"),
-                                                    [](const QString &, const QString &) -> Result<void> {
-                                                        return makeError(QStringLiteral("test.fail"),
-                                                                         QStringLiteral("refused on purpose"));
-                                                    });
+        Result<QStringList> moved = m_folders->move(
+            QStringLiteral("corp/eng"), QStringLiteral("x/eng"),
+            [](const QString &, const QString &) -> Result<void> {
+                return makeError(QStringLiteral("test.fail"), QStringLiteral("refused on purpose"));
+            });
         QVERIFY(!moved);
         QCOMPARE(moved.error().code, QStringLiteral("test.fail"));
         QCOMPARE(snapshot(*m_store), before);
@@ -556,35 +594,51 @@ private slots:
         QVERIFY(!moved);
         QCOMPARE(moved.error().code, QStringLiteral("folder.home"));
         QCOMPARE(snapshot(*m_store), blocked);
-        QVERIFY(QFile::exists(m_folders->homePath(QStringLiteral("corp/eng/sre")) + QStringLiteral("/notes.md")));
+        QVERIFY(QFile::exists(m_folders->homePath(QStringLiteral("corp/eng/sre")) +
+                              QStringLiteral("/notes.md")));
     }
 
     void removeTopicTakesItsMessagesAndTurns()
     {
         seedForMove();
         QVERIFY(m_topics->add(QStringLiteral("corp/eng"), QStringLiteral("other")));
-        exec(QStringLiteral("INSERT INTO turns (id, name, group_folder, topic, agent, prompt, state, queued_at) "
-                            "VALUES ('t2', 'az-t2', 'corp/eng', 'other', 'claude', 'p', 'running', 'now')"));
-        const Result<void> busy = m_topics->remove(QStringLiteral("corp/eng"), QStringLiteral("other"));
+        exec(QStringLiteral(
+            "INSERT INTO turns (id, name, group_folder, topic, agent, prompt, state, queued_at) "
+            "VALUES ('t2', 'az-t2', 'corp/eng', 'other', 'claude', 'p', 'running', 'now')"));
+        const Result<void> busy =
+            m_topics->remove(QStringLiteral("corp/eng"), QStringLiteral("other"));
         QVERIFY(!busy);
         QCOMPARE(busy.error().code, QStringLiteral("topic.busy"));
-        const Result<void> missing = m_topics->remove(QStringLiteral("corp/eng"), QStringLiteral("nope"));
+        const Result<void> missing =
+            m_topics->remove(QStringLiteral("corp/eng"), QStringLiteral("nope"));
         QVERIFY(!missing);
         QCOMPARE(missing.error().code, QStringLiteral("topic.not-found"));
 
-        const Result<void> removed = m_topics->remove(QStringLiteral("corp/eng"), QStringLiteral("main"));
+        const Result<void> removed =
+            m_topics->remove(QStringLiteral("corp/eng"), QStringLiteral("main"));
         QVERIFY2(removed, qPrintable(why(removed)));
-        QCOMPARE(count(*m_store, QStringLiteral("SELECT count(*) FROM sessions WHERE group_folder = 'corp/eng'")), 1);
+        QCOMPARE(
+            count(*m_store,
+                  QStringLiteral("SELECT count(*) FROM sessions WHERE group_folder = 'corp/eng'")),
+            1);
         QCOMPARE(count(*m_store, QStringLiteral("SELECT count(*) FROM messages")), 0);
-        QCOMPARE(count(*m_store, QStringLiteral("SELECT count(*) FROM turns WHERE topic = 'main'")), 0);
+        QCOMPARE(count(*m_store, QStringLiteral("SELECT count(*) FROM turns WHERE topic = 'main'")),
+                 0);
         QCOMPARE(count(*m_store, QStringLiteral("SELECT count(*) FROM turn_events")), 0);
-        QCOMPARE(count(*m_store, QStringLiteral("SELECT count(*) FROM observations WHERE observer_folder = 'corp/eng'")), 0);
+        QCOMPARE(count(*m_store,
+                       QStringLiteral(
+                           "SELECT count(*) FROM observations WHERE observer_folder = 'corp/eng'")),
+                 0);
         // The same topic in another folder stays.
-        QCOMPARE(count(*m_store, QStringLiteral("SELECT count(*) FROM sessions WHERE group_folder = 'corporate'")), 1);
+        QCOMPARE(
+            count(*m_store,
+                  QStringLiteral("SELECT count(*) FROM sessions WHERE group_folder = 'corporate'")),
+            1);
         const Result<QList<audit::Entry>> logged =
             audit::AuditLog(*m_store).query({QStringLiteral("topic.rm"), {}, 0, 10, {}});
         QVERIFY(logged && logged->size() == 1);
-        QCOMPARE(logged->first().detail.value(QStringLiteral("topic")).toString(), QStringLiteral("main"));
+        QCOMPARE(logged->first().detail.value(QStringLiteral("topic")).toString(),
+                 QStringLiteral("main"));
     }
 
     void renameCarriesMessagesAndForks()
