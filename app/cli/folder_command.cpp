@@ -1,7 +1,8 @@
-// arizukoctl folder add|list|rm: the folder tree and the homes on disk.
+// arizukoctl folder add|list|rm|move: the folder tree and the homes on disk.
 
 #include "commands.h"
 #include "folders/folders.h"
+#include "secrets/secret_store.h"
 #include "store/store.h"
 #include "subcommands.h"
 
@@ -119,6 +120,48 @@ Exit remove(Context &context, const QStringList &arguments)
     return Exit::Ok;
 }
 
+Exit move(Context &context, const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Rename a folder and its subfolders everywhere (topics, turns, rules, grants, routes,\n"
+        "secrets) and move its home. Refused while a turn of them is queued or running."));
+    parser.addPositionalArgument(QStringLiteral("from"), QStringLiteral("The folder path."));
+    parser.addPositionalArgument(QStringLiteral("to"),
+                                 QStringLiteral("Its new path; must not exist."));
+    if (const auto stop = context.parse(parser, QStringLiteral("folder move"), arguments))
+        return *stop;
+    const QStringList values = parser.positionalArguments();
+    if (const auto stop = expectPositionals(context, QStringLiteral("folder move"), values,
+                                            {QStringLiteral("from"), QStringLiteral("to")}))
+        return *stop;
+    const Result<std::unique_ptr<store::Store>> opened = openStore(context);
+    if (!opened)
+        return context.failure(opened.error());
+    // The master key is fetched only when the subtree has secrets to re-seal.
+    std::unique_ptr<secrets::SecretStore> secretStore;
+    const auto moveSecrets = [&](const QString &from, const QString &to) -> Result<void> {
+        auto secrets = secrets::SecretStore::open(**opened, actor);
+        if (!secrets)
+            return secrets.error();
+        secretStore = std::move(secrets).value();
+        return secretStore->moveFolder(from, to);
+    };
+    const Result<QStringList> moved =
+        folders::Folders(**opened, actor).move(values[0], values[1], moveSecrets);
+    if (!moved)
+        return context.failure(moved.error());
+    if (context.json())
+        context.printJson(
+            QJsonObject{{QStringLiteral("from"), values[0]},
+                        {QStringLiteral("to"), values[1]},
+                        {QStringLiteral("moved"), QJsonArray::fromStringList(*moved)}});
+    else
+        context.out() << "moved folder " << values[0] << " to " << values[1] << " ("
+                      << moved->size() << " folders)\n";
+    return Exit::Ok;
+}
+
 } // namespace
 
 Exit runFolder(Context &context, const QStringList &arguments)
@@ -127,6 +170,7 @@ Exit runFolder(Context &context, const QStringList &arguments)
         {QStringLiteral("add"), QStringLiteral("add <folder> [--name NAME]"), add},
         {QStringLiteral("list"), QStringLiteral("list"), list},
         {QStringLiteral("rm"), QStringLiteral("rm <folder> [--recursive]"), remove},
+        {QStringLiteral("move"), QStringLiteral("move <from> <to>"), move},
     };
     return runSubcommand(context, QStringLiteral("folder"), arguments, subcommands);
 }

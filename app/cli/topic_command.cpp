@@ -1,4 +1,4 @@
-// arizukoctl topic add|list|fork|rename: threads inside a folder, one agent
+// arizukoctl topic add|list|fork|rename|rm: threads inside a folder, one agent
 // session each.
 
 #include "commands.h"
@@ -102,6 +102,34 @@ Exit rename(Context &context, const QStringList &arguments)
         });
 }
 
+Exit remove(Context &context, const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("Remove a topic with its messages, turns and their events.\n"
+                       "Refused while one of its turns is queued or running."));
+    parser.addPositionalArgument(QStringLiteral("folder"), QStringLiteral("The folder."));
+    parser.addPositionalArgument(QStringLiteral("topic"), QStringLiteral("The topic."));
+    if (const auto stop = context.parse(parser, QStringLiteral("topic rm"), arguments))
+        return *stop;
+    const QStringList values = parser.positionalArguments();
+    if (const auto stop = expectPositionals(context, QStringLiteral("topic rm"), values,
+                                            {QStringLiteral("folder"), QStringLiteral("topic")}))
+        return *stop;
+    const Result<std::unique_ptr<store::Store>> opened = openStore(context);
+    if (!opened)
+        return context.failure(opened.error());
+    if (const Result<void> removed = folders::Topics(**opened, actor).remove(values[0], values[1]);
+        !removed)
+        return context.failure(removed.error());
+    if (context.json())
+        context.printJson(QJsonObject{{QStringLiteral("folder"), values[0]},
+                                      {QStringLiteral("removed"), values[1]}});
+    else
+        context.out() << "removed topic " << values[1] << " from " << values[0] << "\n";
+    return Exit::Ok;
+}
+
 Exit list(Context &context, const QStringList &arguments)
 {
     QCommandLineParser parser;
@@ -148,6 +176,7 @@ Exit runTopic(Context &context, const QStringList &arguments)
         {QStringLiteral("list"), QStringLiteral("list [<folder>]"), list},
         {QStringLiteral("fork"), QStringLiteral("fork <folder> <topic> [<new-name>]"), fork},
         {QStringLiteral("rename"), QStringLiteral("rename <folder> <topic> <new-name>"), rename},
+        {QStringLiteral("rm"), QStringLiteral("rm <folder> <topic>"), remove},
     };
     return runSubcommand(context, QStringLiteral("topic"), arguments, subcommands);
 }

@@ -1,21 +1,27 @@
 #include "folder_tree_panel.h"
 
-#include "models/folder_topic_model.h"
+#include "folders/folder_names.h"
 #include "folders/folders.h"
 #include "folders/topics.h"
+#include "models/folder_topic_model.h"
+#include "secrets/secret_store.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QFont>
+#include <QFutureWatcher>
 #include <QHeaderView>
 #include <QInputDialog>
 #include <QLineEdit>
 #include <QMessageBox>
+#include <QMimeData>
 #include <QPalette>
 #include <QSortFilterProxyModel>
+#include <QTimer>
 #include <QToolBar>
 #include <QTreeView>
 #include <QVBoxLayout>
+#include <QtConcurrent>
 
 namespace arizuko::desktop {
 namespace {
@@ -23,12 +29,18 @@ namespace {
 using models::FolderTopicModel;
 const QString guiActor = QStringLiteral("user:gui");
 
+const QString folderMimeType = QStringLiteral("application/x-arizuko-folder");
+
 // Marks busy rows: a bullet and bold text, with the state in the tooltip
-// and the accessible text, so the mark is not colour alone.
+// and the accessible text, so the mark is not colour alone. Folders drag,
+// and drop onto a folder or the empty space below the tree (the top);
+// the drop is handed to the panel, which asks before anything moves.
 class ActivityProxy final : public QSortFilterProxyModel
 {
 public:
     using QSortFilterProxyModel::QSortFilterProxyModel;
+
+    std::function<void(const QString &from, const QString &parent)> onFolderDropped;
 
     QVariant data(const QModelIndex &index, int role) const override
     {
@@ -49,11 +61,55 @@ public:
                 .arg(QSortFilterProxyModel::data(index, role).toString());
         return QSortFilterProxyModel::data(index, role);
     }
+
+    Qt::ItemFlags flags(const QModelIndex &index) const override
+    {
+        const Qt::ItemFlags flags = QSortFilterProxyModel::flags(index);
+        if (!index.isValid())
+            return flags | Qt::ItemIsDropEnabled;
+        if (index.data(FolderTopicModel::TopicRole).toString().isEmpty())
+            return flags | Qt::ItemIsDragEnabled | Qt::ItemIsDropEnabled;
+        return flags;
+    }
+    Qt::DropActions supportedDragActions() const override { return Qt::MoveAction; }
+    Qt::DropActions supportedDropActions() const override { return Qt::MoveAction; }
+    QStringList mimeTypes() const override { return {folderMimeType}; }
+
+    QMimeData *mimeData(const QModelIndexList &indexes) const override
+    {
+        if (indexes.isEmpty() ||
+            !indexes.first().data(FolderTopicModel::TopicRole).toString().isEmpty())
+            return nullptr;
+        auto *data = new QMimeData;
+        data->setData(folderMimeType,
+                      indexes.first().data(FolderTopicModel::FolderRole).toString().toUtf8());
+        return data;
+    }
+
+    bool canDropMimeData(const QMimeData *data, Qt::DropAction, int, int,
+                         const QModelIndex &parent) const override
+    {
+        return data && data->hasFormat(folderMimeType) &&
+               (!parent.isValid() || parent.data(FolderTopicModel::TopicRole).toString().isEmpty());
+    }
+
+    bool dropMimeData(const QMimeData *data, Qt::DropAction action, int row, int column,
+                      const QModelIndex &parent) override
+    {
+        if (!canDropMimeData(data, action, row, column, parent) || !onFolderDropped)
+            return false;
+        onFolderDropped(QString::fromUtf8(data->data(folderMimeType)),
+                        parent.data(FolderTopicModel::FolderRole).toString());
+        // The panel moves it (or not) through the engine; the view itself
+        // removes nothing.
+        return false;
+    }
 };
 
 } // namespace
 
-FolderTreePanel::FolderTreePanel(store::Store &store, models::FolderTopicModel *model, QWidget *parent)
+FolderTreePanel::FolderTreePanel(store::Store &store, models::FolderTopicModel *model,
+                                 QWidget *parent)
     : QWidget(parent)
     , m_store(store)
     , m_model(model)
@@ -62,10 +118,16 @@ FolderTreePanel::FolderTreePanel(store::Store &store, models::FolderTopicModel *
     , m_view(new QTreeView(this))
     , m_addFolder(new QAction(tr("New &folder\u2026"), this))
     , m_addTopic(new QAction(tr("New &topic\u2026"), this))
-    , m_rename(new QAction(tr("&Rename topic\u2026"), this))
-    , m_remove(new QAction(tr("Re&move folder\u2026"), this))
+    , m_rename(new QAction(tr("&Rename\u2026"), this))
+    , m_move(new QAction(tr("Mo&ve folder\u2026"), this))
+    , m_remove(new QAction(tr("Re&move\u2026"), this))
 {
     m_proxy->setSourceModel(model);
+    static_cast<ActivityProxy *>(m_proxy)->onFolderDropped = [this](const QString &from,
+                                                                    const QString &parent) {
+        // Out of the view's drop handling first: the confirmation is modal.
+        QTimer::singleShot(0, this, [this, from, parent] { dropFolder(from, parent); });
+    };
     m_proxy->setRecursiveFilteringEnabled(true);
     m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
     m_filter->setObjectName(QStringLiteral("treeFilter"));
@@ -84,6 +146,9 @@ FolderTreePanel::FolderTreePanel(store::Store &store, models::FolderTopicModel *
     m_view->header()->hide();
     m_view->setUniformRowHeights(true);
     m_view->setContextMenuPolicy(Qt::ActionsContextMenu);
+    m_view->setDragDropMode(QAbstractItemView::DragDrop);
+    m_view->setDefaultDropAction(Qt::MoveAction);
+    m_view->setDropIndicatorShown(true);
     connect(m_view->selectionModel(), &QItemSelectionModel::currentChanged, this,
             &FolderTreePanel::emitSelection);
     // A new row (another process added it) shows with its parents open.
@@ -94,16 +159,18 @@ FolderTreePanel::FolderTreePanel(store::Store &store, models::FolderTopicModel *
     m_addFolder->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_N));
     m_addTopic->setObjectName(QStringLiteral("addTopic"));
     m_addTopic->setShortcut(QKeySequence::New);
-    m_rename->setObjectName(QStringLiteral("renameTopic"));
+    m_rename->setObjectName(QStringLiteral("renameSelected"));
     m_rename->setShortcut(QKeySequence(Qt::Key_F2));
     m_rename->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-    m_remove->setObjectName(QStringLiteral("removeFolder"));
+    m_move->setObjectName(QStringLiteral("moveFolder"));
+    m_remove->setObjectName(QStringLiteral("removeSelected"));
     m_remove->setShortcut(QKeySequence::Delete);
     m_remove->setShortcutContext(Qt::WidgetWithChildrenShortcut);
     connect(m_addFolder, &QAction::triggered, this, &FolderTreePanel::addFolder);
     connect(m_addTopic, &QAction::triggered, this, &FolderTreePanel::addTopic);
-    connect(m_rename, &QAction::triggered, this, &FolderTreePanel::renameTopic);
-    connect(m_remove, &QAction::triggered, this, &FolderTreePanel::removeFolder);
+    connect(m_rename, &QAction::triggered, this, &FolderTreePanel::renameSelected);
+    connect(m_move, &QAction::triggered, this, &FolderTreePanel::moveFolder);
+    connect(m_remove, &QAction::triggered, this, &FolderTreePanel::removeSelected);
     for (QAction *action : editActions())
         m_view->addAction(action);
 
@@ -122,7 +189,7 @@ FolderTreePanel::FolderTreePanel(store::Store &store, models::FolderTopicModel *
 
 QList<QAction *> FolderTreePanel::editActions() const
 {
-    return {m_addFolder, m_addTopic, m_rename, m_remove};
+    return {m_addFolder, m_addTopic, m_rename, m_move, m_remove};
 }
 
 QString FolderTreePanel::currentFolder() const
@@ -149,9 +216,11 @@ bool FolderTreePanel::select(const QString &folder, const QString &topic)
 
 void FolderTreePanel::emitSelection()
 {
+    const bool folder = !currentFolder().isEmpty();
     const bool topic = !currentTopic().isEmpty();
-    m_rename->setEnabled(topic);
-    m_remove->setEnabled(!topic && !currentFolder().isEmpty());
+    m_rename->setEnabled(folder);
+    m_move->setEnabled(folder && !topic);
+    m_remove->setEnabled(folder);
     emit selectionChanged(currentFolder(), currentTopic());
 }
 
@@ -195,18 +264,50 @@ void FolderTreePanel::addTopic()
     select(folder, added->name);
 }
 
-void FolderTreePanel::renameTopic()
+bool FolderTreePanel::confirm(const QString &objectName, const QString &title, const QString &text)
+{
+    QMessageBox box(QMessageBox::Warning, title, text, QMessageBox::Yes | QMessageBox::Cancel,
+                    this);
+    box.setObjectName(objectName);
+    box.setDefaultButton(QMessageBox::Cancel);
+    return box.exec() == QMessageBox::Yes;
+}
+
+std::optional<QString> FolderTreePanel::askText(const QString &objectName, const QString &title,
+                                                const QString &label, const QString &text)
+{
+    QInputDialog dialog(this);
+    dialog.setObjectName(objectName);
+    dialog.setWindowTitle(title);
+    dialog.setLabelText(label);
+    dialog.setTextValue(text);
+    if (dialog.exec() != QDialog::Accepted || dialog.textValue().trimmed().isEmpty())
+        return std::nullopt;
+    return dialog.textValue().trimmed();
+}
+
+void FolderTreePanel::renameSelected()
 {
     const QString folder = currentFolder();
     const QString topic = currentTopic();
-    if (topic.isEmpty())
+    if (folder.isEmpty())
         return;
-    bool ok = false;
-    const QString name = QInputDialog::getText(this, tr("Rename topic"), tr("New name for %1:").arg(topic),
-                                               QLineEdit::Normal, topic, &ok);
-    if (!ok || name.trimmed().isEmpty() || name.trimmed() == topic)
+    if (topic.isEmpty()) {
+        // A folder keeps its parent; its last segment is renamed.
+        const QString parent = folders::parentFolder(folder);
+        const QString name = folder.mid(parent.isEmpty() ? 0 : parent.size() + 1);
+        const auto renamed = askText(QStringLiteral("renameFolderDialog"), tr("Rename folder"),
+                                     tr("New name for %1:").arg(folder), name);
+        if (!renamed || *renamed == name)
+            return;
+        confirmMove(folder, parent.isEmpty() ? *renamed : parent + QLatin1Char('/') + *renamed);
         return;
-    const auto renamed = folders::Topics(m_store, guiActor).rename(folder, topic, name.trimmed());
+    }
+    const auto name = askText(QStringLiteral("renameTopicDialog"), tr("Rename topic"),
+                              tr("New name for %1:").arg(topic), topic);
+    if (!name || *name == topic)
+        return;
+    const auto renamed = folders::Topics(m_store, guiActor).rename(folder, topic, *name);
     if (!renamed) {
         emit failed(renamed.error().message);
         return;
@@ -215,23 +316,130 @@ void FolderTreePanel::renameTopic()
     select(folder, renamed->name);
 }
 
+void FolderTreePanel::moveFolder()
+{
+    const QString folder = currentFolder();
+    if (folder.isEmpty() || !currentTopic().isEmpty())
+        return;
+    const auto to = askText(QStringLiteral("moveFolderDialog"), tr("Move folder"),
+                            tr("New path for %1 and its subfolders (a/b/c):").arg(folder), folder);
+    if (to && *to != folder)
+        confirmMove(folder, *to);
+}
+
+void FolderTreePanel::dropFolder(const QString &from, const QString &parent)
+{
+    const QString name = from.section(QLatin1Char('/'), -1);
+    const QString to = parent.isEmpty() ? name : parent + QLatin1Char('/') + name;
+    if (to != from)
+        confirmMove(from, to);
+}
+
+void FolderTreePanel::confirmMove(const QString &from, const QString &to)
+{
+    folders::Folders folders(m_store, guiActor);
+    const auto moving = folders.subtree(from);
+    if (!moving) {
+        emit failed(moving.error().message);
+        return;
+    }
+    const auto topics = folders::Topics(m_store, guiActor).list();
+    qsizetype topicCount = 0;
+    if (topics) {
+        for (const folders::Topic &topic : *topics)
+            topicCount += moving->contains(topic.folder);
+    }
+    QStringList lines;
+    for (const QString &folder : *moving)
+        lines << QStringLiteral("%1 \u2192 %2").arg(folder, to + folder.mid(from.size()));
+    if (!confirm(QStringLiteral("moveFolderConfirmation"), tr("Move folder"),
+                 tr("Move \"%1\" to \"%2\"?\n\nThese folders move, with %n topic(s), their turns, "
+                    "network rules, grants, routes, secrets and home directories:\n\n%3",
+                    nullptr, int(topicCount))
+                     .arg(from, to, lines.join(QLatin1Char('\n')))))
+        return;
+    runOnWorker(
+        [&store = m_store, from, to]() -> QString {
+            // The secrets' master key is fetched (from the OS keyring, maybe
+            // slowly) only when the subtree has secrets to re-seal.
+            std::unique_ptr<secrets::SecretStore> secretStore;
+            const auto moveSecrets = [&](const QString &source,
+                                         const QString &target) -> Result<void> {
+                auto opened = secrets::SecretStore::open(store, guiActor);
+                if (!opened)
+                    return opened.error();
+                secretStore = std::move(opened).value();
+                return secretStore->moveFolder(source, target);
+            };
+            const auto moved = folders::Folders(store, guiActor).move(from, to, moveSecrets);
+            return moved ? QString() : moved.error().message;
+        },
+        to, {});
+}
+
+void FolderTreePanel::removeSelected()
+{
+    if (currentTopic().isEmpty())
+        removeFolder();
+    else
+        removeTopic();
+}
+
+void FolderTreePanel::removeTopic()
+{
+    const QString folder = currentFolder();
+    const QString topic = currentTopic();
+    if (!confirm(
+            QStringLiteral("removeTopicConfirmation"), tr("Remove topic"),
+            tr("Remove the topic \"%1\" of \"%2\" with its messages, its turns and their "
+               "transcripts?\n\nThe files the agent left in the folder's home stay. This cannot "
+               "be undone.")
+                .arg(topic, folder)))
+        return;
+    runOnWorker(
+        [&store = m_store, folder, topic]() -> QString {
+            const Result<void> removed = folders::Topics(store, guiActor).remove(folder, topic);
+            return removed ? QString() : removed.error().message;
+        },
+        folder, {});
+}
+
+void FolderTreePanel::runOnWorker(std::function<QString()> change, const QString &folder,
+                                  const QString &topic)
+{
+    auto *watcher = new QFutureWatcher<QString>(this);
+    connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher, folder, topic] {
+        const QString error = watcher->result();
+        watcher->deleteLater();
+        if (!error.isEmpty()) {
+            emit failed(error);
+            return;
+        }
+        (void)m_model->reload();
+        select(folder, topic);
+        emit changed();
+    });
+    watcher->setFuture(QtConcurrent::run(std::move(change)));
+}
+
 void FolderTreePanel::removeFolder()
 {
     const QString folder = currentFolder();
     if (folder.isEmpty() || !currentTopic().isEmpty())
         return;
-    const auto answer = QMessageBox::warning(
-        this, tr("Remove folder"),
-        tr("Remove the folder \"%1\", its subfolders, topics, network rules, folder secrets and "
-           "its home directory with every file in it?\n\nThis cannot be undone.")
-            .arg(folder),
-        QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel);
-    if (answer != QMessageBox::Yes)
+    if (!confirm(QStringLiteral("removeFolderConfirmation"), tr("Remove folder"),
+                 tr("Remove the folder \"%1\", its subfolders, topics, network rules, folder "
+                    "secrets and "
+                    "its home directory with every file in it?\n\nThis cannot be undone.")
+                     .arg(folder)))
         return;
-    const auto removed = folders::Folders(m_store, guiActor).remove(folder, true);
-    if (!removed)
-        emit failed(removed.error().message);
-    (void)m_model->reload();
+    // Deleting a home full of files takes as long as the files make it.
+    runOnWorker(
+        [&store = m_store, folder]() -> QString {
+            const auto removed = folders::Folders(store, guiActor).remove(folder, true);
+            return removed ? QString() : removed.error().message;
+        },
+        folders::parentFolder(folder), {});
 }
 
 } // namespace arizuko::desktop

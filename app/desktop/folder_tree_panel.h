@@ -1,11 +1,16 @@
 #pragma once
 
 // The folders and their topics as a tree, with a filter box and the
-// actions on them: new folder, new topic, rename a topic, remove a folder
-// (each confirmed or asked for by name). Running and queued topics are
-// marked.
+// actions on them: new folder or topic, rename either, move a folder (also
+// by dragging it onto another), remove either — each confirmed or asked for
+// by name, a move after showing every folder that goes with it. Moves and
+// removals run on a worker (a move may re-seal secrets through the OS
+// keyring, a removal delete a home full of files). Running and queued
+// topics are marked.
 
 #include <QWidget>
+#include <functional>
+#include <optional>
 
 class QAction;
 class QLineEdit;
@@ -37,16 +42,33 @@ public:
     QLineEdit *filter() const { return m_filter; }
     QList<QAction *> editActions() const;
 
+    // What a drop of folder `from` onto folder `parent` ('' for the top)
+    // does: asks, then moves it there. The view's drops come here.
+    void dropFolder(const QString &from, const QString &parent);
+
 signals:
     // Topic empty when a folder is selected; both empty when nothing is.
     void selectionChanged(const QString &folder, const QString &topic);
     void failed(const QString &message);
+    // A move or a removal done on the worker has been applied.
+    void changed();
 
 private:
     void addFolder();
     void addTopic();
-    void renameTopic();
+    void renameSelected();
+    void moveFolder();
+    void removeSelected();
     void removeFolder();
+    void removeTopic();
+    // Shows what moves with `from` and asks; then moves it on a worker.
+    void confirmMove(const QString &from, const QString &to);
+    // Runs `change` (returns an error message, empty on success) on a
+    // worker, then reloads the tree and selects `folder`/`topic`.
+    void runOnWorker(std::function<QString()> change, const QString &folder, const QString &topic);
+    bool confirm(const QString &objectName, const QString &title, const QString &text);
+    std::optional<QString> askText(const QString &objectName, const QString &title,
+                                   const QString &label, const QString &text);
     void emitSelection();
 
     store::Store &m_store;
@@ -57,6 +79,7 @@ private:
     QAction *m_addFolder;
     QAction *m_addTopic;
     QAction *m_rename;
+    QAction *m_move;
     QAction *m_remove;
 };
 

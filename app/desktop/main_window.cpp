@@ -2,27 +2,25 @@
 
 #include "allowlist_editor.h"
 #include "audit_log_viewer.h"
+#include "composer.h"
+#include "engine_thread.h"
 #include "export_dialog.h"
 #include "first_run_guide.h"
+#include "folder_tree_panel.h"
 #include "grants_editor.h"
+#include "host_status_panel.h"
+#include "import_dialog.h"
+#include "models/folder_topic_model.h"
+#include "routes_editor.h"
 #include "secrets_editor.h"
 #include "settings_dialog.h"
-#include "import_dialog.h"
-#include "routes_editor.h"
-
-#include "composer.h"
-#include "folder_tree_panel.h"
-#include "host_status_panel.h"
 #include "stall_meter.h"
-#include "transcript_view.h"
-#include "turn_panel.h"
-
-#include "models/folder_topic_model.h"
 #include "models/turn_list_model.h"
 #include "store/store.h"
 #include "store/store_watcher.h"
-#include "turns/turn.h"
-#include "turns/turn_runner.h"
+#include "transcript_view.h"
+#include "turn_panel.h"
+#include "turns/turn_records.h"
 
 #include <QAction>
 #include <QApplication>
@@ -43,7 +41,7 @@ namespace arizuko::desktop {
 MainWindow::MainWindow(store::Store &store, const turns::RunnerSettings &settings, QWidget *parent)
     : QMainWindow(parent)
     , m_store(store)
-    , m_runner(new turns::TurnRunner(store, settings, this))
+    , m_engine(new EngineThread(store, settings, this))
     , m_watcher(new store::StoreWatcher(store, this))
     , m_treeModel(new models::FolderTopicModel(store, this))
     , m_tree(new FolderTreePanel(store, m_treeModel, this))
@@ -53,6 +51,7 @@ MainWindow::MainWindow(store::Store &store, const turns::RunnerSettings &setting
     , m_hostStatus(new HostStatusPanel(settings, this))
     , m_splitter(new QSplitter(Qt::Horizontal, this))
     , m_centre(new QSplitter(Qt::Vertical, this))
+    , m_tray(new QSystemTrayIcon(this))
     , m_stallMeter(new StallMeter(this))
     , m_settings(settings)
 {
@@ -91,24 +90,28 @@ MainWindow::MainWindow(store::Store &store, const turns::RunnerSettings &setting
     connect(m_watcher, &store::StoreWatcher::turnsChanged, m_treeModel, reloadTree);
     connect(m_watcher, &store::StoreWatcher::turnsChanged, this, &MainWindow::refreshTopicActivity);
 
-    connect(m_runner, &turns::TurnRunner::ready, this, [this] {
-        m_turnPanel->setAccelerator(m_runner->accelerator());
-        statusBar()->showMessage(tr("Engine ready: turns run under %1")
-                                     .arg(host::acceleratorName(m_runner->accelerator().accelerator).toUpper()));
-    });
-    connect(m_runner, &turns::TurnRunner::failed, this, [this](const Error &error) {
+    connect(m_engine, &EngineThread::ready, this,
+            [this](const host::AcceleratorChoice &accelerator) {
+                m_turnPanel->setAccelerator(accelerator);
+                statusBar()->showMessage(
+                    tr("Engine ready: turns run under %1")
+                        .arg(host::acceleratorName(accelerator.accelerator).toUpper()));
+            });
+    connect(m_engine, &EngineThread::failed, this, [this](const Error &error) {
         statusBar()->showMessage(tr("The engine cannot run turns: %1").arg(error.message));
     });
-    connect(m_runner, &turns::TurnRunner::turnQueued, this, &MainWindow::onTurnQueued);
-    connect(m_runner, &turns::TurnRunner::turnEvents, this,
-            [this](turns::Turn *, const QList<turns::TurnEventRecord> &events) {
+    connect(m_engine, &EngineThread::requestFailed, this, &MainWindow::showError);
+    connect(m_engine, &EngineThread::turnQueued, this, &MainWindow::onTurnQueued);
+    connect(m_engine, &EngineThread::turnPhaseChanged, this, &MainWindow::refreshTray);
+    connect(m_engine, &EngineThread::turnEvents, this,
+            [this](const QString &, const QList<turns::TurnEventRecord> &events) {
                 m_transcript->addEvents(events);
                 m_turnPanel->addEvents(events);
             });
-    connect(m_runner, &turns::TurnRunner::turnNetworkDecision, this, &MainWindow::onNetworkDecision);
-    connect(m_runner, &turns::TurnRunner::turnFinished, this, &MainWindow::onTurnFinished);
+    connect(m_engine, &EngineThread::turnNetworkDecision, this, &MainWindow::onNetworkDecision);
+    connect(m_engine, &EngineThread::turnFinished, this, &MainWindow::onTurnFinished);
     statusBar()->showMessage(tr("Starting the engine\u2026"));
-    m_runner->start();
+    m_engine->start();
     m_hostStatus->refresh();
     restoreLayout();
 }
@@ -135,8 +138,7 @@ void MainWindow::runDemoTurn(const QString &folder, const QString &topic)
     request.agent = turns::AgentKind::Claude;
     request.prompt = tr("Show me what you can do in this sandbox.");
     request.demoModel = true;
-    if (const auto submitted = m_runner->submit(request); !submitted)
-        showError(submitted.error().message);
+    m_engine->submit(request);
 }
 
 void MainWindow::openSecrets()
@@ -243,10 +245,7 @@ void MainWindow::createMenus()
 
 void MainWindow::createTray()
 {
-    if (!QSystemTrayIcon::isSystemTrayAvailable())
-        return;
-    m_tray = new QSystemTrayIcon(windowIcon(), this);
-    m_tray->setToolTip(tr("Arizuko Desktop: no turn running"));
+    m_tray->setIcon(windowIcon());
     auto *menu = new QMenu(this);
     menu->addAction(tr("&Show window"), this, [this] {
         showNormal();
@@ -258,7 +257,20 @@ void MainWindow::createTray()
         showNormal();
         activateWindow();
     });
-    m_tray->show();
+    refreshTray();
+    if (QSystemTrayIcon::isSystemTrayAvailable())
+        m_tray->show();
+}
+
+void MainWindow::refreshTray()
+{
+    QStringList busy;
+    for (const turns::TurnRecord &turn : m_engine->liveTurns())
+        busy << QStringLiteral("%1/%2: %3")
+                    .arg(turn.folder, turn.topic, models::turnStateText(turn.state));
+    m_tray->setToolTip(busy.isEmpty()
+                           ? tr("Arizuko Desktop: no turn running")
+                           : tr("Arizuko Desktop\n%1").arg(busy.join(QLatin1Char('\n'))));
 }
 
 void MainWindow::restoreLayout()
@@ -297,7 +309,7 @@ void MainWindow::refreshTopicActivity()
         m_composer->setActivity(false, 0);
         return;
     }
-    const auto topicTurns = m_runner->records().ofTopic(folder, topic);
+    const auto topicTurns = turns::TurnRecords(m_store).ofTopic(folder, topic);
     if (!topicTurns)
         return;
     int queued = 0;
@@ -308,12 +320,6 @@ void MainWindow::refreshTopicActivity()
     }
     m_composer->setActivity(running, queued);
     m_turnPanel->showTurn(topicTurns->isEmpty() ? turns::TurnRecord{} : topicTurns->last());
-    QStringList busy;
-    for (const turns::Turn *turn : m_runner->turns())
-        busy << QStringLiteral("%1/%2: %3").arg(turn->folder(), turn->topic(), models::turnStateText(turn->state()));
-    if (m_tray)
-        m_tray->setToolTip(busy.isEmpty() ? tr("Arizuko Desktop: no turn running")
-                                          : tr("Arizuko Desktop\n%1").arg(busy.join(QLatin1Char('\n'))));
 }
 
 void MainWindow::send(const QString &prompt)
@@ -325,57 +331,55 @@ void MainWindow::send(const QString &prompt)
                                                                      : turns::AgentKind::Claude;
     request.prompt = prompt;
     request.model = m_composer->model();
-    const auto submitted = m_runner->submit(request);
-    if (!submitted)
-        showError(submitted.error().message);
+    m_engine->submit(request);
 }
 
 void MainWindow::cancelRunningTurn()
 {
-    for (const turns::Turn *turn : m_runner->turns()) {
-        if (turn->folder() == m_transcript->folder() && turn->topic() == m_transcript->topic()) {
-            if (const Result<void> cancelled = m_runner->cancel(turn->id()); !cancelled)
-                showError(cancelled.error().message);
+    for (const turns::TurnRecord &turn : m_engine->liveTurns()) {
+        if (turn.folder == m_transcript->folder() && turn.topic == m_transcript->topic()) {
+            m_engine->cancel(turn.id);
             return;
         }
     }
 }
 
-void MainWindow::onTurnQueued(turns::Turn *turn)
+void MainWindow::onTurnQueued(const turns::TurnRecord &turn)
 {
-    m_transcript->addTurn(turn->record());
+    m_transcript->addTurn(turn);
+    refreshTray();
     (void)m_treeModel->reload();
     refreshTopicActivity();
 }
 
-void MainWindow::onTurnFinished(turns::Turn *turn)
+void MainWindow::onTurnFinished(const turns::TurnRecord &turn)
 {
-    const auto record = m_runner->records().find(turn->id());
-    if (!record)
-        return;
-    m_transcript->endTurn(*record);
+    m_transcript->endTurn(turn);
+    refreshTray();
     (void)m_treeModel->reload();
     refreshTopicActivity();
-    notify(tr("Turn %1").arg(models::turnStateText(record->state)),
-           tr("%1 in %2/%3").arg(record->name, record->folder, record->topic));
+    notify(tr("Turn %1").arg(models::turnStateText(turn.state)),
+           tr("%1 in %2/%3").arg(turn.name, turn.folder, turn.topic));
 }
 
-void MainWindow::onNetworkDecision(turns::Turn *turn, const QJsonObject &decision)
+void MainWindow::onNetworkDecision(const turns::TurnRecord &turn, const QJsonObject &decision)
 {
     if (decision.value(QStringLiteral("event")).toString() != QLatin1String("decision") ||
         decision.value(QStringLiteral("decision")).toString() == QLatin1String("allow"))
         return;
-    notify(tr("Host denied"), tr("%1 was refused %2 (%3)")
-                                  .arg(turn->folder(), decision.value(QStringLiteral("host")).toString(),
-                                       decision.value(QStringLiteral("reason")).toString()));
+    notify(tr("Host denied"),
+           tr("%1 was refused %2 (%3)")
+               .arg(turn.folder, decision.value(QStringLiteral("host")).toString(),
+                    decision.value(QStringLiteral("reason")).toString()));
 }
 
 void MainWindow::notify(const QString &title, const QString &message)
 {
     // Only while the person looks elsewhere; the window itself shows it.
-    if (isActiveWindow() || !m_tray)
+    if (isActiveWindow())
         return;
     m_tray->showMessage(title, message, QSystemTrayIcon::Information, 8000);
+    emit notified(title, message);
 }
 
 void MainWindow::showError(const QString &message)

@@ -3,8 +3,9 @@
 // The application window: folders and topics on the left, the selected
 // topic's transcript and the composer in the middle, its latest turn (phases,
 // VM, network, console, and the machine check) on the right. Owns the
-// engine for this process: the turn runner (started off the GUI thread) and
-// a watcher that tells it what other processes changed in the store.
+// engine for this process: the turn runner on a thread of its own
+// (EngineThread) and a watcher that tells it what other processes changed
+// in the store.
 
 #include "turns/runner_settings.h"
 
@@ -19,8 +20,7 @@ class Store;
 class StoreWatcher;
 }
 namespace arizuko::turns {
-class Turn;
-class TurnRunner;
+struct TurnRecord;
 }
 namespace arizuko::models {
 class FolderTopicModel;
@@ -29,6 +29,7 @@ class FolderTopicModel;
 namespace arizuko::desktop {
 
 class Composer;
+class EngineThread;
 class FolderTreePanel;
 class HostStatusPanel;
 class StallMeter;
@@ -48,7 +49,9 @@ public:
     TranscriptView *transcript() const { return m_transcript; }
     Composer *composer() const { return m_composer; }
     TurnPanel *turnPanel() const { return m_turnPanel; }
-    turns::TurnRunner *runner() const { return m_runner; }
+    EngineThread *engine() const { return m_engine; }
+    // Exists where no system tray does (then it is never shown).
+    QSystemTrayIcon *trayIcon() const { return m_tray; }
     StallMeter *stallMeter() const { return m_stallMeter; }
 
     // The guide to libvirt, the guest image and the model (Help menu; shown
@@ -56,6 +59,10 @@ public:
     void showFirstRunGuide();
     // A demo turn (the built-in demo model) in `folder`, shown here.
     void runDemoTurn(const QString &folder, const QString &topic);
+
+signals:
+    // A notification went to the tray: the window was not in front.
+    void notified(const QString &title, const QString &message);
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -68,16 +75,18 @@ private:
     void onSelection(const QString &folder, const QString &topic);
     void send(const QString &prompt);
     void cancelRunningTurn();
-    void onTurnQueued(turns::Turn *turn);
-    void onTurnFinished(turns::Turn *turn);
-    void onNetworkDecision(turns::Turn *turn, const QJsonObject &decision);
+    void onTurnQueued(const turns::TurnRecord &turn);
+    void onTurnFinished(const turns::TurnRecord &turn);
+    void onNetworkDecision(const turns::TurnRecord &turn, const QJsonObject &decision);
     // Re-reads the selected topic's latest turn and its queue.
     void refreshTopicActivity();
+    // The tray icon's tooltip: this process's turns that have not ended.
+    void refreshTray();
     void notify(const QString &title, const QString &message);
     void showError(const QString &message);
 
     store::Store &m_store;
-    turns::TurnRunner *m_runner;
+    EngineThread *m_engine;
     store::StoreWatcher *m_watcher;
     models::FolderTopicModel *m_treeModel;
     FolderTreePanel *m_tree;
@@ -87,7 +96,7 @@ private:
     HostStatusPanel *m_hostStatus;
     QSplitter *m_splitter;
     QSplitter *m_centre;
-    QSystemTrayIcon *m_tray = nullptr;
+    QSystemTrayIcon *m_tray;
     StallMeter *m_stallMeter;
     turns::RunnerSettings m_settings;
 };

@@ -9,7 +9,7 @@ QJsonObject TranscriptBridge::texts() const
             {QStringLiteral("title"), tr("Transcript")},
             {QStringLiteral("transcript"),
              tr("Transcript", "the accessible name of the page's message log")},
-            {QStringLiteral("earlier"), tr("Show earlier turns")},
+            {QStringLiteral("earlier"), tr("Show earlier")},
             {QStringLiteral("empty"), tr("Select a topic, then write a prompt below.")}};
 }
 

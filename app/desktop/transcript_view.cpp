@@ -3,7 +3,7 @@
 #include "transcript_bridge.h"
 #include "transcript_items.h"
 #include "transcript_page.h"
-
+#include "turns/turn_event_slice.h"
 #include "turns/turn_records.h"
 
 #include <QApplication>
@@ -17,21 +17,9 @@
 #include <QWebChannel>
 #include <QWebEngineSettings>
 #include <QWebEngineView>
+#include <limits>
 
 namespace arizuko::desktop {
-namespace {
-
-QJsonArray turnItems(const turns::TurnRecord &turn, const QList<turns::TurnEventRecord> &events)
-{
-    QJsonArray items{promptItem(turn)};
-    for (const QJsonValue &value : transcriptItems(events))
-        items.append(value);
-    if (turns::isTerminal(turn.state))
-        items.append(footerItem(turn));
-    return items;
-}
-
-} // namespace
 
 TranscriptView::TranscriptView(store::Store &store, QWidget *parent)
     : QWidget(parent)
@@ -96,43 +84,78 @@ void TranscriptView::showTopic(const QString &folder, const QString &topic)
     m_folder = folder;
     m_topic = topic;
     m_turns.clear();
-    m_events.clear();
     if (!folder.isEmpty() && !topic.isEmpty()) {
-        turns::TurnRecords records(m_store);
-        if (const auto listed = records.ofTopic(folder, topic))
+        if (const auto listed = turns::TurnRecords(m_store).ofTopic(folder, topic))
             m_turns = *listed;
-        // Only the turns on the page have their events read; earlier ones
-        // are read when asked for.
-        m_events.resize(m_turns.size());
     }
-    m_hidden = std::max<qsizetype>(0, m_turns.size() - turnsPerPage);
-    m_bridge->showReset(m_hidden > 0);
+    m_firstShown = m_turns.size();
+    m_firstSeq = 0;
+    const QJsonArray items = takeEarlierPage();
+    m_bridge->showReset(hasEarlier());
+    m_bridge->showAppended(items);
+}
+
+bool TranscriptView::hasEarlier() const
+{
+    return m_firstShown > 0 || m_firstSeq > 0;
+}
+
+QJsonArray TranscriptView::takeEarlierPage()
+{
+    QList<QJsonArray> slices; // newest first
+    int events = 0;
+    int turnsTaken = 0;
+    while (hasEarlier() && events < eventsPerPage && turnsTaken < turnsPerPage) {
+        const bool fresh = m_firstSeq == 0;
+        if (fresh) {
+            --m_firstShown;
+            m_firstSeq = std::numeric_limits<qint64>::max();
+            ++turnsTaken;
+        }
+        const turns::TurnRecord &turn = m_turns[m_firstShown];
+        const int budget = eventsPerPage - events;
+        // One more than fits tells whether the turn's start is reached.
+        auto read = turns::eventsBefore(m_store, turn.id, m_firstSeq, budget + 1);
+        QJsonArray slice;
+        if (!read) {
+            // Nothing earlier can be shown; say so where it is missing.
+            slice.append(QJsonObject{
+                {QStringLiteral("type"), QStringLiteral("error")},
+                {QStringLiteral("turn"), turn.id},
+                {QStringLiteral("text"),
+                 tr("Earlier events could not be read: %1").arg(read.error().message)}});
+            slices.prepend(slice);
+            m_firstShown = 0;
+            m_firstSeq = 0;
+            break;
+        }
+        const bool reachedStart = read->size() <= budget;
+        if (reachedStart)
+            slice.append(promptItem(turn));
+        else
+            read->removeFirst();
+        for (const QJsonValue &value : transcriptItems(*read))
+            slice.append(value);
+        if (fresh && turns::isTerminal(turn.state))
+            slice.append(footerItem(turn));
+        events += int(read->size());
+        m_firstSeq = reachedStart ? 0 : read->first().seq;
+        slices.prepend(slice);
+    }
     QJsonArray items;
-    turns::TurnRecords records(m_store);
-    for (qsizetype index = m_hidden; index < m_turns.size(); ++index) {
-        if (const auto events = records.events(m_turns[index].id))
-            m_events[index] = *events;
-        for (const QJsonValue &value : turnItems(m_turns[index], m_events[index]))
+    for (const QJsonArray &slice : std::as_const(slices)) {
+        for (const QJsonValue &value : slice)
             items.append(value);
     }
-    m_bridge->showAppended(items);
+    return items;
 }
 
 void TranscriptView::showEarlier()
 {
-    if (m_hidden == 0)
+    if (!hasEarlier())
         return;
-    const qsizetype from = std::max<qsizetype>(0, m_hidden - turnsPerPage);
-    QJsonArray items;
-    turns::TurnRecords records(m_store);
-    for (qsizetype index = from; index < m_hidden; ++index) {
-        if (const auto events = records.events(m_turns[index].id))
-            m_events[index] = *events;
-        for (const QJsonValue &value : turnItems(m_turns[index], m_events[index]))
-            items.append(value);
-    }
-    m_hidden = from;
-    m_bridge->showPrepended(items, m_hidden > 0);
+    const QJsonArray items = takeEarlierPage();
+    m_bridge->showPrepended(items, hasEarlier());
 }
 
 void TranscriptView::addTurn(const turns::TurnRecord &turn)
@@ -140,7 +163,6 @@ void TranscriptView::addTurn(const turns::TurnRecord &turn)
     if (turn.folder != m_folder || turn.topic != m_topic)
         return;
     m_turns.append(turn);
-    m_events.append(QList<turns::TurnEventRecord>());
     m_bridge->showAppended(QJsonArray{promptItem(turn)});
 }
 
@@ -150,7 +172,6 @@ void TranscriptView::addEvents(const QList<turns::TurnEventRecord> &events)
         return;
     for (qsizetype index = m_turns.size() - 1; index >= 0; --index) {
         if (m_turns[index].id == events.first().turn) {
-            m_events[index].append(events);
             m_bridge->showAppended(transcriptItems(events));
             return;
         }
@@ -183,10 +204,10 @@ void TranscriptView::find(bool backward)
 
 QString TranscriptView::markdown() const
 {
-    // Turns not on the page yet are read for the copy.
-    QList<QList<turns::TurnEventRecord>> events = m_events;
+    // The whole topic, also what is not on the page yet.
+    QList<QList<turns::TurnEventRecord>> events(m_turns.size());
     turns::TurnRecords records(m_store);
-    for (qsizetype index = 0; index < m_hidden; ++index) {
+    for (qsizetype index = 0; index < m_turns.size(); ++index) {
         if (const auto read = records.events(m_turns[index].id))
             events[index] = *read;
     }

@@ -1,8 +1,9 @@
 #pragma once
 
 // The transcript of one topic: a web page loaded once, fed through
-// TranscriptBridge. Shows the latest turns of the topic, earlier ones on
-// request, and appends a running turn's events as the engine reports them.
+// TranscriptBridge. Opening a topic draws one page from its end (a long
+// turn only its tail), earlier pages on request, and appends a running
+// turn's events as the engine reports them.
 // Ctrl+F finds text; the whole topic can be copied as markdown.
 
 #include "turns/turn_record.h"
@@ -28,8 +29,11 @@ class TranscriptView final : public QWidget
     Q_OBJECT
 
 public:
-    // How many turns opening a topic shows; "Show earlier turns" adds as many.
+    // A page: at most this many turns and this many events. Opening a topic
+    // shows the last page; "Show earlier" or scrolling to the top adds the
+    // page before.
     static constexpr int turnsPerPage = 5;
+    static constexpr int eventsPerPage = 200;
 
     explicit TranscriptView(store::Store &store, QWidget *parent = nullptr);
 
@@ -52,16 +56,20 @@ public:
 
 private:
     void showEarlier();
+    bool hasEarlier() const;
+    // Reads the page before what is shown and marks it shown; its items in order.
+    QJsonArray takeEarlierPage();
     void find(bool backward);
 
     store::Store &m_store;
     QString m_folder;
     QString m_topic;
-    // The topic's turns, oldest first, and how many of the oldest are not
-    // on the page yet.
+    // The topic's turns, oldest first. On the page: the turns from
+    // m_firstShown on, and of that one its events from m_firstSeq on (0:
+    // the whole turn, its prompt included).
     QList<turns::TurnRecord> m_turns;
-    QList<QList<turns::TurnEventRecord>> m_events;
-    qsizetype m_hidden = 0;
+    qsizetype m_firstShown = 0;
+    qint64 m_firstSeq = 0;
     QWebEngineView *m_view;
     TranscriptPage *m_page;
     QWebChannel *m_channel;

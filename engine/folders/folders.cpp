@@ -39,6 +39,63 @@ bool homeHasContent(const QString &home)
     return fs::directory_iterator(toPath(home), error) != fs::directory_iterator();
 }
 
+// Every stored column that holds a folder path, and which rows of it do.
+struct PathColumn
+{
+    QString table;
+    QString column;
+    QString only;          // an extra condition, or empty
+    bool fragment = false; // route targets may carry "#observe"
+    // A row naming a path that is not a folder (left from a removed one)
+    // would apply to a folder moved there: such a row refuses the move.
+    bool guards = false;
+};
+
+const PathColumn turnFolders{
+    QStringLiteral("turns"), QStringLiteral("group_folder"), {}, false, false};
+const PathColumn folderSecrets{QStringLiteral("secrets"), QStringLiteral("scope_id"),
+                               QStringLiteral("scope_kind = 'folder'"), false, true};
+
+// Rewritten by move(); folder secrets are re-sealed by its SecretMover instead.
+const QList<PathColumn> pathColumns = {
+    {QStringLiteral("groups"), QStringLiteral("folder"), {}, false, false},
+    {QStringLiteral("sessions"), QStringLiteral("group_folder"), {}, false, false},
+    {QStringLiteral("messages"), QStringLiteral("group_folder"), {}, false, false},
+    turnFolders,
+    {QStringLiteral("observations"), QStringLiteral("observer_folder"), {}, false, false},
+    {QStringLiteral("observations"), QStringLiteral("source_folder"), {}, false, false},
+    {QStringLiteral("network_rules"), QStringLiteral("folder"), {}, false, true},
+    {QStringLiteral("acl"), QStringLiteral("principal"), {}, false, true},
+    {QStringLiteral("acl"), QStringLiteral("scope"), {}, false, true},
+    {QStringLiteral("acl"), QStringLiteral("granted_by"), {}, false, false},
+    {QStringLiteral("acl_membership"), QStringLiteral("child"), {}, false, true},
+    {QStringLiteral("acl_membership"), QStringLiteral("parent"), {}, false, true},
+    {QStringLiteral("routes"), QStringLiteral("target"), {}, true, true},
+};
+
+// The rows of `column` naming `path` or a path below it (a grant scope
+// `path/**` included, `pathx` not), with its three bound values.
+QString namesPath(const PathColumn &column)
+{
+    QString condition =
+        QStringLiteral("(%1 = ? OR substr(%1, 1, length(?) + 1) = ? || '/'").arg(column.column);
+    if (column.fragment)
+        condition +=
+            QStringLiteral(" OR substr(%1, 1, length(?) + 1) = ? || '#'").arg(column.column);
+    condition += QLatin1Char(')');
+    if (!column.only.isEmpty())
+        condition += QStringLiteral(" AND ") + column.only;
+    return condition;
+}
+
+QVariantList pathValues(const PathColumn &column, const QString &path)
+{
+    QVariantList values{path, path, path};
+    if (column.fragment)
+        values << path << path;
+    return values;
+}
+
 Error notFound(const QString &path)
 {
     return makeError(QStringLiteral("folder.not-found"),
@@ -240,6 +297,165 @@ Result<QStringList> Folders::remove(const QString &path, bool recursive)
             QStringLiteral("folder '%1' was removed, but its home %2 could not be deleted: %3")
                 .arg(path, homePath(path), QString::fromStdString(error.message())));
     return removed;
+}
+
+Result<QStringList> Folders::subtree(const QString &path) const
+{
+    const Result<QStringList> children = subfolders(path);
+    if (!children)
+        return children.error();
+    return QStringList{path} + *children;
+}
+
+Result<QStringList> Folders::move(const QString &from, const QString &to,
+                                  const SecretMover &moveSecrets)
+{
+    for (const QString &path : {from, to}) {
+        if (const Result<void> valid = validateFolderPath(path); !valid)
+            return valid.error();
+    }
+    if (to == from || to.startsWith(from + QLatin1Char('/')))
+        return makeError(
+            QStringLiteral("folder.move-into-itself"),
+            QStringLiteral("cannot move folder '%1' to '%2': that is the folder itself or "
+                           "inside it")
+                .arg(from, to));
+    const QSqlDatabase db = m_store.database();
+    Result<WriteTransaction> transaction = WriteTransaction::begin(db);
+    if (!transaction)
+        return transaction.error();
+
+    const Result<bool> found = exists(from);
+    if (!found)
+        return found.error();
+    if (!*found)
+        return notFound(from);
+    const Result<bool> taken = exists(to);
+    if (!taken)
+        return taken.error();
+    if (*taken)
+        return makeError(
+            QStringLiteral("folder.exists"),
+            QStringLiteral("cannot move folder '%1' to '%2': '%2' already exists").arg(from, to));
+    const QString parent = parentFolder(to);
+    if (!parent.isEmpty()) {
+        const Result<bool> parentExists = exists(parent);
+        if (!parentExists)
+            return parentExists.error();
+        if (!*parentExists)
+            return makeError(
+                QStringLiteral("folder.no-parent"),
+                QStringLiteral("cannot move folder '%1' to '%2': its parent '%3' does not "
+                               "exist; add it first")
+                    .arg(from, to, parent));
+    }
+    // A grant, rule, route or secret left naming the new path would apply
+    // to the moved folder: refuse rather than merge them.
+    for (const PathColumn &column : pathColumns + QList<PathColumn>{folderSecrets}) {
+        if (!column.guards)
+            continue;
+        Result<QSqlQuery> stale = execute(db,
+                                          QStringLiteral("SELECT 1 FROM %1 WHERE %2 LIMIT 1")
+                                              .arg(column.table, namesPath(column)),
+                                          pathValues(column, to));
+        if (!stale)
+            return stale.error();
+        if (stale->next())
+            return makeError(
+                QStringLiteral("folder.target-in-use"),
+                QStringLiteral("cannot move folder '%1' to '%2': %3.%4 still names '%2'; "
+                               "remove what refers to it first")
+                    .arg(from, to, column.table, column.column));
+    }
+    Result<QSqlQuery> live = execute(
+        db,
+        QStringLiteral("SELECT name, group_folder, state FROM turns WHERE %1 AND state NOT IN "
+                       "('done', 'failed', 'cancelled', 'interrupted') LIMIT 1")
+            .arg(namesPath(turnFolders)),
+        pathValues(turnFolders, from));
+    if (!live)
+        return live.error();
+    if (live->next())
+        return makeError(
+            QStringLiteral("folder.busy"),
+            QStringLiteral("cannot move folder '%1' now: turn %2 of '%3' is %4; move it "
+                           "once the turn has ended")
+                .arg(from, live->value(0).toString(), live->value(1).toString(),
+                     live->value(2).toString()));
+    Result<QSqlQuery> sealed = execute(
+        db, QStringLiteral("SELECT 1 FROM secrets WHERE %1 LIMIT 1").arg(namesPath(folderSecrets)),
+        pathValues(folderSecrets, from));
+    if (!sealed)
+        return sealed.error();
+    const bool hasSecrets = sealed->next();
+    if (hasSecrets && !moveSecrets)
+        return makeError(
+            QStringLiteral("folder.secrets"),
+            QStringLiteral("folder '%1' has folder secrets, which are sealed to it; moving "
+                           "them needs the secrets' master key")
+                .arg(from));
+    const Result<QStringList> moved = subtree(from);
+    if (!moved)
+        return moved.error();
+    for (const QString &folder : {from, to}) {
+        if (const Result<void> inside = checkHomeIsInside(folder); !inside)
+            return inside.error();
+    }
+    const QString fromHome = homePath(from);
+    const QString toHome = homePath(to);
+    if (QFileInfo::exists(toHome) || QFileInfo(toHome).isSymLink())
+        return makeError(
+            QStringLiteral("folder.home-exists"),
+            QStringLiteral("cannot move folder '%1' to '%2': %3 already exists on disk; "
+                           "move it aside first")
+                .arg(from, to, toHome));
+
+    // Sessions, messages and observations reference groups and sessions
+    // without ON UPDATE CASCADE: the keys are checked at commit, once every
+    // table carries the new path.
+    if (const Result<QSqlQuery> deferred =
+            execute(db, QStringLiteral("PRAGMA defer_foreign_keys = ON"));
+        !deferred)
+        return deferred.error();
+    for (const PathColumn &column : pathColumns) {
+        if (const Result<QSqlQuery> renamed =
+                execute(db,
+                        QStringLiteral("UPDATE %1 SET %2 = ? || substr(%2, length(?) + 1) WHERE %3")
+                            .arg(column.table, column.column, namesPath(column)),
+                        QVariantList{to, from} + pathValues(column, from));
+            !renamed)
+            return renamed.error();
+    }
+    if (hasSecrets) {
+        if (const Result<void> resealed = moveSecrets(from, to); !resealed)
+            return resealed.error();
+    }
+    if (const Result<qint64> audited = audit::AuditLog(m_store).record(
+            m_actor, QStringLiteral("folder.move"), from,
+            {{QStringLiteral("to"), to},
+             {QStringLiteral("moved"), QJsonArray::fromStringList(*moved)}});
+        !audited)
+        return audited.error();
+
+    // The home last before the commit, and back if the commit fails: a
+    // rename within the data directory is atomic.
+    std::error_code error;
+    const bool hadHome = fs::exists(fs::symlink_status(toPath(fromHome), error));
+    if (hadHome) {
+        QDir().mkpath(QFileInfo(toHome).path());
+        fs::rename(toPath(fromHome), toPath(toHome), error);
+        if (error)
+            return makeError(
+                QStringLiteral("folder.home"),
+                QStringLiteral("cannot move the home of folder '%1' from %2 to %3: %4")
+                    .arg(from, fromHome, toHome, QString::fromStdString(error.message())));
+    }
+    if (const Result<void> committed = transaction->commit(); !committed) {
+        if (hadHome)
+            fs::rename(toPath(toHome), toPath(fromHome), error);
+        return committed.error();
+    }
+    return *moved;
 }
 
 } // namespace arizuko::folders

@@ -8,6 +8,7 @@
 #include <QList>
 #include <QString>
 #include <QStringList>
+#include <functional>
 
 namespace arizuko::store {
 class Store;
@@ -44,6 +45,25 @@ public:
     // a home reached through a linked directory is refused. Returns the
     // removed folder paths.
     Result<QStringList> remove(const QString &path, bool recursive);
+
+    // The folder and every folder below it, in path order.
+    Result<QStringList> subtree(const QString &path) const;
+
+    // Moves the folder-scoped secrets of `from`'s subtree to `to`, inside
+    // the caller's transaction: a secret is sealed to its folder, so moving
+    // one means re-sealing it (secrets::SecretStore::moveFolder).
+    using SecretMover = std::function<Result<void>(const QString &from, const QString &to)>;
+
+    // Renames the folder `from` to `to` with its whole subtree, everywhere
+    // a folder path is stored (topics, messages, turns, observations,
+    // network rules, grants and memberships, route targets, folder
+    // secrets) and its home on disk, in one transaction, audited. Refused
+    // while a turn of the subtree is queued or running, when `to` exists,
+    // is `from` or inside it, has no parent, or is still named by grants,
+    // rules, routes or secrets; on any failure nothing changes. Folder
+    // secrets need `moveSecrets`. Returns the moved folders' old paths.
+    Result<QStringList> move(const QString &from, const QString &to,
+                             const SecretMover &moveSecrets = {});
 
 private:
     Result<QStringList> subfolders(const QString &path) const;

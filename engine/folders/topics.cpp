@@ -230,6 +230,48 @@ Result<Topic> Topics::rename(const QString &folder, const QString &from, const Q
     return renamed->first();
 }
 
+Result<void> Topics::remove(const QString &folder, const QString &name)
+{
+    if (const Result<void> valid = validate(folder, name); !valid)
+        return valid;
+    const QSqlDatabase db = m_store.database();
+    Result<WriteTransaction> transaction = WriteTransaction::begin(db);
+    if (!transaction)
+        return transaction.error();
+    const Result<bool> found = exists(folder, name);
+    if (!found)
+        return found.error();
+    if (!*found)
+        return topicNotFound(folder, name);
+    Result<QSqlQuery> live =
+        execute(db,
+                QStringLiteral(
+                    "SELECT name, state FROM turns WHERE group_folder = ? AND topic = ? AND state "
+                    "NOT IN ('done', 'failed', 'cancelled', 'interrupted') LIMIT 1"),
+                {folder, name});
+    if (!live)
+        return live.error();
+    if (live->next())
+        return makeError(
+            QStringLiteral("topic.busy"),
+            QStringLiteral("cannot remove topic '%1' of folder '%2' now: turn %3 is %4; "
+                           "cancel it or wait until it has ended")
+                .arg(name, folder, live->value(0).toString(), live->value(1).toString()));
+    // Messages and observations go with the session row (ON DELETE
+    // CASCADE), the turns' events with the turns.
+    for (const QString &statement :
+         {QStringLiteral("DELETE FROM turns WHERE group_folder = ? AND topic = ?"),
+          QStringLiteral("DELETE FROM sessions WHERE group_folder = ? AND topic = ?")}) {
+        if (const Result<QSqlQuery> deleted = execute(db, statement, {folder, name}); !deleted)
+            return deleted.error();
+    }
+    if (const Result<qint64> audited = audit::AuditLog(m_store).record(
+            m_actor, QStringLiteral("topic.rm"), folder, {{QStringLiteral("topic"), name}});
+        !audited)
+        return audited.error();
+    return transaction->commit();
+}
+
 Result<void> Topics::setSessionId(const QString &folder, const QString &name,
                                   const QString &sessionId, const QString &why)
 {

@@ -37,6 +37,11 @@ public:
     Result<Topic> fork(const QString &folder, const QString &source, const QString &name = {});
     // Renames the topic, its messages and the parent name of its forks.
     Result<Topic> rename(const QString &folder, const QString &from, const QString &to);
+    // Removes the topic with its messages, its turns and their events, so
+    // a topic later given the same name starts empty. Refused while a turn
+    // of the topic is queued or running. The agent's files in the folder's
+    // home stay.
+    Result<void> remove(const QString &folder, const QString &name);
     // The agent session the topic's next turn continues: a fresh one when
     // the old session could not be resumed, or the id the agent reported.
     Result<void> setSessionId(const QString &folder, const QString &name,

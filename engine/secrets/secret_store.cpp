@@ -204,6 +204,57 @@ Result<QByteArray> SecretStore::get(const SecretScope &scope, const QString &key
     return opened;
 }
 
+Result<void> SecretStore::moveFolder(const QString &from, const QString &to)
+{
+    const QSqlDatabase db = m_store.database();
+    Result<QSqlQuery> rows = store::execute(
+        db,
+        QStringLiteral("SELECT scope_id, key, value, key_id FROM secrets WHERE scope_kind = ? AND "
+                       "(scope_id = ? OR substr(scope_id, 1, length(?) + 1) = ? || '/')"),
+        {folderScope, from, from, from});
+    if (!rows)
+        return rows.error();
+    struct Row
+    {
+        QString folder;
+        QString key;
+        QByteArray sealed;
+        QByteArray keyId;
+    };
+    QList<Row> found;
+    while (rows->next())
+        found.append({rows->value(0).toString(), rows->value(1).toString(),
+                      rows->value(2).toString().toLatin1(), rows->value(3).toString().toLatin1()});
+    for (const Row &row : found) {
+        const Result<QByteArray> masterKey = keyFor(row.keyId);
+        if (!masterKey)
+            return masterKey.error();
+        const Result<QByteArray> opened =
+            unseal(*masterKey, row.sealed, associatedData(SecretScope{row.folder}, row.key));
+        if (!opened)
+            return makeError(
+                opened.error().code,
+                QStringLiteral("secret '%1' for %2: %3")
+                    .arg(row.key, scopeName(SecretScope{row.folder}), opened.error().message));
+        const SecretScope moved{to + row.folder.mid(from.size())};
+        const Result<QByteArray> sealed =
+            seal(m_ring.currentKey(), *opened, associatedData(moved, row.key));
+        if (!sealed)
+            return sealed.error();
+        if (const Result<QSqlQuery> written = store::execute(
+                db,
+                QStringLiteral(
+                    "UPDATE secrets SET scope_id = ?, value = ?, key_id = ?, updated_at = ? "
+                    "WHERE scope_kind = ? AND scope_id = ? AND key = ?"),
+                {moved.folder, QString::fromLatin1(*sealed),
+                 QString::fromLatin1(m_ring.currentId()), store::nowTimestamp(), folderScope,
+                 row.folder, row.key});
+            !written)
+            return written.error();
+    }
+    return {};
+}
+
 Result<QList<SecretInfo>> SecretStore::list() const
 {
     Result<QSqlQuery> rows =

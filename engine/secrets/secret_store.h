@@ -51,6 +51,10 @@ public:
     Result<QByteArray> get(const SecretScope &scope, const QString &key);
     Result<QList<SecretInfo>> list() const;
     Result<void> remove(const SecretScope &scope, const QString &key);
+    // Re-seals the secrets of folder `from` and of every folder below it
+    // for the same place under `to` (a value is sealed to its folder).
+    // Runs inside the caller's write transaction: folders::Folders::move.
+    Result<void> moveFolder(const QString &from, const QString &to);
     // A new master key seals from now on; the old ones still open what they
     // sealed. Returns the new key id.
     Result<QString> rotateKey();

@@ -53,16 +53,12 @@ function element(tag, className, text) {
 const turns = new Map();   // turn id -> its section
 const tools = new Map();   // tool_use id -> its <details>
 
-function turnSection(id, before) {
+function turnSection(id) {
     let section = turns.get(id);
     if (!section) {
         section = element("section", "turn");
         section.dataset.turn = id;
-        const container = document.getElementById("turns");
-        if (before)
-            container.insertBefore(section, container.firstChild);
-        else
-            container.appendChild(section);
+        document.getElementById("turns").appendChild(section);
         turns.set(id, section);
     }
     return section;
@@ -104,28 +100,46 @@ function render(item) {
     }
 }
 
-function append(items, before) {
+function renderInto(parent, item) {
+    const node = render(item);
+    if (node) {
+        node.dataset.seq = item.seq;
+        node.dataset.type = item.type;
+        parent.appendChild(node);
+    }
+}
+
+function append(items) {
     const stick = window.innerHeight + window.scrollY >= document.body.scrollHeight - 40;
-    // Earlier turns come in oldest first; each goes above what is shown.
-    const sections = [];
-    for (const item of items) {
-        const section = turnSection(item.turn, before && !turns.has(item.turn));
-        const node = render(item);
-        if (node) {
-            node.dataset.seq = item.seq;
-            node.dataset.type = item.type;
-            section.appendChild(node);
-        }
-        if (before && !sections.includes(section))
-            sections.push(section);
-    }
-    if (before) {
-        const container = document.getElementById("turns");
-        for (const section of sections.reverse())
-            container.insertBefore(section, container.firstChild);
-    }
-    if (stick && !before)
+    for (const item of items)
+        renderInto(turnSection(item.turn), item);
+    if (stick)
         window.scrollTo(0, document.body.scrollHeight);
+}
+
+// An earlier page, oldest first: the part of a turn already shown gets its
+// earlier events above them, older turns go above every section, and what
+// the reader was looking at stays where it was.
+function prepend(items) {
+    const slices = [];  // [turn id, fragment], in order
+    for (const item of items) {
+        if (slices.length === 0 || slices[slices.length - 1][0] !== item.turn)
+            slices.push([item.turn, document.createDocumentFragment()]);
+        renderInto(slices[slices.length - 1][1], item);
+    }
+    const container = document.getElementById("turns");
+    const height = document.body.scrollHeight;
+    for (const [id, fragment] of slices.reverse()) {
+        let section = turns.get(id);
+        if (!section) {
+            section = element("section", "turn");
+            section.dataset.turn = id;
+            turns.set(id, section);
+            container.insertBefore(section, container.firstChild);
+        }
+        section.insertBefore(fragment, section.firstChild);
+    }
+    window.scrollBy(0, document.body.scrollHeight - height);
 }
 
 function reset(hasEarlier) {
@@ -153,15 +167,34 @@ document.addEventListener("DOMContentLoaded", () => {
         let pending = [];
         bridge.appended.connect(items => {
             if (pending.length === 0)
-                requestAnimationFrame(() => { const batch = pending; pending = []; append(batch, false); });
+                requestAnimationFrame(() => { const batch = pending; pending = []; append(batch); });
             pending.push(...items);
         });
+        // One request for an earlier page at a time, by the button or by
+        // scrolling up at the top (the wheel or the keys: a reset that
+        // empties the page scrolls too, and must not load anything).
+        let asking = false;
+        const earlier = document.getElementById("earlier");
+        const askEarlier = () => {
+            if (asking || earlier.hidden)
+                return;
+            asking = true;
+            bridge.requestEarlier();
+        };
         bridge.prepended.connect((items, more) => {
-            append(items, true);
-            document.getElementById("earlier").hidden = !more;
+            prepend(items);
+            earlier.hidden = !more;
+            asking = false;
         });
-        bridge.reset.connect(hasEarlier => { pending = []; reset(hasEarlier); });
-        document.getElementById("earlier").addEventListener("click", () => bridge.requestEarlier());
+        bridge.reset.connect(hasEarlier => { pending = []; asking = false; reset(hasEarlier); });
+        earlier.addEventListener("click", askEarlier);
+        const atTop = () => window.scrollY < 40;
+        window.addEventListener("wheel", event => { if (event.deltaY < 0 && atTop()) askEarlier(); },
+                                {passive: true});
+        window.addEventListener("keydown", event => {
+            if (["ArrowUp", "PageUp", "Home"].includes(event.key) && atTop())
+                askEarlier();
+        });
         bridge.pageReady();
     });
 });

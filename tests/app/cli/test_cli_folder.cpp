@@ -77,6 +77,68 @@ private slots:
             0);
     }
 
+    void moveTakesTheSubtreeItsRowsSecretsAndHome()
+    {
+        QTemporaryDir dir;
+        const QString dataDir = dir.filePath(QStringLiteral("data"));
+        const Cli cli(dataDir);
+        for (const char *folder : {"corp", "corp/eng", "corp/eng/sre", "x"})
+            QCOMPARE(
+                cli.run({QStringLiteral("folder"), QStringLiteral("add"), QLatin1String(folder)})
+                    .exitCode,
+                0);
+        QCOMPARE(cli.run({QStringLiteral("topic"), QStringLiteral("add"),
+                          QStringLiteral("corp/eng"), QStringLiteral("main")})
+                     .exitCode,
+                 0);
+        QCOMPARE(cli.run({QStringLiteral("network"), QStringLiteral("allow"),
+                          QStringLiteral("corp/eng/sre"), QStringLiteral("example.org")})
+                     .exitCode,
+                 0);
+        QCOMPARE(cli.run({QStringLiteral("secret"), QStringLiteral("set"), QStringLiteral("TOKEN"),
+                          QStringLiteral("--folder"), QStringLiteral("corp/eng")},
+                         "value\n")
+                     .exitCode,
+                 0);
+        QFile notes(dataDir + QStringLiteral("/groups/corp/eng/sre/notes.md"));
+        QVERIFY(notes.open(QIODevice::WriteOnly));
+        notes.write("work");
+        notes.close();
+
+        CliRun run =
+            cli.run({QStringLiteral("--json"), QStringLiteral("folder"), QStringLiteral("move"),
+                     QStringLiteral("corp/eng"), QStringLiteral("x/eng")});
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        QCOMPARE(run.json().object().value(QStringLiteral("moved")).toArray().size(), 2);
+        QVERIFY(QFile::exists(dataDir + QStringLiteral("/groups/x/eng/sre/notes.md")));
+        QVERIFY(!QFileInfo::exists(dataDir + QStringLiteral("/groups/corp/eng")));
+        run = cli.run({QStringLiteral("folder"), QStringLiteral("list")});
+        QVERIFY(run.out.contains("x/eng/sre ") && !run.out.contains("corp/eng"));
+        run = cli.run({QStringLiteral("topic"), QStringLiteral("list"), QStringLiteral("x/eng")});
+        QVERIFY2(run.out.contains("main"), run.out.constData());
+        run = cli.run(
+            {QStringLiteral("network"), QStringLiteral("list"), QStringLiteral("x/eng/sre")});
+        QVERIFY2(run.out.contains("example.org"), run.out.constData());
+        run = cli.run({QStringLiteral("secret"), QStringLiteral("list")});
+        QVERIFY2(run.out.contains("x/eng") && !run.out.contains("corp/eng"), run.out.constData());
+        run = cli.run(
+            {QStringLiteral("audit"), QStringLiteral("--kind"), QStringLiteral("folder.move")});
+        QVERIFY2(run.out.contains("corp/eng"), run.out.constData());
+
+        // Refusals exit 1 and say why; nothing moved.
+        run = cli.run({QStringLiteral("folder"), QStringLiteral("move"), QStringLiteral("x"),
+                       QStringLiteral("x/eng/y")});
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.err.contains("inside it"), run.err.constData());
+        run = cli.run({QStringLiteral("folder"), QStringLiteral("move"), QStringLiteral("x/eng"),
+                       QStringLiteral("corp")});
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.err.contains("already exists"), run.err.constData());
+        run = cli.run({QStringLiteral("folder"), QStringLiteral("move"), QStringLiteral("x/eng")});
+        QCOMPARE(run.exitCode, 2);
+        QVERIFY(QFileInfo(dataDir + QStringLiteral("/groups/x/eng")).isDir());
+    }
+
     void refusalsExitOneAndNameTheArgument()
     {
         QTemporaryDir dir;

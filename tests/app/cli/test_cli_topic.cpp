@@ -64,6 +64,34 @@ private slots:
         QCOMPARE(run.out.trimmed().split('\n').size(), 4);
     }
 
+    void removeTakesTheTopicAndIsNamedWhenMissing()
+    {
+        QTemporaryDir dir;
+        const Cli cli(dir.filePath(QStringLiteral("data")));
+        QCOMPARE(cli.run({QStringLiteral("folder"), QStringLiteral("add"), QStringLiteral("corp")})
+                     .exitCode,
+                 0);
+        QCOMPARE(cli.run({QStringLiteral("topic"), QStringLiteral("add"), QStringLiteral("corp"),
+                          QStringLiteral("main")})
+                     .exitCode,
+                 0);
+        CliRun run =
+            cli.run({QStringLiteral("--json"), QStringLiteral("topic"), QStringLiteral("rm"),
+                     QStringLiteral("corp"), QStringLiteral("main")});
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        QCOMPARE(run.json().object().value(QStringLiteral("removed")).toString(),
+                 QStringLiteral("main"));
+        run = cli.run({QStringLiteral("topic"), QStringLiteral("list"), QStringLiteral("corp")});
+        QVERIFY2(!run.out.contains("main"), run.out.constData());
+        run = cli.run({QStringLiteral("topic"), QStringLiteral("rm"), QStringLiteral("corp"),
+                       QStringLiteral("main")});
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.err.contains("'main'") && run.err.contains("does not exist"),
+                 run.err.constData());
+        run = cli.run({QStringLiteral("topic"), QStringLiteral("rm"), QStringLiteral("corp")});
+        QCOMPARE(run.exitCode, 2);
+    }
+
     void refusalsAndUsageErrors()
     {
         QTemporaryDir dir;

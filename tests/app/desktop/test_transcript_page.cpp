@@ -94,6 +94,8 @@ private slots:
         QVERIFY(turns::TurnRecords(*m_store).insert(turn).ok());
         view.addTurn(turn);
         const QList<turns::TurnEventRecord> events = recordedStream(turn.id);
+        // The engine stores events before it reports them.
+        QVERIFY(turns::TurnRecords(*m_store).appendEvents(events).ok());
         view.addEvents(events.mid(0, 3));
         view.addEvents(events.mid(3));
         turns::TurnRecord ended = turn;
@@ -196,6 +198,73 @@ private slots:
                  QStringLiteral("1,2,3,4,5,6,7"));
         QVERIFY(runJavaScript(page, QStringLiteral("document.getElementById('earlier').hidden")).toBool());
         QVERIFY(runJavaScript(page, canaryUnset).toBool());
+    }
+
+    void opensALongTurnAtItsTailAndLoadsTheRestInOrder()
+    {
+        // One turn of 1,000 text events: the page first holds only the last
+        // page of them, without the prompt; earlier pages go above, in order.
+        const turns::TurnRecord turn = turnRecord(1, turns::TurnState::Done);
+        turns::TurnRecords records(*m_store);
+        QVERIFY(records.insert(turn).ok());
+        constexpr int count = 1000;
+        QList<turns::TurnEventRecord> events;
+        for (int seq = 1; seq <= count; ++seq)
+            events.append(
+                {turn.id, seq, QStringLiteral("text"),
+                 QJsonObject{{QStringLiteral("text"), QStringLiteral("line %1").arg(seq)}},
+                 store::nowTimestamp()});
+        QVERIFY(records.appendEvents(events).ok());
+        TranscriptView view(*m_store);
+        view.resize(900, 700);
+        view.show();
+        QSignalSpy ready(view.bridge(), &desktop::TranscriptBridge::ready);
+        view.showTopic(QStringLiteral("corp"), QStringLiteral("main"));
+        QVERIFY(ready.wait(30000));
+        QWebEnginePage *page = view.page();
+        const QString texts =
+            QStringLiteral("document.querySelectorAll('section.turn > .text').length");
+        QVERIFY(waitForScript(
+            page, texts + QStringLiteral(" === %1").arg(TranscriptView::eventsPerPage)));
+        QCOMPARE(runJavaScript(page, QStringLiteral("document.querySelectorAll('.prompt').length"))
+                     .toInt(),
+                 0);
+        QCOMPARE(runJavaScript(
+                     page, QStringLiteral(
+                               "document.querySelector('section.turn > .text').textContent.trim()"))
+                     .toString(),
+                 QStringLiteral("line %1").arg(count - TranscriptView::eventsPerPage + 1));
+        QVERIFY(runJavaScript(page, QStringLiteral("!document.getElementById('earlier').hidden"))
+                    .toBool());
+        // Scrolling up at the top asks for the page before, as the button does.
+        runJavaScript(page, QStringLiteral("window.scrollTo(0, 0); window.dispatchEvent(new "
+                                           "WheelEvent('wheel', {deltaY: -100})); true"));
+        QVERIFY(waitForScript(
+            page, texts + QStringLiteral(" === %1").arg(2 * TranscriptView::eventsPerPage)));
+        while (runJavaScript(page, QStringLiteral("!document.getElementById('earlier').hidden"))
+                   .toBool()) {
+            const int before = runJavaScript(page, texts).toInt();
+            runJavaScript(page, QStringLiteral("document.getElementById('earlier').click(); true"));
+            QVERIFY(waitForScript(page, texts + QStringLiteral(" > %1").arg(before)));
+        }
+        QCOMPARE(runJavaScript(page, texts).toInt(), count);
+        const QStringList types =
+            runJavaScript(page, QStringLiteral("Array.from(document.querySelectorAll('section.turn "
+                                               "> *')).map(e => e.dataset.type)"))
+                .toStringList();
+        QCOMPARE(types.first(), QStringLiteral("prompt"));
+        QCOMPARE(types.last(), QStringLiteral("footer"));
+        QCOMPARE(types.size(), count + 2);
+        const QVariantList seqs =
+            runJavaScript(page, QStringLiteral("Array.from(document.querySelectorAll('section.turn "
+                                               "> .text')).map(e => Number(e.dataset.seq))"))
+                .toList();
+        for (qsizetype i = 0; i < seqs.size(); ++i)
+            QCOMPARE(seqs[i].toLongLong(), i + 1);
+        QCOMPARE(
+            runJavaScript(page, QStringLiteral("document.querySelectorAll('section.turn').length"))
+                .toInt(),
+            1);
     }
 
 private:

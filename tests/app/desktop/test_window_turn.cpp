@@ -8,29 +8,28 @@
 // And the first-run guide's demo turn, in a folder it creates.
 
 #include "composer.h"
+#include "engine_thread.h"
 #include "first_run_guide.h"
 #include "folder_tree_panel.h"
+#include "folders/folders.h"
+#include "folders/topics.h"
 #include "main_window.h"
+#include "models/network_decision_model.h"
+#include "policy/policy.h"
 #include "stall_meter.h"
+#include "store/store.h"
 #include "transcript_page.h"
 #include "transcript_view.h"
 #include "turn_panel.h"
+#include "turns/turn_record.h"
 #include "web_test_support.h"
-
-#include "models/network_decision_model.h"
-#include "policy/policy.h"
-#include "folders/folders.h"
-#include "store/store.h"
-#include "folders/topics.h"
-#include "turns/turn.h"
-#include "turns/turn_runner.h"
 
 #include <QAbstractButton>
 #include <QApplication>
 #include <QDir>
-#include <QPainter>
 #include <QJsonDocument>
 #include <QMessageBox>
+#include <QPainter>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -106,9 +105,9 @@ private slots:
         window.resize(1500, 900);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
-        turns::TurnRunner *runner = window.runner();
+        desktop::EngineThread *engine = window.engine();
         // Ready may come while the window is being exposed.
-        QTRY_VERIFY_WITH_TIMEOUT(runner->isReady(), 120000);
+        QTRY_VERIFY_WITH_TIMEOUT(engine->isReady(), 120000);
 
         // Select the topic from the keyboard: the tree, then down to it.
         desktop::FolderTreePanel *tree = window.folderTree();
@@ -120,11 +119,13 @@ private slots:
 
         QList<turns::TurnEventRecord> events;
         QList<turns::TurnState> phases;
-        connect(runner, &turns::TurnRunner::turnEvents, this,
-                [&events](turns::Turn *, const QList<turns::TurnEventRecord> &batch) { events << batch; });
-        connect(runner, &turns::TurnRunner::turnPhaseChanged, this,
-                [&phases](turns::Turn *, turns::TurnState state) { phases << state; });
-        QSignalSpy finished(runner, &turns::TurnRunner::turnFinished);
+        connect(engine, &desktop::EngineThread::turnEvents, this,
+                [&events](const QString &, const QList<turns::TurnEventRecord> &batch) {
+                    events << batch;
+                });
+        connect(engine, &desktop::EngineThread::turnPhaseChanged, this,
+                [&phases](const turns::TurnRecord &turn) { phases << turn.state; });
+        QSignalSpy finished(engine, &desktop::EngineThread::turnFinished);
 
         QPlainTextEdit *editor = window.composer()->editor();
         editor->setFocus();
@@ -132,7 +133,8 @@ private slots:
         window.stallMeter()->reset();
         QTest::keyClick(editor, Qt::Key_Return, Qt::ControlModifier);
         QCOMPARE(editor->toPlainText(), QString());
-        QCOMPARE(runner->turns().size(), 1);
+        // The runner answers from its own thread.
+        QTRY_COMPARE(engine->liveTurns().size(), 1);
 
         // The denied host shows in the network tab while the turn runs.
         desktop::TurnPanel *panel = window.turnPanel();
@@ -255,8 +257,8 @@ private slots:
         window.resize(1500, 900);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
-        turns::TurnRunner *runner = window.runner();
-        QTRY_VERIFY_WITH_TIMEOUT(runner->isReady(), 120000);
+        desktop::EngineThread *engine = window.engine();
+        QTRY_VERIFY_WITH_TIMEOUT(engine->isReady(), 120000);
 
         window.showFirstRunGuide();
         auto *guide = window.findChild<desktop::FirstRunGuide *>(QStringLiteral("firstRunGuide"));
@@ -264,16 +266,19 @@ private slots:
         auto *runDemo = guide->findChild<QPushButton *>(QStringLiteral("runDemo"));
         // Enabled once the guide found libvirt and the image.
         QTRY_VERIFY_WITH_TIMEOUT(runDemo->isEnabled(), 120000);
-        QSignalSpy finished(runner, &turns::TurnRunner::turnFinished);
+        QSignalSpy queued(engine, &desktop::EngineThread::turnQueued);
+        QSignalSpy finished(engine, &desktop::EngineThread::turnFinished);
         runDemo->click();
-        QCOMPARE(runner->turns().size(), 1);
-        const QString turnId = runner->turns().first()->id();
         QCOMPARE(window.folderTree()->currentFolder(), QStringLiteral("demo"));
         QCOMPARE(window.folderTree()->currentTopic(), turns::demoTopic);
+        QVERIFY(queued.wait(30000) || !queued.isEmpty());
+        QCOMPARE(queued.size(), 1);
+        const auto submitted = queued.first().first().value<turns::TurnRecord>();
+        QCOMPARE(submitted.folder, QStringLiteral("demo"));
         QVERIFY(finished.wait(400000) || !finished.isEmpty());
-        const auto record = runner->records().find(turnId);
-        QVERIFY(record.ok());
-        QCOMPARE(record->state, turns::TurnState::Done);
+        const auto record = finished.first().first().value<turns::TurnRecord>();
+        QCOMPARE(record.id, submitted.id);
+        QCOMPARE(record.state, turns::TurnState::Done);
         QWebEnginePage *page = window.transcript()->page();
         QVERIFY(waitForScript(page, QStringLiteral("document.querySelector('.footer') !== null"), 30000));
         QVERIFY(runJavaScript(page, QStringLiteral("document.querySelectorAll('details.tool').length >= 1")).toBool());

@@ -1,29 +1,80 @@
 // The window's widgets without a VM: the composer's keys, the tree's filter
-// and its live view of the store, and an accessible name on every control.
+// and its live view of the store, renaming, moving (also by a drop) and
+// removing from the tree after a confirmation, the tray icon's tooltip and
+// notifications, and an accessible name on every control.
 
 #include "composer.h"
+#include "engine_thread.h"
 #include "folder_tree_panel.h"
-#include "main_window.h"
-
-#include "models/folder_topic_model.h"
 #include "folders/folders.h"
-#include "store/store.h"
 #include "folders/topics.h"
+#include "main_window.h"
+#include "models/folder_topic_model.h"
+#include "store/store.h"
 
 #include <QAbstractButton>
+#include <QAction>
 #include <QApplication>
 #include <QComboBox>
+#include <QFileInfo>
+#include <QInputDialog>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMessageBox>
+#include <QMimeData>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QSqlQuery>
 #include <QStandardPaths>
+#include <QSystemTrayIcon>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <QTreeView>
 
 using namespace arizuko;
+
+namespace {
+
+// Answers the modal dialog named `name` once it is open (the panel's
+// dialogs run their own event loop, so the test answers from a timer).
+template<typename Answer>
+void whenOpen(QObject *context, const QString &name, Answer answer)
+{
+    auto *poll = new QTimer(context);
+    poll->setInterval(20);
+    QObject::connect(poll, &QTimer::timeout, context, [poll, name, answer] {
+        QWidget *modal = QApplication::activeModalWidget();
+        if (!modal || modal->objectName() != name)
+            return;
+        poll->stop();
+        poll->deleteLater();
+        answer(modal);
+    });
+    poll->start();
+}
+
+void answerText(QObject *context, const QString &name, const QString &text)
+{
+    whenOpen(context, name, [text](QWidget *dialog) {
+        auto *input = qobject_cast<QInputDialog *>(dialog);
+        input->setTextValue(text);
+        input->accept();
+    });
+}
+
+QAction *action(desktop::FolderTreePanel &panel, const QString &name)
+{
+    for (QAction *each : panel.editActions()) {
+        if (each->objectName() == name)
+            return each;
+    }
+    qFatal("no action %s", qPrintable(name));
+}
+
+} // namespace
 
 class WindowWidgetsTest : public QObject
 {
@@ -103,6 +154,174 @@ private slots:
         QVERIFY(topics.add(QStringLiteral("home"), QStringLiteral("attic")).ok());
         QVERIFY(model.reload().ok());
         QCOMPARE(panel.currentTopic(), QStringLiteral("garden"));
+    }
+
+    void treeRenamesMovesAndRemovesAfterAsking()
+    {
+        folders::Folders folders(*m_store, QStringLiteral("user:test"));
+        folders::Topics topics(*m_store, QStringLiteral("user:test"));
+        for (const char *folder : {"corp", "corp/eng", "corp/eng/sre", "x"})
+            QVERIFY(folders.add(QLatin1String(folder)).ok());
+        QVERIFY(topics.add(QStringLiteral("corp/eng"), QStringLiteral("main")).ok());
+        models::FolderTopicModel model(*m_store);
+        QVERIFY(model.reload().ok());
+        desktop::FolderTreePanel panel(*m_store, &model);
+        panel.show();
+        QSignalSpy changed(&panel, &desktop::FolderTreePanel::changed);
+        QSignalSpy failed(&panel, &desktop::FolderTreePanel::failed);
+        const auto exists = [&folders](const char *path) {
+            return *folders.exists(QLatin1String(path));
+        };
+
+        // F2 on a folder renames its last segment; the confirmation lists
+        // every folder that goes with it.
+        QVERIFY(panel.select(QStringLiteral("corp/eng")));
+        answerText(this, QStringLiteral("renameFolderDialog"), QStringLiteral("platform"));
+        QString shown;
+        whenOpen(this, QStringLiteral("moveFolderConfirmation"), [&shown](QWidget *dialog) {
+            auto *box = qobject_cast<QMessageBox *>(dialog);
+            shown = box->text();
+            box->button(QMessageBox::Yes)->click();
+        });
+        action(panel, QStringLiteral("renameSelected"))->trigger();
+        QVERIFY(changed.wait(10000));
+        QVERIFY2(shown.contains(QStringLiteral("corp/eng \u2192 corp/platform")) &&
+                     shown.contains(QStringLiteral("corp/eng/sre \u2192 corp/platform/sre")) &&
+                     shown.contains(QStringLiteral("1 topic")),
+                 qPrintable(shown));
+        QVERIFY(exists("corp/platform/sre") && !exists("corp/eng"));
+        QCOMPARE(panel.currentFolder(), QStringLiteral("corp/platform"));
+
+        // A drop of a folder onto another, as the view delivers it: asked
+        // first; Cancel leaves everything, Yes moves it under the target.
+        QAbstractItemModel *view = panel.view()->model();
+        const auto indexOf = [&panel, view](const QString &folder) {
+            panel.select(folder);
+            return panel.view()->currentIndex();
+        };
+        const auto drop = [&](const QString &from, const QString &onto) {
+            std::unique_ptr<QMimeData> data(view->mimeData({indexOf(from)}));
+            QVERIFY(data);
+            QVERIFY(view->canDropMimeData(data.get(), Qt::MoveAction, -1, -1, indexOf(onto)));
+            QVERIFY(!view->dropMimeData(data.get(), Qt::MoveAction, -1, -1, indexOf(onto)));
+        };
+        whenOpen(this, QStringLiteral("moveFolderConfirmation"), [](QWidget *dialog) {
+            qobject_cast<QMessageBox *>(dialog)->button(QMessageBox::Cancel)->click();
+        });
+        drop(QStringLiteral("corp/platform"), QStringLiteral("x"));
+        QTest::qWait(300);
+        QVERIFY(exists("corp/platform") && !exists("x/platform"));
+        whenOpen(this, QStringLiteral("moveFolderConfirmation"), [](QWidget *dialog) {
+            qobject_cast<QMessageBox *>(dialog)->button(QMessageBox::Yes)->click();
+        });
+        drop(QStringLiteral("corp/platform"), QStringLiteral("x"));
+        QVERIFY(changed.wait(10000));
+        QVERIFY(exists("x/platform/sre") && !exists("corp/platform"));
+        // A topic cannot be dragged.
+        QVERIFY(panel.select(QStringLiteral("x/platform"), QStringLiteral("main")));
+        QVERIFY(!(view->flags(panel.view()->currentIndex()) & Qt::ItemIsDragEnabled));
+
+        // A running turn refuses the move, and says so.
+        QSqlQuery running(m_store->database());
+        QVERIFY(running.exec(QStringLiteral(
+            "INSERT INTO turns (id, name, group_folder, topic, agent, prompt, state, queued_at) "
+            "VALUES "
+            "('t1', 'az-t1', 'x/platform', 'main', 'claude', 'p', 'running', 'now')")));
+        QVERIFY(panel.select(QStringLiteral("x/platform")));
+        answerText(this, QStringLiteral("moveFolderDialog"), QStringLiteral("corp/platform"));
+        whenOpen(this, QStringLiteral("moveFolderConfirmation"), [](QWidget *dialog) {
+            qobject_cast<QMessageBox *>(dialog)->button(QMessageBox::Yes)->click();
+        });
+        action(panel, QStringLiteral("moveFolder"))->trigger();
+        QVERIFY(failed.wait(10000));
+        QVERIFY2(failed.last().first().toString().contains(QStringLiteral("running")),
+                 qPrintable(failed.last().first().toString()));
+        QVERIFY(exists("x/platform"));
+
+        // Del on a topic removes it after asking (not while a turn runs).
+        QVERIFY(running.exec(QStringLiteral("UPDATE turns SET state = 'done'")));
+        QVERIFY(panel.select(QStringLiteral("x/platform"), QStringLiteral("main")));
+        whenOpen(this, QStringLiteral("removeTopicConfirmation"), [](QWidget *dialog) {
+            qobject_cast<QMessageBox *>(dialog)->button(QMessageBox::Yes)->click();
+        });
+        action(panel, QStringLiteral("removeSelected"))->trigger();
+        QVERIFY(changed.wait(10000));
+        QVERIFY(topics.list(QStringLiteral("x/platform"))->isEmpty());
+        QCOMPARE(panel.currentFolder(), QStringLiteral("x/platform"));
+
+        // Del on a folder removes it, its subfolders and its home after asking.
+        whenOpen(this, QStringLiteral("removeFolderConfirmation"), [](QWidget *dialog) {
+            qobject_cast<QMessageBox *>(dialog)->button(QMessageBox::Yes)->click();
+        });
+        action(panel, QStringLiteral("removeSelected"))->trigger();
+        QVERIFY(changed.wait(10000));
+        QVERIFY(!exists("x/platform") && !exists("x/platform/sre") && exists("x"));
+        QVERIFY(!QFileInfo::exists(folders.homePath(QStringLiteral("x/platform"))));
+        QCOMPARE(panel.currentFolder(), QStringLiteral("x"));
+    }
+
+    void trayListsRunningTurnsAndNotifiesOnlyWhenTheWindowIsNotInFront()
+    {
+        // The window as the engine thread reports to it (the reports are
+        // emitted here as the engine thread's relay would): no VM needed.
+        // There is no system tray under Xvfb (no XEmbed tray host is
+        // packaged here), so the icon is never shown; what is checked is
+        // its tooltip and what the window sends to it.
+        auto settings = turns::RunnerSettings::fromEnvironment();
+        QVERIFY(settings.ok());
+        settings->libvirtUri = QStringLiteral("qemu+unix:///system?socket=/nonexistent/sock");
+        desktop::MainWindow window(*m_store, *settings);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QSignalSpy notified(&window, &desktop::MainWindow::notified);
+        QSystemTrayIcon *tray = window.trayIcon();
+        QCOMPARE(tray->toolTip(), QStringLiteral("Arizuko Desktop: no turn running"));
+
+        // Another window in front: the person looks elsewhere.
+        QWidget elsewhere;
+        elsewhere.show();
+        elsewhere.activateWindow();
+        QTRY_VERIFY(elsewhere.isActiveWindow());
+        QVERIFY(!window.isActiveWindow());
+
+        turns::TurnRecord turn;
+        turn.id = QStringLiteral("11111111-0000-0000-0000-000000000000");
+        turn.name = QStringLiteral("az-11111111");
+        turn.folder = QStringLiteral("corp");
+        turn.topic = QStringLiteral("demo");
+        desktop::EngineThread *engine = window.engine();
+        emit engine->turnQueued(turn);
+        turn.state = turns::TurnState::Running;
+        emit engine->turnPhaseChanged(turn);
+        QVERIFY(tray->toolTip().startsWith(QStringLiteral("Arizuko Desktop\ncorp/demo: ")));
+        QCOMPARE(notified.count(), 0);
+
+        emit engine->turnNetworkDecision(
+            turn, QJsonObject{{QStringLiteral("event"), QStringLiteral("decision")},
+                              {QStringLiteral("decision"), QStringLiteral("deny")},
+                              {QStringLiteral("host"), QStringLiteral("evil.example")},
+                              {QStringLiteral("reason"), QStringLiteral("not allowed")}});
+        QCOMPARE(notified.count(), 1);
+        QCOMPARE(notified.last().at(0).toString(), QStringLiteral("Host denied"));
+        QVERIFY(notified.last().at(1).toString().contains(QStringLiteral("evil.example")));
+        // An allowed host is no news.
+        emit engine->turnNetworkDecision(
+            turn, QJsonObject{{QStringLiteral("event"), QStringLiteral("decision")},
+                              {QStringLiteral("decision"), QStringLiteral("allow")},
+                              {QStringLiteral("host"), QStringLiteral("example.org")}});
+        QCOMPARE(notified.count(), 1);
+
+        turn.state = turns::TurnState::Done;
+        emit engine->turnFinished(turn);
+        QCOMPARE(notified.count(), 2);
+        QCOMPARE(notified.last().at(0).toString(), QStringLiteral("Turn done"));
+        QVERIFY(notified.last().at(1).toString().contains(QStringLiteral("corp/demo")));
+
+        // With the window in front, the window itself shows it: no notification.
+        window.activateWindow();
+        QTRY_VERIFY(window.isActiveWindow());
+        emit engine->turnFinished(turn);
+        QCOMPARE(notified.count(), 2);
     }
 
     void everyControlHasAnAccessibleName()

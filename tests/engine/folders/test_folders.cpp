@@ -1,17 +1,21 @@
 // Folders and topics: the validity rules, homes on disk, removal that is
-// refused unless asked for and never follows a link, forks and renames.
+// refused unless asked for and never follows a link, forks and renames,
+// moving a folder's subtree everywhere its path is stored (or nowhere),
+// and removing a topic.
 
 #include "audit/audit_log.h"
 #include "folders/folder_names.h"
 #include "folders/folders.h"
-#include "store/store.h"
 #include "folders/topics.h"
+#include "secrets/secret_store.h"
+#include "store/store.h"
 
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
 #include <QSqlError>
 #include <QSqlQuery>
+#include <QSqlRecord>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUuid>
@@ -35,6 +39,31 @@ void writeFile(const QString &path, const QByteArray &content)
     QFile file(path);
     if (!file.open(QIODevice::WriteOnly) || file.write(content) != content.size())
         qFatal("cannot write %s", qPrintable(path));
+}
+
+// Every row of every table a move touches, and the homes on disk: what
+// "nothing changed" is compared against.
+QString snapshot(const Store &store)
+{
+    QString all;
+    for (const char *table :
+         {"groups", "sessions", "messages", "turns", "turn_events", "observations", "network_rules",
+          "acl", "acl_membership", "routes", "secrets"}) {
+        QSqlQuery query(store.database());
+        if (!query.exec(QStringLiteral("SELECT * FROM %1 ORDER BY 1, 2").arg(QLatin1String(table))))
+            qFatal("%s: %s", table, qPrintable(query.lastError().text()));
+        all += QLatin1String(table) + QLatin1Char('\n');
+        while (query.next()) {
+            for (int column = 0; column < query.record().count(); ++column)
+                all += query.value(column).toString() + QLatin1Char('|');
+            all += QLatin1Char('\n');
+        }
+    }
+    QDir groups(store.dataDir() + QStringLiteral("/groups"));
+    for (const QString &entry :
+         groups.entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::System))
+        all += QStringLiteral("home ") + entry + QLatin1Char('\n');
+    return all;
 }
 
 template<typename T>
@@ -362,6 +391,254 @@ private slots:
             m_topics->fork(QStringLiteral("corp"), QStringLiteral("main"), QStringLiteral("try"));
         QVERIFY(!taken);
         QCOMPARE(taken.error().code, QStringLiteral("topic.exists"));
+    }
+
+    // corp/eng (with corp/eng/sre below) and everything that names it, and
+    // corporate beside it, which must not move.
+    void seedForMove()
+    {
+        for (const char *folder : {"corp", "corp/eng", "corp/eng/sre", "corporate", "x"})
+            QVERIFY(m_folders->add(QLatin1String(folder)));
+        QVERIFY(m_topics->add(QStringLiteral("corp/eng"), QStringLiteral("main")));
+        QVERIFY(m_topics->add(QStringLiteral("corporate"), QStringLiteral("main")));
+        exec(QStringLiteral(
+            "INSERT INTO messages (group_folder, topic, role, content, created_at) VALUES "
+            "('corp/eng', 'main', 'user', 'hi', 'now')"));
+        exec(QStringLiteral(
+            "INSERT INTO turns (id, name, group_folder, topic, agent, prompt, state, queued_at) "
+            "VALUES ('t1', 'az-t1', 'corp/eng', 'main', 'claude', 'p', 'done', 'now')"));
+        exec(QStringLiteral("INSERT INTO turn_events (turn, seq, kind, json, at) VALUES ('t1', 1, "
+                            "'text', '{}', 'now')"));
+        exec(QStringLiteral(
+            "INSERT INTO observations (observer_folder, observer_topic, source_folder, created_at) "
+            "VALUES ('corp/eng', 'main', 'corp/eng/sre', 'now'), "
+            "('corporate', 'main', 'corp/eng', 'now')"));
+        exec(QStringLiteral("INSERT INTO network_rules (folder, target, kind, created_at) VALUES "
+                            "('corp/eng', 'example.org', 'allow', 'now'), ('corp/eng/sre', "
+                            "'a.example', 'deny', 'now'), "
+                            "('corporate', 'example.org', 'allow', 'now')"));
+        exec(QStringLiteral(
+            "INSERT INTO acl (principal, action, scope, effect, granted_by, granted_at) VALUES "
+            "('corp/eng', 'mcp:send', 'corp/eng/**', 'allow', 'corp/eng', 'now'), "
+            "('corp', 'mcp:send', 'corp/*', 'allow', 'user:cli', 'now'), "
+            "('corporate', 'mcp:send', 'corporate', 'allow', 'user:cli', 'now')"));
+        exec(QStringLiteral(
+            "INSERT INTO routes (seq, match, target) VALUES (1, 'platform=x', 'corp/eng#observe'), "
+            "(2, 'platform=y', 'corp/eng/sre'), (3, '', 'corporate')"));
+        writeFile(m_folders->homePath(QStringLiteral("corp/eng/sre")) + QStringLiteral("/notes.md"),
+                  "work");
+    }
+
+    void moveRenamesTheSubtreeEverywhere()
+    {
+        qputenv("ARIZUKO_KEY_STORE", "file");
+        seedForMove();
+        auto secrets = secrets::SecretStore::open(*m_store, QStringLiteral("user:test"));
+        QVERIFY2(secrets, qPrintable(why(secrets)));
+        QVERIFY((*secrets)->set({QStringLiteral("corp/eng/sre")}, QStringLiteral("TOKEN"),
+                                "sre-token"));
+        QVERIFY(
+            (*secrets)->set({QStringLiteral("corporate")}, QStringLiteral("TOKEN"), "other-token"));
+
+        const Result<QStringList> moved =
+            m_folders->move(QStringLiteral("corp/eng"), QStringLiteral("x/eng"),
+                            [&secrets](const QString &from, const QString &to) {
+                                return (*secrets)->moveFolder(from, to);
+                            });
+        QVERIFY2(moved, qPrintable(why(moved)));
+        QCOMPARE(*moved, (QStringList{QStringLiteral("corp/eng"), QStringLiteral("corp/eng/sre")}));
+
+        const auto column = [this](const QString &sql) {
+            QSqlQuery query(m_store->database());
+            if (!query.exec(sql))
+                qFatal("%s", qPrintable(query.lastError().text()));
+            QStringList values;
+            while (query.next())
+                values << query.value(0).toString();
+            return values.join(QLatin1Char(','));
+        };
+        QCOMPARE(column(QStringLiteral("SELECT folder FROM groups ORDER BY folder")),
+                 QStringLiteral("corp,corporate,x,x/eng,x/eng/sre"));
+        QCOMPARE(column(QStringLiteral("SELECT group_folder FROM sessions ORDER BY 1")),
+                 QStringLiteral("corporate,x/eng"));
+        QCOMPARE(column(QStringLiteral("SELECT group_folder FROM messages")),
+                 QStringLiteral("x/eng"));
+        QCOMPARE(column(QStringLiteral("SELECT group_folder FROM turns")), QStringLiteral("x/eng"));
+        QCOMPARE(column(QStringLiteral("SELECT count(*) FROM turn_events WHERE turn = 't1'")),
+                 QStringLiteral("1"));
+        QCOMPARE(
+            column(QStringLiteral(
+                "SELECT observer_folder || '>' || source_folder FROM observations ORDER BY 1")),
+            QStringLiteral("corporate>x/eng,x/eng>x/eng/sre"));
+        QCOMPARE(column(QStringLiteral("SELECT folder FROM network_rules ORDER BY 1")),
+                 QStringLiteral("corporate,x/eng,x/eng/sre"));
+        QCOMPARE(column(QStringLiteral(
+                     "SELECT principal || ' ' || scope || ' ' || granted_by FROM acl "
+                     "WHERE action = 'mcp:send' AND principal != 'role:member' ORDER BY 1")),
+                 QStringLiteral(
+                     "corp corp/* user:cli,corporate corporate user:cli,x/eng x/eng/** x/eng"));
+        QCOMPARE(column(QStringLiteral(
+                     "SELECT child FROM acl_membership WHERE child LIKE '%eng%' ORDER BY 1")),
+                 QStringLiteral("x/eng,x/eng/sre"));
+        QCOMPARE(column(QStringLiteral("SELECT target FROM routes ORDER BY seq")),
+                 QStringLiteral("x/eng#observe,x/eng/sre,corporate"));
+        // Secrets are re-sealed for their new folder and still open.
+        QCOMPARE(*(*secrets)->get({QStringLiteral("x/eng/sre")}, QStringLiteral("TOKEN")),
+                 QByteArray("sre-token"));
+        QCOMPARE(*(*secrets)->get({QStringLiteral("corporate")}, QStringLiteral("TOKEN")),
+                 QByteArray("other-token"));
+        QVERIFY(!(*secrets)->get({QStringLiteral("corp/eng/sre")}, QStringLiteral("TOKEN")));
+        // The home moved with its files.
+        QVERIFY(QFile::exists(m_folders->homePath(QStringLiteral("x/eng/sre")) +
+                              QStringLiteral("/notes.md")));
+        QVERIFY(!QFileInfo::exists(m_folders->homePath(QStringLiteral("corp/eng"))));
+        QCOMPARE(column(QStringLiteral("PRAGMA foreign_key_check")), QString());
+
+        const Result<QList<audit::Entry>> logged =
+            audit::AuditLog(*m_store).query({QStringLiteral("folder.move"), {}, 0, 10, {}});
+        QVERIFY(logged);
+        QCOMPARE(logged->size(), 1);
+        QCOMPARE(logged->first().subject, QStringLiteral("corp/eng"));
+        QCOMPARE(logged->first().detail.value(QStringLiteral("to")).toString(),
+                 QStringLiteral("x/eng"));
+    }
+
+    void moveRefusalsChangeNothing_data()
+    {
+        QTest::addColumn<QString>("to");
+        QTest::addColumn<QString>("setup");
+        QTest::addColumn<QString>("code");
+        QTest::newRow("into itself") << QStringLiteral("corp/eng/sre/eng") << QString()
+                                     << QStringLiteral("folder.move-into-itself");
+        QTest::newRow("onto itself")
+            << QStringLiteral("corp/eng") << QString() << QStringLiteral("folder.move-into-itself");
+        QTest::newRow("target exists")
+            << QStringLiteral("corporate") << QString() << QStringLiteral("folder.exists");
+        QTest::newRow("no parent")
+            << QStringLiteral("nowhere/eng") << QString() << QStringLiteral("folder.no-parent");
+        QTest::newRow("invalid target")
+            << QStringLiteral("x/../y") << QString() << QStringLiteral("folder.invalid");
+        QTest::newRow("a turn is running")
+            << QStringLiteral("x/eng")
+            << QStringLiteral("INSERT INTO turns (id, name, group_folder, topic, agent, prompt, "
+                              "state, queued_at) "
+                              "VALUES ('t2', 'az-t2', 'corp/eng/sre', 'main', 'claude', 'p', "
+                              "'running', 'now')")
+            << QStringLiteral("folder.busy");
+        QTest::newRow("a turn is queued")
+            << QStringLiteral("x/eng")
+            << QStringLiteral(
+                   "INSERT INTO turns (id, name, group_folder, topic, agent, prompt, state, "
+                   "queued_at) "
+                   "VALUES ('t2', 'az-t2', 'corp/eng', 'main', 'claude', 'p', 'queued', 'now')")
+            << QStringLiteral("folder.busy");
+        QTest::newRow("a stale grant names the target")
+            << QStringLiteral("x/eng")
+            << QStringLiteral(
+                   "INSERT INTO acl (principal, action, scope, effect, granted_at) VALUES "
+                   "('x/eng/sre', 'mcp:send', '**', 'allow', 'now')")
+            << QStringLiteral("folder.target-in-use");
+        QTest::newRow("a stale rule names the target")
+            << QStringLiteral("x/eng")
+            << QStringLiteral("INSERT INTO network_rules (folder, target, kind, created_at) VALUES "
+                              "('x/eng', 'evil.example', 'allow', 'now')")
+            << QStringLiteral("folder.target-in-use");
+        QTest::newRow("secrets without their key")
+            << QStringLiteral("x/eng")
+            << QStringLiteral("INSERT INTO secrets (scope_kind, scope_id, key, value, key_id, "
+                              "updated_at) VALUES "
+                              "('folder', 'corp/eng/sre', 'TOKEN', 'v2:x', 'k', 'now')")
+            << QStringLiteral("folder.secrets");
+    }
+
+    void moveRefusalsChangeNothing()
+    {
+        QFETCH(QString, to);
+        QFETCH(QString, setup);
+        QFETCH(QString, code);
+        seedForMove();
+        if (!setup.isEmpty())
+            exec(setup);
+        const QString before = snapshot(*m_store);
+        const Result<QStringList> moved = m_folders->move(QStringLiteral("corp/eng"), to);
+        QVERIFY(!moved);
+        QVERIFY2(moved.error().code.startsWith(code), qPrintable(why(moved)));
+        QCOMPARE(snapshot(*m_store), before);
+    }
+
+    void aMoveThatFailsHalfwayChangesNothing()
+    {
+        seedForMove();
+        exec(QStringLiteral(
+            "INSERT INTO secrets (scope_kind, scope_id, key, value, key_id, updated_at) VALUES "
+            "('folder', 'corp/eng', 'TOKEN', 'v2:x', 'k', 'now')"));
+        const QString before = snapshot(*m_store);
+        // Fails after every table was rewritten, inside the transaction.
+        Result<QStringList> moved = m_folders->move(
+            QStringLiteral("corp/eng"), QStringLiteral("x/eng"),
+            [](const QString &, const QString &) -> Result<void> {
+                return makeError(QStringLiteral("test.fail"), QStringLiteral("refused on purpose"));
+            });
+        QVERIFY(!moved);
+        QCOMPARE(moved.error().code, QStringLiteral("test.fail"));
+        QCOMPARE(snapshot(*m_store), before);
+
+        // The home cannot move (where its parent's home should be is a file):
+        // the rows stay as they were.
+        exec(QStringLiteral("DELETE FROM secrets"));
+        const QString x = m_folders->homePath(QStringLiteral("x"));
+        QVERIFY(QDir(x).removeRecursively());
+        writeFile(x, "not a directory");
+        const QString blocked = snapshot(*m_store);
+        moved = m_folders->move(QStringLiteral("corp/eng"), QStringLiteral("x/eng"));
+        QVERIFY(!moved);
+        QCOMPARE(moved.error().code, QStringLiteral("folder.home"));
+        QCOMPARE(snapshot(*m_store), blocked);
+        QVERIFY(QFile::exists(m_folders->homePath(QStringLiteral("corp/eng/sre")) +
+                              QStringLiteral("/notes.md")));
+    }
+
+    void removeTopicTakesItsMessagesAndTurns()
+    {
+        seedForMove();
+        QVERIFY(m_topics->add(QStringLiteral("corp/eng"), QStringLiteral("other")));
+        exec(QStringLiteral(
+            "INSERT INTO turns (id, name, group_folder, topic, agent, prompt, state, queued_at) "
+            "VALUES ('t2', 'az-t2', 'corp/eng', 'other', 'claude', 'p', 'running', 'now')"));
+        const Result<void> busy =
+            m_topics->remove(QStringLiteral("corp/eng"), QStringLiteral("other"));
+        QVERIFY(!busy);
+        QCOMPARE(busy.error().code, QStringLiteral("topic.busy"));
+        const Result<void> missing =
+            m_topics->remove(QStringLiteral("corp/eng"), QStringLiteral("nope"));
+        QVERIFY(!missing);
+        QCOMPARE(missing.error().code, QStringLiteral("topic.not-found"));
+
+        const Result<void> removed =
+            m_topics->remove(QStringLiteral("corp/eng"), QStringLiteral("main"));
+        QVERIFY2(removed, qPrintable(why(removed)));
+        QCOMPARE(
+            count(*m_store,
+                  QStringLiteral("SELECT count(*) FROM sessions WHERE group_folder = 'corp/eng'")),
+            1);
+        QCOMPARE(count(*m_store, QStringLiteral("SELECT count(*) FROM messages")), 0);
+        QCOMPARE(count(*m_store, QStringLiteral("SELECT count(*) FROM turns WHERE topic = 'main'")),
+                 0);
+        QCOMPARE(count(*m_store, QStringLiteral("SELECT count(*) FROM turn_events")), 0);
+        QCOMPARE(count(*m_store,
+                       QStringLiteral(
+                           "SELECT count(*) FROM observations WHERE observer_folder = 'corp/eng'")),
+                 0);
+        // The same topic in another folder stays.
+        QCOMPARE(
+            count(*m_store,
+                  QStringLiteral("SELECT count(*) FROM sessions WHERE group_folder = 'corporate'")),
+            1);
+        const Result<QList<audit::Entry>> logged =
+            audit::AuditLog(*m_store).query({QStringLiteral("topic.rm"), {}, 0, 10, {}});
+        QVERIFY(logged && logged->size() == 1);
+        QCOMPARE(logged->first().detail.value(QStringLiteral("topic")).toString(),
+                 QStringLiteral("main"));
     }
 
     void renameCarriesMessagesAndForks()

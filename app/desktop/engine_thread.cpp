@@ -1,0 +1,134 @@
+#include "engine_thread.h"
+
+#include "turns/turn.h"
+#include "turns/turn_records.h"
+#include "turns/turn_runner.h"
+
+#include <QThread>
+
+namespace arizuko::desktop {
+
+EngineThread::EngineThread(store::Store &store, const turns::RunnerSettings &settings,
+                           QObject *parent)
+    : QObject(parent)
+    , m_store(store)
+    , m_thread(new QThread(this))
+    , m_anchor(std::make_unique<QObject>())
+{
+    // The mirror of live turns follows the reports; connected first, it is
+    // up to date before any other receiver hears of a change.
+    connect(this, &EngineThread::ready, this, [this](const host::AcceleratorChoice &accelerator) {
+        m_ready = true;
+        m_accelerator = accelerator;
+    });
+    connect(this, &EngineThread::turnQueued, this,
+            [this](const turns::TurnRecord &turn) { m_live.append(turn); });
+    connect(this, &EngineThread::turnPhaseChanged, this, &EngineThread::updateLive);
+    connect(this, &EngineThread::turnFinished, this, [this](const turns::TurnRecord &turn) {
+        m_live.removeIf([&turn](const turns::TurnRecord &live) { return live.id == turn.id; });
+    });
+    m_thread->setObjectName(QStringLiteral("engine"));
+    m_anchor->moveToThread(m_thread);
+    m_thread->start();
+    // The runner's timers and watchers are members, not children: it must
+    // be made on the thread it lives on, not moved there.
+    QMetaObject::invokeMethod(
+        m_anchor.get(),
+        [this, settings] {
+            m_runner = std::make_unique<turns::TurnRunner>(m_store, settings);
+            relay();
+        },
+        Qt::QueuedConnection);
+}
+
+EngineThread::~EngineThread()
+{
+    // Reports still queued for this object are dropped with it.
+    QMetaObject::invokeMethod(
+        m_anchor.get(), [this] { m_runner.reset(); }, Qt::BlockingQueuedConnection);
+    m_thread->quit();
+    m_thread->wait();
+}
+
+template<typename Call>
+void EngineThread::onEngine(Call call)
+{
+    QMetaObject::invokeMethod(
+        m_anchor.get(), [this, call] { call(*m_runner); }, Qt::QueuedConnection);
+}
+
+void EngineThread::start()
+{
+    onEngine([](turns::TurnRunner &runner) { runner.start(); });
+}
+
+void EngineThread::submit(const turns::TurnRequest &request)
+{
+    onEngine([this, request](turns::TurnRunner &runner) {
+        if (const auto submitted = runner.submit(request); !submitted) {
+            const QString message = submitted.error().message;
+            QMetaObject::invokeMethod(
+                this, [this, message] { emit requestFailed(message); }, Qt::QueuedConnection);
+        }
+    });
+}
+
+void EngineThread::cancel(const QString &turnId)
+{
+    onEngine([this, turnId](turns::TurnRunner &runner) {
+        if (const Result<void> cancelled = runner.cancel(turnId); !cancelled) {
+            const QString message = cancelled.error().message;
+            QMetaObject::invokeMethod(
+                this, [this, message] { emit requestFailed(message); }, Qt::QueuedConnection);
+        }
+    });
+}
+
+void EngineThread::relay()
+{
+    using turns::Turn;
+    using turns::TurnRunner;
+    // Each report is copied here, on the engine thread, and handed to this
+    // object's thread; nothing there touches a Turn.
+    TurnRunner *runner = m_runner.get();
+    const auto toWindow = [this](auto report) {
+        QMetaObject::invokeMethod(this, std::move(report), Qt::QueuedConnection);
+    };
+    connect(runner, &TurnRunner::ready, runner, [this, runner, toWindow] {
+        toWindow([this, accelerator = runner->accelerator()] { emit ready(accelerator); });
+    });
+    connect(runner, &TurnRunner::failed, runner, [this, toWindow](const Error &error) {
+        toWindow([this, error] { emit failed(error); });
+    });
+    connect(runner, &TurnRunner::turnQueued, runner, [this, toWindow](Turn *turn) {
+        toWindow([this, record = turn->record()] { emit turnQueued(record); });
+    });
+    connect(runner, &TurnRunner::turnPhaseChanged, runner, [this, toWindow](Turn *turn) {
+        toWindow([this, record = turn->record()] { emit turnPhaseChanged(record); });
+    });
+    connect(runner, &TurnRunner::turnEvents, runner,
+            [this, toWindow](Turn *turn, const QList<turns::TurnEventRecord> &events) {
+                toWindow([this, id = turn->id(), events] { emit turnEvents(id, events); });
+            });
+    connect(runner, &TurnRunner::turnNetworkDecision, runner,
+            [this, toWindow](Turn *turn, const QJsonObject &decision) {
+                toWindow([this, record = turn->record(), decision] {
+                    emit turnNetworkDecision(record, decision);
+                });
+            });
+    connect(runner, &TurnRunner::turnFinished, runner, [this, runner, toWindow](Turn *turn) {
+        // As stored: the end time, cost and usage are written by now.
+        const auto stored = runner->records().find(turn->id());
+        toWindow([this, record = stored ? *stored : turn->record()] { emit turnFinished(record); });
+    });
+}
+
+void EngineThread::updateLive(const turns::TurnRecord &turn)
+{
+    for (turns::TurnRecord &live : m_live) {
+        if (live.id == turn.id)
+            live = turn;
+    }
+}
+
+} // namespace arizuko::desktop
