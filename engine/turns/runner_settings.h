@@ -5,6 +5,7 @@
 
 #include "core/result.h"
 #include "libvirt/accelerator_choice.h"
+#include "libvirt/turn_domain.h"
 #include "tools/tool_context.h"
 #include "turns/model_provider.h"
 
@@ -20,6 +21,9 @@ struct RunnerSettings
     QString egressProgram;
     QString subnetPool = QStringLiteral("10.213.0.0/16");
     libvirt::AcceleratorSetting accelerator = libvirt::AcceleratorSetting::Auto;
+    // Pretap needs CAP_NET_ADMIN (the engine makes the tap); `auto` picks it
+    // when the engine has it, else Classic.
+    libvirt::FilterMode filterMode = libvirt::FilterMode::Classic;
     int maxConcurrentTurns = 2;
     std::chrono::seconds defaultDeadline{30 * 60};
     std::chrono::milliseconds proxyHealthTimeout{15000};
@@ -40,12 +44,16 @@ struct RunnerSettings
 
     // Defaults, then the environment: ARIZUKO_LIBVIRT_URI, ARIZUKO_GUEST_IMAGE_DIR,
     // ARIZUKO_EGRESS_BIN, ARIZUKO_SUBNET_POOL, ARIZUKO_ACCELERATOR (auto|kvm|tcg),
-    // ARIZUKO_MAX_TURNS, ARIZUKO_TURN_DEADLINE (seconds), ARIZUKO_PROXY_HEALTH_TIMEOUT_MS,
+    // ARIZUKO_FILTER_MODE (auto|pretap|classic), ARIZUKO_MAX_TURNS, ARIZUKO_TURN_DEADLINE (seconds), ARIZUKO_PROXY_HEALTH_TIMEOUT_MS,
     // ARIZUKO_TURN_MEMORY_MIB, ARIZUKO_GATEWAY_PORT, ARIZUKO_PROXY_ALLOW_LOOPBACK=1,
     // ARIZUKO_MODEL_PROVIDER (auto|api-key|oauth|demo), ARIZUKO_MODEL_URL,
     // ARIZUKO_MODEL_SCRIPT, ARIZUKO_MODEL, ARIZUKO_DELEGATION_DEPTH.
     static Result<RunnerSettings> fromEnvironment();
 };
+
+// ARIZUKO_FILTER_MODE's value; `auto` (or empty) resolves by capability.
+Result<libvirt::FilterMode> parseFilterMode(const QString &text);
+QString filterModeName(libvirt::FilterMode mode);
 
 // arizuko-egress next to the running executable, else on PATH.
 QString defaultEgressProgram();

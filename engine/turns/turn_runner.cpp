@@ -186,8 +186,9 @@ Result<Turn *> TurnRunner::submit(const TurnRequest &request)
             [this, turn](const QList<TurnEventRecord> &events) { emit turnEvents(turn, events); });
     connect(turn, &Turn::networkDecision, this,
             [this, turn](const QJsonObject &decision) { emit turnNetworkDecision(turn, decision); });
-    connect(turn, &Turn::finished, this, [this, turn] {
-        emit turnFinished(turn);
+    connect(turn, &Turn::finished, this, [this, turn] { emit turnFinished(turn); });
+    // The slot stays taken until the turn's VM, filter and network are gone.
+    connect(turn, &Turn::released, this, [this, turn] {
         // Destroyed later: the turn is still inside its own signal here.
         QTimer::singleShot(0, this, [this, turn] {
             std::erase_if(m_turns, [turn](const auto &owned) { return owned.get() == turn; });
@@ -355,9 +356,10 @@ void TurnRunner::schedule()
         if (auto fresh = libvirt::Connection::open(m_environment->settings.libvirtUri))
             m_environment->connection = *fresh;
     }
+    // A turn that ended holds its slot until it is released (torn down).
     int active = 0;
     for (const auto &turn : m_turns) {
-        if (turn->state() != TurnState::Queued && !isTerminal(turn->state()))
+        if (turn->state() != TurnState::Queued)
             ++active;
     }
     for (const auto &turn : m_turns) {
