@@ -1,18 +1,36 @@
 #include "commands.h"
 
 #include "subcommands.h"
+#include "host/qemu_reaper.h"
 #include "turns/machine_status.h"
 
 #include <QCommandLineParser>
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QUrl>
 
 namespace arizuko::cli {
 namespace {
 
-QJsonObject toJson(const host::HostStatus &status)
+// Only a libvirtd on this host can be looked at.
+std::optional<host::QemuReaper> localQemuReaper(const host::HostStatus &status)
+{
+    if (!status.libvirt.reachable || !QUrl(status.libvirt.uri).host().isEmpty())
+        return std::nullopt;
+    const host::QemuReaper reaper = host::inspectQemuReaper();
+    if (!reaper.libvirtdFound)
+        return std::nullopt;
+    return reaper;
+}
+
+QJsonObject toJson(const host::HostStatus &status, const std::optional<host::QemuReaper> &reaper)
 {
     return QJsonObject{
+        {QStringLiteral("qemu_reaper"),
+         reaper ? QJsonValue(QJsonObject{{QStringLiteral("reaper"), reaper->reaper},
+                                         {QStringLiteral("prompt"), reaper->prompt},
+                                         {QStringLiteral("advice"), reaper->advice}})
+                : QJsonValue()},
         {QStringLiteral("libvirt"),
          QJsonObject{{QStringLiteral("uri"), status.libvirt.uri},
                      {QStringLiteral("reachable"), status.libvirt.reachable},
@@ -31,7 +49,8 @@ QJsonObject toJson(const host::HostStatus &status)
     };
 }
 
-QList<QStringList> toRows(const host::HostStatus &status)
+QList<QStringList> toRows(const host::HostStatus &status,
+                          const std::optional<host::QemuReaper> &reaper)
 {
     const host::LibvirtStatus &libvirt = status.libvirt;
     const QString libvirtState = libvirt.reachable
@@ -42,12 +61,17 @@ QList<QStringList> toRows(const host::HostStatus &status)
                                    ? QStringLiteral("present")
                                    : QStringLiteral("%1 — %2").arg(host::guestImageFault(image),
                                                                     host::guestImageBuildHint());
-    return {
+    QList<QStringList> rows{
         {QStringLiteral("libvirt"), libvirt.uri, libvirtState},
         {QStringLiteral("accelerator"), host::acceleratorName(status.accelerator.accelerator),
          status.accelerator.reason.simplified()},
         {QStringLiteral("guest image"), image.directory, imageState},
     };
+    if (reaper)
+        rows.append({QStringLiteral("QEMU reaper"), reaper->reaper,
+                     reaper->prompt ? QStringLiteral("reaps promptly")
+                                    : QStringLiteral("SLOW — ") + reaper->advice});
+    return rows;
 }
 
 } // namespace
@@ -68,11 +92,16 @@ Exit runStatus(Context &context, const QStringList &arguments)
     if (!settings)
         return context.failure(settings.error());
     const host::HostStatus status = turns::collectMachineStatus(*settings);
+    const std::optional<host::QemuReaper> reaper = localQemuReaper(status);
     if (context.json())
-        context.printJson(toJson(status));
+        context.printJson(toJson(status, reaper));
     else
         context.printTable({QStringLiteral("CHECK"), QStringLiteral("WHAT"), QStringLiteral("STATE")},
-                           toRows(status));
+                           toRows(status, reaper));
+    if (reaper && !reaper->prompt) {
+        context.err() << "arizukoctl: warning: " << reaper->advice << "\n";
+        context.err().flush();
+    }
     return status.libvirt.reachable ? Exit::Ok : Exit::Failed;
 }
 
