@@ -160,8 +160,6 @@ void Turn::Teardown::run()
     // Creations still in flight finish first, so nothing they make is left.
     if (domainCreation) {
         domainFuture.waitForFinished();
-        // A binding made after its deletion below would stay behind.
-        domainCreation->filtering.waitForFinished();
         if (domainCreation->result && domainCreation->result->ok())
             domain = std::move(domainCreation->result->value());
         else if (domainCreation->result)
@@ -185,6 +183,10 @@ void Turn::Teardown::run()
     }
     if (!tap.isEmpty()) {
         step.start();
+        // The VM is gone already; a binding made after its deletion below
+        // would stay behind.
+        if (domainCreation)
+            domainCreation->filtering.waitForFinished();
         Result<void> unbound = connection && connection->isAlive()
                                    ? libvirt::deleteTurnFilterBinding(*connection, tap)
                                    : Result<void>(makeError(QStringLiteral("libvirt.unreachable"),
