@@ -144,9 +144,16 @@ Result<void> deleteTurnFilterBinding(Connection &connection, const QString &tap)
         virNWFilterBindingLookupByPortDev(connection.get(), port.constData()));
     if (!binding && lastLibvirtErrorNumber() == VIR_ERR_NO_NWFILTER_BINDING)
         return {};
-    if (!binding || virNWFilterBindingDelete(binding.get()) < 0)
-        return lastLibvirtError(QStringLiteral("libvirt.nwfilter"),
-                                QStringLiteral("deleting the filter binding of %1").arg(tap));
+    if (!binding || virNWFilterBindingDelete(binding.get()) < 0) {
+        Error error = lastLibvirtError(QStringLiteral("libvirt.nwfilter"),
+                                       QStringLiteral("deleting the filter binding of %1").arg(tap));
+        // Gone meanwhile (libvirt removes the bindings it made with their VM).
+        const FilterBindingHandle again(
+            virNWFilterBindingLookupByPortDev(connection.get(), port.constData()));
+        if (!again && lastLibvirtErrorNumber() == VIR_ERR_NO_NWFILTER_BINDING)
+            return {};
+        return error;
+    }
     return {};
 }
 

@@ -58,8 +58,12 @@ Result<void> deleteTurnTap(const QString &tap)
 {
     if (!QFile::exists(sysClassNet + tap))
         return {};
-    return runIpBatch(QStringLiteral("deleting the turn's tap %1").arg(tap),
-                      QStringLiteral("link del dev %1\n").arg(tap));
+    const Result<void> deleted = runIpBatch(QStringLiteral("deleting the turn's tap %1").arg(tap),
+                                            QStringLiteral("link del dev %1\n").arg(tap));
+    // Gone meanwhile (libvirt removes the taps it made with their VM).
+    if (!deleted && !QFile::exists(sysClassNet + tap))
+        return {};
+    return deleted;
 }
 
 QList<TurnTap> turnTaps()
