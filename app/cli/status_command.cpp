@@ -23,9 +23,19 @@ std::optional<host::QemuReaper> localQemuReaper(const host::HostStatus &status)
     return reaper;
 }
 
-QJsonObject toJson(const host::HostStatus &status, const std::optional<host::QemuReaper> &reaper)
+QString filterModeState(libvirt::FilterMode mode)
+{
+    return mode == libvirt::FilterMode::Pretap
+               ? QStringLiteral("the engine makes each turn's tap and binds its filter beside the boot")
+               : QStringLiteral("libvirt binds each turn's filter before QEMU starts (pretap needs "
+                                "CAP_NET_ADMIN)");
+}
+
+QJsonObject toJson(const host::HostStatus &status, const std::optional<host::QemuReaper> &reaper,
+                   libvirt::FilterMode filterMode)
 {
     return QJsonObject{
+        {QStringLiteral("filter_mode"), turns::filterModeName(filterMode)},
         {QStringLiteral("qemu_reaper"),
          reaper ? QJsonValue(QJsonObject{{QStringLiteral("reaper"), reaper->reaper},
                                          {QStringLiteral("prompt"), reaper->prompt},
@@ -50,7 +60,8 @@ QJsonObject toJson(const host::HostStatus &status, const std::optional<host::Qem
 }
 
 QList<QStringList> toRows(const host::HostStatus &status,
-                          const std::optional<host::QemuReaper> &reaper)
+                          const std::optional<host::QemuReaper> &reaper,
+                          libvirt::FilterMode filterMode)
 {
     const host::LibvirtStatus &libvirt = status.libvirt;
     const QString libvirtState = libvirt.reachable
@@ -66,6 +77,7 @@ QList<QStringList> toRows(const host::HostStatus &status,
         {QStringLiteral("accelerator"), host::acceleratorName(status.accelerator.accelerator),
          status.accelerator.reason.simplified()},
         {QStringLiteral("guest image"), image.directory, imageState},
+        {QStringLiteral("filter mode"), turns::filterModeName(filterMode), filterModeState(filterMode)},
     };
     if (reaper)
         rows.append({QStringLiteral("QEMU reaper"), reaper->reaper,
@@ -94,10 +106,10 @@ Exit runStatus(Context &context, const QStringList &arguments)
     const host::HostStatus status = turns::collectMachineStatus(*settings);
     const std::optional<host::QemuReaper> reaper = localQemuReaper(status);
     if (context.json())
-        context.printJson(toJson(status, reaper));
+        context.printJson(toJson(status, reaper, settings->filterMode));
     else
         context.printTable({QStringLiteral("CHECK"), QStringLiteral("WHAT"), QStringLiteral("STATE")},
-                           toRows(status, reaper));
+                           toRows(status, reaper, settings->filterMode));
     if (reaper && !reaper->prompt) {
         context.err() << "arizukoctl: warning: " << reaper->advice << "\n";
         context.err().flush();
