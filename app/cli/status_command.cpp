@@ -1,18 +1,46 @@
 #include "commands.h"
 
 #include "subcommands.h"
+#include "host/qemu_reaper.h"
 #include "turns/machine_status.h"
 
 #include <QCommandLineParser>
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QUrl>
 
 namespace arizuko::cli {
 namespace {
 
-QJsonObject toJson(const host::HostStatus &status)
+// Only a libvirtd on this host can be looked at.
+std::optional<host::QemuReaper> localQemuReaper(const host::HostStatus &status)
+{
+    if (!status.libvirt.reachable || !QUrl(status.libvirt.uri).host().isEmpty())
+        return std::nullopt;
+    const host::QemuReaper reaper = host::inspectQemuReaper();
+    if (!reaper.libvirtdFound)
+        return std::nullopt;
+    return reaper;
+}
+
+QString filterModeState(libvirt::FilterMode mode)
+{
+    return mode == libvirt::FilterMode::Pretap
+               ? QStringLiteral("the engine makes each turn's tap and binds its filter beside the boot")
+               : QStringLiteral("libvirt binds each turn's filter before QEMU starts (pretap needs "
+                                "CAP_NET_ADMIN)");
+}
+
+QJsonObject toJson(const host::HostStatus &status, const std::optional<host::QemuReaper> &reaper,
+                   libvirt::FilterMode filterMode)
 {
     return QJsonObject{
+        {QStringLiteral("filter_mode"), turns::filterModeName(filterMode)},
+        {QStringLiteral("qemu_reaper"),
+         reaper ? QJsonValue(QJsonObject{{QStringLiteral("reaper"), reaper->reaper},
+                                         {QStringLiteral("prompt"), reaper->prompt},
+                                         {QStringLiteral("advice"), reaper->advice}})
+                : QJsonValue()},
         {QStringLiteral("libvirt"),
          QJsonObject{{QStringLiteral("uri"), status.libvirt.uri},
                      {QStringLiteral("reachable"), status.libvirt.reachable},
@@ -31,7 +59,9 @@ QJsonObject toJson(const host::HostStatus &status)
     };
 }
 
-QList<QStringList> toRows(const host::HostStatus &status)
+QList<QStringList> toRows(const host::HostStatus &status,
+                          const std::optional<host::QemuReaper> &reaper,
+                          libvirt::FilterMode filterMode)
 {
     const host::LibvirtStatus &libvirt = status.libvirt;
     const QString libvirtState = libvirt.reachable
@@ -42,12 +72,18 @@ QList<QStringList> toRows(const host::HostStatus &status)
                                    ? QStringLiteral("present")
                                    : QStringLiteral("%1 — %2").arg(host::guestImageFault(image),
                                                                     host::guestImageBuildHint());
-    return {
+    QList<QStringList> rows{
         {QStringLiteral("libvirt"), libvirt.uri, libvirtState},
         {QStringLiteral("accelerator"), host::acceleratorName(status.accelerator.accelerator),
          status.accelerator.reason.simplified()},
         {QStringLiteral("guest image"), image.directory, imageState},
+        {QStringLiteral("filter mode"), turns::filterModeName(filterMode), filterModeState(filterMode)},
     };
+    if (reaper)
+        rows.append({QStringLiteral("QEMU reaper"), reaper->reaper,
+                     reaper->prompt ? QStringLiteral("reaps promptly")
+                                    : QStringLiteral("SLOW — ") + reaper->advice});
+    return rows;
 }
 
 } // namespace
@@ -71,11 +107,16 @@ Exit runStatus(Context &context, const QStringList &arguments)
     if (!settings)
         return context.failure(settings.error());
     const host::HostStatus status = turns::collectMachineStatus(*settings);
+    const std::optional<host::QemuReaper> reaper = localQemuReaper(status);
     if (context.json())
-        context.printJson(toJson(status));
+        context.printJson(toJson(status, reaper, settings->filterMode));
     else
         context.printTable({QStringLiteral("CHECK"), QStringLiteral("WHAT"), QStringLiteral("STATE")},
-                           toRows(status));
+                           toRows(status, reaper, settings->filterMode));
+    if (reaper && !reaper->prompt) {
+        context.err() << "arizukoctl: warning: " << reaper->advice << "\n";
+        context.err().flush();
+    }
     return status.libvirt.reachable ? Exit::Ok : Exit::Failed;
 }
 

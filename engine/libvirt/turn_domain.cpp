@@ -4,31 +4,69 @@
 #include "libvirt/turn_owner.h"
 
 #include <QRandomGenerator>
+#include <QXmlStreamWriter>
 #include <libvirt/virterror.h>
 
 namespace arizuko::libvirt {
 namespace {
 
-QString escaped(const QString &text)
+void writeElement(QXmlStreamWriter &writer, const QString &name,
+                  const QList<std::pair<QString, QString>> &attributes)
 {
-    return text.toHtmlEscaped();
+    writer.writeEmptyElement(name);
+    for (const auto &[attribute, value] : attributes)
+        writer.writeAttribute(attribute, value);
 }
 
-QString cpuXml(host::Accelerator accelerator)
+void writeCpu(QXmlStreamWriter &writer, host::Accelerator accelerator)
 {
     // TCG's default CPU lacks instructions Claude Code's binary uses
     // ("Illegal instruction"); 'maximum' enables all TCG can emulate.
-    return accelerator == host::Accelerator::Kvm ? QStringLiteral("<cpu mode='host-passthrough'/>")
-                                                 : QStringLiteral("<cpu mode='maximum'/>");
+    writeElement(writer, QStringLiteral("cpu"),
+                 {{QStringLiteral("mode"), accelerator == host::Accelerator::Kvm
+                                               ? QStringLiteral("host-passthrough")
+                                               : QStringLiteral("maximum")}});
 }
 
-QString channelXml(const QString &socketPath, const QString &channelName)
+void writeChannel(QXmlStreamWriter &writer, const QString &socketPath, const QString &channelName)
 {
-    return QStringLiteral("    <channel type='unix'>\n"
-                          "      <source mode='bind' path='%1'/>\n"
-                          "      <target type='virtio' name='%2'/>\n"
-                          "    </channel>\n")
-        .arg(escaped(socketPath), channelName);
+    writer.writeStartElement(QStringLiteral("channel"));
+    writer.writeAttribute(QStringLiteral("type"), QStringLiteral("unix"));
+    writeElement(writer, QStringLiteral("source"),
+                 {{QStringLiteral("mode"), QStringLiteral("bind")}, {QStringLiteral("path"), socketPath}});
+    writeElement(writer, QStringLiteral("target"),
+                 {{QStringLiteral("type"), QStringLiteral("virtio")}, {QStringLiteral("name"), channelName}});
+    writer.writeEndElement();
+}
+
+void writeInterface(QXmlStreamWriter &writer, const TurnDomainSpec &spec)
+{
+    const bool pretap = spec.filterMode == FilterMode::Pretap;
+    writer.writeStartElement(QStringLiteral("interface"));
+    writer.writeAttribute(QStringLiteral("type"),
+                          pretap ? QStringLiteral("ethernet") : QStringLiteral("network"));
+    if (!pretap)
+        writeElement(writer, QStringLiteral("source"), {{QStringLiteral("network"), spec.networkName}});
+    writeElement(writer, QStringLiteral("mac"), {{QStringLiteral("address"), spec.macAddress}});
+    if (pretap)
+        writeElement(writer, QStringLiteral("target"),
+                     {{QStringLiteral("dev"), spec.tapName}, {QStringLiteral("managed"), QStringLiteral("no")}});
+    else
+        writeElement(writer, QStringLiteral("target"), {{QStringLiteral("dev"), spec.tapName}});
+    writeElement(writer, QStringLiteral("model"), {{QStringLiteral("type"), QStringLiteral("virtio")}});
+    if (!pretap)
+        writeTurnFilterReference(writer, spec.filter);
+    writer.writeEndElement();
+}
+
+void writeConsole(QXmlStreamWriter &writer, const QString &element, const QString &logPath,
+                  const QList<std::pair<QString, QString>> &target)
+{
+    writer.writeStartElement(element);
+    writer.writeAttribute(QStringLiteral("type"), QStringLiteral("file"));
+    writeElement(writer, QStringLiteral("source"), {{QStringLiteral("path"), logPath}});
+    writeElement(writer, QStringLiteral("target"), target);
+    writer.writeEndElement();
 }
 
 } // namespace
@@ -37,71 +75,86 @@ QString turnDomainXml(const TurnDomainSpec &spec)
 {
     const bool kvm = spec.accelerator == host::Accelerator::Kvm;
     QString xml;
-    xml += QStringLiteral("<domain type='%1'>\n")
-               .arg(kvm ? QStringLiteral("kvm") : QStringLiteral("qemu"));
-    xml += QStringLiteral("  <name>%1</name>\n").arg(spec.name);
-    xml += ownerMetadataXml(spec.owner);
-    xml += QStringLiteral("  <memory unit='MiB'>%1</memory>\n").arg(spec.memoryMiB);
-    xml += QStringLiteral("  <vcpu>%1</vcpu>\n").arg(spec.vcpus);
-    xml += QStringLiteral("  <os>\n"
-                          "    <type arch='x86_64' machine='pc'>hvm</type>\n"
-                          "    <kernel>%1</kernel>\n"
-                          "    <initrd>%2</initrd>\n"
-                          "    <cmdline>%3</cmdline>\n"
-                          "  </os>\n")
-               .arg(escaped(spec.kernel), escaped(spec.initramfs), escaped(spec.kernelCommandLine));
+    QXmlStreamWriter writer(&xml);
+    writer.setAutoFormatting(true);
+    writer.writeStartElement(QStringLiteral("domain"));
+    writer.writeAttribute(QStringLiteral("type"), kvm ? QStringLiteral("kvm") : QStringLiteral("qemu"));
+    writer.writeTextElement(QStringLiteral("name"), spec.name);
+    if (!spec.uuid.isEmpty())
+        writer.writeTextElement(QStringLiteral("uuid"), spec.uuid);
+    writeOwnerMetadata(writer, spec.owner);
+    writer.writeStartElement(QStringLiteral("memory"));
+    writer.writeAttribute(QStringLiteral("unit"), QStringLiteral("MiB"));
+    writer.writeCharacters(QString::number(spec.memoryMiB));
+    writer.writeEndElement();
+    writer.writeTextElement(QStringLiteral("vcpu"), QString::number(spec.vcpus));
+
+    writer.writeStartElement(QStringLiteral("os"));
+    writer.writeStartElement(QStringLiteral("type"));
+    writer.writeAttribute(QStringLiteral("arch"), QStringLiteral("x86_64"));
+    writer.writeAttribute(QStringLiteral("machine"), QStringLiteral("pc"));
+    writer.writeCharacters(QStringLiteral("hvm"));
+    writer.writeEndElement();
+    writer.writeTextElement(QStringLiteral("kernel"), spec.kernel);
+    writer.writeTextElement(QStringLiteral("initrd"), spec.initramfs);
+    writer.writeTextElement(QStringLiteral("cmdline"), spec.kernelCommandLine);
+    writer.writeEndElement();
     // ACPI lets the guest's power-off end QEMU at once; without it the guest
     // only halts and teardown waits out the exit grace period.
-    xml += QStringLiteral("  <features><acpi/></features>\n");
-    xml += QStringLiteral("  %1\n").arg(cpuXml(spec.accelerator));
+    writer.writeStartElement(QStringLiteral("features"));
+    writer.writeEmptyElement(QStringLiteral("acpi"));
+    writer.writeEndElement();
+    writeCpu(writer, spec.accelerator);
     // Whatever way the guest stops, the VM ends; the engine then tears down.
-    xml += QStringLiteral("  <on_poweroff>destroy</on_poweroff>\n"
-                          "  <on_reboot>destroy</on_reboot>\n"
-                          "  <on_crash>destroy</on_crash>\n");
-    xml += QStringLiteral("  <devices>\n");
-    xml += QStringLiteral("    <disk type='file' device='disk'>\n"
-                          "      <driver name='qemu' type='raw'/>\n"
-                          "      <source file='%1'/>\n"
-                          "      <target dev='vda' bus='virtio'/>\n"
-                          "      <readonly/>\n"
-                          "    </disk>\n")
-               .arg(escaped(spec.rootImage));
-    xml += QStringLiteral("    <filesystem type='mount' accessmode='passthrough'>\n"
-                          "      <source dir='%1'/>\n"
-                          "      <target dir='home'/>\n"
-                          "    </filesystem>\n")
-               .arg(escaped(spec.homeDirectory));
-    xml += QStringLiteral("    <interface type='network'>\n"
-                          "      <source network='%1'/>\n"
-                          "      <mac address='%2'/>\n"
-                          "      <target dev='%3'/>\n"
-                          "      <model type='virtio'/>\n")
-               .arg(spec.networkName, spec.macAddress, spec.tapName);
-    xml += turnFilterReferenceXml(spec.filter);
-    xml += QStringLiteral("    </interface>\n");
-    xml += channelXml(spec.turnSocketPath, QStringLiteral("org.arizuko.turn"));
-    xml += channelXml(spec.mcpSocketPath, QStringLiteral("org.arizuko.mcp"));
-    xml += QStringLiteral("    <serial type='file'>\n"
-                          "      <source path='%1'/>\n"
-                          "      <target port='0'/>\n"
-                          "    </serial>\n"
-                          "    <console type='file'>\n"
-                          "      <source path='%1'/>\n"
-                          "      <target type='serial' port='0'/>\n"
-                          "    </console>\n")
-               .arg(escaped(spec.consoleLogPath));
+    for (const char *event : {"on_poweroff", "on_reboot", "on_crash"})
+        writer.writeTextElement(QLatin1String(event), QStringLiteral("destroy"));
+
+    writer.writeStartElement(QStringLiteral("devices"));
+    writer.writeStartElement(QStringLiteral("disk"));
+    writer.writeAttribute(QStringLiteral("type"), QStringLiteral("file"));
+    writer.writeAttribute(QStringLiteral("device"), QStringLiteral("disk"));
+    writeElement(writer, QStringLiteral("driver"),
+                 {{QStringLiteral("name"), QStringLiteral("qemu")}, {QStringLiteral("type"), QStringLiteral("raw")}});
+    writeElement(writer, QStringLiteral("source"), {{QStringLiteral("file"), spec.rootImage}});
+    writeElement(writer, QStringLiteral("target"),
+                 {{QStringLiteral("dev"), QStringLiteral("vda")}, {QStringLiteral("bus"), QStringLiteral("virtio")}});
+    writer.writeEmptyElement(QStringLiteral("readonly"));
+    writer.writeEndElement();
+
+    writer.writeStartElement(QStringLiteral("filesystem"));
+    writer.writeAttribute(QStringLiteral("type"), QStringLiteral("mount"));
+    writer.writeAttribute(QStringLiteral("accessmode"), QStringLiteral("passthrough"));
+    writeElement(writer, QStringLiteral("source"), {{QStringLiteral("dir"), spec.homeDirectory}});
+    writeElement(writer, QStringLiteral("target"), {{QStringLiteral("dir"), QStringLiteral("home")}});
+    writer.writeEndElement();
+
+    writeInterface(writer, spec);
+    writeChannel(writer, spec.turnSocketPath, QStringLiteral("org.arizuko.turn"));
+    writeChannel(writer, spec.mcpSocketPath, QStringLiteral("org.arizuko.mcp"));
+    writeConsole(writer, QStringLiteral("serial"), spec.consoleLogPath,
+                 {{QStringLiteral("port"), QStringLiteral("0")}});
+    writeConsole(writer, QStringLiteral("console"), spec.consoleLogPath,
+                 {{QStringLiteral("type"), QStringLiteral("serial")}, {QStringLiteral("port"), QStringLiteral("0")}});
     // TLS in the guest needs entropy early; no display, no USB, no balloon.
-    xml += QStringLiteral(
-        "    <rng model='virtio'><backend model='random'>/dev/urandom</backend></rng>\n"
-        "    <controller type='usb' model='none'/>\n"
-        "    <memballoon model='none'/>\n"
-        "  </devices>\n");
-    xml += QStringLiteral("  <seclabel type='static' model='dac' relabel='no'>\n"
-                          "    <label>+%1:+%2</label>\n"
-                          "  </seclabel>\n")
-               .arg(spec.uid)
-               .arg(spec.gid);
-    xml += QStringLiteral("</domain>\n");
+    writer.writeStartElement(QStringLiteral("rng"));
+    writer.writeAttribute(QStringLiteral("model"), QStringLiteral("virtio"));
+    writer.writeStartElement(QStringLiteral("backend"));
+    writer.writeAttribute(QStringLiteral("model"), QStringLiteral("random"));
+    writer.writeCharacters(QStringLiteral("/dev/urandom"));
+    writer.writeEndElement();
+    writer.writeEndElement();
+    writeElement(writer, QStringLiteral("controller"),
+                 {{QStringLiteral("type"), QStringLiteral("usb")}, {QStringLiteral("model"), QStringLiteral("none")}});
+    writeElement(writer, QStringLiteral("memballoon"), {{QStringLiteral("model"), QStringLiteral("none")}});
+    writer.writeEndElement(); // devices
+
+    writer.writeStartElement(QStringLiteral("seclabel"));
+    writer.writeAttribute(QStringLiteral("type"), QStringLiteral("static"));
+    writer.writeAttribute(QStringLiteral("model"), QStringLiteral("dac"));
+    writer.writeAttribute(QStringLiteral("relabel"), QStringLiteral("no"));
+    writer.writeTextElement(QStringLiteral("label"), QStringLiteral("+%1:+%2").arg(spec.uid).arg(spec.gid));
+    writer.writeEndElement();
+    writer.writeEndElement(); // domain
     return xml;
 }
 

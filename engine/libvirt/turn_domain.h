@@ -15,9 +15,22 @@
 
 namespace arizuko::libvirt {
 
+// How the turn's NIC meets its filter.
+enum class FilterMode
+{
+    // libvirt makes the tap on the turn's network and binds the filter
+    // while it starts the domain (~1.4 s of ebtables/iptables before QEMU runs).
+    Classic,
+    // The engine made the tap on the bridge already (turn_tap.h) and binds
+    // the filter itself beside the boot (turn_filter_binding.h); the
+    // domain takes the tap as it is.
+    Pretap,
+};
+
 struct TurnDomainSpec
 {
     QString name;  // az-<turn8>, like the turn's network
+    QString uuid;  // also the filter binding's owner in Pretap mode
     QString owner; // the engine's "pid:starttime", see turn_owner.h
     host::Accelerator accelerator = host::Accelerator::Tcg;
     int memoryMiB = 1024;
@@ -30,10 +43,11 @@ struct TurnDomainSpec
 
     QString homeDirectory; // shared read-write over virtio-9p, mount tag "home"
 
-    QString networkName;
+    FilterMode filterMode = FilterMode::Classic;
+    QString networkName; // Classic: the network libvirt attaches the tap to
     QString macAddress;
     QString tapName; // the NIC's host side, named after the turn
-    TurnFilterParameters filter;
+    TurnFilterParameters filter; // Classic: bound by libvirt with the NIC
 
     QString turnSocketPath; // org.arizuko.turn, a UNIX socket QEMU listens on
     QString mcpSocketPath;  // org.arizuko.mcp

@@ -3,6 +3,8 @@
 #include "libvirt/handles.h"
 #include "libvirt/libvirt_error.h"
 
+#include <QXmlStreamWriter>
+
 namespace arizuko::libvirt {
 
 QString turnFilterXml()
@@ -51,19 +53,32 @@ QString turnFilterXml()
         .arg(QLatin1String(turnFilterName));
 }
 
+void writeTurnFilterReference(QXmlStreamWriter &writer, const TurnFilterParameters &parameters)
+{
+    writer.writeStartElement(QStringLiteral("filterref"));
+    writer.writeAttribute(QStringLiteral("filter"), QLatin1String(turnFilterName));
+    // IP feeds libvirt's no-ip-spoofing and no-arp-spoofing chains.
+    const std::pair<const char *, QString> values[] = {
+        {"IP", parameters.guestAddress},
+        {"GUEST_IP", parameters.guestAddress},
+        {"HOST_IP", parameters.hostAddress},
+        {"PROXY_PORT", QString::number(parameters.proxyPort)},
+        {"GATEWAY_PORT", QString::number(parameters.gatewayPort)},
+    };
+    for (const auto &[name, value] : values) {
+        writer.writeEmptyElement(QStringLiteral("parameter"));
+        writer.writeAttribute(QStringLiteral("name"), QLatin1String(name));
+        writer.writeAttribute(QStringLiteral("value"), value);
+    }
+    writer.writeEndElement();
+}
+
 QString turnFilterReferenceXml(const TurnFilterParameters &parameters)
 {
-    // IP feeds libvirt's no-ip-spoofing and no-arp-spoofing chains.
-    return QStringLiteral("<filterref filter='%1'>\n"
-                          "  <parameter name='IP' value='%2'/>\n"
-                          "  <parameter name='GUEST_IP' value='%2'/>\n"
-                          "  <parameter name='HOST_IP' value='%3'/>\n"
-                          "  <parameter name='PROXY_PORT' value='%4'/>\n"
-                          "  <parameter name='GATEWAY_PORT' value='%5'/>\n"
-                          "</filterref>\n")
-        .arg(QLatin1String(turnFilterName), parameters.guestAddress, parameters.hostAddress)
-        .arg(parameters.proxyPort)
-        .arg(parameters.gatewayPort);
+    QString xml;
+    QXmlStreamWriter writer(&xml);
+    writeTurnFilterReference(writer, parameters);
+    return xml;
 }
 
 Result<void> defineTurnFilter(Connection &connection)

@@ -9,6 +9,8 @@
 
 #include <QString>
 
+class QXmlStreamWriter;
+
 namespace arizuko::libvirt {
 
 inline constexpr const char *turnFilterName = "arizuko-turn";
@@ -23,7 +25,8 @@ struct TurnFilterParameters
 
 QString turnFilterXml();
 
-// The <filterref> for a turn's <interface>.
+// The <filterref> for a turn's <interface> or filter binding.
+void writeTurnFilterReference(QXmlStreamWriter &writer, const TurnFilterParameters &parameters);
 QString turnFilterReferenceXml(const TurnFilterParameters &parameters);
 
 // Defines the filter, or replaces an older definition of it (libvirt then

@@ -3,22 +3,32 @@
 #include "libvirt/libvirt_error.h"
 #include "libvirt/turn_owner.h"
 
+#include <QXmlStreamWriter>
 #include <libvirt/virterror.h>
 
 namespace arizuko::libvirt {
 
 QString turnNetworkXml(const QString &name, const TurnSubnet &subnet, const QString &owner)
 {
+    QString xml;
+    QXmlStreamWriter writer(&xml);
+    writer.setAutoFormatting(true);
+    writer.writeStartElement(QStringLiteral("network"));
+    writer.writeTextElement(QStringLiteral("name"), name);
+    writeOwnerMetadata(writer, owner);
+    writer.writeEmptyElement(QStringLiteral("bridge"));
+    writer.writeAttribute(QStringLiteral("name"), name);
+    writer.writeAttribute(QStringLiteral("stp"), QStringLiteral("off"));
+    writer.writeAttribute(QStringLiteral("delay"), QStringLiteral("0"));
     // No <forward>: libvirt neither routes nor NATs, so the bridge reaches
     // only the host. DNS off and no <dhcp>: no dnsmasq runs for the turn.
-    return QStringLiteral("<network>\n"
-                          "  <name>%1</name>\n"
-                          "%4"
-                          "  <bridge name='%1' stp='off' delay='0'/>\n"
-                          "  <dns enable='no'/>\n"
-                          "  <ip address='%2' netmask='%3'/>\n"
-                          "</network>\n")
-        .arg(name, subnet.hostAddress(), TurnSubnet::netmask(), ownerMetadataXml(owner));
+    writer.writeEmptyElement(QStringLiteral("dns"));
+    writer.writeAttribute(QStringLiteral("enable"), QStringLiteral("no"));
+    writer.writeEmptyElement(QStringLiteral("ip"));
+    writer.writeAttribute(QStringLiteral("address"), subnet.hostAddress());
+    writer.writeAttribute(QStringLiteral("netmask"), TurnSubnet::netmask());
+    writer.writeEndElement();
+    return xml;
 }
 
 TurnNetwork::TurnNetwork(std::shared_ptr<Connection> connection, NetworkHandle handle, QString name,

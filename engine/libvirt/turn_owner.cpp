@@ -1,6 +1,7 @@
 #include "libvirt/turn_owner.h"
 
 #include <QRegularExpression>
+#include <QXmlStreamWriter>
 
 namespace arizuko::libvirt {
 namespace {
@@ -9,10 +10,21 @@ const QString ownerNamespace = QStringLiteral("https://arizuko.dev/xmlns/turn/1"
 
 } // namespace
 
+void writeOwnerMetadata(QXmlStreamWriter &writer, const QString &owner)
+{
+    writer.writeStartElement(QStringLiteral("metadata"));
+    writer.writeEmptyElement(QStringLiteral("arizuko:turn"));
+    writer.writeAttribute(QStringLiteral("xmlns:arizuko"), ownerNamespace);
+    writer.writeAttribute(QStringLiteral("engine"), owner);
+    writer.writeEndElement();
+}
+
 QString ownerMetadataXml(const QString &owner)
 {
-    return QStringLiteral("  <metadata><arizuko:turn xmlns:arizuko='%1' engine='%2'/></metadata>\n")
-        .arg(ownerNamespace, owner.toHtmlEscaped());
+    QString xml;
+    QXmlStreamWriter writer(&xml);
+    writeOwnerMetadata(writer, owner);
+    return xml;
 }
 
 QString ownerFromXml(const QString &xml)

@@ -7,9 +7,12 @@
 
 #include <QString>
 
+class QXmlStreamWriter;
+
 namespace arizuko::libvirt {
 
 // <metadata> carrying `owner` (an engine's "pid:starttime").
+void writeOwnerMetadata(QXmlStreamWriter &writer, const QString &owner);
 QString ownerMetadataXml(const QString &owner);
 
 // The owner mark in a network's or domain's XML; empty when it has none.

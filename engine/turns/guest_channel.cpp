@@ -12,15 +12,16 @@ constexpr qsizetype maxLineBytes = 4 * 1024 * 1024;
 
 } // namespace
 
-GuestChannel::GuestChannel(QString socketPath, QByteArray turnSpecLine, QObject *parent)
+GuestChannel::GuestChannel(QString socketPath, QObject *parent)
     : QObject(parent)
     , m_socketPath(std::move(socketPath))
-    , m_turnSpecLine(std::move(turnSpecLine))
 {
     m_retry.setSingleShot(true);
     m_retry.setInterval(50);
     connect(&m_retry, &QTimer::timeout, this, &GuestChannel::open);
     connect(&m_socket, &QLocalSocket::connected, this, [this] {
+        if (m_turnSpecLine.isEmpty())
+            return;
         m_socket.write(m_turnSpecLine);
         m_socket.flush();
     });
@@ -47,6 +48,15 @@ GuestChannel::GuestChannel(QString socketPath, QByteArray turnSpecLine, QObject 
 void GuestChannel::open()
 {
     m_socket.connectToServer(m_socketPath);
+}
+
+void GuestChannel::sendTurnSpec(const QByteArray &line)
+{
+    m_turnSpecLine = line;
+    if (m_socket.state() != QLocalSocket::ConnectedState)
+        return;
+    m_socket.write(m_turnSpecLine);
+    m_socket.flush();
 }
 
 void GuestChannel::close()

@@ -17,11 +17,13 @@ class GuestChannel final : public QObject
     Q_OBJECT
 
 public:
-    GuestChannel(QString socketPath, QByteArray turnSpecLine, QObject *parent = nullptr);
+    explicit GuestChannel(QString socketPath, QObject *parent = nullptr);
 
-    // Connects (retrying briefly while QEMU creates the socket) and sends
-    // the turn spec once connected.
+    // Connects, retrying briefly while QEMU creates the socket.
     void open();
+    // Sends the turn spec (which starts the agent) now, or once connected.
+    // The turn calls it only when the guest's filter is in force.
+    void sendTurnSpec(const QByteArray &line);
     void close();
     // One protocol line to the guest (ack, cancel); dropped when not connected.
     void send(const QJsonObject &message);

@@ -4,6 +4,7 @@
 
 #include <QCoreApplication>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QStandardPaths>
 
@@ -24,7 +25,44 @@ Result<int> positiveNumber(const char *variable, int fallback)
     return value;
 }
 
+// Whether this process may create network devices (CAP_NET_ADMIN in its
+// effective set, /proc/self/status CapEff).
+bool hasNetAdmin()
+{
+    QFile status(QStringLiteral("/proc/self/status"));
+    if (!status.open(QIODevice::ReadOnly))
+        return false;
+    for (const QByteArray &line : status.readAll().split('\n')) {
+        if (!line.startsWith("CapEff:"))
+            continue;
+        bool ok = false;
+        const qulonglong effective = line.mid(7).trimmed().toULongLong(&ok, 16);
+        constexpr int capNetAdmin = 12;
+        return ok && (effective >> capNetAdmin & 1U);
+    }
+    return false;
+}
+
 } // namespace
+
+Result<libvirt::FilterMode> parseFilterMode(const QString &text)
+{
+    if (text == QLatin1String("pretap"))
+        return libvirt::FilterMode::Pretap;
+    if (text == QLatin1String("classic"))
+        return libvirt::FilterMode::Classic;
+    if (text.isEmpty() || text == QLatin1String("auto"))
+        return hasNetAdmin() ? libvirt::FilterMode::Pretap : libvirt::FilterMode::Classic;
+    return makeError(QStringLiteral("turns.bad-setting"),
+                     QStringLiteral("ARIZUKO_FILTER_MODE='%1' is not one of auto, pretap, classic")
+                         .arg(text));
+}
+
+QString filterModeName(libvirt::FilterMode mode)
+{
+    return mode == libvirt::FilterMode::Pretap ? QStringLiteral("pretap")
+                                               : QStringLiteral("classic");
+}
 
 QString defaultEgressProgram()
 {
@@ -79,6 +117,10 @@ Result<RunnerSettings> RunnerSettings::fromLayers(const SettingValues &saved)
 
     settings.guestImageDirectory = host::guestImageDirectory();
     settings.egressProgram = qEnvironmentVariable("ARIZUKO_EGRESS_BIN", defaultEgressProgram());
+    const auto filterMode = parseFilterMode(qEnvironmentVariable("ARIZUKO_FILTER_MODE"));
+    if (!filterMode)
+        return filterMode.error();
+    settings.filterMode = *filterMode;
     const auto health =
         positiveNumber("ARIZUKO_PROXY_HEALTH_TIMEOUT_MS", int(settings.proxyHealthTimeout.count()));
     const auto memory = positiveNumber("ARIZUKO_TURN_MEMORY_MIB", settings.memoryMiB);

@@ -5,6 +5,7 @@
 
 #include "core/result.h"
 #include "libvirt/accelerator_choice.h"
+#include "libvirt/turn_domain.h"
 #include "tools/tool_context.h"
 #include "turns/model_provider.h"
 #include "turns/saved_settings.h"
@@ -21,6 +22,9 @@ struct RunnerSettings
     QString egressProgram;
     QString subnetPool = QStringLiteral("10.213.0.0/16");
     libvirt::AcceleratorSetting accelerator = libvirt::AcceleratorSetting::Auto;
+    // Pretap needs CAP_NET_ADMIN (the engine makes the tap); `auto` picks it
+    // when the engine has it, else Classic.
+    libvirt::FilterMode filterMode = libvirt::FilterMode::Classic;
     int maxConcurrentTurns = 2;
     std::chrono::seconds defaultDeadline{30 * 60};
     std::chrono::milliseconds proxyHealthTimeout{15000};
@@ -45,7 +49,8 @@ struct RunnerSettings
     // ARIZUKO_SUBNET_POOL, ARIZUKO_MAX_TURNS, ARIZUKO_TURN_DEADLINE (seconds),
     // ARIZUKO_MODEL_PROVIDER (auto|api-key|oauth|demo), ARIZUKO_MODEL_URL,
     // ARIZUKO_MODEL. Only in the environment: ARIZUKO_GUEST_IMAGE_DIR,
-    // ARIZUKO_EGRESS_BIN, ARIZUKO_PROXY_HEALTH_TIMEOUT_MS, ARIZUKO_TURN_MEMORY_MIB,
+    // ARIZUKO_EGRESS_BIN, ARIZUKO_FILTER_MODE (auto|pretap|classic),
+    // ARIZUKO_PROXY_HEALTH_TIMEOUT_MS, ARIZUKO_TURN_MEMORY_MIB,
     // ARIZUKO_GATEWAY_PORT, ARIZUKO_PROXY_ALLOW_LOOPBACK=1, ARIZUKO_MODEL_SCRIPT,
     // ARIZUKO_DELEGATION_DEPTH. A value that fails its check is an error
     // naming where it came from.
@@ -54,6 +59,10 @@ struct RunnerSettings
     static Result<RunnerSettings> fromEnvironment();
     static Result<RunnerSettings> fromLayers(const SettingValues &saved);
 };
+
+// ARIZUKO_FILTER_MODE's value; `auto` (or empty) resolves by capability.
+Result<libvirt::FilterMode> parseFilterMode(const QString &text);
+QString filterModeName(libvirt::FilterMode mode);
 
 // arizuko-egress next to the running executable, else on PATH.
 QString defaultEgressProgram();

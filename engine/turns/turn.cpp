@@ -4,7 +4,9 @@
 #include "gateway/model_gateway.h"
 #include "host/guest_image.h"
 #include "libvirt/turn_domain.h"
+#include "libvirt/turn_filter_binding.h"
 #include "libvirt/turn_network.h"
+#include "libvirt/turn_tap.h"
 #include "store/store.h"
 #include "store/timestamp.h"
 #include "folders/topics.h"
@@ -19,14 +21,34 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QThread>
+#include <QUuid>
 #include <QtConcurrent>
 #include <unistd.h>
 
 namespace arizuko::turns {
 
+// The VM and, in Pretap mode, its tap and filter binding: the binding
+// (~1.4 s of ebtables/iptables) is made beside the domain's creation and the
+// guest's boot, and the turn spec waits for its rules to be seen in force.
+// Until the spec the guest's NIC stays down (the guest configures it from
+// the spec), so the guest sends nothing before its filter holds.
+struct Turn::FilterBinding
+{
+    Result<void> result = makeError(QStringLiteral("libvirt.nwfilter"),
+                                    QStringLiteral("the filter binding was never made"));
+    qint64 ms = 0;
+};
+
 struct Turn::DomainCreation
 {
     std::optional<Result<std::unique_ptr<libvirt::TurnDomain>>> result;
+    QJsonObject timings;
+    // Pretap mode: started before the domain's creation, once the tap exists.
+    std::shared_ptr<FilterBinding> filter = std::make_shared<FilterBinding>();
+    QFuture<void> filtering;
+
+    void run(QThreadPool *workers, const std::shared_ptr<libvirt::Connection> &connection,
+             const libvirt::TurnDomainSpec &spec);
 };
 
 struct Turn::NetworkCreation
@@ -41,6 +63,9 @@ struct Turn::Teardown
 {
     QString libvirtUri;
     QString name;
+    std::shared_ptr<libvirt::Connection> connection;
+    // Pretap mode: the binding and tap the engine made, which go after the VM.
+    QString tap;
     QFuture<void> domainFuture;
     std::shared_ptr<DomainCreation> domainCreation;
     QFuture<void> networkFuture;
@@ -97,6 +122,39 @@ QString turnDirectory(const store::Store &store, const QString &id)
 
 } // namespace
 
+void Turn::DomainCreation::run(QThreadPool *workers,
+                               const std::shared_ptr<libvirt::Connection> &connection,
+                               const libvirt::TurnDomainSpec &spec)
+{
+    QElapsedTimer step;
+    if (spec.filterMode == libvirt::FilterMode::Pretap) {
+        step.start();
+        if (const Result<void> tap =
+                libvirt::createTurnTap(spec.tapName, spec.networkName, spec.owner);
+            !tap) {
+            result = tap.error();
+            return;
+        }
+        timings.insert(QStringLiteral("tap"), step.elapsed());
+        const libvirt::TurnFilterBindingSpec binding{spec.name, spec.uuid, spec.tapName,
+                                                     spec.macAddress, spec.filter};
+        filtering = QtConcurrent::run(workers, [filter = filter, connection, binding] {
+            QElapsedTimer filterStep;
+            filterStep.start();
+            Result<void> done = libvirt::createTurnFilterBinding(*connection, binding);
+            if (done)
+                done = libvirt::flushTurnConntrack(binding.filter.guestAddress);
+            if (done)
+                done = libvirt::verifyTurnFilterRules(binding.tap, binding.filter);
+            filter->result = std::move(done);
+            filter->ms = filterStep.elapsed();
+        });
+    }
+    step.start();
+    result = libvirt::TurnDomain::create(connection, spec);
+    timings.insert(QStringLiteral("domain"), step.elapsed());
+}
+
 void Turn::Teardown::run()
 {
     // Creations still in flight finish first, so nothing they make is left.
@@ -122,6 +180,26 @@ void Turn::Teardown::run()
             errors << destroyed.error().message;
         domain.reset();
         timings.insert(QStringLiteral("domain"), step.elapsed());
+    }
+    if (!tap.isEmpty()) {
+        step.start();
+        // The VM is gone already; a binding made after its deletion below
+        // would stay behind.
+        if (domainCreation)
+            domainCreation->filtering.waitForFinished();
+        Result<void> unbound = connection && connection->isAlive()
+                                   ? libvirt::deleteTurnFilterBinding(*connection, tap)
+                                   : Result<void>(makeError(QStringLiteral("libvirt.unreachable"),
+                                                            QStringLiteral("connection closed")));
+        if (!unbound) {
+            if (auto fresh = libvirt::Connection::open(libvirtUri))
+                unbound = libvirt::deleteTurnFilterBinding(**fresh, tap);
+        }
+        if (!unbound)
+            errors << unbound.error().message;
+        if (const Result<void> deleted = libvirt::deleteTurnTap(tap); !deleted)
+            errors << deleted.error().message;
+        timings.insert(QStringLiteral("filter-and-tap"), step.elapsed());
     }
     if (network && network->isActive()) {
         step.start();
@@ -151,6 +229,7 @@ Turn::Turn(TurnEnvironment &environment, TurnRecord record, TurnRequest request,
     connect(&m_creationWatcher, &QFutureWatcher<void>::finished, this, &Turn::onDomainCreated);
     connect(&m_networkWatcher, &QFutureWatcher<void>::finished, this, &Turn::onNetworkCreated);
     connect(&m_teardownWatcher, &QFutureWatcher<void>::finished, this, &Turn::onTornDown);
+    connect(&m_filterWatcher, &QFutureWatcher<void>::finished, this, &Turn::onFilterVerified);
     m_exitGrace.setSingleShot(true);
     m_exitGrace.setInterval(exitGraceMs);
     connect(&m_exitGrace, &QTimer::timeout, this, &Turn::onChannelClosed);
@@ -162,6 +241,7 @@ Turn::~Turn()
         // Ended, but libvirt is still tearing down: the engine is going
         // away, and the VM must not outlive it.
         m_teardownWatcher.waitForFinished();
+        recordTeardown(*std::exchange(m_teardown, nullptr));
     } else if (!m_finished) {
         const std::shared_ptr<Teardown> teardown = stopAndCollect();
         teardown->run();
@@ -171,9 +251,7 @@ Turn::~Turn()
 
 std::optional<libvirt::Ipv4Range> Turn::subnet() const
 {
-    if (!m_network)
-        return std::nullopt;
-    return m_network->subnet().range;
+    return m_subnet;
 }
 
 void Turn::start(const Result<TurnPlan> &plan)
@@ -253,6 +331,7 @@ void Turn::onNetworkCreated()
         return;
     }
     m_network = std::move(creation->result->value());
+    m_subnet = m_network->subnet().range;
     recordTiming(QStringLiteral("network"), m_networkTime.elapsed());
     (void)m_environment.records.update(id(),
                                        {{QStringLiteral("subnet"), m_network->subnet().range.cidr()},
@@ -413,7 +492,11 @@ void Turn::boot()
     spec.homeDirectory = m_plan.homeDirectory;
     spec.networkName = m_network->name();
     spec.macAddress = libvirt::randomMacAddress();
-    spec.tapName = name() + QStringLiteral("-g");
+    spec.tapName = libvirt::turnTapName(name());
+    spec.filterMode = m_environment.settings.filterMode;
+    spec.uuid = QUuid::createUuid().toString(QUuid::WithoutBraces);
+    if (spec.filterMode == libvirt::FilterMode::Pretap)
+        m_tap = spec.tapName;
     spec.filter = {subnet.guestAddress(), subnet.hostAddress(), m_proxy->port(),
                    m_environment.settings.gatewayPort};
     spec.turnSocketPath = sockets.filePath(QStringLiteral("turn.sock"));
@@ -428,10 +511,10 @@ void Turn::boot()
     m_turnSocketPath = spec.turnSocketPath;
     m_creation = std::make_shared<DomainCreation>();
     m_creationTime.start();
-    m_creationWatcher.setFuture(
-        QtConcurrent::run(m_environment.workers, [creation = m_creation, connection = m_environment.connection, spec] {
-            creation->result = libvirt::TurnDomain::create(connection, spec);
-        }));
+    m_creationWatcher.setFuture(QtConcurrent::run(
+        m_environment.workers,
+        [creation = m_creation, workers = m_environment.workers,
+         connection = m_environment.connection, spec] { creation->run(workers, connection, spec); }));
 }
 
 std::optional<Error> Turn::collectDomain()
@@ -440,9 +523,17 @@ std::optional<Error> Turn::collectDomain()
         return std::nullopt;
     m_creationWatcher.waitForFinished();
     const std::shared_ptr<DomainCreation> creation = std::move(m_creation);
+    if (!creation->timings.isEmpty())
+        recordEvent(QStringLiteral("timing"),
+                    QJsonObject{{QStringLiteral("step"), QStringLiteral("domain-create-parts")},
+                                {QStringLiteral("ms"), creation->timings}});
     if (!creation->result->ok())
         return creation->result->error();
     m_domain = std::move(creation->result->value());
+    if (creation->filtering.isValid()) {
+        m_filter = creation->filter;
+        m_filterWatcher.setFuture(creation->filtering);
+    }
     return std::nullopt;
 }
 
@@ -464,7 +555,7 @@ void Turn::onDomainCreated()
                {QStringLiteral("proxy_address"),
                 QStringLiteral("%1:%2").arg(subnet.hostAddress()).arg(m_proxy->port())}});
 
-    m_channel = std::make_unique<GuestChannel>(m_turnSocketPath, turnSpecLine());
+    m_channel = std::make_unique<GuestChannel>(m_turnSocketPath);
     connect(m_channel.get(), &GuestChannel::message, this, &Turn::onGuestMessage,
             Qt::QueuedConnection);
     connect(
@@ -483,6 +574,22 @@ void Turn::onDomainCreated()
         },
         Qt::QueuedConnection);
     m_channel->open();
+    // Classic mode: libvirt bound the filter before QEMU started.
+    if (!m_filter)
+        m_channel->sendTurnSpec(turnSpecLine());
+}
+
+void Turn::onFilterVerified()
+{
+    if (m_finished || !m_filter)
+        return;
+    recordTiming(QStringLiteral("filter"), m_filter->ms);
+    // No spec, so no agent, unless the filter's rules are in force.
+    if (!m_filter->result) {
+        finish(TurnState::Failed, m_filter->result.error());
+        return;
+    }
+    m_channel->sendTurnSpec(turnSpecLine());
 }
 
 QByteArray Turn::turnSpecLine() const
@@ -628,8 +735,13 @@ void Turn::finish(TurnState outcome, const std::optional<Error> &error)
     recordModelUsage();
     // The parent's answer to an escalation goes back before the VM does.
     postReply(outcome);
-    m_outcome = outcome;
     m_teardown = stopAndCollect();
+    // The turn is over for the user now: its last event is stored, and
+    // destroying the VM, filter, tap and network follows on a worker. The
+    // runner keeps the turn's slot until released().
+    enter(outcome);
+    flushEvents();
+    emit finished(outcome);
     m_teardownWatcher.setFuture(QtConcurrent::run(m_environment.workers, [teardown = m_teardown] { teardown->run(); }));
 }
 
@@ -638,17 +750,20 @@ void Turn::onTornDown()
     const std::shared_ptr<Teardown> teardown = std::move(m_teardown);
     if (!teardown)
         return;
-    for (const QString &error : teardown->errors)
+    recordTeardown(*teardown);
+    flushEvents();
+    emit released();
+}
+
+void Turn::recordTeardown(const Teardown &teardown)
+{
+    for (const QString &error : teardown.errors)
         recordEvent(QStringLiteral("teardown"), QJsonObject{{QStringLiteral("error"), error}});
-    if (!teardown->timings.isEmpty())
+    if (!teardown.timings.isEmpty())
         recordEvent(QStringLiteral("timing"),
                     QJsonObject{{QStringLiteral("step"), QStringLiteral("teardown-parts")},
-                                {QStringLiteral("ms"), teardown->timings}});
-    recordTiming(QStringLiteral("teardown"), teardown->started.elapsed());
-    enter(m_outcome);
-    // Whoever waits for the end reads every event first.
-    flushEvents();
-    emit finished(m_outcome);
+                                {QStringLiteral("ms"), teardown.timings}});
+    recordTiming(QStringLiteral("teardown"), teardown.started.elapsed());
 }
 
 void Turn::recordModelUsage()
@@ -692,6 +807,8 @@ std::shared_ptr<Turn::Teardown> Turn::stopAndCollect()
     }
     teardown->libvirtUri = m_environment.settings.libvirtUri;
     teardown->name = name();
+    teardown->connection = m_environment.connection;
+    teardown->tap = m_tap;
     teardown->domainFuture = m_creationWatcher.future();
     teardown->domainCreation = std::move(m_creation);
     teardown->networkFuture = m_networkWatcher.future();

@@ -57,6 +57,7 @@ public:
     bool demoModel() const { return m_request.demoModel; }
     TurnState state() const { return m_record.state; }
     const TurnRecord &record() const { return m_record; }
+    // The turn's /30, from its network's creation until the turn is released.
     std::optional<libvirt::Ipv4Range> subnet() const;
 
     // Starts preparing with what the runner resolved (policy, home,
@@ -73,7 +74,11 @@ signals:
     void eventsReceived(const QList<arizuko::turns::TurnEventRecord> &events);
     void eventReceived(const arizuko::turns::TurnEventRecord &event);
     void networkDecision(const QJsonObject &decision);
+    // The turn has ended for the user (its end state and last event are
+    // stored); its VM, filter, tap and network are still being destroyed.
     void finished(arizuko::turns::TurnState outcome);
+    // Everything of the turn is gone: its concurrency slot is free.
+    void released();
 
 private:
     Result<void> prepare(const TurnPlan &plan);
@@ -91,6 +96,9 @@ private:
     void postReply(TurnState outcome);
     void boot();
     void onDomainCreated();
+    // Pretap mode: the binding is made and its rules checked; the spec goes
+    // out now, or the turn fails.
+    void onFilterVerified();
     // Takes the outcome of the domain creation that has just finished.
     std::optional<Error> collectDomain();
     QByteArray turnSpecLine() const;
@@ -106,6 +114,7 @@ private:
     struct Teardown;
     std::shared_ptr<Teardown> stopAndCollect();
     void onTornDown();
+    void recordTeardown(const Teardown &teardown);
     void flushEvents();
     void enter(TurnState state);
     void recordEvent(const QString &kind, const QJsonObject &json);
@@ -135,16 +144,20 @@ private:
     struct DomainCreation;
     std::shared_ptr<DomainCreation> m_creation; // shared with the worker thread
     QFutureWatcher<void> m_creationWatcher;
+    struct FilterBinding;
+    std::shared_ptr<FilterBinding> m_filter; // Pretap mode, from the creation
+    QFutureWatcher<void> m_filterWatcher;
     struct NetworkCreation;
     std::shared_ptr<NetworkCreation> m_networkCreation; // shared with the worker thread
     QFutureWatcher<void> m_networkWatcher;
     QElapsedTimer m_networkTime;
     std::shared_ptr<Teardown> m_teardown; // shared with the worker thread
     QFutureWatcher<void> m_teardownWatcher;
-    TurnState m_outcome = TurnState::Failed;
     QList<TurnEventRecord> m_pendingEvents;
     QElapsedTimer m_creationTime;
     QString m_turnSocketPath;
+    std::optional<libvirt::Ipv4Range> m_subnet;
+    QString m_tap; // Pretap mode: the tap (and binding) the engine made
     QTimer m_deadline;
     QTimer m_exitGrace;
     QDeadlineTimer m_deadlineAt;

@@ -1,14 +1,17 @@
 #include "turns/turn_reaper.h"
 
 #include "libvirt/turn_domain.h"
+#include "libvirt/turn_filter_binding.h"
 #include "libvirt/turn_network.h"
 #include "libvirt/turn_owner.h"
+#include "libvirt/turn_tap.h"
 #include "store/timestamp.h"
 #include "turns/egress_proxy.h"
 #include "turns/engine_process.h"
 
 #include <QDir>
 #include <QFile>
+#include <QHash>
 #include <csignal>
 
 namespace arizuko::turns {
@@ -113,6 +116,37 @@ Result<ReapReport> reapOrphans(libvirt::Connection &connection, TurnRecords &rec
             !destroyed)
             return destroyed.error();
         report.networks << name;
+    }
+    // Taps and bindings the engine made (Pretap mode) outlive the VM and the
+    // bridge: a tap carries its owner in its alias; a tap libvirt made for a
+    // Classic turn has none and belongs to its live domain, if any.
+    QHash<QString, QString> tapOwners;
+    for (const libvirt::TurnTap &tap : libvirt::turnTaps()) {
+        const QString turn = libvirt::turnOfTap(tap.name);
+        tapOwners.insert(tap.name, tap.owner.isEmpty()
+                                       ? libvirt::ownerFromXml(connection.domainXml(turn))
+                                       : tap.owner);
+    }
+    const auto bindings = connection.filterBindingPorts();
+    if (!bindings)
+        return bindings.error();
+    for (const QString &tap : *bindings) {
+        const QString turn = libvirt::turnOfTap(tap);
+        const QString owner = tapOwners.contains(tap)
+                                  ? tapOwners.value(tap)
+                                  : libvirt::ownerFromXml(connection.domainXml(turn));
+        if (turn.isEmpty() || !isOrphan(turn, owner, protectedNames))
+            continue;
+        if (const Result<void> deleted = libvirt::deleteTurnFilterBinding(connection, tap); !deleted)
+            return deleted.error();
+        report.filterBindings << tap;
+    }
+    for (auto tap = tapOwners.cbegin(); tap != tapOwners.cend(); ++tap) {
+        if (!isOrphan(libvirt::turnOfTap(tap.key()), tap.value(), protectedNames))
+            continue;
+        if (const Result<void> deleted = libvirt::deleteTurnTap(tap.key()); !deleted)
+            return deleted.error();
+        report.taps << tap.key();
     }
     for (const TurnProxyProcess &proxy : turnProxyProcesses()) {
         if (!isOrphan(proxy.turn, proxy.owner, protectedNames))

@@ -21,12 +21,14 @@ struct ReapReport
     QStringList interruptedTurns; // names
     QStringList domains;
     QStringList networks;
+    QStringList filterBindings; // the taps they were bound to
+    QStringList taps;
     QList<qint64> proxies; // pids
 
     bool isEmpty() const
     {
         return interruptedTurns.isEmpty() && domains.isEmpty() && networks.isEmpty() &&
-               proxies.isEmpty();
+               filterBindings.isEmpty() && taps.isEmpty() && proxies.isEmpty();
     }
 };
 

@@ -247,8 +247,41 @@ Result<QList<TurnRecord>> TurnRecords::ofTopic(const QString &folder, const QStr
 
 Result<QList<TurnRecord>> TurnRecords::live()
 {
-    return select(
-        QStringLiteral("WHERE state NOT IN ('done', 'failed', 'cancelled', 'interrupted')"), {});
+    return select(QStringLiteral("WHERE state NOT IN ") + terminalStatesSql(), {});
+}
+
+Result<QList<std::pair<qint64, QString>>> TurnRecords::activeEnginesInTopic(const QString &folder,
+                                                                             const QString &topic,
+                                                                             const QString &except)
+{
+    QSqlQuery query(m_store.database());
+    query.prepare(QStringLiteral("SELECT engine_pid, engine_started FROM turns WHERE group_folder "
+                                 "= ? AND topic = ? AND id != ? AND state IN ") +
+                  activeStatesSql());
+    query.addBindValue(folder);
+    query.addBindValue(topic);
+    query.addBindValue(except);
+    if (!query.exec())
+        return queryError(query, QStringLiteral("reading the active turns of topic %1").arg(topic));
+    QList<std::pair<qint64, QString>> engines;
+    while (query.next())
+        engines.append({query.value(0).toLongLong(), query.value(1).toString()});
+    return engines;
+}
+
+Result<QStringList> TurnRecords::cancelRequested(qint64 enginePid)
+{
+    QSqlQuery query(m_store.database());
+    query.prepare(QStringLiteral("SELECT id FROM turns WHERE cancel_requested_at IS NOT NULL AND "
+                                 "engine_pid = ? AND state NOT IN ") +
+                  terminalStatesSql());
+    query.addBindValue(enginePid);
+    if (!query.exec())
+        return queryError(query, QStringLiteral("reading cancel requests"));
+    QStringList ids;
+    while (query.next())
+        ids << query.value(0).toString();
+    return ids;
 }
 
 Result<QList<TurnEventRecord>> TurnRecords::events(const QString &id)

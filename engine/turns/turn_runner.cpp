@@ -14,7 +14,6 @@
 #include "folders/topics.h"
 #include "tools/observations.h"
 
-#include <QSqlQuery>
 #include <QUuid>
 #include <QtConcurrent>
 #include <algorithm>
@@ -186,8 +185,9 @@ Result<Turn *> TurnRunner::submit(const TurnRequest &request)
             [this, turn](const QList<TurnEventRecord> &events) { emit turnEvents(turn, events); });
     connect(turn, &Turn::networkDecision, this,
             [this, turn](const QJsonObject &decision) { emit turnNetworkDecision(turn, decision); });
-    connect(turn, &Turn::finished, this, [this, turn] {
-        emit turnFinished(turn);
+    connect(turn, &Turn::finished, this, [this, turn] { emit turnFinished(turn); });
+    // The slot stays taken until the turn's VM, filter and network are gone.
+    connect(turn, &Turn::released, this, [this, turn] {
         // Destroyed later: the turn is still inside its own signal here.
         QTimer::singleShot(0, this, [this, turn] {
             std::erase_if(m_turns, [turn](const auto &owned) { return owned.get() == turn; });
@@ -217,7 +217,7 @@ Result<void> TurnRunner::cancel(const QString &reference)
     return m_records.requestCancel(record->id, store::nowTimestamp());
 }
 
-bool TurnRunner::topicBusy(const Turn &candidate) const
+bool TurnRunner::topicBusy(const Turn &candidate)
 {
     for (const auto &turn : m_turns) {
         if (turn.get() != &candidate && turn->state() != TurnState::Queued &&
@@ -226,21 +226,14 @@ bool TurnRunner::topicBusy(const Turn &candidate) const
     }
     // Another engine (the window while a script runs arizukoctl) may be
     // running a turn in the same topic.
-    QSqlQuery query(m_store.database());
-    query.prepare(QStringLiteral("SELECT engine_pid, engine_started FROM turns WHERE group_folder "
-                                 "= ? AND topic = ? AND id != ? "
-                                 "AND state IN ('preparing', 'booting', 'running', 'finishing')"));
-    query.addBindValue(candidate.folder());
-    query.addBindValue(candidate.topic());
-    query.addBindValue(candidate.id());
-    if (!query.exec())
+    const auto engines =
+        m_records.activeEnginesInTopic(candidate.folder(), candidate.topic(), candidate.id());
+    if (!engines)
         return false;
-    while (query.next()) {
-        const EngineProcess owner{query.value(0).toLongLong(), query.value(1).toString()};
-        if (owner.pid != m_engine.pid && owner.isAlive())
-            return true;
-    }
-    return false;
+    return std::any_of(engines->begin(), engines->end(), [this](const auto &engine) {
+        const EngineProcess owner{engine.first, engine.second};
+        return owner.pid != m_engine.pid && owner.isAlive();
+    });
 }
 
 Result<TurnPlan> TurnRunner::plan(const Turn &turn)
@@ -355,9 +348,10 @@ void TurnRunner::schedule()
         if (auto fresh = libvirt::Connection::open(m_environment->settings.libvirtUri))
             m_environment->connection = *fresh;
     }
+    // A turn that ended holds its slot until it is released (torn down).
     int active = 0;
     for (const auto &turn : m_turns) {
-        if (turn->state() != TurnState::Queued && !isTerminal(turn->state()))
+        if (turn->state() != TurnState::Queued)
             ++active;
     }
     for (const auto &turn : m_turns) {
@@ -372,18 +366,11 @@ void TurnRunner::schedule()
 
 void TurnRunner::pollStore()
 {
-    QSqlQuery query(m_store.database());
-    query.prepare(QStringLiteral(
-        "SELECT id FROM turns WHERE cancel_requested_at IS NOT NULL AND engine_pid = ? "
-        "AND state NOT IN ('done', 'failed', 'cancelled', 'interrupted')"));
-    query.addBindValue(m_engine.pid);
-    if (!query.exec())
+    const auto requested = m_records.cancelRequested(m_engine.pid);
+    if (!requested)
         return;
-    QStringList requested;
-    while (query.next())
-        requested << query.value(0).toString();
     for (const auto &turn : m_turns) {
-        if (requested.contains(turn->id()))
+        if (requested->contains(turn->id()))
             turn->cancel(QStringLiteral("cancelled by the user (arizukoctl cancel)"));
     }
     const bool waiting = std::any_of(m_turns.begin(), m_turns.end(), [](const auto &turn) {

@@ -77,7 +77,7 @@ private:
     static Result<Startup> startUp(store::Store &store, const RunnerSettings &settings);
     void adopt(Startup startup);
     void schedule();
-    bool topicBusy(const Turn &candidate) const;
+    bool topicBusy(const Turn &candidate);
     Result<TurnPlan> plan(const Turn &turn);
     Result<void> planSession(const Turn &turn, TurnPlan &plan);
     // Acts on what other processes wrote: cancel requests for our turns,

@@ -1,5 +1,6 @@
 #include "turns/turn_state.h"
 
+#include <QStringList>
 #include <array>
 
 namespace arizuko::turns {
@@ -27,6 +28,36 @@ std::optional<TurnState> turnStateFromName(const QString &name)
 bool isTerminal(TurnState state)
 {
     return state >= TurnState::Done;
+}
+
+bool isActive(TurnState state)
+{
+    return state != TurnState::Queued && !isTerminal(state);
+}
+
+namespace {
+
+template <typename Predicate>
+QString sqlListOf(Predicate matches)
+{
+    QStringList quoted;
+    for (size_t index = 0; index < names.size(); ++index) {
+        if (matches(static_cast<TurnState>(index)))
+            quoted << QStringLiteral("'%1'").arg(QLatin1String(names[index]));
+    }
+    return QLatin1Char('(') + quoted.join(QStringLiteral(", ")) + QLatin1Char(')');
+}
+
+} // namespace
+
+QString terminalStatesSql()
+{
+    return sqlListOf(isTerminal);
+}
+
+QString activeStatesSql()
+{
+    return sqlListOf(isActive);
 }
 
 QString turnStateTimeColumn(TurnState state)

@@ -2,6 +2,7 @@
 
 // The phases of a turn and its end states, as stored in `turns.state`.
 
+#include <QList>
 #include <QString>
 #include <optional>
 
@@ -23,6 +24,13 @@ enum class TurnState
 QString turnStateName(TurnState state);
 std::optional<TurnState> turnStateFromName(const QString &name);
 bool isTerminal(TurnState state);
+// Started and not ended: a turn that holds its topic (preparing … finishing).
+bool isActive(TurnState state);
+
+// The states as an SQL list, "('done', 'failed', …)", for `state IN …`:
+// the one place the store's queries learn which states are which.
+QString terminalStatesSql();
+QString activeStatesSql();
 
 // The `turns` column holding the time the turn entered `state`; every end
 // state shares `ended_at`.

@@ -56,8 +56,12 @@ class Reaper(unittest.TestCase):
         self.created = []
 
     def tearDown(self):
-        for kind, name in self.created:
-            if kind == "network":
+        for kind, name in reversed(self.created):
+            if kind == "binding":
+                h.virsh("nwfilter-binding-delete", name)
+            elif kind == "tap":
+                subprocess.run(["ip", "link", "del", "dev", name], capture_output=True)
+            elif kind == "network":
                 h.virsh("net-destroy", name)
             else:
                 try:
@@ -80,6 +84,33 @@ class Reaper(unittest.TestCase):
         self.assertEqual(result.returncode, 0, result.stderr)
         self.created.append(("network", name))
         return name
+
+    def tap_with_binding(self, network, owner):
+        """What a pretap turn has between its VM's end and its network's: the
+        engine's tap on the bridge, marked with its owner, and the filter
+        binding on it (an engine killed mid-teardown leaves exactly these)."""
+        tap = f"{network}-g"
+        made = subprocess.run(["ip", "-batch", "-"], input=(
+            f"tuntap add dev {tap} mode tap vnet_hdr\n"
+            f"link set dev {tap} master {network} alias arizuko-engine={owner} up\n"),
+            capture_output=True, text=True)
+        self.assertEqual(made.returncode, 0, made.stderr)
+        self.created.append(("tap", tap))
+        xml = (f"<filterbinding><owner><name>{network}</name>"
+               f"<uuid>6f1d2c3b-0000-4000-8000-{secrets.token_hex(6)}</uuid></owner>"
+               f"<portdev name='{tap}'/><mac address='52:54:00:12:34:56'/>"
+               f"<filterref filter='arizuko-turn'><parameter name='IP' value='10.213.255.2'/>"
+               f"<parameter name='GUEST_IP' value='10.213.255.2'/><parameter name='HOST_IP' value='10.213.255.1'/>"
+               f"<parameter name='PROXY_PORT' value='40001'/><parameter name='GATEWAY_PORT' value='3129'/>"
+               f"</filterref></filterbinding>")
+        with tempfile.NamedTemporaryFile("w", suffix=".xml") as file:
+            file.write(xml)
+            file.flush()
+            bound = h.virsh("nwfilter-binding-create", file.name)
+        self.assertEqual(bound.returncode, 0, bound.stderr)
+        self.created.append(("binding", tap))
+        self.assertIn(tap, h.filter_binding_ports())
+        return tap
 
     def orphan_proxy(self, name, owner):
         environment = dict(os.environ, ARIZUKO_TURN=name, ARIZUKO_ENGINE=owner)
@@ -147,6 +178,29 @@ class Reaper(unittest.TestCase):
         self.assertIsNotNone(turn["ended_at"])
         events = self.engine.events(name)
         self.assertEqual(events[0]["json"]["line"], "before the crash", "events up to the crash are kept")
+
+    def test_a_dead_engines_tap_and_filter_binding_are_reaped_after_a_kill_mid_teardown(self):
+        dead = dead_pid()
+        name = self.orphan_network(f"{dead}:12345")
+        tap = self.tap_with_binding(name, f"{dead}:12345")
+        # Teardown runs after the turn is done, so the row is no longer live.
+        self.insert_turn(name, "done", dead, "12345")
+
+        self.start_engine()
+        self.assertNotIn(tap, h.filter_binding_ports())
+        self.assertFalse(h.bridge_exists(tap))
+        self.assertNotIn(name, h.active_networks())
+        self.assertEqual(self.engine.turn(name)["state"], "done")
+
+    def test_a_live_engines_tap_and_filter_binding_are_left_alone(self):
+        me = f"{os.getpid()}:{process_start_time(os.getpid())}"
+        name = self.orphan_network(me)
+        tap = self.tap_with_binding(name, me)
+        planted = self.plant_dead_owners_objects()
+        result = self.start_engine()
+        self.assert_the_engine_ran_and_reaped(result, planted)
+        self.assertIn(tap, h.filter_binding_ports())
+        self.assertTrue(h.bridge_exists(tap))
 
     def test_a_live_engines_turn_is_left_alone(self):
         # This test process plays the live engine that owns the turn.

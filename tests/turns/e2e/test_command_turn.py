@@ -63,6 +63,21 @@ class CommandTurn(unittest.TestCase):
         self.assertLess(kinds.index("running"), kinds.index("exit"))
         self.assertLess(kinds.index("exit"), kinds.index("finishing"))
 
+    def test_the_turn_is_done_before_its_teardown(self):
+        """The user's wait ends with the guest's exit and its last event: the
+        VM, filter, tap and network are destroyed after `done` is stored."""
+        kinds = [e["kind"] if e["kind"] != "phase" else e["json"]["state"] for e in self.events]
+        teardown = [i for i, e in enumerate(self.events)
+                    if e["kind"] == "timing" and e["json"]["step"] == "teardown"]
+        self.assertEqual(len(teardown), 1, kinds)
+        self.assertLess(kinds.index("done"), teardown[0])
+        exit_event = next(e for e in self.events if e["kind"] == "exit")
+        ended = h.moment(self.engine.turn(self.name)["ended_at"])
+        self.assertLess((ended - h.moment(exit_event["at"])).total_seconds(), 1.0,
+                        "guest exit to done")
+        left = h.leftovers(self.name)
+        self.assertEqual(left, {key: [] for key in left}, "the teardown after done ran to its end")
+
     def test_a_file_written_in_the_guest_home_appears_on_the_host(self):
         written = self.engine.home("corp") / "from-guest.txt"
         self.assertEqual(written.read_text(), "written-in-the-guest\n")

@@ -1,0 +1,89 @@
+#include "libvirt/turn_tap.h"
+
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+
+namespace arizuko::libvirt {
+namespace {
+
+const QString tapSuffix = QStringLiteral("-g");
+const QString ownerAliasPrefix = QStringLiteral("arizuko-engine=");
+const QString sysClassNet = QStringLiteral("/sys/class/net/");
+
+// One `ip -batch -` for all steps: a single exec instead of one per step.
+Result<void> runIpBatch(const QString &what, const QString &commands)
+{
+    QProcess ip;
+    ip.start(QStringLiteral("ip"), {QStringLiteral("-batch"), QStringLiteral("-")});
+    if (!ip.waitForStarted(5000))
+        return makeError(QStringLiteral("libvirt.tap"),
+                         QStringLiteral("%1: cannot run ip (iproute2): %2").arg(what, ip.errorString()));
+    ip.write(commands.toUtf8());
+    ip.closeWriteChannel();
+    if (!ip.waitForFinished(10000) || ip.exitStatus() != QProcess::NormalExit || ip.exitCode() != 0)
+        return makeError(QStringLiteral("libvirt.tap"),
+                         QStringLiteral("%1: %2")
+                             .arg(what, QString::fromLocal8Bit(ip.readAllStandardError()).trimmed()));
+    return {};
+}
+
+} // namespace
+
+QString turnTapName(const QString &turnName)
+{
+    return turnName + tapSuffix;
+}
+
+QString turnOfTap(const QString &tap)
+{
+    return tap.endsWith(tapSuffix) ? tap.chopped(tapSuffix.size()) : QString();
+}
+
+Result<void> createTurnTap(const QString &tap, const QString &bridge, const QString &owner)
+{
+    // vnet_hdr: libvirt opens the tap for a virtio NIC with IFF_VNET_HDR and
+    // the kernel refuses that on a tap created without it.
+    const Result<void> created = runIpBatch(
+        QStringLiteral("creating the turn's tap %1 on %2").arg(tap, bridge),
+        QStringLiteral("tuntap add dev %1 mode tap vnet_hdr\n"
+                       "link set dev %1 master %2 alias %3%4 up\n")
+            .arg(tap, bridge, ownerAliasPrefix, owner));
+    if (!created)
+        (void)deleteTurnTap(tap); // half made: created but not on the bridge
+    return created;
+}
+
+Result<void> deleteTurnTap(const QString &tap)
+{
+    if (!QFile::exists(sysClassNet + tap))
+        return {};
+    const Result<void> deleted = runIpBatch(QStringLiteral("deleting the turn's tap %1").arg(tap),
+                                            QStringLiteral("link del dev %1\n").arg(tap));
+    // Gone meanwhile (libvirt removes the taps it made with their VM).
+    if (!deleted && !QFile::exists(sysClassNet + tap))
+        return {};
+    return deleted;
+}
+
+QList<TurnTap> turnTaps()
+{
+    QList<TurnTap> taps;
+    const QStringList names = QDir(sysClassNet).entryList(QDir::Dirs | QDir::NoDotAndDotDot |
+                                                          QDir::System);
+    for (const QString &name : names) {
+        if (!name.startsWith(QLatin1String("az-")) || !name.endsWith(tapSuffix))
+            continue;
+        QFile alias(sysClassNet + name + QStringLiteral("/ifalias"));
+        QString owner;
+        if (alias.open(QIODevice::ReadOnly)) {
+            const QString text = QString::fromUtf8(alias.readAll()).trimmed();
+            if (text.startsWith(ownerAliasPrefix))
+                owner = text.mid(ownerAliasPrefix.size());
+        }
+        taps << TurnTap{name, owner};
+    }
+    return taps;
+}
+
+} // namespace arizuko::libvirt
