@@ -1,7 +1,7 @@
 #include "commands.h"
 
 #include "subcommands.h"
-#include "turns/machine_status.h"
+#include "libvirt/machine_status.h"
 
 #include <QCommandLineParser>
 #include <QJsonArray>
@@ -70,7 +70,7 @@ Exit runStatus(Context &context, const QStringList &arguments)
     const auto settings = runnerSettings(context, **store);
     if (!settings)
         return context.failure(settings.error());
-    const host::HostStatus status = turns::collectMachineStatus(*settings);
+    const host::HostStatus status = libvirt::collectMachineStatus(*settings);
     if (context.json())
         context.printJson(toJson(status));
     else

@@ -5,7 +5,7 @@
 #include "secrets/secret_store.h"
 #include "store/query.h"
 #include "store/store.h"
-#include "turns/machine_status.h"
+#include "libvirt/machine_status.h"
 #include "turns/model_provider.h"
 
 using namespace Qt::StringLiterals;
@@ -25,7 +25,7 @@ Result<bool> isFirstRun(store::Store &store)
 FirstRunCheck checkFirstRun(store::Store &store, const RunnerSettings &settings)
 {
     FirstRunCheck check;
-    check.machine = collectMachineStatus(settings);
+    check.machine = libvirt::collectMachineStatus(settings);
     check.provider = settings.modelProvider;
     auto secrets = secrets::SecretStore::open(store, u"system:first-run"_s);
     if (!secrets) {
