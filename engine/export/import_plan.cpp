@@ -7,7 +7,6 @@
 #include "folders/folders.h"
 #include "store/query.h"
 #include "store/store.h"
-#include "store/write_transaction.h"
 
 #include <QDir>
 #include <QFile>
@@ -110,23 +109,25 @@ Result<ImportPlan> planImport(store::Store &store, const QByteArray &manifest)
 Result<ImportPlan> applyImport(store::Store &store, const QByteArray &manifest,
                                const QString &actor)
 {
-    const QSqlDatabase db = store.database();
-    Result<store::WriteTransaction> transaction = store::WriteTransaction::begin(db);
-    if (!transaction)
-        return transaction.error();
-    Result<Planned> planned = planOn(db, manifest);
+    audit::AuditLog log(store);
+    Result<Planned> planned = log.writeAudited([&]() -> Result<Planned> {
+        const QSqlDatabase db = store.database();
+        Result<Planned> plannedHere = planOn(db, manifest);
+        if (!plannedHere)
+            return plannedHere.error();
+        if (Result<void> written = writePlan(db, plannedHere->document, plannedHere->plan);
+            !written)
+            return written.error();
+        QJsonObject detail = counts(plannedHere->plan);
+        detail.insert(u"checksum"_s, plannedHere->document.checksum);
+        if (const Result<qint64> audited =
+                log.record(actor, u"import.apply"_s, u"manifest"_s, detail);
+            !audited)
+            return audited.error();
+        return plannedHere;
+    });
     if (!planned)
         return planned.error();
-    if (Result<void> written = writePlan(db, planned->document, planned->plan); !written)
-        return written.error();
-    QJsonObject detail = counts(planned->plan);
-    detail.insert(u"checksum"_s, planned->document.checksum);
-    if (const Result<qint64> audited =
-            audit::AuditLog(store).record(actor, u"import.apply"_s, u"manifest"_s, detail);
-        !audited)
-        return audited.error();
-    if (Result<void> committed = transaction->commit(); !committed)
-        return committed.error();
     // Homes of new folders, as `folder add` makes them; after the commit, so
     // a refused import leaves no directory behind.
     const folders::Folders folders(store, actor);

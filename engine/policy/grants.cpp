@@ -3,8 +3,8 @@
 #include "policy/action.h"
 #include "policy/glob.h"
 #include "policy/sql_helpers.h"
+#include "store/query.h"
 #include "store/timestamp.h"
-#include "store/write_transaction.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
@@ -344,66 +344,60 @@ Result<Grant> Grants::insert(Grant grant, const QString &grantedBy, const QStrin
 {
     if (auto valid = validateGrant(grant); !valid)
         return valid.error();
-    auto transaction = store::WriteTransaction::begin(m_cache.database());
-    if (!transaction)
-        return transaction.error();
-    auto existing = list();
-    if (!existing)
-        return existing.error();
-    for (const Grant &row : std::as_const(*existing)) {
-        if (sameRow(row, grant))
-            return row;
-    }
-    grant.grantedBy = grantedBy;
-    grant.grantedAt = store::nowTimestamp();
-    QSqlQuery query(m_cache.database());
-    query.prepare(u"INSERT INTO acl (principal, action, scope, effect, params, predicate, "
-                  u"granted_by, granted_at, grant_option) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"_s);
-    query.addBindValue(grant.principal);
-    query.addBindValue(grant.action);
-    query.addBindValue(grant.scope);
-    query.addBindValue(effectName(grant.effect));
-    query.addBindValue(paramsToJson(grant.params));
-    query.addBindValue(notNull(grant.predicate));
-    query.addBindValue(notNull(grant.grantedBy));
-    query.addBindValue(grant.grantedAt);
-    query.addBindValue(grant.grantOption ? 1 : 0);
-    if (!query.exec())
-        return storeError(query, u"add the grant"_s);
-    grant.id = query.lastInsertId().toLongLong();
-    if (auto recorded = m_audit.record(grantedBy, auditKind, grant.principal, toJson(grant));
-        !recorded)
-        return recorded.error();
-    if (auto committed = transaction->commit(); !committed)
-        return committed.error();
-    return grant;
+    return m_audit.writeAudited([&]() -> Result<Grant> {
+        auto existing = list();
+        if (!existing)
+            return existing.error();
+        for (const Grant &row : std::as_const(*existing)) {
+            if (sameRow(row, grant))
+                return row;
+        }
+        grant.grantedBy = grantedBy;
+        grant.grantedAt = store::nowTimestamp();
+        QSqlQuery query(m_cache.database());
+        query.prepare(u"INSERT INTO acl (principal, action, scope, effect, params, predicate, "
+                      u"granted_by, granted_at, grant_option) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"_s);
+        query.addBindValue(grant.principal);
+        query.addBindValue(grant.action);
+        query.addBindValue(grant.scope);
+        query.addBindValue(effectName(grant.effect));
+        query.addBindValue(paramsToJson(grant.params));
+        query.addBindValue(notNull(grant.predicate));
+        query.addBindValue(notNull(grant.grantedBy));
+        query.addBindValue(grant.grantedAt);
+        query.addBindValue(grant.grantOption ? 1 : 0);
+        if (!query.exec())
+            return store::sqlError(query, u"cannot add the grant"_s);
+        grant.id = query.lastInsertId().toLongLong();
+        if (auto recorded = m_audit.record(grantedBy, auditKind, grant.principal, toJson(grant));
+            !recorded)
+            return recorded.error();
+        return grant;
+    });
 }
 
 Result<Grant> Grants::remove(qint64 id, const QString &actor)
 {
-    auto transaction = store::WriteTransaction::begin(m_cache.database());
-    if (!transaction)
-        return transaction.error();
-    auto rows = list();
-    if (!rows)
-        return rows.error();
-    const auto found = std::find_if(rows->cbegin(), rows->cend(),
-                                    [id](const Grant &grant) { return grant.id == id; });
-    if (found == rows->cend())
-        return makeError(u"policy.no-such-grant"_s, u"there is no grant #%1"_s.arg(id));
-    const Grant removed = *found;
-    QSqlQuery query(m_cache.database());
-    query.prepare(u"DELETE FROM acl WHERE id = ?"_s);
-    query.addBindValue(id);
-    if (!query.exec())
-        return storeError(query, u"remove the grant"_s);
-    if (auto recorded =
-            m_audit.record(actor, u"grant.remove"_s, removed.principal, toJson(removed));
-        !recorded)
-        return recorded.error();
-    if (auto committed = transaction->commit(); !committed)
-        return committed.error();
-    return removed;
+    return m_audit.writeAudited([&]() -> Result<Grant> {
+        auto rows = list();
+        if (!rows)
+            return rows.error();
+        const auto found = std::find_if(rows->cbegin(), rows->cend(),
+                                        [id](const Grant &grant) { return grant.id == id; });
+        if (found == rows->cend())
+            return makeError(u"policy.no-such-grant"_s, u"there is no grant #%1"_s.arg(id));
+        const Grant removed = *found;
+        QSqlQuery query(m_cache.database());
+        query.prepare(u"DELETE FROM acl WHERE id = ?"_s);
+        query.addBindValue(id);
+        if (!query.exec())
+            return store::sqlError(query, u"cannot remove the grant"_s);
+        if (auto recorded =
+                m_audit.record(actor, u"grant.remove"_s, removed.principal, toJson(removed));
+            !recorded)
+            return recorded.error();
+        return removed;
+    });
 }
 
 Result<QStringList> Grants::expand(const QString &principal)
@@ -444,49 +438,47 @@ Result<void> Grants::addMembership(const QString &child, const QString &parent,
     if (child == parent)
         return makeError(u"policy.membership-cycle"_s,
                          u"'%1' cannot be a member of itself"_s.arg(child));
-    auto transaction = store::WriteTransaction::begin(m_cache.database());
-    if (!transaction)
-        return transaction.error();
-    auto above = expand(parent);
-    if (!above)
-        return above.error();
-    if (above->contains(child))
-        return makeError(u"policy.membership-cycle"_s,
-                         u"'%1' is already (transitively) a member of '%2'; the membership "
-                         u"would close a cycle"_s.arg(parent, child));
-    QSqlQuery query(m_cache.database());
-    query.prepare(u"INSERT OR IGNORE INTO acl_membership (child, parent) VALUES (?, ?)"_s);
-    query.addBindValue(child);
-    query.addBindValue(parent);
-    if (!query.exec())
-        return storeError(query, u"add the membership"_s);
-    if (query.numRowsAffected() > 0) {
-        const QJsonObject edge{{u"child"_s, child}, {u"parent"_s, parent}};
-        if (auto recorded = m_audit.record(actor, u"grant.member.add"_s, child, edge); !recorded)
-            return recorded.error();
-    }
-    return transaction->commit();
+    return m_audit.writeAudited([&]() -> Result<void> {
+        auto above = expand(parent);
+        if (!above)
+            return above.error();
+        if (above->contains(child))
+            return makeError(u"policy.membership-cycle"_s,
+                             u"'%1' is already (transitively) a member of '%2'; the membership "
+                             u"would close a cycle"_s.arg(parent, child));
+        QSqlQuery query(m_cache.database());
+        query.prepare(u"INSERT OR IGNORE INTO acl_membership (child, parent) VALUES (?, ?)"_s);
+        query.addBindValue(child);
+        query.addBindValue(parent);
+        if (!query.exec())
+            return store::sqlError(query, u"cannot add the membership"_s);
+        if (query.numRowsAffected() > 0) {
+            const QJsonObject edge{{u"child"_s, child}, {u"parent"_s, parent}};
+            if (auto recorded = m_audit.record(actor, u"grant.member.add"_s, child, edge); !recorded)
+                return recorded.error();
+        }
+        return {};
+    });
 }
 
 Result<void> Grants::removeMembership(const QString &child, const QString &parent,
                                       const QString &actor)
 {
-    auto transaction = store::WriteTransaction::begin(m_cache.database());
-    if (!transaction)
-        return transaction.error();
-    QSqlQuery query(m_cache.database());
-    query.prepare(u"DELETE FROM acl_membership WHERE child = ? AND parent = ?"_s);
-    query.addBindValue(child);
-    query.addBindValue(parent);
-    if (!query.exec())
-        return storeError(query, u"remove the membership"_s);
-    if (query.numRowsAffected() == 0)
-        return makeError(u"policy.no-such-membership"_s,
-                         u"'%1' is not a member of '%2'"_s.arg(child, parent));
-    const QJsonObject edge{{u"child"_s, child}, {u"parent"_s, parent}};
-    if (auto recorded = m_audit.record(actor, u"grant.member.remove"_s, child, edge); !recorded)
-        return recorded.error();
-    return transaction->commit();
+    return m_audit.writeAudited([&]() -> Result<void> {
+        QSqlQuery query(m_cache.database());
+        query.prepare(u"DELETE FROM acl_membership WHERE child = ? AND parent = ?"_s);
+        query.addBindValue(child);
+        query.addBindValue(parent);
+        if (!query.exec())
+            return store::sqlError(query, u"cannot remove the membership"_s);
+        if (query.numRowsAffected() == 0)
+            return makeError(u"policy.no-such-membership"_s,
+                             u"'%1' is not a member of '%2'"_s.arg(child, parent));
+        const QJsonObject edge{{u"child"_s, child}, {u"parent"_s, parent}};
+        if (auto recorded = m_audit.record(actor, u"grant.member.remove"_s, child, edge); !recorded)
+            return recorded.error();
+        return {};
+    });
 }
 
 } // namespace arizuko::policy

@@ -3,8 +3,8 @@
 #include "policy/action.h"
 #include "policy/host_name.h"
 #include "policy/sql_helpers.h"
+#include "store/query.h"
 #include "store/timestamp.h"
-#include "store/write_transaction.h"
 
 #include <QSqlQuery>
 #include <QVariant>
@@ -47,7 +47,7 @@ Result<void> NetworkRules::requireFolder(const QString &folder)
     query.prepare(u"SELECT 1 FROM groups WHERE folder = ?"_s);
     query.addBindValue(folder);
     if (!query.exec())
-        return storeError(query, u"look up the folder"_s);
+        return store::sqlError(query, u"cannot look up the folder"_s);
     if (!query.next())
         return makeError(u"policy.no-such-folder"_s,
                          u"there is no folder '%1' (create it first; '' is the base every "
@@ -61,35 +61,32 @@ Result<AddedRule> NetworkRules::add(const QString &folder, const QString &host, 
     auto target = normalizeRuleTarget(host);
     if (!target)
         return target.error();
-    auto transaction = store::WriteTransaction::begin(m_cache.database());
-    if (!transaction)
-        return transaction.error();
-    if (auto exists = requireFolder(folder); !exists)
-        return exists.error();
-    auto own = list(folder);
-    if (!own)
-        return own.error();
-    for (const NetworkRule &rule : std::as_const(*own)) {
-        if (rule.target == *target && rule.kind == kind)
-            return AddedRule{rule, false};
-    }
-    NetworkRule rule{0, folder, *target, kind, store::nowTimestamp(), actor};
-    QSqlQuery query(m_cache.database());
-    query.prepare(u"INSERT INTO network_rules (folder, target, kind, created_at, created_by) "
-                  u"VALUES (?, ?, ?, ?, ?)"_s);
-    query.addBindValue(notNull(rule.folder));
-    query.addBindValue(rule.target);
-    query.addBindValue(ruleKindName(rule.kind));
-    query.addBindValue(rule.createdAt);
-    query.addBindValue(notNull(rule.createdBy));
-    if (!query.exec())
-        return storeError(query, u"add the network rule"_s);
-    rule.id = query.lastInsertId().toLongLong();
-    if (auto recorded = m_audit.record(actor, u"network.add"_s, folder, toJson(rule)); !recorded)
-        return recorded.error();
-    if (auto committed = transaction->commit(); !committed)
-        return committed.error();
-    return AddedRule{rule, true};
+    return m_audit.writeAudited([&]() -> Result<AddedRule> {
+        if (auto exists = requireFolder(folder); !exists)
+            return exists.error();
+        auto own = list(folder);
+        if (!own)
+            return own.error();
+        for (const NetworkRule &rule : std::as_const(*own)) {
+            if (rule.target == *target && rule.kind == kind)
+                return AddedRule{rule, false};
+        }
+        NetworkRule rule{0, folder, *target, kind, store::nowTimestamp(), actor};
+        QSqlQuery query(m_cache.database());
+        query.prepare(u"INSERT INTO network_rules (folder, target, kind, created_at, created_by) "
+                      u"VALUES (?, ?, ?, ?, ?)"_s);
+        query.addBindValue(notNull(rule.folder));
+        query.addBindValue(rule.target);
+        query.addBindValue(ruleKindName(rule.kind));
+        query.addBindValue(rule.createdAt);
+        query.addBindValue(notNull(rule.createdBy));
+        if (!query.exec())
+            return store::sqlError(query, u"cannot add the network rule"_s);
+        rule.id = query.lastInsertId().toLongLong();
+        if (auto recorded = m_audit.record(actor, u"network.add"_s, folder, toJson(rule)); !recorded)
+            return recorded.error();
+        return AddedRule{rule, true};
+    });
 }
 
 Result<QList<NetworkRule>> NetworkRules::remove(const QString &folder, const QString &host,
@@ -98,35 +95,32 @@ Result<QList<NetworkRule>> NetworkRules::remove(const QString &folder, const QSt
     auto target = normalizeRuleTarget(host);
     if (!target)
         return target.error();
-    auto transaction = store::WriteTransaction::begin(m_cache.database());
-    if (!transaction)
-        return transaction.error();
-    auto own = list(folder);
-    if (!own)
-        return own.error();
-    QList<NetworkRule> removed;
-    for (const NetworkRule &rule : std::as_const(*own)) {
-        if (rule.target == *target && (!kind || rule.kind == *kind))
-            removed << rule;
-    }
-    if (removed.isEmpty())
-        return makeError(
-            u"policy.no-such-rule"_s,
-            u"%1 has no %2rule for '%3'"_s.arg(
-                folderLabel(folder), kind ? ruleKindName(*kind) + u' ' : QString(), *target));
-    QSqlQuery query(m_cache.database());
-    query.prepare(u"DELETE FROM network_rules WHERE id = ?"_s);
-    for (const NetworkRule &rule : std::as_const(removed)) {
-        query.addBindValue(rule.id);
-        if (!query.exec())
-            return storeError(query, u"remove the network rule"_s);
-        if (auto recorded = m_audit.record(actor, u"network.remove"_s, folder, toJson(rule));
-            !recorded)
-            return recorded.error();
-    }
-    if (auto committed = transaction->commit(); !committed)
-        return committed.error();
-    return removed;
+    return m_audit.writeAudited([&]() -> Result<QList<NetworkRule>> {
+        auto own = list(folder);
+        if (!own)
+            return own.error();
+        QList<NetworkRule> removed;
+        for (const NetworkRule &rule : std::as_const(*own)) {
+            if (rule.target == *target && (!kind || rule.kind == *kind))
+                removed << rule;
+        }
+        if (removed.isEmpty())
+            return makeError(
+                u"policy.no-such-rule"_s,
+                u"%1 has no %2rule for '%3'"_s.arg(
+                    folderLabel(folder), kind ? ruleKindName(*kind) + u' ' : QString(), *target));
+        QSqlQuery query(m_cache.database());
+        query.prepare(u"DELETE FROM network_rules WHERE id = ?"_s);
+        for (const NetworkRule &rule : std::as_const(removed)) {
+            query.addBindValue(rule.id);
+            if (!query.exec())
+                return store::sqlError(query, u"cannot remove the network rule"_s);
+            if (auto recorded = m_audit.record(actor, u"network.remove"_s, folder, toJson(rule));
+                !recorded)
+                return recorded.error();
+        }
+        return removed;
+    });
 }
 
 Result<QList<NetworkRule>> NetworkRules::list(const std::optional<QString> &folder)

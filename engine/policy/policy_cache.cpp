@@ -1,6 +1,6 @@
 #include "policy/policy_cache.h"
 
-#include "policy/sql_helpers.h"
+#include "store/query.h"
 
 #include <QVariant>
 
@@ -15,7 +15,7 @@ Result<void> loadGrants(QSqlDatabase db, PolicySnapshot &snapshot)
     query.setForwardOnly(true);
     if (!query.exec(u"SELECT id, principal, action, scope, effect, params, predicate, "
                     u"granted_by, granted_at, grant_option FROM acl ORDER BY id"_s))
-        return storeError(query, u"read grants"_s);
+        return store::sqlError(query, u"cannot read grants"_s);
     while (query.next()) {
         Grant grant;
         grant.id = query.value(0).toLongLong();
@@ -47,7 +47,7 @@ Result<void> loadMemberships(QSqlDatabase db, PolicySnapshot &snapshot)
     QSqlQuery query(db);
     query.setForwardOnly(true);
     if (!query.exec(u"SELECT child, parent FROM acl_membership ORDER BY child, parent"_s))
-        return storeError(query, u"read memberships"_s);
+        return store::sqlError(query, u"cannot read memberships"_s);
     while (query.next())
         snapshot.parentsOf[query.value(0).toString()] << query.value(1).toString();
     return {};
@@ -59,7 +59,7 @@ Result<void> loadNetworkRules(QSqlDatabase db, PolicySnapshot &snapshot)
     query.setForwardOnly(true);
     if (!query.exec(u"SELECT id, folder, target, kind, created_at, created_by "
                     u"FROM network_rules ORDER BY id"_s))
-        return storeError(query, u"read network rules"_s);
+        return store::sqlError(query, u"cannot read network rules"_s);
     while (query.next()) {
         NetworkRule rule;
         rule.id = query.value(0).toLongLong();
@@ -78,7 +78,7 @@ Result<void> loadRoutes(QSqlDatabase db, PolicySnapshot &snapshot)
     QSqlQuery query(db);
     query.setForwardOnly(true);
     if (!query.exec(u"SELECT id, seq, match, target FROM routes ORDER BY seq, id"_s))
-        return storeError(query, u"read routes"_s);
+        return store::sqlError(query, u"cannot read routes"_s);
     while (query.next()) {
         Route route{query.value(0).toLongLong(), query.value(1).toLongLong(),
                     query.value(2).toString(), query.value(3).toString()};
@@ -102,7 +102,7 @@ PolicyCache::PolicyCache(QSqlDatabase db)
 Result<qint64> PolicyCache::readGeneration()
 {
     if (!m_generationQuery.exec() || !m_generationQuery.next())
-        return storeError(m_generationQuery, u"read the policy generation"_s);
+        return store::sqlError(m_generationQuery, u"cannot read the policy generation"_s);
     const qint64 generation = m_generationQuery.value(0).toLongLong();
     // Finishing the statement ends its implicit read transaction, so a writer
     // in another process is never held back by an idle cursor of ours.

@@ -5,7 +5,6 @@
 #include "libvirt/subnet_pool.h"
 #include "store/query.h"
 #include "store/store.h"
-#include "store/write_transaction.h"
 #include "turns/model_provider.h"
 
 #include <QJsonObject>
@@ -267,35 +266,34 @@ Result<void> SavedSettings::save(const SettingValues &changes, const QString &ac
     if (!refused.isEmpty())
         return makeError(u"settings.invalid"_s,
                          u"nothing was saved: "_s + refused.join(u"; "_s));
-    const QSqlDatabase database = m_store.database();
-    auto transaction = store::WriteTransaction::begin(database);
-    if (!transaction)
-        return transaction.error();
-    auto before = load();
-    if (!before)
-        return before.error();
     audit::AuditLog audit(m_store);
-    for (auto change = changes.cbegin(); change != changes.cend(); ++change) {
-        const QString old = before->value(change.key());
-        if (old == change.value())
-            continue;
-        auto written =
-            change.value().isEmpty()
-                ? store::execute(database, u"DELETE FROM settings WHERE key = ?"_s, {change.key()})
-                : store::execute(database,
-                                 u"INSERT INTO settings (key, value) VALUES (?, ?) "
-                                 u"ON CONFLICT (key) DO UPDATE SET value = excluded.value"_s,
-                                 {change.key(), change.value()});
-        if (!written)
-            return written.error();
-        const QJsonObject detail{{u"key"_s, change.key()},
-                                 {u"from"_s, old},
-                                 {u"to"_s, change.value()}};
-        if (auto recorded = audit.record(actor, u"settings.set"_s, change.key(), detail);
-            !recorded)
-            return recorded.error();
-    }
-    return transaction->commit();
+    return audit.writeAudited([&]() -> Result<void> {
+        const QSqlDatabase database = m_store.database();
+        auto before = load();
+        if (!before)
+            return before.error();
+        for (auto change = changes.cbegin(); change != changes.cend(); ++change) {
+            const QString old = before->value(change.key());
+            if (old == change.value())
+                continue;
+            auto written =
+                change.value().isEmpty()
+                    ? store::execute(database, u"DELETE FROM settings WHERE key = ?"_s, {change.key()})
+                    : store::execute(database,
+                                     u"INSERT INTO settings (key, value) VALUES (?, ?) "
+                                     u"ON CONFLICT (key) DO UPDATE SET value = excluded.value"_s,
+                                     {change.key(), change.value()});
+            if (!written)
+                return written.error();
+            const QJsonObject detail{{u"key"_s, change.key()},
+                                     {u"from"_s, old},
+                                     {u"to"_s, change.value()}};
+            if (auto recorded = audit.record(actor, u"settings.set"_s, change.key(), detail);
+                !recorded)
+                return recorded.error();
+        }
+        return {};
+    });
 }
 
 } // namespace arizuko::turns
