@@ -4,20 +4,6 @@ using namespace Qt::StringLiterals;
 
 namespace arizuko::policy {
 
-QString ruleKindName(RuleKind kind)
-{
-    return kind == RuleKind::Allow ? u"allow"_s : u"deny"_s;
-}
-
-std::optional<RuleKind> ruleKindFromName(QStringView name)
-{
-    if (name == u"allow")
-        return RuleKind::Allow;
-    if (name == u"deny")
-        return RuleKind::Deny;
-    return std::nullopt;
-}
-
 QJsonObject toJson(const NetworkRule &rule)
 {
     return QJsonObject{
