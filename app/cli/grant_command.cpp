@@ -45,21 +45,17 @@ QString paramsText(const policy::GrantParams &params)
 
 void printGrants(Context &context, const QList<policy::Grant> &grants)
 {
-    if (context.json()) {
-        QJsonArray array;
-        for (const policy::Grant &grant : grants)
-            array.append(policy::toJson(grant));
-        context.printJson(array);
-        return;
-    }
-    QList<QStringList> rows;
-    for (const policy::Grant &grant : grants)
-        rows.append({QString::number(grant.id), policy::effectName(grant.effect), grant.principal,
-                     grant.action, grant.scope, paramsText(grant.params),
-                     grant.grantOption ? u"yes"_s : u"no"_s, grant.grantedBy});
-    context.printTable({u"ID"_s, u"EFFECT"_s, u"PRINCIPAL"_s, u"ACTION"_s, u"SCOPE"_s, u"PARAMS"_s,
-                        u"GRANT OPTION"_s, u"GRANTED BY"_s},
-                       rows);
+    context.printList(
+        grants,
+        {u"ID"_s, u"EFFECT"_s, u"PRINCIPAL"_s, u"ACTION"_s, u"SCOPE"_s, u"PARAMS"_s,
+         u"GRANT OPTION"_s, u"GRANTED BY"_s},
+        [](const policy::Grant &grant) { return policy::toJson(grant); },
+        [](const policy::Grant &grant) {
+            return QStringList{QString::number(grant.id), policy::effectName(grant.effect),
+                               grant.principal, grant.action, grant.scope,
+                               paramsText(grant.params), grant.grantOption ? u"yes"_s : u"no"_s,
+                               grant.grantedBy};
+        });
 }
 
 // Opens the store and runs `use` with the calling thread's policy.
@@ -281,17 +277,12 @@ Exit members(Context &context, const QStringList &arguments)
         const Result<QList<policy::Membership>> edges = policy.grants().memberships();
         if (!edges)
             return context.failure(edges.error());
-        if (context.json()) {
-            QJsonArray array;
-            for (const policy::Membership &edge : *edges)
-                array.append(QJsonObject{{u"child"_s, edge.child}, {u"parent"_s, edge.parent}});
-            context.printJson(array);
-            return Exit::Ok;
-        }
-        QList<QStringList> rows;
-        for (const policy::Membership &edge : *edges)
-            rows.append({edge.child, edge.parent});
-        context.printTable({u"CHILD"_s, u"PARENT"_s}, rows);
+        context.printList(
+            *edges, {u"CHILD"_s, u"PARENT"_s},
+            [](const policy::Membership &edge) {
+                return QJsonObject{{u"child"_s, edge.child}, {u"parent"_s, edge.parent}};
+            },
+            [](const policy::Membership &edge) { return QStringList{edge.child, edge.parent}; });
         return Exit::Ok;
     });
 }

@@ -25,18 +25,13 @@ QString folderLabel(const QString &folder)
 
 void printRules(Context &context, const QList<policy::NetworkRule> &rules)
 {
-    if (context.json()) {
-        QJsonArray array;
-        for (const policy::NetworkRule &rule : rules)
-            array.append(policy::toJson(rule));
-        context.printJson(array);
-        return;
-    }
-    QList<QStringList> rows;
-    for (const policy::NetworkRule &rule : rules)
-        rows.append({folderLabel(rule.folder), policy::ruleKindName(rule.kind), rule.target,
-                     rule.createdBy, rule.createdAt});
-    context.printTable({u"FOLDER"_s, u"KIND"_s, u"HOST"_s, u"BY"_s, u"CREATED"_s}, rows);
+    context.printList(
+        rules, {u"FOLDER"_s, u"KIND"_s, u"HOST"_s, u"BY"_s, u"CREATED"_s},
+        [](const policy::NetworkRule &rule) { return policy::toJson(rule); },
+        [](const policy::NetworkRule &rule) {
+            return QStringList{folderLabel(rule.folder), policy::ruleKindName(rule.kind),
+                               rule.target, rule.createdBy, rule.createdAt};
+        });
 }
 
 Exit addRule(Context &context, const QStringList &arguments, policy::RuleKind kind)

@@ -6,7 +6,6 @@
 #include "with_policy.h"
 
 #include <QCommandLineParser>
-#include <QJsonArray>
 #include <QJsonObject>
 
 using namespace Qt::StringLiterals;
@@ -104,18 +103,14 @@ Exit list(Context &context, const QStringList &arguments)
         const Result<QList<policy::Route>> routes = policy.routes().list();
         if (!routes)
             return context.failure(routes.error());
-        if (context.json()) {
-            QJsonArray array;
-            for (const policy::Route &route : *routes)
-                array.append(policy::toJson(route));
-            context.printJson(array);
-            return Exit::Ok;
-        }
-        QList<QStringList> rows;
-        for (const policy::Route &route : *routes)
-            rows.append({QString::number(route.id), QString::number(route.seq),
-                         route.match.isEmpty() ? u"(every message)"_s : route.match, route.target});
-        context.printTable({u"ID"_s, u"SEQ"_s, u"MATCH"_s, u"TARGET"_s}, rows);
+        context.printList(
+            *routes, {u"ID"_s, u"SEQ"_s, u"MATCH"_s, u"TARGET"_s},
+            [](const policy::Route &route) { return policy::toJson(route); },
+            [](const policy::Route &route) {
+                return QStringList{QString::number(route.id), QString::number(route.seq),
+                                   route.match.isEmpty() ? u"(every message)"_s : route.match,
+                                   route.target};
+            });
         return Exit::Ok;
     });
 }
