@@ -5,7 +5,6 @@
 #include "subcommands.h"
 
 #include <QCommandLineParser>
-#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 
@@ -58,27 +57,23 @@ Exit runAudit(Context &context, const QStringList &arguments)
         {parser.value(kind), parser.value(subject), afterValue, limitValue, parser.value(since)});
     if (!entries)
         return context.failure(entries.error());
-    if (context.json()) {
-        QJsonArray array;
-        for (const audit::Entry &entry : *entries)
-            array.append(QJsonObject{{QStringLiteral("id"), entry.id},
-                                     {QStringLiteral("at"), entry.at},
-                                     {QStringLiteral("actor"), entry.actor},
-                                     {QStringLiteral("kind"), entry.kind},
-                                     {QStringLiteral("subject"), entry.subject},
-                                     {QStringLiteral("detail"), entry.detail}});
-        context.printJson(array);
-        return Exit::Ok;
-    }
-    QList<QStringList> rows;
-    for (const audit::Entry &entry : *entries)
-        rows.append(
-            {QString::number(entry.id), entry.at, entry.actor, entry.kind, entry.subject,
-             QString::fromUtf8(QJsonDocument(entry.detail).toJson(QJsonDocument::Compact))});
-    context.printTable({QStringLiteral("ID"), QStringLiteral("AT"), QStringLiteral("ACTOR"),
-                        QStringLiteral("KIND"), QStringLiteral("SUBJECT"),
-                        QStringLiteral("DETAIL")},
-                       rows);
+    context.printList(
+        *entries,
+        {QStringLiteral("ID"), QStringLiteral("AT"), QStringLiteral("ACTOR"),
+         QStringLiteral("KIND"), QStringLiteral("SUBJECT"), QStringLiteral("DETAIL")},
+        [](const audit::Entry &entry) {
+            return QJsonObject{{QStringLiteral("id"), entry.id},
+                               {QStringLiteral("at"), entry.at},
+                               {QStringLiteral("actor"), entry.actor},
+                               {QStringLiteral("kind"), entry.kind},
+                               {QStringLiteral("subject"), entry.subject},
+                               {QStringLiteral("detail"), entry.detail}};
+        },
+        [](const audit::Entry &entry) {
+            return QStringList{
+                QString::number(entry.id), entry.at, entry.actor, entry.kind, entry.subject,
+                QString::fromUtf8(QJsonDocument(entry.detail).toJson(QJsonDocument::Compact))};
+        });
     return Exit::Ok;
 }
 

@@ -1,7 +1,6 @@
 #include "context.h"
 
 #include <QCommandLineParser>
-#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 

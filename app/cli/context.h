@@ -5,6 +5,7 @@
 
 #include "core/result.h"
 
+#include <QJsonArray>
 #include <QJsonValue>
 #include <QList>
 #include <QString>
@@ -50,11 +51,33 @@ public:
     // Human output: an aligned table. --json output: one JSON document.
     void printTable(const QStringList &headers, const QList<QStringList> &rows);
     void printJson(const QJsonValue &value);
+    // A list either way: with --json one array of json(item), else a table
+    // of row(item) under `headers`.
+    template<typename Item, typename ToJson, typename ToRow>
+    void printList(const QList<Item> &items, const QStringList &headers, ToJson &&json,
+                   ToRow &&row);
 
 private:
     GlobalOptions m_options;
     QTextStream &m_out;
     QTextStream &m_err;
 };
+
+template<typename Item, typename ToJson, typename ToRow>
+void Context::printList(const QList<Item> &items, const QStringList &headers, ToJson &&json,
+                        ToRow &&row)
+{
+    if (m_options.json) {
+        QJsonArray array;
+        for (const Item &item : items)
+            array.append(json(item));
+        printJson(array);
+        return;
+    }
+    QList<QStringList> rows;
+    for (const Item &item : items)
+        rows.append(row(item));
+    printTable(headers, rows);
+}
 
 } // namespace arizuko::cli

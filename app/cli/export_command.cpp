@@ -10,8 +10,6 @@
 #include <QCommandLineParser>
 #include <QSaveFile>
 
-using namespace Qt::StringLiterals;
-
 namespace arizuko::cli {
 namespace {
 
@@ -24,7 +22,8 @@ Result<void> writeOutput(Context &context, const QString &path, const QByteArray
     }
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit())
-        return makeError(u"export.write"_s, u"cannot write %1: %2"_s.arg(path, file.errorString()));
+        return makeError(QStringLiteral("export.write"),
+                         QStringLiteral("cannot write %1: %2").arg(path, file.errorString()));
     return {};
 }
 
@@ -32,28 +31,33 @@ Result<void> writeOutput(Context &context, const QString &path, const QByteArray
 
 Exit runExport(Context &context, const QStringList &arguments)
 {
-    const QString command = u"export"_s;
+    const QString command = QStringLiteral("export");
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        u"Export folders, network rules and, when chosen, grants, memberships, routes and\n"
-        u"secret names for an arizuko server: as its manifest (routd document, canonical\n"
-        u"form, checksum) or as a shell script of arizuko commands. Rows arizuko cannot\n"
-        u"represent are listed on stderr. On the server: arizuko plan, then apply --force."_s);
-    const QCommandLineOption format(u"format"_s, u"manifest (default) or script."_s, u"FORMAT"_s,
-                                    u"manifest"_s);
+    parser.setApplicationDescription(QStringLiteral(
+        "Export folders, network rules and, when chosen, grants, memberships, routes and\n"
+        "secret names for an arizuko server: as its manifest (routd document, canonical\n"
+        "form, checksum) or as a shell script of arizuko commands. Rows arizuko cannot\n"
+        "represent are listed on stderr. On the server: arizuko plan, then apply --force."));
+    const QCommandLineOption format(QStringLiteral("format"),
+                                    QStringLiteral("manifest (default) or script."),
+                                    QStringLiteral("FORMAT"), QStringLiteral("manifest"));
     const QCommandLineOption folders(
-        u"folders"_s, u"Export this folder and its subtree; repeat for more; '' is the base."_s,
-        u"F"_s);
+        QStringLiteral("folders"),
+        QStringLiteral("Export this folder and its subtree; repeat for more; '' is the base."),
+        QStringLiteral("F"));
     const QCommandLineOption include(
-        u"include"_s,
-        u"Also export these, comma-separated: acl, acl_membership, routes (each REPLACES the "
-        u"server's whole table), secrets (names only)."_s,
-        u"LIST"_s);
+        QStringLiteral("include"),
+        QStringLiteral(
+            "Also export these, comma-separated: acl, acl_membership, routes (each REPLACES the "
+            "server's whole table), secrets (names only)."),
+        QStringLiteral("LIST"));
     const QCommandLineOption unrepresentable(
-        u"unrepresentable"_s, u"omit (default): leave such rows out; refuse: fail instead."_s,
-        u"omit|refuse"_s, u"omit"_s);
-    const QCommandLineOption output({u"o"_s, u"output"_s}, u"Write to FILE, not stdout."_s,
-                                    u"FILE"_s);
+        QStringLiteral("unrepresentable"),
+        QStringLiteral("omit (default): leave such rows out; refuse: fail instead."),
+        QStringLiteral("omit|refuse"), QStringLiteral("omit"));
+    const QCommandLineOption output({QStringLiteral("o"), QStringLiteral("output")},
+                                    QStringLiteral("Write to FILE, not stdout."),
+                                    QStringLiteral("FILE"));
     parser.addOptions({format, folders, include, unrepresentable, output});
     if (const auto stop = context.parse(parser, command, arguments))
         return *stop;
@@ -62,12 +66,13 @@ Exit runExport(Context &context, const QStringList &arguments)
     const QString chosenFormat = parser.value(format);
     if (chosenFormat != u"manifest" && chosenFormat != u"script")
         return context.usageError(
-            u"export: --format '%1' is neither manifest nor script"_s.arg(chosenFormat));
+            QStringLiteral("export: --format '%1' is neither manifest nor script")
+                .arg(chosenFormat));
     const QString chosenUnrepresentable = parser.value(unrepresentable);
     if (chosenUnrepresentable != u"omit" && chosenUnrepresentable != u"refuse")
         return context.usageError(
-            u"export: --unrepresentable '%1' is neither omit nor refuse"_s.arg(
-                chosenUnrepresentable));
+            QStringLiteral("export: --unrepresentable '%1' is neither omit nor refuse")
+                .arg(chosenUnrepresentable));
     manifest::ExportOptions options;
     options.folders = parser.values(folders);
     for (const QString &list : parser.values(include))

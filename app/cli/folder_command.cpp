@@ -71,19 +71,17 @@ Exit list(Context &context, const QStringList &arguments)
     const Result<QList<folders::Folder>> listed = folders.list();
     if (!listed)
         return context.failure(listed.error());
-    if (context.json()) {
-        QJsonArray array;
-        for (const folders::Folder &folder : *listed)
-            array.append(toJson(folder, folders.homePath(folder.path)));
-        context.printJson(array);
-        return Exit::Ok;
-    }
-    QList<QStringList> rows;
-    for (const folders::Folder &folder : *listed)
-        rows.append({folder.path, folder.name, folder.createdAt, folders.homePath(folder.path)});
-    context.printTable({QStringLiteral("FOLDER"), QStringLiteral("NAME"), QStringLiteral("CREATED"),
-                        QStringLiteral("HOME")},
-                       rows);
+    context.printList(
+        *listed,
+        {QStringLiteral("FOLDER"), QStringLiteral("NAME"), QStringLiteral("CREATED"),
+         QStringLiteral("HOME")},
+        [&folders](const folders::Folder &folder) {
+            return toJson(folder, folders.homePath(folder.path));
+        },
+        [&folders](const folders::Folder &folder) {
+            return QStringList{folder.path, folder.name, folder.createdAt,
+                               folders.homePath(folder.path)};
+        });
     return Exit::Ok;
 }
 

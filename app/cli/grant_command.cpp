@@ -10,12 +10,10 @@
 #include <QJsonArray>
 #include <QJsonObject>
 
-using namespace Qt::StringLiterals;
-
 namespace arizuko::cli {
 namespace {
 
-const QString actor = u"user:cli"_s;
+const QString actor = QStringLiteral("user:cli");
 
 // NAME=VALUE pairs of repeated --param options; a usage error names a bad one.
 std::optional<QMap<QString, QString>> parseParams(Context &context, const QString &command,
@@ -26,8 +24,8 @@ std::optional<QMap<QString, QString>> parseParams(Context &context, const QStrin
         const qsizetype equals = value.indexOf(u'=');
         if (equals <= 0) {
             exit = context.usageError(
-                u"%1: --param '%2' is not NAME=VALUE (e.g. --param jid=telegram:*)"_s.arg(command,
-                                                                                          value));
+                QStringLiteral("%1: --param '%2' is not NAME=VALUE (e.g. --param jid=telegram:*)")
+                    .arg(command, value));
             return std::nullopt;
         }
         params.insert(value.first(equals), value.sliced(equals + 1));
@@ -40,53 +38,60 @@ QString paramsText(const policy::GrantParams &params)
     QStringList pairs;
     for (auto it = params.cbegin(); it != params.cend(); ++it)
         pairs << it.key() + u'=' + it.value();
-    return pairs.isEmpty() ? u"-"_s : pairs.join(u' ');
+    return pairs.isEmpty() ? QStringLiteral("-") : pairs.join(u' ');
 }
 
 void printGrants(Context &context, const QList<policy::Grant> &grants)
 {
-    if (context.json()) {
-        QJsonArray array;
-        for (const policy::Grant &grant : grants)
-            array.append(policy::toJson(grant));
-        context.printJson(array);
-        return;
-    }
-    QList<QStringList> rows;
-    for (const policy::Grant &grant : grants)
-        rows.append({QString::number(grant.id), policy::effectName(grant.effect), grant.principal,
-                     grant.action, grant.scope, paramsText(grant.params),
-                     grant.grantOption ? u"yes"_s : u"no"_s, grant.grantedBy});
-    context.printTable({u"ID"_s, u"EFFECT"_s, u"PRINCIPAL"_s, u"ACTION"_s, u"SCOPE"_s, u"PARAMS"_s,
-                        u"GRANT OPTION"_s, u"GRANTED BY"_s},
-                       rows);
+    context.printList(
+        grants,
+        {QStringLiteral("ID"), QStringLiteral("EFFECT"), QStringLiteral("PRINCIPAL"),
+         QStringLiteral("ACTION"), QStringLiteral("SCOPE"), QStringLiteral("PARAMS"),
+         QStringLiteral("GRANT OPTION"), QStringLiteral("GRANTED BY")},
+        [](const policy::Grant &grant) { return policy::toJson(grant); },
+        [](const policy::Grant &grant) {
+            return QStringList{QString::number(grant.id),
+                               policy::effectName(grant.effect),
+                               grant.principal,
+                               grant.action,
+                               grant.scope,
+                               paramsText(grant.params),
+                               grant.grantOption ? QStringLiteral("yes") : QStringLiteral("no"),
+                               grant.grantedBy};
+        });
 }
 
 // Opens the store and runs `use` with the calling thread's policy.
 Exit add(Context &context, const QStringList &arguments)
 {
-    const QString command = u"grant add"_s;
+    const QString command = QStringLiteral("grant add");
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        u"Add a grant. ACTION is *, admin, interact, egress, mcp:* or mcp:<tool>;\n"
-        u"SCOPE is corp (exactly), corp/* (children), corp/** (subtree) or ** (all).\n"
-        u"With --as FOLDER the grant is delegated by that folder: it must hold a row\n"
-        u"WITH GRANT OPTION covering it, and may not write a deny or name a wildcard."_s);
-    parser.addPositionalArgument(u"principal"_s, u"A folder, role:<name> or a glob."_s);
-    parser.addPositionalArgument(u"action"_s, u"What is granted."_s);
-    parser.addPositionalArgument(u"scope"_s, u"Where it is granted."_s);
-    const QCommandLineOption deny(u"deny"_s, u"Add a deny row (deny wins)."_s);
-    const QCommandLineOption param(u"param"_s, u"Narrow to calls whose NAME matches GLOB."_s,
-                                   u"NAME=GLOB"_s);
-    const QCommandLineOption grantOption(u"grant-option"_s,
-                                         u"The principal may delegate this row onward."_s);
-    const QCommandLineOption as(u"as"_s, u"Delegate as this folder."_s, u"FOLDER"_s);
+    parser.setApplicationDescription(QStringLiteral(
+        "Add a grant. ACTION is *, admin, interact, egress, mcp:* or mcp:<tool>;\n"
+        "SCOPE is corp (exactly), corp/* (children), corp/** (subtree) or ** (all).\n"
+        "With --as FOLDER the grant is delegated by that folder: it must hold a row\n"
+        "WITH GRANT OPTION covering it, and may not write a deny or name a wildcard."));
+    parser.addPositionalArgument(QStringLiteral("principal"),
+                                 QStringLiteral("A folder, role:<name> or a glob."));
+    parser.addPositionalArgument(QStringLiteral("action"), QStringLiteral("What is granted."));
+    parser.addPositionalArgument(QStringLiteral("scope"), QStringLiteral("Where it is granted."));
+    const QCommandLineOption deny(QStringLiteral("deny"),
+                                  QStringLiteral("Add a deny row (deny wins)."));
+    const QCommandLineOption param(QStringLiteral("param"),
+                                   QStringLiteral("Narrow to calls whose NAME matches GLOB."),
+                                   QStringLiteral("NAME=GLOB"));
+    const QCommandLineOption grantOption(
+        QStringLiteral("grant-option"),
+        QStringLiteral("The principal may delegate this row onward."));
+    const QCommandLineOption as(QStringLiteral("as"), QStringLiteral("Delegate as this folder."),
+                                QStringLiteral("FOLDER"));
     parser.addOptions({deny, param, grantOption, as});
     if (const auto stop = context.parse(parser, command, arguments))
         return *stop;
     const QStringList positionals = parser.positionalArguments();
-    if (const auto stop = expectPositionals(context, command, positionals,
-                                            {u"principal"_s, u"action"_s, u"scope"_s}))
+    if (const auto stop = expectPositionals(
+            context, command, positionals,
+            {QStringLiteral("principal"), QStringLiteral("action"), QStringLiteral("scope")}))
         return *stop;
     Exit usage = Exit::Usage;
     const auto params = parseParams(context, command, parser.values(param), usage);
@@ -115,20 +120,20 @@ Exit add(Context &context, const QStringList &arguments)
 
 Exit remove(Context &context, const QStringList &arguments)
 {
-    const QString command = u"grant rm"_s;
+    const QString command = QStringLiteral("grant rm");
     QCommandLineParser parser;
-    parser.setApplicationDescription(u"Remove a grant by its id (see grant list)."_s);
-    parser.addPositionalArgument(u"id"_s, u"The grant's id."_s);
+    parser.setApplicationDescription(QStringLiteral("Remove a grant by its id (see grant list)."));
+    parser.addPositionalArgument(QStringLiteral("id"), QStringLiteral("The grant's id."));
     if (const auto stop = context.parse(parser, command, arguments))
         return *stop;
-    if (const auto stop =
-            expectPositionals(context, command, parser.positionalArguments(), {u"id"_s}))
+    if (const auto stop = expectPositionals(context, command, parser.positionalArguments(),
+                                            {QStringLiteral("id")}))
         return *stop;
     bool numeric = false;
     const qint64 id = parser.positionalArguments().first().toLongLong(&numeric);
     if (!numeric)
-        return context.usageError(
-            u"%1: <id> '%2' is not a number"_s.arg(command, parser.positionalArguments().first()));
+        return context.usageError(QStringLiteral("%1: <id> '%2' is not a number")
+                                      .arg(command, parser.positionalArguments().first()));
     return withPolicy(context, [&](policy::Policy &policy) {
         const Result<policy::Grant> removed = policy.grants().remove(id, actor);
         if (!removed)
@@ -143,16 +148,17 @@ Exit remove(Context &context, const QStringList &arguments)
 
 Exit list(Context &context, const QStringList &arguments)
 {
-    const QString command = u"grant list"_s;
+    const QString command = QStringLiteral("grant list");
     QCommandLineParser parser;
     parser.setApplicationDescription(
-        u"List every grant, or the grants that apply to PRINCIPAL: its own, its\n"
-        u"roles' (transitively) and wildcard principals matching any of them."_s);
-    parser.addPositionalArgument(u"principal"_s, u"Optional."_s, u"[principal]"_s);
+        QStringLiteral("List every grant, or the grants that apply to PRINCIPAL: its own, its\n"
+                       "roles' (transitively) and wildcard principals matching any of them."));
+    parser.addPositionalArgument(QStringLiteral("principal"), QStringLiteral("Optional."),
+                                 QStringLiteral("[principal]"));
     if (const auto stop = context.parse(parser, command, arguments))
         return *stop;
-    if (const auto stop =
-            expectPositionals(context, command, parser.positionalArguments(), {u"principal"_s}, 1))
+    if (const auto stop = expectPositionals(context, command, parser.positionalArguments(),
+                                            {QStringLiteral("principal")}, 1))
         return *stop;
     return withPolicy(context, [&](policy::Policy &policy) {
         const Result<QList<policy::Grant>> grants =
@@ -166,21 +172,24 @@ Exit list(Context &context, const QStringList &arguments)
 
 Exit check(Context &context, const QStringList &arguments)
 {
-    const QString command = u"grant check"_s;
+    const QString command = QStringLiteral("grant check");
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        u"Would PRINCIPAL be allowed ACTION on SCOPE? Prints the decision and the row\n"
-        u"that decided. Exits 0 when allowed, 1 when denied."_s);
-    parser.addPositionalArgument(u"principal"_s, u"Who asks, e.g. corp/eng."_s);
-    parser.addPositionalArgument(u"action"_s, u"e.g. mcp:send_file."_s);
-    parser.addPositionalArgument(u"scope"_s, u"The folder acted upon."_s);
-    const QCommandLineOption param(u"param"_s, u"A call parameter."_s, u"NAME=VALUE"_s);
+    parser.setApplicationDescription(QStringLiteral(
+        "Would PRINCIPAL be allowed ACTION on SCOPE? Prints the decision and the row\n"
+        "that decided. Exits 0 when allowed, 1 when denied."));
+    parser.addPositionalArgument(QStringLiteral("principal"),
+                                 QStringLiteral("Who asks, e.g. corp/eng."));
+    parser.addPositionalArgument(QStringLiteral("action"), QStringLiteral("e.g. mcp:send_file."));
+    parser.addPositionalArgument(QStringLiteral("scope"), QStringLiteral("The folder acted upon."));
+    const QCommandLineOption param(QStringLiteral("param"), QStringLiteral("A call parameter."),
+                                   QStringLiteral("NAME=VALUE"));
     parser.addOption(param);
     if (const auto stop = context.parse(parser, command, arguments))
         return *stop;
     const QStringList positionals = parser.positionalArguments();
-    if (const auto stop = expectPositionals(context, command, positionals,
-                                            {u"principal"_s, u"action"_s, u"scope"_s}))
+    if (const auto stop = expectPositionals(
+            context, command, positionals,
+            {QStringLiteral("principal"), QStringLiteral("action"), QStringLiteral("scope")}))
         return *stop;
     Exit usage = Exit::Usage;
     const auto params = parseParams(context, command, parser.values(param), usage);
@@ -192,9 +201,10 @@ Exit check(Context &context, const QStringList &arguments)
         if (!decision)
             return context.failure(decision.error());
         if (context.json()) {
-            QJsonObject object{{u"allowed"_s, decision->allowed}, {u"reason"_s, decision->reason}};
+            QJsonObject object{{QStringLiteral("allowed"), decision->allowed},
+                               {QStringLiteral("reason"), decision->reason}};
             if (decision->decidingGrant)
-                object.insert(u"grant"_s, policy::toJson(*decision->decidingGrant));
+                object.insert(QStringLiteral("grant"), policy::toJson(*decision->decidingGrant));
             context.printJson(object);
         } else {
             context.out() << (decision->allowed ? "allow" : "deny") << ": " << decision->reason
@@ -206,18 +216,21 @@ Exit check(Context &context, const QStringList &arguments)
 
 Exit tools(Context &context, const QStringList &arguments)
 {
-    const QString command = u"grant tools"_s;
+    const QString command = QStringLiteral("grant tools");
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        u"The tools PRINCIPAL's agent can see at SCOPE (default: the principal's own\n"
-        u"folder): those some allow row covers and no unconditional deny removes."_s);
-    parser.addPositionalArgument(u"principal"_s, u"A folder, e.g. corp/eng."_s);
-    const QCommandLineOption scope(u"scope"_s, u"The folder to look at."_s, u"FOLDER"_s);
+    parser.setApplicationDescription(QStringLiteral(
+        "The tools PRINCIPAL's agent can see at SCOPE (default: the principal's own\n"
+        "folder): those some allow row covers and no unconditional deny removes."));
+    parser.addPositionalArgument(QStringLiteral("principal"),
+                                 QStringLiteral("A folder, e.g. corp/eng."));
+    const QCommandLineOption scope(QStringLiteral("scope"),
+                                   QStringLiteral("The folder to look at."),
+                                   QStringLiteral("FOLDER"));
     parser.addOption(scope);
     if (const auto stop = context.parse(parser, command, arguments))
         return *stop;
-    if (const auto stop =
-            expectPositionals(context, command, parser.positionalArguments(), {u"principal"_s}))
+    if (const auto stop = expectPositionals(context, command, parser.positionalArguments(),
+                                            {QStringLiteral("principal")}))
         return *stop;
     const QString principal = parser.positionalArguments().first();
     return withPolicy(context, [&](policy::Policy &policy) {
@@ -237,19 +250,20 @@ Exit tools(Context &context, const QStringList &arguments)
 
 Exit membership(Context &context, const QStringList &arguments, bool join)
 {
-    const QString command = join ? u"grant join"_s : u"grant leave"_s;
+    const QString command = join ? QStringLiteral("grant join") : QStringLiteral("grant leave");
     QCommandLineParser parser;
-    parser.setApplicationDescription(join ? u"Make CHILD a member of PARENT: CHILD gets every "
-                                            u"grant PARENT has.\nRefused if it would close a "
-                                            u"cycle."_s
-                                          : u"End CHILD's membership of PARENT."_s);
-    parser.addPositionalArgument(u"child"_s, u"A folder or role."_s);
-    parser.addPositionalArgument(u"parent"_s, u"A role (or folder)."_s);
+    parser.setApplicationDescription(
+        join ? QStringLiteral("Make CHILD a member of PARENT: CHILD gets every "
+                              "grant PARENT has.\nRefused if it would close a "
+                              "cycle.")
+             : QStringLiteral("End CHILD's membership of PARENT."));
+    parser.addPositionalArgument(QStringLiteral("child"), QStringLiteral("A folder or role."));
+    parser.addPositionalArgument(QStringLiteral("parent"), QStringLiteral("A role (or folder)."));
     if (const auto stop = context.parse(parser, command, arguments))
         return *stop;
     const QStringList positionals = parser.positionalArguments();
-    if (const auto stop =
-            expectPositionals(context, command, positionals, {u"child"_s, u"parent"_s}))
+    if (const auto stop = expectPositionals(context, command, positionals,
+                                            {QStringLiteral("child"), QStringLiteral("parent")}))
         return *stop;
     return withPolicy(context, [&](policy::Policy &policy) {
         const Result<void> changed =
@@ -258,9 +272,9 @@ Exit membership(Context &context, const QStringList &arguments, bool join)
         if (!changed)
             return context.failure(changed.error());
         if (context.json())
-            context.printJson(QJsonObject{{u"child"_s, positionals.at(0)},
-                                          {u"parent"_s, positionals.at(1)},
-                                          {u"member"_s, join}});
+            context.printJson(QJsonObject{{QStringLiteral("child"), positionals.at(0)},
+                                          {QStringLiteral("parent"), positionals.at(1)},
+                                          {QStringLiteral("member"), join}});
         else
             context.out() << positionals.at(0) << (join ? " is now a member of " : " left ")
                           << positionals.at(1) << "\n";
@@ -270,9 +284,9 @@ Exit membership(Context &context, const QStringList &arguments, bool join)
 
 Exit members(Context &context, const QStringList &arguments)
 {
-    const QString command = u"grant members"_s;
+    const QString command = QStringLiteral("grant members");
     QCommandLineParser parser;
-    parser.setApplicationDescription(u"List every membership (child -> parent)."_s);
+    parser.setApplicationDescription(QStringLiteral("List every membership (child -> parent)."));
     if (const auto stop = context.parse(parser, command, arguments))
         return *stop;
     if (const auto stop = expectPositionals(context, command, parser.positionalArguments(), {}))
@@ -281,17 +295,15 @@ Exit members(Context &context, const QStringList &arguments)
         const Result<QList<policy::Membership>> edges = policy.grants().memberships();
         if (!edges)
             return context.failure(edges.error());
-        if (context.json()) {
-            QJsonArray array;
-            for (const policy::Membership &edge : *edges)
-                array.append(QJsonObject{{u"child"_s, edge.child}, {u"parent"_s, edge.parent}});
-            context.printJson(array);
-            return Exit::Ok;
-        }
-        QList<QStringList> rows;
-        for (const policy::Membership &edge : *edges)
-            rows.append({edge.child, edge.parent});
-        context.printTable({u"CHILD"_s, u"PARENT"_s}, rows);
+        context.printList(
+            *edges, {QStringLiteral("CHILD"), QStringLiteral("PARENT")},
+            [](const policy::Membership &edge) {
+                return QJsonObject{{QStringLiteral("child"), edge.child},
+                                   {QStringLiteral("parent"), edge.parent}};
+            },
+            [](const policy::Membership &edge) {
+                return QStringList{edge.child, edge.parent};
+            });
         return Exit::Ok;
     });
 }
@@ -301,21 +313,23 @@ Exit members(Context &context, const QStringList &arguments)
 Exit runGrant(Context &context, const QStringList &arguments)
 {
     static const QList<Subcommand> subcommands = {
-        {u"add"_s,
-         u"add <principal> <action> <scope> [--deny] [--param NAME=GLOB]... [--grant-option] "
-         u"[--as FOLDER]"_s,
+        {QStringLiteral("add"),
+         QStringLiteral(
+             "add <principal> <action> <scope> [--deny] [--param NAME=GLOB]... [--grant-option] "
+             "[--as FOLDER]"),
          add},
-        {u"rm"_s, u"rm <id>"_s, remove},
-        {u"list"_s, u"list [<principal>]"_s, list},
-        {u"check"_s, u"check <principal> <action> <scope> [--param NAME=VALUE]..."_s, check},
-        {u"tools"_s, u"tools <principal> [--scope FOLDER]"_s, tools},
-        {u"join"_s, u"join <child> <parent>"_s,
+        {QStringLiteral("rm"), QStringLiteral("rm <id>"), remove},
+        {QStringLiteral("list"), QStringLiteral("list [<principal>]"), list},
+        {QStringLiteral("check"),
+         QStringLiteral("check <principal> <action> <scope> [--param NAME=VALUE]..."), check},
+        {QStringLiteral("tools"), QStringLiteral("tools <principal> [--scope FOLDER]"), tools},
+        {QStringLiteral("join"), QStringLiteral("join <child> <parent>"),
          [](Context &c, const QStringList &a) { return membership(c, a, true); }},
-        {u"leave"_s, u"leave <child> <parent>"_s,
+        {QStringLiteral("leave"), QStringLiteral("leave <child> <parent>"),
          [](Context &c, const QStringList &a) { return membership(c, a, false); }},
-        {u"members"_s, u"members"_s, members},
+        {QStringLiteral("members"), QStringLiteral("members"), members},
     };
-    return runSubcommand(context, u"grant"_s, arguments, subcommands);
+    return runSubcommand(context, QStringLiteral("grant"), arguments, subcommands);
 }
 
 } // namespace arizuko::cli

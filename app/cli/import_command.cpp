@@ -11,8 +11,6 @@
 #include <QJsonObject>
 #include <unistd.h>
 
-using namespace Qt::StringLiterals;
-
 namespace arizuko::cli {
 namespace {
 
@@ -23,11 +21,11 @@ QString kindSign(manifest::PlannedRow::Kind kind)
 {
     switch (kind) {
     case manifest::PlannedRow::Kind::Add:
-        return u"+"_s;
+        return QStringLiteral("+");
     case manifest::PlannedRow::Kind::Change:
-        return u"~"_s;
+        return QStringLiteral("~");
     case manifest::PlannedRow::Kind::Remove:
-        return u"-"_s;
+        return QStringLiteral("-");
     }
     return {};
 }
@@ -37,15 +35,16 @@ void printPlan(Context &context, const manifest::ImportPlan &plan)
     if (context.json()) {
         QJsonArray rows, ignored, notes;
         for (const manifest::PlannedRow &row : plan.rows)
-            rows.append(QJsonObject{{u"change"_s, kindSign(row.kind)},
-                                    {u"resource"_s, row.resource},
-                                    {u"key"_s, row.key}});
+            rows.append(QJsonObject{{QStringLiteral("change"), kindSign(row.kind)},
+                                    {QStringLiteral("resource"), row.resource},
+                                    {QStringLiteral("key"), row.key}});
         for (const QString &line : plan.ignored)
             ignored.append(line);
         for (const QString &line : plan.notes)
             notes.append(line);
-        context.printJson(
-            QJsonObject{{u"rows"_s, rows}, {u"ignored"_s, ignored}, {u"notes"_s, notes}});
+        context.printJson(QJsonObject{{QStringLiteral("rows"), rows},
+                                      {QStringLiteral("ignored"), ignored},
+                                      {QStringLiteral("notes"), notes}});
         return;
     }
     for (const QString &note : plan.notes)
@@ -81,36 +80,37 @@ bool confirmed(Context &context)
 
 Exit runImport(Context &context, const QStringList &arguments)
 {
-    const QString command = u"import"_s;
+    const QString command = QStringLiteral("import");
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        u"Import an arizuko manifest (a server's export or ours). Shows the plan: rows\n"
-        u"added (+), changed (~) and removed (-), scoped like arizuko's apply. Applies it\n"
-        u"in one transaction only after confirmation or --yes."_s);
-    parser.addPositionalArgument(u"file"_s, u"The manifest."_s);
-    const QCommandLineOption planOnly(u"plan"_s, u"Show the plan and stop."_s);
-    const QCommandLineOption yes(u"yes"_s, u"Apply without asking."_s);
+    parser.setApplicationDescription(QStringLiteral(
+        "Import an arizuko manifest (a server's export or ours). Shows the plan: rows\n"
+        "added (+), changed (~) and removed (-), scoped like arizuko's apply. Applies it\n"
+        "in one transaction only after confirmation or --yes."));
+    parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("The manifest."));
+    const QCommandLineOption planOnly(QStringLiteral("plan"),
+                                      QStringLiteral("Show the plan and stop."));
+    const QCommandLineOption yes(QStringLiteral("yes"), QStringLiteral("Apply without asking."));
     parser.addOptions({planOnly, yes});
     if (const auto stop = context.parse(parser, command, arguments))
         return *stop;
-    if (const auto stop =
-            expectPositionals(context, command, parser.positionalArguments(), {u"file"_s}))
+    if (const auto stop = expectPositionals(context, command, parser.positionalArguments(),
+                                            {QStringLiteral("file")}))
         return *stop;
     const QString path = parser.positionalArguments().first();
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
-        return context.failure(u"cannot read %1: %2"_s.arg(path, file.errorString()));
+        return context.failure(QStringLiteral("cannot read %1: %2").arg(path, file.errorString()));
     const QByteArray manifest = file.read(maxFileBytes + 1);
     if (manifest.size() > maxFileBytes)
-        return context.failure(
-            u"%1 is larger than %2 bytes; refused"_s.arg(path, QString::number(maxFileBytes)));
+        return context.failure(QStringLiteral("%1 is larger than %2 bytes; refused")
+                                   .arg(path, QString::number(maxFileBytes)));
 
     const Result<std::unique_ptr<store::Store>> opened = openStore(context);
     if (!opened)
         return context.failure(opened.error());
     const Result<manifest::ImportPlan> plan = manifest::planImport(**opened, manifest);
     if (!plan)
-        return context.failure(u"%1: %2"_s.arg(path, plan.error().message));
+        return context.failure(QStringLiteral("%1: %2").arg(path, plan.error().message));
     if (parser.isSet(planOnly) || plan->changesNothing()) {
         printPlan(context, *plan);
         return Exit::Ok;
@@ -118,12 +118,13 @@ Exit runImport(Context &context, const QStringList &arguments)
     if (!parser.isSet(yes)) {
         printPlan(context, *plan);
         if (!confirmed(context))
-            return context.failure(u"not applied: confirm on a terminal or pass --yes"_s);
+            return context.failure(
+                QStringLiteral("not applied: confirm on a terminal or pass --yes"));
     }
     const Result<manifest::ImportPlan> applied =
-        manifest::applyImport(**opened, manifest, u"user:cli"_s);
+        manifest::applyImport(**opened, manifest, QStringLiteral("user:cli"));
     if (!applied)
-        return context.failure(u"%1: %2"_s.arg(path, applied.error().message));
+        return context.failure(QStringLiteral("%1: %2").arg(path, applied.error().message));
     if (parser.isSet(yes))
         printPlan(context, *applied);
     if (!context.json())

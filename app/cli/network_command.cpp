@@ -10,52 +10,49 @@
 #include <QJsonArray>
 #include <QJsonObject>
 
-using namespace Qt::StringLiterals;
-
 namespace arizuko::cli {
 namespace {
 
-const QString actor = u"user:cli"_s;
-const QString folderHelp = u"The folder; '' is the base every folder inherits."_s;
+const QString actor = QStringLiteral("user:cli");
+const QString folderHelp = QStringLiteral("The folder; '' is the base every folder inherits.");
 
 QString folderLabel(const QString &folder)
 {
-    return folder.isEmpty() ? u"''"_s : folder;
+    return folder.isEmpty() ? QStringLiteral("''") : folder;
 }
 
 void printRules(Context &context, const QList<policy::NetworkRule> &rules)
 {
-    if (context.json()) {
-        QJsonArray array;
-        for (const policy::NetworkRule &rule : rules)
-            array.append(policy::toJson(rule));
-        context.printJson(array);
-        return;
-    }
-    QList<QStringList> rows;
-    for (const policy::NetworkRule &rule : rules)
-        rows.append({folderLabel(rule.folder), policy::ruleKindName(rule.kind), rule.target,
-                     rule.createdBy, rule.createdAt});
-    context.printTable({u"FOLDER"_s, u"KIND"_s, u"HOST"_s, u"BY"_s, u"CREATED"_s}, rows);
+    context.printList(
+        rules,
+        {QStringLiteral("FOLDER"), QStringLiteral("KIND"), QStringLiteral("HOST"),
+         QStringLiteral("BY"), QStringLiteral("CREATED")},
+        [](const policy::NetworkRule &rule) { return policy::toJson(rule); },
+        [](const policy::NetworkRule &rule) {
+            return QStringList{folderLabel(rule.folder), policy::ruleKindName(rule.kind),
+                               rule.target, rule.createdBy, rule.createdAt};
+        });
 }
 
 Exit addRule(Context &context, const QStringList &arguments, policy::RuleKind kind)
 {
-    const QString command = u"network "_s + policy::ruleKindName(kind);
+    const QString command = QStringLiteral("network ") + policy::ruleKindName(kind);
     QCommandLineParser parser;
     parser.setApplicationDescription(
         (kind == policy::RuleKind::Allow
-             ? u"Allow the folder's turns (and its subfolders') to reach HOST.\n"_s
-             : u"Deny HOST to the folder and its subfolders; a deny wins over every allow.\n"_s) +
-        u"HOST is a host name (covers its subdomains; *.x is the same as x) or an IP\n"
-        u"literal; no URL, path or port. Allowing every host is the egress grant."_s);
-    parser.addPositionalArgument(u"folder"_s, folderHelp);
-    parser.addPositionalArgument(u"host"_s, u"e.g. github.com."_s);
+             ? QStringLiteral("Allow the folder's turns (and its subfolders') to reach HOST.\n")
+             : QStringLiteral(
+                   "Deny HOST to the folder and its subfolders; a deny wins over every allow.\n")) +
+        QStringLiteral(
+            "HOST is a host name (covers its subdomains; *.x is the same as x) or an IP\n"
+            "literal; no URL, path or port. Allowing every host is the egress grant."));
+    parser.addPositionalArgument(QStringLiteral("folder"), folderHelp);
+    parser.addPositionalArgument(QStringLiteral("host"), QStringLiteral("e.g. github.com."));
     if (const auto stop = context.parse(parser, command, arguments))
         return *stop;
     const QStringList positionals = parser.positionalArguments();
-    if (const auto stop =
-            expectPositionals(context, command, positionals, {u"folder"_s, u"host"_s}))
+    if (const auto stop = expectPositionals(context, command, positionals,
+                                            {QStringLiteral("folder"), QStringLiteral("host")}))
         return *stop;
     return withPolicy(context, [&](policy::Policy &policy) {
         const Result<policy::AddedRule> added =
@@ -64,7 +61,7 @@ Exit addRule(Context &context, const QStringList &arguments, policy::RuleKind ki
             return context.failure(added.error());
         if (context.json()) {
             QJsonObject object = policy::toJson(added->rule);
-            object.insert(u"created"_s, added->created);
+            object.insert(QStringLiteral("created"), added->created);
             context.printJson(object);
         } else {
             context.out() << (added->created ? "" : "already: ") << policy::ruleKindName(kind)
@@ -77,23 +74,27 @@ Exit addRule(Context &context, const QStringList &arguments, policy::RuleKind ki
 
 Exit remove(Context &context, const QStringList &arguments)
 {
-    const QString command = u"network rm"_s;
+    const QString command = QStringLiteral("network rm");
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        u"Remove the folder's own rule(s) for HOST (both kinds unless --allow/--deny)."_s);
-    parser.addPositionalArgument(u"folder"_s, folderHelp);
-    parser.addPositionalArgument(u"host"_s, u"As it was added (it is normalised the same way)."_s);
-    const QCommandLineOption allowOnly(u"allow"_s, u"Only the allow rule."_s);
-    const QCommandLineOption denyOnly(u"deny"_s, u"Only the deny rule."_s);
+    parser.setApplicationDescription(QStringLiteral(
+        "Remove the folder's own rule(s) for HOST (both kinds unless --allow/--deny)."));
+    parser.addPositionalArgument(QStringLiteral("folder"), folderHelp);
+    parser.addPositionalArgument(
+        QStringLiteral("host"), QStringLiteral("As it was added (it is normalised the same way)."));
+    const QCommandLineOption allowOnly(QStringLiteral("allow"),
+                                       QStringLiteral("Only the allow rule."));
+    const QCommandLineOption denyOnly(QStringLiteral("deny"),
+                                      QStringLiteral("Only the deny rule."));
     parser.addOptions({allowOnly, denyOnly});
     if (const auto stop = context.parse(parser, command, arguments))
         return *stop;
     const QStringList positionals = parser.positionalArguments();
-    if (const auto stop =
-            expectPositionals(context, command, positionals, {u"folder"_s, u"host"_s}))
+    if (const auto stop = expectPositionals(context, command, positionals,
+                                            {QStringLiteral("folder"), QStringLiteral("host")}))
         return *stop;
     if (parser.isSet(allowOnly) && parser.isSet(denyOnly))
-        return context.usageError(u"%1: give --allow or --deny, not both"_s.arg(command));
+        return context.usageError(
+            QStringLiteral("%1: give --allow or --deny, not both").arg(command));
     std::optional<policy::RuleKind> kind;
     if (parser.isSet(allowOnly))
         kind = policy::RuleKind::Allow;
@@ -117,16 +118,19 @@ Exit remove(Context &context, const QStringList &arguments)
 
 Exit list(Context &context, const QStringList &arguments)
 {
-    const QString command = u"network list"_s;
+    const QString command = QStringLiteral("network list");
     QCommandLineParser parser;
     parser.setApplicationDescription(
-        u"List every rule, or with FOLDER the rules that apply to it: its own and\n"
-        u"those it inherits, each with the folder it comes from."_s);
-    parser.addPositionalArgument(u"folder"_s, u"Optional. "_s + folderHelp, u"[folder]"_s);
+        QStringLiteral("List every rule, or with FOLDER the rules that apply to it: its own and\n"
+                       "those it inherits, each with the folder it comes from."));
+    parser.addPositionalArgument(QStringLiteral("folder"),
+                                 QStringLiteral("Optional. ") + folderHelp,
+                                 QStringLiteral("[folder]"));
     if (const auto stop = context.parse(parser, command, arguments))
         return *stop;
     const QStringList positionals = parser.positionalArguments();
-    if (const auto stop = expectPositionals(context, command, positionals, {u"folder"_s}, 1))
+    if (const auto stop =
+            expectPositionals(context, command, positionals, {QStringLiteral("folder")}, 1))
         return *stop;
     return withPolicy(context, [&](policy::Policy &policy) {
         if (positionals.isEmpty()) {
@@ -146,39 +150,42 @@ Exit list(Context &context, const QStringList &arguments)
 
 Exit resolve(Context &context, const QStringList &arguments)
 {
-    const QString command = u"network resolve"_s;
+    const QString command = QStringLiteral("network resolve");
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        u"What the folder's turns get: the deduplicated allow and deny lists over\n"
-        u"'' -> a -> a/b ..., and allow-all when the folder holds the egress grant."_s);
-    parser.addPositionalArgument(u"folder"_s, folderHelp);
+    parser.setApplicationDescription(QStringLiteral(
+        "What the folder's turns get: the deduplicated allow and deny lists over\n"
+        "'' -> a -> a/b ..., and allow-all when the folder holds the egress grant."));
+    parser.addPositionalArgument(QStringLiteral("folder"), folderHelp);
     if (const auto stop = context.parse(parser, command, arguments))
         return *stop;
     const QStringList positionals = parser.positionalArguments();
-    if (const auto stop = expectPositionals(context, command, positionals, {u"folder"_s}))
+    if (const auto stop =
+            expectPositionals(context, command, positionals, {QStringLiteral("folder")}))
         return *stop;
     return withPolicy(context, [&](policy::Policy &policy) {
         const Result<policy::NetworkPolicy> resolved = policy.network().resolve(positionals.at(0));
         if (!resolved)
             return context.failure(resolved.error());
         if (context.json()) {
-            QJsonObject object{{u"folder"_s, positionals.at(0)},
-                               {u"allow"_s, QJsonArray::fromStringList(resolved->allow)},
-                               {u"deny"_s, QJsonArray::fromStringList(resolved->deny)},
-                               {u"allow_all"_s, resolved->allowAll}};
+            QJsonObject object{
+                {QStringLiteral("folder"), positionals.at(0)},
+                {QStringLiteral("allow"), QJsonArray::fromStringList(resolved->allow)},
+                {QStringLiteral("deny"), QJsonArray::fromStringList(resolved->deny)},
+                {QStringLiteral("allow_all"), resolved->allowAll}};
             if (resolved->egressGrant)
-                object.insert(u"egress_grant"_s, policy::toJson(*resolved->egressGrant));
+                object.insert(QStringLiteral("egress_grant"),
+                              policy::toJson(*resolved->egressGrant));
             context.printJson(object);
         } else {
             const auto joined = [](const QStringList &hosts) {
-                return hosts.isEmpty() ? u"(none)"_s : hosts.join(u',');
+                return hosts.isEmpty() ? QStringLiteral("(none)") : hosts.join(u',');
             };
             context.out() << "allow: " << joined(resolved->allow) << "\n"
                           << "deny: " << joined(resolved->deny) << "\n"
                           << "allow-all: "
-                          << (resolved->allowAll ? u"yes, by grant "_s +
+                          << (resolved->allowAll ? QStringLiteral("yes, by grant ") +
                                                        policy::describeGrant(*resolved->egressGrant)
-                                                 : u"no"_s)
+                                                 : QStringLiteral("no"))
                           << "\n";
         }
         return Exit::Ok;
@@ -187,18 +194,18 @@ Exit resolve(Context &context, const QStringList &arguments)
 
 Exit test(Context &context, const QStringList &arguments)
 {
-    const QString command = u"network test"_s;
+    const QString command = QStringLiteral("network test");
     QCommandLineParser parser;
     parser.setApplicationDescription(
-        u"Would the folder's turn proxy let HOST through? Names the rule and folder\n"
-        u"that decide. Exits 0 when allowed, 1 when denied."_s);
-    parser.addPositionalArgument(u"folder"_s, folderHelp);
-    parser.addPositionalArgument(u"host"_s, u"e.g. api.github.com."_s);
+        QStringLiteral("Would the folder's turn proxy let HOST through? Names the rule and folder\n"
+                       "that decide. Exits 0 when allowed, 1 when denied."));
+    parser.addPositionalArgument(QStringLiteral("folder"), folderHelp);
+    parser.addPositionalArgument(QStringLiteral("host"), QStringLiteral("e.g. api.github.com."));
     if (const auto stop = context.parse(parser, command, arguments))
         return *stop;
     const QStringList positionals = parser.positionalArguments();
-    if (const auto stop =
-            expectPositionals(context, command, positionals, {u"folder"_s, u"host"_s}))
+    if (const auto stop = expectPositionals(context, command, positionals,
+                                            {QStringLiteral("folder"), QStringLiteral("host")}))
         return *stop;
     return withPolicy(context, [&](policy::Policy &policy) {
         const Result<policy::HostVerdict> verdict =
@@ -206,13 +213,14 @@ Exit test(Context &context, const QStringList &arguments)
         if (!verdict)
             return context.failure(verdict.error());
         if (context.json()) {
-            QJsonObject object{{u"host"_s, verdict->host},
-                               {u"allowed"_s, verdict->allowed},
-                               {u"reason"_s, verdict->reason}};
+            QJsonObject object{{QStringLiteral("host"), verdict->host},
+                               {QStringLiteral("allowed"), verdict->allowed},
+                               {QStringLiteral("reason"), verdict->reason}};
             if (verdict->decidingRule)
-                object.insert(u"rule"_s, policy::toJson(*verdict->decidingRule));
+                object.insert(QStringLiteral("rule"), policy::toJson(*verdict->decidingRule));
             if (verdict->egressGrant)
-                object.insert(u"egress_grant"_s, policy::toJson(*verdict->egressGrant));
+                object.insert(QStringLiteral("egress_grant"),
+                              policy::toJson(*verdict->egressGrant));
             context.printJson(object);
         } else {
             context.out() << (verdict->allowed ? "allow " : "deny ") << verdict->host << ": "
@@ -227,16 +235,16 @@ Exit test(Context &context, const QStringList &arguments)
 Exit runNetwork(Context &context, const QStringList &arguments)
 {
     static const QList<Subcommand> subcommands = {
-        {u"allow"_s, u"allow <folder> <host>"_s,
+        {QStringLiteral("allow"), QStringLiteral("allow <folder> <host>"),
          [](Context &c, const QStringList &a) { return addRule(c, a, policy::RuleKind::Allow); }},
-        {u"deny"_s, u"deny <folder> <host>"_s,
+        {QStringLiteral("deny"), QStringLiteral("deny <folder> <host>"),
          [](Context &c, const QStringList &a) { return addRule(c, a, policy::RuleKind::Deny); }},
-        {u"rm"_s, u"rm <folder> <host> [--allow|--deny]"_s, remove},
-        {u"list"_s, u"list [<folder>]"_s, list},
-        {u"resolve"_s, u"resolve <folder>"_s, resolve},
-        {u"test"_s, u"test <folder> <host>"_s, test},
+        {QStringLiteral("rm"), QStringLiteral("rm <folder> <host> [--allow|--deny]"), remove},
+        {QStringLiteral("list"), QStringLiteral("list [<folder>]"), list},
+        {QStringLiteral("resolve"), QStringLiteral("resolve <folder>"), resolve},
+        {QStringLiteral("test"), QStringLiteral("test <folder> <host>"), test},
     };
-    return runSubcommand(context, u"network"_s, arguments, subcommands);
+    return runSubcommand(context, QStringLiteral("network"), arguments, subcommands);
 }
 
 } // namespace arizuko::cli

@@ -6,15 +6,12 @@
 #include "with_policy.h"
 
 #include <QCommandLineParser>
-#include <QJsonArray>
 #include <QJsonObject>
-
-using namespace Qt::StringLiterals;
 
 namespace arizuko::cli {
 namespace {
 
-const QString actor = u"user:cli"_s;
+const QString actor = QStringLiteral("user:cli");
 
 std::optional<qint64> parseNumber(Context &context, const QString &command, const QString &name,
                                   const QString &value, Exit &exit)
@@ -22,7 +19,8 @@ std::optional<qint64> parseNumber(Context &context, const QString &command, cons
     bool numeric = false;
     const qint64 number = value.toLongLong(&numeric);
     if (!numeric) {
-        exit = context.usageError(u"%1: <%2> '%3' is not a number"_s.arg(command, name, value));
+        exit = context.usageError(
+            QStringLiteral("%1: <%2> '%3' is not a number").arg(command, name, value));
         return std::nullopt;
     }
     return number;
@@ -30,24 +28,27 @@ std::optional<qint64> parseNumber(Context &context, const QString &command, cons
 
 Exit add(Context &context, const QStringList &arguments)
 {
-    const QString command = u"route add"_s;
+    const QString command = QStringLiteral("route add");
     QCommandLineParser parser;
     parser.setApplicationDescription(
-        u"Add a route. The lowest SEQ whose predicates all match a message wins.\n"
-        u"MATCH is one argument of whitespace-separated key=glob predicates, e.g.\n"
-        u"'platform=cli chat=corp/*' ('*' does not cross '/', '**' does; '' matches\n"
-        u"every message). TARGET is a folder, optionally with #observe."_s);
-    parser.addPositionalArgument(u"seq"_s, u"The route's order (lower first)."_s);
-    parser.addPositionalArgument(u"match"_s, u"key=glob predicates."_s);
-    parser.addPositionalArgument(u"target"_s, u"e.g. corp/eng or corp/eng#observe."_s);
+        QStringLiteral("Add a route. The lowest SEQ whose predicates all match a message wins.\n"
+                       "MATCH is one argument of whitespace-separated key=glob predicates, e.g.\n"
+                       "'platform=cli chat=corp/*' ('*' does not cross '/', '**' does; '' matches\n"
+                       "every message). TARGET is a folder, optionally with #observe."));
+    parser.addPositionalArgument(QStringLiteral("seq"),
+                                 QStringLiteral("The route's order (lower first)."));
+    parser.addPositionalArgument(QStringLiteral("match"), QStringLiteral("key=glob predicates."));
+    parser.addPositionalArgument(QStringLiteral("target"),
+                                 QStringLiteral("e.g. corp/eng or corp/eng#observe."));
     if (const auto stop = context.parse(parser, command, arguments))
         return *stop;
     const QStringList positionals = parser.positionalArguments();
-    if (const auto stop =
-            expectPositionals(context, command, positionals, {u"seq"_s, u"match"_s, u"target"_s}))
+    if (const auto stop = expectPositionals(
+            context, command, positionals,
+            {QStringLiteral("seq"), QStringLiteral("match"), QStringLiteral("target")}))
         return *stop;
     Exit usage = Exit::Usage;
-    const auto seq = parseNumber(context, command, u"seq"_s, positionals.at(0), usage);
+    const auto seq = parseNumber(context, command, QStringLiteral("seq"), positionals.at(0), usage);
     if (!seq)
         return usage;
     return withPolicy(context, [&](policy::Policy &policy) {
@@ -65,18 +66,18 @@ Exit add(Context &context, const QStringList &arguments)
 
 Exit remove(Context &context, const QStringList &arguments)
 {
-    const QString command = u"route rm"_s;
+    const QString command = QStringLiteral("route rm");
     QCommandLineParser parser;
-    parser.setApplicationDescription(u"Remove a route by its id (see route list)."_s);
-    parser.addPositionalArgument(u"id"_s, u"The route's id."_s);
+    parser.setApplicationDescription(QStringLiteral("Remove a route by its id (see route list)."));
+    parser.addPositionalArgument(QStringLiteral("id"), QStringLiteral("The route's id."));
     if (const auto stop = context.parse(parser, command, arguments))
         return *stop;
-    if (const auto stop =
-            expectPositionals(context, command, parser.positionalArguments(), {u"id"_s}))
+    if (const auto stop = expectPositionals(context, command, parser.positionalArguments(),
+                                            {QStringLiteral("id")}))
         return *stop;
     Exit usage = Exit::Usage;
-    const auto id =
-        parseNumber(context, command, u"id"_s, parser.positionalArguments().first(), usage);
+    const auto id = parseNumber(context, command, QStringLiteral("id"),
+                                parser.positionalArguments().first(), usage);
     if (!id)
         return usage;
     return withPolicy(context, [&](policy::Policy &policy) {
@@ -93,9 +94,10 @@ Exit remove(Context &context, const QStringList &arguments)
 
 Exit list(Context &context, const QStringList &arguments)
 {
-    const QString command = u"route list"_s;
+    const QString command = QStringLiteral("route list");
     QCommandLineParser parser;
-    parser.setApplicationDescription(u"List the routes in the order they are tried."_s);
+    parser.setApplicationDescription(
+        QStringLiteral("List the routes in the order they are tried."));
     if (const auto stop = context.parse(parser, command, arguments))
         return *stop;
     if (const auto stop = expectPositionals(context, command, parser.positionalArguments(), {}))
@@ -104,30 +106,30 @@ Exit list(Context &context, const QStringList &arguments)
         const Result<QList<policy::Route>> routes = policy.routes().list();
         if (!routes)
             return context.failure(routes.error());
-        if (context.json()) {
-            QJsonArray array;
-            for (const policy::Route &route : *routes)
-                array.append(policy::toJson(route));
-            context.printJson(array);
-            return Exit::Ok;
-        }
-        QList<QStringList> rows;
-        for (const policy::Route &route : *routes)
-            rows.append({QString::number(route.id), QString::number(route.seq),
-                         route.match.isEmpty() ? u"(every message)"_s : route.match, route.target});
-        context.printTable({u"ID"_s, u"SEQ"_s, u"MATCH"_s, u"TARGET"_s}, rows);
+        context.printList(
+            *routes,
+            {QStringLiteral("ID"), QStringLiteral("SEQ"), QStringLiteral("MATCH"),
+             QStringLiteral("TARGET")},
+            [](const policy::Route &route) { return policy::toJson(route); },
+            [](const policy::Route &route) {
+                return QStringList{QString::number(route.id), QString::number(route.seq),
+                                   route.match.isEmpty() ? QStringLiteral("(every message)")
+                                                         : route.match,
+                                   route.target};
+            });
         return Exit::Ok;
     });
 }
 
 Exit test(Context &context, const QStringList &arguments)
 {
-    const QString command = u"route test"_s;
+    const QString command = QStringLiteral("route test");
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        u"Which route takes a message with these attributes? Exits 1 when none does."_s);
-    parser.addPositionalArgument(u"attributes"_s, u"key=value pairs, e.g. platform=cli."_s,
-                                 u"key=value..."_s);
+    parser.setApplicationDescription(QStringLiteral(
+        "Which route takes a message with these attributes? Exits 1 when none does."));
+    parser.addPositionalArgument(QStringLiteral("attributes"),
+                                 QStringLiteral("key=value pairs, e.g. platform=cli."),
+                                 QStringLiteral("key=value..."));
     if (const auto stop = context.parse(parser, command, arguments))
         return *stop;
     policy::MessageAttributes attributes;
@@ -135,7 +137,8 @@ Exit test(Context &context, const QStringList &arguments)
         const qsizetype equals = pair.indexOf(u'=');
         if (equals <= 0)
             return context.usageError(
-                u"%1: attribute '%2' is not key=value (e.g. chat=corp/eng)"_s.arg(command, pair));
+                QStringLiteral("%1: attribute '%2' is not key=value (e.g. chat=corp/eng)")
+                    .arg(command, pair));
         attributes.insert(pair.first(equals), pair.sliced(equals + 1));
     }
     return withPolicy(context, [&](policy::Policy &policy) {
@@ -144,15 +147,15 @@ Exit test(Context &context, const QStringList &arguments)
             return context.failure(match.error());
         if (!*match) {
             if (context.json())
-                context.printJson(QJsonObject{{u"matched"_s, false}});
-            return context.failure(u"no route matches the message"_s);
+                context.printJson(QJsonObject{{QStringLiteral("matched"), false}});
+            return context.failure(QStringLiteral("no route matches the message"));
         }
         const policy::RouteMatch &found = **match;
         if (context.json())
-            context.printJson(QJsonObject{{u"matched"_s, true},
-                                          {u"folder"_s, found.folder},
-                                          {u"observe"_s, found.observe},
-                                          {u"route"_s, policy::toJson(found.route)}});
+            context.printJson(QJsonObject{{QStringLiteral("matched"), true},
+                                          {QStringLiteral("folder"), found.folder},
+                                          {QStringLiteral("observe"), found.observe},
+                                          {QStringLiteral("route"), policy::toJson(found.route)}});
         else
             context.out() << found.folder << (found.observe ? " (observe)" : "") << " by route #"
                           << found.route.id << " (seq " << found.route.seq << ")\n";
@@ -165,12 +168,12 @@ Exit test(Context &context, const QStringList &arguments)
 Exit runRoute(Context &context, const QStringList &arguments)
 {
     static const QList<Subcommand> subcommands = {
-        {u"add"_s, u"add <seq> <match> <target>"_s, add},
-        {u"rm"_s, u"rm <id>"_s, remove},
-        {u"list"_s, u"list"_s, list},
-        {u"test"_s, u"test key=value..."_s, test},
+        {QStringLiteral("add"), QStringLiteral("add <seq> <match> <target>"), add},
+        {QStringLiteral("rm"), QStringLiteral("rm <id>"), remove},
+        {QStringLiteral("list"), QStringLiteral("list"), list},
+        {QStringLiteral("test"), QStringLiteral("test key=value..."), test},
     };
-    return runSubcommand(context, u"route"_s, arguments, subcommands);
+    return runSubcommand(context, QStringLiteral("route"), arguments, subcommands);
 }
 
 } // namespace arizuko::cli

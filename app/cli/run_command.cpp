@@ -2,29 +2,18 @@
 // they arrive; exits 0 when the turn is done, 1 otherwise.
 
 #include "commands.h"
+#include "interrupt_notifier.h"
 #include "subcommands.h"
-#include "store/data_dir.h"
-#include "store/store.h"
 #include "turns/turn_runner.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QJsonDocument>
-#include <QTimer>
 #include <algorithm>
-#include <atomic>
-#include <csignal>
 
 namespace arizuko::cli {
 namespace {
-
-std::atomic_bool interrupted = false;
-
-void onInterrupt(int)
-{
-    interrupted = true;
-}
 
 QString text(const QJsonObject &object, const char *key)
 {
@@ -229,7 +218,7 @@ Exit runRun(Context &context, const QStringList &arguments)
         request.deadline = std::chrono::seconds(seconds);
     }
 
-    auto store = store::Store::open(store::resolveDataDir(context.options().dataDir));
+    auto store = openStore(context);
     if (!store)
         return context.failure(store.error());
     auto settings = runnerSettings(context, **store);
@@ -305,21 +294,12 @@ Exit runRun(Context &context, const QStringList &arguments)
                      });
 
     // Ctrl-C cancels the turn instead of killing the engine mid-teardown.
-    interrupted = false;
-    std::signal(SIGINT, onInterrupt);
-    std::signal(SIGTERM, onInterrupt);
-    QTimer interruptPoll;
-    interruptPoll.setInterval(100);
-    QObject::connect(&interruptPoll, &QTimer::timeout, engine, [engine] {
-        if (!interrupted.exchange(false))
-            return;
+    InterruptNotifier interrupts;
+    QObject::connect(&interrupts, &InterruptNotifier::interrupted, engine, [engine] {
         for (turns::Turn *live : engine->turns())
             live->cancel(QStringLiteral("interrupted (SIGINT/SIGTERM to arizukoctl)"));
     });
-    interruptPoll.start();
     QCoreApplication::exec();
-    std::signal(SIGINT, SIG_DFL);
-    std::signal(SIGTERM, SIG_DFL);
     return exit;
 }
 

@@ -10,33 +10,32 @@
 #include <QJsonArray>
 #include <QJsonObject>
 
-using namespace Qt::StringLiterals;
-
 namespace arizuko::cli {
 namespace {
 
-const QString actor = u"user:cli"_s;
+const QString actor = QStringLiteral("user:cli");
 
 QJsonObject toJson(const turns::EffectiveSetting &effective)
 {
-    return {{u"key"_s, effective.definition.key},
-            {u"value"_s, effective.value},
-            {u"source"_s, turns::settingSourceName(effective.source)},
-            {u"saved"_s, effective.savedValue.isEmpty() ? QJsonValue() : effective.savedValue},
-            {u"default"_s, effective.definition.defaultValue},
-            {u"environment_variable"_s,
+    return {{QStringLiteral("key"), effective.definition.key},
+            {QStringLiteral("value"), effective.value},
+            {QStringLiteral("source"), turns::settingSourceName(effective.source)},
+            {QStringLiteral("saved"),
+             effective.savedValue.isEmpty() ? QJsonValue() : effective.savedValue},
+            {QStringLiteral("default"), effective.definition.defaultValue},
+            {QStringLiteral("environment_variable"),
              QString::fromLatin1(effective.definition.environmentVariable)}};
 }
 
 Exit show(Context &context, const QStringList &arguments)
 {
-    const QString command = u"settings show"_s;
+    const QString command = QStringLiteral("settings show");
     QCommandLineParser parser;
     parser.setApplicationDescription(
-        u"Show each setting, the value turns run with and where it comes from:\n"
-        u"default, saved (settings set, or the window) or environment (the variable\n"
-        u"named beside it wins over a saved value). The data directory is chosen by\n"
-        u"--data-dir or ARIZUKO_DATA_DIR, not by a setting."_s);
+        QStringLiteral("Show each setting, the value turns run with and where it comes from:\n"
+                       "default, saved (settings set, or the window) or environment (the variable\n"
+                       "named beside it wins over a saved value). The data directory is chosen by\n"
+                       "--data-dir or ARIZUKO_DATA_DIR, not by a setting."));
     if (const auto stop = context.parse(parser, command, arguments))
         return *stop;
     if (const auto stop = expectPositionals(context, command, parser.positionalArguments(), {}))
@@ -52,42 +51,50 @@ Exit show(Context &context, const QStringList &arguments)
         QJsonArray rows;
         for (const turns::EffectiveSetting &effective : settings)
             rows.append(toJson(effective));
-        context.printJson(QJsonObject{{u"data_dir"_s, (*store)->dataDir()}, {u"settings"_s, rows}});
+        context.printJson(QJsonObject{{QStringLiteral("data_dir"), (*store)->dataDir()},
+                                      {QStringLiteral("settings"), rows}});
         return Exit::Ok;
     }
     QList<QStringList> rows;
     for (const turns::EffectiveSetting &effective : settings) {
         QString source = turns::settingSourceName(effective.source);
         if (effective.source == turns::SettingSource::Environment)
-            source += u" ("_s + QString::fromLatin1(effective.definition.environmentVariable) +
-                      (effective.savedValue.isEmpty() ? QString()
-                                                      : u", saved "_s + effective.savedValue) +
-                      u")"_s;
-        rows << QStringList{effective.definition.key,
-                            effective.value.isEmpty() ? u"(not set)"_s : effective.value, source};
+            source += QStringLiteral(" (") +
+                      QString::fromLatin1(effective.definition.environmentVariable) +
+                      (effective.savedValue.isEmpty()
+                           ? QString()
+                           : QStringLiteral(", saved ") + effective.savedValue) +
+                      QStringLiteral(")");
+        rows << QStringList{
+            effective.definition.key,
+            effective.value.isEmpty() ? QStringLiteral("(not set)") : effective.value, source};
     }
-    rows << QStringList{u"data-dir"_s, (*store)->dataDir(), u"--data-dir / ARIZUKO_DATA_DIR"_s};
-    context.printTable({u"KEY"_s, u"VALUE"_s, u"FROM"_s}, rows);
+    rows << QStringList{QStringLiteral("data-dir"), (*store)->dataDir(),
+                        QStringLiteral("--data-dir / ARIZUKO_DATA_DIR")};
+    context.printTable({QStringLiteral("KEY"), QStringLiteral("VALUE"), QStringLiteral("FROM")},
+                       rows);
     return Exit::Ok;
 }
 
 Exit set(Context &context, const QStringList &arguments)
 {
-    const QString command = u"settings set"_s;
+    const QString command = QStringLiteral("settings set");
     QCommandLineParser parser;
     QStringList keys;
     for (const turns::SettingDefinition &definition : turns::settingDefinitions())
         keys << definition.key;
     parser.setApplicationDescription(
-        u"Save a setting; an empty VALUE ('') goes back to the default. The value is\n"
-        u"checked first and nothing is saved when it is refused. KEY is one of:\n  "_s +
-        keys.join(u", "_s) + u"\nturn-deadline is in seconds."_s);
-    parser.addPositionalArgument(u"key"_s, u"The setting."_s);
-    parser.addPositionalArgument(u"value"_s, u"Its new value."_s);
+        QStringLiteral(
+            "Save a setting; an empty VALUE ('') goes back to the default. The value is\n"
+            "checked first and nothing is saved when it is refused. KEY is one of:\n  ") +
+        keys.join(QStringLiteral(", ")) + QStringLiteral("\nturn-deadline is in seconds."));
+    parser.addPositionalArgument(QStringLiteral("key"), QStringLiteral("The setting."));
+    parser.addPositionalArgument(QStringLiteral("value"), QStringLiteral("Its new value."));
     if (const auto stop = context.parse(parser, command, arguments))
         return *stop;
     const QStringList positionals = parser.positionalArguments();
-    if (const auto stop = expectPositionals(context, command, positionals, {u"key"_s, u"value"_s}))
+    if (const auto stop = expectPositionals(context, command, positionals,
+                                            {QStringLiteral("key"), QStringLiteral("value")}))
         return *stop;
     auto store = openStore(context);
     if (!store)
@@ -104,7 +111,8 @@ Exit set(Context &context, const QStringList &arguments)
     if (!context.json())
         context.out() << "saved " << key << "\n";
     else
-        context.printJson(QJsonObject{{u"key"_s, key}, {u"saved"_s, positionals.at(1)}});
+        context.printJson(QJsonObject{{QStringLiteral("key"), key},
+                                      {QStringLiteral("saved"), positionals.at(1)}});
     return Exit::Ok;
 }
 
@@ -112,9 +120,9 @@ Exit set(Context &context, const QStringList &arguments)
 
 Exit runSettings(Context &context, const QStringList &arguments)
 {
-    return runSubcommand(context, u"settings"_s, arguments,
-                         {{u"show"_s, u"show [--json]"_s, show},
-                          {u"set"_s, u"set KEY VALUE"_s, set}});
+    return runSubcommand(context, QStringLiteral("settings"), arguments,
+                         {{QStringLiteral("show"), QStringLiteral("show [--json]"), show},
+                          {QStringLiteral("set"), QStringLiteral("set KEY VALUE"), set}});
 }
 
 } // namespace arizuko::cli

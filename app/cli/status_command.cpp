@@ -2,7 +2,7 @@
 
 #include "subcommands.h"
 #include "host/qemu_reaper.h"
-#include "turns/machine_status.h"
+#include "libvirt/machine_status.h"
 
 #include <QCommandLineParser>
 #include <QJsonArray>
@@ -106,7 +106,7 @@ Exit runStatus(Context &context, const QStringList &arguments)
     const auto settings = runnerSettings(context, **store);
     if (!settings)
         return context.failure(settings.error());
-    const host::HostStatus status = turns::collectMachineStatus(*settings);
+    const host::HostStatus status = libvirt::collectMachineStatus(*settings);
     const std::optional<host::QemuReaper> reaper = localQemuReaper(status);
     if (context.json())
         context.printJson(toJson(status, reaper, settings->filterMode));

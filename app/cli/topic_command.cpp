@@ -7,7 +7,6 @@
 #include "subcommands.h"
 
 #include <QCommandLineParser>
-#include <QJsonArray>
 #include <QJsonObject>
 
 namespace arizuko::cli {
@@ -149,21 +148,15 @@ Exit list(Context &context, const QStringList &arguments)
     const Result<QList<folders::Topic>> listed = folders::Topics(**opened, actor).list(values.value(0));
     if (!listed)
         return context.failure(listed.error());
-    if (context.json()) {
-        QJsonArray array;
-        for (const folders::Topic &topic : *listed)
-            array.append(toJson(topic));
-        context.printJson(array);
-        return Exit::Ok;
-    }
-    QList<QStringList> rows;
-    for (const folders::Topic &topic : *listed)
-        rows.append(
-            {topic.folder, topic.name, topic.sessionId, topic.parentTopic, topic.createdAt});
-    context.printTable({QStringLiteral("FOLDER"), QStringLiteral("TOPIC"),
-                        QStringLiteral("SESSION"), QStringLiteral("FORKED FROM"),
-                        QStringLiteral("CREATED")},
-                       rows);
+    context.printList(
+        *listed,
+        {QStringLiteral("FOLDER"), QStringLiteral("TOPIC"), QStringLiteral("SESSION"),
+         QStringLiteral("FORKED FROM"), QStringLiteral("CREATED")},
+        [](const folders::Topic &topic) { return toJson(topic); },
+        [](const folders::Topic &topic) {
+            return QStringList{topic.folder, topic.name, topic.sessionId, topic.parentTopic,
+                               topic.createdAt};
+        });
     return Exit::Ok;
 }
 

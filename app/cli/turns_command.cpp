@@ -2,13 +2,11 @@
 // or one turn's events.
 
 #include "commands.h"
-#include "store/data_dir.h"
-#include "store/store.h"
+#include "subcommands.h"
 #include "turns/turn_records.h"
 
 #include <QCommandLineParser>
 #include <QDateTime>
-#include <QJsonArray>
 #include <QJsonDocument>
 
 namespace arizuko::cli {
@@ -63,24 +61,21 @@ Exit listEvents(Context &context, turns::TurnRecords &records, const QString &re
     const auto events = records.events(turn->id);
     if (!events)
         return context.failure(events.error());
-    if (context.json()) {
-        QJsonArray array;
-        for (const turns::TurnEventRecord &event : *events)
-            array.append(QJsonObject{{QStringLiteral("seq"), event.seq},
-                                     {QStringLiteral("kind"), event.kind},
-                                     {QStringLiteral("at"), event.at},
-                                     {QStringLiteral("json"), event.json}});
-        context.printJson(array);
-        return Exit::Ok;
-    }
-    QList<QStringList> rows;
-    for (const turns::TurnEventRecord &event : *events)
-        rows << QStringList{
-            QString::number(event.seq), event.at, event.kind,
-            QString::fromUtf8(QJsonDocument(event.json).toJson(QJsonDocument::Compact))};
-    context.printTable({QStringLiteral("SEQ"), QStringLiteral("AT"), QStringLiteral("KIND"),
-                        QStringLiteral("JSON")},
-                       rows);
+    context.printList(
+        *events,
+        {QStringLiteral("SEQ"), QStringLiteral("AT"), QStringLiteral("KIND"),
+         QStringLiteral("JSON")},
+        [](const turns::TurnEventRecord &event) {
+            return QJsonObject{{QStringLiteral("seq"), event.seq},
+                               {QStringLiteral("kind"), event.kind},
+                               {QStringLiteral("at"), event.at},
+                               {QStringLiteral("json"), event.json}};
+        },
+        [](const turns::TurnEventRecord &event) {
+            return QStringList{
+                QString::number(event.seq), event.at, event.kind,
+                QString::fromUtf8(QJsonDocument(event.json).toJson(QJsonDocument::Compact))};
+        });
     return Exit::Ok;
 }
 
@@ -106,7 +101,7 @@ Exit runTurns(Context &context, const QStringList &arguments)
         return context.usageError(QStringLiteral("turns: --limit '%1' is not a positive number")
                                       .arg(parser.value(limitOption)));
 
-    auto store = store::Store::open(store::resolveDataDir(context.options().dataDir));
+    auto store = openStore(context);
     if (!store)
         return context.failure(store.error());
     turns::TurnRecords records(**store);
@@ -116,37 +111,32 @@ Exit runTurns(Context &context, const QStringList &arguments)
     const auto list = records.list(limit);
     if (!list)
         return context.failure(list.error());
-    if (context.json()) {
-        QJsonArray array;
-        for (const turns::TurnRecord &turn : *list) {
+    context.printList(
+        *list,
+        {QStringLiteral("TURN"), QStringLiteral("STATE"), QStringLiteral("FOLDER"),
+         QStringLiteral("TOPIC"), QStringLiteral("AGENT"), QStringLiteral("PREPARE_MS"),
+         QStringLiteral("BOOT_MS"), QStringLiteral("RUN_MS"), QStringLiteral("TEARDOWN_MS"),
+         QStringLiteral("EXIT"), QStringLiteral("ERROR")},
+        [](const turns::TurnRecord &turn) {
             QJsonObject object = turn.toJson();
             object.insert(QStringLiteral("phase_ms"), phaseTimings(turn));
-            array.append(object);
-        }
-        context.printJson(array);
-        return Exit::Ok;
-    }
-    QList<QStringList> rows;
-    for (const turns::TurnRecord &turn : *list) {
-        const QJsonObject timings = phaseTimings(turn);
-        rows << QStringList{turn.name,
-                            turns::turnStateName(turn.state),
-                            turn.folder,
-                            turn.topic,
-                            turn.agent,
-                            milliseconds(timings, "preparing"),
-                            milliseconds(timings, "booting"),
-                            milliseconds(timings, "running"),
-                            milliseconds(timings, "finishing"),
-                            turn.exitCode ? QString::number(*turn.exitCode) : QStringLiteral("-"),
-                            turn.error};
-    }
-    context.printTable({QStringLiteral("TURN"), QStringLiteral("STATE"), QStringLiteral("FOLDER"),
-                        QStringLiteral("TOPIC"), QStringLiteral("AGENT"),
-                        QStringLiteral("PREPARE_MS"), QStringLiteral("BOOT_MS"),
-                        QStringLiteral("RUN_MS"), QStringLiteral("TEARDOWN_MS"),
-                        QStringLiteral("EXIT"), QStringLiteral("ERROR")},
-                       rows);
+            return object;
+        },
+        [](const turns::TurnRecord &turn) {
+            const QJsonObject timings = phaseTimings(turn);
+            return QStringList{
+                turn.name,
+                turns::turnStateName(turn.state),
+                turn.folder,
+                turn.topic,
+                turn.agent,
+                milliseconds(timings, "preparing"),
+                milliseconds(timings, "booting"),
+                milliseconds(timings, "running"),
+                milliseconds(timings, "finishing"),
+                turn.exitCode ? QString::number(*turn.exitCode) : QStringLiteral("-"),
+                turn.error};
+        });
     return Exit::Ok;
 }
 

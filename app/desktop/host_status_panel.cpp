@@ -1,7 +1,5 @@
 #include "host_status_panel.h"
 
-#include "turns/machine_status.h"
-
 #include <QFormLayout>
 #include <QLabel>
 #include <QPushButton>
@@ -21,7 +19,7 @@ QLabel *makeValueLabel(QWidget *parent)
 
 } // namespace
 
-HostStatusPanel::HostStatusPanel(turns::RunnerSettings settings, QWidget *parent)
+HostStatusPanel::HostStatusPanel(libvirt::MachineSettings settings, QWidget *parent)
     : QWidget(parent)
     , m_settings(std::move(settings))
     , m_libvirt(makeValueLabel(this))
@@ -60,7 +58,7 @@ void HostStatusPanel::refresh()
         return;
     m_refresh->setEnabled(false);
     m_summary->setText(tr("Checking this machine…"));
-    m_watcher.setFuture(QtConcurrent::run(&turns::collectMachineStatus, m_settings));
+    m_watcher.setFuture(QtConcurrent::run(&libvirt::collectMachineStatus, m_settings));
 }
 
 void HostStatusPanel::show(const host::HostStatus &status)

@@ -4,7 +4,7 @@
 // (libvirt, KVM or TCG, the guest image), with advice where it cannot.
 
 #include "host/host_status.h"
-#include "turns/runner_settings.h"
+#include "libvirt/machine_status.h"
 
 #include <QFutureWatcher>
 #include <QWidget>
@@ -19,7 +19,7 @@ class HostStatusPanel final : public QWidget
     Q_OBJECT
 
 public:
-    explicit HostStatusPanel(turns::RunnerSettings settings, QWidget *parent = nullptr);
+    explicit HostStatusPanel(libvirt::MachineSettings settings, QWidget *parent = nullptr);
 
     // Collects the status again, off the GUI thread (the KVM probe and the
     // libvirt connection can take seconds).
@@ -31,7 +31,7 @@ signals:
 private:
     void show(const host::HostStatus &status);
 
-    turns::RunnerSettings m_settings;
+    libvirt::MachineSettings m_settings;
     QLabel *m_libvirt;
     QLabel *m_accelerator;
     QLabel *m_guestImage;

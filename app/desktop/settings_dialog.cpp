@@ -5,7 +5,7 @@
 
 #include "store/store.h"
 #include "store/store_watcher.h"
-#include "turns/machine_status.h"
+#include "libvirt/machine_status.h"
 #include "turns/runner_settings.h"
 
 #include <QComboBox>
@@ -285,7 +285,7 @@ void SettingsDialog::checkConnection()
         settings->libvirtUri = turns::findSetting(turns::setting::libvirtUri)->defaultValue;
     m_check->setEnabled(false);
     m_connection->setText(tr("Checking %1…").arg(printable(settings->libvirtUri, 200)));
-    m_checking.setFuture(QtConcurrent::run(&turns::collectMachineStatus, *settings));
+    m_checking.setFuture(QtConcurrent::run(&libvirt::collectMachineStatus, *settings));
 }
 
 void SettingsDialog::showConnection(const host::HostStatus &status)

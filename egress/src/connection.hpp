@@ -13,7 +13,7 @@
 #include "socket_address.hpp"
 #include "socket_readiness.hpp"
 #include "tunnel.hpp"
-#include "unique_fd.hpp"
+#include "posix/unique_fd.h"
 
 #include <cstdint>
 #include <memory>
@@ -28,7 +28,7 @@ class ProxyServer;
 class Connection
 {
 public:
-    Connection(ProxyServer &server, uint64_t id, UniqueFd client, const SocketAddress &peer);
+    Connection(ProxyServer &server, uint64_t id, posix::UniqueFd client, const SocketAddress &peer);
     Connection(const Connection &) = delete;
     Connection &operator=(const Connection &) = delete;
 
@@ -91,8 +91,8 @@ private:
 
     ProxyServer &server_;
     const uint64_t id_;
-    UniqueFd client_;
-    UniqueFd upstream_;
+    posix::UniqueFd client_;
+    posix::UniqueFd upstream_;
     const std::string clientIp_;
     const bool clientPermitted_;
     SocketWatcher clientWatcher_{*this, false};

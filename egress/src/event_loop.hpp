@@ -4,7 +4,7 @@
 // until their sockets would block, so each readiness change costs one wake-up and no epoll_ctl.
 
 #include "deadline_queue.hpp"
-#include "unique_fd.hpp"
+#include "posix/unique_fd.h"
 
 #include <cstdint>
 #include <functional>
@@ -48,7 +48,7 @@ public:
                  const std::function<void()> &afterBatch);
 
 private:
-    UniqueFd epoll_;
+    posix::UniqueFd epoll_;
     DeadlineQueue deadlines_;
     Clock::time_point now_ = Clock::now();
 };

@@ -10,7 +10,7 @@
 #include "expected.hpp"
 #include "list_loader.hpp"
 #include "resolver.hpp"
-#include "unique_fd.hpp"
+#include "posix/unique_fd.h"
 
 #include <cstdint>
 #include <functional>
@@ -72,10 +72,10 @@ private:
     DecisionLog log_{2};
     EventLoop loop_;
     Resolver resolver_;
-    UniqueFd listener_;
+    posix::UniqueFd listener_;
     SocketAddress bound_;
     std::unique_ptr<ListLoader> loader_;
-    UniqueFd signals_;
+    posix::UniqueFd signals_;
     Watcher listenerWatcher_{[this] { acceptAll(); }};
     Watcher resolverWatcher_{[this] { deliverAnswers(); }};
     Watcher signalWatcher_{[this] { onSignal(); }};

@@ -5,7 +5,7 @@
 // shutdown(SHUT_WR); the tunnel ends when both directions have ended or either socket fails.
 
 #include "socket_readiness.hpp"
-#include "unique_fd.hpp"
+#include "posix/unique_fd.h"
 
 #include <cstdint>
 #include <memory>
@@ -40,8 +40,8 @@ private:
         int to = -1;
         SocketReadiness *source = nullptr;
         SocketReadiness *sink = nullptr;
-        UniqueFd pipeRead;
-        UniqueFd pipeWrite;
+        posix::UniqueFd pipeRead;
+        posix::UniqueFd pipeWrite;
         size_t inPipe = 0;
         size_t pipeCapacity = 0;
         bool grown = false;

@@ -2,7 +2,7 @@
 
 // An eventfd a worker thread rings to wake the event loop.
 
-#include "unique_fd.hpp"
+#include "posix/unique_fd.h"
 
 namespace arizuko::egress {
 
@@ -18,7 +18,7 @@ public:
     void drain() const;
 
 private:
-    UniqueFd fd_;
+    posix::UniqueFd fd_;
 };
 
 } // namespace arizuko::egress

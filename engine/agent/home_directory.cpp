@@ -1,5 +1,7 @@
 #include "agent/home_directory.h"
 
+#include "posix/unique_fd.h"
+
 #include <QFile>
 #include <QStringList>
 #include <algorithm>
@@ -24,29 +26,6 @@ struct HomeDirectory::Descriptor
 };
 
 namespace {
-
-class Fd
-{
-public:
-    explicit Fd(int fd = -1) : m_fd(fd) {}
-    ~Fd()
-    {
-        if (m_fd >= 0)
-            ::close(m_fd);
-    }
-    Fd(const Fd &) = delete;
-    Fd &operator=(const Fd &) = delete;
-    int get() const { return m_fd; }
-    void reset(int fd)
-    {
-        if (m_fd >= 0)
-            ::close(m_fd);
-        m_fd = fd;
-    }
-
-private:
-    int m_fd;
-};
 
 Error homeError(const QString &home, const QString &relative, const QString &what, int error)
 {
@@ -108,7 +87,7 @@ Result<std::optional<QByteArray>> HomeDirectory::read(const QString &relative,
     if (!validRelative(relative))
         return homeError(m_path, relative, QStringLiteral("read"), EINVAL);
     // O_NONBLOCK: a FIFO planted in the home must not hang the engine.
-    const Fd file(
+    const posix::UniqueFd file(
         openBeneath(m_directory->fd, QFile::encodeName(relative), O_RDONLY | O_NONBLOCK));
     if (file.get() < 0) {
         if (errno == ENOENT)
@@ -192,7 +171,7 @@ Result<void> HomeDirectory::create(const QString &relative, const QByteArray &da
     if (!validRelative(relative))
         return homeError(m_path, relative, QStringLiteral("create"), EINVAL);
     const QStringList parts = relative.split(QLatin1Char('/'));
-    Fd parent(::fcntl(m_directory->fd, F_DUPFD_CLOEXEC, 0));
+    posix::UniqueFd parent(::fcntl(m_directory->fd, F_DUPFD_CLOEXEC, 0));
     for (qsizetype i = 0; i + 1 < parts.size(); ++i) {
         const QByteArray name = QFile::encodeName(parts[i]);
         int next = openBeneath(parent.get(), name, O_DIRECTORY | O_RDONLY);
@@ -205,7 +184,7 @@ Result<void> HomeDirectory::create(const QString &relative, const QByteArray &da
             return homeError(m_path, relative, QStringLiteral("create"), errno);
         parent.reset(next);
     }
-    const Fd file(openBeneath(parent.get(), QFile::encodeName(parts.last()),
+    const posix::UniqueFd file(openBeneath(parent.get(), QFile::encodeName(parts.last()),
                               O_WRONLY | O_CREAT | O_EXCL, 0600));
     if (file.get() < 0)
         return homeError(m_path, relative, QStringLiteral("create"), errno);

@@ -15,6 +15,11 @@ AuditLog::AuditLog(store::Store &store)
     : m_store(store)
 {}
 
+Result<store::WriteTransaction> AuditLog::beginWrite()
+{
+    return store::WriteTransaction::begin(m_store.database());
+}
+
 Result<qint64> AuditLog::record(const QString &actor, const QString &kind, const QString &subject,
                                 const QJsonObject &detail)
 {

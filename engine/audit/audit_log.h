@@ -5,10 +5,13 @@
 // never a secret value.
 
 #include "core/result.h"
+#include "store/write_transaction.h"
 
 #include <QJsonObject>
 #include <QList>
 #include <QString>
+#include <type_traits>
+#include <utility>
 
 namespace arizuko::store {
 class Store;
@@ -49,8 +52,31 @@ public:
     // Matching entries, oldest first.
     Result<QList<Entry>> query(const Query &query) const;
 
+    // Begin, change, audit, commit: runs `change`, which writes to the store
+    // and record()s what it did, in one write transaction, so a change and
+    // its audit entries commit together or not at all. An error from
+    // `change` (or the commit) rolls both back. `change` returns a Result.
+    template<typename Change>
+    std::invoke_result_t<Change> writeAudited(Change &&change);
+
 private:
+    Result<store::WriteTransaction> beginWrite();
+
     store::Store &m_store;
 };
+
+template<typename Change>
+std::invoke_result_t<Change> AuditLog::writeAudited(Change &&change)
+{
+    Result<store::WriteTransaction> transaction = beginWrite();
+    if (!transaction)
+        return transaction.error();
+    std::invoke_result_t<Change> changed = std::forward<Change>(change)();
+    if (!changed)
+        return changed;
+    if (const Result<void> committed = transaction->commit(); !committed)
+        return committed.error();
+    return changed;
+}
 
 } // namespace arizuko::audit

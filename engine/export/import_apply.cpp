@@ -9,8 +9,6 @@
 #include "store/query.h"
 #include "store/timestamp.h"
 
-using namespace Qt::StringLiterals;
-
 namespace arizuko::manifest {
 namespace {
 
@@ -37,10 +35,12 @@ QString stampOrNow(const QString &stamp)
 Result<QMultiMap<QByteArray, qint64>> grantIds(const QSqlDatabase &db)
 {
     Result<QSqlQuery> rows = store::execute(
-        db, u"SELECT id, principal, action, scope, effect, params FROM acl WHERE predicate = ''"_s);
+        db,
+        QStringLiteral(
+            "SELECT id, principal, action, scope, effect, params FROM acl WHERE predicate = ''"));
     if (!rows)
         return rows.error();
-    const ResourceSpec &spec = *findResource(u"acl"_s);
+    const ResourceSpec &spec = *findResource(QStringLiteral("acl"));
     QMultiMap<QByteArray, qint64> ids;
     while (rows->next()) {
         const Result<policy::GrantParams> params =
@@ -61,22 +61,26 @@ Result<void> writeGrant(const QSqlDatabase &db, const PlannedRow &planned,
     const ResourceSpec &spec = *findResource(planned.resource);
     const Row &row = planned.row;
     if (planned.kind == Kind::Add) {
-        const Result<policy::GrantParams> params = desktopParams(row.text(spec, u"params"_s));
+        const Result<policy::GrantParams> params =
+            desktopParams(row.text(spec, QStringLiteral("params")));
         if (!params)
             return params.error();
-        return run(db,
-                   u"INSERT INTO acl (principal, action, scope, effect, params, predicate, "
-                   u"granted_by, granted_at) VALUES (?, ?, ?, ?, ?, '', ?, ?)"_s,
-                   {desktopPrincipal(row.text(spec, u"principal"_s)), row.text(spec, u"action"_s),
-                    row.text(spec, u"scope"_s), row.text(spec, u"effect"_s),
-                    policy::paramsToJson(*params), row.text(spec, u"granted_by"_s),
-                    stampOrNow(row.text(spec, u"granted_at"_s))});
+        return run(
+            db,
+            QStringLiteral("INSERT INTO acl (principal, action, scope, effect, params, predicate, "
+                           "granted_by, granted_at) VALUES (?, ?, ?, ?, ?, '', ?, ?)"),
+            {desktopPrincipal(row.text(spec, QStringLiteral("principal"))),
+             row.text(spec, QStringLiteral("action")), row.text(spec, QStringLiteral("scope")),
+             row.text(spec, QStringLiteral("effect")), policy::paramsToJson(*params),
+             row.text(spec, QStringLiteral("granted_by")),
+             stampOrNow(row.text(spec, QStringLiteral("granted_at")))});
     }
     for (const qint64 id : ids.values(planned.key.toUtf8())) {
-        const Result<void> done = planned.kind == Kind::Remove
-                                      ? run(db, u"DELETE FROM acl WHERE id = ?"_s, {id})
-                                      : run(db, u"UPDATE acl SET granted_by = ? WHERE id = ?"_s,
-                                            {row.text(spec, u"granted_by"_s), id});
+        const Result<void> done =
+            planned.kind == Kind::Remove
+                ? run(db, QStringLiteral("DELETE FROM acl WHERE id = ?"), {id})
+                : run(db, QStringLiteral("UPDATE acl SET granted_by = ? WHERE id = ?"),
+                      {row.text(spec, QStringLiteral("granted_by")), id});
         if (!done)
             return done;
     }
@@ -93,44 +97,54 @@ Result<void> writeRow(const QSqlDatabase &db, const PlannedRow &planned)
     if (resource == u"groups")
         return planned.kind == Kind::Add
                    ? run(db,
-                         u"INSERT INTO groups (folder, name, created_at, config) "
-                         u"VALUES (?, '', ?, ?)"_s,
+                         QStringLiteral("INSERT INTO groups (folder, name, created_at, config) "
+                                        "VALUES (?, '', ?, ?)"),
                          {text("folder"), stampOrNow(text("added_at")),
-                          text("config").isEmpty() ? u"{}"_s : text("config")})
-                   : run(db, u"UPDATE groups SET config = ? WHERE folder = ?"_s,
-                         {text("config").isEmpty() ? u"{}"_s : text("config"), text("folder")});
+                          text("config").isEmpty() ? QStringLiteral("{}") : text("config")})
+                   : run(db, QStringLiteral("UPDATE groups SET config = ? WHERE folder = ?"),
+                         {text("config").isEmpty() ? QStringLiteral("{}") : text("config"),
+                          text("folder")});
     if (resource == u"network_rules") {
         switch (planned.kind) {
         case Kind::Add:
-            return run(db,
-                       u"INSERT INTO network_rules (folder, target, kind, created_at, "
-                       u"created_by) VALUES (?, ?, 'allow', ?, ?)"_s,
-                       {text("folder"), text("target"), stampOrNow(text("created_at")),
-                        text("created_by")});
+            return run(
+                db,
+                QStringLiteral("INSERT INTO network_rules (folder, target, kind, created_at, "
+                               "created_by) VALUES (?, ?, 'allow', ?, ?)"),
+                {text("folder"), text("target"), stampOrNow(text("created_at")),
+                 text("created_by")});
         case Kind::Change:
-            return run(db,
-                       u"UPDATE network_rules SET created_by = ? WHERE folder = ? AND "
-                       u"target = ? AND kind = 'allow'"_s,
-                       {text("created_by"), text("folder"), text("target")});
+            return run(
+                db,
+                QStringLiteral("UPDATE network_rules SET created_by = ? WHERE folder = ? AND "
+                               "target = ? AND kind = 'allow'"),
+                {text("created_by"), text("folder"), text("target")});
         case Kind::Remove:
-            return run(db,
-                       u"DELETE FROM network_rules WHERE folder = ? AND target = ? AND "
-                       u"kind = 'allow'"_s,
-                       {text("folder"), text("target")});
+            return run(
+                db,
+                QStringLiteral("DELETE FROM network_rules WHERE folder = ? AND target = ? AND "
+                               "kind = 'allow'"),
+                {text("folder"), text("target")});
         }
     }
     if (resource == u"routes")
         return planned.kind == Kind::Add
-                   ? run(db, u"INSERT INTO routes (seq, match, target) VALUES (?, ?, ?)"_s,
+                   ? run(db,
+                         QStringLiteral("INSERT INTO routes (seq, match, target) VALUES (?, ?, ?)"),
                          {text("seq").toLongLong(), text("match"), text("target")})
-                   : run(db, u"DELETE FROM routes WHERE seq = ? AND match = ? AND target = ?"_s,
+                   : run(db,
+                         QStringLiteral(
+                             "DELETE FROM routes WHERE seq = ? AND match = ? AND target = ?"),
                          {text("seq").toLongLong(), text("match"), text("target")});
     // acl_membership; OR IGNORE: adding a folder above already made its
     // role:member edge.
     return planned.kind == Kind::Add
-               ? run(db, u"INSERT OR IGNORE INTO acl_membership (child, parent) VALUES (?, ?)"_s,
+               ? run(db,
+                     QStringLiteral(
+                         "INSERT OR IGNORE INTO acl_membership (child, parent) VALUES (?, ?)"),
                      {desktopPrincipal(text("child")), desktopPrincipal(text("parent"))})
-               : run(db, u"DELETE FROM acl_membership WHERE child = ? AND parent = ?"_s,
+               : run(db,
+                     QStringLiteral("DELETE FROM acl_membership WHERE child = ? AND parent = ?"),
                      {desktopPrincipal(text("child")), desktopPrincipal(text("parent"))});
 }
 
@@ -138,14 +152,15 @@ Result<void> writeRow(const QSqlDatabase &db, const PlannedRow &planned)
 // for new folders go unless the manifest lists them.
 Result<void> reconcileMemberships(const QSqlDatabase &db, const Document &document)
 {
-    const auto listed = document.resources.find(u"acl_membership"_s);
+    const auto listed = document.resources.find(QStringLiteral("acl_membership"));
     if (listed == document.resources.end())
         return {};
-    const ResourceSpec &spec = *findResource(u"acl_membership"_s);
+    const ResourceSpec &spec = *findResource(QStringLiteral("acl_membership"));
     QSet<QByteArray> wanted;
     for (const Row &row : listed->second)
         wanted.insert(row.sortKey(spec));
-    Result<QSqlQuery> rows = store::execute(db, u"SELECT child, parent FROM acl_membership"_s);
+    Result<QSqlQuery> rows =
+        store::execute(db, QStringLiteral("SELECT child, parent FROM acl_membership"));
     if (!rows)
         return rows.error();
     QList<std::pair<QString, QString>> extra;
@@ -156,8 +171,8 @@ Result<void> reconcileMemberships(const QSqlDatabase &db, const Document &docume
     }
     for (const auto &[child, parent] : extra)
         if (Result<void> done = run(db,
-                                    u"DELETE FROM acl_membership WHERE child = ? AND "
-                                    u"parent = ?"_s,
+                                    QStringLiteral("DELETE FROM acl_membership WHERE child = ? AND "
+                                                   "parent = ?"),
                                     {child, parent});
             !done)
             return done;

@@ -6,8 +6,6 @@
 
 #include <map>
 
-using namespace Qt::StringLiterals;
-
 namespace arizuko::manifest {
 namespace {
 
@@ -15,11 +13,11 @@ namespace {
 QStringList comparedFields(const QString &resource)
 {
     if (resource == u"groups")
-        return {u"config"_s};
+        return {QStringLiteral("config")};
     if (resource == u"network_rules")
-        return {u"created_by"_s};
+        return {QStringLiteral("created_by")};
     if (resource == u"acl")
-        return {u"granted_by"_s};
+        return {QStringLiteral("granted_by")};
     return {};
 }
 
@@ -79,8 +77,10 @@ Result<ImportPlan> diffWithStore(const QSqlDatabase &db, const Document &documen
     for (const LeftOut &row : current->leftOut)
         kept += document.resources.count(row.resource) ? 1 : 0;
     if (kept > 0)
-        plan.notes.append(u"%1 store row(s) that a manifest cannot carry (deny rules, wildcard "
-                          u"principals, ...) are kept as they are"_s.arg(kept));
+        plan.notes.append(
+            QStringLiteral("%1 store row(s) that a manifest cannot carry (deny rules, wildcard "
+                           "principals, ...) are kept as they are")
+                .arg(kept));
     return plan;
 }
 

@@ -7,14 +7,11 @@
 #include "folders/folders.h"
 #include "store/query.h"
 #include "store/store.h"
-#include "store/write_transaction.h"
 
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonObject>
-
-using namespace Qt::StringLiterals;
 
 namespace arizuko::manifest {
 namespace {
@@ -27,7 +24,7 @@ struct Planned
 
 Result<QSet<QString>> storeFolders(const QSqlDatabase &db)
 {
-    Result<QSqlQuery> rows = store::execute(db, u"SELECT folder FROM groups"_s);
+    Result<QSqlQuery> rows = store::execute(db, QStringLiteral("SELECT folder FROM groups"));
     if (!rows)
         return rows.error();
     QSet<QString> folders;
@@ -50,27 +47,32 @@ Result<Planned> planOn(const QSqlDatabase &db, const QByteArray &manifest)
             document.resources.cbegin(), document.resources.cend(),
             [](const auto &entry) { return findResource(entry.first)->subsystem == u"routd"; });
         if (!document.checksum.isEmpty() && !checksumMatches(document))
-            return makeError(u"import.checksum"_s,
-                             u"document %1: checksum %2 does not match its content; the file was "
-                             u"changed after it was written"_s.arg(
-                                 QString::number(document.index + 1), document.checksum));
+            return makeError(
+                QStringLiteral("import.checksum"),
+                QStringLiteral("document %1: checksum %2 does not match its content; the file was "
+                               "changed after it was written")
+                    .arg(QString::number(document.index + 1), document.checksum));
         if (!routd) {
             for (const auto &[name, rows] : document.resources)
-                planned.plan.ignored.append(u"%1: %2 row(s) not imported (the desktop does not "
-                                            u"model %1)"_s.arg(name, QString::number(rows.size())));
+                planned.plan.ignored.append(
+                    QStringLiteral("%1: %2 row(s) not imported (the desktop does not "
+                                   "model %1)")
+                        .arg(name, QString::number(rows.size())));
             continue;
         }
         if (haveRoutd)
-            return makeError(u"import.invalid"_s, u"document %1: a second routd document; one "
-                                                  u"file holds one"_s.arg(document.index + 1));
+            return makeError(QStringLiteral("import.invalid"),
+                             QStringLiteral("document %1: a second routd document; one "
+                                            "file holds one")
+                                 .arg(document.index + 1));
         haveRoutd = true;
         planned.document = document;
         planned.plan.notes.append(document.checksum.isEmpty()
-                                      ? u"no checksum: the content is not verified"_s
-                                      : u"checksum matches the content"_s);
+                                      ? QStringLiteral("no checksum: the content is not verified")
+                                      : QStringLiteral("checksum matches the content"));
     }
     if (!haveRoutd) {
-        planned.plan.notes.append(u"no routd document: nothing to import"_s);
+        planned.plan.notes.append(QStringLiteral("no routd document: nothing to import"));
         return planned;
     }
     Result<QSet<QString>> folders = storeFolders(db);
@@ -93,7 +95,9 @@ QJsonObject counts(const ImportPlan &plan)
         changed += row.kind == PlannedRow::Kind::Change;
         removed += row.kind == PlannedRow::Kind::Remove;
     }
-    return {{u"added"_s, added}, {u"changed"_s, changed}, {u"removed"_s, removed}};
+    return {{QStringLiteral("added"), added},
+            {QStringLiteral("changed"), changed},
+            {QStringLiteral("removed"), removed}};
 }
 
 } // namespace
@@ -110,23 +114,25 @@ Result<ImportPlan> planImport(store::Store &store, const QByteArray &manifest)
 Result<ImportPlan> applyImport(store::Store &store, const QByteArray &manifest,
                                const QString &actor)
 {
-    const QSqlDatabase db = store.database();
-    Result<store::WriteTransaction> transaction = store::WriteTransaction::begin(db);
-    if (!transaction)
-        return transaction.error();
-    Result<Planned> planned = planOn(db, manifest);
+    audit::AuditLog log(store);
+    Result<Planned> planned = log.writeAudited([&]() -> Result<Planned> {
+        const QSqlDatabase db = store.database();
+        Result<Planned> plannedHere = planOn(db, manifest);
+        if (!plannedHere)
+            return plannedHere.error();
+        if (Result<void> written = writePlan(db, plannedHere->document, plannedHere->plan);
+            !written)
+            return written.error();
+        QJsonObject detail = counts(plannedHere->plan);
+        detail.insert(QStringLiteral("checksum"), plannedHere->document.checksum);
+        if (const Result<qint64> audited = log.record(actor, QStringLiteral("import.apply"),
+                                                      QStringLiteral("manifest"), detail);
+            !audited)
+            return audited.error();
+        return plannedHere;
+    });
     if (!planned)
         return planned.error();
-    if (Result<void> written = writePlan(db, planned->document, planned->plan); !written)
-        return written.error();
-    QJsonObject detail = counts(planned->plan);
-    detail.insert(u"checksum"_s, planned->document.checksum);
-    if (const Result<qint64> audited =
-            audit::AuditLog(store).record(actor, u"import.apply"_s, u"manifest"_s, detail);
-        !audited)
-        return audited.error();
-    if (Result<void> committed = transaction->commit(); !committed)
-        return committed.error();
     // Homes of new folders, as `folder add` makes them; after the commit, so
     // a refused import leaves no directory behind.
     const folders::Folders folders(store, actor);
@@ -134,7 +140,7 @@ Result<ImportPlan> applyImport(store::Store &store, const QByteArray &manifest,
         if (row.kind != PlannedRow::Kind::Add || row.resource != u"groups")
             continue;
         const QString home =
-            folders.homePath(row.row.text(*findResource(row.resource), u"folder"_s));
+            folders.homePath(row.row.text(*findResource(row.resource), QStringLiteral("folder")));
         if (!QFileInfo::exists(home) && QDir().mkpath(home))
             QFile::setPermissions(home, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
     }

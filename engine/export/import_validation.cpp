@@ -13,8 +13,6 @@
 
 #include <QJsonDocument>
 
-using namespace Qt::StringLiterals;
-
 namespace arizuko::manifest {
 namespace {
 
@@ -50,9 +48,11 @@ struct RowCheck
         for (const QString &field : fields) {
             const qsizetype index = spec.fieldIndex(field);
             if (!row.values.at(index).isZero(spec.fields.at(index).type))
-                ignored.append(u"%1 row %2 (line %3): field %4 is not kept (the desktop has no "
-                               u"such setting)"_s.arg(spec.name, QString::number(place.row + 1),
-                                                      QString::number(place.line), field));
+                ignored.append(
+                    QStringLiteral("%1 row %2 (line %3): field %4 is not kept (the desktop has no "
+                                   "such setting)")
+                        .arg(spec.name, QString::number(place.row + 1), QString::number(place.line),
+                             field));
         }
     }
 };
@@ -61,7 +61,7 @@ Result<void> principal(const RowCheck &check, const QString &field)
 {
     const QString server = check.text(field);
     const QString desktop = desktopPrincipal(server);
-    if (server.startsWith(u"folder:"_s))
+    if (server.startsWith(QStringLiteral("folder:")))
         if (Result<void> valid = check.folder(field, desktop, false); !valid)
             return valid;
     return check.check(field, policy::validatePrincipal(desktop));
@@ -72,92 +72,103 @@ using Verdict = Result<std::optional<QString>>;
 
 Verdict checkGroup(RowCheck &check, const QSet<QString> &known, QStringList &ignored)
 {
-    const QString folder = check.text(u"folder"_s);
-    if (Result<void> valid = check.folder(u"folder"_s, folder, false); !valid)
+    const QString folder = check.text(QStringLiteral("folder"));
+    if (Result<void> valid = check.folder(QStringLiteral("folder"), folder, false); !valid)
         return valid.error();
     const QString parent = folders::parentFolder(folder);
     if (!parent.isEmpty() && !known.contains(parent))
-        return check.error(u"folder"_s, u"its parent folder '%1' is neither in the store nor in "
-                                        u"this manifest"_s.arg(parent));
-    const QString config = check.text(u"config"_s);
+        return check.error(QStringLiteral("folder"),
+                           QStringLiteral("its parent folder '%1' is neither in the store nor in "
+                                          "this manifest")
+                               .arg(parent));
+    const QString config = check.text(QStringLiteral("config"));
     if (!config.isEmpty() && !QJsonDocument::fromJson(config.toUtf8()).isObject())
-        return check.error(u"config"_s, u"not a JSON object"_s);
-    const QString product = check.text(u"product"_s);
+        return check.error(QStringLiteral("config"), QStringLiteral("not a JSON object"));
+    const QString product = check.text(QStringLiteral("product"));
     if (!product.isEmpty() && product != u"assistant")
-        ignored.append(u"groups %1: product '%2' is not kept"_s.arg(folder, product));
-    check.noteUnmodelled({u"container_config"_s, u"cost_cap_cents_per_day"_s}, ignored);
+        ignored.append(QStringLiteral("groups %1: product '%2' is not kept").arg(folder, product));
+    check.noteUnmodelled(
+        {QStringLiteral("container_config"), QStringLiteral("cost_cap_cents_per_day")}, ignored);
     return std::optional<QString>();
 }
 
 Verdict checkRule(RowCheck &check, const QSet<QString> &known)
 {
-    const QString folder = check.text(u"folder"_s);
-    if (Result<void> valid = check.folder(u"folder"_s, folder, true); !valid)
+    const QString folder = check.text(QStringLiteral("folder"));
+    if (Result<void> valid = check.folder(QStringLiteral("folder"), folder, true); !valid)
         return valid.error();
     if (!folder.isEmpty() && !known.contains(folder))
-        return check.error(u"folder"_s, u"folder '%1' has no groups row here or in the store "
-                                        u"(arizuko's missing-group rule)"_s.arg(folder));
-    const Result<QString> target = policy::normalizeRuleTarget(check.text(u"target"_s));
+        return check.error(QStringLiteral("folder"),
+                           QStringLiteral("folder '%1' has no groups row here or in the store "
+                                          "(arizuko's missing-group rule)")
+                               .arg(folder));
+    const Result<QString> target =
+        policy::normalizeRuleTarget(check.text(QStringLiteral("target")));
     if (!target)
-        return check.error(u"target"_s, target.error().message);
-    check.set(u"target"_s, *target);
+        return check.error(QStringLiteral("target"), target.error().message);
+    check.set(QStringLiteral("target"), *target);
     return std::optional<QString>();
 }
 
 Verdict checkRoute(RowCheck &check, QStringList &ignored)
 {
     policy::Route route;
-    route.match = check.text(u"match"_s);
-    route.target = check.text(u"target"_s);
+    route.match = check.text(QStringLiteral("match"));
+    route.target = check.text(QStringLiteral("target"));
     if (const auto parsed = policy::parseRouteMatch(route.match); !parsed)
-        return check.error(u"match"_s, parsed.error().message);
+        return check.error(QStringLiteral("match"), parsed.error().message);
     const QString folder = route.target.section(u'#', 0, 0);
-    if (Result<void> valid = check.folder(u"target"_s, folder, false); !valid)
+    if (Result<void> valid = check.folder(QStringLiteral("target"), folder, false); !valid)
         return valid.error();
     if (const auto split = policy::splitRouteTarget(route); !split)
         return std::optional<QString>(
-            u"target '%1': the desktop routes to a folder or folder#observe only"_s.arg(
-                route.target));
-    check.noteUnmodelled({u"observe_window_messages"_s, u"observe_window_chars"_s}, ignored);
+            QStringLiteral("target '%1': the desktop routes to a folder or folder#observe only")
+                .arg(route.target));
+    check.noteUnmodelled(
+        {QStringLiteral("observe_window_messages"), QStringLiteral("observe_window_chars")},
+        ignored);
     return std::optional<QString>();
 }
 
 Verdict checkGrant(RowCheck &check)
 {
-    if (Result<void> valid = principal(check, u"principal"_s); !valid)
+    if (Result<void> valid = principal(check, QStringLiteral("principal")); !valid)
         return valid.error();
-    if (Result<void> valid =
-            check.check(u"action"_s, policy::validateAction(check.text(u"action"_s)));
+    if (Result<void> valid = check.check(
+            QStringLiteral("action"), policy::validateAction(check.text(QStringLiteral("action"))));
         !valid)
         return valid.error();
-    if (Result<void> valid = check.check(u"scope"_s, policy::validateScope(check.text(u"scope"_s)));
+    if (Result<void> valid = check.check(
+            QStringLiteral("scope"), policy::validateScope(check.text(QStringLiteral("scope"))));
         !valid)
         return valid.error();
-    const QString effect = check.text(u"effect"_s);
+    const QString effect = check.text(QStringLiteral("effect"));
     if (effect.isEmpty())
-        check.set(u"effect"_s, u"allow"_s); // arizuko's insert default
+        check.set(QStringLiteral("effect"), QStringLiteral("allow")); // arizuko's insert default
     else if (effect != u"allow" && effect != u"deny")
-        return check.error(u"effect"_s, u"'%1' is neither allow nor deny"_s.arg(effect));
-    const auto params = desktopParams(check.text(u"params"_s));
+        return check.error(QStringLiteral("effect"),
+                           QStringLiteral("'%1' is neither allow nor deny").arg(effect));
+    const auto params = desktopParams(check.text(QStringLiteral("params")));
     if (!params)
-        return check.error(u"params"_s, params.error().message);
-    check.set(u"params"_s, serverParams(*params));
-    if (!check.text(u"predicate"_s).isEmpty())
+        return check.error(QStringLiteral("params"), params.error().message);
+    check.set(QStringLiteral("params"), serverParams(*params));
+    if (!check.text(QStringLiteral("predicate")).isEmpty())
         return std::optional<QString>(
-            u"a claim predicate: this host issues no claims, so it cannot hold one"_s);
+            QStringLiteral("a claim predicate: this host issues no claims, so it cannot hold one"));
     return std::optional<QString>();
 }
 
 Verdict checkMembership(RowCheck &check)
 {
-    for (const QString &field : {u"child"_s, u"parent"_s})
+    for (const QString &field : {QStringLiteral("child"), QStringLiteral("parent")})
         if (Result<void> valid = principal(check, field); !valid)
             return valid.error();
-    if (check.text(u"child"_s) == check.text(u"parent"_s))
-        return check.error(u"parent"_s, u"a principal cannot be a member of itself"_s);
-    for (const QString &field : {u"child"_s, u"parent"_s})
+    if (check.text(QStringLiteral("child")) == check.text(QStringLiteral("parent")))
+        return check.error(QStringLiteral("parent"),
+                           QStringLiteral("a principal cannot be a member of itself"));
+    for (const QString &field : {QStringLiteral("child"), QStringLiteral("parent")})
         if (policy::isWildcardPrincipal(check.text(field)))
-            return check.error(field, u"memberships cannot name a wildcard"_s);
+            return check.error(field, QStringLiteral("memberships cannot name a wildcard"));
     return std::optional<QString>();
 }
 
@@ -167,22 +178,24 @@ Result<void> validateForDesktop(Document &document, const QSet<QString> &storeFo
                                 ImportPlan &plan)
 {
     QSet<QString> known = storeFolders;
-    if (document.resources.count(u"groups"_s)) {
-        const ResourceSpec &groups = *findResource(u"groups"_s);
-        for (const Row &row : document.resources[u"groups"_s])
-            known.insert(row.text(groups, u"folder"_s));
+    if (document.resources.count(QStringLiteral("groups"))) {
+        const ResourceSpec &groups = *findResource(QStringLiteral("groups"));
+        for (const Row &row : document.resources[QStringLiteral("groups")])
+            known.insert(row.text(groups, QStringLiteral("folder")));
     }
     for (auto &[name, rows] : document.resources) {
         const ResourceSpec &spec = *findResource(name);
         if (!desktopResources().contains(name)) {
-            plan.ignored.append(u"%1: %2 row(s) not imported (the desktop does not model %1)"_s.arg(
-                name, QString::number(rows.size())));
+            plan.ignored.append(
+                QStringLiteral("%1: %2 row(s) not imported (the desktop does not model %1)")
+                    .arg(name, QString::number(rows.size())));
             continue;
         }
         if (name == u"secrets") {
             plan.ignored.append(
-                u"secrets: %1 name(s) not imported (values never travel in a "
-                u"manifest; set them with arizukoctl secret set)"_s.arg(rows.size()));
+                QStringLiteral("secrets: %1 name(s) not imported (values never travel in a "
+                               "manifest; set them with arizukoctl secret set)")
+                    .arg(rows.size()));
             continue;
         }
         QList<Row> kept;
@@ -197,14 +210,15 @@ Result<void> validateForDesktop(Document &document, const QSet<QString> &storeFo
             if (!verdict)
                 return verdict.error();
             if (*verdict) {
-                plan.ignored.append(u"%1 row %2 (line %3) not imported: %4"_s.arg(
-                    name, QString::number(i + 1), QString::number(rows[i].line), **verdict));
+                plan.ignored.append(QStringLiteral("%1 row %2 (line %3) not imported: %4")
+                                        .arg(name, QString::number(i + 1),
+                                             QString::number(rows[i].line), **verdict));
                 continue;
             }
             const QByteArray key = rows[i].sortKey(spec);
             if (keys.contains(key))
                 return check.place.error(
-                    u"the same row (%1) appears twice"_s.arg(QString::fromUtf8(key)));
+                    QStringLiteral("the same row (%1) appears twice").arg(QString::fromUtf8(key)));
             keys.insert(key);
             kept.append(rows[i]);
         }

@@ -6,8 +6,6 @@
 #include <QRegularExpression>
 #include <QSet>
 
-using namespace Qt::StringLiterals;
-
 namespace arizuko::manifest {
 namespace {
 
@@ -17,13 +15,13 @@ QString kindName(Kind kind)
 {
     switch (kind) {
     case Kind::Null:
-        return u"nothing"_s;
+        return QStringLiteral("nothing");
     case Kind::Scalar:
-        return u"a scalar"_s;
+        return QStringLiteral("a scalar");
     case Kind::Sequence:
-        return u"a list"_s;
+        return QStringLiteral("a list");
     case Kind::Mapping:
-        return u"a mapping"_s;
+        return QStringLiteral("a mapping");
     }
     return {};
 }
@@ -33,7 +31,7 @@ Result<QString> scalarText(const YamlNode &node, const Place &place)
     if (node.kind == Kind::Null)
         return QString();
     if (node.kind != Kind::Scalar)
-        return place.error(u"expected text, found %1"_s.arg(kindName(node.kind)));
+        return place.error(QStringLiteral("expected text, found %1").arg(kindName(node.kind)));
     return node.value;
 }
 
@@ -42,7 +40,7 @@ Result<QStringList> textList(const YamlNode &node, const Place &place)
     if (node.kind == Kind::Null)
         return QStringList();
     if (node.kind != Kind::Sequence)
-        return place.error(u"expected a list, found %1"_s.arg(kindName(node.kind)));
+        return place.error(QStringLiteral("expected a list, found %1").arg(kindName(node.kind)));
     QStringList items;
     for (const YamlNode &item : node.children) {
         Result<QString> text = scalarText(item, place);
@@ -65,24 +63,29 @@ Result<FieldValue> readField(const FieldSpec &spec, const YamlNode &node, const 
         return value;
     }
     case FieldType::Int: {
-        static const QRegularExpression integer(u"^[-+]?[0-9]{1,18}$"_s);
+        static const QRegularExpression integer(QStringLiteral("^[-+]?[0-9]{1,18}$"));
         if (node.kind == Kind::Null)
             return value;
         if (node.kind != Kind::Scalar || !node.plain || !integer.match(node.value).hasMatch())
-            return place.error(u"expected an integer, found %1"_s.arg(
-                node.kind == Kind::Scalar ? u"'%1'"_s.arg(node.value) : kindName(node.kind)));
+            return place.error(QStringLiteral("expected an integer, found %1")
+                                   .arg(node.kind == Kind::Scalar
+                                            ? QStringLiteral("'%1'").arg(node.value)
+                                            : kindName(node.kind)));
         value.scalar = QString::number(node.value.toLongLong());
         return value;
     }
     case FieldType::Bool: {
-        static const QStringList truth = {u"true"_s, u"True"_s, u"TRUE"_s};
-        static const QStringList falsehood = {u"false"_s, u"False"_s, u"FALSE"_s};
+        static const QStringList truth = {QStringLiteral("true"), QStringLiteral("True"),
+                                          QStringLiteral("TRUE")};
+        static const QStringList falsehood = {QStringLiteral("false"), QStringLiteral("False"),
+                                              QStringLiteral("FALSE")};
         if (node.kind == Kind::Null)
             return value;
         if (node.kind != Kind::Scalar || !node.plain ||
             !(truth.contains(node.value) || falsehood.contains(node.value)))
-            return place.error(u"expected true or false"_s);
-        value.scalar = truth.contains(node.value) ? u"true"_s : u"false"_s;
+            return place.error(QStringLiteral("expected true or false"));
+        value.scalar =
+            truth.contains(node.value) ? QStringLiteral("true") : QStringLiteral("false");
         return value;
     }
     case FieldType::StringList: {
@@ -97,14 +100,15 @@ Result<FieldValue> readField(const FieldSpec &spec, const YamlNode &node, const 
         if (node.kind == Kind::Null)
             return value;
         if (node.kind != Kind::Mapping)
-            return place.error(u"expected a mapping, found %1"_s.arg(kindName(node.kind)));
+            return place.error(
+                QStringLiteral("expected a mapping, found %1").arg(kindName(node.kind)));
         QSet<QString> keys;
         for (size_t i = 0; i + 1 < node.children.size(); i += 2) {
             Result<QString> key = scalarText(node.children[i], place);
             if (!key)
                 return key.error();
             if (keys.contains(*key))
-                return place.error(u"key '%1' appears twice"_s.arg(*key));
+                return place.error(QStringLiteral("key '%1' appears twice").arg(*key));
             keys.insert(*key);
             Result<QStringList> items = spec.type == FieldType::StringMap
                                             ? Result<QStringList>(QStringList())
@@ -130,7 +134,7 @@ Result<Row> readRow(const ResourceSpec &spec, const YamlNode &node, Place place)
     place.line = node.line;
     if (node.kind != Kind::Mapping)
         return place.error(
-            u"a row must be a mapping of fields, found %1"_s.arg(kindName(node.kind)));
+            QStringLiteral("a row must be a mapping of fields, found %1").arg(kindName(node.kind)));
     Row row = emptyRow(spec);
     row.line = node.line;
     QSet<QString> seen;
@@ -139,14 +143,15 @@ Result<Row> readRow(const ResourceSpec &spec, const YamlNode &node, Place place)
         place.field = key.kind == Kind::Scalar ? key.value : QString();
         const qsizetype index = key.kind == Kind::Scalar ? spec.fieldIndex(key.value) : -1;
         if (index < 0)
-            return place.error(u"unknown field; %1 rows have %2"_s.arg(spec.name, [&spec] {
-                QStringList names;
-                for (const FieldSpec &field : spec.fields)
-                    names.append(field.name);
-                return names.join(u", "_s);
-            }()));
+            return place.error(
+                QStringLiteral("unknown field; %1 rows have %2").arg(spec.name, [&spec] {
+                    QStringList names;
+                    for (const FieldSpec &field : spec.fields)
+                        names.append(field.name);
+                    return names.join(QStringLiteral(", "));
+                }()));
         if (seen.contains(key.value))
-            return place.error(u"the field appears twice in the row"_s);
+            return place.error(QStringLiteral("the field appears twice in the row"));
         seen.insert(key.value);
         Result<FieldValue> value = readField(spec.fields.at(index), node.children[i + 1], place);
         if (!value)
@@ -160,7 +165,8 @@ Result<Document> readDocument(const YamlNode &root, int index)
 {
     Place place{index, {}, -1, root.line, {}};
     if (root.kind != Kind::Mapping)
-        return place.error(u"a document must be a mapping of resource names to lists"_s);
+        return place.error(
+            QStringLiteral("a document must be a mapping of resource names to lists"));
     Document document;
     document.index = index;
     QSet<QString> keys;
@@ -170,10 +176,12 @@ Result<Document> readDocument(const YamlNode &root, int index)
         const YamlNode &value = root.children[i + 1];
         place.line = key.line;
         if (key.kind != Kind::Scalar)
-            return place.error(u"keys must be resource names"_s);
+            return place.error(QStringLiteral("keys must be resource names"));
         if (keys.contains(key.value))
-            return place.error(u"key '%1' appears twice (arizuko would silently keep the "
-                               u"last one)"_s.arg(key.value));
+            return place.error(
+                QStringLiteral("key '%1' appears twice (arizuko would silently keep the "
+                               "last one)")
+                    .arg(key.value));
         keys.insert(key.value);
         if (key.value == u"checksum") {
             place.field = key.value;
@@ -186,16 +194,19 @@ Result<Document> readDocument(const YamlNode &root, int index)
         }
         const ResourceSpec *spec = findResource(key.value);
         if (!spec)
-            return place.error(u"unknown key '%1'"_s.arg(key.value));
+            return place.error(QStringLiteral("unknown key '%1'").arg(key.value));
         if (!subsystem.isEmpty() && spec->subsystem != subsystem)
-            return place.error(u"'%1' belongs to %2, this document to %3; one subsystem per "
-                               u"document"_s.arg(key.value, spec->subsystem, subsystem));
+            return place.error(
+                QStringLiteral("'%1' belongs to %2, this document to %3; one subsystem per "
+                               "document")
+                    .arg(key.value, spec->subsystem, subsystem));
         subsystem = spec->subsystem;
         Place listPlace = place;
         listPlace.resource = key.value;
         if (value.kind != Kind::Sequence)
-            return listPlace.error(u"expected a list of rows (write [] for none), found %1"_s.arg(
-                kindName(value.kind)));
+            return listPlace.error(
+                QStringLiteral("expected a list of rows (write [] for none), found %1")
+                    .arg(kindName(value.kind)));
         QList<Row> rows;
         for (size_t r = 0; r < value.children.size(); ++r) {
             listPlace.row = qsizetype(r);

@@ -13,14 +13,13 @@
 #include <QRegularExpression>
 #include <algorithm>
 
-using namespace Qt::StringLiterals;
-
 namespace arizuko::manifest {
 namespace {
 
 Result<QStringList> allFolders(const QSqlDatabase &db)
 {
-    Result<QSqlQuery> rows = store::execute(db, u"SELECT folder FROM groups ORDER BY folder"_s);
+    Result<QSqlQuery> rows =
+        store::execute(db, QStringLiteral("SELECT folder FROM groups ORDER BY folder"));
     if (!rows)
         return rows.error();
     QStringList folders;
@@ -33,19 +32,21 @@ Result<QStringList> allFolders(const QSqlDatabase &db)
 
 const QStringList &optionalResources()
 {
-    static const QStringList names = {u"acl"_s, u"acl_membership"_s, u"routes"_s, u"secrets"_s};
+    static const QStringList names = {QStringLiteral("acl"), QStringLiteral("acl_membership"),
+                                      QStringLiteral("routes"), QStringLiteral("secrets")};
     return names;
 }
 
 const QStringList &wholesaleResources()
 {
-    static const QStringList names = {u"acl"_s, u"acl_membership"_s, u"routes"_s};
+    static const QStringList names = {QStringLiteral("acl"), QStringLiteral("acl_membership"),
+                                      QStringLiteral("routes")};
     return names;
 }
 
 QString seedTimestamp()
 {
-    return u"1970-01-01T00:00:00.000Z"_s;
+    return QStringLiteral("1970-01-01T00:00:00.000Z");
 }
 
 ProjectionBuilder::ProjectionBuilder(QSqlDatabase db, const ExportOptions &options,
@@ -75,8 +76,9 @@ void ProjectionBuilder::keep(const QString &resource, const Row &row)
     for (const FieldValue &value : row.values) {
         if (!yamlWritable(value.scalar.toUtf8())) {
             leaveOut(resource, QString::fromUtf8(row.sortKey(*findResource(resource))),
-                     u"a value starting with a line break, which arizuko's YAML writer cannot "
-                     u"write back"_s);
+                     QStringLiteral(
+                         "a value starting with a line break, which arizuko's YAML writer cannot "
+                         "write back"));
             return;
         }
     }
@@ -96,9 +98,10 @@ Result<QSqlQuery> ProjectionBuilder::chosenRows(const QString &resource, const Q
 
 Result<void> ProjectionBuilder::projectGroups()
 {
-    const ResourceSpec &spec = *findResource(u"groups"_s);
+    const ResourceSpec &spec = *findResource(QStringLiteral("groups"));
     Result<QSqlQuery> rows = chosenRows(
-        spec.name, u"SELECT folder, name, created_at, config FROM groups ORDER BY folder"_s);
+        spec.name,
+        QStringLiteral("SELECT folder, name, created_at, config FROM groups ORDER BY folder"));
     if (!rows)
         return rows.error();
     QStringList named;
@@ -112,17 +115,19 @@ Result<void> ProjectionBuilder::projectGroups()
             named.append(folder);
     }
     if (!named.isEmpty())
-        warn(u"groups: arizuko has no display names; the names of %1 are not exported"_s.arg(
-            named.join(u", "_s)));
+        warn(
+            QStringLiteral("groups: arizuko has no display names; the names of %1 are not exported")
+                .arg(named.join(QStringLiteral(", "))));
     return {};
 }
 
 Result<void> ProjectionBuilder::projectNetworkRules()
 {
-    const ResourceSpec &spec = *findResource(u"network_rules"_s);
+    const ResourceSpec &spec = *findResource(QStringLiteral("network_rules"));
     Result<QSqlQuery> rows = chosenRows(
-        spec.name, u"SELECT folder, target, kind, created_at, created_by FROM network_rules "
-                   u"ORDER BY folder, target, kind"_s);
+        spec.name,
+        QStringLiteral("SELECT folder, target, kind, created_at, created_by FROM network_rules "
+                       "ORDER BY folder, target, kind"));
     if (!rows)
         return rows.error();
     while (rows->next()) {
@@ -131,18 +136,21 @@ Result<void> ProjectionBuilder::projectNetworkRules()
             continue;
         const QString key = folder + u'|' + target + u'|';
         if (rows->value(2).toString() != u"allow") {
-            leaveOut(spec.name, key + u" (deny)"_s, u"a deny rule: arizuko has allow rules only"_s);
+            leaveOut(spec.name, key + QStringLiteral(" (deny)"),
+                     QStringLiteral("a deny rule: arizuko has allow rules only"));
             continue;
         }
         if (policy::isIpLiteral(target)) {
             leaveOut(spec.name, key,
-                     u"an IP literal: arizuko's name-based proxy skips IP entries"_s);
+                     QStringLiteral("an IP literal: arizuko's name-based proxy skips IP entries"));
             continue;
         }
         if (!target.contains(u'.')) {
             leaveOut(spec.name, key,
-                     u"a single-label host: here it allows only '%1', on arizuko it would allow "
-                     u"every host ending in '.%1'"_s.arg(target));
+                     QStringLiteral(
+                         "a single-label host: here it allows only '%1', on arizuko it would allow "
+                         "every host ending in '.%1'")
+                         .arg(target));
             continue;
         }
         keep(spec.name,
@@ -153,15 +161,15 @@ Result<void> ProjectionBuilder::projectNetworkRules()
 
 Result<void> ProjectionBuilder::projectSecrets()
 {
-    if (!includes(u"secrets"_s))
+    if (!includes(QStringLiteral("secrets")))
         return {};
-    const ResourceSpec &spec = *findResource(u"secrets"_s);
-    Result<QSqlQuery> rows =
-        chosenRows(spec.name, u"SELECT scope_kind, scope_id, key, updated_at FROM secrets "
-                              u"ORDER BY scope_kind, scope_id, key"_s);
+    const ResourceSpec &spec = *findResource(QStringLiteral("secrets"));
+    Result<QSqlQuery> rows = chosenRows(
+        spec.name, QStringLiteral("SELECT scope_kind, scope_id, key, updated_at FROM secrets "
+                                  "ORDER BY scope_kind, scope_id, key"));
     if (!rows)
         return rows.error();
-    static const QRegularExpression serverKey(u"^[A-Z][A-Z0-9_]*$"_s);
+    static const QRegularExpression serverKey(QStringLiteral("^[A-Z][A-Z0-9_]*$"));
     while (rows->next()) {
         const QString folder = rows->value(1).toString(), key = rows->value(2).toString();
         if (!selected(folder))
@@ -169,23 +177,25 @@ Result<void> ProjectionBuilder::projectSecrets()
         const QString id = rows->value(0).toString() + u'|' + folder + u'|' + key + u'|';
         if (folder.isEmpty()) {
             leaveOut(spec.name, id,
-                     u"a base-folder secret: arizuko scopes secrets to a folder "
-                     u"or a user"_s);
+                     QStringLiteral("a base-folder secret: arizuko scopes secrets to a folder "
+                                    "or a user"));
             continue;
         }
         if (!serverKey.match(key).hasMatch()) {
-            leaveOut(spec.name, id, u"arizuko secret names are upper case: [A-Z][A-Z0-9_]*"_s);
+            leaveOut(spec.name, id,
+                     QStringLiteral("arizuko secret names are upper case: [A-Z][A-Z0-9_]*"));
             continue;
         }
         Row row = emptyRow(spec);
-        row.set(spec, u"scope_kind"_s, rows->value(0).toString());
-        row.set(spec, u"scope_id"_s, folder);
-        row.set(spec, u"key"_s, key);
-        row.set(spec, u"created_at"_s, rows->value(3).toString());
+        row.set(spec, QStringLiteral("scope_kind"), rows->value(0).toString());
+        row.set(spec, QStringLiteral("scope_id"), folder);
+        row.set(spec, QStringLiteral("key"), key);
+        row.set(spec, QStringLiteral("created_at"), rows->value(3).toString());
         keep(spec.name, row);
     }
-    warn(u"secrets: names only, never values; apply does not write secrets, set each one on "
-         u"the server with `arizuko secret <inst> set <folder> KEY --value V`"_s);
+    warn(QStringLiteral(
+        "secrets: names only, never values; apply does not write secrets, set each one on "
+        "the server with `arizuko secret <inst> set <folder> KEY --value V`"));
     return {};
 }
 
@@ -193,15 +203,16 @@ Result<Projection> projectWithin(const QSqlDatabase &db, const ExportOptions &op
 {
     for (const QString &resource : options.include)
         if (!optionalResources().contains(resource))
-            return makeError(u"export.bad-resource"_s,
-                             u"cannot include '%1'; choose from %2"_s.arg(
-                                 resource, optionalResources().join(u", "_s)));
+            return makeError(QStringLiteral("export.bad-resource"),
+                             QStringLiteral("cannot include '%1'; choose from %2")
+                                 .arg(resource, optionalResources().join(QStringLiteral(", "))));
     Result<QStringList> folders = allFolders(db);
     if (!folders)
         return folders.error();
     for (const QString &root : options.folders)
         if (!root.isEmpty() && !folders->contains(root))
-            return makeError(u"export.no-folder"_s, u"folder '%1' does not exist"_s.arg(root));
+            return makeError(QStringLiteral("export.no-folder"),
+                             QStringLiteral("folder '%1' does not exist").arg(root));
     ProjectionBuilder builder(db, options, *folders);
     for (auto step : {&ProjectionBuilder::projectGroups, &ProjectionBuilder::projectNetworkRules,
                       &ProjectionBuilder::projectSecrets, &ProjectionBuilder::projectGrants,
@@ -220,10 +231,11 @@ Result<Projection> project(store::Store &store, const ExportOptions &options)
     if (options.unrepresentable == Unrepresentable::Refuse && !projection->leftOut.isEmpty()) {
         QStringList lines;
         for (const LeftOut &row : projection->leftOut)
-            lines.append(u"  %1 %2: %3"_s.arg(row.resource, row.row, row.reason));
-        return makeError(u"export.unrepresentable"_s,
-                         u"refusing to export: %1 row(s) have no arizuko equivalent:\n%2"_s.arg(
-                             QString::number(lines.size()), lines.join(u'\n')));
+            lines.append(QStringLiteral("  %1 %2: %3").arg(row.resource, row.row, row.reason));
+        return makeError(
+            QStringLiteral("export.unrepresentable"),
+            QStringLiteral("refusing to export: %1 row(s) have no arizuko equivalent:\n%2")
+                .arg(QString::number(lines.size()), lines.join(u'\n')));
     }
     return projection;
 }

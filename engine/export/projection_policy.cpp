@@ -10,34 +10,34 @@
 #include <QRegularExpression>
 #include <QSet>
 
-using namespace Qt::StringLiterals;
-
 namespace arizuko::manifest {
 namespace {
 
 QString replacesWarning(const QString &resource, qsizetype rows)
 {
-    return u"%1: applying this manifest replaces EVERY %1 row on the server with the %2 row(s) "
-           u"here; rows the server holds that are not listed are deleted"_s.arg(
-               resource, QString::number(rows));
+    return QStringLiteral(
+               "%1: applying this manifest replaces EVERY %1 row on the server with the %2 row(s) "
+               "here; rows the server holds that are not listed are deleted")
+        .arg(resource, QString::number(rows));
 }
 
 // Globs here let `**` span '/'; arizuko's Go path.Match reads it as `*`.
 bool spansSegments(const QString &glob)
 {
-    return glob.contains(u"**"_s);
+    return glob.contains(QStringLiteral("**"));
 }
 
 } // namespace
 
 Result<void> ProjectionBuilder::projectGrants()
 {
-    if (!includes(u"acl"_s))
+    if (!includes(QStringLiteral("acl")))
         return {};
-    const ResourceSpec &spec = *findResource(u"acl"_s);
+    const ResourceSpec &spec = *findResource(QStringLiteral("acl"));
     Result<QSqlQuery> rows = chosenRows(
-        spec.name, u"SELECT principal, action, scope, effect, params, predicate, granted_by, "
-                   u"granted_at, grant_option FROM acl ORDER BY id"_s);
+        spec.name,
+        QStringLiteral("SELECT principal, action, scope, effect, params, predicate, granted_by, "
+                       "granted_at, grant_option FROM acl ORDER BY id"));
     if (!rows)
         return rows.error();
     QSet<QByteArray> seen;
@@ -51,7 +51,7 @@ Result<void> ProjectionBuilder::projectGrants()
     while (rows->next()) {
         const QString principal = rows->value(0).toString(), action = rows->value(1).toString();
         const QString scope = rows->value(2).toString(), effect = rows->value(3).toString();
-        const QString id = u"%1|%2|%3|%4|"_s.arg(principal, action, scope, effect);
+        const QString id = QStringLiteral("%1|%2|%3|%4|").arg(principal, action, scope, effect);
         const Result<policy::GrantParams> params =
             policy::paramsFromJson(rows->value(4).toString());
         if (!params) {
@@ -60,30 +60,31 @@ Result<void> ProjectionBuilder::projectGrants()
         }
         if (policy::isWildcardPrincipal(principal)) {
             leaveOut(spec.name, id,
-                     u"a wildcard principal: arizuko matches principals "
-                     u"exactly"_s);
+                     QStringLiteral("a wildcard principal: arizuko matches principals "
+                                    "exactly"));
             continue;
         }
         if (!rows->value(5).toString().isEmpty()) {
             leaveOut(spec.name, id,
-                     u"a claim predicate: this host never satisfies one, arizuko "
-                     u"evaluates it against real claims"_s);
+                     QStringLiteral("a claim predicate: this host never satisfies one, arizuko "
+                                    "evaluates it against real claims"));
             continue;
         }
         const bool oddParam =
             std::any_of(params->cbegin(), params->cend(), [](const QString &glob) {
-                return spansSegments(glob) || glob.contains(QRegularExpression(u"\\s"_s));
+                return spansSegments(glob) ||
+                       glob.contains(QRegularExpression(QStringLiteral("\\s")));
             });
         if (oddParam) {
             leaveOut(spec.name, id,
-                     u"a param glob with '**' or white space: arizuko reads "
-                     u"params as space-separated name=glob words"_s);
+                     QStringLiteral("a param glob with '**' or white space: arizuko reads "
+                                    "params as space-separated name=glob words"));
             continue;
         }
         const std::optional<QString> folder = principalFolder(principal);
         const std::optional<QString> anchored = scopeFolder(scope);
         if ((folder && !selected(*folder)) || (anchored && !selected(*anchored))) {
-            leaveOut(spec.name, id, u"names a folder outside the selection"_s);
+            leaveOut(spec.name, id, QStringLiteral("names a folder outside the selection"));
             continue;
         }
         if (rows->value(8).toInt() != 0)
@@ -94,23 +95,25 @@ Result<void> ProjectionBuilder::projectGrants()
     // The server's own operator row: without it, replacing acl would lock
     // the server's operators out.
     if (m_projection.options.addServerSeeds)
-        keepOnce(serverGrantRow(u"role:operator"_s, u"*"_s, u"**"_s, u"allow"_s, {},
-                                u"system:seed"_s, seedTimestamp()));
+        keepOnce(serverGrantRow(QStringLiteral("role:operator"), QStringLiteral("*"),
+                                QStringLiteral("**"), QStringLiteral("allow"), {},
+                                QStringLiteral("system:seed"), seedTimestamp()));
     if (!withGrantOption.isEmpty())
-        warn(u"acl: arizuko does not carry WITH GRANT OPTION; these rows lose it: %1"_s.arg(
-            withGrantOption.join(u", "_s)));
+        warn(QStringLiteral("acl: arizuko does not carry WITH GRANT OPTION; these rows lose it: %1")
+                 .arg(withGrantOption.join(QStringLiteral(", "))));
     warn(replacesWarning(spec.name, m_projection.document.resources[spec.name].size()));
     return {};
 }
 
 Result<void> ProjectionBuilder::projectMemberships()
 {
-    if (!includes(u"acl_membership"_s))
+    if (!includes(QStringLiteral("acl_membership")))
         return {};
-    const ResourceSpec &spec = *findResource(u"acl_membership"_s);
+    const ResourceSpec &spec = *findResource(QStringLiteral("acl_membership"));
     Result<QSqlQuery> rows = chosenRows(
-        spec.name, u"SELECT m.child, m.parent, g.created_at FROM acl_membership m "
-                   u"LEFT JOIN groups g ON g.folder = m.child ORDER BY m.child, m.parent"_s);
+        spec.name,
+        QStringLiteral("SELECT m.child, m.parent, g.created_at FROM acl_membership m "
+                       "LEFT JOIN groups g ON g.folder = m.child ORDER BY m.child, m.parent"));
     if (!rows)
         return rows.error();
     while (rows->next()) {
@@ -120,7 +123,7 @@ Result<void> ProjectionBuilder::projectMemberships()
         if ((childFolder && !selected(*childFolder)) ||
             (parentFolder && !selected(*parentFolder))) {
             leaveOut(spec.name, child + u'|' + parent + u'|',
-                     u"names a folder outside the selection"_s);
+                     QStringLiteral("names a folder outside the selection"));
             continue;
         }
         // A folder's membership is as old as the folder (a trigger adds it).
@@ -134,15 +137,16 @@ Result<void> ProjectionBuilder::projectMemberships()
 
 Result<void> ProjectionBuilder::projectRoutes()
 {
-    if (!includes(u"routes"_s))
+    if (!includes(QStringLiteral("routes")))
         return {};
-    const ResourceSpec &spec = *findResource(u"routes"_s);
-    Result<QSqlQuery> rows =
-        chosenRows(spec.name, u"SELECT seq, match, target FROM routes ORDER BY seq, id"_s);
+    const ResourceSpec &spec = *findResource(QStringLiteral("routes"));
+    Result<QSqlQuery> rows = chosenRows(
+        spec.name, QStringLiteral("SELECT seq, match, target FROM routes ORDER BY seq, id"));
     if (!rows)
         return rows.error();
-    static const QStringList serverKeys = {u"platform"_s, u"room"_s, u"chat_jid"_s, u"sender"_s,
-                                           u"verb"_s};
+    static const QStringList serverKeys = {QStringLiteral("platform"), QStringLiteral("room"),
+                                           QStringLiteral("chat_jid"), QStringLiteral("sender"),
+                                           QStringLiteral("verb")};
     QSet<qint64> seqs;
     QStringList tied;
     while (rows->next()) {
@@ -151,7 +155,7 @@ Result<void> ProjectionBuilder::projectRoutes()
         route.match = rows->value(1).toString();
         route.target = rows->value(2).toString();
         const QString id =
-            u"%1|%2|%3|"_s.arg(QString::number(route.seq), route.match, route.target);
+            QStringLiteral("%1|%2|%3|").arg(QString::number(route.seq), route.match, route.target);
         const Result<QList<policy::RoutePredicate>> predicates =
             policy::parseRouteMatch(route.match);
         const Result<policy::RouteMatch> target = policy::splitRouteTarget(route);
@@ -160,7 +164,7 @@ Result<void> ProjectionBuilder::projectRoutes()
             continue;
         }
         if (!selected(target->folder)) {
-            leaveOut(spec.name, id, u"names a folder outside the selection"_s);
+            leaveOut(spec.name, id, QStringLiteral("names a folder outside the selection"));
             continue;
         }
         const auto odd = std::find_if(
@@ -168,10 +172,11 @@ Result<void> ProjectionBuilder::projectRoutes()
                 return !serverKeys.contains(p.key) || spansSegments(p.glob);
             });
         if (odd != predicates->cend()) {
-            leaveOut(
-                spec.name, id,
-                u"'%1=%2': arizuko matches only %3, with globs where '*' and '**' stay "
-                u"within one '/' segment"_s.arg(odd->key, odd->glob, serverKeys.join(u", "_s)));
+            leaveOut(spec.name, id,
+                     QStringLiteral(
+                         "'%1=%2': arizuko matches only %3, with globs where '*' and '**' stay "
+                         "within one '/' segment")
+                         .arg(odd->key, odd->glob, serverKeys.join(QStringLiteral(", "))));
             continue;
         }
         if (seqs.contains(route.seq))
@@ -180,8 +185,10 @@ Result<void> ProjectionBuilder::projectRoutes()
         keep(spec.name, serverRouteRow(route.seq, route.match, route.target));
     }
     if (!tied.isEmpty())
-        warn(u"routes: several routes share seq %1; which is tried first depends on row ids, "
-             u"which a manifest cannot carry"_s.arg(tied.join(u", "_s)));
+        warn(QStringLiteral(
+                 "routes: several routes share seq %1; which is tried first depends on row ids, "
+                 "which a manifest cannot carry")
+                 .arg(tied.join(QStringLiteral(", "))));
     warn(replacesWarning(spec.name, m_projection.document.resources[spec.name].size()));
     return {};
 }

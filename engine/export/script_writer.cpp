@@ -3,15 +3,13 @@
 #include "export/server_names.h"
 #include "export/shell_words.h"
 
-using namespace Qt::StringLiterals;
-
 namespace arizuko::manifest {
 namespace {
 
 class Script
 {
 public:
-    void comment(const QString &text) { m_lines.append(u"# "_s + commentSafe(text)); }
+    void comment(const QString &text) { m_lines.append(QStringLiteral("# ") + commentSafe(text)); }
     void blank() { m_lines.append(QString()); }
     void raw(const QString &line) { m_lines.append(line); }
 
@@ -20,14 +18,16 @@ public:
     // a flag: such a command is written as a comment instead.
     void command(const QString &group, const QStringList &values, const QStringList &flags = {})
     {
-        QStringList words = {u"arizuko"_s, group, u"\"$INST\""_s};
+        QStringList words = {QStringLiteral("arizuko"), group, QStringLiteral("\"$INST\"")};
         for (const QString &value : values) {
             if (value.startsWith(u'-')) {
-                comment(u"not run: '%1' starts with '-' and arizuko would read it as a flag: "
-                        u"arizuko %2 %3"_s.arg(value, group, values.join(u' ')));
+                comment(QStringLiteral(
+                            "not run: '%1' starts with '-' and arizuko would read it as a flag: "
+                            "arizuko %2 %3")
+                            .arg(value, group, values.join(u' ')));
                 return;
             }
-            words.append(value.startsWith(u"\"$"_s) ? value : shellQuote(value));
+            words.append(value.startsWith(QStringLiteral("\"$")) ? value : shellQuote(value));
         }
         m_lines.append((words + flags).join(u' '));
     }
@@ -47,40 +47,44 @@ const QList<Row> &rowsOf(const Projection &projection, const QString &resource)
 
 void writeGroups(Script &script, const Projection &projection)
 {
-    const ResourceSpec &spec = *findResource(u"groups"_s);
-    script.comment(u"groups: `group add` needs a chat JID and also adds a route for it; this "
-                   u"script uses \"$JID_PREFIX:<folder>\". It does not add the folder's "
-                   u"role:member membership (see acl_membership below)."_s);
+    const ResourceSpec &spec = *findResource(QStringLiteral("groups"));
+    script.comment(
+        QStringLiteral("groups: `group add` needs a chat JID and also adds a route for it; this "
+                       "script uses \"$JID_PREFIX:<folder>\". It does not add the folder's "
+                       "role:member membership (see acl_membership below)."));
     for (const Row &row : rowsOf(projection, spec.name)) {
-        const QString folder = row.text(spec, u"folder"_s);
-        script.command(u"group"_s,
-                       {u"add"_s, u"\"$JID_PREFIX\""_s + shellQuote(u':' + folder), folder});
-        if (!row.text(spec, u"config"_s).isEmpty())
-            script.comment(
-                u"no CLI for groups.config of %1: %2"_s.arg(folder, row.text(spec, u"config"_s)));
+        const QString folder = row.text(spec, QStringLiteral("folder"));
+        script.command(QStringLiteral("group"),
+                       {QStringLiteral("add"),
+                        QStringLiteral("\"$JID_PREFIX\"") + shellQuote(u':' + folder), folder});
+        if (!row.text(spec, QStringLiteral("config")).isEmpty())
+            script.comment(QStringLiteral("no CLI for groups.config of %1: %2")
+                               .arg(folder, row.text(spec, QStringLiteral("config"))));
     }
 }
 
 void writeRules(Script &script, const Projection &projection)
 {
-    const ResourceSpec &spec = *findResource(u"network_rules"_s);
+    const ResourceSpec &spec = *findResource(QStringLiteral("network_rules"));
     for (const Row &row : rowsOf(projection, spec.name))
-        script.command(u"network"_s,
-                       {u"allow"_s, row.text(spec, u"folder"_s), row.text(spec, u"target"_s)});
+        script.command(QStringLiteral("network"),
+                       {QStringLiteral("allow"), row.text(spec, QStringLiteral("folder")),
+                        row.text(spec, QStringLiteral("target"))});
 }
 
 void writeRoutes(Script &script, const Projection &projection)
 {
-    const ResourceSpec &spec = *findResource(u"routes"_s);
+    const ResourceSpec &spec = *findResource(QStringLiteral("routes"));
     for (const Row &row : rowsOf(projection, spec.name))
-        script.command(u"route"_s,
-                       {u"add"_s, row.text(spec, u"match"_s), row.text(spec, u"target"_s)},
-                       {u"--seq"_s, row.text(spec, u"seq"_s)});
+        script.command(QStringLiteral("route"),
+                       {QStringLiteral("add"), row.text(spec, QStringLiteral("match")),
+                        row.text(spec, QStringLiteral("target"))},
+                       {QStringLiteral("--seq"), row.text(spec, QStringLiteral("seq"))});
 }
 
 void writeGrants(Script &script, const Projection &projection)
 {
-    const ResourceSpec &spec = *findResource(u"acl"_s);
+    const ResourceSpec &spec = *findResource(QStringLiteral("acl"));
     for (const Row &row : rowsOf(projection, spec.name)) {
         const auto text = [&](const char *field) {
             return row.text(spec, QString::fromLatin1(field));
@@ -88,29 +92,35 @@ void writeGrants(Script &script, const Projection &projection)
         if (text("granted_by") == u"system:seed")
             continue; // the server seeds these itself
         if (text("effect") != u"allow" || !text("params").isEmpty()) {
-            script.comment(u"no CLI for this grant (deny or params): %1 %2 %3 %4 params=%5"_s.arg(
-                text("effect"), text("principal"), text("action"), text("scope"), text("params")));
+            script.comment(
+                QStringLiteral("no CLI for this grant (deny or params): %1 %2 %3 %4 params=%5")
+                    .arg(text("effect"), text("principal"), text("action"), text("scope"),
+                         text("params")));
             continue;
         }
-        script.command(u"group"_s, {u"grant"_s, text("principal"), text("scope"), text("action")});
+        script.command(QStringLiteral("group"),
+                       {QStringLiteral("grant"), text("principal"), text("scope"), text("action")});
     }
 }
 
 void writeMemberships(Script &script, const Projection &projection)
 {
-    const ResourceSpec &spec = *findResource(u"acl_membership"_s);
+    const ResourceSpec &spec = *findResource(QStringLiteral("acl_membership"));
     for (const Row &row : rowsOf(projection, spec.name))
-        script.comment(u"no CLI for memberships: %1 -> %2"_s.arg(row.text(spec, u"child"_s),
-                                                                 row.text(spec, u"parent"_s)));
+        script.comment(QStringLiteral("no CLI for memberships: %1 -> %2")
+                           .arg(row.text(spec, QStringLiteral("child")),
+                                row.text(spec, QStringLiteral("parent"))));
 }
 
 void writeSecrets(Script &script, const Projection &projection)
 {
-    const ResourceSpec &spec = *findResource(u"secrets"_s);
+    const ResourceSpec &spec = *findResource(QStringLiteral("secrets"));
     for (const Row &row : rowsOf(projection, spec.name))
-        script.comment(u"secret %1 of folder %2: values are never exported; set it with "
-                       u"arizuko secret \"$INST\" set <folder> %1 --value ..."_s.arg(
-                           row.text(spec, u"key"_s), row.text(spec, u"scope_id"_s)));
+        script.comment(
+            QStringLiteral("secret %1 of folder %2: values are never exported; set it with "
+                           "arizuko secret \"$INST\" set <folder> %1 --value ...")
+                .arg(row.text(spec, QStringLiteral("key")),
+                     row.text(spec, QStringLiteral("scope_id"))));
 }
 
 } // namespace
@@ -118,16 +128,17 @@ void writeSecrets(Script &script, const Projection &projection)
 QByteArray scriptText(const Projection &projection)
 {
     Script script;
-    script.raw(u"#!/bin/sh"_s);
-    script.comment(
-        u"Arizuko Desktop export: arizuko CLI commands. Usage: sh <this file> <instance>"_s);
-    script.raw(u"set -eu"_s);
-    script.raw(u"INST=\"${1:?usage: sh $0 <instance>}\""_s);
-    script.raw(u"JID_PREFIX=\"${JID_PREFIX:-desktop}\""_s);
+    script.raw(QStringLiteral("#!/bin/sh"));
+    script.comment(QStringLiteral(
+        "Arizuko Desktop export: arizuko CLI commands. Usage: sh <this file> <instance>"));
+    script.raw(QStringLiteral("set -eu"));
+    script.raw(QStringLiteral("INST=\"${1:?usage: sh $0 <instance>}\""));
+    script.raw(QStringLiteral("JID_PREFIX=\"${JID_PREFIX:-desktop}\""));
     for (const QString &warning : projection.warnings)
-        script.comment(u"warning: "_s + warning);
+        script.comment(QStringLiteral("warning: ") + warning);
     for (const LeftOut &row : projection.leftOut)
-        script.comment(u"left out: %1 %2: %3"_s.arg(row.resource, row.row, row.reason));
+        script.comment(
+            QStringLiteral("left out: %1 %2: %3").arg(row.resource, row.row, row.reason));
     script.blank();
     writeGroups(script, projection);
     writeRules(script, projection);

@@ -2,11 +2,9 @@
 
 #include <QRegularExpression>
 
-using namespace Qt::StringLiterals;
-
 namespace arizuko::manifest {
 
-const QString folderPrefix = u"folder:"_s;
+const QString folderPrefix = QStringLiteral("folder:");
 
 std::optional<QString> principalFolder(const QString &desktopPrincipal)
 {
@@ -31,7 +29,7 @@ std::optional<QString> scopeFolder(const QString &scope)
 {
     if (scope == u"**")
         return std::nullopt;
-    for (const QString &suffix : {u"/**"_s, u"/*"_s})
+    for (const QString &suffix : {QStringLiteral("/**"), QStringLiteral("/*")})
         if (scope.endsWith(suffix))
             return scope.chopped(suffix.size());
     return scope;
@@ -47,15 +45,16 @@ QString serverParams(const policy::GrantParams &params)
 
 Result<policy::GrantParams> desktopParams(const QString &serverParams)
 {
-    static const QRegularExpression space(u"\\s+"_s);
+    static const QRegularExpression space(QStringLiteral("\\s+"));
     policy::GrantParams params;
     for (const QString &word : serverParams.split(space, Qt::SkipEmptyParts)) {
         const qsizetype equals = word.indexOf(u'=');
         if (equals <= 0)
-            return makeError(u"import.bad-params"_s, u"'%1' is not name=glob"_s.arg(word));
+            return makeError(QStringLiteral("import.bad-params"),
+                             QStringLiteral("'%1' is not name=glob").arg(word));
         if (params.contains(word.first(equals)))
-            return makeError(u"import.bad-params"_s,
-                             u"param '%1' is named twice"_s.arg(word.first(equals)));
+            return makeError(QStringLiteral("import.bad-params"),
+                             QStringLiteral("param '%1' is named twice").arg(word.first(equals)));
         params.insert(word.first(equals), word.sliced(equals + 1));
     }
     return params;

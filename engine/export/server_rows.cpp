@@ -5,8 +5,6 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
-using namespace Qt::StringLiterals;
-
 namespace arizuko::manifest {
 namespace {
 
@@ -27,51 +25,56 @@ QString serverConfig(const QString &json)
     if (object.isEmpty())
         return {};
     QString text = QString::fromUtf8(QJsonDocument(object).toJson(QJsonDocument::Compact));
-    text.replace(u'<', u"\\u003c"_s).replace(u'>', u"\\u003e"_s).replace(u'&', u"\\u0026"_s);
+    text.replace(u'<', QStringLiteral("\\u003c"))
+        .replace(u'>', QStringLiteral("\\u003e"))
+        .replace(u'&', QStringLiteral("\\u0026"));
     return text;
 }
 
 Row serverGroupRow(const QString &folder, const QString &createdAt, const QString &configJson)
 {
-    return build(u"groups"_s, {{u"folder"_s, folder},
-                               {u"added_at"_s, createdAt},
-                               {u"product"_s, u"assistant"_s},
-                               {u"config"_s, serverConfig(configJson)}});
+    return build(QStringLiteral("groups"),
+                 {{QStringLiteral("folder"), folder},
+                  {QStringLiteral("added_at"), createdAt},
+                  {QStringLiteral("product"), QStringLiteral("assistant")},
+                  {QStringLiteral("config"), serverConfig(configJson)}});
 }
 
 Row serverRuleRow(const QString &folder, const QString &target, const QString &createdAt,
                   const QString &createdBy)
 {
-    return build(u"network_rules"_s, {{u"folder"_s, folder},
-                                      {u"target"_s, target},
-                                      {u"created_at"_s, createdAt},
-                                      {u"created_by"_s, createdBy}});
+    return build(QStringLiteral("network_rules"), {{QStringLiteral("folder"), folder},
+                                                   {QStringLiteral("target"), target},
+                                                   {QStringLiteral("created_at"), createdAt},
+                                                   {QStringLiteral("created_by"), createdBy}});
 }
 
 Row serverRouteRow(qint64 seq, const QString &match, const QString &target)
 {
-    return build(u"routes"_s,
-                 {{u"seq"_s, QString::number(seq)}, {u"match"_s, match}, {u"target"_s, target}});
+    return build(QStringLiteral("routes"), {{QStringLiteral("seq"), QString::number(seq)},
+                                            {QStringLiteral("match"), match},
+                                            {QStringLiteral("target"), target}});
 }
 
 Row serverGrantRow(const QString &principal, const QString &action, const QString &scope,
                    const QString &effect, const policy::GrantParams &params,
                    const QString &grantedBy, const QString &grantedAt)
 {
-    return build(u"acl"_s, {{u"principal"_s, serverPrincipal(principal)},
-                            {u"action"_s, action},
-                            {u"scope"_s, scope},
-                            {u"effect"_s, effect},
-                            {u"params"_s, serverParams(params)},
-                            {u"granted_by"_s, grantedBy},
-                            {u"granted_at"_s, grantedAt}});
+    return build(QStringLiteral("acl"), {{QStringLiteral("principal"), serverPrincipal(principal)},
+                                         {QStringLiteral("action"), action},
+                                         {QStringLiteral("scope"), scope},
+                                         {QStringLiteral("effect"), effect},
+                                         {QStringLiteral("params"), serverParams(params)},
+                                         {QStringLiteral("granted_by"), grantedBy},
+                                         {QStringLiteral("granted_at"), grantedAt}});
 }
 
 Row serverMembershipRow(const QString &child, const QString &parent, const QString &addedAt)
 {
-    return build(u"acl_membership"_s, {{u"child"_s, serverPrincipal(child)},
-                                       {u"parent"_s, serverPrincipal(parent)},
-                                       {u"added_at"_s, addedAt}});
+    return build(QStringLiteral("acl_membership"),
+                 {{QStringLiteral("child"), serverPrincipal(child)},
+                  {QStringLiteral("parent"), serverPrincipal(parent)},
+                  {QStringLiteral("added_at"), addedAt}});
 }
 
 } // namespace arizuko::manifest

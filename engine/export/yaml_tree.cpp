@@ -6,8 +6,6 @@
 #include <yaml-cpp/exceptions.h>
 #include <yaml-cpp/parser.h>
 
-using namespace Qt::StringLiterals;
-
 namespace arizuko::manifest {
 namespace {
 
@@ -39,19 +37,20 @@ public:
     }
     void OnAlias(const YAML::Mark &mark, YAML::anchor_t) override
     {
-        throw Refused(u"YAML aliases (*name) are not accepted"_s, mark);
+        throw Refused(QStringLiteral("YAML aliases (*name) are not accepted"), mark);
     }
     void OnAnchor(const YAML::Mark &mark, const std::string &) override
     {
-        throw Refused(u"YAML anchors (&name) are not accepted"_s, mark);
+        throw Refused(QStringLiteral("YAML anchors (&name) are not accepted"), mark);
     }
     void OnScalar(const YAML::Mark &mark, const std::string &tag, YAML::anchor_t anchor,
                   const std::string &value) override
     {
         refuseAnchor(anchor, mark);
         if (tag != "?" && tag != "!")
-            throw Refused(u"YAML tags (%1) are not accepted"_s.arg(QString::fromStdString(tag)),
-                          mark);
+            throw Refused(
+                QStringLiteral("YAML tags (%1) are not accepted").arg(QString::fromStdString(tag)),
+                mark);
         add(YamlNode{
             YamlNode::Kind::Scalar, QString::fromStdString(value), tag == "?", mark.line + 1, {}});
     }
@@ -72,7 +71,7 @@ private:
     static void refuseAnchor(YAML::anchor_t anchor, const YAML::Mark &mark)
     {
         if (anchor != YAML::NullAnchor)
-            throw Refused(u"YAML anchors (&name) are not accepted"_s, mark);
+            throw Refused(QStringLiteral("YAML anchors (&name) are not accepted"), mark);
     }
 
     void open(YamlNode::Kind kind, const YAML::Mark &mark, const std::string &tag,
@@ -80,12 +79,13 @@ private:
     {
         refuseAnchor(anchor, mark);
         if (tag != "?" && tag != "!" && !tag.empty())
-            throw Refused(u"YAML tags (%1) are not accepted"_s.arg(QString::fromStdString(tag)),
-                          mark);
+            throw Refused(
+                QStringLiteral("YAML tags (%1) are not accepted").arg(QString::fromStdString(tag)),
+                mark);
         // Checked before the parser descends further, so deep nesting is
         // refused long before it could exhaust the stack.
         if (int(m_stack.size()) >= m_maxDepth)
-            throw Refused(u"nesting deeper than %1 levels"_s.arg(m_maxDepth), mark);
+            throw Refused(QStringLiteral("nesting deeper than %1 levels").arg(m_maxDepth), mark);
         m_stack.push_back(YamlNode{kind, {}, true, mark.line + 1, {}});
     }
 
@@ -117,9 +117,9 @@ private:
 Result<QList<YamlNode>> parseYaml(const QByteArray &text, const YamlLimits &limits)
 {
     if (text.size() > limits.maxBytes)
-        return makeError(u"import.too-large"_s,
-                         u"the file is %1 bytes; the limit is %2"_s.arg(
-                             QString::number(text.size()), QString::number(limits.maxBytes)));
+        return makeError(QStringLiteral("import.too-large"),
+                         QStringLiteral("the file is %1 bytes; the limit is %2")
+                             .arg(QString::number(text.size()), QString::number(limits.maxBytes)));
     std::istringstream stream(text.toStdString());
     QList<YamlNode> documents;
     try {
@@ -135,13 +135,15 @@ Result<QList<YamlNode>> parseYaml(const QByteArray &text, const YamlLimits &limi
                 documents.append(std::move(root));
         }
     } catch (const Refused &refused) {
-        return makeError(u"import.refused"_s,
-                         u"line %1: %2"_s.arg(QString::number(refused.line),
-                                              QString::fromStdString(refused.what())));
+        return makeError(
+            QStringLiteral("import.refused"),
+            QStringLiteral("line %1: %2")
+                .arg(QString::number(refused.line), QString::fromStdString(refused.what())));
     } catch (const YAML::Exception &error) {
-        return makeError(u"import.not-yaml"_s,
-                         u"line %1: not valid YAML: %2"_s.arg(QString::number(error.mark.line + 1),
-                                                              QString::fromStdString(error.msg)));
+        return makeError(
+            QStringLiteral("import.not-yaml"),
+            QStringLiteral("line %1: not valid YAML: %2")
+                .arg(QString::number(error.mark.line + 1), QString::fromStdString(error.msg)));
     }
     return documents;
 }

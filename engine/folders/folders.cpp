@@ -5,7 +5,6 @@
 #include "store/query.h"
 #include "store/store.h"
 #include "store/timestamp.h"
-#include "store/write_transaction.h"
 
 #include <QDir>
 #include <QFile>
@@ -16,7 +15,6 @@ namespace arizuko::folders {
 
 using store::nowTimestamp;
 using store::execute;
-using store::WriteTransaction;
 namespace {
 
 namespace fs = std::filesystem;
@@ -163,58 +161,60 @@ Result<Folder> Folders::add(const QString &path, const QString &name)
 {
     if (const Result<void> valid = validateFolderPath(path); !valid)
         return valid.error();
-    const QSqlDatabase db = m_store.database();
-    Result<WriteTransaction> transaction = WriteTransaction::begin(db);
-    if (!transaction)
-        return transaction.error();
-
-    const Result<bool> taken = exists(path);
-    if (!taken)
-        return taken.error();
-    if (*taken)
-        return makeError(QStringLiteral("folder.exists"),
-                         QStringLiteral("folder '%1' already exists").arg(path));
-    const QString parent = parentFolder(path);
-    if (!parent.isEmpty()) {
-        const Result<bool> parentExists = exists(parent);
-        if (!parentExists)
-            return parentExists.error();
-        if (!*parentExists)
-            return makeError(
-                QStringLiteral("folder.no-parent"),
-                QStringLiteral(
-                    "cannot add folder '%1': its parent '%2' does not exist; add it first")
-                    .arg(path, parent));
-    }
-    if (const Result<void> inside = checkHomeIsInside(path); !inside)
-        return inside.error();
-
-    // A null QString would bind as SQL NULL.
-    const Folder folder{path, name.isNull() ? QStringLiteral("") : name, nowTimestamp()};
-    if (const Result<QSqlQuery> inserted = execute(
-            db, QStringLiteral("INSERT INTO groups (folder, name, created_at) VALUES (?, ?, ?)"),
-            {folder.path, folder.name, folder.createdAt});
-        !inserted)
-        return inserted.error();
-    if (const Result<qint64> audited = audit::AuditLog(m_store).record(
-            m_actor, QStringLiteral("folder.add"), path, {{QStringLiteral("name"), name}});
-        !audited)
-        return audited.error();
-
     const QString home = homePath(path);
-    const bool homeExisted = QFileInfo::exists(home);
-    if (!QDir().mkpath(home))
-        return makeError(
-            QStringLiteral("folder.home"),
-            QStringLiteral("cannot create the home of folder '%1' at %2").arg(path, home));
-    if (!homeExisted)
-        QFile::setPermissions(home, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
-    if (const Result<void> committed = transaction->commit(); !committed) {
-        if (!homeExisted)
-            QDir().rmdir(home);
-        return committed.error();
-    }
-    return folder;
+    bool homeCreated = false;
+    audit::AuditLog log(m_store);
+    Result<Folder> added = log.writeAudited([&]() -> Result<Folder> {
+        const QSqlDatabase db = m_store.database();
+        const Result<bool> taken = exists(path);
+        if (!taken)
+            return taken.error();
+        if (*taken)
+            return makeError(QStringLiteral("folder.exists"),
+                             QStringLiteral("folder '%1' already exists").arg(path));
+        const QString parent = parentFolder(path);
+        if (!parent.isEmpty()) {
+            const Result<bool> parentExists = exists(parent);
+            if (!parentExists)
+                return parentExists.error();
+            if (!*parentExists)
+                return makeError(
+                    QStringLiteral("folder.no-parent"),
+                    QStringLiteral(
+                        "cannot add folder '%1': its parent '%2' does not exist; add it first")
+                        .arg(path, parent));
+        }
+        if (const Result<void> inside = checkHomeIsInside(path); !inside)
+            return inside.error();
+
+        // A null QString would bind as SQL NULL.
+        const Folder folder{path, name.isNull() ? QStringLiteral("") : name, nowTimestamp()};
+        if (const Result<QSqlQuery> inserted = execute(
+                db,
+                QStringLiteral("INSERT INTO groups (folder, name, created_at) VALUES (?, ?, ?)"),
+                {folder.path, folder.name, folder.createdAt});
+            !inserted)
+            return inserted.error();
+        if (const Result<qint64> audited = log.record(m_actor, QStringLiteral("folder.add"), path,
+                                                      {{QStringLiteral("name"), name}});
+            !audited)
+            return audited.error();
+
+        // Made last, so only a failed commit can leave it behind (removed below).
+        const bool homeExisted = QFileInfo::exists(home);
+        if (!QDir().mkpath(home))
+            return makeError(
+                QStringLiteral("folder.home"),
+                QStringLiteral("cannot create the home of folder '%1' at %2").arg(path, home));
+        if (!homeExisted) {
+            homeCreated = true;
+            QFile::setPermissions(home, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        }
+        return folder;
+    });
+    if (!added && homeCreated)
+        QDir().rmdir(home);
+    return added;
 }
 
 Result<QList<Folder>> Folders::list() const
@@ -235,58 +235,60 @@ Result<QStringList> Folders::remove(const QString &path, bool recursive)
 {
     if (const Result<void> valid = validateFolderPath(path); !valid)
         return valid.error();
-    const QSqlDatabase db = m_store.database();
-    Result<WriteTransaction> transaction = WriteTransaction::begin(db);
-    if (!transaction)
-        return transaction.error();
-
-    const Result<bool> found = exists(path);
-    if (!found)
-        return found.error();
-    if (!*found)
-        return notFound(path);
-    const Result<QStringList> children = subfolders(path);
-    if (!children)
-        return children.error();
-    if (!recursive && !children->isEmpty())
-        return makeError(
-            QStringLiteral("folder.has-children"),
-            QStringLiteral("folder '%1' has subfolders (%2); pass --recursive to remove them too")
-                .arg(path, children->join(QStringLiteral(", "))));
-    if (!recursive && homeHasContent(homePath(path)))
-        return makeError(
-            QStringLiteral("folder.home-not-empty"),
-            QStringLiteral("the home of folder '%1' (%2) is not empty; pass --recursive to delete "
-                           "it too")
-                .arg(path, homePath(path)));
-    const QStringList removed = QStringList{path} + *children;
-    for (const QString &folder : removed) {
-        if (const Result<void> inside = checkHomeIsInside(folder); !inside)
-            return inside.error();
-    }
-
-    // Rows keyed by the folder that a new folder of the same name must not
-    // inherit. Topics and messages go by ON DELETE CASCADE, memberships by
-    // the schema's trigger.
-    const QStringList deletions = {
-        QStringLiteral("DELETE FROM network_rules WHERE folder = ?"),
-        QStringLiteral("DELETE FROM secrets WHERE scope_kind = 'folder' AND scope_id = ?"),
-        QStringLiteral("DELETE FROM groups WHERE folder = ?"),
-    };
-    for (const QString &folder : removed) {
-        for (const QString &deletion : deletions) {
-            if (const Result<QSqlQuery> deleted = execute(db, deletion, {folder}); !deleted)
-                return deleted.error();
+    audit::AuditLog log(m_store);
+    const Result<QStringList> removedFolders = log.writeAudited([&]() -> Result<QStringList> {
+        const QSqlDatabase db = m_store.database();
+        const Result<bool> found = exists(path);
+        if (!found)
+            return found.error();
+        if (!*found)
+            return notFound(path);
+        const Result<QStringList> children = subfolders(path);
+        if (!children)
+            return children.error();
+        if (!recursive && !children->isEmpty())
+            return makeError(
+                QStringLiteral("folder.has-children"),
+                QStringLiteral(
+                    "folder '%1' has subfolders (%2); pass --recursive to remove them too")
+                    .arg(path, children->join(QStringLiteral(", "))));
+        if (!recursive && homeHasContent(homePath(path)))
+            return makeError(
+                QStringLiteral("folder.home-not-empty"),
+                QStringLiteral(
+                    "the home of folder '%1' (%2) is not empty; pass --recursive to delete "
+                    "it too")
+                    .arg(path, homePath(path)));
+        const QStringList removed = QStringList{path} + *children;
+        for (const QString &folder : removed) {
+            if (const Result<void> inside = checkHomeIsInside(folder); !inside)
+                return inside.error();
         }
-    }
-    if (const Result<qint64> audited = audit::AuditLog(m_store).record(
-            m_actor, QStringLiteral("folder.rm"), path,
-            {{QStringLiteral("removed"), QJsonArray::fromStringList(removed)},
-             {QStringLiteral("recursive"), recursive}});
-        !audited)
-        return audited.error();
-    if (const Result<void> committed = transaction->commit(); !committed)
-        return committed.error();
+
+        // Rows keyed by the folder that a new folder of the same name must not
+        // inherit. Topics and messages go by ON DELETE CASCADE, memberships by
+        // the schema's trigger.
+        const QStringList deletions = {
+            QStringLiteral("DELETE FROM network_rules WHERE folder = ?"),
+            QStringLiteral("DELETE FROM secrets WHERE scope_kind = 'folder' AND scope_id = ?"),
+            QStringLiteral("DELETE FROM groups WHERE folder = ?"),
+        };
+        for (const QString &folder : removed) {
+            for (const QString &deletion : deletions) {
+                if (const Result<QSqlQuery> deleted = execute(db, deletion, {folder}); !deleted)
+                    return deleted.error();
+            }
+        }
+        if (const Result<qint64> audited =
+                log.record(m_actor, QStringLiteral("folder.rm"), path,
+                           {{QStringLiteral("removed"), QJsonArray::fromStringList(removed)},
+                            {QStringLiteral("recursive"), recursive}});
+            !audited)
+            return audited.error();
+        return removed;
+    });
+    if (!removedFolders)
+        return removedFolders.error();
 
     // remove_all never follows links: a link is removed, not its target.
     std::error_code error;
@@ -296,7 +298,7 @@ Result<QStringList> Folders::remove(const QString &path, bool recursive)
             QStringLiteral("folder.home-not-removed"),
             QStringLiteral("folder '%1' was removed, but its home %2 could not be deleted: %3")
                 .arg(path, homePath(path), QString::fromStdString(error.message())));
-    return removed;
+    return removedFolders;
 }
 
 Result<QStringList> Folders::subtree(const QString &path) const
@@ -321,7 +323,9 @@ Result<QStringList> Folders::move(const QString &from, const QString &to,
                            "inside it")
                 .arg(from, to));
     const QSqlDatabase db = m_store.database();
-    Result<WriteTransaction> transaction = WriteTransaction::begin(db);
+    // Not AuditLog::writeAudited: the home is renamed between the last
+    // change and the commit, and renamed back if the commit fails.
+    Result<store::WriteTransaction> transaction = store::WriteTransaction::begin(db);
     if (!transaction)
         return transaction.error();
 

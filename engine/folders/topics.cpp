@@ -5,7 +5,6 @@
 #include "store/query.h"
 #include "store/store.h"
 #include "store/timestamp.h"
-#include "store/write_transaction.h"
 
 #include <QUuid>
 
@@ -13,7 +12,6 @@ namespace arizuko::folders {
 
 using store::nowTimestamp;
 using store::execute;
-using store::WriteTransaction;
 namespace {
 
 Error topicNotFound(const QString &folder, const QString &name)
@@ -109,27 +107,21 @@ Result<Topic> Topics::add(const QString &folder, const QString &name)
 {
     if (const Result<void> valid = validate(folder, name); !valid)
         return valid.error();
-    Result<WriteTransaction> transaction = WriteTransaction::begin(m_store.database());
-    if (!transaction)
-        return transaction.error();
-    Result<QSqlQuery> folderRow = execute(
-        m_store.database(), QStringLiteral("SELECT 1 FROM groups WHERE folder = ?"), {folder});
-    if (!folderRow)
-        return folderRow.error();
-    if (!folderRow->next())
-        return makeError(QStringLiteral("folder.not-found"),
-                         QStringLiteral("folder '%1' does not exist").arg(folder));
-    const Result<bool> taken = exists(folder, name);
-    if (!taken)
-        return taken.error();
-    if (*taken)
-        return topicExists(folder, name);
-    Result<Topic> added = insert(Topic{folder, name, {}, {}, {}, {}}, QStringLiteral("topic.add"));
-    if (!added)
-        return added.error();
-    if (const Result<void> committed = transaction->commit(); !committed)
-        return committed.error();
-    return added;
+    return audit::AuditLog(m_store).writeAudited([&]() -> Result<Topic> {
+        Result<QSqlQuery> folderRow = execute(
+            m_store.database(), QStringLiteral("SELECT 1 FROM groups WHERE folder = ?"), {folder});
+        if (!folderRow)
+            return folderRow.error();
+        if (!folderRow->next())
+            return makeError(QStringLiteral("folder.not-found"),
+                             QStringLiteral("folder '%1' does not exist").arg(folder));
+        const Result<bool> taken = exists(folder, name);
+        if (!taken)
+            return taken.error();
+        if (*taken)
+            return topicExists(folder, name);
+        return insert(Topic{folder, name, {}, {}, {}, {}}, QStringLiteral("topic.add"));
+    });
 }
 
 Result<Topic> Topics::fork(const QString &folder, const QString &source, const QString &name)
@@ -140,43 +132,36 @@ Result<Topic> Topics::fork(const QString &folder, const QString &source, const Q
         if (const Result<void> valid = validateTopicName(name); !valid)
             return valid.error();
     }
-    Result<WriteTransaction> transaction = WriteTransaction::begin(m_store.database());
-    if (!transaction)
-        return transaction.error();
-    const Result<bool> sourceExists = exists(folder, source);
-    if (!sourceExists)
-        return sourceExists.error();
-    if (!*sourceExists)
-        return topicNotFound(folder, source);
+    return audit::AuditLog(m_store).writeAudited([&]() -> Result<Topic> {
+        const Result<bool> sourceExists = exists(folder, source);
+        if (!sourceExists)
+            return sourceExists.error();
+        if (!*sourceExists)
+            return topicNotFound(folder, source);
 
-    QString forkName = name;
-    if (forkName.isEmpty()) {
-        for (int attempt = 1; forkName.isEmpty(); ++attempt) {
-            const QString candidate = attempt == 1
-                                          ? source + QStringLiteral("-fork")
-                                          : QStringLiteral("%1-fork-%2").arg(source).arg(attempt);
-            const Result<bool> taken = exists(folder, candidate);
+        QString forkName = name;
+        if (forkName.isEmpty()) {
+            for (int attempt = 1; forkName.isEmpty(); ++attempt) {
+                const QString candidate =
+                    attempt == 1 ? source + QStringLiteral("-fork")
+                                 : QStringLiteral("%1-fork-%2").arg(source).arg(attempt);
+                const Result<bool> taken = exists(folder, candidate);
+                if (!taken)
+                    return taken.error();
+                if (!*taken)
+                    forkName = candidate;
+            }
+            if (const Result<void> valid = validateTopicName(forkName); !valid)
+                return valid.error();
+        } else {
+            const Result<bool> taken = exists(folder, forkName);
             if (!taken)
                 return taken.error();
-            if (!*taken)
-                forkName = candidate;
+            if (*taken)
+                return topicExists(folder, forkName);
         }
-        if (const Result<void> valid = validateTopicName(forkName); !valid)
-            return valid.error();
-    } else {
-        const Result<bool> taken = exists(folder, forkName);
-        if (!taken)
-            return taken.error();
-        if (*taken)
-            return topicExists(folder, forkName);
-    }
-    Result<Topic> forked =
-        insert(Topic{folder, forkName, {}, source, {}, {}}, QStringLiteral("topic.fork"));
-    if (!forked)
-        return forked.error();
-    if (const Result<void> committed = transaction->commit(); !committed)
-        return committed.error();
-    return forked;
+        return insert(Topic{folder, forkName, {}, source, {}, {}}, QStringLiteral("topic.fork"));
+    });
 }
 
 Result<Topic> Topics::rename(const QString &folder, const QString &from, const QString &to)
@@ -185,49 +170,47 @@ Result<Topic> Topics::rename(const QString &folder, const QString &from, const Q
         return valid.error();
     if (const Result<void> valid = validateTopicName(to); !valid)
         return valid.error();
-    const QSqlDatabase db = m_store.database();
-    Result<WriteTransaction> transaction = WriteTransaction::begin(db);
-    if (!transaction)
-        return transaction.error();
-    const Result<bool> fromExists = exists(folder, from);
-    if (!fromExists)
-        return fromExists.error();
-    if (!*fromExists)
-        return topicNotFound(folder, from);
-    const Result<bool> toExists = exists(folder, to);
-    if (!toExists)
-        return toExists.error();
-    if (*toExists)
-        return topicExists(folder, to);
+    audit::AuditLog log(m_store);
+    return log.writeAudited([&]() -> Result<Topic> {
+        const QSqlDatabase db = m_store.database();
+        const Result<bool> fromExists = exists(folder, from);
+        if (!fromExists)
+            return fromExists.error();
+        if (!*fromExists)
+            return topicNotFound(folder, from);
+        const Result<bool> toExists = exists(folder, to);
+        if (!toExists)
+            return toExists.error();
+        if (*toExists)
+            return topicExists(folder, to);
 
-    // messages reference (group_folder, topic) without ON UPDATE CASCADE:
-    // check the keys at commit, once both tables carry the new name.
-    if (const Result<QSqlQuery> deferred =
-            execute(db, QStringLiteral("PRAGMA defer_foreign_keys = ON"));
-        !deferred)
-        return deferred.error();
-    const QStringList renames = {
-        QStringLiteral("UPDATE sessions SET topic = ? WHERE group_folder = ? AND topic = ?"),
-        QStringLiteral("UPDATE messages SET topic = ? WHERE group_folder = ? AND topic = ?"),
-        QStringLiteral(
-            "UPDATE sessions SET parent_topic = ? WHERE group_folder = ? AND parent_topic = ?"),
-    };
-    for (const QString &statement : renames) {
-        if (const Result<QSqlQuery> done = execute(db, statement, {to, folder, from}); !done)
-            return done.error();
-    }
-    if (const Result<qint64> audited = audit::AuditLog(m_store).record(
-            m_actor, QStringLiteral("topic.rename"), folder,
-            {{QStringLiteral("from"), from}, {QStringLiteral("to"), to}});
-        !audited)
-        return audited.error();
-    const Result<QList<Topic>> renamed =
-        select(QStringLiteral("WHERE group_folder = ? AND topic = ?"), {folder, to});
-    if (!renamed)
-        return renamed.error();
-    if (const Result<void> committed = transaction->commit(); !committed)
-        return committed.error();
-    return renamed->first();
+        // messages reference (group_folder, topic) without ON UPDATE CASCADE:
+        // check the keys at commit, once both tables carry the new name.
+        if (const Result<QSqlQuery> deferred =
+                execute(db, QStringLiteral("PRAGMA defer_foreign_keys = ON"));
+            !deferred)
+            return deferred.error();
+        const QStringList renames = {
+            QStringLiteral("UPDATE sessions SET topic = ? WHERE group_folder = ? AND topic = ?"),
+            QStringLiteral("UPDATE messages SET topic = ? WHERE group_folder = ? AND topic = ?"),
+            QStringLiteral(
+                "UPDATE sessions SET parent_topic = ? WHERE group_folder = ? AND parent_topic = ?"),
+        };
+        for (const QString &statement : renames) {
+            if (const Result<QSqlQuery> done = execute(db, statement, {to, folder, from}); !done)
+                return done.error();
+        }
+        if (const Result<qint64> audited =
+                log.record(m_actor, QStringLiteral("topic.rename"), folder,
+                           {{QStringLiteral("from"), from}, {QStringLiteral("to"), to}});
+            !audited)
+            return audited.error();
+        const Result<QList<Topic>> renamed =
+            select(QStringLiteral("WHERE group_folder = ? AND topic = ?"), {folder, to});
+        if (!renamed)
+            return renamed.error();
+        return renamed->first();
+    });
 }
 
 Result<void> Topics::remove(const QString &folder, const QString &name)
@@ -235,41 +218,42 @@ Result<void> Topics::remove(const QString &folder, const QString &name)
     if (const Result<void> valid = validate(folder, name); !valid)
         return valid;
     const QSqlDatabase db = m_store.database();
-    Result<WriteTransaction> transaction = WriteTransaction::begin(db);
-    if (!transaction)
-        return transaction.error();
-    const Result<bool> found = exists(folder, name);
-    if (!found)
-        return found.error();
-    if (!*found)
-        return topicNotFound(folder, name);
-    Result<QSqlQuery> live =
-        execute(db,
-                QStringLiteral(
-                    "SELECT name, state FROM turns WHERE group_folder = ? AND topic = ? AND state "
-                    "NOT IN ('done', 'failed', 'cancelled', 'interrupted') LIMIT 1"),
-                {folder, name});
-    if (!live)
-        return live.error();
-    if (live->next())
-        return makeError(
-            QStringLiteral("topic.busy"),
-            QStringLiteral("cannot remove topic '%1' of folder '%2' now: turn %3 is %4; "
-                           "cancel it or wait until it has ended")
-                .arg(name, folder, live->value(0).toString(), live->value(1).toString()));
-    // Messages and observations go with the session row (ON DELETE
-    // CASCADE), the turns' events with the turns.
-    for (const QString &statement :
-         {QStringLiteral("DELETE FROM turns WHERE group_folder = ? AND topic = ?"),
-          QStringLiteral("DELETE FROM sessions WHERE group_folder = ? AND topic = ?")}) {
-        if (const Result<QSqlQuery> deleted = execute(db, statement, {folder, name}); !deleted)
-            return deleted.error();
-    }
-    if (const Result<qint64> audited = audit::AuditLog(m_store).record(
-            m_actor, QStringLiteral("topic.rm"), folder, {{QStringLiteral("topic"), name}});
-        !audited)
-        return audited.error();
-    return transaction->commit();
+    audit::AuditLog log(m_store);
+    return log.writeAudited([&]() -> Result<void> {
+        const Result<bool> found = exists(folder, name);
+        if (!found)
+            return found.error();
+        if (!*found)
+            return topicNotFound(folder, name);
+        Result<QSqlQuery> live = execute(
+            db,
+            QStringLiteral(
+                "SELECT name, state FROM turns WHERE group_folder = ? AND topic = ? AND state "
+                "NOT IN ('done', 'failed', 'cancelled', 'interrupted') LIMIT 1"),
+            {folder, name});
+        if (!live)
+            return live.error();
+        if (live->next())
+            return makeError(
+                QStringLiteral("topic.busy"),
+                QStringLiteral("cannot remove topic '%1' of folder '%2' now: turn %3 is %4; "
+                               "cancel it or wait until it has ended")
+                    .arg(name, folder, live->value(0).toString(), live->value(1).toString()));
+        // Messages and observations go with the session row (ON DELETE
+        // CASCADE), the turns' events with the turns.
+        for (const QString &statement :
+             {QStringLiteral("DELETE FROM turns WHERE group_folder = ? AND topic = ?"),
+              QStringLiteral("DELETE FROM sessions WHERE group_folder = ? AND topic = ?")}) {
+            if (const Result<QSqlQuery> deleted = execute(db, statement, {folder, name});
+                !deleted)
+                return deleted.error();
+        }
+        if (const Result<qint64> audited = log.record(m_actor, QStringLiteral("topic.rm"), folder,
+                                                      {{QStringLiteral("topic"), name}});
+            !audited)
+            return audited.error();
+        return {};
+    });
 }
 
 Result<void> Topics::setSessionId(const QString &folder, const QString &name,
@@ -277,25 +261,27 @@ Result<void> Topics::setSessionId(const QString &folder, const QString &name,
 {
     if (const Result<void> valid = validate(folder, name); !valid)
         return valid.error();
-    const QSqlDatabase db = m_store.database();
-    Result<WriteTransaction> transaction = WriteTransaction::begin(db);
-    if (!transaction)
-        return transaction.error();
-    const Result<QSqlQuery> updated = execute(
-        db, QStringLiteral("UPDATE sessions SET session_id = ? WHERE group_folder = ? AND topic = ?"),
-        {sessionId, folder, name});
-    if (!updated)
-        return updated.error();
-    if (updated->numRowsAffected() != 1)
-        return topicNotFound(folder, name);
-    if (const Result<qint64> audited = audit::AuditLog(m_store).record(
-            m_actor, QStringLiteral("topic.session"), folder,
-            {{QStringLiteral("topic"), name},
-             {QStringLiteral("session_id"), sessionId},
-             {QStringLiteral("why"), why}});
-        !audited)
-        return audited.error();
-    return transaction->commit();
+    audit::AuditLog log(m_store);
+    return log.writeAudited([&]() -> Result<void> {
+        const QSqlDatabase db = m_store.database();
+        const Result<QSqlQuery> updated =
+            execute(db,
+                    QStringLiteral(
+                        "UPDATE sessions SET session_id = ? WHERE group_folder = ? AND topic = ?"),
+                    {sessionId, folder, name});
+        if (!updated)
+            return updated.error();
+        if (updated->numRowsAffected() != 1)
+            return topicNotFound(folder, name);
+        if (const Result<qint64> audited =
+                log.record(m_actor, QStringLiteral("topic.session"), folder,
+                           {{QStringLiteral("topic"), name},
+                            {QStringLiteral("session_id"), sessionId},
+                            {QStringLiteral("why"), why}});
+            !audited)
+            return audited.error();
+        return {};
+    });
 }
 
 } // namespace arizuko::folders

@@ -1,4 +1,5 @@
 #include "agent_process.h"
+#include "posix/unique_fd.h"
 
 #include <cerrno>
 #include <csignal>
@@ -63,7 +64,7 @@ std::vector<char *> pointersTo(const std::vector<std::string> &strings)
 
 } // namespace
 
-AgentProcess::AgentProcess(pid_t pid, UniqueFd out, UniqueFd err)
+AgentProcess::AgentProcess(pid_t pid, posix::UniqueFd out, posix::UniqueFd err)
     : m_pid(pid)
     , m_stdout(std::move(out))
     , m_stderr(std::move(err))
@@ -80,10 +81,10 @@ AgentProcess AgentProcess::start(const AgentLaunch &launch)
         ::close(outPipe[1]);
         throwErrno("pipe for the agent's stderr");
     }
-    UniqueFd outRead(outPipe[0]);
-    UniqueFd errRead(errPipe[0]);
-    const UniqueFd outWrite(outPipe[1]);
-    const UniqueFd errWrite(errPipe[1]);
+    posix::UniqueFd outRead(outPipe[0]);
+    posix::UniqueFd errRead(errPipe[0]);
+    const posix::UniqueFd outWrite(outPipe[1]);
+    const posix::UniqueFd errWrite(errPipe[1]);
 
     const std::vector<char *> argv = pointersTo(launch.argv);
     const std::vector<char *> envp = pointersTo(launch.environment);

@@ -5,6 +5,7 @@
 
 #include "agent_launch.h"
 #include "system_error.h"
+#include "posix/unique_fd.h"
 
 #include <sys/types.h>
 
@@ -17,18 +18,18 @@ public:
     static AgentProcess start(const AgentLaunch &launch);
 
     pid_t pid() const { return m_pid; }
-    UniqueFd &stdoutPipe() { return m_stdout; }
-    UniqueFd &stderrPipe() { return m_stderr; }
+    posix::UniqueFd &stdoutPipe() { return m_stdout; }
+    posix::UniqueFd &stderrPipe() { return m_stderr; }
 
     // SIGKILL to the agent and everything it started in its session.
     void killGroup() const;
 
 private:
-    AgentProcess(pid_t pid, UniqueFd out, UniqueFd err);
+    AgentProcess(pid_t pid, posix::UniqueFd out, posix::UniqueFd err);
 
     pid_t m_pid;
-    UniqueFd m_stdout;
-    UniqueFd m_stderr;
+    posix::UniqueFd m_stdout;
+    posix::UniqueFd m_stderr;
 };
 
 } // namespace arizuko::guest

@@ -2,6 +2,7 @@
 
 #include "module_order.h"
 #include "system_error.h"
+#include "posix/unique_fd.h"
 
 #include <cerrno>
 #include <ctime>
@@ -32,7 +33,7 @@ void mountFilesystem(const std::string &source, const std::string &target, const
 
 void writeFile(const std::string &path, const std::string &content, mode_t mode)
 {
-    const UniqueFd fd(::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode));
+    const posix::UniqueFd fd(::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode));
     if (!fd)
         throwErrno("create " + path);
     std::size_t written = 0;
@@ -48,7 +49,7 @@ void writeFile(const std::string &path, const std::string &content, mode_t mode)
 
 void loadModule(const std::string &path)
 {
-    const UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+    const posix::UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
     if (!fd)
         throwErrno("open module " + path);
     if (::syscall(SYS_finit_module, fd.get(), "", 0) != 0 && errno != EEXIST)
@@ -147,7 +148,7 @@ void writeAccountFiles(std::uint32_t uid, std::uint32_t gid, const std::string &
 
 std::string readFile(const std::string &path)
 {
-    const UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+    const posix::UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
     if (!fd)
         throwErrno("open " + path);
     std::string content;

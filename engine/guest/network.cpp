@@ -1,6 +1,7 @@
 #include "network.h"
 
 #include "system_error.h"
+#include "posix/unique_fd.h"
 
 #include <algorithm>
 #include <arpa/inet.h>
@@ -18,9 +19,9 @@
 namespace arizuko::guest::network {
 namespace {
 
-UniqueFd controlSocket()
+posix::UniqueFd controlSocket()
 {
-    UniqueFd fd(::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0));
+    posix::UniqueFd fd(::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0));
     if (!fd)
         throwErrno("socket for interface configuration");
     return fd;
@@ -74,14 +75,14 @@ std::string firstEthernetInterface()
 
 void bringUpLoopback()
 {
-    const UniqueFd socket = controlSocket();
+    const posix::UniqueFd socket = controlSocket();
     setUp(socket.get(), "lo");
 }
 
 std::string configure(const Ipv4Interface &settings)
 {
     const std::string name = firstEthernetInterface();
-    const UniqueFd socket = controlSocket();
+    const posix::UniqueFd socket = controlSocket();
 
     ifreq request = requestFor(name);
     request.ifr_addr = inetAddress(settings.address);
@@ -108,7 +109,7 @@ void disableIpv6()
     // Absent when the kernel has no IPv6; then there is nothing to disable.
     for (const char *path : {"/proc/sys/net/ipv6/conf/all/disable_ipv6",
                              "/proc/sys/net/ipv6/conf/default/disable_ipv6"}) {
-        const UniqueFd fd(::open(path, O_WRONLY | O_CLOEXEC));
+        const posix::UniqueFd fd(::open(path, O_WRONLY | O_CLOEXEC));
         if (fd && ::write(fd.get(), "1", 1) != 1)
             throwErrno(std::string("write ") + path);
     }

@@ -2,6 +2,7 @@
 
 #include "boot.h"
 #include "json.h"
+#include "posix/unique_fd.h"
 
 #include <algorithm>
 #include <array>
@@ -30,7 +31,7 @@ enum class Stop
 
 struct OutputStream
 {
-    UniqueFd *fd;
+    posix::UniqueFd *fd;
     LineFramer framer;
     bool isStdout;
 };
@@ -228,7 +229,7 @@ private:
     ProtocolWriter &m_writer;
     const TurnLimits &m_limits;
     std::array<OutputStream, 2> m_streams;
-    UniqueFd m_childSignals;
+    posix::UniqueFd m_childSignals;
     std::optional<int> m_agentStatus;
     Stop m_stop = Stop::None;
     std::optional<Clock::time_point> m_drainUntil;

@@ -1,11 +1,10 @@
 #pragma once
 
-// Failures of the guest's system calls, and the file-descriptor owner that
-// every descriptor lives in.
+// Failures of the guest's system calls. Every descriptor lives in a
+// posix::UniqueFd (posix/unique_fd.h).
 
 #include <stdexcept>
 #include <string>
-#include <utility>
 
 namespace arizuko::guest {
 
@@ -17,31 +16,5 @@ public:
 
 // Throws GuestError with "<what>: <strerror(errno)>".
 [[noreturn]] void throwErrno(const std::string &what);
-
-class UniqueFd
-{
-public:
-    explicit UniqueFd(int fd = -1)
-        : m_fd(fd)
-    {}
-    UniqueFd(UniqueFd &&other) noexcept
-        : m_fd(std::exchange(other.m_fd, -1))
-    {}
-    UniqueFd &operator=(UniqueFd &&other) noexcept
-    {
-        reset(std::exchange(other.m_fd, -1));
-        return *this;
-    }
-    UniqueFd(const UniqueFd &) = delete;
-    UniqueFd &operator=(const UniqueFd &) = delete;
-    ~UniqueFd() { reset(); }
-
-    int get() const { return m_fd; }
-    explicit operator bool() const { return m_fd >= 0; }
-    void reset(int fd = -1);
-
-private:
-    int m_fd;
-};
 
 } // namespace arizuko::guest

@@ -1,6 +1,7 @@
 #include "turn_channel.h"
 
 #include "boot.h"
+#include "posix/unique_fd.h"
 
 #include <cerrno>
 #include <dirent.h>
@@ -46,7 +47,7 @@ std::optional<std::string> findPortDevice(const std::string &portName)
 
 } // namespace
 
-TurnChannel::TurnChannel(UniqueFd fd)
+TurnChannel::TurnChannel(posix::UniqueFd fd)
     : m_fd(std::move(fd))
     , m_framer(maxHostLineBytes)
 {}
@@ -56,7 +57,7 @@ TurnChannel TurnChannel::open(const std::string &portName, std::chrono::millisec
     const auto giveUp = std::chrono::steady_clock::now() + wait;
     for (;;) {
         if (const auto device = findPortDevice(portName)) {
-            UniqueFd fd(::open(device->c_str(), O_RDWR | O_CLOEXEC));
+            posix::UniqueFd fd(::open(device->c_str(), O_RDWR | O_CLOEXEC));
             if (fd)
                 return TurnChannel(std::move(fd));
             if (errno != ENOENT)

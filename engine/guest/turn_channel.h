@@ -5,6 +5,7 @@
 
 #include "line_framer.h"
 #include "system_error.h"
+#include "posix/unique_fd.h"
 
 #include <chrono>
 #include <deque>
@@ -35,9 +36,9 @@ public:
     std::optional<std::string> takeLine();
 
 private:
-    explicit TurnChannel(UniqueFd fd);
+    explicit TurnChannel(posix::UniqueFd fd);
 
-    UniqueFd m_fd;
+    posix::UniqueFd m_fd;
     LineFramer m_framer;
     std::deque<std::string> m_lines;
 };

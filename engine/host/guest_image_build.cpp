@@ -42,9 +42,11 @@ Result<GuestImageBuilder> locateGuestImageBuilder()
     // A builder named in the environment is the only one looked at.
     const QString named = qEnvironmentVariable("ARIZUKO_GUEST_IMAGE_BUILDER");
     const QStringList candidates =
-        !named.isEmpty() ? QStringList{named}
-                         : QStringList{programDir.filePath(u"../share/arizuko-desktop/build-guest-image"_s),
-                                       QStringLiteral(ARIZUKO_SOURCE_DIR "/installer/build-guest-image")};
+        !named.isEmpty()
+            ? QStringList{named}
+            : QStringList{
+                  programDir.filePath(QStringLiteral("../share/arizuko-desktop/build-guest-image")),
+                  QStringLiteral(ARIZUKO_SOURCE_DIR "/installer/build-guest-image")};
     GuestImageBuilder builder;
     for (const QString &candidate : candidates) {
         if (QFileInfo(candidate).isExecutable()) {
@@ -53,17 +55,19 @@ Result<GuestImageBuilder> locateGuestImageBuilder()
         }
     }
     if (builder.script.isEmpty())
-        return makeError(u"host.no-image-builder"_s,
-                         u"the guest image builder was not found (looked at %1); set "
-                         u"ARIZUKO_GUEST_IMAGE_BUILDER to installer/build-guest-image of a "
-                         u"source tree"_s
-                             .arg(candidates.join(u", "_s)));
+        return makeError(
+            QStringLiteral("host.no-image-builder"),
+            QStringLiteral("the guest image builder was not found (looked at %1); set "
+                           "ARIZUKO_GUEST_IMAGE_BUILDER to installer/build-guest-image of a "
+                           "source tree")
+                .arg(candidates.join(QStringLiteral(", "))));
     builder.guestBinary = siblingGuestProgram();
     if (builder.guestBinary.isEmpty())
-        return makeError(u"host.no-guest-binary"_s,
-                         u"there is no arizuko-guest beside %1 for the image to carry; build "
-                         u"the arizuko-guest target"_s
-                             .arg(programDir.path()));
+        return makeError(
+            QStringLiteral("host.no-guest-binary"),
+            QStringLiteral("there is no arizuko-guest beside %1 for the image to carry; build "
+                           "the arizuko-guest target")
+                .arg(programDir.path()));
     builder.outputDirectory = guestImageDirectory();
     return builder;
 }
@@ -77,19 +81,20 @@ GuestImageBuild::GuestImageBuild(QObject *parent)
     connect(&m_process, &QProcess::readyReadStandardOutput, this, &GuestImageBuild::readLines);
     connect(&m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
         if (error == QProcess::FailedToStart)
-            emit finished(Outcome::Failed, u"cannot start %1: %2"_s.arg(m_process.program(),
-                                                                        m_process.errorString()));
+            emit finished(Outcome::Failed, QStringLiteral("cannot start %1: %2")
+                                               .arg(m_process.program(), m_process.errorString()));
     });
     connect(&m_process, &QProcess::finished, this, [this](int exitCode, QProcess::ExitStatus status) {
         readLines();
         if (m_cancelled)
-            emit finished(Outcome::Cancelled, u"cancelled"_s);
+            emit finished(Outcome::Cancelled, QStringLiteral("cancelled"));
         else if (status == QProcess::NormalExit && exitCode == 0)
             emit finished(Outcome::Built, m_lastLine);
         else
-            emit finished(Outcome::Failed, m_lastLine.isEmpty()
-                                               ? u"the builder exited with %1"_s.arg(exitCode)
-                                               : m_lastLine);
+            emit finished(Outcome::Failed,
+                          m_lastLine.isEmpty()
+                              ? QStringLiteral("the builder exited with %1").arg(exitCode)
+                              : m_lastLine);
     });
 }
 
@@ -109,12 +114,12 @@ void GuestImageBuild::start(const GuestImageBuilder &builder, bool force)
     m_pending.clear();
     m_lastLine.clear();
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-    environment.insert(u"ARIZUKO_GUEST_IMAGE_DIR"_s, builder.outputDirectory);
+    environment.insert(QStringLiteral("ARIZUKO_GUEST_IMAGE_DIR"), builder.outputDirectory);
     m_process.setProcessEnvironment(environment);
-    QStringList arguments{u"--guest-binary"_s, builder.guestBinary};
+    QStringList arguments{QStringLiteral("--guest-binary"), builder.guestBinary};
     if (force)
-        arguments << u"--force"_s;
-    emit progress(0, u"starting %1"_s.arg(builder.script));
+        arguments << QStringLiteral("--force");
+    emit progress(0, QStringLiteral("starting %1").arg(builder.script));
     m_process.start(builder.script, arguments);
 }
 
@@ -130,8 +135,8 @@ void GuestImageBuild::cancel()
 int GuestImageBuild::progressOf(const QString &line)
 {
     // "build-guest-image: [  12.3s] writing root.img (ext4)"
-    const qsizetype close = line.indexOf(u"s] "_s);
-    if (!line.startsWith(u"build-guest-image: ["_s) || close < 0)
+    const qsizetype close = line.indexOf(QStringLiteral("s] "));
+    if (!line.startsWith(QStringLiteral("build-guest-image: [")) || close < 0)
         return -1;
     const QStringView step = QStringView(line).mid(close + 3);
     if (step.startsWith(u"guest image in ") && step.contains(u"is up to date"))
@@ -154,7 +159,7 @@ void GuestImageBuild::readLines()
         m_lastLine = line;
         emit logLine(line);
         if (const int percent = progressOf(line); percent >= 0)
-            emit progress(percent, line.mid(line.indexOf(u"s] "_s) + 3));
+            emit progress(percent, line.mid(line.indexOf(QStringLiteral("s] ")) + 3));
     }
 }
 

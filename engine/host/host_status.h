@@ -1,10 +1,10 @@
 #pragma once
 
 // One look at everything a turn needs from this machine: libvirt, the
-// accelerator and the guest image (gathered by turns/machine_status.h).
+// accelerator and the guest image. The vocabulary lives here, below
+// libvirt; libvirt/machine_status.h collects it.
 
 #include "host/guest_image.h"
-#include "host/libvirt_probe.h"
 
 #include <QString>
 
@@ -16,6 +16,17 @@ struct AcceleratorChoice
 {
     Accelerator accelerator = Accelerator::Tcg;
     QString reason;
+};
+
+// Whether the libvirt daemon answers at a URI and what it offers.
+struct LibvirtStatus
+{
+    QString uri;
+    bool reachable = false;
+    QString version;        // of the daemon, "9.0.0"
+    bool kvmDomains = false; // domain capabilities offer type='kvm'
+    QString error;          // libvirt's own words when unreachable
+    QString hint;           // what to do about it
 };
 
 struct HostStatus

@@ -1,6 +1,5 @@
 #include "libvirt/connection.h"
 
-#include "host/libvirt_probe.h"
 #include "libvirt/libvirt_error.h"
 
 #include <cstdlib>
@@ -13,18 +12,41 @@ Connection::Connection(ConnectionHandle handle, QString uri)
     , m_uri(std::move(uri))
 {}
 
-Result<std::shared_ptr<Connection>> Connection::open(const QString &uri)
+QString libvirtConnectionHint(const QString &uri, const QString &error)
+{
+    if (error.contains(QLatin1String("Permission denied"), Qt::CaseInsensitive)
+        || error.contains(QLatin1String("authentication"), Qt::CaseInsensitive))
+        return QStringLiteral("join the libvirt group (sudo adduser $USER libvirt), then log in again");
+    if (error.contains(QLatin1String("No such file"), Qt::CaseInsensitive)
+        || error.contains(QLatin1String("Connection refused"), Qt::CaseInsensitive)
+        || error.contains(QLatin1String("Failed to connect socket"), Qt::CaseInsensitive))
+        return QStringLiteral("is libvirtd running? start it with `sudo systemctl start libvirtd` "
+                              "(or `./dev setup` in a source tree), then retry %1")
+            .arg(uri);
+    return QStringLiteral("check that libvirtd runs and that %1 is the right URI").arg(uri);
+}
+
+std::shared_ptr<Connection> Connection::tryOpen(const QString &uri, QString *error)
 {
     silenceLibvirtErrors();
     const QByteArray uriBytes = uri.toUtf8();
     ConnectionHandle handle(virConnectOpen(uriBytes.constData()));
     if (!handle) {
-        const QString error = QString::fromUtf8(virGetLastErrorMessage());
-        return makeError(QStringLiteral("libvirt.unreachable"),
-                         QStringLiteral("cannot connect to libvirt at %1: %2 — %3")
-                             .arg(uri, error, host::libvirtConnectionHint(uri, error)));
+        *error = QString::fromUtf8(virGetLastErrorMessage());
+        return nullptr;
     }
     return std::make_shared<Connection>(std::move(handle), uri);
+}
+
+Result<std::shared_ptr<Connection>> Connection::open(const QString &uri)
+{
+    QString error;
+    std::shared_ptr<Connection> connection = tryOpen(uri, &error);
+    if (!connection)
+        return makeError(QStringLiteral("libvirt.unreachable"),
+                         QStringLiteral("cannot connect to libvirt at %1: %2 — %3")
+                             .arg(uri, error, libvirtConnectionHint(uri, error)));
+    return connection;
 }
 
 Result<QStringList> Connection::domainNames() const
@@ -99,6 +121,17 @@ bool Connection::offersKvmDomains() const
         virConnectGetDomainCapabilities(get(), nullptr, "x86_64", nullptr, "kvm", 0);
     std::free(capabilities);
     return capabilities != nullptr;
+}
+
+QString Connection::daemonVersion() const
+{
+    unsigned long version = 0;
+    if (virConnectGetLibVersion(get(), &version) != 0)
+        return {};
+    return QStringLiteral("%1.%2.%3")
+        .arg(version / 1000000)
+        .arg((version / 1000) % 1000)
+        .arg(version % 1000);
 }
 
 } // namespace arizuko::libvirt

@@ -20,6 +20,9 @@ public:
     // Fails with advice when libvirtd cannot be reached (names the URI and
     // how to start it) or refuses us (join the libvirt group).
     static Result<std::shared_ptr<Connection>> open(const QString &uri);
+    // The same without the advice: null, and libvirt's own words in `error`,
+    // when the daemon cannot be reached (the machine check shows the two apart).
+    static std::shared_ptr<Connection> tryOpen(const QString &uri, QString *error);
 
     virConnectPtr get() const { return m_handle.get(); }
     // False once the daemon went away (a libvirtd restart closes every
@@ -39,6 +42,8 @@ public:
 
     // Whether the daemon offers type='kvm' domains at all.
     bool offersKvmDomains() const;
+    // The daemon's libvirt version, "9.0.0"; empty if it does not say.
+    QString daemonVersion() const;
 
     Connection(ConnectionHandle handle, QString uri);
 
@@ -46,5 +51,9 @@ private:
     ConnectionHandle m_handle;
     QString m_uri;
 };
+
+// What to do about a failed connection to `uri` (start libvirtd, join the
+// libvirt group), from libvirt's own words for it.
+QString libvirtConnectionHint(const QString &uri, const QString &error);
 
 } // namespace arizuko::libvirt

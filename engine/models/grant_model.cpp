@@ -3,8 +3,6 @@
 #include "policy/action.h"
 #include "policy/policy.h"
 
-using namespace Qt::StringLiterals;
-
 namespace arizuko::models {
 
 GrantModel::GrantModel(store::Store &store, QObject *parent)
@@ -44,8 +42,9 @@ Result<policy::GrantParams> GrantModel::parseParams(const QString &text)
     for (const QString &pair : text.split(u' ', Qt::SkipEmptyParts)) {
         const qsizetype equals = pair.indexOf(u'=');
         if (equals <= 0)
-            return makeError(u"desktop.bad-params"_s,
-                             u"'%1' is not NAME=GLOB; write e.g. jid=telegram:*"_s.arg(pair));
+            return makeError(
+                QStringLiteral("desktop.bad-params"),
+                QStringLiteral("'%1' is not NAME=GLOB; write e.g. jid=telegram:*").arg(pair));
         params.insert(pair.first(equals), pair.sliced(equals + 1));
     }
     return params;
@@ -86,7 +85,7 @@ Result<policy::Grant> GrantModel::add(const policy::Grant &grant)
 Result<void> GrantModel::removeGrant(int row)
 {
     if (row < 0 || row >= m_grants.size())
-        return makeError(u"desktop.no-row"_s, u"No grant is selected."_s);
+        return makeError(QStringLiteral("desktop.no-row"), QStringLiteral("No grant is selected."));
     if (const auto removed = m_engine->grants().remove(m_grants.at(row).id, actor.toString());
         !removed)
         return removed.error();

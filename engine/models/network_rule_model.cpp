@@ -4,13 +4,11 @@
 #include "policy/policy.h"
 #include "turns/egress_proxy.h"
 
-using namespace Qt::StringLiterals;
-
 namespace arizuko::models {
 
 QString folderLabel(const QString &folder)
 {
-    return folder.isEmpty() ? u"'' (base)"_s : folder;
+    return folder.isEmpty() ? QStringLiteral("'' (base)") : folder;
 }
 
 NetworkRuleModel::NetworkRuleModel(store::Store &store, QObject *parent)
@@ -57,12 +55,13 @@ Result<policy::AddedRule> NetworkRuleModel::add(const QString &host, policy::Rul
 Result<void> NetworkRuleModel::removeRule(int row)
 {
     if (row < 0 || row >= m_policy.rules.size())
-        return makeError(u"desktop.no-row"_s, u"No rule is selected."_s);
+        return makeError(QStringLiteral("desktop.no-row"), QStringLiteral("No rule is selected."));
     const policy::NetworkRule rule = m_policy.rules.at(row);
     if (rule.folder != m_folder)
-        return makeError(u"desktop.inherited-rule"_s,
-                         u"'%1 %2' belongs to %3: remove it there."_s.arg(
-                             policy::ruleKindName(rule.kind), rule.target, folderLabel(rule.folder)));
+        return makeError(
+            QStringLiteral("desktop.inherited-rule"),
+            QStringLiteral("'%1 %2' belongs to %3: remove it there.")
+                .arg(policy::ruleKindName(rule.kind), rule.target, folderLabel(rule.folder)));
     const auto removed = m_engine->network().remove(m_folder, rule.target, rule.kind,
                                                     actor.toString());
     if (!removed)
@@ -78,8 +77,8 @@ Result<policy::HostVerdict> NetworkRuleModel::test(const QString &host)
 QStringList NetworkRuleModel::proxyArguments() const
 {
     turns::EgressOptions options;
-    options.listenAddress = u"<turn address>:0"_s;
-    options.client = u"<guest address>"_s;
+    options.listenAddress = QStringLiteral("<turn address>:0");
+    options.client = QStringLiteral("<guest address>");
     options.allow = m_policy.allow;
     options.deny = m_policy.deny;
     options.allowAll = m_policy.allowAll;

@@ -5,8 +5,6 @@
 #include <QMimeData>
 #include <algorithm>
 
-using namespace Qt::StringLiterals;
-
 namespace arizuko::models {
 
 RouteModel::RouteModel(store::Store &store, QObject *parent)
@@ -41,7 +39,7 @@ Result<policy::Route> RouteModel::add(qint64 seq, const QString &match, const QS
 Result<void> RouteModel::removeRoute(int row)
 {
     if (row < 0 || row >= m_routes.size())
-        return makeError(u"desktop.no-row"_s, u"No route is selected."_s);
+        return makeError(QStringLiteral("desktop.no-row"), QStringLiteral("No route is selected."));
     if (const auto removed = m_engine->routes().remove(m_routes.at(row).id, actor.toString());
         !removed)
         return removed.error();
@@ -51,7 +49,7 @@ Result<void> RouteModel::removeRoute(int row)
 Result<void> RouteModel::moveRoute(int from, int to)
 {
     if (from < 0 || from >= m_routes.size())
-        return makeError(u"desktop.no-row"_s, u"No route is selected."_s);
+        return makeError(QStringLiteral("desktop.no-row"), QStringLiteral("No route is selected."));
     if (const auto moved = m_engine->routes().move(m_routes.at(from).id, to, actor.toString());
         !moved)
         return moved.error();
@@ -59,7 +57,7 @@ Result<void> RouteModel::moveRoute(int from, int to)
 }
 
 namespace {
-const QString routeRowMime = u"application/x-arizuko-route-row"_s;
+const QString routeRowMime = QStringLiteral("application/x-arizuko-route-row");
 }
 
 Qt::ItemFlags RouteModel::flags(const QModelIndex &index) const
@@ -115,8 +113,9 @@ Result<policy::MessageAttributes> RouteModel::parseAttributes(const QString &tex
     for (const QString &pair : text.split(u' ', Qt::SkipEmptyParts)) {
         const qsizetype equals = pair.indexOf(u'=');
         if (equals <= 0)
-            return makeError(u"desktop.bad-attribute"_s,
-                             u"'%1' is not key=value; write e.g. chat=corp/eng"_s.arg(pair));
+            return makeError(
+                QStringLiteral("desktop.bad-attribute"),
+                QStringLiteral("'%1' is not key=value; write e.g. chat=corp/eng").arg(pair));
         attributes.insert(pair.first(equals), pair.sliced(equals + 1));
     }
     return attributes;

@@ -2,8 +2,6 @@
 
 #include <QRegularExpression>
 
-using namespace Qt::StringLiterals;
-
 namespace arizuko::policy {
 
 bool isToolAction(QStringView action)
@@ -25,14 +23,16 @@ bool actionCovers(QStringView granted, QStringView requested)
 Result<void> validateAction(const QString &action)
 {
     static const QRegularExpression accepted(
-        u"^(\\*|[a-z][a-z0-9_-]*|mcp:(\\*|[A-Za-z0-9][A-Za-z0-9_.-]*))$"_s);
+        QStringLiteral("^(\\*|[a-z][a-z0-9_-]*|mcp:(\\*|[A-Za-z0-9][A-Za-z0-9_.-]*))$"));
     // A tool name longer than this is no tool anyone registers.
     constexpr qsizetype kMaxActionLength = 128;
     if (action.size() <= kMaxActionLength && accepted.match(action).hasMatch())
         return {};
-    return makeError(u"policy.bad-action"_s,
-                     u"action '%1' is not valid; use *, admin, interact, egress, mcp:* or "
-                     u"mcp:<tool> (for example mcp:send_file)"_s.arg(action));
+    return makeError(
+        QStringLiteral("policy.bad-action"),
+        QStringLiteral("action '%1' is not valid; use *, admin, interact, egress, mcp:* or "
+                       "mcp:<tool> (for example mcp:send_file)")
+            .arg(action));
 }
 
 } // namespace arizuko::policy

@@ -4,13 +4,11 @@
 #include <QJsonObject>
 #include <QStringList>
 
-using namespace Qt::StringLiterals;
-
 namespace arizuko::policy {
 
 QString effectName(Effect effect)
 {
-    return effect == Effect::Allow ? u"allow"_s : u"deny"_s;
+    return effect == Effect::Allow ? QStringLiteral("allow") : QStringLiteral("deny");
 }
 
 std::optional<Effect> effectFromName(QStringView name)
@@ -37,14 +35,15 @@ Result<GrantParams> paramsFromJson(const QString &json)
     QJsonParseError parseError;
     const QJsonDocument document = QJsonDocument::fromJson(json.toUtf8(), &parseError);
     if (!document.isObject())
-        return makeError(u"policy.bad-params"_s,
-                         u"grant params '%1' are not a JSON object of name to glob"_s.arg(json));
+        return makeError(
+            QStringLiteral("policy.bad-params"),
+            QStringLiteral("grant params '%1' are not a JSON object of name to glob").arg(json));
     GrantParams params;
     const QJsonObject object = document.object();
     for (auto it = object.constBegin(); it != object.constEnd(); ++it) {
         if (!it.value().isString())
-            return makeError(u"policy.bad-params"_s,
-                             u"grant param '%1' is not a string glob"_s.arg(it.key()));
+            return makeError(QStringLiteral("policy.bad-params"),
+                             QStringLiteral("grant param '%1' is not a string glob").arg(it.key()));
         params.insert(it.key(), it.value().toString());
     }
     return params;
@@ -57,16 +56,17 @@ bool isWildcardPrincipal(QStringView principal)
 
 QString describeGrant(const Grant &grant)
 {
-    QString text = u"#%1 %2 %3 %4 on %5"_s.arg(QString::number(grant.id), effectName(grant.effect),
-                                               grant.principal, grant.action, grant.scope);
+    QString text = QStringLiteral("#%1 %2 %3 %4 on %5")
+                       .arg(QString::number(grant.id), effectName(grant.effect), grant.principal,
+                            grant.action, grant.scope);
     if (!grant.params.isEmpty()) {
         QStringList pairs;
         for (auto it = grant.params.cbegin(); it != grant.params.cend(); ++it)
             pairs << it.key() + u'=' + it.value();
-        text += u" {"_s + pairs.join(u' ') + u'}';
+        text += QStringLiteral(" {") + pairs.join(u' ') + u'}';
     }
     if (grant.grantOption)
-        text += u" with grant option"_s;
+        text += QStringLiteral(" with grant option");
     return text;
 }
 
@@ -76,16 +76,16 @@ QJsonObject toJson(const Grant &grant)
     for (auto it = grant.params.cbegin(); it != grant.params.cend(); ++it)
         params.insert(it.key(), it.value());
     return QJsonObject{
-        {u"id"_s, grant.id},
-        {u"principal"_s, grant.principal},
-        {u"action"_s, grant.action},
-        {u"scope"_s, grant.scope},
-        {u"effect"_s, effectName(grant.effect)},
-        {u"params"_s, params},
-        {u"predicate"_s, grant.predicate},
-        {u"granted_by"_s, grant.grantedBy},
-        {u"granted_at"_s, grant.grantedAt},
-        {u"grant_option"_s, grant.grantOption},
+        {QStringLiteral("id"), grant.id},
+        {QStringLiteral("principal"), grant.principal},
+        {QStringLiteral("action"), grant.action},
+        {QStringLiteral("scope"), grant.scope},
+        {QStringLiteral("effect"), effectName(grant.effect)},
+        {QStringLiteral("params"), params},
+        {QStringLiteral("predicate"), grant.predicate},
+        {QStringLiteral("granted_by"), grant.grantedBy},
+        {QStringLiteral("granted_at"), grant.grantedAt},
+        {QStringLiteral("grant_option"), grant.grantOption},
     };
 }
 

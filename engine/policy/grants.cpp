@@ -3,8 +3,8 @@
 #include "policy/action.h"
 #include "policy/glob.h"
 #include "policy/sql_helpers.h"
+#include "store/query.h"
 #include "store/timestamp.h"
-#include "store/write_transaction.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
@@ -12,8 +12,6 @@
 #include <QSqlQuery>
 #include <QVariant>
 #include <algorithm>
-
-using namespace Qt::StringLiterals;
 
 namespace arizuko::policy {
 namespace {
@@ -92,11 +90,11 @@ Decision evaluate(const PolicySnapshot &snapshot, const QString &principal, cons
         return true;
     });
     if (deny)
-        return Decision{false, *deny, u"denied by grant "_s + describeGrant(*deny)};
+        return Decision{false, *deny, QStringLiteral("denied by grant ") + describeGrant(*deny)};
     if (allow)
-        return Decision{true, *allow, u"allowed by grant "_s + describeGrant(*allow)};
+        return Decision{true, *allow, QStringLiteral("allowed by grant ") + describeGrant(*allow)};
     return Decision{false, std::nullopt,
-                    u"no grant allows %1 to %2 on %3"_s.arg(principal, action, scope)};
+                    QStringLiteral("no grant allows %1 to %2 on %3").arg(principal, action, scope)};
 }
 
 bool paramsCover(const GrantParams &held, const GrantParams &wanted)
@@ -177,40 +175,47 @@ Result<void> validateGrant(const Grant &grant)
     for (auto it = grant.params.cbegin(); it != grant.params.cend(); ++it) {
         if (it.key().isEmpty() || hasWhitespace(it.key()) || it.key().contains(u'=') ||
             unprintableOrLong(it.key()))
-            return makeError(u"policy.bad-params"_s,
-                             u"param name '%1' is not valid; use NAME=GLOB, e.g. "
-                             u"jid=telegram:*"_s.arg(it.key()));
+            return makeError(QStringLiteral("policy.bad-params"),
+                             QStringLiteral("param name '%1' is not valid; use NAME=GLOB, e.g. "
+                                            "jid=telegram:*")
+                                 .arg(it.key()));
         if (unprintableOrLong(it.value()))
-            return makeError(u"policy.bad-params"_s,
-                             u"the glob of param '%1' holds a control character or is longer "
-                             u"than %2 characters"_s.arg(it.key()).arg(kMaxFieldLength));
+            return makeError(
+                QStringLiteral("policy.bad-params"),
+                QStringLiteral("the glob of param '%1' holds a control character or is longer "
+                               "than %2 characters")
+                    .arg(it.key())
+                    .arg(kMaxFieldLength));
     }
     if (!grant.predicate.isEmpty())
-        return makeError(u"policy.bad-predicate"_s,
-                         u"claim predicates are not supported on this host; leave it empty"_s);
+        return makeError(
+            QStringLiteral("policy.bad-predicate"),
+            QStringLiteral("claim predicates are not supported on this host; leave it empty"));
     return {};
 }
 
 Result<void> validateScope(const QString &scope)
 {
     const auto bad = [&scope](const QString &problem) {
-        return makeError(u"policy.bad-scope"_s,
-                         u"scope '%1' %2; use a folder or folder glob: corp (exactly corp), "
-                         u"corp/* (its direct children), corp/** (corp and everything under "
-                         u"it) or ** (every folder)"_s.arg(scope, problem));
+        return makeError(
+            QStringLiteral("policy.bad-scope"),
+            QStringLiteral("scope '%1' %2; use a folder or folder glob: corp (exactly corp), "
+                           "corp/* (its direct children), corp/** (corp and everything under "
+                           "it) or ** (every folder)")
+                .arg(scope, problem));
     };
     if (scope.isEmpty())
-        return bad(u"is empty"_s);
+        return bad(QStringLiteral("is empty"));
     if (hasWhitespace(scope) || scope.contains(u'\\') || scope.contains(QChar(0)))
-        return bad(u"contains a space, a backslash or NUL"_s);
+        return bad(QStringLiteral("contains a space, a backslash or NUL"));
     if (unprintableOrLong(scope))
-        return bad(u"holds a control character or is longer than %1 characters"_s.arg(
-            kMaxFieldLength));
+        return bad(QStringLiteral("holds a control character or is longer than %1 characters")
+                       .arg(kMaxFieldLength));
     for (const QString &segment : scope.split(u'/')) {
         if (segment.isEmpty())
-            return bad(u"has an empty segment (a leading, trailing or double '/')"_s);
+            return bad(QStringLiteral("has an empty segment (a leading, trailing or double '/')"));
         if (segment == u".." || segment == u".")
-            return bad(u"has a '.' or '..' segment"_s);
+            return bad(QStringLiteral("has a '.' or '..' segment"));
     }
     return {};
 }
@@ -219,9 +224,11 @@ Result<void> validatePrincipal(const QString &principal)
 {
     if (principal.isEmpty() || hasWhitespace(principal) || principal.contains(QChar(0)) ||
         unprintableOrLong(principal))
-        return makeError(u"policy.bad-principal"_s,
-                         u"principal '%1' is not valid; use a folder (corp/eng), a role "
-                         u"(role:member) or a glob of them (corp/*, **)"_s.arg(principal));
+        return makeError(
+            QStringLiteral("policy.bad-principal"),
+            QStringLiteral("principal '%1' is not valid; use a folder (corp/eng), a role "
+                           "(role:member) or a glob of them (corp/*, **)")
+                .arg(principal));
     return {};
 }
 
@@ -246,15 +253,16 @@ Result<Decision> Grants::decide(const QString &principal, const QString &action,
     if (!decision)
         return decision;
     QJsonObject detail{
-        {u"action"_s, action},
-        {u"scope"_s, scope},
-        {u"allowed"_s, decision->allowed},
-        {u"reason"_s, decision->reason},
-        {u"param_names"_s, QJsonArray::fromStringList(params.keys())},
+        {QStringLiteral("action"), action},
+        {QStringLiteral("scope"), scope},
+        {QStringLiteral("allowed"), decision->allowed},
+        {QStringLiteral("reason"), decision->reason},
+        {QStringLiteral("param_names"), QJsonArray::fromStringList(params.keys())},
     };
     if (decision->decidingGrant)
-        detail.insert(u"grant"_s, decision->decidingGrant->id);
-    if (auto recorded = m_audit.record(principal, u"grant.decision"_s, principal, detail);
+        detail.insert(QStringLiteral("grant"), decision->decidingGrant->id);
+    if (auto recorded =
+            m_audit.record(principal, QStringLiteral("grant.decision"), principal, detail);
         !recorded)
         return recorded.error();
     return decision;
@@ -304,20 +312,20 @@ Result<QList<Grant>> Grants::list(const QString &principal)
 
 Result<Grant> Grants::add(Grant grant, const QString &actor)
 {
-    return insert(std::move(grant), actor, u"grant.add"_s);
+    return insert(std::move(grant), actor, QStringLiteral("grant.add"));
 }
 
 Result<Grant> Grants::delegate(const QString &grantor, Grant grant)
 {
     const auto refuse = [&](const QString &why) {
-        return makeError(u"policy.delegation-refused"_s,
-                         u"%1 may not grant %2 %3 on %4: %5"_s.arg(grantor, grant.principal,
-                                                                   grant.action, grant.scope, why));
+        return makeError(QStringLiteral("policy.delegation-refused"),
+                         QStringLiteral("%1 may not grant %2 %3 on %4: %5")
+                             .arg(grantor, grant.principal, grant.action, grant.scope, why));
     };
     if (grant.effect == Effect::Deny)
-        return refuse(u"a delegation never writes a deny row"_s);
+        return refuse(QStringLiteral("a delegation never writes a deny row"));
     if (isWildcardPrincipal(grant.principal))
-        return refuse(u"a delegation never names a wildcard principal"_s);
+        return refuse(QStringLiteral("a delegation never names a wildcard principal"));
     auto snapshot = m_cache.current();
     if (!snapshot)
         return snapshot.error();
@@ -334,76 +342,73 @@ Result<Grant> Grants::delegate(const QString &grantor, Grant grant)
         return true;
     });
     if (blockingDeny)
-        return refuse(u"the grantor itself is denied by "_s + describeGrant(*blockingDeny));
+        return refuse(QStringLiteral("the grantor itself is denied by ") +
+                      describeGrant(*blockingDeny));
     if (!covered)
-        return refuse(u"no grant it holds WITH GRANT OPTION covers it"_s);
-    return insert(std::move(grant), grantor, u"grant.delegate"_s);
+        return refuse(QStringLiteral("no grant it holds WITH GRANT OPTION covers it"));
+    return insert(std::move(grant), grantor, QStringLiteral("grant.delegate"));
 }
 
 Result<Grant> Grants::insert(Grant grant, const QString &grantedBy, const QString &auditKind)
 {
     if (auto valid = validateGrant(grant); !valid)
         return valid.error();
-    auto transaction = store::WriteTransaction::begin(m_cache.database());
-    if (!transaction)
-        return transaction.error();
-    auto existing = list();
-    if (!existing)
-        return existing.error();
-    for (const Grant &row : std::as_const(*existing)) {
-        if (sameRow(row, grant))
-            return row;
-    }
-    grant.grantedBy = grantedBy;
-    grant.grantedAt = store::nowTimestamp();
-    QSqlQuery query(m_cache.database());
-    query.prepare(u"INSERT INTO acl (principal, action, scope, effect, params, predicate, "
-                  u"granted_by, granted_at, grant_option) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"_s);
-    query.addBindValue(grant.principal);
-    query.addBindValue(grant.action);
-    query.addBindValue(grant.scope);
-    query.addBindValue(effectName(grant.effect));
-    query.addBindValue(paramsToJson(grant.params));
-    query.addBindValue(notNull(grant.predicate));
-    query.addBindValue(notNull(grant.grantedBy));
-    query.addBindValue(grant.grantedAt);
-    query.addBindValue(grant.grantOption ? 1 : 0);
-    if (!query.exec())
-        return storeError(query, u"add the grant"_s);
-    grant.id = query.lastInsertId().toLongLong();
-    if (auto recorded = m_audit.record(grantedBy, auditKind, grant.principal, toJson(grant));
-        !recorded)
-        return recorded.error();
-    if (auto committed = transaction->commit(); !committed)
-        return committed.error();
-    return grant;
+    return m_audit.writeAudited([&]() -> Result<Grant> {
+        auto existing = list();
+        if (!existing)
+            return existing.error();
+        for (const Grant &row : std::as_const(*existing)) {
+            if (sameRow(row, grant))
+                return row;
+        }
+        grant.grantedBy = grantedBy;
+        grant.grantedAt = store::nowTimestamp();
+        QSqlQuery query(m_cache.database());
+        query.prepare(QStringLiteral(
+            "INSERT INTO acl (principal, action, scope, effect, params, predicate, "
+            "granted_by, granted_at, grant_option) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+        query.addBindValue(grant.principal);
+        query.addBindValue(grant.action);
+        query.addBindValue(grant.scope);
+        query.addBindValue(effectName(grant.effect));
+        query.addBindValue(paramsToJson(grant.params));
+        query.addBindValue(notNull(grant.predicate));
+        query.addBindValue(notNull(grant.grantedBy));
+        query.addBindValue(grant.grantedAt);
+        query.addBindValue(grant.grantOption ? 1 : 0);
+        if (!query.exec())
+            return store::sqlError(query, QStringLiteral("cannot add the grant"));
+        grant.id = query.lastInsertId().toLongLong();
+        if (auto recorded = m_audit.record(grantedBy, auditKind, grant.principal, toJson(grant));
+            !recorded)
+            return recorded.error();
+        return grant;
+    });
 }
 
 Result<Grant> Grants::remove(qint64 id, const QString &actor)
 {
-    auto transaction = store::WriteTransaction::begin(m_cache.database());
-    if (!transaction)
-        return transaction.error();
-    auto rows = list();
-    if (!rows)
-        return rows.error();
-    const auto found = std::find_if(rows->cbegin(), rows->cend(),
-                                    [id](const Grant &grant) { return grant.id == id; });
-    if (found == rows->cend())
-        return makeError(u"policy.no-such-grant"_s, u"there is no grant #%1"_s.arg(id));
-    const Grant removed = *found;
-    QSqlQuery query(m_cache.database());
-    query.prepare(u"DELETE FROM acl WHERE id = ?"_s);
-    query.addBindValue(id);
-    if (!query.exec())
-        return storeError(query, u"remove the grant"_s);
-    if (auto recorded =
-            m_audit.record(actor, u"grant.remove"_s, removed.principal, toJson(removed));
-        !recorded)
-        return recorded.error();
-    if (auto committed = transaction->commit(); !committed)
-        return committed.error();
-    return removed;
+    return m_audit.writeAudited([&]() -> Result<Grant> {
+        auto rows = list();
+        if (!rows)
+            return rows.error();
+        const auto found = std::find_if(rows->cbegin(), rows->cend(),
+                                        [id](const Grant &grant) { return grant.id == id; });
+        if (found == rows->cend())
+            return makeError(QStringLiteral("policy.no-such-grant"),
+                             QStringLiteral("there is no grant #%1").arg(id));
+        const Grant removed = *found;
+        QSqlQuery query(m_cache.database());
+        query.prepare(QStringLiteral("DELETE FROM acl WHERE id = ?"));
+        query.addBindValue(id);
+        if (!query.exec())
+            return store::sqlError(query, QStringLiteral("cannot remove the grant"));
+        if (auto recorded = m_audit.record(actor, QStringLiteral("grant.remove"), removed.principal,
+                                           toJson(removed));
+            !recorded)
+            return recorded.error();
+        return removed;
+    });
 }
 
 Result<QStringList> Grants::expand(const QString &principal)
@@ -437,56 +442,64 @@ Result<void> Grants::addMembership(const QString &child, const QString &parent,
         if (auto valid = validatePrincipal(principal); !valid)
             return valid;
         if (isWildcardPrincipal(principal))
-            return makeError(u"policy.bad-membership"_s,
-                             u"'%1' is a wildcard; a membership joins two named "
-                             u"principals"_s.arg(principal));
+            return makeError(QStringLiteral("policy.bad-membership"),
+                             QStringLiteral("'%1' is a wildcard; a membership joins two named "
+                                            "principals")
+                                 .arg(principal));
     }
     if (child == parent)
-        return makeError(u"policy.membership-cycle"_s,
-                         u"'%1' cannot be a member of itself"_s.arg(child));
-    auto transaction = store::WriteTransaction::begin(m_cache.database());
-    if (!transaction)
-        return transaction.error();
-    auto above = expand(parent);
-    if (!above)
-        return above.error();
-    if (above->contains(child))
-        return makeError(u"policy.membership-cycle"_s,
-                         u"'%1' is already (transitively) a member of '%2'; the membership "
-                         u"would close a cycle"_s.arg(parent, child));
-    QSqlQuery query(m_cache.database());
-    query.prepare(u"INSERT OR IGNORE INTO acl_membership (child, parent) VALUES (?, ?)"_s);
-    query.addBindValue(child);
-    query.addBindValue(parent);
-    if (!query.exec())
-        return storeError(query, u"add the membership"_s);
-    if (query.numRowsAffected() > 0) {
-        const QJsonObject edge{{u"child"_s, child}, {u"parent"_s, parent}};
-        if (auto recorded = m_audit.record(actor, u"grant.member.add"_s, child, edge); !recorded)
-            return recorded.error();
-    }
-    return transaction->commit();
+        return makeError(QStringLiteral("policy.membership-cycle"),
+                         QStringLiteral("'%1' cannot be a member of itself").arg(child));
+    return m_audit.writeAudited([&]() -> Result<void> {
+        auto above = expand(parent);
+        if (!above)
+            return above.error();
+        if (above->contains(child))
+            return makeError(
+                QStringLiteral("policy.membership-cycle"),
+                QStringLiteral("'%1' is already (transitively) a member of '%2'; the membership "
+                               "would close a cycle")
+                    .arg(parent, child));
+        QSqlQuery query(m_cache.database());
+        query.prepare(
+            QStringLiteral("INSERT OR IGNORE INTO acl_membership (child, parent) VALUES (?, ?)"));
+        query.addBindValue(child);
+        query.addBindValue(parent);
+        if (!query.exec())
+            return store::sqlError(query, QStringLiteral("cannot add the membership"));
+        if (query.numRowsAffected() > 0) {
+            const QJsonObject edge{{QStringLiteral("child"), child},
+                                   {QStringLiteral("parent"), parent}};
+            if (auto recorded =
+                    m_audit.record(actor, QStringLiteral("grant.member.add"), child, edge);
+                !recorded)
+                return recorded.error();
+        }
+        return {};
+    });
 }
 
 Result<void> Grants::removeMembership(const QString &child, const QString &parent,
                                       const QString &actor)
 {
-    auto transaction = store::WriteTransaction::begin(m_cache.database());
-    if (!transaction)
-        return transaction.error();
-    QSqlQuery query(m_cache.database());
-    query.prepare(u"DELETE FROM acl_membership WHERE child = ? AND parent = ?"_s);
-    query.addBindValue(child);
-    query.addBindValue(parent);
-    if (!query.exec())
-        return storeError(query, u"remove the membership"_s);
-    if (query.numRowsAffected() == 0)
-        return makeError(u"policy.no-such-membership"_s,
-                         u"'%1' is not a member of '%2'"_s.arg(child, parent));
-    const QJsonObject edge{{u"child"_s, child}, {u"parent"_s, parent}};
-    if (auto recorded = m_audit.record(actor, u"grant.member.remove"_s, child, edge); !recorded)
-        return recorded.error();
-    return transaction->commit();
+    return m_audit.writeAudited([&]() -> Result<void> {
+        QSqlQuery query(m_cache.database());
+        query.prepare(QStringLiteral("DELETE FROM acl_membership WHERE child = ? AND parent = ?"));
+        query.addBindValue(child);
+        query.addBindValue(parent);
+        if (!query.exec())
+            return store::sqlError(query, QStringLiteral("cannot remove the membership"));
+        if (query.numRowsAffected() == 0)
+            return makeError(QStringLiteral("policy.no-such-membership"),
+                             QStringLiteral("'%1' is not a member of '%2'").arg(child, parent));
+        const QJsonObject edge{{QStringLiteral("child"), child},
+                               {QStringLiteral("parent"), parent}};
+        if (auto recorded =
+                m_audit.record(actor, QStringLiteral("grant.member.remove"), child, edge);
+            !recorded)
+            return recorded.error();
+        return {};
+    });
 }
 
 } // namespace arizuko::policy

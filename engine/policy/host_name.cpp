@@ -5,8 +5,6 @@
 #include <QUrl>
 #include <algorithm>
 
-using namespace Qt::StringLiterals;
-
 namespace arizuko::policy {
 namespace {
 
@@ -15,16 +13,17 @@ constexpr qsizetype kMaxNameLength = 253;
 
 QString acceptedForms()
 {
-    return u"a rule is a host name or an IP literal only, e.g. github.com (also covers "
-           u"api.github.com), *.github.com (the same rule), 203.0.113.7 or 2001:db8::1"_s;
+    return QStringLiteral(
+        "a rule is a host name or an IP literal only, e.g. github.com (also covers "
+        "api.github.com), *.github.com (the same rule), 203.0.113.7 or 2001:db8::1");
 }
 
 Error badHost(const QString &input, const QString &problem, const QString &suggestion = {})
 {
-    QString message = u"'%1' %2; %3"_s.arg(input, problem, acceptedForms());
+    QString message = QStringLiteral("'%1' %2; %3").arg(input, problem, acceptedForms());
     if (!suggestion.isEmpty())
-        message += u"; did you mean '%1'?"_s.arg(suggestion);
-    return makeError(u"policy.bad-host"_s, message);
+        message += QStringLiteral("; did you mean '%1'?").arg(suggestion);
+    return makeError(QStringLiteral("policy.bad-host"), message);
 }
 
 bool looksLikeIpv4(QStringView text)
@@ -41,18 +40,18 @@ Result<QString> canonicalIpv6(const QString &input, const QString &literal)
     QHostAddress address;
     if (!address.setAddress(literal) || address.protocol() != QAbstractSocket::IPv6Protocol ||
         !address.scopeId().isEmpty())
-        return badHost(input, u"is not a valid IPv6 address"_s);
+        return badHost(input, QStringLiteral("is not a valid IPv6 address"));
     return address.toString();
 }
 
 Result<QString> canonicalIpv4(const QString &input, const QString &literal)
 {
     static const QRegularExpression dottedQuad(
-        u"^(0|[1-9][0-9]{0,2})(\\.(0|[1-9][0-9]{0,2})){3}$"_s);
+        QStringLiteral("^(0|[1-9][0-9]{0,2})(\\.(0|[1-9][0-9]{0,2})){3}$"));
     QHostAddress address;
     if (!dottedQuad.match(literal).hasMatch() || !address.setAddress(literal) ||
         address.protocol() != QAbstractSocket::IPv4Protocol)
-        return badHost(input, u"is neither a host name nor a valid IPv4 address"_s);
+        return badHost(input, QStringLiteral("is neither a host name nor a valid IPv4 address"));
     return address.toString();
 }
 
@@ -61,29 +60,35 @@ Result<QString> canonicalName(const QString &input, const QString &name)
     const QStringList labels = name.split(u'.');
     for (const QString &label : labels) {
         if (label.isEmpty())
-            return badHost(input, u"has an empty label (a leading, trailing or double dot)"_s);
+            return badHost(
+                input, QStringLiteral("has an empty label (a leading, trailing or double dot)"));
     }
     const QString ace = QString::fromLatin1(QUrl::toAce(name)).toLower();
     const auto tooLong = [](const QString &label) { return label.size() > kMaxLabelLength; };
-    static const QRegularExpression validLabel(u"^[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?$"_s);
+    static const QRegularExpression validLabel(
+        QStringLiteral("^[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?$"));
     const QStringList aceLabels = ace.split(u'.');
     if (std::any_of(labels.cbegin(), labels.cend(), tooLong) ||
         std::any_of(aceLabels.cbegin(), aceLabels.cend(), tooLong))
-        return badHost(input, u"has a label longer than %1 characters"_s.arg(kMaxLabelLength));
+        return badHost(
+            input, QStringLiteral("has a label longer than %1 characters").arg(kMaxLabelLength));
     const bool labelsValid =
         !ace.isEmpty() && std::all_of(aceLabels.cbegin(), aceLabels.cend(), [](const QString &l) {
             return validLabel.match(l).hasMatch();
         });
     if (!labelsValid)
-        return badHost(input, u"has a character a host name cannot hold (letters, digits, '-' "
-                              u"inside a label, '_')"_s);
+        return badHost(
+            input, QStringLiteral("has a character a host name cannot hold (letters, digits, '-' "
+                                  "inside a label, '_')"));
     if (ace.size() > kMaxNameLength)
-        return badHost(input, u"is longer than %1 characters"_s.arg(kMaxNameLength));
+        return badHost(input, QStringLiteral("is longer than %1 characters").arg(kMaxNameLength));
     // No top-level domain is numeric: such a name is an address in another
     // notation (0x7f.0.0.1), which resolvers read as an IP and the proxy refuses.
-    static const QRegularExpression numericLabel(u"^([0-9]+|0x[0-9a-f]+)$"_s);
+    static const QRegularExpression numericLabel(QStringLiteral("^([0-9]+|0x[0-9a-f]+)$"));
     if (numericLabel.match(aceLabels.last()).hasMatch())
-        return badHost(input, u"is an IP address in a numeric notation other than a dotted quad"_s);
+        return badHost(
+            input,
+            QStringLiteral("is an IP address in a numeric notation other than a dotted quad"));
     return ace;
 }
 
@@ -96,39 +101,41 @@ enum class Wildcards
 Result<QString> normalize(const QString &input, Wildcards wildcards)
 {
     if (input.isEmpty())
-        return badHost(input, u"is empty"_s);
+        return badHost(input, QStringLiteral("is empty"));
     for (const QChar c : input) {
         if (c.isSpace())
-            return badHost(input, u"contains a space"_s, input.simplified().section(u' ', 0, 0));
+            return badHost(input, QStringLiteral("contains a space"),
+                           input.simplified().section(u' ', 0, 0));
     }
-    if (input.contains(u"://"_s)) {
+    if (input.contains(QStringLiteral("://"))) {
         const QString host = QUrl(input).host();
-        return badHost(input, u"is a URL"_s, host);
+        return badHost(input, QStringLiteral("is a URL"), host);
     }
     if (input.startsWith(u'[')) {
-        static const QRegularExpression bracketed(u"^\\[([^\\]]*)\\](.*)$"_s);
+        static const QRegularExpression bracketed(QStringLiteral("^\\[([^\\]]*)\\](.*)$"));
         const auto match = bracketed.match(input);
         if (!match.hasMatch())
-            return badHost(input, u"has an unclosed '['"_s);
+            return badHost(input, QStringLiteral("has an unclosed '['"));
         if (!match.captured(2).isEmpty())
-            return badHost(input, u"carries a port or a path"_s, match.captured(1));
+            return badHost(input, QStringLiteral("carries a port or a path"), match.captured(1));
         return canonicalIpv6(input, match.captured(1));
     }
     if (input.contains(u'/'))
-        return badHost(input, u"contains a path"_s, input.section(u'/', 0, 0));
+        return badHost(input, QStringLiteral("contains a path"), input.section(u'/', 0, 0));
     QString name = input;
     if (name == u"*")
-        return badHost(input, u"is a bare '*': allowing every host comes only from the egress "
-                              u"grant (arizukoctl grant add <folder> egress <folder>)"_s);
-    if (wildcards == Wildcards::StripLeading && name.startsWith(u"*."_s))
+        return badHost(
+            input, QStringLiteral("is a bare '*': allowing every host comes only from the egress "
+                                  "grant (arizukoctl grant add <folder> egress <folder>)"));
+    if (wildcards == Wildcards::StripLeading && name.startsWith(QStringLiteral("*.")))
         name = name.sliced(2);
     if (name.contains(u'*'))
-        return badHost(input, u"has a '*' that is not a leading '*.'"_s);
+        return badHost(input, QStringLiteral("has a '*' that is not a leading '*.'"));
     if (name.contains(u':')) {
-        static const QRegularExpression withPort(u"^([^:]+):([0-9]*)$"_s);
+        static const QRegularExpression withPort(QStringLiteral("^([^:]+):([0-9]*)$"));
         const auto match = withPort.match(name);
         if (match.hasMatch())
-            return badHost(input, u"carries a port; rules apply to every port"_s,
+            return badHost(input, QStringLiteral("carries a port; rules apply to every port"),
                            match.captured(1));
         return canonicalIpv6(input, name);
     }

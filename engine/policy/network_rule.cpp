@@ -1,32 +1,16 @@
 #include "policy/network_rule.h"
 
-using namespace Qt::StringLiterals;
-
 namespace arizuko::policy {
-
-QString ruleKindName(RuleKind kind)
-{
-    return kind == RuleKind::Allow ? u"allow"_s : u"deny"_s;
-}
-
-std::optional<RuleKind> ruleKindFromName(QStringView name)
-{
-    if (name == u"allow")
-        return RuleKind::Allow;
-    if (name == u"deny")
-        return RuleKind::Deny;
-    return std::nullopt;
-}
 
 QJsonObject toJson(const NetworkRule &rule)
 {
     return QJsonObject{
-        {u"id"_s, rule.id},
-        {u"folder"_s, rule.folder},
-        {u"target"_s, rule.target},
-        {u"kind"_s, ruleKindName(rule.kind)},
-        {u"created_at"_s, rule.createdAt},
-        {u"created_by"_s, rule.createdBy},
+        {QStringLiteral("id"), rule.id},
+        {QStringLiteral("folder"), rule.folder},
+        {QStringLiteral("target"), rule.target},
+        {QStringLiteral("kind"), ruleKindName(rule.kind)},
+        {QStringLiteral("created_at"), rule.createdAt},
+        {QStringLiteral("created_by"), rule.createdBy},
     };
 }
 

@@ -13,11 +13,9 @@
 
 namespace arizuko::policy {
 
-enum class RuleKind
-{
-    Allow,
-    Deny
-};
+// A rule allows or denies its host: a grant's Effect, under the name the
+// network rules have always given it.
+using RuleKind = Effect;
 
 struct NetworkRule
 {
@@ -52,10 +50,16 @@ struct HostVerdict
     QString reason;
 };
 
-QString ruleKindName(RuleKind kind);
+inline QString ruleKindName(RuleKind kind)
+{
+    return effectName(kind);
+}
 
 // The row as the audit log and `arizukoctl --json` show it.
 QJsonObject toJson(const NetworkRule &rule);
-std::optional<RuleKind> ruleKindFromName(QStringView name);
+inline std::optional<RuleKind> ruleKindFromName(QStringView name)
+{
+    return effectFromName(name);
+}
 
 } // namespace arizuko::policy

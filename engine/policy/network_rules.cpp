@@ -3,21 +3,20 @@
 #include "policy/action.h"
 #include "policy/host_name.h"
 #include "policy/sql_helpers.h"
+#include "store/query.h"
 #include "store/timestamp.h"
-#include "store/write_transaction.h"
 
 #include <QSqlQuery>
 #include <QVariant>
 #include <algorithm>
-
-using namespace Qt::StringLiterals;
 
 namespace arizuko::policy {
 namespace {
 
 QString folderLabel(const QString &folder)
 {
-    return folder.isEmpty() ? u"the base folder ''"_s : u"folder '%1'"_s.arg(folder);
+    return folder.isEmpty() ? QStringLiteral("the base folder ''")
+                            : QStringLiteral("folder '%1'").arg(folder);
 }
 
 // The deepest matching rule of a kind: the one nearest the folder names it best.
@@ -44,14 +43,16 @@ Result<void> NetworkRules::requireFolder(const QString &folder)
     if (folder.isEmpty())
         return {};
     QSqlQuery query(m_cache.database());
-    query.prepare(u"SELECT 1 FROM groups WHERE folder = ?"_s);
+    query.prepare(QStringLiteral("SELECT 1 FROM groups WHERE folder = ?"));
     query.addBindValue(folder);
     if (!query.exec())
-        return storeError(query, u"look up the folder"_s);
+        return store::sqlError(query, QStringLiteral("cannot look up the folder"));
     if (!query.next())
-        return makeError(u"policy.no-such-folder"_s,
-                         u"there is no folder '%1' (create it first; '' is the base every "
-                         u"folder inherits)"_s.arg(folder));
+        return makeError(
+            QStringLiteral("policy.no-such-folder"),
+            QStringLiteral("there is no folder '%1' (create it first; '' is the base every "
+                           "folder inherits)")
+                .arg(folder));
     return {};
 }
 
@@ -61,35 +62,35 @@ Result<AddedRule> NetworkRules::add(const QString &folder, const QString &host, 
     auto target = normalizeRuleTarget(host);
     if (!target)
         return target.error();
-    auto transaction = store::WriteTransaction::begin(m_cache.database());
-    if (!transaction)
-        return transaction.error();
-    if (auto exists = requireFolder(folder); !exists)
-        return exists.error();
-    auto own = list(folder);
-    if (!own)
-        return own.error();
-    for (const NetworkRule &rule : std::as_const(*own)) {
-        if (rule.target == *target && rule.kind == kind)
-            return AddedRule{rule, false};
-    }
-    NetworkRule rule{0, folder, *target, kind, store::nowTimestamp(), actor};
-    QSqlQuery query(m_cache.database());
-    query.prepare(u"INSERT INTO network_rules (folder, target, kind, created_at, created_by) "
-                  u"VALUES (?, ?, ?, ?, ?)"_s);
-    query.addBindValue(notNull(rule.folder));
-    query.addBindValue(rule.target);
-    query.addBindValue(ruleKindName(rule.kind));
-    query.addBindValue(rule.createdAt);
-    query.addBindValue(notNull(rule.createdBy));
-    if (!query.exec())
-        return storeError(query, u"add the network rule"_s);
-    rule.id = query.lastInsertId().toLongLong();
-    if (auto recorded = m_audit.record(actor, u"network.add"_s, folder, toJson(rule)); !recorded)
-        return recorded.error();
-    if (auto committed = transaction->commit(); !committed)
-        return committed.error();
-    return AddedRule{rule, true};
+    return m_audit.writeAudited([&]() -> Result<AddedRule> {
+        if (auto exists = requireFolder(folder); !exists)
+            return exists.error();
+        auto own = list(folder);
+        if (!own)
+            return own.error();
+        for (const NetworkRule &rule : std::as_const(*own)) {
+            if (rule.target == *target && rule.kind == kind)
+                return AddedRule{rule, false};
+        }
+        NetworkRule rule{0, folder, *target, kind, store::nowTimestamp(), actor};
+        QSqlQuery query(m_cache.database());
+        query.prepare(QStringLiteral(
+            "INSERT INTO network_rules (folder, target, kind, created_at, created_by) "
+            "VALUES (?, ?, ?, ?, ?)"));
+        query.addBindValue(notNull(rule.folder));
+        query.addBindValue(rule.target);
+        query.addBindValue(ruleKindName(rule.kind));
+        query.addBindValue(rule.createdAt);
+        query.addBindValue(notNull(rule.createdBy));
+        if (!query.exec())
+            return store::sqlError(query, QStringLiteral("cannot add the network rule"));
+        rule.id = query.lastInsertId().toLongLong();
+        if (auto recorded =
+                m_audit.record(actor, QStringLiteral("network.add"), folder, toJson(rule));
+            !recorded)
+            return recorded.error();
+        return AddedRule{rule, true};
+    });
 }
 
 Result<QList<NetworkRule>> NetworkRules::remove(const QString &folder, const QString &host,
@@ -98,35 +99,33 @@ Result<QList<NetworkRule>> NetworkRules::remove(const QString &folder, const QSt
     auto target = normalizeRuleTarget(host);
     if (!target)
         return target.error();
-    auto transaction = store::WriteTransaction::begin(m_cache.database());
-    if (!transaction)
-        return transaction.error();
-    auto own = list(folder);
-    if (!own)
-        return own.error();
-    QList<NetworkRule> removed;
-    for (const NetworkRule &rule : std::as_const(*own)) {
-        if (rule.target == *target && (!kind || rule.kind == *kind))
-            removed << rule;
-    }
-    if (removed.isEmpty())
-        return makeError(
-            u"policy.no-such-rule"_s,
-            u"%1 has no %2rule for '%3'"_s.arg(
-                folderLabel(folder), kind ? ruleKindName(*kind) + u' ' : QString(), *target));
-    QSqlQuery query(m_cache.database());
-    query.prepare(u"DELETE FROM network_rules WHERE id = ?"_s);
-    for (const NetworkRule &rule : std::as_const(removed)) {
-        query.addBindValue(rule.id);
-        if (!query.exec())
-            return storeError(query, u"remove the network rule"_s);
-        if (auto recorded = m_audit.record(actor, u"network.remove"_s, folder, toJson(rule));
-            !recorded)
-            return recorded.error();
-    }
-    if (auto committed = transaction->commit(); !committed)
-        return committed.error();
-    return removed;
+    return m_audit.writeAudited([&]() -> Result<QList<NetworkRule>> {
+        auto own = list(folder);
+        if (!own)
+            return own.error();
+        QList<NetworkRule> removed;
+        for (const NetworkRule &rule : std::as_const(*own)) {
+            if (rule.target == *target && (!kind || rule.kind == *kind))
+                removed << rule;
+        }
+        if (removed.isEmpty())
+            return makeError(QStringLiteral("policy.no-such-rule"),
+                             QStringLiteral("%1 has no %2rule for '%3'")
+                                 .arg(folderLabel(folder),
+                                      kind ? ruleKindName(*kind) + u' ' : QString(), *target));
+        QSqlQuery query(m_cache.database());
+        query.prepare(QStringLiteral("DELETE FROM network_rules WHERE id = ?"));
+        for (const NetworkRule &rule : std::as_const(removed)) {
+            query.addBindValue(rule.id);
+            if (!query.exec())
+                return store::sqlError(query, QStringLiteral("cannot remove the network rule"));
+            if (auto recorded =
+                    m_audit.record(actor, QStringLiteral("network.remove"), folder, toJson(rule));
+                !recorded)
+                return recorded.error();
+        }
+        return removed;
+    });
 }
 
 Result<QList<NetworkRule>> NetworkRules::list(const std::optional<QString> &folder)
@@ -173,26 +172,27 @@ Result<HostVerdict> NetworkRules::test(const QString &folder, const QString &hos
     HostVerdict verdict;
     verdict.host = *normalized;
     if (auto deny = nearestMatch(policy->rules, RuleKind::Deny, *normalized)) {
-        verdict.reason =
-            u"denied by rule 'deny %1' of %2"_s.arg(deny->target, folderLabel(deny->folder));
+        verdict.reason = QStringLiteral("denied by rule 'deny %1' of %2")
+                             .arg(deny->target, folderLabel(deny->folder));
         verdict.decidingRule = std::move(deny);
         return verdict;
     }
     verdict.allowed = true;
     if (auto allow = nearestMatch(policy->rules, RuleKind::Allow, *normalized)) {
-        verdict.reason =
-            u"allowed by rule 'allow %1' of %2"_s.arg(allow->target, folderLabel(allow->folder));
+        verdict.reason = QStringLiteral("allowed by rule 'allow %1' of %2")
+                             .arg(allow->target, folderLabel(allow->folder));
         verdict.decidingRule = std::move(allow);
         return verdict;
     }
     if (policy->allowAll) {
         verdict.egressGrant = policy->egressGrant;
-        verdict.reason = u"allowed by the egress grant "_s +
+        verdict.reason = QStringLiteral("allowed by the egress grant ") +
                          (policy->egressGrant ? describeGrant(*policy->egressGrant) : QString());
         return verdict;
     }
     verdict.allowed = false;
-    verdict.reason = u"no rule of %1 or its ancestors allows it"_s.arg(folderLabel(folder));
+    verdict.reason =
+        QStringLiteral("no rule of %1 or its ancestors allows it").arg(folderLabel(folder));
     return verdict;
 }
 

@@ -1,10 +1,8 @@
 #include "policy/policy_cache.h"
 
-#include "policy/sql_helpers.h"
+#include "store/query.h"
 
 #include <QVariant>
-
-using namespace Qt::StringLiterals;
 
 namespace arizuko::policy {
 namespace {
@@ -13,9 +11,10 @@ Result<void> loadGrants(QSqlDatabase db, PolicySnapshot &snapshot)
 {
     QSqlQuery query(db);
     query.setForwardOnly(true);
-    if (!query.exec(u"SELECT id, principal, action, scope, effect, params, predicate, "
-                    u"granted_by, granted_at, grant_option FROM acl ORDER BY id"_s))
-        return storeError(query, u"read grants"_s);
+    if (!query.exec(
+            QStringLiteral("SELECT id, principal, action, scope, effect, params, predicate, "
+                           "granted_by, granted_at, grant_option FROM acl ORDER BY id")))
+        return store::sqlError(query, QStringLiteral("cannot read grants"));
     while (query.next()) {
         Grant grant;
         grant.id = query.value(0).toLongLong();
@@ -46,8 +45,9 @@ Result<void> loadMemberships(QSqlDatabase db, PolicySnapshot &snapshot)
 {
     QSqlQuery query(db);
     query.setForwardOnly(true);
-    if (!query.exec(u"SELECT child, parent FROM acl_membership ORDER BY child, parent"_s))
-        return storeError(query, u"read memberships"_s);
+    if (!query.exec(
+            QStringLiteral("SELECT child, parent FROM acl_membership ORDER BY child, parent")))
+        return store::sqlError(query, QStringLiteral("cannot read memberships"));
     while (query.next())
         snapshot.parentsOf[query.value(0).toString()] << query.value(1).toString();
     return {};
@@ -57,9 +57,9 @@ Result<void> loadNetworkRules(QSqlDatabase db, PolicySnapshot &snapshot)
 {
     QSqlQuery query(db);
     query.setForwardOnly(true);
-    if (!query.exec(u"SELECT id, folder, target, kind, created_at, created_by "
-                    u"FROM network_rules ORDER BY id"_s))
-        return storeError(query, u"read network rules"_s);
+    if (!query.exec(QStringLiteral("SELECT id, folder, target, kind, created_at, created_by "
+                                   "FROM network_rules ORDER BY id")))
+        return store::sqlError(query, QStringLiteral("cannot read network rules"));
     while (query.next()) {
         NetworkRule rule;
         rule.id = query.value(0).toLongLong();
@@ -77,8 +77,8 @@ Result<void> loadRoutes(QSqlDatabase db, PolicySnapshot &snapshot)
 {
     QSqlQuery query(db);
     query.setForwardOnly(true);
-    if (!query.exec(u"SELECT id, seq, match, target FROM routes ORDER BY seq, id"_s))
-        return storeError(query, u"read routes"_s);
+    if (!query.exec(QStringLiteral("SELECT id, seq, match, target FROM routes ORDER BY seq, id")))
+        return store::sqlError(query, QStringLiteral("cannot read routes"));
     while (query.next()) {
         Route route{query.value(0).toLongLong(), query.value(1).toLongLong(),
                     query.value(2).toString(), query.value(3).toString()};
@@ -96,13 +96,14 @@ PolicyCache::PolicyCache(QSqlDatabase db)
     , m_generationQuery(m_db)
 {
     m_generationQuery.setForwardOnly(true);
-    m_generationQuery.prepare(u"SELECT value FROM policy_generation WHERE id = 1"_s);
+    m_generationQuery.prepare(QStringLiteral("SELECT value FROM policy_generation WHERE id = 1"));
 }
 
 Result<qint64> PolicyCache::readGeneration()
 {
     if (!m_generationQuery.exec() || !m_generationQuery.next())
-        return storeError(m_generationQuery, u"read the policy generation"_s);
+        return store::sqlError(m_generationQuery,
+                               QStringLiteral("cannot read the policy generation"));
     const qint64 generation = m_generationQuery.value(0).toLongLong();
     // Finishing the statement ends its implicit read transaction, so a writer
     // in another process is never held back by an idle cursor of ours.

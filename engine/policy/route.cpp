@@ -6,15 +6,14 @@
 #include <QRegularExpression>
 #include <algorithm>
 
-using namespace Qt::StringLiterals;
-
 namespace arizuko::policy {
 
 Result<QList<RoutePredicate>> parseRouteMatch(const QString &match)
 {
-    static const QRegularExpression key(u"^[A-Za-z0-9_.:-]+$"_s);
+    static const QRegularExpression key(QStringLiteral("^[A-Za-z0-9_.:-]+$"));
     QList<RoutePredicate> predicates;
-    for (const QString &token : match.split(QRegularExpression(u"\\s+"_s), Qt::SkipEmptyParts)) {
+    for (const QString &token :
+         match.split(QRegularExpression(QStringLiteral("\\s+")), Qt::SkipEmptyParts)) {
         const qsizetype equals = token.indexOf(u'=');
         // A glob with a control or format character could only hide what it matches.
         const bool unprintable = std::any_of(token.cbegin(), token.cend(), [](QChar c) {
@@ -22,10 +21,12 @@ Result<QList<RoutePredicate>> parseRouteMatch(const QString &match)
         });
         if (equals <= 0 || unprintable || token.size() > 512 ||
             !key.match(token.first(equals)).hasMatch())
-            return makeError(u"policy.bad-route-match"_s,
-                             u"route predicate '%1' is not key=glob; use e.g. "
-                             u"'platform=cli chat=corp/*' (whitespace-separated, all must "
-                             u"match)"_s.arg(token));
+            return makeError(
+                QStringLiteral("policy.bad-route-match"),
+                QStringLiteral("route predicate '%1' is not key=glob; use e.g. "
+                               "'platform=cli chat=corp/*' (whitespace-separated, all must "
+                               "match)")
+                    .arg(token));
         predicates.append({token.first(equals), token.sliced(equals + 1)});
     }
     return predicates;
@@ -34,10 +35,10 @@ Result<QList<RoutePredicate>> parseRouteMatch(const QString &match)
 QJsonObject toJson(const Route &route)
 {
     return QJsonObject{
-        {u"id"_s, route.id},
-        {u"seq"_s, route.seq},
-        {u"match"_s, route.match},
-        {u"target"_s, route.target},
+        {QStringLiteral("id"), route.id},
+        {QStringLiteral("seq"), route.seq},
+        {QStringLiteral("match"), route.match},
+        {QStringLiteral("target"), route.target},
     };
 }
 
@@ -58,9 +59,10 @@ Result<RouteMatch> splitRouteTarget(const Route &route)
     const QString folder = hash < 0 ? route.target : route.target.first(hash);
     const QString fragment = hash < 0 ? QString() : route.target.sliced(hash + 1);
     if (!folders::validateFolderPath(folder) || (hash >= 0 && fragment != u"observe"))
-        return makeError(u"policy.bad-route-target"_s,
-                         u"route target '%1' is not a folder optionally followed by "
-                         u"'#observe' (e.g. corp/eng or corp/eng#observe)"_s.arg(route.target));
+        return makeError(QStringLiteral("policy.bad-route-target"),
+                         QStringLiteral("route target '%1' is not a folder optionally followed by "
+                                        "'#observe' (e.g. corp/eng or corp/eng#observe)")
+                             .arg(route.target));
     return RouteMatch{route, folder, hash >= 0};
 }
 

@@ -1,15 +1,12 @@
 #include "policy/routes.h"
 
-#include "policy/sql_helpers.h"
-#include "store/write_transaction.h"
+#include "store/query.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QSqlQuery>
 #include <QVariant>
 #include <algorithm>
-
-using namespace Qt::StringLiterals;
 
 namespace arizuko::policy {
 Routes::Routes(PolicyCache &cache, audit::AuditLog &audit)
@@ -23,99 +20,100 @@ Result<Route> Routes::add(qint64 seq, const QString &match, const QString &targe
     // A catch-all's match may be (or simplify to) a null QString, which QtSql
     // would bind as NULL.
     const QString simplified = match.simplified();
-    Route route{0, seq, simplified.isNull() ? u""_s : simplified, target};
+    Route route{0, seq, simplified.isNull() ? QStringLiteral("") : simplified, target};
     if (auto predicates = parseRouteMatch(route.match); !predicates)
         return predicates.error();
     if (auto split = splitRouteTarget(route); !split)
         return split.error();
-    auto transaction = store::WriteTransaction::begin(m_cache.database());
-    if (!transaction)
-        return transaction.error();
-    QSqlQuery query(m_cache.database());
-    query.prepare(u"INSERT INTO routes (seq, match, target) VALUES (?, ?, ?)"_s);
-    query.addBindValue(route.seq);
-    query.addBindValue(route.match);
-    query.addBindValue(route.target);
-    if (!query.exec())
-        return storeError(query, u"add the route"_s);
-    route.id = query.lastInsertId().toLongLong();
-    if (auto recorded = m_audit.record(actor, u"route.add"_s, route.target, toJson(route));
-        !recorded)
-        return recorded.error();
-    if (auto committed = transaction->commit(); !committed)
-        return committed.error();
-    return route;
+    return m_audit.writeAudited([&]() -> Result<Route> {
+        QSqlQuery query(m_cache.database());
+        query.prepare(QStringLiteral("INSERT INTO routes (seq, match, target) VALUES (?, ?, ?)"));
+        query.addBindValue(route.seq);
+        query.addBindValue(route.match);
+        query.addBindValue(route.target);
+        if (!query.exec())
+            return store::sqlError(query, QStringLiteral("cannot add the route"));
+        route.id = query.lastInsertId().toLongLong();
+        if (auto recorded =
+                m_audit.record(actor, QStringLiteral("route.add"), route.target, toJson(route));
+            !recorded)
+            return recorded.error();
+        return route;
+    });
 }
 
 Result<Route> Routes::remove(qint64 id, const QString &actor)
 {
-    auto transaction = store::WriteTransaction::begin(m_cache.database());
-    if (!transaction)
-        return transaction.error();
-    auto routes = list();
-    if (!routes)
-        return routes.error();
-    const auto found = std::find_if(routes->cbegin(), routes->cend(),
-                                    [id](const Route &route) { return route.id == id; });
-    if (found == routes->cend())
-        return makeError(u"policy.no-such-route"_s, u"there is no route #%1"_s.arg(id));
-    const Route removed = *found;
-    QSqlQuery query(m_cache.database());
-    query.prepare(u"DELETE FROM routes WHERE id = ?"_s);
-    query.addBindValue(id);
-    if (!query.exec())
-        return storeError(query, u"remove the route"_s);
-    if (auto recorded = m_audit.record(actor, u"route.remove"_s, removed.target, toJson(removed));
-        !recorded)
-        return recorded.error();
-    if (auto committed = transaction->commit(); !committed)
-        return committed.error();
-    return removed;
+    return m_audit.writeAudited([&]() -> Result<Route> {
+        auto routes = list();
+        if (!routes)
+            return routes.error();
+        const auto found = std::find_if(routes->cbegin(), routes->cend(),
+                                        [id](const Route &route) { return route.id == id; });
+        if (found == routes->cend())
+            return makeError(QStringLiteral("policy.no-such-route"),
+                             QStringLiteral("there is no route #%1").arg(id));
+        const Route removed = *found;
+        QSqlQuery query(m_cache.database());
+        query.prepare(QStringLiteral("DELETE FROM routes WHERE id = ?"));
+        query.addBindValue(id);
+        if (!query.exec())
+            return store::sqlError(query, QStringLiteral("cannot remove the route"));
+        if (auto recorded = m_audit.record(actor, QStringLiteral("route.remove"), removed.target,
+                                           toJson(removed));
+            !recorded)
+            return recorded.error();
+        return removed;
+    });
 }
 
 Result<QList<Route>> Routes::move(qint64 id, qsizetype position, const QString &actor)
 {
-    auto transaction = store::WriteTransaction::begin(m_cache.database());
-    if (!transaction)
-        return transaction.error();
-    auto routes = list();
-    if (!routes)
-        return routes.error();
-    const auto found = std::find_if(routes->cbegin(), routes->cend(),
-                                    [id](const Route &route) { return route.id == id; });
-    if (found == routes->cend())
-        return makeError(u"policy.no-such-route"_s, u"there is no route #%1"_s.arg(id));
-    if (position < 0 || position >= routes->size())
-        return makeError(u"policy.bad-position"_s,
-                         u"position %1 is outside the %2 routes"_s.arg(position).arg(routes->size()));
-    const QString movedTarget = found->target;
-    const qsizetype from = std::distance(routes->cbegin(), found);
-    QList<qint64> seqs;
-    for (const Route &route : std::as_const(*routes))
-        seqs << route.seq;
-    const bool distinct = std::adjacent_find(seqs.cbegin(), seqs.cend()) == seqs.cend();
-    routes->move(from, position);
-    QJsonArray order;
-    QSqlQuery query(m_cache.database());
-    query.prepare(u"UPDATE routes SET seq = ? WHERE id = ?"_s);
-    for (qsizetype index = 0; index < routes->size(); ++index) {
-        Route &route = (*routes)[index];
-        const qint64 seq = distinct ? seqs.at(index) : (index + 1) * 10;
-        order.append(route.id);
-        if (route.seq == seq)
-            continue;
-        route.seq = seq;
-        query.addBindValue(seq);
-        query.addBindValue(route.id);
-        if (!query.exec())
-            return storeError(query, u"reorder the routes"_s);
-    }
-    const QJsonObject detail{{u"moved"_s, id}, {u"position"_s, position}, {u"order"_s, order}};
-    if (auto recorded = m_audit.record(actor, u"route.reorder"_s, movedTarget, detail); !recorded)
-        return recorded.error();
-    if (auto committed = transaction->commit(); !committed)
-        return committed.error();
-    return *routes;
+    return m_audit.writeAudited([&]() -> Result<QList<Route>> {
+        auto routes = list();
+        if (!routes)
+            return routes.error();
+        const auto found = std::find_if(routes->cbegin(), routes->cend(),
+                                        [id](const Route &route) { return route.id == id; });
+        if (found == routes->cend())
+            return makeError(QStringLiteral("policy.no-such-route"),
+                             QStringLiteral("there is no route #%1").arg(id));
+        if (position < 0 || position >= routes->size())
+            return makeError(QStringLiteral("policy.bad-position"),
+                             QStringLiteral("position %1 is outside the %2 routes")
+                                 .arg(position)
+                                 .arg(routes->size()));
+        const QString movedTarget = found->target;
+        const qsizetype from = std::distance(routes->cbegin(), found);
+        QList<qint64> seqs;
+        for (const Route &route : std::as_const(*routes))
+            seqs << route.seq;
+        const bool distinct = std::adjacent_find(seqs.cbegin(), seqs.cend()) == seqs.cend();
+        routes->move(from, position);
+        QJsonArray order;
+        QSqlQuery query(m_cache.database());
+        query.prepare(QStringLiteral("UPDATE routes SET seq = ? WHERE id = ?"));
+        for (qsizetype index = 0; index < routes->size(); ++index) {
+            Route &route = (*routes)[index];
+            const qint64 seq = distinct ? seqs.at(index) : (index + 1) * 10;
+            order.append(route.id);
+            if (route.seq == seq)
+                continue;
+            route.seq = seq;
+            query.addBindValue(seq);
+            query.addBindValue(route.id);
+            if (!query.exec())
+                return store::sqlError(query, QStringLiteral("cannot reorder the routes"));
+        }
+        const QJsonObject detail{{QStringLiteral("moved"), id},
+                                 {QStringLiteral("position"), position},
+                                 {QStringLiteral("order"), order}};
+        if (auto recorded =
+                m_audit.record(actor, QStringLiteral("route.reorder"), movedTarget, detail);
+            !recorded)
+            return recorded.error();
+        return *routes;
+    });
 }
 
 Result<QList<Route>> Routes::list()

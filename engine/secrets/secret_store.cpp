@@ -6,7 +6,6 @@
 #include "store/query.h"
 #include "store/store.h"
 #include "store/timestamp.h"
-#include "store/write_transaction.h"
 
 #include <QRegularExpression>
 
@@ -128,42 +127,45 @@ Result<void> SecretStore::set(const SecretScope &scope, const QString &key, cons
                          QStringLiteral("the value of secret '%1' is over %2 bytes")
                              .arg(key)
                              .arg(maxValueBytes));
-    const QSqlDatabase db = m_store.database();
-    Result<store::WriteTransaction> transaction = store::WriteTransaction::begin(db);
-    if (!transaction)
-        return transaction.error();
-    if (const Result<void> scoped = checkScope(scope); !scoped)
-        return scoped;
+    audit::AuditLog log(m_store);
+    return log.writeAudited([&]() -> Result<void> {
+        const QSqlDatabase db = m_store.database();
+        if (const Result<void> scoped = checkScope(scope); !scoped)
+            return scoped;
 
-    const Result<QByteArray> sealed = seal(m_ring.currentKey(), value, associatedData(scope, key));
-    if (!sealed)
-        return sealed.error();
-    Result<QSqlQuery> previous = store::execute(
-        db,
-        QStringLiteral("SELECT 1 FROM secrets WHERE scope_kind = ? AND scope_id = ? AND key = ?"),
-        {folderScope, scopeId(scope), key});
-    if (!previous)
-        return previous.error();
-    const bool replaced = previous->next();
-    if (const Result<QSqlQuery> written = store::execute(
+        const Result<QByteArray> sealed =
+            seal(m_ring.currentKey(), value, associatedData(scope, key));
+        if (!sealed)
+            return sealed.error();
+        Result<QSqlQuery> previous = store::execute(
             db,
             QStringLiteral(
-                "INSERT INTO secrets (scope_kind, scope_id, key, value, key_id, updated_at) "
-                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (scope_kind, scope_id, key) DO UPDATE SET "
-                "value = excluded.value, key_id = excluded.key_id, updated_at = "
-                "excluded.updated_at"),
-            {folderScope, scopeId(scope), key, QString::fromLatin1(*sealed),
-             QString::fromLatin1(m_ring.currentId()), store::nowTimestamp()});
-        !written)
-        return written.error();
-    if (const Result<qint64> audited = audit::AuditLog(m_store).record(
-            m_actor, QStringLiteral("secret.set"), key,
-            {{QStringLiteral("folder"), scope.folder},
-             {QStringLiteral("key_id"), QString::fromLatin1(m_ring.currentId())},
-             {QStringLiteral("replaced"), replaced}});
-        !audited)
-        return audited.error();
-    return transaction->commit();
+                "SELECT 1 FROM secrets WHERE scope_kind = ? AND scope_id = ? AND key = ?"),
+            {folderScope, scopeId(scope), key});
+        if (!previous)
+            return previous.error();
+        const bool replaced = previous->next();
+        if (const Result<QSqlQuery> written = store::execute(
+                db,
+                QStringLiteral(
+                    "INSERT INTO secrets (scope_kind, scope_id, key, value, key_id, updated_at) "
+                    "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (scope_kind, scope_id, key) DO UPDATE "
+                    "SET "
+                    "value = excluded.value, key_id = excluded.key_id, updated_at = "
+                    "excluded.updated_at"),
+                {folderScope, scopeId(scope), key, QString::fromLatin1(*sealed),
+                 QString::fromLatin1(m_ring.currentId()), store::nowTimestamp()});
+            !written)
+            return written.error();
+        if (const Result<qint64> audited =
+                log.record(m_actor, QStringLiteral("secret.set"), key,
+                           {{QStringLiteral("folder"), scope.folder},
+                            {QStringLiteral("key_id"), QString::fromLatin1(m_ring.currentId())},
+                            {QStringLiteral("replaced"), replaced}});
+            !audited)
+            return audited.error();
+        return {};
+    });
 }
 
 Result<QByteArray> SecretStore::keyFor(const QByteArray &keyId)
@@ -273,22 +275,23 @@ Result<QList<SecretInfo>> SecretStore::list() const
 
 Result<void> SecretStore::remove(const SecretScope &scope, const QString &key)
 {
-    const QSqlDatabase db = m_store.database();
-    Result<store::WriteTransaction> transaction = store::WriteTransaction::begin(db);
-    if (!transaction)
-        return transaction.error();
-    Result<QSqlQuery> deleted = store::execute(
-        db, QStringLiteral("DELETE FROM secrets WHERE scope_kind = ? AND scope_id = ? AND key = ?"),
-        {folderScope, scopeId(scope), key});
-    if (!deleted)
-        return deleted.error();
-    if (deleted->numRowsAffected() == 0)
-        return notFound(scope, key);
-    if (const Result<qint64> audited = audit::AuditLog(m_store).record(
-            m_actor, QStringLiteral("secret.rm"), key, {{QStringLiteral("folder"), scope.folder}});
-        !audited)
-        return audited.error();
-    return transaction->commit();
+    audit::AuditLog log(m_store);
+    return log.writeAudited([&]() -> Result<void> {
+        const QSqlDatabase db = m_store.database();
+        Result<QSqlQuery> deleted = store::execute(
+            db,
+            QStringLiteral("DELETE FROM secrets WHERE scope_kind = ? AND scope_id = ? AND key = ?"),
+            {folderScope, scopeId(scope), key});
+        if (!deleted)
+            return deleted.error();
+        if (deleted->numRowsAffected() == 0)
+            return notFound(scope, key);
+        if (const Result<qint64> audited = log.record(m_actor, QStringLiteral("secret.rm"), key,
+                                                      {{QStringLiteral("folder"), scope.folder}});
+            !audited)
+            return audited.error();
+        return {};
+    });
 }
 
 Result<QString> SecretStore::rotateKey()

@@ -5,18 +5,16 @@
 #include "secrets/secret_store.h"
 #include "store/query.h"
 #include "store/store.h"
-#include "turns/machine_status.h"
+#include "libvirt/machine_status.h"
 #include "turns/model_provider.h"
-
-using namespace Qt::StringLiterals;
 
 namespace arizuko::turns {
 
 Result<bool> isFirstRun(store::Store &store)
 {
-    auto query = store::execute(store.database(),
-                                u"SELECT (SELECT count(*) FROM settings) + "
-                                u"(SELECT count(*) FROM groups)"_s);
+    auto query =
+        store::execute(store.database(), QStringLiteral("SELECT (SELECT count(*) FROM settings) + "
+                                                        "(SELECT count(*) FROM groups)"));
     if (!query)
         return query.error();
     return query->next() && query->value(0).toLongLong() == 0;
@@ -25,9 +23,9 @@ Result<bool> isFirstRun(store::Store &store)
 FirstRunCheck checkFirstRun(store::Store &store, const RunnerSettings &settings)
 {
     FirstRunCheck check;
-    check.machine = collectMachineStatus(settings);
+    check.machine = libvirt::collectMachineStatus(settings);
     check.provider = settings.modelProvider;
-    auto secrets = secrets::SecretStore::open(store, u"system:first-run"_s);
+    auto secrets = secrets::SecretStore::open(store, QStringLiteral("system:first-run"));
     if (!secrets) {
         check.credentialProblem = secrets.error().message;
         return check;
@@ -41,8 +39,8 @@ FirstRunCheck checkFirstRun(store::Store &store, const RunnerSettings &settings)
         if (info.key != apiKeySecret && info.key != oauthTokenSecret)
             continue;
         check.credentials << (info.folder.isEmpty()
-                                  ? u"%1 (every folder)"_s.arg(info.key)
-                                  : u"%1 (folder %2)"_s.arg(info.key, info.folder));
+                                  ? QStringLiteral("%1 (every folder)").arg(info.key)
+                                  : QStringLiteral("%1 (folder %2)").arg(info.key, info.folder));
     }
     return check;
 }
@@ -51,20 +49,21 @@ Result<QString> createDemoFolder(store::Store &store, const QString &actor)
 {
     folders::Folders folders(store, actor);
     for (int attempt = 1; attempt < 100; ++attempt) {
-        const QString path = attempt == 1 ? u"demo"_s : u"demo-%1"_s.arg(attempt);
+        const QString path =
+            attempt == 1 ? QStringLiteral("demo") : QStringLiteral("demo-%1").arg(attempt);
         const auto taken = folders.exists(path);
         if (!taken)
             return taken.error();
         if (*taken)
             continue;
-        if (auto added = folders.add(path, u"Demo"_s); !added)
+        if (auto added = folders.add(path, QStringLiteral("Demo")); !added)
             return added.error();
         if (auto topic = folders::Topics(store, actor).add(path, demoTopic); !topic)
             return topic.error();
         return path;
     }
-    return makeError(u"turns.no-demo-folder"_s,
-                     u"demo, demo-2, … demo-99 are all taken; remove one"_s);
+    return makeError(QStringLiteral("turns.no-demo-folder"),
+                     QStringLiteral("demo, demo-2, … demo-99 are all taken; remove one"));
 }
 
 } // namespace arizuko::turns

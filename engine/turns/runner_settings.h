@@ -4,7 +4,7 @@
 // proxy binary are, the subnet pool, the accelerator, limits and deadlines.
 
 #include "core/result.h"
-#include "libvirt/accelerator_choice.h"
+#include "libvirt/machine_status.h"
 #include "libvirt/turn_domain.h"
 #include "tools/tool_context.h"
 #include "turns/model_provider.h"
@@ -15,13 +15,12 @@
 
 namespace arizuko::turns {
 
-struct RunnerSettings
+// The machine's settings (libvirt URI, guest image, accelerator) and the
+// runner's own; the machine check takes just the former.
+struct RunnerSettings : libvirt::MachineSettings
 {
-    QString libvirtUri;
-    QString guestImageDirectory;
     QString egressProgram;
     QString subnetPool = QStringLiteral("10.213.0.0/16");
-    libvirt::AcceleratorSetting accelerator = libvirt::AcceleratorSetting::Auto;
     // Pretap needs CAP_NET_ADMIN (the engine makes the tap); `auto` picks it
     // when the engine has it, else Classic.
     libvirt::FilterMode filterMode = libvirt::FilterMode::Classic;

@@ -5,15 +5,12 @@
 #include "libvirt/subnet_pool.h"
 #include "store/query.h"
 #include "store/store.h"
-#include "store/write_transaction.h"
 #include "turns/model_provider.h"
 
 #include <QJsonObject>
 #include <QRegularExpression>
 #include <QSqlQuery>
 #include <QUrl>
-
-using namespace Qt::StringLiterals;
 
 namespace arizuko::turns {
 namespace {
@@ -46,13 +43,13 @@ QString shown(const QString &value)
     QString text;
     for (const QChar character : value.left(shownLength)) {
         if (invisible(character))
-            text += u"\\u{%1}"_s.arg(hex(character));
+            text += QStringLiteral("\\u{%1}").arg(hex(character));
         else
             text += character;
     }
     if (value.size() > shownLength)
-        text += u"…"_s;
-    return u"'"_s + text + u"'"_s;
+        text += QStringLiteral("…");
+    return QStringLiteral("'") + text + QStringLiteral("'");
 }
 
 // What every setting refuses: over-long values and characters nobody types
@@ -60,15 +57,17 @@ QString shown(const QString &value)
 std::optional<QString> textProblem(const QString &value)
 {
     if (value.size() > maxSettingLength)
-        return u"is %1 characters long; at most %2 are accepted"_s.arg(value.size()).arg(
-            maxSettingLength);
+        return QStringLiteral("is %1 characters long; at most %2 are accepted")
+            .arg(value.size())
+            .arg(maxSettingLength);
     for (const QChar character : value) {
         if (invisible(character))
-            return u"contains the invisible character U+%1 (control, NUL or direction "
-                   u"override); type the value without it"_s
+            return QStringLiteral(
+                       "contains the invisible character U+%1 (control, NUL or direction "
+                       "override); type the value without it")
                 .arg(hex(character));
         if (character.isSpace())
-            return u"contains a space; no setting has one"_s;
+            return QStringLiteral("contains a space; no setting has one");
     }
     return std::nullopt;
 }
@@ -76,11 +75,13 @@ std::optional<QString> textProblem(const QString &value)
 std::optional<QString> libvirtUriProblem(const QString &value)
 {
     // driver[+transport]:///path or driver[+transport]://[user@]host[:port]/path
-    static const QRegularExpression shape(u"^[a-z][a-z0-9]*(\\+[a-z0-9]+)?://[^/]*/.+$"_s);
+    static const QRegularExpression shape(
+        QStringLiteral("^[a-z][a-z0-9]*(\\+[a-z0-9]+)?://[^/]*/.+$"));
     const QUrl url(value, QUrl::StrictMode);
     if (!shape.match(value).hasMatch() || !url.isValid())
-        return u"%1 is not a libvirt URI: write driver[+transport]://[host]/path, e.g. "
-               u"qemu:///system or qemu+ssh://user@host/system"_s
+        return QStringLiteral(
+                   "%1 is not a libvirt URI: write driver[+transport]://[host]/path, e.g. "
+                   "qemu:///system or qemu+ssh://user@host/system")
             .arg(shown(value));
     return std::nullopt;
 }
@@ -91,7 +92,8 @@ std::optional<QString> numberProblem(const QString &value, int lowest, int highe
     bool ok = false;
     const int number = value.toInt(&ok);
     if (!ok || number < lowest || number > highest)
-        return u"%1 is not a whole number of %2 from %3 to %4"_s.arg(shown(value), unit)
+        return QStringLiteral("%1 is not a whole number of %2 from %3 to %4")
+            .arg(shown(value), unit)
             .arg(lowest)
             .arg(highest);
     return std::nullopt;
@@ -101,11 +103,12 @@ std::optional<QString> subnetPoolProblem(const QString &value)
 {
     const auto range = libvirt::Ipv4Range::parse(value);
     if (!range)
-        return u"%1 is not an IPv4 network in CIDR form (e.g. 10.213.0.0/16): %2"_s.arg(
-            shown(value), range.error().message);
+        return QStringLiteral("%1 is not an IPv4 network in CIDR form (e.g. 10.213.0.0/16): %2")
+            .arg(shown(value), range.error().message);
     if (range->prefixLength < minPoolPrefix || range->prefixLength > maxPoolPrefix)
-        return u"%1 is a /%2; the pool must be a /%3 to a /%4 (room for 4 to 16384 turn "
-               u"networks of four addresses)"_s
+        return QStringLiteral(
+                   "%1 is a /%2; the pool must be a /%3 to a /%4 (room for 4 to 16384 turn "
+                   "networks of four addresses)")
             .arg(shown(value))
             .arg(range->prefixLength)
             .arg(minPoolPrefix)
@@ -119,21 +122,25 @@ std::optional<QString> modelUrlProblem(const QString &value)
     if (!url.isValid() ||
         (url.scheme() != QLatin1String("https") && url.scheme() != QLatin1String("http")) ||
         url.host().isEmpty())
-        return u"%1 is not an http(s) URL with a host, e.g. https://models.example.com"_s.arg(
-            shown(value));
+        return QStringLiteral(
+                   "%1 is not an http(s) URL with a host, e.g. https://models.example.com")
+            .arg(shown(value));
     if (!url.userInfo().isEmpty())
-        return u"%1 carries a user name or password; put the credential in the secret "
-               u"ANTHROPIC_API_KEY instead"_s
+        return QStringLiteral(
+                   "%1 carries a user name or password; put the credential in the secret "
+                   "ANTHROPIC_API_KEY instead")
             .arg(shown(url.toString(QUrl::RemoveUserInfo)));
     return std::nullopt;
 }
 
 std::optional<QString> modelNameProblem(const QString &value)
 {
-    static const QRegularExpression name(u"^[A-Za-z0-9][A-Za-z0-9._:@/\\[\\]-]{0,127}$"_s);
+    static const QRegularExpression name(
+        QStringLiteral("^[A-Za-z0-9][A-Za-z0-9._:@/\\[\\]-]{0,127}$"));
     if (!name.match(value).hasMatch())
-        return u"%1 is not a model name: use up to 128 letters, digits and . _ : @ / - [ ], "
-               u"e.g. claude-sonnet-4-5"_s
+        return QStringLiteral(
+                   "%1 is not a model name: use up to 128 letters, digits and . _ : @ / - [ ], "
+                   "e.g. claude-sonnet-4-5")
             .arg(shown(value));
     return std::nullopt;
 }
@@ -143,12 +150,13 @@ std::optional<QString> modelNameProblem(const QString &value)
 const QList<SettingDefinition> &settingDefinitions()
 {
     static const QList<SettingDefinition> definitions{
-        {setting::libvirtUri, "ARIZUKO_LIBVIRT_URI", u"qemu:///system"_s},
-        {setting::accelerator, "ARIZUKO_ACCELERATOR", u"auto"_s},
-        {setting::subnetPool, "ARIZUKO_SUBNET_POOL", QString::fromLatin1(libvirt::SubnetPool::defaultPool)},
-        {setting::maxTurns, "ARIZUKO_MAX_TURNS", u"2"_s},
-        {setting::turnDeadline, "ARIZUKO_TURN_DEADLINE", u"1800"_s},
-        {setting::modelProvider, "ARIZUKO_MODEL_PROVIDER", u"auto"_s},
+        {setting::libvirtUri, "ARIZUKO_LIBVIRT_URI", QStringLiteral("qemu:///system")},
+        {setting::accelerator, "ARIZUKO_ACCELERATOR", QStringLiteral("auto")},
+        {setting::subnetPool, "ARIZUKO_SUBNET_POOL",
+         QString::fromLatin1(libvirt::SubnetPool::defaultPool)},
+        {setting::maxTurns, "ARIZUKO_MAX_TURNS", QStringLiteral("2")},
+        {setting::turnDeadline, "ARIZUKO_TURN_DEADLINE", QStringLiteral("1800")},
+        {setting::modelProvider, "ARIZUKO_MODEL_PROVIDER", QStringLiteral("auto")},
         {setting::modelUrl, "ARIZUKO_MODEL_URL", QString()},
         {setting::model, "ARIZUKO_MODEL", QString()},
     };
@@ -167,13 +175,12 @@ const SettingDefinition *findSetting(const QString &key)
 std::optional<QString> settingProblem(const QString &key, const QString &value)
 {
     if (!findSetting(key))
-        return u"there is no setting %1; the settings are %2"_s.arg(
-            shown(key), [] {
-                QStringList keys;
-                for (const SettingDefinition &definition : settingDefinitions())
-                    keys << definition.key;
-                return keys.join(u", "_s);
-            }());
+        return QStringLiteral("there is no setting %1; the settings are %2").arg(shown(key), [] {
+            QStringList keys;
+            for (const SettingDefinition &definition : settingDefinitions())
+                keys << definition.key;
+            return keys.join(QStringLiteral(", "));
+        }());
     if (value.isEmpty())
         return std::nullopt;
     if (auto problem = textProblem(value))
@@ -182,19 +189,21 @@ std::optional<QString> settingProblem(const QString &key, const QString &value)
         return libvirtUriProblem(value);
     if (key == setting::accelerator) {
         if (auto parsed = libvirt::parseAcceleratorSetting(value); !parsed)
-            return u"%1 is not an accelerator: write auto, kvm or tcg"_s.arg(shown(value));
+            return QStringLiteral("%1 is not an accelerator: write auto, kvm or tcg")
+                .arg(shown(value));
         return std::nullopt;
     }
     if (key == setting::subnetPool)
         return subnetPoolProblem(value);
     if (key == setting::maxTurns)
-        return numberProblem(value, minTurns, maxTurnsLimit, u"turns"_s);
+        return numberProblem(value, minTurns, maxTurnsLimit, QStringLiteral("turns"));
     if (key == setting::turnDeadline)
-        return numberProblem(value, minDeadlineSeconds, maxDeadlineSeconds, u"seconds"_s);
+        return numberProblem(value, minDeadlineSeconds, maxDeadlineSeconds,
+                             QStringLiteral("seconds"));
     if (key == setting::modelProvider) {
         if (auto parsed = parseModelProviderChoice(value); !parsed)
-            return u"%1 is not a model provider: write auto, api-key, oauth or demo"_s.arg(
-                shown(value));
+            return QStringLiteral("%1 is not a model provider: write auto, api-key, oauth or demo")
+                .arg(shown(value));
         return std::nullopt;
     }
     if (key == setting::modelUrl)
@@ -206,13 +215,13 @@ QString settingSourceName(SettingSource source)
 {
     switch (source) {
     case SettingSource::Saved:
-        return u"saved"_s;
+        return QStringLiteral("saved");
     case SettingSource::Environment:
-        return u"environment"_s;
+        return QStringLiteral("environment");
     case SettingSource::Default:
         break;
     }
-    return u"default"_s;
+    return QStringLiteral("default");
 }
 
 std::optional<QString> environmentOverride(const SettingDefinition &definition)
@@ -248,7 +257,8 @@ SavedSettings::SavedSettings(store::Store &store)
 
 Result<SettingValues> SavedSettings::load() const
 {
-    auto query = store::execute(m_store.database(), u"SELECT key, value FROM settings"_s);
+    auto query =
+        store::execute(m_store.database(), QStringLiteral("SELECT key, value FROM settings"));
     if (!query)
         return query.error();
     SettingValues values;
@@ -262,40 +272,43 @@ Result<void> SavedSettings::save(const SettingValues &changes, const QString &ac
     QStringList refused;
     for (auto change = changes.cbegin(); change != changes.cend(); ++change) {
         if (const auto problem = settingProblem(change.key(), change.value()))
-            refused << u"%1: %2"_s.arg(shown(change.key()), *problem);
+            refused << QStringLiteral("%1: %2").arg(shown(change.key()), *problem);
     }
     if (!refused.isEmpty())
-        return makeError(u"settings.invalid"_s,
-                         u"nothing was saved: "_s + refused.join(u"; "_s));
-    const QSqlDatabase database = m_store.database();
-    auto transaction = store::WriteTransaction::begin(database);
-    if (!transaction)
-        return transaction.error();
-    auto before = load();
-    if (!before)
-        return before.error();
+        return makeError(QStringLiteral("settings.invalid"),
+                         QStringLiteral("nothing was saved: ") +
+                             refused.join(QStringLiteral("; ")));
     audit::AuditLog audit(m_store);
-    for (auto change = changes.cbegin(); change != changes.cend(); ++change) {
-        const QString old = before->value(change.key());
-        if (old == change.value())
-            continue;
-        auto written =
-            change.value().isEmpty()
-                ? store::execute(database, u"DELETE FROM settings WHERE key = ?"_s, {change.key()})
-                : store::execute(database,
-                                 u"INSERT INTO settings (key, value) VALUES (?, ?) "
-                                 u"ON CONFLICT (key) DO UPDATE SET value = excluded.value"_s,
-                                 {change.key(), change.value()});
-        if (!written)
-            return written.error();
-        const QJsonObject detail{{u"key"_s, change.key()},
-                                 {u"from"_s, old},
-                                 {u"to"_s, change.value()}};
-        if (auto recorded = audit.record(actor, u"settings.set"_s, change.key(), detail);
-            !recorded)
-            return recorded.error();
-    }
-    return transaction->commit();
+    return audit.writeAudited([&]() -> Result<void> {
+        const QSqlDatabase database = m_store.database();
+        auto before = load();
+        if (!before)
+            return before.error();
+        for (auto change = changes.cbegin(); change != changes.cend(); ++change) {
+            const QString old = before->value(change.key());
+            if (old == change.value())
+                continue;
+            auto written =
+                change.value().isEmpty()
+                    ? store::execute(database, QStringLiteral("DELETE FROM settings WHERE key = ?"),
+                                     {change.key()})
+                    : store::execute(
+                          database,
+                          QStringLiteral("INSERT INTO settings (key, value) VALUES (?, ?) "
+                                         "ON CONFLICT (key) DO UPDATE SET value = excluded.value"),
+                          {change.key(), change.value()});
+            if (!written)
+                return written.error();
+            const QJsonObject detail{{QStringLiteral("key"), change.key()},
+                                     {QStringLiteral("from"), old},
+                                     {QStringLiteral("to"), change.value()}};
+            if (auto recorded =
+                    audit.record(actor, QStringLiteral("settings.set"), change.key(), detail);
+                !recorded)
+                return recorded.error();
+        }
+        return {};
+    });
 }
 
 } // namespace arizuko::turns

@@ -1,11 +1,11 @@
 #include "turns/turn_records.h"
 
 #include "audit/audit_log.h"
+#include "store/query.h"
 #include "store/store.h"
 #include "store/write_transaction.h"
 
 #include <QJsonDocument>
-#include <QSqlError>
 #include <QSqlQuery>
 #include <QSqlRecord>
 
@@ -17,12 +17,6 @@ const QString columns = QStringLiteral(
     "running_at, finishing_at, ended_at, deadline_at, cancel_requested_at, exit_code, error_code, "
     "error, accelerator, subnet, vm_name, network_name, proxy_pid, proxy_address, engine_pid, "
     "engine_started, cost_usd, usage");
-
-Error queryError(const QSqlQuery &query, const QString &what)
-{
-    return makeError(QStringLiteral("store.query"),
-                     QStringLiteral("%1: %2").arg(what, query.lastError().text()));
-}
 
 TurnRecord recordFrom(const QSqlQuery &query)
 {
@@ -101,26 +95,27 @@ TurnRecords::TurnRecords(store::Store &store)
 Result<void> TurnRecords::audited(const QString &id, TurnState state,
                                   const std::function<Result<void>()> &change)
 {
-    auto transaction = store::WriteTransaction::begin(m_store.database());
-    if (!transaction)
-        return transaction.error();
-    if (const Result<void> changed = change(); !changed)
-        return changed;
-    QSqlQuery turn(m_store.database());
-    turn.prepare(QStringLiteral("SELECT name, group_folder, topic FROM turns WHERE id = ?"));
-    turn.addBindValue(id);
-    if (!turn.exec() || !turn.next())
-        return queryError(turn, QStringLiteral("reading turn %1 for the audit log").arg(id));
-    const QJsonObject detail{{QStringLiteral("turn"), id},
-                             {QStringLiteral("folder"), turn.value(1).toString()},
-                             {QStringLiteral("topic"), turn.value(2).toString()},
-                             {QStringLiteral("state"), turnStateName(state)}};
-    const auto entry = audit::AuditLog(m_store).record(
-        QStringLiteral("system:turns"), QStringLiteral("turn.") + turnStateName(state),
-        turn.value(0).toString(), detail);
-    if (!entry)
-        return entry.error();
-    return transaction->commit();
+    audit::AuditLog log(m_store);
+    return log.writeAudited([&]() -> Result<void> {
+        if (const Result<void> changed = change(); !changed)
+            return changed;
+        QSqlQuery turn(m_store.database());
+        turn.prepare(QStringLiteral("SELECT name, group_folder, topic FROM turns WHERE id = ?"));
+        turn.addBindValue(id);
+        if (!turn.exec() || !turn.next())
+            return store::sqlError(turn,
+                                   QStringLiteral("reading turn %1 for the audit log").arg(id));
+        const QJsonObject detail{{QStringLiteral("turn"), id},
+                                 {QStringLiteral("folder"), turn.value(1).toString()},
+                                 {QStringLiteral("topic"), turn.value(2).toString()},
+                                 {QStringLiteral("state"), turnStateName(state)}};
+        const auto entry = log.record(QStringLiteral("system:turns"),
+                                      QStringLiteral("turn.") + turnStateName(state),
+                                      turn.value(0).toString(), detail);
+        if (!entry)
+            return entry.error();
+        return {};
+    });
 }
 
 Result<void> TurnRecords::insert(const TurnRecord &record)
@@ -141,7 +136,7 @@ Result<void> TurnRecords::insertRow(const TurnRecord &record)
           QVariant(record.deadlineAt), QVariant(record.enginePid), QVariant(record.engineStarted)})
         query.addBindValue(value);
     if (!query.exec())
-        return queryError(query, QStringLiteral("recording turn %1").arg(record.name));
+        return store::sqlError(query, QStringLiteral("recording turn %1").arg(record.name));
     return {};
 }
 
@@ -166,7 +161,7 @@ Result<void> TurnRecords::update(const QString &id,
         query.addBindValue(change.second);
     query.addBindValue(id);
     if (!query.exec())
-        return queryError(query, QStringLiteral("updating turn %1").arg(id));
+        return store::sqlError(query, QStringLiteral("updating turn %1").arg(id));
     return {};
 }
 
@@ -181,7 +176,7 @@ Result<void> TurnRecords::appendEvent(const TurnEventRecord &event)
     query.addBindValue(QString::fromUtf8(QJsonDocument(event.json).toJson(QJsonDocument::Compact)));
     query.addBindValue(event.at);
     if (!query.exec())
-        return queryError(query, QStringLiteral("recording an event of turn %1").arg(event.turn));
+        return store::sqlError(query, QStringLiteral("recording an event of turn %1").arg(event.turn));
     return {};
 }
 
@@ -209,7 +204,7 @@ Result<QList<TurnRecord>> TurnRecords::select(const QString &where, const QVaria
     for (const QVariant &binding : bindings)
         query.addBindValue(binding);
     if (!query.exec())
-        return queryError(query, QStringLiteral("reading turns"));
+        return store::sqlError(query, QStringLiteral("reading turns"));
     QList<TurnRecord> records;
     while (query.next())
         records << recordFrom(query);
@@ -262,7 +257,7 @@ Result<QList<std::pair<qint64, QString>>> TurnRecords::activeEnginesInTopic(cons
     query.addBindValue(topic);
     query.addBindValue(except);
     if (!query.exec())
-        return queryError(query, QStringLiteral("reading the active turns of topic %1").arg(topic));
+        return store::sqlError(query, QStringLiteral("reading the active turns of topic %1").arg(topic));
     QList<std::pair<qint64, QString>> engines;
     while (query.next())
         engines.append({query.value(0).toLongLong(), query.value(1).toString()});
@@ -277,7 +272,7 @@ Result<QStringList> TurnRecords::cancelRequested(qint64 enginePid)
                   terminalStatesSql());
     query.addBindValue(enginePid);
     if (!query.exec())
-        return queryError(query, QStringLiteral("reading cancel requests"));
+        return store::sqlError(query, QStringLiteral("reading cancel requests"));
     QStringList ids;
     while (query.next())
         ids << query.value(0).toString();
@@ -291,7 +286,7 @@ Result<QList<TurnEventRecord>> TurnRecords::events(const QString &id)
         QStringLiteral("SELECT seq, kind, json, at FROM turn_events WHERE turn = ? ORDER BY seq"));
     query.addBindValue(id);
     if (!query.exec())
-        return queryError(query, QStringLiteral("reading the events of turn %1").arg(id));
+        return store::sqlError(query, QStringLiteral("reading the events of turn %1").arg(id));
     QList<TurnEventRecord> events;
     while (query.next())
         events << TurnEventRecord{id, query.value(0).toLongLong(), query.value(1).toString(),
@@ -310,7 +305,7 @@ Result<bool> TurnRecords::hasSessionTurns(const QString &folder, const QString &
     query.addBindValue(topic);
     query.addBindValue(except);
     if (!query.exec())
-        return queryError(query, QStringLiteral("reading the turns of topic %1").arg(topic));
+        return store::sqlError(query, QStringLiteral("reading the turns of topic %1").arg(topic));
     return query.next();
 }
 

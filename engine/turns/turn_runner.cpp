@@ -1,11 +1,11 @@
 #include "turns/turn_runner.h"
 
-#include "turns/machine_status.h"
 #include "turns/model_provider.h"
 
 #include "agent/claude_session.h"
 #include "agent/skills.h"
 
+#include "libvirt/machine_status.h"
 #include "libvirt/turn_filter.h"
 #include "policy/policy.h"
 #include "folders/folders.h"
@@ -100,7 +100,7 @@ Result<TurnRunner::Startup> TurnRunner::startUp(store::Store &store, const Runne
     auto reaped = reapOrphans(**connection, records, {});
     if (!reaped)
         return reaped.error();
-    const host::AcceleratorChoice accelerator = decideTurnAccelerator(**connection, settings);
+    const host::AcceleratorChoice accelerator = libvirt::decideTurnAccelerator(**connection, settings);
     return Startup{*connection, *pool, *reaped, accelerator};
 }
 

@@ -21,20 +21,6 @@ constexpr std::size_t maxHeadBytes = 16384;
 constexpr int listenBacklog = 4096;
 } // namespace
 
-UniqueFd &UniqueFd::operator=(UniqueFd &&other) noexcept
-{
-    if (this != &other)
-        reset(std::exchange(other.fd_, -1));
-    return *this;
-}
-
-void UniqueFd::reset(int fd)
-{
-    if (fd_ >= 0)
-        ::close(fd_);
-    fd_ = fd;
-}
-
 void failWithErrno(std::string_view what)
 {
     const int error = errno;

@@ -2,6 +2,8 @@
 // Socket plumbing shared by the egress benchmark's helper programs: owned
 // descriptors, loopback endpoints, pipes and reading an HTTP head.
 
+#include "posix/unique_fd.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -12,28 +14,7 @@
 
 namespace egress_bench {
 
-class UniqueFd
-{
-public:
-    UniqueFd() = default;
-    explicit UniqueFd(int fd)
-        : fd_(fd)
-    {}
-    UniqueFd(UniqueFd &&other) noexcept
-        : fd_(std::exchange(other.fd_, -1))
-    {}
-    UniqueFd &operator=(UniqueFd &&other) noexcept;
-    UniqueFd(const UniqueFd &) = delete;
-    UniqueFd &operator=(const UniqueFd &) = delete;
-    ~UniqueFd() { reset(); }
-
-    int get() const { return fd_; }
-    explicit operator bool() const { return fd_ >= 0; }
-    void reset(int fd = -1);
-
-private:
-    int fd_ = -1;
-};
+using arizuko::posix::UniqueFd;
 
 struct Pipe
 {

@@ -2,8 +2,8 @@
 // page, against the real libvirtd and the real /dev/kvm of this machine.
 
 #include "host/guest_image.h"
-#include "host/libvirt_probe.h"
 #include "host/kvm_probe.h"
+#include "libvirt/machine_status.h"
 
 #include <QCryptographicHash>
 #include <QElapsedTimer>
@@ -14,6 +14,8 @@
 #include <QTest>
 
 using namespace arizuko::host;
+using arizuko::libvirt::libvirtConnectionHint;
+using arizuko::libvirt::probeLibvirt;
 
 namespace {
 

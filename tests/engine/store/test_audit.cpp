@@ -2,6 +2,7 @@
 // they describe.
 
 #include "audit/audit_log.h"
+#include "store/query.h"
 #include "store/store.h"
 #include "store/write_transaction.h"
 
@@ -85,6 +86,52 @@ private slots:
         QVERIFY(all);
         QCOMPARE(all->size(), 1);
         QCOMPARE(all->first().kind, QStringLiteral("committed"));
+    }
+
+    // writeAudited(): a change and its audit entry commit together, and a
+    // change that fails after writing leaves neither its row nor its entry.
+    void writesAChangeAndItsEntryTogetherOrNotAtAll()
+    {
+        QTemporaryDir dir;
+        auto store = store::Store::open(dir.path());
+        QVERIFY(store);
+        audit::AuditLog log(**store);
+        const auto addFolder = [&](const QString &folder, bool failAfterWriting) {
+            return log.writeAudited([&]() -> Result<void> {
+                if (const auto inserted = store::execute(
+                        (*store)->database(),
+                        QStringLiteral("INSERT INTO groups (folder, name, created_at) "
+                                       "VALUES (?, '', '2026-01-01T00:00:00.000Z')"),
+                        {folder});
+                    !inserted)
+                    return inserted.error();
+                if (const auto recorded =
+                        log.record(QStringLiteral("test"), QStringLiteral("folder.add"), folder);
+                    !recorded)
+                    return recorded.error();
+                if (failAfterWriting)
+                    return makeError(QStringLiteral("test.refused"),
+                                     QStringLiteral("refused after writing"));
+                return {};
+            });
+        };
+        QVERIFY(addFolder(QStringLiteral("kept"), false));
+        const Result<void> refused = addFolder(QStringLiteral("refused"), true);
+        QVERIFY(!refused);
+        QCOMPARE(refused.error().code, QStringLiteral("test.refused"));
+
+        Result<QSqlQuery> folders =
+            store::execute((*store)->database(), QStringLiteral("SELECT folder FROM groups"));
+        QVERIFY(folders);
+        QStringList names;
+        while (folders->next())
+            names << folders->value(0).toString();
+        QCOMPARE(names, QStringList{QStringLiteral("kept")});
+        const Result<QList<audit::Entry>> entries =
+            log.query({QStringLiteral("folder.add"), {}, 0, 100, {}});
+        QVERIFY(entries);
+        QCOMPARE(entries->size(), 1);
+        QCOMPARE(entries->first().subject, QStringLiteral("kept"));
     }
 };
 

@@ -1,11 +1,13 @@
 #pragma once
 
-// Owns one file descriptor and closes it exactly once.
+// Owns one file descriptor and closes it exactly once. Header-only and
+// plain C++ on Linux, so the proxy and the guest (no Qt, nothing of ours)
+// share it with the engine and the benchmarks.
 
 #include <unistd.h>
 #include <utility>
 
-namespace arizuko::egress {
+namespace arizuko::posix {
 
 class UniqueFd
 {
@@ -39,4 +41,4 @@ private:
     int fd_ = -1;
 };
 
-} // namespace arizuko::egress
+} // namespace arizuko::posix

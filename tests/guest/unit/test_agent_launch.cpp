@@ -65,11 +65,10 @@ TEST(AgentLaunch, CommandRunsThroughTheShell)
 TEST(AgentLaunch, ClaudeInPrintModeWithStreamJson)
 {
     const AgentLaunch launch = buildAgentLaunch(claudeTurn());
-    EXPECT_EQ(launch.argv, (std::vector<std::string>{"/usr/local/bin/claude", "-p", "say hi",
-                                                     "--output-format", "stream-json", "--verbose",
-                                                     "--mcp-config", kToolsConfig,
-                                                     "--strict-mcp-config",
-                                                     "--dangerously-skip-permissions"}));
+    EXPECT_EQ(launch.argv,
+              (std::vector<std::string>{"/usr/local/bin/claude", "-p", "say hi", "--output-format",
+                                        "stream-json", "--verbose", "--mcp-config", kToolsConfig,
+                                        "--strict-mcp-config", "--dangerously-skip-permissions"}));
 }
 
 TEST(AgentLaunch, ToolsAreTheGatewaysMcpEndpointAndNothingElse)

@@ -1,0 +1,49 @@
+#include "turns/remote_cancel.h"
+
+#include "store/timestamp.h"
+#include "turns/engine_process.h"
+#include "turns/turn_records.h"
+
+#include <QDeadlineTimer>
+#include <QThread>
+
+namespace arizuko::turns {
+
+Result<TurnRecord> cancelRemoteTurn(store::Store &store, const QString &reference,
+                                    std::chrono::milliseconds wait)
+{
+    TurnRecords records(store);
+    const auto turn = records.find(reference);
+    if (!turn)
+        return turn.error();
+    if (isTerminal(turn->state))
+        return makeError(QStringLiteral("turns.ended"),
+                         QStringLiteral("turn %1 already ended (%2)")
+                             .arg(turn->name, turnStateName(turn->state)));
+    const EngineProcess owner{turn->enginePid, turn->engineStarted};
+    if (!owner.isAlive())
+        return makeError(
+            QStringLiteral("turns.owner-gone"),
+            QStringLiteral("the engine that ran turn %1 is gone (pid %2); the next engine start "
+                           "reaps its VM, network and proxy and marks it interrupted")
+                .arg(turn->name)
+                .arg(turn->enginePid));
+    if (const Result<void> requested = records.requestCancel(turn->id, store::nowTimestamp());
+        !requested)
+        return requested.error();
+
+    // The owner polls for requests every 250 ms and tears down at once.
+    const QDeadlineTimer deadline(wait);
+    while (!deadline.hasExpired()) {
+        const auto now = records.find(turn->id);
+        if (now && isTerminal(now->state))
+            return *now;
+        QThread::msleep(50);
+    }
+    return makeError(QStringLiteral("turns.cancel-timeout"),
+                     QStringLiteral("asked to cancel turn %1, but it has not ended within %2 s")
+                         .arg(turn->name)
+                         .arg(std::chrono::duration_cast<std::chrono::seconds>(wait).count()));
+}
+
+} // namespace arizuko::turns
