@@ -438,6 +438,119 @@
     </message>
 </context>
 <context>
+    <name>arizuko::desktop::FirstRunGuide</name>
+    <message>
+        <source>Check &amp;again</source>
+        <translation>Erneut &amp;prüfen</translation>
+    </message>
+    <message>
+        <source>Run a &amp;demo turn</source>
+        <translation>&amp;Demo-Durchlauf starten</translation>
+    </message>
+    <message>
+        <source>Welcome to Arizuko Desktop</source>
+        <translation>Willkommen bei Arizuko Desktop</translation>
+    </message>
+    <message>
+        <source>Each agent turn runs in its own throw-away virtual machine. Three things are needed; this guide checks them and says what to do for each one that is missing.</source>
+        <translation>Jeder Durchlauf eines Agenten läuft in einer eigenen virtuellen Wegwerfmaschine. Dafür sind drei Dinge nötig; diese Anleitung prüft sie und sagt Ihnen für jedes fehlende, was zu tun ist.</translation>
+    </message>
+    <message>
+        <source>1. libvirt access</source>
+        <translation>1. Zugriff auf libvirt</translation>
+    </message>
+    <message>
+        <source>2. The guest image</source>
+        <translation>2. Das Gast-Image</translation>
+    </message>
+    <message>
+        <source>3. A model</source>
+        <translation>3. Ein Modell</translation>
+    </message>
+    <message>
+        <source>Open &amp;secrets…</source>
+        <translation>&amp;Geheimnisse öffnen…</translation>
+    </message>
+    <message>
+        <source>4. Try it</source>
+        <translation>4. Ausprobieren</translation>
+    </message>
+    <message>
+        <source>A demo turn runs the real agent in a real VM against the built-in demo model (no key, no network to a model): it runs a command, reaches an allowed host and is denied another. It runs in a new folder &quot;demo&quot; and shows in the main window.</source>
+        <translation>Ein Demo-Durchlauf führt den echten Agenten in einer echten VM mit dem eingebauten Demo-Modell aus (kein Schlüssel, keine Netzwerkverbindung zu einem Modell): Er führt einen Befehl aus, erreicht einen erlaubten Host, und ein anderer wird ihm verweigert. Er läuft in einem neuen Ordner „demo“ und erscheint im Hauptfenster.</translation>
+    </message>
+    <message>
+        <source>Ready.</source>
+        <translation>Bereit.</translation>
+    </message>
+    <message>
+        <source>To do: press Build guest image above, or run `./dev guest-image` in a source tree.</source>
+        <translation>Zu tun: Klicken Sie oben auf „Gast-Image erstellen“ oder führen Sie `./dev guest-image` in einem Quellbaum aus.</translation>
+    </message>
+    <message>
+        <source>Checking %1…</source>
+        <translation>%1 wird geprüft…</translation>
+    </message>
+    <message>
+        <source>Checking…</source>
+        <translation>Wird geprüft…</translation>
+    </message>
+    <message>
+        <source>Ready: %1 answers (libvirt %2); turns run under %3 — %4</source>
+        <translation>Bereit: %1 antwortet (libvirt %2); Durchläufe laufen unter %3 — %4</translation>
+    </message>
+    <message>
+        <source>Missing: %1 does not answer: %2</source>
+        <translation>Fehlt: %1 antwortet nicht: %2</translation>
+    </message>
+    <message>
+        <source>To do: %1.
+When it answers &quot;permission denied&quot;: `sudo adduser $USER libvirt`, then log in again. Then press Check again.</source>
+        <translation>Zu tun: %1.
+Lautet die Antwort „permission denied“: Führen Sie `sudo adduser $USER libvirt` aus und melden Sie sich neu an. Klicken Sie dann auf „Erneut prüfen“.</translation>
+    </message>
+    <message>
+        <source>Ready: the model provider is the offline demo model.</source>
+        <translation>Bereit: Der Modellanbieter ist das Offline-Demo-Modell.</translation>
+    </message>
+    <message>
+        <source>For real work, set a key (below) and choose another provider in File → Settings.</source>
+        <translation>Für echte Arbeit setzen Sie einen Schlüssel (unten) und wählen unter Datei → Einstellungen einen anderen Anbieter.</translation>
+    </message>
+    <message>
+        <source>Ready: %1.</source>
+        <translation>Bereit: %1.</translation>
+    </message>
+    <message>
+        <source>Missing: no Anthropic API key or OAuth token is set.</source>
+        <translation>Fehlt: Es ist weder ein Anthropic-API-Schlüssel noch ein OAuth-Token gesetzt.</translation>
+    </message>
+    <message>
+        <source>Cannot tell: %1</source>
+        <translation>Nicht feststellbar: %1</translation>
+    </message>
+    <message>
+        <source>To do: press Open secrets… and set ANTHROPIC_API_KEY (or ANTHROPIC_OAUTH_TOKEN) for every folder, or run `arizukoctl secret set ANTHROPIC_API_KEY` and paste the key. The demo turn below needs neither.</source>
+        <translation>Zu tun: Klicken Sie auf „Geheimnisse öffnen…“ und setzen Sie ANTHROPIC_API_KEY (oder ANTHROPIC_OAUTH_TOKEN) für alle Ordner, oder führen Sie `arizukoctl secret set ANTHROPIC_API_KEY` aus und fügen Sie den Schlüssel ein. Der Demo-Durchlauf unten braucht keins von beiden.</translation>
+    </message>
+    <message>
+        <source>Everything is ready.</source>
+        <translation>Alles ist bereit.</translation>
+    </message>
+    <message>
+        <source>Some pieces are missing: see each To do.</source>
+        <translation>Einiges fehlt: Beachten Sie die einzelnen „Zu tun“-Hinweise.</translation>
+    </message>
+    <message>
+        <source>Cannot create the demo folder: %1</source>
+        <translation>Der Demo-Ordner kann nicht erstellt werden: %1</translation>
+    </message>
+    <message>
+        <source>Demo turn asked for in folder %1; it shows in the main window.</source>
+        <translation>Demo-Durchlauf im Ordner %1 angefordert; er erscheint im Hauptfenster.</translation>
+    </message>
+</context>
+<context>
     <name>arizuko::desktop::FolderTreePanel</name>
     <message>
         <source>%1  ● running</source>
@@ -462,14 +575,6 @@
     <message>
         <source>New &amp;topic…</source>
         <translation>Neues &amp;Thema…</translation>
-    </message>
-    <message>
-        <source>&amp;Rename topic…</source>
-        <translation>Thema &amp;umbenennen…</translation>
-    </message>
-    <message>
-        <source>Re&amp;move folder…</source>
-        <translation>Ordner &amp;entfernen…</translation>
     </message>
     <message>
         <source>Filter folders and topics</source>
@@ -526,6 +631,61 @@ This cannot be undone.</source>
         <translation>Den Ordner „%1“ mit seinen Unterordnern, Themen, Netzwerkregeln und Ordnergeheimnissen sowie sein Home-Verzeichnis mit allen Dateien darin entfernen?
 
 Das kann nicht rückgängig gemacht werden.</translation>
+    </message>
+    <message>
+        <source>&amp;Rename…</source>
+        <translation>&amp;Umbenennen…</translation>
+    </message>
+    <message>
+        <source>Mo&amp;ve folder…</source>
+        <translation>Ordner &amp;verschieben…</translation>
+    </message>
+    <message>
+        <source>Re&amp;move…</source>
+        <translation>E&amp;ntfernen…</translation>
+    </message>
+    <message>
+        <source>Rename folder</source>
+        <translation>Ordner umbenennen</translation>
+    </message>
+    <message>
+        <source>Move folder</source>
+        <translation>Ordner verschieben</translation>
+    </message>
+    <message>
+        <source>New path for %1 and its subfolders (a/b/c):</source>
+        <translation>Neuer Pfad für %1 und seine Unterordner (a/b/c):</translation>
+    </message>
+    <message numerus="yes">
+        <source>Move &quot;%1&quot; to &quot;%2&quot;?
+
+These folders move, with %n topic(s), their turns, network rules, grants, routes, secrets and home directories:
+
+%3</source>
+        <translation>
+            <numerusform>„%1“ nach „%2“ verschieben?
+
+Diese Ordner werden mit %n Thema sowie ihren Durchläufen, Netzwerkregeln, Freigaben, Routen, Geheimnissen und Home-Verzeichnissen verschoben:
+
+%3</numerusform>
+            <numerusform>„%1“ nach „%2“ verschieben?
+
+Diese Ordner werden mit %n Themen sowie ihren Durchläufen, Netzwerkregeln, Freigaben, Routen, Geheimnissen und Home-Verzeichnissen verschoben:
+
+%3</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Remove topic</source>
+        <translation>Thema entfernen</translation>
+    </message>
+    <message>
+        <source>Remove the topic &quot;%1&quot; of &quot;%2&quot; with its messages, its turns and their transcripts?
+
+The files the agent left in the folder&apos;s home stay. This cannot be undone.</source>
+        <translation>Das Thema „%1“ im Ordner „%2“ mit seinen Nachrichten, seinen Durchläufen und deren Transkripten entfernen?
+
+Die Dateien, die der Agent im Home-Verzeichnis des Ordners hinterlassen hat, bleiben erhalten. Das kann nicht rückgängig gemacht werden.</translation>
     </message>
 </context>
 <context>
@@ -717,6 +877,65 @@ Das kann nicht rückgängig gemacht werden.</translation>
     <message>
         <source>Removed %1.</source>
         <translation>%1 entfernt.</translation>
+    </message>
+</context>
+<context>
+    <name>arizuko::desktop::GuestImagePanel</name>
+    <message>
+        <source>&amp;Build guest image</source>
+        <translation>Gast-Image &amp;erstellen</translation>
+    </message>
+    <message>
+        <source>Cancel build</source>
+        <translation>Erstellung abbrechen</translation>
+    </message>
+    <message>
+        <source>Guest image build log</source>
+        <translation>Protokoll der Gast-Image-Erstellung</translation>
+    </message>
+    <message>
+        <source>%p% — %1</source>
+        <translation>%p% — %1</translation>
+    </message>
+    <message>
+        <source>Checking the guest image in %1…</source>
+        <translation>Das Gast-Image in %1 wird geprüft…</translation>
+    </message>
+    <message>
+        <source>Present and up to date in %1.</source>
+        <translation>Vorhanden und aktuell in %1.</translation>
+    </message>
+    <message>
+        <source>Cannot be used in %1: %2. Press Build guest image (several minutes the first time: it downloads Debian packages and Claude Code).</source>
+        <translation>In %1 nicht verwendbar: %2. Klicken Sie auf „Gast-Image erstellen“ (beim ersten Mal dauert das einige Minuten: Debian-Pakete und Claude Code werden heruntergeladen).</translation>
+    </message>
+    <message>
+        <source>Cannot build: %1</source>
+        <translation>Erstellung nicht möglich: %1</translation>
+    </message>
+    <message>
+        <source>The guest image builder was not found; see the log below.</source>
+        <translation>Das Programm zum Erstellen des Gast-Images wurde nicht gefunden; siehe Protokoll unten.</translation>
+    </message>
+    <message>
+        <source>Built.</source>
+        <translation>Erstellt.</translation>
+    </message>
+    <message>
+        <source>Cancelled.</source>
+        <translation>Abgebrochen.</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>abgebrochen</translation>
+    </message>
+    <message>
+        <source>Failed: %1</source>
+        <translation>Fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>fehlgeschlagen</translation>
     </message>
 </context>
 <context>
@@ -1008,13 +1227,17 @@ Das kann nicht rückgängig gemacht werden.</translation>
         <source>%1 was refused %2 (%3)</source>
         <translation>%1 wurde %2 verweigert (%3)</translation>
     </message>
+    <message>
+        <source>Show me what you can do in this sandbox.</source>
+        <translation>Zeigen Sie mir, was Sie in dieser Sandbox tun können.</translation>
+    </message>
+    <message>
+        <source>&amp;First-run guide…</source>
+        <translation>&amp;Erste Schritte…</translation>
+    </message>
 </context>
 <context>
     <name>arizuko::desktop::RoutesEditor</name>
-    <message>
-        <source>Routes in the order they are tried</source>
-        <translation>Routen in der Reihenfolge, in der sie versucht werden</translation>
-    </message>
     <message>
         <source>&amp;Add route</source>
         <translation>Route &amp;hinzufügen</translation>
@@ -1123,6 +1346,14 @@ Das kann nicht rückgängig gemacht werden.</translation>
         <source> (observe only)</source>
         <translation> (nur beobachten)</translation>
     </message>
+    <message>
+        <source>Routes in the order they are tried; drag a row to move it</source>
+        <translation>Routen in der Reihenfolge, in der sie versucht werden; ziehen Sie eine Zeile, um sie zu verschieben</translation>
+    </message>
+    <message>
+        <source>Not moved: %1</source>
+        <translation>Nicht verschoben: %1</translation>
+    </message>
 </context>
 <context>
     <name>arizuko::desktop::SecretsEditor</name>
@@ -1230,68 +1461,155 @@ Das kann nicht rückgängig gemacht werden.</translation>
         <translation>KVM (erzwungen)</translation>
     </message>
     <message>
-        <source>TCG (forced)</source>
-        <translation>TCG (erzwungen)</translation>
-    </message>
-    <message>
-        <source>auto: KVM when a guest really boots under it, else TCG (the Machine tab says which and why)</source>
-        <translation>automatisch: KVM, wenn ein Gast damit wirklich startet, sonst TCG (der Reiter „Rechner“ sagt, welches und warum)</translation>
-    </message>
-    <message>
         <source>Settings</source>
         <translation>Einstellungen</translation>
-    </message>
-    <message>
-        <source>Read-only for now: each setting comes from the environment variable beside it, read when the window starts.</source>
-        <translation>Vorerst nur lesbar: Jede Einstellung stammt aus der Umgebungsvariable daneben, gelesen beim Start des Fensters.</translation>
-    </message>
-    <message>
-        <source>%1    (%2)</source>
-        <translation>%1    (%2)</translation>
-    </message>
-    <message>
-        <source>(default)</source>
-        <translation>(Standard)</translation>
-    </message>
-    <message>
-        <source>libvirt URI</source>
-        <translation>libvirt-URI</translation>
-    </message>
-    <message>
-        <source>Accelerator</source>
-        <translation>Beschleuniger</translation>
     </message>
     <message>
         <source>Guest image</source>
         <translation>Gast-Image</translation>
     </message>
     <message>
-        <source>Model provider</source>
-        <translation>Modellanbieter</translation>
+        <source>C&amp;heck connection</source>
+        <translation>Verbindung &amp;prüfen</translation>
     </message>
     <message>
-        <source>Compatible model URL</source>
-        <translation>URL eines kompatiblen Modells</translation>
+        <source>&amp;libvirt URI:</source>
+        <translation>&amp;libvirt-URI:</translation>
     </message>
     <message>
-        <source>Subnet pool</source>
-        <translation>Subnetz-Pool</translation>
+        <source>&amp;Accelerator:</source>
+        <translation>&amp;Beschleuniger:</translation>
     </message>
     <message>
-        <source>Turns at once</source>
-        <translation>Gleichzeitige Durchläufe</translation>
+        <source>auto: KVM when a guest really boots under it, else TCG</source>
+        <translation>automatisch: KVM, wenn ein Gast damit tatsächlich startet, sonst TCG</translation>
     </message>
     <message>
-        <source>Default deadline</source>
-        <translation>Standardfrist</translation>
+        <source>TCG (forced; slower, works everywhere)</source>
+        <translation>TCG (erzwungen; langsamer, funktioniert überall)</translation>
     </message>
     <message>
-        <source>%1 min</source>
-        <translation>%1 min</translation>
+        <source>&amp;Subnet pool:</source>
+        <translation>&amp;Subnetz-Pool:</translation>
     </message>
     <message>
-        <source>Data directory</source>
-        <translation>Datenverzeichnis</translation>
+        <source>&amp;Turns at once:</source>
+        <translation>Gleichzeitige &amp;Durchläufe:</translation>
+    </message>
+    <message>
+        <source> min</source>
+        <translation> min</translation>
+    </message>
+    <message>
+        <source>Default &amp;deadline:</source>
+        <translation>Standard-&amp;Zeitlimit:</translation>
+    </message>
+    <message>
+        <source>&amp;Model provider:</source>
+        <translation>&amp;Modellanbieter:</translation>
+    </message>
+    <message>
+        <source>auto: the API key, else the OAuth token</source>
+        <translation>automatisch: der API-Schlüssel, sonst das OAuth-Token</translation>
+    </message>
+    <message>
+        <source>API key (secret ANTHROPIC_API_KEY)</source>
+        <translation>API-Schlüssel (Geheimnis ANTHROPIC_API_KEY)</translation>
+    </message>
+    <message>
+        <source>OAuth token (secret ANTHROPIC_OAUTH_TOKEN)</source>
+        <translation>OAuth-Token (Geheimnis ANTHROPIC_OAUTH_TOKEN)</translation>
+    </message>
+    <message>
+        <source>demo model (offline, no key)</source>
+        <translation>Demo-Modell (offline, kein Schlüssel)</translation>
+    </message>
+    <message>
+        <source>The key or token itself is a secret, never a setting.</source>
+        <translation>Der Schlüssel oder das Token selbst ist ein Geheimnis, nie eine Einstellung.</translation>
+    </message>
+    <message>
+        <source>Open &amp;secrets…</source>
+        <translation>&amp;Geheimnisse öffnen…</translation>
+    </message>
+    <message>
+        <source>Credential:</source>
+        <translation>Zugangsdaten:</translation>
+    </message>
+    <message>
+        <source>Compatible model &amp;URL:</source>
+        <translation>&amp;URL eines kompatiblen Modells:</translation>
+    </message>
+    <message>
+        <source>empty: the Anthropic API</source>
+        <translation>leer: die Anthropic-API</translation>
+    </message>
+    <message>
+        <source>Model &amp;name:</source>
+        <translation>Modell&amp;name:</translation>
+    </message>
+    <message>
+        <source>empty: Claude Code&apos;s default</source>
+        <translation>leer: das Standardmodell von Claude Code</translation>
+    </message>
+    <message>
+        <source>%1
+Chosen before start: set ARIZUKO_DATA_DIR (arizukoctl: --data-dir) to use another directory; each directory has its own settings, folders and secrets.</source>
+        <translation>%1
+Wird vor dem Start festgelegt: Setzen Sie ARIZUKO_DATA_DIR (arizukoctl: --data-dir), um ein anderes Verzeichnis zu verwenden; jedes Verzeichnis hat eigene Einstellungen, Ordner und Geheimnisse.</translation>
+    </message>
+    <message>
+        <source>Data directory:</source>
+        <translation>Datenverzeichnis:</translation>
+    </message>
+    <message>
+        <source>Engine</source>
+        <translation>Engine</translation>
+    </message>
+    <message>
+        <source>Cannot read the saved settings: %1</source>
+        <translation>Die gespeicherten Einstellungen können nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>Overridden by the environment: %1=%2 wins while it is set; the saved value applies without it.</source>
+        <translation>Durch die Umgebung überschrieben: %1=%2 hat Vorrang, solange die Variable gesetzt ist; ohne sie gilt der gespeicherte Wert.</translation>
+    </message>
+    <message>
+        <source>Refused: %1</source>
+        <translation>Abgelehnt: %1</translation>
+    </message>
+    <message>
+        <source>Nothing was saved: correct the fields marked Refused.</source>
+        <translation>Nichts wurde gespeichert: Korrigieren Sie die mit „Abgelehnt“ markierten Felder.</translation>
+    </message>
+    <message>
+        <source>Nothing to save: no field was changed.</source>
+        <translation>Nichts zu speichern: Kein Feld wurde geändert.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Saved %n setting(s). arizukoctl uses them from its next command; this window&apos;s turns use them after a restart.</source>
+        <translation>
+            <numerusform>%n Einstellung gespeichert. arizukoctl verwendet sie ab seinem nächsten Befehl; die Durchläufe dieses Fensters verwenden sie nach einem Neustart.</numerusform>
+            <numerusform>%n Einstellungen gespeichert. arizukoctl verwendet sie ab seinem nächsten Befehl; die Durchläufe dieses Fensters verwenden sie nach einem Neustart.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Not checked: %1</source>
+        <translation>Nicht geprüft: %1</translation>
+    </message>
+    <message>
+        <source>Checking %1…</source>
+        <translation>%1 wird geprüft…</translation>
+    </message>
+    <message>
+        <source>Connected to %1 (libvirt %2). Turns run under %3: %4</source>
+        <translation>Verbunden mit %1 (libvirt %2). Durchläufe laufen unter %3: %4</translation>
+    </message>
+    <message>
+        <source>Cannot connect to %1: %2
+%3</source>
+        <translation>Keine Verbindung zu %1 möglich: %2
+%3</translation>
     </message>
 </context>
 <context>
@@ -1311,12 +1629,12 @@ Das kann nicht rückgängig gemacht werden.</translation>
         <translation>Transkript</translation>
     </message>
     <message>
-        <source>Show earlier turns</source>
-        <translation>Frühere Durchläufe anzeigen</translation>
-    </message>
-    <message>
         <source>Select a topic, then write a prompt below.</source>
         <translation>Wählen Sie ein Thema und schreiben Sie dann unten einen Prompt.</translation>
+    </message>
+    <message>
+        <source>Show earlier</source>
+        <translation>Frühere anzeigen</translation>
     </message>
 </context>
 <context>
@@ -1373,6 +1691,10 @@ Das kann nicht rückgängig gemacht werden.</translation>
     <message>
         <source>Close the find bar</source>
         <translation>Suchleiste schließen</translation>
+    </message>
+    <message>
+        <source>Earlier events could not be read: %1</source>
+        <translation>Frühere Ereignisse konnten nicht gelesen werden: %1</translation>
     </message>
 </context>
 <context>

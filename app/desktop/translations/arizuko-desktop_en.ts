@@ -32,6 +32,28 @@
     </message>
 </context>
 <context>
+    <name>arizuko::desktop::FolderTreePanel</name>
+    <message numerus="yes">
+        <source>Move &quot;%1&quot; to &quot;%2&quot;?
+
+These folders move, with %n topic(s), their turns, network rules, grants, routes, secrets and home directories:
+
+%3</source>
+        <translation>
+            <numerusform>Move &quot;%1&quot; to &quot;%2&quot;?
+
+These folders move, with %n topic, their turns, network rules, grants, routes, secrets and home directories:
+
+%3</numerusform>
+            <numerusform>Move &quot;%1&quot; to &quot;%2&quot;?
+
+These folders move, with %n topics, their turns, network rules, grants, routes, secrets and home directories:
+
+%3</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>arizuko::desktop::ImportDialog</name>
     <message numerus="yes">
         <source>Write the %n planned change(s) to this desktop&apos;s store? They are written together or not at all.</source>
@@ -52,6 +74,16 @@
         <translation>
             <numerusform>%n change planned. Nothing is written until you apply.</numerusform>
             <numerusform>%n changes planned. Nothing is written until you apply.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>arizuko::desktop::SettingsDialog</name>
+    <message numerus="yes">
+        <source>Saved %n setting(s). arizukoctl uses them from its next command; this window&apos;s turns use them after a restart.</source>
+        <translation>
+            <numerusform>Saved %n setting. arizukoctl uses it from its next command; this window&apos;s turns use it after a restart.</numerusform>
+            <numerusform>Saved %n settings. arizukoctl uses them from its next command; this window&apos;s turns use them after a restart.</numerusform>
         </translation>
     </message>
 </context>
