@@ -107,7 +107,7 @@ std::optional<QString> subnetPoolProblem(const QString &value)
             .arg(shown(value), range.error().message);
     if (range->prefixLength < minPoolPrefix || range->prefixLength > maxPoolPrefix)
         return QStringLiteral(
-                   "%1 is a /%2; the pool must be a /%3 to a /%4 (room for 4 to 16384 turn "
+                   "%1 is a /%2; the pool must be a /%3 to a /%4 (room for 1 to 16384 turn "
                    "networks of four addresses)")
             .arg(shown(value))
             .arg(range->prefixLength)

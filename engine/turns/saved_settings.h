@@ -45,7 +45,7 @@ inline constexpr int maxTurnsLimit = 16;
 inline constexpr int minDeadlineSeconds = 60;
 inline constexpr int maxDeadlineSeconds = 24 * 60 * 60;
 inline constexpr int minPoolPrefix = 16;
-inline constexpr int maxPoolPrefix = 28;
+inline constexpr int maxPoolPrefix = 30;
 
 // Why `value` is not acceptable for `key` (a sentence naming the problem),
 // or nullopt when it is. An empty value means "back to the default" for a

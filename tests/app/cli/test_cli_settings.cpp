@@ -97,7 +97,7 @@ private slots:
         QTest::newRow("sql") << u"subnet-pool"_s << u"'; DROP TABLE settings; --"_s
                              << QByteArray("contains a space");
         QTest::newRow("pool") << u"subnet-pool"_s << u"10.0.0.0/8"_s
-                              << QByteArray("the pool must be a /16 to a /28");
+                              << QByteArray("the pool must be a /16 to a /30");
         QTest::newRow("limit") << u"max-turns"_s << u"99"_s << QByteArray("from 1 to 16");
         QTest::newRow("url") << u"model-url"_s << u"file:///etc/passwd"_s
                              << QByteArray("not an http(s) URL");

@@ -70,7 +70,7 @@ private slots:
         QTest::newRow("uri") << turns::setting::libvirtUri << u"localhost"_s
                              << u"is not a libvirt URI"_s;
         QTest::newRow("pool") << turns::setting::subnetPool << u"10.0.0.0/12"_s
-                              << u"the pool must be a /16 to a /28"_s;
+                              << u"the pool must be a /16 to a /30"_s;
         QTest::newRow("pool v6") << turns::setting::subnetPool << u"fd00::/64"_s
                                  << u"is not an IPv4 network"_s;
         QTest::newRow("url") << turns::setting::modelUrl << u"ftp://models.example"_s

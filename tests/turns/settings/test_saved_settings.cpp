@@ -66,9 +66,9 @@ private slots:
         QTest::newRow("accelerator ok") << turns::setting::accelerator << u"tcg"_s << QString();
         QTest::newRow("pool ok") << turns::setting::subnetPool << u"10.99.0.0/24"_s << QString();
         QTest::newRow("pool too big") << turns::setting::subnetPool << u"10.0.0.0/8"_s
-                                      << u"is a /8; the pool must be a /16 to a /28"_s;
-        QTest::newRow("pool too small") << turns::setting::subnetPool << u"10.99.0.0/30"_s
-                                        << u"is a /30"_s;
+                                      << u"is a /8; the pool must be a /16 to a /30"_s;
+        QTest::newRow("pool too small") << turns::setting::subnetPool << u"10.99.0.0/31"_s
+                                        << u"is a /31"_s;
         QTest::newRow("pool not cidr") << turns::setting::subnetPool << u"fd00::/64"_s
                                        << u"is not an IPv4 network in CIDR form"_s;
         QTest::newRow("pool host bits") << turns::setting::subnetPool << u"10.213.0.1/16"_s
