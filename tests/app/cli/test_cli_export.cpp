@@ -13,8 +13,6 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-using namespace Qt::StringLiterals;
-
 namespace {
 
 QByteArray readAll(const QString &path)
@@ -33,22 +31,23 @@ void writeAll(const QString &path, const QByteArray &bytes)
 // The store file and its WAL, as bytes on disk.
 QByteArray storeBytes(const QString &dataDir)
 {
-    const QString db = dataDir + u"/arizuko.db"_s;
-    return QCryptographicHash::hash(readAll(db) + "|" + readAll(db + u"-wal"_s),
+    const QString db = dataDir + QStringLiteral("/arizuko.db");
+    return QCryptographicHash::hash(readAll(db) + "|" + readAll(db + QStringLiteral("-wal")),
                                     QCryptographicHash::Sha256);
 }
 
 // A store made by arizukoctl and filled from the engine tests' fixture.
 void fillFromFixture(const Cli &cli, const QString &dataDir)
 {
-    QCOMPARE(cli.run({u"folder"_s, u"list"_s}).exitCode, 0);
+    QCOMPARE(cli.run({QStringLiteral("folder"), QStringLiteral("list")}).exitCode, 0);
     {
-        QSqlDatabase db = QSqlDatabase::addDatabase(u"QSQLITE"_s, u"fixture"_s);
-        db.setDatabaseName(dataDir + u"/arizuko.db"_s);
+        QSqlDatabase db =
+            QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("fixture"));
+        db.setDatabaseName(dataDir + QStringLiteral("/arizuko.db"));
         QVERIFY(db.open());
         const QString sql =
             QString::fromUtf8(readAll(QStringLiteral(EXPORT_FIXTURES "/desktop_store.sql")));
-        for (const QString &statement : sql.split(u";\n"_s, Qt::SkipEmptyParts)) {
+        for (const QString &statement : sql.split(QStringLiteral(";\n"), Qt::SkipEmptyParts)) {
             if (statement.trimmed().isEmpty())
                 continue;
             QSqlQuery query(db);
@@ -56,7 +55,7 @@ void fillFromFixture(const Cli &cli, const QString &dataDir)
         }
         db.close();
     }
-    QSqlDatabase::removeDatabase(u"fixture"_s);
+    QSqlDatabase::removeDatabase(QStringLiteral("fixture"));
 }
 
 } // namespace
@@ -71,13 +70,13 @@ private slots:
         QTemporaryDir dir;
         Cli cli(dir.path());
         fillFromFixture(cli, dir.path());
-        const QString out = dir.filePath(u"export.yaml"_s);
-        const CliRun run = cli.run({u"export"_s, u"-o"_s, out});
+        const QString out = dir.filePath(QStringLiteral("export.yaml"));
+        const CliRun run = cli.run({QStringLiteral("export"), QStringLiteral("-o"), out});
         QCOMPARE(run.exitCode, 0);
         QVERIFY(readAll(out).startsWith("checksum: sha256:"));
         QVERIFY(run.err.contains("left out: network_rules acme/support|tracker.example| (deny)"));
         QVERIFY(run.out.isEmpty());
-        const CliRun toStdout = cli.run({u"export"_s});
+        const CliRun toStdout = cli.run({QStringLiteral("export")});
         QCOMPARE(toStdout.out, readAll(out));
     }
 
@@ -86,17 +85,27 @@ private slots:
         QTemporaryDir dir;
         Cli cli(dir.path());
         fillFromFixture(cli, dir.path());
-        const CliRun refused = cli.run({u"export"_s, u"--unrepresentable"_s, u"refuse"_s});
+        const CliRun refused =
+            cli.run({QStringLiteral("export"), QStringLiteral("--unrepresentable"),
+                     QStringLiteral("refuse")});
         QCOMPARE(refused.exitCode, 1);
         QVERIFY(refused.err.contains("tracker.example"));
         QVERIFY(refused.out.isEmpty());
-        QCOMPARE(cli.run({u"export"_s, u"--format"_s, u"xml"_s}).exitCode, 2);
-        QCOMPARE(cli.run({u"export"_s, u"--include"_s, u"web_routes"_s}).exitCode, 1);
-        const CliRun warned = cli.run({u"export"_s, u"--include"_s, u"acl,routes"_s});
+        QCOMPARE(
+            cli.run({QStringLiteral("export"), QStringLiteral("--format"), QStringLiteral("xml")})
+                .exitCode,
+            2);
+        QCOMPARE(cli.run({QStringLiteral("export"), QStringLiteral("--include"),
+                          QStringLiteral("web_routes")})
+                     .exitCode,
+                 1);
+        const CliRun warned = cli.run(
+            {QStringLiteral("export"), QStringLiteral("--include"), QStringLiteral("acl,routes")});
         QCOMPARE(warned.exitCode, 0);
         QVERIFY(warned.err.contains("replaces EVERY acl row on the server"));
         const CliRun script =
-            cli.run({u"export"_s, u"--format"_s, u"script"_s, u"--folders"_s, u"beta"_s});
+            cli.run({QStringLiteral("export"), QStringLiteral("--format"), QStringLiteral("script"),
+                     QStringLiteral("--folders"), QStringLiteral("beta")});
         QCOMPARE(script.exitCode, 0);
         QVERIFY(script.out.startsWith("#!/bin/sh\n"));
         QVERIFY(script.out.contains("arizuko network \"$INST\" 'allow' 'beta' 'pypi.org'"));
@@ -108,28 +117,29 @@ private slots:
         QTemporaryDir source, target;
         Cli from(source.path()), to(target.path());
         fillFromFixture(from, source.path());
-        const QStringList full = {u"export"_s, u"--include"_s, u"acl,acl_membership,routes"_s};
+        const QStringList full = {QStringLiteral("export"), QStringLiteral("--include"),
+                                  QStringLiteral("acl,acl_membership,routes")};
         const CliRun first = from.run(full);
         QCOMPARE(first.exitCode, 0);
-        const QString file = source.filePath(u"m.yaml"_s);
+        const QString file = source.filePath(QStringLiteral("m.yaml"));
         writeAll(file, first.out);
 
-        QCOMPARE(to.run({u"folder"_s, u"list"_s}).exitCode, 0);
+        QCOMPARE(to.run({QStringLiteral("folder"), QStringLiteral("list")}).exitCode, 0);
         const QByteArray untouched = storeBytes(target.path());
-        const CliRun plan = to.run({u"import"_s, file, u"--plan"_s});
+        const CliRun plan = to.run({QStringLiteral("import"), file, QStringLiteral("--plan")});
         QCOMPARE(plan.exitCode, 0);
         QVERIFY(plan.out.contains("  + acme/support/tier2|"));
         QVERIFY(plan.out.contains("checksum matches the content"));
         QCOMPARE(storeBytes(target.path()), untouched);
         // Not a terminal and no --yes: the plan is shown, nothing is written.
-        const CliRun unconfirmed = to.run({u"import"_s, file});
+        const CliRun unconfirmed = to.run({QStringLiteral("import"), file});
         QCOMPARE(unconfirmed.exitCode, 1);
         QVERIFY(unconfirmed.err.contains("not applied"));
         QCOMPARE(storeBytes(target.path()), untouched);
 
-        QCOMPARE(to.run({u"import"_s, file, u"--yes"_s}).exitCode, 0);
+        QCOMPARE(to.run({QStringLiteral("import"), file, QStringLiteral("--yes")}).exitCode, 0);
         QCOMPARE(to.run(full).out, first.out);
-        const CliRun again = to.run({u"import"_s, file, u"--plan"_s});
+        const CliRun again = to.run({QStringLiteral("import"), file, QStringLiteral("--plan")});
         QVERIFY(again.out.contains("no changes"));
     }
 
@@ -210,11 +220,12 @@ private slots:
         QTemporaryDir dir;
         Cli cli(dir.path());
         fillFromFixture(cli, dir.path());
-        QCOMPARE(cli.run({u"folder"_s, u"list"_s}).exitCode, 0); // settles the WAL
+        QCOMPARE(cli.run({QStringLiteral("folder"), QStringLiteral("list")}).exitCode,
+                 0); // settles the WAL
         const QByteArray before = storeBytes(dir.path());
-        const QString file = dir.filePath(u"hostile.yaml"_s);
+        const QString file = dir.filePath(QStringLiteral("hostile.yaml"));
         writeAll(file, manifest);
-        const CliRun run = cli.run({u"import"_s, file, u"--yes"_s});
+        const CliRun run = cli.run({QStringLiteral("import"), file, QStringLiteral("--yes")});
         QCOMPARE(run.exitCode, 1);
         QVERIFY2(run.err.contains(named), run.err.constData());
         QCOMPARE(storeBytes(dir.path()), before);
@@ -224,14 +235,15 @@ private slots:
     {
         QTemporaryDir dir;
         Cli cli(dir.path());
-        const CliRun run = cli.run({u"import"_s, QStringLiteral(SERVER_EXPORT), u"--yes"_s});
+        const CliRun run = cli.run(
+            {QStringLiteral("import"), QStringLiteral(SERVER_EXPORT), QStringLiteral("--yes")});
         QCOMPARE(run.exitCode, 0);
         QVERIFY(run.out.contains("ignored: proxyd_routes: 1 row(s) not imported"));
         QVERIFY(run.out.contains("ignored: onboarding_gates: 1 row(s) not imported"));
         QVERIFY(run.out.contains("ignored: pending_actions: 0 row(s) not imported"));
-        const CliRun folders = cli.run({u"folder"_s, u"list"_s});
+        const CliRun folders = cli.run({QStringLiteral("folder"), QStringLiteral("list")});
         QVERIFY(folders.out.contains("atlas/ops"));
-        QVERIFY(QFileInfo(dir.filePath(u"groups/atlas/ops"_s)).isDir());
+        QVERIFY(QFileInfo(dir.filePath(QStringLiteral("groups/atlas/ops"))).isDir());
     }
 };
 

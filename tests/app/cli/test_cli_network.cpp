@@ -9,8 +9,6 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-using namespace Qt::StringLiterals;
-
 class CliNetworkTest : public QObject
 {
     Q_OBJECT
@@ -19,89 +17,151 @@ private slots:
     void rulesResolveAndTest()
     {
         QTemporaryDir dir;
-        const Cli cli(dir.filePath(u"data"_s));
-        QCOMPARE(cli.run({u"folder"_s, u"add"_s, u"corp"_s}).exitCode, 0);
-        QCOMPARE(cli.run({u"folder"_s, u"add"_s, u"corp/eng"_s}).exitCode, 0);
-        QCOMPARE(cli.run({u"network"_s, u"allow"_s, u""_s, u"pypi.org"_s}).exitCode, 0);
-        CliRun run = cli.run({u"--json"_s, u"network"_s, u"allow"_s, u"corp"_s, u"*.Bücher.de"_s});
+        const Cli cli(dir.filePath(QStringLiteral("data")));
+        QCOMPARE(cli.run({QStringLiteral("folder"), QStringLiteral("add"), QStringLiteral("corp")})
+                     .exitCode,
+                 0);
+        QCOMPARE(
+            cli.run({QStringLiteral("folder"), QStringLiteral("add"), QStringLiteral("corp/eng")})
+                .exitCode,
+            0);
+        QCOMPARE(cli.run({QStringLiteral("network"), QStringLiteral("allow"), QStringLiteral(""),
+                          QStringLiteral("pypi.org")})
+                     .exitCode,
+                 0);
+        CliRun run =
+            cli.run({QStringLiteral("--json"), QStringLiteral("network"), QStringLiteral("allow"),
+                     QStringLiteral("corp"), QStringLiteral("*.Bücher.de")});
         QCOMPARE(run.exitCode, 0);
-        QCOMPARE(run.json().object().value(u"target"_s).toString(), u"xn--bcher-kva.de"_s);
-        QVERIFY(run.json().object().value(u"created"_s).toBool());
-        QCOMPARE(cli.run({u"network"_s, u"allow"_s, u"corp"_s, u"github.com"_s}).exitCode, 0);
-        run = cli.run({u"network"_s, u"allow"_s, u"corp"_s, u"GITHUB.com."_s});
+        QCOMPARE(run.json().object().value(QStringLiteral("target")).toString(),
+                 QStringLiteral("xn--bcher-kva.de"));
+        QVERIFY(run.json().object().value(QStringLiteral("created")).toBool());
+        QCOMPARE(cli.run({QStringLiteral("network"), QStringLiteral("allow"),
+                          QStringLiteral("corp"), QStringLiteral("github.com")})
+                     .exitCode,
+                 0);
+        run = cli.run({QStringLiteral("network"), QStringLiteral("allow"), QStringLiteral("corp"),
+                       QStringLiteral("GITHUB.com.")});
         QCOMPARE(run.exitCode, 0);
         QVERIFY(run.out.startsWith("already: "));
-        QCOMPARE(cli.run({u"network"_s, u"deny"_s, u"corp/eng"_s, u"gist.github.com"_s}).exitCode,
+        QCOMPARE(cli.run({QStringLiteral("network"), QStringLiteral("deny"),
+                          QStringLiteral("corp/eng"), QStringLiteral("gist.github.com")})
+                     .exitCode,
                  0);
 
-        run = cli.run({u"--json"_s, u"network"_s, u"resolve"_s, u"corp/eng"_s});
+        run = cli.run({QStringLiteral("--json"), QStringLiteral("network"),
+                       QStringLiteral("resolve"), QStringLiteral("corp/eng")});
         QCOMPARE(run.exitCode, 0);
         QJsonObject resolved = run.json().object();
-        QCOMPARE(resolved.value(u"allow"_s).toArray(),
-                 (QJsonArray{u"pypi.org"_s, u"xn--bcher-kva.de"_s, u"github.com"_s}));
-        QCOMPARE(resolved.value(u"deny"_s).toArray(), QJsonArray{u"gist.github.com"_s});
-        QVERIFY(!resolved.value(u"allow_all"_s).toBool());
+        QCOMPARE(resolved.value(QStringLiteral("allow")).toArray(),
+                 (QJsonArray{QStringLiteral("pypi.org"), QStringLiteral("xn--bcher-kva.de"),
+                             QStringLiteral("github.com")}));
+        QCOMPARE(resolved.value(QStringLiteral("deny")).toArray(),
+                 QJsonArray{QStringLiteral("gist.github.com")});
+        QVERIFY(!resolved.value(QStringLiteral("allow_all")).toBool());
 
-        run = cli.run({u"network"_s, u"list"_s, u"corp/eng"_s});
+        run = cli.run(
+            {QStringLiteral("network"), QStringLiteral("list"), QStringLiteral("corp/eng")});
         QCOMPARE(run.exitCode, 0);
         QCOMPARE(run.out.trimmed().split('\n').size(), 5); // header + 4 rules with origins
         QVERIFY(run.out.contains("''") && run.out.contains("corp/eng"));
 
-        run = cli.run({u"network"_s, u"test"_s, u"corp/eng"_s, u"api.github.com"_s});
+        run = cli.run({QStringLiteral("network"), QStringLiteral("test"),
+                       QStringLiteral("corp/eng"), QStringLiteral("api.github.com")});
         QCOMPARE(run.exitCode, 0);
         QVERIFY2(run.out.contains("allow github.com") && run.out.contains("folder 'corp'"),
                  run.out.constData());
-        run =
-            cli.run({u"--json"_s, u"network"_s, u"test"_s, u"corp/eng"_s, u"x.gist.github.com"_s});
+        run = cli.run({QStringLiteral("--json"), QStringLiteral("network"), QStringLiteral("test"),
+                       QStringLiteral("corp/eng"), QStringLiteral("x.gist.github.com")});
         QCOMPARE(run.exitCode, 1);
-        QCOMPARE(run.json().object().value(u"rule"_s).toObject().value(u"folder"_s).toString(),
-                 u"corp/eng"_s);
-        QCOMPARE(cli.run({u"network"_s, u"test"_s, u"corp"_s, u"evilgithub.com"_s}).exitCode, 1);
-
-        // Allow-all comes only from the egress grant, and denies still win.
-        QCOMPARE(cli.run({u"network"_s, u"test"_s, u"corp/eng"_s, u"example.net"_s}).exitCode, 1);
-        QCOMPARE(
-            cli.run({u"grant"_s, u"add"_s, u"corp/eng"_s, u"egress"_s, u"corp/eng"_s}).exitCode, 0);
-        run = cli.run({u"--json"_s, u"network"_s, u"resolve"_s, u"corp/eng"_s});
-        QVERIFY(run.json().object().value(u"allow_all"_s).toBool());
-        QCOMPARE(cli.run({u"network"_s, u"test"_s, u"corp/eng"_s, u"example.net"_s}).exitCode, 0);
-        QCOMPARE(cli.run({u"network"_s, u"test"_s, u"corp/eng"_s, u"gist.github.com"_s}).exitCode,
+        QCOMPARE(run.json()
+                     .object()
+                     .value(QStringLiteral("rule"))
+                     .toObject()
+                     .value(QStringLiteral("folder"))
+                     .toString(),
+                 QStringLiteral("corp/eng"));
+        QCOMPARE(cli.run({QStringLiteral("network"), QStringLiteral("test"), QStringLiteral("corp"),
+                          QStringLiteral("evilgithub.com")})
+                     .exitCode,
                  1);
 
-        run = cli.run({u"network"_s, u"rm"_s, u"corp"_s, u"*.github.com"_s});
+        // Allow-all comes only from the egress grant, and denies still win.
+        QCOMPARE(cli.run({QStringLiteral("network"), QStringLiteral("test"),
+                          QStringLiteral("corp/eng"), QStringLiteral("example.net")})
+                     .exitCode,
+                 1);
+        QCOMPARE(
+            cli.run({QStringLiteral("grant"), QStringLiteral("add"), QStringLiteral("corp/eng"),
+                     QStringLiteral("egress"), QStringLiteral("corp/eng")})
+                .exitCode,
+            0);
+        run = cli.run({QStringLiteral("--json"), QStringLiteral("network"),
+                       QStringLiteral("resolve"), QStringLiteral("corp/eng")});
+        QVERIFY(run.json().object().value(QStringLiteral("allow_all")).toBool());
+        QCOMPARE(cli.run({QStringLiteral("network"), QStringLiteral("test"),
+                          QStringLiteral("corp/eng"), QStringLiteral("example.net")})
+                     .exitCode,
+                 0);
+        QCOMPARE(cli.run({QStringLiteral("network"), QStringLiteral("test"),
+                          QStringLiteral("corp/eng"), QStringLiteral("gist.github.com")})
+                     .exitCode,
+                 1);
+
+        run = cli.run({QStringLiteral("network"), QStringLiteral("rm"), QStringLiteral("corp"),
+                       QStringLiteral("*.github.com")});
         QCOMPARE(run.exitCode, 0);
         QVERIFY(run.out.contains("removed allow github.com of corp"));
-        QCOMPARE(cli.run({u"network"_s, u"rm"_s, u"corp"_s, u"github.com"_s}).exitCode, 1);
-        QCOMPARE(cli.run({u"--json"_s, u"network"_s, u"list"_s}).json().array().size(), 3);
+        QCOMPARE(cli.run({QStringLiteral("network"), QStringLiteral("rm"), QStringLiteral("corp"),
+                          QStringLiteral("github.com")})
+                     .exitCode,
+                 1);
+        QCOMPARE(
+            cli.run({QStringLiteral("--json"), QStringLiteral("network"), QStringLiteral("list")})
+                .json()
+                .array()
+                .size(),
+            3);
     }
 
     void refusals()
     {
         QTemporaryDir dir;
-        const Cli cli(dir.filePath(u"data"_s));
-        QCOMPARE(cli.run({u"folder"_s, u"add"_s, u"corp"_s}).exitCode, 0);
+        const Cli cli(dir.filePath(QStringLiteral("data")));
+        QCOMPARE(cli.run({QStringLiteral("folder"), QStringLiteral("add"), QStringLiteral("corp")})
+                     .exitCode,
+                 0);
         const QList<std::pair<QString, QByteArray>> bad = {
-            {u"https://github.com/org"_s, "did you mean 'github.com'"},
-            {u"github.com:443"_s, "carries a port"},
-            {u"github.com/path"_s, "contains a path"},
-            {u"git hub.com"_s, "contains a space"},
-            {u"*"_s, "egress grant"},
+            {QStringLiteral("https://github.com/org"), "did you mean 'github.com'"},
+            {QStringLiteral("github.com:443"), "carries a port"},
+            {QStringLiteral("github.com/path"), "contains a path"},
+            {QStringLiteral("git hub.com"), "contains a space"},
+            {QStringLiteral("*"), "egress grant"},
         };
         for (const auto &[host, hint] : bad) {
-            const CliRun run = cli.run({u"network"_s, u"allow"_s, u"corp"_s, host});
+            const CliRun run = cli.run(
+                {QStringLiteral("network"), QStringLiteral("allow"), QStringLiteral("corp"), host});
             QCOMPARE(run.exitCode, 1);
             QVERIFY2(run.err.contains(hint) && run.err.contains("e.g. github.com"),
                      run.err.constData());
         }
-        CliRun run = cli.run({u"network"_s, u"allow"_s, u"nosuch"_s, u"x.org"_s});
+        CliRun run = cli.run({QStringLiteral("network"), QStringLiteral("allow"),
+                              QStringLiteral("nosuch"), QStringLiteral("x.org")});
         QCOMPARE(run.exitCode, 1);
         QVERIFY(run.err.contains("'nosuch'"));
-        run = cli.run({u"network"_s, u"allow"_s, u"corp"_s});
+        run = cli.run({QStringLiteral("network"), QStringLiteral("allow"), QStringLiteral("corp")});
         QCOMPARE(run.exitCode, 2);
         QVERIFY(run.err.contains("missing <host>"));
-        run = cli.run({u"network"_s, u"rm"_s, u"corp"_s, u"x.org"_s, u"--allow"_s, u"--deny"_s});
+        run =
+            cli.run({QStringLiteral("network"), QStringLiteral("rm"), QStringLiteral("corp"),
+                     QStringLiteral("x.org"), QStringLiteral("--allow"), QStringLiteral("--deny")});
         QCOMPARE(run.exitCode, 2);
-        QCOMPARE(cli.run({u"--json"_s, u"network"_s, u"list"_s}).json().array().size(), 0);
+        QCOMPARE(
+            cli.run({QStringLiteral("--json"), QStringLiteral("network"), QStringLiteral("list")})
+                .json()
+                .array()
+                .size(),
+            0);
     }
 };
 

@@ -8,8 +8,6 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-using namespace Qt::StringLiterals;
-
 class CliRouteTest : public QObject
 {
     Q_OBJECT
@@ -18,56 +16,76 @@ private slots:
     void addListTestRemove()
     {
         QTemporaryDir dir;
-        const Cli cli(dir.filePath(u"data"_s));
-        QCOMPARE(cli.run({u"route"_s, u"add"_s, u"20"_s, u"platform=cli"_s, u"inbox#observe"_s})
+        const Cli cli(dir.filePath(QStringLiteral("data")));
+        QCOMPARE(cli.run({QStringLiteral("route"), QStringLiteral("add"), QStringLiteral("20"),
+                          QStringLiteral("platform=cli"), QStringLiteral("inbox#observe")})
                      .exitCode,
                  0);
-        CliRun run = cli.run(
-            {u"--json"_s, u"route"_s, u"add"_s, u"10"_s, u"platform=cli chat=corp/*"_s, u"corp"_s});
+        CliRun run = cli.run({QStringLiteral("--json"), QStringLiteral("route"),
+                              QStringLiteral("add"), QStringLiteral("10"),
+                              QStringLiteral("platform=cli chat=corp/*"), QStringLiteral("corp")});
         QCOMPARE(run.exitCode, 0);
-        const qint64 corpRoute = run.json().object().value(u"id"_s).toInteger();
+        const qint64 corpRoute = run.json().object().value(QStringLiteral("id")).toInteger();
 
-        run = cli.run({u"route"_s, u"list"_s});
+        run = cli.run({QStringLiteral("route"), QStringLiteral("list")});
         QCOMPARE(run.exitCode, 0);
         const QList<QByteArray> lines = run.out.trimmed().split('\n');
         QCOMPARE(lines.size(), 3);
         QVERIFY(lines[1].contains(" 10 ") && lines[2].contains("inbox#observe"));
 
-        run = cli.run({u"route"_s, u"test"_s, u"platform=cli"_s, u"chat=corp/eng"_s});
+        run = cli.run({QStringLiteral("route"), QStringLiteral("test"),
+                       QStringLiteral("platform=cli"), QStringLiteral("chat=corp/eng")});
         QCOMPARE(run.exitCode, 0);
         QVERIFY(run.out.startsWith("corp by route #"));
-        run = cli.run(
-            {u"--json"_s, u"route"_s, u"test"_s, u"platform=cli"_s, u"chat=corp/eng/sre"_s});
+        run = cli.run({QStringLiteral("--json"), QStringLiteral("route"), QStringLiteral("test"),
+                       QStringLiteral("platform=cli"), QStringLiteral("chat=corp/eng/sre")});
         QCOMPARE(run.exitCode, 0);
-        QCOMPARE(run.json().object().value(u"folder"_s).toString(), u"inbox"_s);
-        QVERIFY(run.json().object().value(u"observe"_s).toBool());
-        run = cli.run({u"route"_s, u"test"_s, u"platform=web"_s});
+        QCOMPARE(run.json().object().value(QStringLiteral("folder")).toString(),
+                 QStringLiteral("inbox"));
+        QVERIFY(run.json().object().value(QStringLiteral("observe")).toBool());
+        run = cli.run(
+            {QStringLiteral("route"), QStringLiteral("test"), QStringLiteral("platform=web")});
         QCOMPARE(run.exitCode, 1);
         QVERIFY(run.err.contains("no route matches"));
 
-        QCOMPARE(cli.run({u"route"_s, u"rm"_s, QString::number(corpRoute)}).exitCode, 0);
-        run = cli.run({u"route"_s, u"test"_s, u"platform=cli"_s, u"chat=corp/eng"_s});
+        QCOMPARE(
+            cli.run({QStringLiteral("route"), QStringLiteral("rm"), QString::number(corpRoute)})
+                .exitCode,
+            0);
+        run = cli.run({QStringLiteral("route"), QStringLiteral("test"),
+                       QStringLiteral("platform=cli"), QStringLiteral("chat=corp/eng")});
         QVERIFY(run.out.startsWith("inbox (observe)"));
-        QCOMPARE(cli.run({u"route"_s, u"rm"_s, QString::number(corpRoute)}).exitCode, 1);
+        QCOMPARE(
+            cli.run({QStringLiteral("route"), QStringLiteral("rm"), QString::number(corpRoute)})
+                .exitCode,
+            1);
     }
 
     void refusalsAndUsage()
     {
         QTemporaryDir dir;
-        const Cli cli(dir.filePath(u"data"_s));
-        CliRun run = cli.run({u"route"_s, u"add"_s, u"ten"_s, u"a=b"_s, u"x"_s});
+        const Cli cli(dir.filePath(QStringLiteral("data")));
+        CliRun run = cli.run({QStringLiteral("route"), QStringLiteral("add"), QStringLiteral("ten"),
+                              QStringLiteral("a=b"), QStringLiteral("x")});
         QCOMPARE(run.exitCode, 2);
         QVERIFY(run.err.contains("<seq> 'ten'"));
-        run = cli.run({u"route"_s, u"add"_s, u"1"_s, u"platform"_s, u"x"_s});
+        run = cli.run({QStringLiteral("route"), QStringLiteral("add"), QStringLiteral("1"),
+                       QStringLiteral("platform"), QStringLiteral("x")});
         QCOMPARE(run.exitCode, 1);
         QVERIFY(run.err.contains("'platform' is not key=glob"));
-        run = cli.run({u"route"_s, u"add"_s, u"1"_s, u"a=b"_s, u"x#watch"_s});
+        run = cli.run({QStringLiteral("route"), QStringLiteral("add"), QStringLiteral("1"),
+                       QStringLiteral("a=b"), QStringLiteral("x#watch")});
         QCOMPARE(run.exitCode, 1);
         QVERIFY(run.err.contains("#observe"));
-        run = cli.run({u"route"_s, u"test"_s, u"novalue"_s});
+        run = cli.run({QStringLiteral("route"), QStringLiteral("test"), QStringLiteral("novalue")});
         QCOMPARE(run.exitCode, 2);
         QVERIFY(run.err.contains("'novalue'"));
-        QCOMPARE(cli.run({u"--json"_s, u"route"_s, u"list"_s}).json().array().size(), 0);
+        QCOMPARE(
+            cli.run({QStringLiteral("--json"), QStringLiteral("route"), QStringLiteral("list")})
+                .json()
+                .array()
+                .size(),
+            0);
     }
 };
 

@@ -16,15 +16,14 @@
 
 using namespace arizuko;
 using namespace editor_test;
-using namespace Qt::StringLiterals;
 
 namespace {
 
 turns::RunnerSettings nothingSetUp(const QTemporaryDir &dir)
 {
     turns::RunnerSettings settings;
-    settings.libvirtUri = u"qemu+unix:///system?socket=/nonexistent/libvirt-sock"_s;
-    settings.guestImageDirectory = dir.filePath(u"no-image"_s);
+    settings.libvirtUri = QStringLiteral("qemu+unix:///system?socket=/nonexistent/libvirt-sock");
+    settings.guestImageDirectory = dir.filePath(QStringLiteral("no-image"));
     settings.accelerator = libvirt::AcceleratorSetting::Tcg;
     return settings;
 }
@@ -51,11 +50,12 @@ private slots:
         QTemporaryDir dir;
         auto store = openStore(dir);
         QCOMPARE(*turns::isFirstRun(*store), true);
-        QVERIFY(turns::SavedSettings(*store).save({{turns::setting::maxTurns, u"3"_s}}, u"t"_s));
+        QVERIFY(turns::SavedSettings(*store).save({{turns::setting::maxTurns, QStringLiteral("3")}},
+                                                  QStringLiteral("t")));
         QCOMPARE(*turns::isFirstRun(*store), false);
         QTemporaryDir other;
         auto second = openStore(other);
-        QVERIFY(folders::Folders(*second, u"user:test"_s).add(u"corp"_s));
+        QVERIFY(folders::Folders(*second, QStringLiteral("user:test")).add(QStringLiteral("corp")));
         QCOMPARE(*turns::isFirstRun(*second), false);
     }
 
@@ -67,19 +67,23 @@ private slots:
         QSignalSpy checked(&guide, &desktop::FirstRunGuide::checked);
         QVERIFY(checked.wait(60000));
         QTRY_VERIFY(!text(guide, "imageTodo").isEmpty());
-        QVERIFY2(text(guide, "libvirtCheck").startsWith(u"Missing: qemu+unix:///system"_s),
-                 qPrintable(text(guide, "libvirtCheck")));
-        QVERIFY(text(guide, "libvirtTodo").contains(u"sudo systemctl start libvirtd"_s));
-        QVERIFY(text(guide, "libvirtTodo").contains(u"sudo adduser $USER libvirt"_s));
-        QVERIFY2(text(guide, "imageTodo").contains(u"press Build guest image above"_s),
+        QVERIFY2(
+            text(guide, "libvirtCheck").startsWith(QStringLiteral("Missing: qemu+unix:///system")),
+            qPrintable(text(guide, "libvirtCheck")));
+        QVERIFY(
+            text(guide, "libvirtTodo").contains(QStringLiteral("sudo systemctl start libvirtd")));
+        QVERIFY(text(guide, "libvirtTodo").contains(QStringLiteral("sudo adduser $USER libvirt")));
+        QVERIFY2(text(guide, "imageTodo").contains(QStringLiteral("press Build guest image above")),
                  qPrintable(text(guide, "imageTodo")));
         QVERIFY(child<QPushButton>(guide, "buildImage")->isEnabled());
-        QCOMPARE(text(guide, "modelCheck"), u"Missing: no Anthropic API key or OAuth token is set."_s);
-        QVERIFY(text(guide, "modelTodo").contains(u"`arizukoctl secret set ANTHROPIC_API_KEY`"_s));
-        QVERIFY(text(guide, "modelTodo").contains(u"press Open secrets…"_s));
+        QCOMPARE(text(guide, "modelCheck"),
+                 QStringLiteral("Missing: no Anthropic API key or OAuth token is set."));
+        QVERIFY(text(guide, "modelTodo")
+                    .contains(QStringLiteral("`arizukoctl secret set ANTHROPIC_API_KEY`")));
+        QVERIFY(text(guide, "modelTodo").contains(QStringLiteral("press Open secrets…")));
         QVERIFY(!child<QPushButton>(guide, "runDemo")->isEnabled());
-        QCOMPARE(text(guide, "status"), u"Some pieces are missing: see each To do."_s);
-        screenshot(guide, u"first-run-guide"_s);
+        QCOMPARE(text(guide, "status"), QStringLiteral("Some pieces are missing: see each To do."));
+        screenshot(guide, QStringLiteral("first-run-guide"));
     }
 
     void checksTurnReadyWhenThePiecesExist()
@@ -87,22 +91,24 @@ private slots:
         QTemporaryDir dir;
         auto store = openStore(dir);
         turns::RunnerSettings settings = nothingSetUp(dir);
-        settings.libvirtUri = u"qemu:///system"_s;
+        settings.libvirtUri = QStringLiteral("qemu:///system");
         settings.modelProvider = turns::ModelProviderChoice::Demo;
         {
             desktop::FirstRunGuide guide(*store, settings);
             QSignalSpy checked(&guide, &desktop::FirstRunGuide::checked);
             QVERIFY(checked.wait(60000));
-            QVERIFY2(text(guide, "libvirtCheck").startsWith(u"Ready: qemu:///system answers"_s),
+            QVERIFY2(text(guide, "libvirtCheck")
+                         .startsWith(QStringLiteral("Ready: qemu:///system answers")),
                      qPrintable(text(guide, "libvirtCheck")));
-            QVERIFY(text(guide, "libvirtCheck").contains(u"turns run under TCG"_s));
+            QVERIFY(text(guide, "libvirtCheck").contains(QStringLiteral("turns run under TCG")));
             QCOMPARE(text(guide, "modelCheck"),
-                     u"Ready: the model provider is the offline demo model."_s);
+                     QStringLiteral("Ready: the model provider is the offline demo model."));
         }
         // A key set by arizukoctl is found by name (its value never read).
         QProcess ctl;
-        ctl.start(QStringLiteral(ARIZUKOCTL), {u"--data-dir"_s, dir.path(), u"secret"_s, u"set"_s,
-                                               u"ANTHROPIC_API_KEY"_s});
+        ctl.start(QStringLiteral(ARIZUKOCTL),
+                  {QStringLiteral("--data-dir"), dir.path(), QStringLiteral("secret"),
+                   QStringLiteral("set"), QStringLiteral("ANTHROPIC_API_KEY")});
         ctl.write("sk-test-not-a-key\n");
         ctl.closeWriteChannel();
         QVERIFY(ctl.waitForFinished(30000));
@@ -111,7 +117,8 @@ private slots:
         desktop::FirstRunGuide guide(*store, settings);
         QSignalSpy checked(&guide, &desktop::FirstRunGuide::checked);
         QVERIFY(checked.wait(60000));
-        QCOMPARE(text(guide, "modelCheck"), u"Ready: ANTHROPIC_API_KEY (every folder)."_s);
+        QCOMPARE(text(guide, "modelCheck"),
+                 QStringLiteral("Ready: ANTHROPIC_API_KEY (every folder)."));
     }
 
     void theDemoGetsAFolderOfItsOwn()
@@ -123,10 +130,11 @@ private slots:
         guide.startDemo();
         guide.startDemo();
         QCOMPARE(demo.size(), 2);
-        QCOMPARE(demo.at(0).at(0).toString(), u"demo"_s);
-        QCOMPARE(demo.at(1).at(0).toString(), u"demo-2"_s);
+        QCOMPARE(demo.at(0).at(0).toString(), QStringLiteral("demo"));
+        QCOMPARE(demo.at(1).at(0).toString(), QStringLiteral("demo-2"));
         QCOMPARE(demo.at(0).at(1).toString(), turns::demoTopic);
-        const auto topics = folders::Topics(*store, u"user:test"_s).list(u"demo-2"_s);
+        const auto topics =
+            folders::Topics(*store, QStringLiteral("user:test")).list(QStringLiteral("demo-2"));
         QVERIFY(topics && topics->size() == 1 && topics->first().name == turns::demoTopic);
     }
 };

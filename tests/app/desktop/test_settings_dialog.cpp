@@ -21,22 +21,22 @@
 
 using namespace arizuko;
 using namespace editor_test;
-using namespace Qt::StringLiterals;
 
 namespace {
 
 QJsonArray savedSettings(const QString &dataDir)
 {
-    const CtlResult shown = arizukoctl(dataDir, {u"settings"_s, u"show"_s});
+    const CtlResult shown =
+        arizukoctl(dataDir, {QStringLiteral("settings"), QStringLiteral("show")});
     if (shown.exitCode != 0)
         qFatal("settings show failed: %s", shown.err.constData());
-    return shown.json().object().value(u"settings"_s).toArray();
+    return shown.json().object().value(QStringLiteral("settings")).toArray();
 }
 
 QJsonObject settingIn(const QJsonArray &settings, const QString &key)
 {
     for (const QJsonValue &row : settings) {
-        if (row.toObject().value(u"key"_s).toString() == key)
+        if (row.toObject().value(QStringLiteral("key")).toString() == key)
             return row.toObject();
     }
     return {};
@@ -44,7 +44,7 @@ QJsonObject settingIn(const QJsonArray &settings, const QString &key)
 
 QLabel *problemOf(const QWidget &dialog, const QString &key)
 {
-    return child<QLabel>(dialog, qPrintable(key + u"-problem"_s));
+    return child<QLabel>(dialog, qPrintable(key + QStringLiteral("-problem")));
 }
 
 } // namespace
@@ -67,22 +67,22 @@ private slots:
         QTest::addColumn<QString>("key");
         QTest::addColumn<QString>("value");
         QTest::addColumn<QString>("reason");
-        QTest::newRow("uri") << turns::setting::libvirtUri << u"localhost"_s
-                             << u"is not a libvirt URI"_s;
-        QTest::newRow("pool") << turns::setting::subnetPool << u"10.0.0.0/12"_s
-                              << u"the pool must be a /16 to a /30"_s;
-        QTest::newRow("pool v6") << turns::setting::subnetPool << u"fd00::/64"_s
-                                 << u"is not an IPv4 network"_s;
-        QTest::newRow("url") << turns::setting::modelUrl << u"ftp://models.example"_s
-                             << u"is not an http(s) URL"_s;
-        QTest::newRow("model") << turns::setting::model << u"claude sonnet"_s
-                               << u"contains a space"_s;
+        QTest::newRow("uri") << turns::setting::libvirtUri << QStringLiteral("localhost")
+                             << QStringLiteral("is not a libvirt URI");
+        QTest::newRow("pool") << turns::setting::subnetPool << QStringLiteral("10.0.0.0/12")
+                              << QStringLiteral("the pool must be a /16 to a /30");
+        QTest::newRow("pool v6") << turns::setting::subnetPool << QStringLiteral("fd00::/64")
+                                 << QStringLiteral("is not an IPv4 network");
+        QTest::newRow("url") << turns::setting::modelUrl << QStringLiteral("ftp://models.example")
+                             << QStringLiteral("is not an http(s) URL");
+        QTest::newRow("model") << turns::setting::model << QStringLiteral("claude sonnet")
+                               << QStringLiteral("contains a space");
         const QStringList hostile = hostileInputs();
         for (const QString &key : {turns::setting::libvirtUri, turns::setting::subnetPool,
                                    turns::setting::modelUrl, turns::setting::model}) {
             for (qsizetype index = 0; index < hostile.size(); ++index)
                 QTest::addRow("%s hostile %d", qPrintable(key), int(index))
-                    << key << hostile.at(index) << u"Refused: "_s;
+                    << key << hostile.at(index) << QStringLiteral("Refused: ");
         }
     }
 
@@ -93,7 +93,8 @@ private slots:
         QFETCH(QString, reason);
         QTemporaryDir dir;
         auto store = openStore(dir);
-        QVERIFY(turns::SavedSettings(*store).save({{turns::setting::maxTurns, u"3"_s}}, u"test"_s));
+        QVERIFY(turns::SavedSettings(*store).save({{turns::setting::maxTurns, QStringLiteral("3")}},
+                                                  QStringLiteral("test")));
         const QJsonArray before = savedSettings(dir.path());
         desktop::SettingsDialog dialog(*store, nullptr);
         // A valid change beside the bad one: it must not be saved either.
@@ -101,13 +102,16 @@ private slots:
         child<QLineEdit>(dialog, qPrintable(key))->setText(value);
         QLabel *problem = problemOf(dialog, key);
         QVERIFY(!problem->isHidden());
-        QVERIFY2(problem->text().startsWith(u"Refused: "_s) && problem->text().contains(reason),
+        QVERIFY2(problem->text().startsWith(QStringLiteral("Refused: ")) &&
+                     problem->text().contains(reason),
                  qPrintable(problem->text()));
         // What a person typed never reorders or hides the sentence.
         QVERIFY(!problem->text().contains(QChar(0x202E)) && !problem->text().contains(QChar(0)));
         QVERIFY(problem->text().size() < 600);
         QVERIFY(!dialog.save());
-        QVERIFY(child<QLabel>(dialog, "status")->text().startsWith(u"Nothing was saved"_s));
+        QVERIFY(child<QLabel>(dialog, "status")
+                    ->text()
+                    .startsWith(QStringLiteral("Nothing was saved")));
         QCOMPARE(savedSettings(dir.path()), before);
     }
 
@@ -119,24 +123,45 @@ private slots:
         child<QSpinBox>(dialog, "max-turns")->setValue(5);
         child<QSpinBox>(dialog, "turn-deadline")->setValue(45);
         auto *provider = child<QComboBox>(dialog, "model-provider");
-        provider->setCurrentIndex(provider->findData(u"demo"_s));
-        child<QLineEdit>(dialog, "subnet-pool")->setText(u"10.77.0.0/20"_s);
-        child<QLineEdit>(dialog, "model-url")->setText(u"http://127.0.0.1:9/v1"_s);
+        provider->setCurrentIndex(provider->findData(QStringLiteral("demo")));
+        child<QLineEdit>(dialog, "subnet-pool")->setText(QStringLiteral("10.77.0.0/20"));
+        child<QLineEdit>(dialog, "model-url")->setText(QStringLiteral("http://127.0.0.1:9/v1"));
         QVERIFY(problemOf(dialog, turns::setting::subnetPool)->isHidden());
         child<QPushButton>(dialog, "save")->click();
-        QVERIFY2(child<QLabel>(dialog, "status")->text().startsWith(u"Saved 5 setting"_s),
-                 qPrintable(child<QLabel>(dialog, "status")->text()));
+        QVERIFY2(
+            child<QLabel>(dialog, "status")->text().startsWith(QStringLiteral("Saved 5 setting")),
+            qPrintable(child<QLabel>(dialog, "status")->text()));
         const QJsonArray saved = savedSettings(dir.path());
-        QCOMPARE(settingIn(saved, u"max-turns"_s).value(u"value"_s).toString(), u"5"_s);
-        QCOMPARE(settingIn(saved, u"max-turns"_s).value(u"source"_s).toString(), u"saved"_s);
-        QCOMPARE(settingIn(saved, u"turn-deadline"_s).value(u"value"_s).toString(), u"2700"_s);
-        QCOMPARE(settingIn(saved, u"model-provider"_s).value(u"value"_s).toString(), u"demo"_s);
-        QCOMPARE(settingIn(saved, u"subnet-pool"_s).value(u"value"_s).toString(), u"10.77.0.0/20"_s);
-        QCOMPARE(settingIn(saved, u"model-url"_s).value(u"value"_s).toString(),
-                 u"http://127.0.0.1:9/v1"_s);
+        QCOMPARE(
+            settingIn(saved, QStringLiteral("max-turns")).value(QStringLiteral("value")).toString(),
+            QStringLiteral("5"));
+        QCOMPARE(settingIn(saved, QStringLiteral("max-turns"))
+                     .value(QStringLiteral("source"))
+                     .toString(),
+                 QStringLiteral("saved"));
+        QCOMPARE(settingIn(saved, QStringLiteral("turn-deadline"))
+                     .value(QStringLiteral("value"))
+                     .toString(),
+                 QStringLiteral("2700"));
+        QCOMPARE(settingIn(saved, QStringLiteral("model-provider"))
+                     .value(QStringLiteral("value"))
+                     .toString(),
+                 QStringLiteral("demo"));
+        QCOMPARE(settingIn(saved, QStringLiteral("subnet-pool"))
+                     .value(QStringLiteral("value"))
+                     .toString(),
+                 QStringLiteral("10.77.0.0/20"));
+        QCOMPARE(
+            settingIn(saved, QStringLiteral("model-url")).value(QStringLiteral("value")).toString(),
+            QStringLiteral("http://127.0.0.1:9/v1"));
         // Untouched fields stay unsaved (defaults).
-        QCOMPARE(settingIn(saved, u"libvirt-uri"_s).value(u"source"_s).toString(), u"default"_s);
-        const CtlResult audit = arizukoctl(dir.path(), {u"audit"_s, u"--kind"_s, u"settings"_s});
+        QCOMPARE(settingIn(saved, QStringLiteral("libvirt-uri"))
+                     .value(QStringLiteral("source"))
+                     .toString(),
+                 QStringLiteral("default"));
+        const CtlResult audit =
+            arizukoctl(dir.path(), {QStringLiteral("audit"), QStringLiteral("--kind"),
+                                    QStringLiteral("settings")});
         QCOMPARE(audit.json().array().size(), 5);
     }
 
@@ -148,31 +173,35 @@ private slots:
         desktop::SettingsDialog dialog(*store, &watcher);
         dialog.show();
         auto *pool = child<QLineEdit>(dialog, "subnet-pool");
-        QCOMPARE(pool->text(), u"10.213.0.0/16"_s);
+        QCOMPARE(pool->text(), QStringLiteral("10.213.0.0/16"));
         // A field being edited keeps what the person typed.
-        child<QLineEdit>(dialog, "model")->setText(u"typed-here"_s);
-        QCOMPARE(arizukoctl(dir.path(), {u"settings"_s, u"set"_s, u"subnet-pool"_s,
-                                         u"10.50.0.0/24"_s})
+        child<QLineEdit>(dialog, "model")->setText(QStringLiteral("typed-here"));
+        QCOMPARE(
+            arizukoctl(dir.path(), {QStringLiteral("settings"), QStringLiteral("set"),
+                                    QStringLiteral("subnet-pool"), QStringLiteral("10.50.0.0/24")})
+                .exitCode,
+            0);
+        QCOMPARE(arizukoctl(dir.path(), {QStringLiteral("settings"), QStringLiteral("set"),
+                                         QStringLiteral("model"), QStringLiteral("from-cli")})
                      .exitCode,
                  0);
-        QCOMPARE(arizukoctl(dir.path(), {u"settings"_s, u"set"_s, u"model"_s, u"from-cli"_s})
-                     .exitCode,
-                 0);
-        QTRY_COMPARE_WITH_TIMEOUT(pool->text(), u"10.50.0.0/24"_s, 5000);
-        QCOMPARE(child<QLineEdit>(dialog, "model")->text(), u"typed-here"_s);
+        QTRY_COMPARE_WITH_TIMEOUT(pool->text(), QStringLiteral("10.50.0.0/24"), 5000);
+        QCOMPARE(child<QLineEdit>(dialog, "model")->text(), QStringLiteral("typed-here"));
     }
 
     void anEnvironmentOverrideIsShown()
     {
         QTemporaryDir dir;
         auto store = openStore(dir);
-        QVERIFY(turns::SavedSettings(*store).save({{turns::setting::maxTurns, u"4"_s}}, u"test"_s));
+        QVERIFY(turns::SavedSettings(*store).save({{turns::setting::maxTurns, QStringLiteral("4")}},
+                                                  QStringLiteral("test")));
         qputenv("ARIZUKO_MAX_TURNS", "9");
         desktop::SettingsDialog dialog(*store, nullptr);
         qunsetenv("ARIZUKO_MAX_TURNS");
         QLabel *note = child<QLabel>(dialog, "max-turns-environment");
         QVERIFY(!note->isHidden());
-        QVERIFY2(note->text().contains(u"ARIZUKO_MAX_TURNS=9"_s), qPrintable(note->text()));
+        QVERIFY2(note->text().contains(QStringLiteral("ARIZUKO_MAX_TURNS=9")),
+                 qPrintable(note->text()));
         // The field edits the saved value, not the override.
         QCOMPARE(child<QSpinBox>(dialog, "max-turns")->value(), 4);
         QVERIFY(child<QLabel>(dialog, "turn-deadline-environment")->isHidden());
@@ -184,23 +213,24 @@ private slots:
         auto store = openStore(dir);
         desktop::SettingsDialog dialog(*store, nullptr);
         auto *accelerator = child<QComboBox>(dialog, "accelerator");
-        accelerator->setCurrentIndex(accelerator->findData(u"tcg"_s));
+        accelerator->setCurrentIndex(accelerator->findData(QStringLiteral("tcg")));
         auto *state = child<QLabel>(dialog, "connectionState");
-        child<QLineEdit>(dialog, "libvirt-uri")->setText(u"qemu:///system"_s);
+        child<QLineEdit>(dialog, "libvirt-uri")->setText(QStringLiteral("qemu:///system"));
         child<QPushButton>(dialog, "checkConnection")->click();
         // The click returns at once; the answer comes back later.
-        QVERIFY(state->text().startsWith(u"Checking qemu:///system"_s));
-        QTRY_VERIFY_WITH_TIMEOUT(!state->text().startsWith(u"Checking"_s), 60000);
-        QVERIFY2(state->text().startsWith(u"Connected to qemu:///system (libvirt "_s) &&
-                     state->text().contains(u"Turns run under TCG"_s),
-                 qPrintable(state->text()));
-        screenshot(dialog, u"settings-dialog"_s);
+        QVERIFY(state->text().startsWith(QStringLiteral("Checking qemu:///system")));
+        QTRY_VERIFY_WITH_TIMEOUT(!state->text().startsWith(QStringLiteral("Checking")), 60000);
+        QVERIFY2(
+            state->text().startsWith(QStringLiteral("Connected to qemu:///system (libvirt ")) &&
+                state->text().contains(QStringLiteral("Turns run under TCG")),
+            qPrintable(state->text()));
+        screenshot(dialog, QStringLiteral("settings-dialog"));
 
         child<QLineEdit>(dialog, "libvirt-uri")
-            ->setText(u"qemu+unix:///system?socket=/nonexistent/libvirt-sock"_s);
+            ->setText(QStringLiteral("qemu+unix:///system?socket=/nonexistent/libvirt-sock"));
         child<QPushButton>(dialog, "checkConnection")->click();
-        QTRY_VERIFY_WITH_TIMEOUT(!state->text().startsWith(u"Checking"_s), 60000);
-        QVERIFY2(state->text().startsWith(u"Cannot connect to qemu+unix:///system"_s),
+        QTRY_VERIFY_WITH_TIMEOUT(!state->text().startsWith(QStringLiteral("Checking")), 60000);
+        QVERIFY2(state->text().startsWith(QStringLiteral("Cannot connect to qemu+unix:///system")),
                  qPrintable(state->text()));
     }
 
@@ -213,8 +243,9 @@ private slots:
         child<QPushButton>(dialog, "buildImage")->click();
         qunsetenv("ARIZUKO_GUEST_IMAGE_BUILDER");
         const QString log = child<QPlainTextEdit>(dialog, "imageLog")->toPlainText();
-        QVERIFY2(log.startsWith(u"Cannot build: the guest image builder was not found (looked at "
-                                u"/nonexistent/build-guest-image)"_s),
+        QVERIFY2(log.startsWith(QStringLiteral(
+                     "Cannot build: the guest image builder was not found (looked at "
+                     "/nonexistent/build-guest-image)")),
                  qPrintable(log));
         QVERIFY(!dialog.imagePanel()->imageBuild()->isRunning());
     }
@@ -237,14 +268,18 @@ private slots:
         auto *cancel = child<QPushButton>(dialog, "cancelImageBuild");
         QVERIFY(!build->isEnabled() && cancel->isEnabled());
         QTRY_VERIFY_WITH_TIMEOUT(progress->value() >= 5, 60000);
-        QVERIFY(progress->text().contains(u"resolving input versions"_s));
-        QVERIFY(child<QPlainTextEdit>(dialog, "imageLog")->toPlainText().contains(u"build-guest-image: ["_s));
+        QVERIFY(progress->text().contains(QStringLiteral("resolving input versions")));
+        QVERIFY(child<QPlainTextEdit>(dialog, "imageLog")
+                    ->toPlainText()
+                    .contains(QStringLiteral("build-guest-image: [")));
         cancel->click();
         QTRY_VERIFY_WITH_TIMEOUT(build->isEnabled(), 20000);
         QVERIFY(!cancel->isEnabled());
         QVERIFY(!dialog.imagePanel()->imageBuild()->isRunning());
-        QVERIFY(child<QPlainTextEdit>(dialog, "imageLog")->toPlainText().endsWith(u"Cancelled."_s));
-        QVERIFY(!QFileInfo::exists(output.filePath(u"vmlinux"_s)));
+        QVERIFY(child<QPlainTextEdit>(dialog, "imageLog")
+                    ->toPlainText()
+                    .endsWith(QStringLiteral("Cancelled.")));
+        QVERIFY(!QFileInfo::exists(output.filePath(QStringLiteral("vmlinux"))));
     }
 };
 

@@ -18,7 +18,6 @@
 #include <functional>
 #include <vector>
 
-using namespace Qt::StringLiterals;
 using namespace arizuko;
 
 namespace {
@@ -49,48 +48,55 @@ void populateGrants(QSqlDatabase db, QRandomGenerator &random)
     if (!transaction)
         qFatal("%s", qPrintable(transaction.error().message));
     QSqlQuery existing(db);
-    existing.prepare(u"SELECT count(*) FROM acl"_s);
+    existing.prepare(QStringLiteral("SELECT count(*) FROM acl"));
     execOrDie(existing);
     existing.next();
     const int seeded = existing.value(0).toInt();
     existing.finish();
 
     QSqlQuery acl(db);
-    acl.prepare(u"INSERT INTO acl (principal, action, scope, effect, params, granted_by, "
-                u"granted_at) VALUES (?, ?, ?, ?, ?, 'bench', '2026-01-01T00:00:00.000Z')"_s);
-    const QStringList scopeForms = {u"%1"_s, u"%1/*"_s, u"%1/**"_s, u"**"_s};
+    acl.prepare(
+        QStringLiteral("INSERT INTO acl (principal, action, scope, effect, params, granted_by, "
+                       "granted_at) VALUES (?, ?, ?, ?, ?, 'bench', '2026-01-01T00:00:00.000Z')"));
+    const QStringList scopeForms = {QStringLiteral("%1"), QStringLiteral("%1/*"),
+                                    QStringLiteral("%1/**"), QStringLiteral("**")};
     for (int i = seeded; i < kAclRows; ++i) {
         const bool toRole = i % 5 == 0;
         const int owner = int(random.bounded(toRole ? 100 : 1000));
-        const QString principal = toRole ? u"role:r%1"_s.arg(owner) : u"org%1/team"_s.arg(owner);
+        const QString principal = toRole ? QStringLiteral("role:r%1").arg(owner)
+                                         : QStringLiteral("org%1/team").arg(owner);
         const int kind = int(random.bounded(10));
-        const QString action = kind == 0   ? u"admin"_s
-                               : kind == 1 ? u"mcp:*"_s
-                               : kind == 2 ? u"interact"_s
-                                           : u"mcp:tool%1"_s.arg(random.bounded(200));
+        const QString action = kind == 0   ? QStringLiteral("admin")
+                               : kind == 1 ? QStringLiteral("mcp:*")
+                               : kind == 2 ? QStringLiteral("interact")
+                                           : QStringLiteral("mcp:tool%1").arg(random.bounded(200));
         const QString scopeForm = scopeForms.at(int(random.bounded(scopeForms.size())));
         const QString scope =
-            scopeForm == u"**" ? scopeForm : scopeForm.arg(u"org%1"_s.arg(random.bounded(1000)));
+            scopeForm == u"**" ? scopeForm
+                               : scopeForm.arg(QStringLiteral("org%1").arg(random.bounded(1000)));
         acl.addBindValue(principal);
         acl.addBindValue(action);
         acl.addBindValue(scope);
-        acl.addBindValue(random.bounded(8) == 0 ? u"deny"_s : u"allow"_s);
-        acl.addBindValue(random.bounded(6) == 0 ? u"{\"jid\":\"telegram:*\"}"_s : u"{}"_s);
+        acl.addBindValue(random.bounded(8) == 0 ? QStringLiteral("deny") : QStringLiteral("allow"));
+        acl.addBindValue(random.bounded(6) == 0 ? QStringLiteral("{\"jid\":\"telegram:*\"}")
+                                                : QStringLiteral("{}"));
         execOrDie(acl);
     }
     QSqlQuery membership(db);
-    membership.prepare(u"INSERT OR IGNORE INTO acl_membership (child, parent) VALUES (?, ?)"_s);
+    membership.prepare(
+        QStringLiteral("INSERT OR IGNORE INTO acl_membership (child, parent) VALUES (?, ?)"));
     int edges = 0;
     // Each of the 40 benchmark folders joins 1 role; roles join higher roles, so
     // an expansion walks several levels (acyclic: a role only joins higher ones).
     for (int folder = 0; folder < 40; ++folder, ++edges) {
-        membership.addBindValue(u"org%1/team"_s.arg(folder));
-        membership.addBindValue(u"role:r%1"_s.arg(folder % 20));
+        membership.addBindValue(QStringLiteral("org%1/team").arg(folder));
+        membership.addBindValue(QStringLiteral("role:r%1").arg(folder % 20));
         execOrDie(membership);
     }
     for (int role = 0; edges < kMemberships; ++role, ++edges) {
-        membership.addBindValue(u"role:r%1"_s.arg(role % 60));
-        membership.addBindValue(u"role:r%1"_s.arg(role % 60 + 1 + int(random.bounded(39))));
+        membership.addBindValue(QStringLiteral("role:r%1").arg(role % 60));
+        membership.addBindValue(
+            QStringLiteral("role:r%1").arg(role % 60 + 1 + int(random.bounded(39))));
         execOrDie(membership);
     }
     if (auto committed = transaction->commit(); !committed)
@@ -101,7 +107,7 @@ QString deepFolder()
 {
     QStringList segments;
     for (int level = 1; level <= kFolderDepth; ++level)
-        segments << u"d%1"_s.arg(level);
+        segments << QStringLiteral("d%1").arg(level);
     return segments.join(u'/');
 }
 
@@ -110,21 +116,21 @@ void populateNetworkRules(QSqlDatabase db, QRandomGenerator &random)
     auto transaction = store::WriteTransaction::begin(db);
     if (!transaction)
         qFatal("%s", qPrintable(transaction.error().message));
-    QStringList ancestry{u""_s}; // '' binds as text, not NULL
+    QStringList ancestry{QStringLiteral("")}; // '' binds as text, not NULL
     const QStringList segments = deepFolder().split(u'/');
     for (int level = 1; level <= kFolderDepth; ++level)
         ancestry << segments.first(level).join(u'/');
     QSqlQuery rule(db);
-    rule.prepare(u"INSERT INTO network_rules (folder, target, kind, created_at) "
-                 u"VALUES (?, ?, ?, '2026-01-01T00:00:00.000Z')"_s);
+    rule.prepare(QStringLiteral("INSERT INTO network_rules (folder, target, kind, created_at) "
+                                "VALUES (?, ?, ?, '2026-01-01T00:00:00.000Z')"));
     for (int i = 0; i < kNetworkRules; ++i) {
         // Half on the benchmark folder's ancestry (some duplicated across levels,
         // as real inheritance does), half on unrelated folders.
         const bool onAncestry = i % 2 == 0;
         rule.addBindValue(onAncestry ? ancestry.at(i % ancestry.size())
-                                     : u"other%1"_s.arg(random.bounded(200)));
-        rule.addBindValue(u"host%1.example.com"_s.arg(onAncestry ? i % 400 : i));
-        rule.addBindValue(i % 10 == 0 ? u"deny"_s : u"allow"_s);
+                                     : QStringLiteral("other%1").arg(random.bounded(200)));
+        rule.addBindValue(QStringLiteral("host%1.example.com").arg(onAncestry ? i % 400 : i));
+        rule.addBindValue(i % 10 == 0 ? QStringLiteral("deny") : QStringLiteral("allow"));
         execOrDie(rule);
     }
     if (auto committed = transaction->commit(); !committed)
@@ -157,18 +163,19 @@ bool report(const QString &what, const Figures &figures, double targetUs)
 {
     const bool pass = figures.medianUs <= targetUs;
     out << what.leftJustified(44)
-        << u"median %1 us  p99 %2 us  (target median <= %3 us)  %4\n"_s
+        << QStringLiteral("median %1 us  p99 %2 us  (target median <= %3 us)  %4\n")
                .arg(figures.medianUs, 0, 'f', 2)
                .arg(figures.p99Us, 0, 'f', 2)
                .arg(targetUs, 0, 'f', 0)
-               .arg(pass ? u"PASS"_s : u"MISS"_s);
+               .arg(pass ? QStringLiteral("PASS") : QStringLiteral("MISS"));
     return pass;
 }
 
 void info(const QString &what, const Figures &figures)
 {
     out << what.leftJustified(44)
-        << u"median %1 us  p99 %2 us  (for information)\n"_s.arg(figures.medianUs, 0, 'f', 2)
+        << QStringLiteral("median %1 us  p99 %2 us  (for information)\n")
+               .arg(figures.medianUs, 0, 'f', 2)
                .arg(figures.p99Us, 0, 'f', 2);
 }
 
@@ -193,7 +200,8 @@ int main(int argc, char *argv[])
     populateNetworkRules(store.database(), random);
 
     policy::Policy policy(store);
-    out << u"policy benchmark on %1 (%2 acl rows, %3 memberships, %4 network rules)\n"_s
+    out << QStringLiteral(
+               "policy benchmark on %1 (%2 acl rows, %3 memberships, %4 network rules)\n")
                .arg(store.databasePath())
                .arg(policy.grants().list()->size())
                .arg(policy.grants().memberships()->size())
@@ -209,23 +217,26 @@ int main(int argc, char *argv[])
     int allowedCount = 0;
     for (int i = 0; i < 1024; ++i) {
         const int folder = int(random.bounded(40));
-        Question question{u"org%1/team"_s.arg(folder),
-                          i % 7 == 0 ? u"interact"_s : u"mcp:tool%1"_s.arg(random.bounded(200)),
-                          u"org%1/team"_s.arg(random.bounded(1000)),
-                          {{u"jid"_s, i % 2 ? u"telegram:1"_s : u"discord:1"_s}}};
+        Question question{QStringLiteral("org%1/team").arg(folder),
+                          i % 7 == 0 ? QStringLiteral("interact")
+                                     : QStringLiteral("mcp:tool%1").arg(random.bounded(200)),
+                          QStringLiteral("org%1/team").arg(random.bounded(1000)),
+                          {{QStringLiteral("jid"),
+                            i % 2 ? QStringLiteral("telegram:1") : QStringLiteral("discord:1")}}};
         allowedCount +=
             policy.grants()
                 .authorize(question.principal, question.action, question.scope, question.params)
                 ->allowed;
         questions.push_back(std::move(question));
     }
-    out << u"workload: 1024 distinct questions, %1 allowed, %2 denied; %3 timed calls each\n"_s
+    out << QStringLiteral(
+               "workload: 1024 distinct questions, %1 allowed, %2 denied; %3 timed calls each\n")
                .arg(allowedCount)
                .arg(1024 - allowedCount)
                .arg(kSamples);
 
     bool pass = true;
-    pass &= report(u"authorize() incl. live-ness check"_s, measure([&](int i) {
+    pass &= report(QStringLiteral("authorize() incl. live-ness check"), measure([&](int i) {
                        const Question &q = questions[size_t(i) % questions.size()];
                        if (!policy.grants().authorize(q.principal, q.action, q.scope, q.params))
                            qFatal("authorize failed");
@@ -234,11 +245,12 @@ int main(int argc, char *argv[])
 
     const QString folder = deepFolder();
     const auto resolved = policy.network().resolve(folder);
-    out << u"resolve(%1): %2 allow + %3 deny entries from %4 rules on its ancestry\n"_s.arg(folder)
+    out << QStringLiteral("resolve(%1): %2 allow + %3 deny entries from %4 rules on its ancestry\n")
+               .arg(folder)
                .arg(resolved->allow.size())
                .arg(resolved->deny.size())
                .arg(resolved->rules.size());
-    pass &= report(u"resolve() at depth 8 incl. live-ness check"_s, measure([&](int) {
+    pass &= report(QStringLiteral("resolve() at depth 8 incl. live-ness check"), measure([&](int) {
                        if (!policy.network().resolve(folder))
                            qFatal("resolve failed");
                    }),
@@ -248,12 +260,12 @@ int main(int argc, char *argv[])
     // is computed instead of found in the snapshot's per-folder memo.
     const QString parent = folder.section(u'/', 0, kFolderDepth - 2);
     int fresh = 0;
-    info(u"resolve() at depth 8, first ask per folder"_s, measure([&](int) {
-             if (!policy.network().resolve(parent + u"/new%1"_s.arg(fresh++)))
+    info(QStringLiteral("resolve() at depth 8, first ask per folder"), measure([&](int) {
+             if (!policy.network().resolve(parent + QStringLiteral("/new%1").arg(fresh++)))
                  qFatal("resolve failed");
          }));
 
-    info(u"decide() = authorize() + audit-log write"_s, measure([&](int i) {
+    info(QStringLiteral("decide() = authorize() + audit-log write"), measure([&](int i) {
              const Question &q = questions[size_t(i) % questions.size()];
              if (!policy.grants().decide(q.principal, q.action, q.scope, q.params))
                  qFatal("decide failed");
@@ -264,21 +276,22 @@ int main(int argc, char *argv[])
     std::vector<qint64> reloads;
     for (int i = 0; i < 20; ++i) {
         policy::Grant grant;
-        grant.principal = u"org0/team"_s;
-        grant.action = u"mcp:bench_reload"_s;
-        grant.scope = u"org%1"_s.arg(i);
-        if (!policy.grants().add(grant, u"bench"_s))
+        grant.principal = QStringLiteral("org0/team");
+        grant.action = QStringLiteral("mcp:bench_reload");
+        grant.scope = QStringLiteral("org%1").arg(i);
+        if (!policy.grants().add(grant, QStringLiteral("bench")))
             qFatal("add failed");
         reload.start();
-        if (!policy.grants().authorize(u"org0/team"_s, u"mcp:x"_s, u"org0"_s))
+        if (!policy.grants().authorize(QStringLiteral("org0/team"), QStringLiteral("mcp:x"),
+                                       QStringLiteral("org0")))
             qFatal("authorize failed");
         reloads.push_back(reload.nsecsElapsed());
     }
     std::sort(reloads.begin(), reloads.end());
-    out << u"first authorize() after a grant change"_s.leftJustified(44)
-        << u"median %1 ms (snapshot reload; for information)\n"_s.arg(
-               reloads[reloads.size() / 2] / 1e6, 0, 'f', 2);
-    out << (pass ? u"RESULT: PASS\n"_s : u"RESULT: MISS\n"_s);
+    out << QStringLiteral("first authorize() after a grant change").leftJustified(44)
+        << QStringLiteral("median %1 ms (snapshot reload; for information)\n")
+               .arg(reloads[reloads.size() / 2] / 1e6, 0, 'f', 2);
+    out << (pass ? QStringLiteral("RESULT: PASS\n") : QStringLiteral("RESULT: MISS\n"));
     out.flush();
     return pass ? 0 : 1;
 }

@@ -11,14 +11,13 @@
 #include <QTest>
 
 using namespace arizuko;
-using namespace Qt::StringLiterals;
 
 namespace {
 
 QString runArzcheck(const QByteArray &manifest, int &exitCode)
 {
     QTemporaryDir dir;
-    QFile file(dir.filePath(u"export.yaml"_s));
+    QFile file(dir.filePath(QStringLiteral("export.yaml")));
     if (!file.open(QIODevice::WriteOnly))
         return {};
     file.write(manifest);
@@ -36,14 +35,14 @@ void expectAccepted(const QByteArray &manifest)
     int exitCode = -1;
     QString report = runArzcheck(manifest, exitCode);
     // Kept for `arzcheck -o canonical.yaml` and a diff by hand.
-    const QString kept = QDir::temp().filePath(u"arzcheck-rejected.yaml"_s);
+    const QString kept = QDir::temp().filePath(QStringLiteral("arzcheck-rejected.yaml"));
     QFile file(kept);
     if (file.open(QIODevice::WriteOnly))
         file.write(manifest);
-    report += u"\n(our document: %1)"_s.arg(kept);
+    report += QStringLiteral("\n(our document: %1)").arg(kept);
     QVERIFY2(exitCode == 0, qPrintable(report));
-    QVERIFY2(report.contains(u"checksum matches content"_s), qPrintable(report));
-    QVERIFY2(report.contains(u"file is byte-identical to the canonical rendering"_s),
+    QVERIFY2(report.contains(QStringLiteral("checksum matches content")), qPrintable(report));
+    QVERIFY2(report.contains(QStringLiteral("file is byte-identical to the canonical rendering")),
              qPrintable(report));
     file.remove();
 }
@@ -68,8 +67,9 @@ private slots:
         QTest::addColumn<QStringList>("include");
         QTest::newRow("default") << QStringList() << QStringList();
         QTest::newRow("everything") << QStringList() << manifest::optionalResources();
-        QTest::newRow("subtree") << QStringList{u"acme/support"_s} << manifest::optionalResources();
-        QTest::newRow("base only") << QStringList{QString()} << QStringList{u"acl"_s};
+        QTest::newRow("subtree") << QStringList{QStringLiteral("acme/support")}
+                                 << manifest::optionalResources();
+        QTest::newRow("base only") << QStringList{QString()} << QStringList{QStringLiteral("acl")};
     }
 
     void exportsAreAccepted()
@@ -89,116 +89,116 @@ private slots:
     // carries anything (a route's match) and in PK order.
     void everyQuotingRuleAgrees()
     {
-        const QStringList texts = {u""_s,
-                                   u" "_s,
-                                   u"12"_s,
-                                   u"0x1F"_s,
-                                   u"0o17"_s,
-                                   u"017"_s,
-                                   u"09"_s,
-                                   u"1_000"_s,
-                                   u"1e3"_s,
-                                   u"1e999"_s,
-                                   u".5"_s,
-                                   u"."_s,
-                                   u"+.inf"_s,
-                                   u".NaN"_s,
-                                   u"-"_s,
-                                   u"+"_s,
-                                   u"-1"_s,
-                                   u"true"_s,
-                                   u"True"_s,
-                                   u"tRUE"_s,
-                                   u"yes"_s,
-                                   u"yEs"_s,
-                                   u"ON"_s,
-                                   u"n"_s,
-                                   u"null"_s,
-                                   u"Null"_s,
-                                   u"~"_s,
-                                   u"2026-03-01"_s,
-                                   u"2026-3-1"_s,
-                                   u"2026-02-30"_s,
-                                   u"2026-03-01T09:00:00Z"_s,
-                                   u"2026-03-01t09:00:00+01:00"_s,
-                                   u"2026-03-01 09:00:00"_s,
-                                   u"2026-03-01T09:00:00"_s,
-                                   u"2026-03-01 09:00:00Z"_s,
-                                   u"12:30:00"_s,
-                                   u"1:2"_s,
-                                   u"190:20:30.15"_s,
-                                   u"a\tb"_s,
-                                   u"\t"_s,
-                                   u"a\u0001b"_s,
-                                   u"del\u007f"_s,
-                                   u"*"_s,
-                                   u"**"_s,
-                                   u"&a"_s,
-                                   u"!x"_s,
-                                   u"|"_s,
-                                   u">"_s,
-                                   u"%x"_s,
-                                   u"@x"_s,
-                                   u"`x`"_s,
-                                   u"[x"_s,
-                                   u"]x"_s,
-                                   u"{x"_s,
-                                   u"}x"_s,
-                                   u"#x"_s,
-                                   u",x"_s,
-                                   u"?x"_s,
-                                   u"? x"_s,
-                                   u":x"_s,
-                                   u": x"_s,
-                                   u"x:"_s,
-                                   u"x: y"_s,
-                                   u"x:y"_s,
-                                   u"a #b"_s,
-                                   u"a#b"_s,
-                                   u"- x"_s,
-                                   u"-x"_s,
-                                   u"--- x"_s,
-                                   u"..."_s,
-                                   u"'q'"_s,
-                                   u"\"q\""_s,
-                                   u"it's"_s,
-                                   u"back\\slash"_s,
-                                   u"lead "_s,
-                                   u" lead"_s,
-                                   u"a  b"_s,
-                                   u"a\nb"_s,
-                                   u"a\nb\n"_s,
-                                   u"a\n\nb"_s,
-                                   u" \nx"_s,
-                                   u"x \ny"_s,
-                                   u"x\n y"_s,
-                                   u"x\r\ny"_s,
-                                   u"\ufeff"_s,
-                                   u"\ufeffafter a BOM"_s,
-                                   u"a\u2029c"_s,
-                                   u"tail\n\n"_s,
-                                   u"b\u00fccher"_s,
-                                   u"\u00a0nbsp"_s,
-                                   u"\u0001\u0085nel"_s,
-                                   u"line\u2028sep"_s,
-                                   u"\ufeffbom"_s,
-                                   u"emoji \U0001F600"_s,
-                                   u"\u65e5\u672c"_s,
-                                   u"<<"_s,
-                                   u"=x"_s,
-                                   u"platform=telegram room=group/42"_s,
-                                   u"$(id)"_s,
-                                   u"a,b"_s,
-                                   u"x\u00e9:"_s,
-                                   u"0 2 * * *"_s};
+        const QStringList texts = {QStringLiteral(""),
+                                   QStringLiteral(" "),
+                                   QStringLiteral("12"),
+                                   QStringLiteral("0x1F"),
+                                   QStringLiteral("0o17"),
+                                   QStringLiteral("017"),
+                                   QStringLiteral("09"),
+                                   QStringLiteral("1_000"),
+                                   QStringLiteral("1e3"),
+                                   QStringLiteral("1e999"),
+                                   QStringLiteral(".5"),
+                                   QStringLiteral("."),
+                                   QStringLiteral("+.inf"),
+                                   QStringLiteral(".NaN"),
+                                   QStringLiteral("-"),
+                                   QStringLiteral("+"),
+                                   QStringLiteral("-1"),
+                                   QStringLiteral("true"),
+                                   QStringLiteral("True"),
+                                   QStringLiteral("tRUE"),
+                                   QStringLiteral("yes"),
+                                   QStringLiteral("yEs"),
+                                   QStringLiteral("ON"),
+                                   QStringLiteral("n"),
+                                   QStringLiteral("null"),
+                                   QStringLiteral("Null"),
+                                   QStringLiteral("~"),
+                                   QStringLiteral("2026-03-01"),
+                                   QStringLiteral("2026-3-1"),
+                                   QStringLiteral("2026-02-30"),
+                                   QStringLiteral("2026-03-01T09:00:00Z"),
+                                   QStringLiteral("2026-03-01t09:00:00+01:00"),
+                                   QStringLiteral("2026-03-01 09:00:00"),
+                                   QStringLiteral("2026-03-01T09:00:00"),
+                                   QStringLiteral("2026-03-01 09:00:00Z"),
+                                   QStringLiteral("12:30:00"),
+                                   QStringLiteral("1:2"),
+                                   QStringLiteral("190:20:30.15"),
+                                   QStringLiteral("a\tb"),
+                                   QStringLiteral("\t"),
+                                   QStringLiteral("a\u0001b"),
+                                   QStringLiteral("del\u007f"),
+                                   QStringLiteral("*"),
+                                   QStringLiteral("**"),
+                                   QStringLiteral("&a"),
+                                   QStringLiteral("!x"),
+                                   QStringLiteral("|"),
+                                   QStringLiteral(">"),
+                                   QStringLiteral("%x"),
+                                   QStringLiteral("@x"),
+                                   QStringLiteral("`x`"),
+                                   QStringLiteral("[x"),
+                                   QStringLiteral("]x"),
+                                   QStringLiteral("{x"),
+                                   QStringLiteral("}x"),
+                                   QStringLiteral("#x"),
+                                   QStringLiteral(",x"),
+                                   QStringLiteral("?x"),
+                                   QStringLiteral("? x"),
+                                   QStringLiteral(":x"),
+                                   QStringLiteral(": x"),
+                                   QStringLiteral("x:"),
+                                   QStringLiteral("x: y"),
+                                   QStringLiteral("x:y"),
+                                   QStringLiteral("a #b"),
+                                   QStringLiteral("a#b"),
+                                   QStringLiteral("- x"),
+                                   QStringLiteral("-x"),
+                                   QStringLiteral("--- x"),
+                                   QStringLiteral("..."),
+                                   QStringLiteral("'q'"),
+                                   QStringLiteral("\"q\""),
+                                   QStringLiteral("it's"),
+                                   QStringLiteral("back\\slash"),
+                                   QStringLiteral("lead "),
+                                   QStringLiteral(" lead"),
+                                   QStringLiteral("a  b"),
+                                   QStringLiteral("a\nb"),
+                                   QStringLiteral("a\nb\n"),
+                                   QStringLiteral("a\n\nb"),
+                                   QStringLiteral(" \nx"),
+                                   QStringLiteral("x \ny"),
+                                   QStringLiteral("x\n y"),
+                                   QStringLiteral("x\r\ny"),
+                                   QStringLiteral("\ufeff"),
+                                   QStringLiteral("\ufeffafter a BOM"),
+                                   QStringLiteral("a\u2029c"),
+                                   QStringLiteral("tail\n\n"),
+                                   QStringLiteral("b\u00fccher"),
+                                   QStringLiteral("\u00a0nbsp"),
+                                   QStringLiteral("\u0001\u0085nel"),
+                                   QStringLiteral("line\u2028sep"),
+                                   QStringLiteral("\ufeffbom"),
+                                   QStringLiteral("emoji \U0001F600"),
+                                   QStringLiteral("\u65e5\u672c"),
+                                   QStringLiteral("<<"),
+                                   QStringLiteral("=x"),
+                                   QStringLiteral("platform=telegram room=group/42"),
+                                   QStringLiteral("$(id)"),
+                                   QStringLiteral("a,b"),
+                                   QStringLiteral("x\u00e9:"),
+                                   QStringLiteral("0 2 * * *")};
         manifest::Document document;
-        const manifest::ResourceSpec &spec = *manifest::findResource(u"routes"_s);
+        const manifest::ResourceSpec &spec = *manifest::findResource(QStringLiteral("routes"));
         qint64 seq = -3;
         for (const QString &text : texts) {
             manifest::Row row = manifest::emptyRow(spec);
-            row.set(spec, u"seq"_s, QString::number(seq++));
-            row.set(spec, u"match"_s, text);
-            row.set(spec, u"target"_s, text);
+            row.set(spec, QStringLiteral("seq"), QString::number(seq++));
+            row.set(spec, QStringLiteral("match"), text);
+            row.set(spec, QStringLiteral("target"), text);
             document.resources[spec.name].append(row);
         }
         expectAccepted(manifest::canonicalDocument(document));
@@ -212,16 +212,16 @@ private slots:
                                         "b"));
         QVERIFY(manifest::yamlWritable("a\nb"));
         ExportFixture fixture;
-        fixture.run(
-            u"INSERT INTO routes (seq, match, target) VALUES (3, char(10) || 'platform=x', 'beta');\n"_s);
+        fixture.run(QStringLiteral("INSERT INTO routes (seq, match, target) VALUES (3, char(10) || "
+                                   "'platform=x', 'beta');\n"));
         manifest::ExportOptions options;
-        options.include = {u"routes"_s};
+        options.include = {QStringLiteral("routes")};
         const Result<manifest::Projection> projection = manifest::project(fixture.store(), options);
         QVERIFY(projection);
         QVERIFY(std::any_of(projection->leftOut.cbegin(), projection->leftOut.cend(),
                             [](const manifest::LeftOut &row) {
-                                return row.row.startsWith(u"3|\n"_s) &&
-                                       row.reason.contains(u"line break"_s);
+                                return row.row.startsWith(QStringLiteral("3|\n")) &&
+                                       row.reason.contains(QStringLiteral("line break"));
                             }));
         expectAccepted(manifest::manifestText(*projection));
     }

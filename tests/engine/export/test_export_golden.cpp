@@ -9,7 +9,6 @@
 #include <QTest>
 
 using namespace arizuko;
-using namespace Qt::StringLiterals;
 
 namespace {
 
@@ -57,20 +56,22 @@ private slots:
     void defaultManifestIsGolden()
     {
         ExportFixture fixture;
-        compareGolden(manifest::manifestText(exported(fixture.store(), {})), u"default.yaml"_s);
+        compareGolden(manifest::manifestText(exported(fixture.store(), {})),
+                      QStringLiteral("default.yaml"));
     }
 
     void fullManifestIsGolden()
     {
         ExportFixture fixture;
         compareGolden(manifest::manifestText(exported(fixture.store(), everything())),
-                      u"full.yaml"_s);
+                      QStringLiteral("full.yaml"));
     }
 
     void scriptIsGolden()
     {
         ExportFixture fixture;
-        compareGolden(manifest::scriptText(exported(fixture.store(), everything())), u"full.sh"_s);
+        compareGolden(manifest::scriptText(exported(fixture.store(), everything())),
+                      QStringLiteral("full.sh"));
     }
 
     void defaultCarriesOnlyFolderScopedResources()
@@ -80,7 +81,7 @@ private slots:
         QStringList keys;
         for (const auto &entry : projection.document.resources)
             keys.append(entry.first);
-        QCOMPARE(keys, (QStringList{u"groups"_s, u"network_rules"_s}));
+        QCOMPARE(keys, (QStringList{QStringLiteral("groups"), QStringLiteral("network_rules")}));
         const QByteArray text = manifest::manifestText(projection);
         QVERIFY(!text.contains("[]"));
         QVERIFY(!text.contains("acl"));
@@ -91,21 +92,22 @@ private slots:
     {
         ExportFixture fixture;
         manifest::ExportOptions options;
-        options.include = {u"routes"_s};
+        options.include = {QStringLiteral("routes")};
         const manifest::Projection projection = exported(fixture.store(), options);
-        QCOMPARE(projection.warnings.filter(u"replaces EVERY routes row"_s).size(), 1);
-        QVERIFY(projection.warnings.filter(u"acl"_s).isEmpty());
+        QCOMPARE(projection.warnings.filter(QStringLiteral("replaces EVERY routes row")).size(), 1);
+        QVERIFY(projection.warnings.filter(QStringLiteral("acl")).isEmpty());
     }
 
     void unrepresentableRowsAreReportedByRow()
     {
         ExportFixture fixture;
         const QStringList rows = leftOutRows(exported(fixture.store(), everything()));
-        QVERIFY(rows.contains(u"network_rules acme/support|tracker.example| (deny)"_s));
-        QVERIFY(rows.contains(u"network_rules beta|localhost|"_s));
-        QVERIFY(rows.contains(u"acl corp/*|interact|corp/**|allow|"_s));
-        QVERIFY(rows.contains(u"routes 5|chat=corp/*|beta|"_s));
-        QVERIFY(rows.contains(u"secrets folder|acme|lower_case|"_s));
+        QVERIFY(
+            rows.contains(QStringLiteral("network_rules acme/support|tracker.example| (deny)")));
+        QVERIFY(rows.contains(QStringLiteral("network_rules beta|localhost|")));
+        QVERIFY(rows.contains(QStringLiteral("acl corp/*|interact|corp/**|allow|")));
+        QVERIFY(rows.contains(QStringLiteral("routes 5|chat=corp/*|beta|")));
+        QVERIFY(rows.contains(QStringLiteral("secrets folder|acme|lower_case|")));
         QCOMPARE(rows.size(), 5);
     }
 
@@ -116,17 +118,17 @@ private slots:
         options.unrepresentable = manifest::Unrepresentable::Refuse;
         const Result<manifest::Projection> projection = manifest::project(fixture.store(), options);
         QVERIFY(!projection);
-        QCOMPARE(projection.error().code, u"export.unrepresentable"_s);
-        QVERIFY(projection.error().message.contains(u"tracker.example"_s));
-        QVERIFY(projection.error().message.contains(u"localhost"_s));
-        QVERIFY(projection.error().message.contains(u"chat=corp/*"_s));
+        QCOMPARE(projection.error().code, QStringLiteral("export.unrepresentable"));
+        QVERIFY(projection.error().message.contains(QStringLiteral("tracker.example")));
+        QVERIFY(projection.error().message.contains(QStringLiteral("localhost")));
+        QVERIFY(projection.error().message.contains(QStringLiteral("chat=corp/*")));
     }
 
     void subtreeCarriesOnlyItsFolders()
     {
         ExportFixture fixture;
         manifest::ExportOptions options = everything();
-        options.folders = {u"acme/support"_s};
+        options.folders = {QStringLiteral("acme/support")};
         const manifest::Projection projection = exported(fixture.store(), options);
         const QByteArray text = manifest::manifestText(projection);
         QVERIFY(text.contains("folder: acme/support\n"));
@@ -136,8 +138,8 @@ private slots:
         QVERIFY(!text.contains("folder: \"\""));
         // A grant of the unselected acme, and routes to it, are reported.
         const QStringList rows = leftOutRows(projection);
-        QVERIFY(rows.contains(u"acl acme|mcp:send_file|acme/**|allow|"_s));
-        QVERIFY(rows.contains(u"routes 2|platform=telegram room=group/42|acme|"_s));
+        QVERIFY(rows.contains(QStringLiteral("acl acme|mcp:send_file|acme/**|allow|")));
+        QVERIFY(rows.contains(QStringLiteral("routes 2|platform=telegram room=group/42|acme|")));
     }
 
     void twoExportsAreIdentical()
@@ -161,12 +163,13 @@ private slots:
     {
         ExportFixture fixture;
         manifest::ExportOptions options;
-        options.folders = {u"nope"_s};
-        QCOMPARE(manifest::project(fixture.store(), options).error().code, u"export.no-folder"_s);
-        options = {};
-        options.include = {u"web_routes"_s};
+        options.folders = {QStringLiteral("nope")};
         QCOMPARE(manifest::project(fixture.store(), options).error().code,
-                 u"export.bad-resource"_s);
+                 QStringLiteral("export.no-folder"));
+        options = {};
+        options.include = {QStringLiteral("web_routes")};
+        QCOMPARE(manifest::project(fixture.store(), options).error().code,
+                 QStringLiteral("export.bad-resource"));
     }
 };
 

@@ -10,7 +10,6 @@
 #include <QTest>
 
 using namespace arizuko;
-using namespace Qt::StringLiterals;
 
 namespace {
 
@@ -46,42 +45,44 @@ private slots:
         ExportFixture fixture(false);
         // Written behind the validators' back: the script must be safe for
         // whatever the store holds.
-        const QStringList folders = {u"it's"_s,
-                                     u"a\"b"_s,
-                                     u"$(touch pwned)"_s,
-                                     u"`touch pwned`"_s,
-                                     u"new\nline; touch pwned"_s,
-                                     u"-rf"_s};
+        const QStringList folders = {QStringLiteral("it's"),
+                                     QStringLiteral("a\"b"),
+                                     QStringLiteral("$(touch pwned)"),
+                                     QStringLiteral("`touch pwned`"),
+                                     QStringLiteral("new\nline; touch pwned"),
+                                     QStringLiteral("-rf")};
         for (const QString &folder : folders) {
             QSqlQuery query(fixture.store().database());
-            query.prepare(
-                u"INSERT INTO groups (folder, created_at) VALUES (?, '2026-01-01T00:00:00.000Z')"_s);
+            query.prepare(QStringLiteral(
+                "INSERT INTO groups (folder, created_at) VALUES (?, '2026-01-01T00:00:00.000Z')"));
             query.addBindValue(folder);
             QVERIFY(query.exec());
-            query.prepare(u"INSERT INTO network_rules (folder, target, kind, created_at) "
-                          u"VALUES (?, 'example.com', 'allow', '2026-01-01T00:00:00.000Z')"_s);
+            query.prepare(
+                QStringLiteral("INSERT INTO network_rules (folder, target, kind, created_at) "
+                               "VALUES (?, 'example.com', 'allow', '2026-01-01T00:00:00.000Z')"));
             query.addBindValue(folder);
             QVERIFY(query.exec());
         }
-        const QString match = u"platform=$(touch${IFS}pwned)\nroom='`touch${IFS}pwned`'"_s;
+        const QString match =
+            QStringLiteral("platform=$(touch${IFS}pwned)\nroom='`touch${IFS}pwned`'");
         QSqlQuery route(fixture.store().database());
-        route.prepare(u"INSERT INTO routes (seq, match, target) VALUES (7, ?, ?)"_s);
+        route.prepare(QStringLiteral("INSERT INTO routes (seq, match, target) VALUES (7, ?, ?)"));
         route.addBindValue(match);
-        route.addBindValue(u"it's#observe"_s);
+        route.addBindValue(QStringLiteral("it's#observe"));
         QVERIFY(route.exec());
 
         manifest::ExportOptions options;
-        options.include = {u"routes"_s};
+        options.include = {QStringLiteral("routes")};
         const Result<manifest::Projection> projection = manifest::project(fixture.store(), options);
         QVERIFY(projection);
 
         QTemporaryDir work;
-        QFile script(work.filePath(u"export.sh"_s));
+        QFile script(work.filePath(QStringLiteral("export.sh")));
         QVERIFY(script.open(QIODevice::WriteOnly));
         script.write(manifest::scriptText(*projection));
         script.close();
-        QVERIFY(QDir(work.path()).mkdir(u"bin"_s));
-        QFile stubFile(work.filePath(u"bin/arizuko"_s));
+        QVERIFY(QDir(work.path()).mkdir(QStringLiteral("bin")));
+        QFile stubFile(work.filePath(QStringLiteral("bin/arizuko")));
         QVERIFY(stubFile.open(QIODevice::WriteOnly));
         stubFile.write(stub);
         stubFile.close();
@@ -89,35 +90,39 @@ private slots:
 
         QProcess shell;
         QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-        environment.insert(u"PATH"_s,
-                           work.filePath(u"bin"_s) + u':' + environment.value(u"PATH"_s));
-        environment.insert(u"ARGV_LOG"_s, work.filePath(u"argv.log"_s));
+        environment.insert(QStringLiteral("PATH"), work.filePath(QStringLiteral("bin")) + u':' +
+                                                       environment.value(QStringLiteral("PATH")));
+        environment.insert(QStringLiteral("ARGV_LOG"), work.filePath(QStringLiteral("argv.log")));
         shell.setProcessEnvironment(environment);
         shell.setWorkingDirectory(work.path());
-        shell.start(u"/bin/sh"_s, {script.fileName(), u"prod"_s});
+        shell.start(QStringLiteral("/bin/sh"), {script.fileName(), QStringLiteral("prod")});
         QVERIFY(shell.waitForFinished(30000));
         QCOMPARE(shell.exitCode(), 0);
 
-        const QList<QStringList> calls = recordedCalls(readFile(work.filePath(u"argv.log"_s)));
+        const QList<QStringList> calls =
+            recordedCalls(readFile(work.filePath(QStringLiteral("argv.log"))));
         for (const QString &folder : folders) {
-            const QStringList allow = {u"network"_s, u"prod"_s, u"allow"_s, folder,
-                                       u"example.com"_s};
-            const QStringList add = {u"group"_s, u"prod"_s, u"add"_s, u"desktop:"_s + folder,
+            const QStringList allow = {QStringLiteral("network"), QStringLiteral("prod"),
+                                       QStringLiteral("allow"), folder,
+                                       QStringLiteral("example.com")};
+            const QStringList add = {QStringLiteral("group"), QStringLiteral("prod"),
+                                     QStringLiteral("add"), QStringLiteral("desktop:") + folder,
                                      folder};
             // A leading dash would be read as a flag: such a command is a comment.
             const int expected = folder.startsWith(u'-') ? 0 : 1;
             QCOMPARE(calls.count(allow), expected);
             QCOMPARE(calls.count(add), expected);
         }
-        QCOMPARE(calls.count({u"route"_s, u"prod"_s, u"add"_s, match, u"it's#observe"_s, u"--seq"_s,
-                              u"7"_s}),
+        QCOMPARE(calls.count({QStringLiteral("route"), QStringLiteral("prod"),
+                              QStringLiteral("add"), match, QStringLiteral("it's#observe"),
+                              QStringLiteral("--seq"), QStringLiteral("7")}),
                  1);
         QCOMPARE(calls.size(), 2 * (folders.size() - 1) + 1);
         for (const QStringList &call : calls)
             for (const QString &argument : call)
                 QVERIFY2(!argument.startsWith(u'-') || argument == u"--seq", qPrintable(argument));
         QDir dir(work.path());
-        QCOMPARE(dir.entryList({u"pwned*"_s}), QStringList());
+        QCOMPARE(dir.entryList({QStringLiteral("pwned*")}), QStringList());
     }
 };
 

@@ -11,7 +11,6 @@
 #include <QTest>
 
 using namespace arizuko;
-using namespace Qt::StringLiterals;
 
 namespace {
 
@@ -20,7 +19,8 @@ namespace {
 QByteArray fullManifest(store::Store &store)
 {
     manifest::ExportOptions options;
-    options.include = {u"acl"_s, u"acl_membership"_s, u"routes"_s};
+    options.include = {QStringLiteral("acl"), QStringLiteral("acl_membership"),
+                       QStringLiteral("routes")};
     const Result<manifest::Projection> projection = manifest::project(store, options);
     if (!projection)
         qFatal("export failed: %s", qPrintable(projection.error().message));
@@ -31,10 +31,10 @@ QStringList planLines(const manifest::ImportPlan &plan)
 {
     QStringList lines;
     for (const manifest::PlannedRow &row : plan.rows) {
-        const QString sign = row.kind == manifest::PlannedRow::Kind::Add      ? u"+"_s
-                             : row.kind == manifest::PlannedRow::Kind::Change ? u"~"_s
-                                                                              : u"-"_s;
-        lines.append(u"%1 %2 %3"_s.arg(sign, row.resource, row.key));
+        const QString sign = row.kind == manifest::PlannedRow::Kind::Add      ? QStringLiteral("+")
+                             : row.kind == manifest::PlannedRow::Kind::Change ? QStringLiteral("~")
+                                                                              : QStringLiteral("-");
+        lines.append(QStringLiteral("%1 %2 %3").arg(sign, row.resource, row.key));
     }
     return lines;
 }
@@ -57,7 +57,7 @@ private slots:
         const QByteArray first = fullManifest(source.store());
         ExportFixture target(false);
         const Result<manifest::ImportPlan> applied =
-            manifest::applyImport(target.store(), first, u"test"_s);
+            manifest::applyImport(target.store(), first, QStringLiteral("test"));
         QVERIFY2(applied, qPrintable(applied ? QString() : applied.error().message));
         QCOMPARE(QString::fromUtf8(fullManifest(target.store())), QString::fromUtf8(first));
         // And the second import plans nothing.
@@ -70,8 +70,9 @@ private slots:
     {
         ExportFixture source;
         ExportFixture target(false);
-        QVERIFY(manifest::applyImport(target.store(), fullManifest(source.store()), u"test"_s));
-        QVERIFY(QFileInfo(target.dataDir() + u"/groups/acme/support/tier2"_s).isDir());
+        QVERIFY(manifest::applyImport(target.store(), fullManifest(source.store()),
+                                      QStringLiteral("test")));
+        QVERIFY(QFileInfo(target.dataDir() + QStringLiteral("/groups/acme/support/tier2")).isDir());
     }
 
     void folderScopedResourcesTouchOnlyTheirFolders()
@@ -82,8 +83,9 @@ private slots:
                                     "    target: gitlab.com\n";
         const Result<manifest::ImportPlan> plan = manifest::planImport(fixture.store(), manifest);
         QVERIFY2(plan, qPrintable(plan ? QString() : plan.error().message));
-        QCOMPARE(planLines(*plan), (QStringList{u"+ network_rules acme|gitlab.com|"_s,
-                                                u"- network_rules acme|github.com|"_s}));
+        QCOMPARE(planLines(*plan),
+                 (QStringList{QStringLiteral("+ network_rules acme|gitlab.com|"),
+                              QStringLiteral("- network_rules acme|github.com|")}));
     }
 
     void wholesaleResourcesReplaceEverything()
@@ -93,24 +95,24 @@ private slots:
             fixture.store(), "routes:\n  - seq: 1\n    match: \"\"\n    target: beta\n");
         QVERIFY(plan);
         const QStringList lines = planLines(*plan);
-        QVERIFY(lines.contains(u"+ routes 1||beta|"_s));
-        QVERIFY(lines.contains(u"- routes 10|platform=slack|acme/support#observe|"_s));
-        QVERIFY(lines.contains(u"- routes -1|verb=mention|beta|"_s));
+        QVERIFY(lines.contains(QStringLiteral("+ routes 1||beta|")));
+        QVERIFY(lines.contains(QStringLiteral("- routes 10|platform=slack|acme/support#observe|")));
+        QVERIFY(lines.contains(QStringLiteral("- routes -1|verb=mention|beta|")));
         // The desktop-only route cannot be written in a manifest, so it stays.
-        QVERIFY(!lines.join(u'\n').contains(u"chat=corp"_s));
-        QVERIFY(plan->notes.join(u'\n').contains(u"kept as they are"_s));
+        QVERIFY(!lines.join(u'\n').contains(QStringLiteral("chat=corp")));
+        QVERIFY(plan->notes.join(u'\n').contains(QStringLiteral("kept as they are")));
     }
 
     void emptyListDeletesEveryRowOfThatResource()
     {
         ExportFixture fixture;
         const Result<manifest::ImportPlan> applied =
-            manifest::applyImport(fixture.store(), "acl_membership: []\n", u"test"_s);
+            manifest::applyImport(fixture.store(), "acl_membership: []\n", QStringLiteral("test"));
         QVERIFY(applied);
         QSqlQuery query(fixture.store().database());
-        QVERIFY(query.exec(u"SELECT count(*) FROM acl_membership"_s) && query.next());
+        QVERIFY(query.exec(QStringLiteral("SELECT count(*) FROM acl_membership")) && query.next());
         QCOMPARE(query.value(0).toInt(), 0);
-        QVERIFY(query.exec(u"SELECT count(*) FROM network_rules"_s) && query.next());
+        QVERIFY(query.exec(QStringLiteral("SELECT count(*) FROM network_rules")) && query.next());
         QCOMPARE(query.value(0).toInt(), 6); // absent resources are untouched
     }
 
@@ -123,27 +125,29 @@ private slots:
                                     "    config: '{\"open\":1}'\n";
         const Result<manifest::ImportPlan> plan = manifest::planImport(fixture.store(), manifest);
         QVERIFY(plan);
-        QCOMPARE(planLines(*plan), QStringList{u"~ groups beta|"_s});
+        QCOMPARE(planLines(*plan), QStringList{QStringLiteral("~ groups beta|")});
     }
 
     void aFailingApplyChangesNothing()
     {
         ExportFixture fixture;
         // A store rule the plan cannot foresee fails the last write.
-        fixture.run(u"CREATE TRIGGER refuse_boom BEFORE INSERT ON routes WHEN NEW.target = 'beta' "
-                    u"BEGIN SELECT RAISE(ABORT, 'boom'); END;\n"_s);
-        QSqlQuery(fixture.store().database()).exec(u"PRAGMA wal_checkpoint(TRUNCATE)"_s);
+        fixture.run(QStringLiteral(
+            "CREATE TRIGGER refuse_boom BEFORE INSERT ON routes WHEN NEW.target = 'beta' "
+            "BEGIN SELECT RAISE(ABORT, 'boom'); END;\n"));
+        QSqlQuery(fixture.store().database())
+            .exec(QStringLiteral("PRAGMA wal_checkpoint(TRUNCATE)"));
         const QString db = fixture.store().databasePath();
-        const QByteArray before = fileHash(db) + fileHash(db + u"-wal"_s);
+        const QByteArray before = fileHash(db) + fileHash(db + QStringLiteral("-wal"));
         const QByteArray manifest = "groups:\n  - folder: gamma\n    product: assistant\n"
                                     "network_rules:\n  - folder: gamma\n    target: example.org\n"
                                     "routes:\n  - seq: 1\n    match: \"\"\n    target: beta\n";
         const Result<manifest::ImportPlan> applied =
-            manifest::applyImport(fixture.store(), manifest, u"test"_s);
+            manifest::applyImport(fixture.store(), manifest, QStringLiteral("test"));
         QVERIFY(!applied);
-        QVERIFY(applied.error().message.contains(u"boom"_s));
-        QCOMPARE(fileHash(db) + fileHash(db + u"-wal"_s), before);
-        QVERIFY(!QFileInfo::exists(fixture.dataDir() + u"/groups/gamma"_s));
+        QVERIFY(applied.error().message.contains(QStringLiteral("boom")));
+        QCOMPARE(fileHash(db) + fileHash(db + QStringLiteral("-wal")), before);
+        QVERIFY(!QFileInfo::exists(fixture.dataDir() + QStringLiteral("/groups/gamma")));
     }
 
     void serverExportIsReadAndReEmittedByteForByte()
@@ -165,25 +169,29 @@ private slots:
         ExportFixture fixture(false);
         const QByteArray server = readFile(QStringLiteral(SERVER_EXPORT));
         const Result<manifest::ImportPlan> applied =
-            manifest::applyImport(fixture.store(), server, u"test"_s);
+            manifest::applyImport(fixture.store(), server, QStringLiteral("test"));
         QVERIFY2(applied, qPrintable(applied ? QString() : applied.error().message));
         const QString ignored = applied->ignored.join(u'\n');
         for (const QString &resource :
-             {u"installed_packages"_s, u"proxyd_routes"_s, u"route_tokens"_s, u"web_routes"_s,
-              u"pending_actions"_s, u"scheduled_tasks"_s, u"onboarding_gates"_s, u"invites"_s})
+             {QStringLiteral("installed_packages"), QStringLiteral("proxyd_routes"),
+              QStringLiteral("route_tokens"), QStringLiteral("web_routes"),
+              QStringLiteral("pending_actions"), QStringLiteral("scheduled_tasks"),
+              QStringLiteral("onboarding_gates"), QStringLiteral("invites")})
             QVERIFY2(ignored.contains(resource + u':'), qPrintable(resource));
-        QVERIFY(ignored.contains(u"cost_cap_cents_per_day"_s));
-        QVERIFY(ignored.contains(u"atlas#standup"_s));
-        QVERIFY(ignored.contains(u"claim predicate"_s));
-        QVERIFY(ignored.contains(u"observe_window_messages"_s));
+        QVERIFY(ignored.contains(QStringLiteral("cost_cap_cents_per_day")));
+        QVERIFY(ignored.contains(QStringLiteral("atlas#standup")));
+        QVERIFY(ignored.contains(QStringLiteral("claim predicate")));
+        QVERIFY(ignored.contains(QStringLiteral("observe_window_messages")));
         QSqlQuery query(fixture.store().database());
-        QVERIFY(query.exec(u"SELECT target FROM network_rules WHERE folder = 'atlas'"_s) &&
+        QVERIFY(
+            query.exec(QStringLiteral("SELECT target FROM network_rules WHERE folder = 'atlas'")) &&
+            query.next());
+        QCOMPARE(query.value(0).toString(), QStringLiteral("github.com"));
+        QVERIFY(query.exec(QStringLiteral(
+                    "SELECT principal, params FROM acl WHERE action = 'mcp:send'")) &&
                 query.next());
-        QCOMPARE(query.value(0).toString(), u"github.com"_s);
-        QVERIFY(query.exec(u"SELECT principal, params FROM acl WHERE action = 'mcp:send'"_s) &&
-                query.next());
-        QCOMPARE(query.value(0).toString(), u"atlas"_s);
-        QCOMPARE(query.value(1).toString(), u"{\"jid\":\"telegram:*\"}"_s);
+        QCOMPARE(query.value(0).toString(), QStringLiteral("atlas"));
+        QCOMPARE(query.value(1).toString(), QStringLiteral("{\"jid\":\"telegram:*\"}"));
     }
 };
 

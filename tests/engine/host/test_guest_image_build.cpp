@@ -13,7 +13,6 @@
 #include <signal.h>
 
 using namespace arizuko;
-using namespace Qt::StringLiterals;
 using Outcome = host::GuestImageBuild::Outcome;
 
 class GuestImageBuildTest final : public QObject
@@ -25,13 +24,22 @@ private slots:
     {
         QTest::addColumn<QString>("line");
         QTest::addColumn<int>("percent");
-        QTest::newRow("first") << u"build-guest-image: [   0.1s] resolving input versions"_s << 5;
-        QTest::newRow("root") << u"build-guest-image: [  41.0s] writing root.img (ext4)"_s << 75;
-        QTest::newRow("done") << u"build-guest-image: [ 120.3s] done: 30M vmlinux, …"_s << 100;
+        QTest::newRow("first") << QStringLiteral(
+                                      "build-guest-image: [   0.1s] resolving input versions")
+                               << 5;
+        QTest::newRow("root") << QStringLiteral(
+                                     "build-guest-image: [  41.0s] writing root.img (ext4)")
+                              << 75;
+        QTest::newRow("done") << QStringLiteral("build-guest-image: [ 120.3s] done: 30M vmlinux, …")
+                              << 100;
         QTest::newRow("cached")
-            << u"build-guest-image: [   1.9s] guest image in /x is up to date (inputs ab12)"_s << 100;
-        QTest::newRow("apt output") << u"Get:1 http://deb.debian.org bookworm/main"_s << -1;
-        QTest::newRow("error") << u"build-guest-image: error: no guest binary at /x"_s << -1;
+            << QStringLiteral(
+                   "build-guest-image: [   1.9s] guest image in /x is up to date (inputs ab12)")
+            << 100;
+        QTest::newRow("apt output")
+            << QStringLiteral("Get:1 http://deb.debian.org bookworm/main") << -1;
+        QTest::newRow("error") << QStringLiteral("build-guest-image: error: no guest binary at /x")
+                               << -1;
     }
 
     void stepLinesAreProgress()
@@ -56,10 +64,13 @@ private slots:
         QCOMPARE(finished.first().at(0).value<Outcome>(), Outcome::Cancelled);
         QVERIFY(!build.isRunning());
         // No image was produced, and the script's work directory went with it.
-        QVERIFY(!QFileInfo::exists(output.filePath(u"vmlinux"_s)));
-        QVERIFY(!QFileInfo::exists(output.filePath(u"manifest.json"_s)));
+        QVERIFY(!QFileInfo::exists(output.filePath(QStringLiteral("vmlinux"))));
+        QVERIFY(!QFileInfo::exists(output.filePath(QStringLiteral("manifest.json"))));
         QTRY_VERIFY_WITH_TIMEOUT(
-            QDir(output.path()).entryList({u".work.*"_s}, QDir::Dirs | QDir::Hidden).isEmpty(), 10000);
+            QDir(output.path())
+                .entryList({QStringLiteral(".work.*")}, QDir::Dirs | QDir::Hidden)
+                .isEmpty(),
+            10000);
     }
 
     void aFailureCarriesTheScriptsReason()
@@ -68,10 +79,11 @@ private slots:
         host::GuestImageBuild build;
         QSignalSpy finished(&build, &host::GuestImageBuild::finished);
         QSignalSpy log(&build, &host::GuestImageBuild::logLine);
-        build.start({QStringLiteral(BUILDER_SCRIPT), output.filePath(u"no-such-guest"_s), output.path()});
+        build.start({QStringLiteral(BUILDER_SCRIPT),
+                     output.filePath(QStringLiteral("no-such-guest")), output.path()});
         QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 60000);
         QCOMPARE(finished.first().at(0).value<Outcome>(), Outcome::Failed);
-        QVERIFY2(finished.first().at(1).toString().contains(u"no guest binary at"_s),
+        QVERIFY2(finished.first().at(1).toString().contains(QStringLiteral("no guest binary at")),
                  qPrintable(finished.first().at(1).toString()));
         QVERIFY(!log.isEmpty());
     }
@@ -81,10 +93,11 @@ private slots:
         QTemporaryDir output;
         host::GuestImageBuild build;
         QSignalSpy finished(&build, &host::GuestImageBuild::finished);
-        build.start({output.filePath(u"build-guest-image"_s), QStringLiteral(GUEST_BINARY), output.path()});
+        build.start({output.filePath(QStringLiteral("build-guest-image")),
+                     QStringLiteral(GUEST_BINARY), output.path()});
         QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 10000);
         QCOMPARE(finished.first().at(0).value<Outcome>(), Outcome::Failed);
-        QVERIFY(finished.first().at(1).toString().startsWith(u"cannot start"_s));
+        QVERIFY(finished.first().at(1).toString().startsWith(QStringLiteral("cannot start")));
     }
 };
 

@@ -5,7 +5,6 @@
 
 #include <QTest>
 
-using namespace Qt::StringLiterals;
 using namespace arizuko::policy;
 
 class ActionTest : public QObject
@@ -25,26 +24,42 @@ void ActionTest::covers_data()
     QTest::addColumn<QString>("requested");
     QTest::addColumn<bool>("expected");
 
-    QTest::newRow("* covers admin") << u"*"_s << u"admin"_s << true;
-    QTest::newRow("* covers interact") << u"*"_s << u"interact"_s << true;
-    QTest::newRow("* covers a tool") << u"*"_s << u"mcp:send"_s << true;
-    QTest::newRow("* covers egress") << u"*"_s << u"egress"_s << true;
-    QTest::newRow("admin covers interact") << u"admin"_s << u"interact"_s << true;
-    QTest::newRow("admin covers a tool") << u"admin"_s << u"mcp:send_file"_s << true;
-    QTest::newRow("admin covers mcp:*") << u"admin"_s << u"mcp:*"_s << true;
-    QTest::newRow("admin does not cover egress") << u"admin"_s << u"egress"_s << false;
-    QTest::newRow("admin does not cover *") << u"admin"_s << u"*"_s << false;
-    QTest::newRow("interact covers itself") << u"interact"_s << u"interact"_s << true;
-    QTest::newRow("interact does not cover admin") << u"interact"_s << u"admin"_s << false;
-    QTest::newRow("interact does not cover a tool") << u"interact"_s << u"mcp:send"_s << false;
-    QTest::newRow("mcp:* covers a tool") << u"mcp:*"_s << u"mcp:reply"_s << true;
-    QTest::newRow("mcp:* does not cover interact") << u"mcp:*"_s << u"interact"_s << false;
-    QTest::newRow("mcp:* does not cover admin") << u"mcp:*"_s << u"admin"_s << false;
-    QTest::newRow("mcp:* does not cover a bare mcp:") << u"mcp:*"_s << u"mcp:"_s << false;
-    QTest::newRow("a tool covers itself") << u"mcp:send"_s << u"mcp:send"_s << true;
-    QTest::newRow("a tool is not a prefix") << u"mcp:send"_s << u"mcp:send_file"_s << false;
-    QTest::newRow("a tool does not cover mcp:*") << u"mcp:send"_s << u"mcp:*"_s << false;
-    QTest::newRow("egress covers itself") << u"egress"_s << u"egress"_s << true;
+    QTest::newRow("* covers admin") << QStringLiteral("*") << QStringLiteral("admin") << true;
+    QTest::newRow("* covers interact") << QStringLiteral("*") << QStringLiteral("interact") << true;
+    QTest::newRow("* covers a tool") << QStringLiteral("*") << QStringLiteral("mcp:send") << true;
+    QTest::newRow("* covers egress") << QStringLiteral("*") << QStringLiteral("egress") << true;
+    QTest::newRow("admin covers interact")
+        << QStringLiteral("admin") << QStringLiteral("interact") << true;
+    QTest::newRow("admin covers a tool")
+        << QStringLiteral("admin") << QStringLiteral("mcp:send_file") << true;
+    QTest::newRow("admin covers mcp:*")
+        << QStringLiteral("admin") << QStringLiteral("mcp:*") << true;
+    QTest::newRow("admin does not cover egress")
+        << QStringLiteral("admin") << QStringLiteral("egress") << false;
+    QTest::newRow("admin does not cover *")
+        << QStringLiteral("admin") << QStringLiteral("*") << false;
+    QTest::newRow("interact covers itself")
+        << QStringLiteral("interact") << QStringLiteral("interact") << true;
+    QTest::newRow("interact does not cover admin")
+        << QStringLiteral("interact") << QStringLiteral("admin") << false;
+    QTest::newRow("interact does not cover a tool")
+        << QStringLiteral("interact") << QStringLiteral("mcp:send") << false;
+    QTest::newRow("mcp:* covers a tool")
+        << QStringLiteral("mcp:*") << QStringLiteral("mcp:reply") << true;
+    QTest::newRow("mcp:* does not cover interact")
+        << QStringLiteral("mcp:*") << QStringLiteral("interact") << false;
+    QTest::newRow("mcp:* does not cover admin")
+        << QStringLiteral("mcp:*") << QStringLiteral("admin") << false;
+    QTest::newRow("mcp:* does not cover a bare mcp:")
+        << QStringLiteral("mcp:*") << QStringLiteral("mcp:") << false;
+    QTest::newRow("a tool covers itself")
+        << QStringLiteral("mcp:send") << QStringLiteral("mcp:send") << true;
+    QTest::newRow("a tool is not a prefix")
+        << QStringLiteral("mcp:send") << QStringLiteral("mcp:send_file") << false;
+    QTest::newRow("a tool does not cover mcp:*")
+        << QStringLiteral("mcp:send") << QStringLiteral("mcp:*") << false;
+    QTest::newRow("egress covers itself")
+        << QStringLiteral("egress") << QStringLiteral("egress") << true;
 }
 
 void ActionTest::covers()
@@ -60,17 +75,17 @@ void ActionTest::validation_data()
     QTest::addColumn<QString>("action");
     QTest::addColumn<bool>("valid");
 
-    QTest::newRow("*") << u"*"_s << true;
-    QTest::newRow("admin") << u"admin"_s << true;
-    QTest::newRow("interact") << u"interact"_s << true;
-    QTest::newRow("egress") << u"egress"_s << true;
-    QTest::newRow("mcp:*") << u"mcp:*"_s << true;
-    QTest::newRow("mcp:send_file") << u"mcp:send_file"_s << true;
-    QTest::newRow("empty") << u""_s << false;
-    QTest::newRow("bare mcp:") << u"mcp:"_s << false;
-    QTest::newRow("tool glob") << u"mcp:send*"_s << false;
-    QTest::newRow("space") << u"mcp:send file"_s << false;
-    QTest::newRow("upper-case word") << u"Admin"_s << false;
+    QTest::newRow("*") << QStringLiteral("*") << true;
+    QTest::newRow("admin") << QStringLiteral("admin") << true;
+    QTest::newRow("interact") << QStringLiteral("interact") << true;
+    QTest::newRow("egress") << QStringLiteral("egress") << true;
+    QTest::newRow("mcp:*") << QStringLiteral("mcp:*") << true;
+    QTest::newRow("mcp:send_file") << QStringLiteral("mcp:send_file") << true;
+    QTest::newRow("empty") << QStringLiteral("") << false;
+    QTest::newRow("bare mcp:") << QStringLiteral("mcp:") << false;
+    QTest::newRow("tool glob") << QStringLiteral("mcp:send*") << false;
+    QTest::newRow("space") << QStringLiteral("mcp:send file") << false;
+    QTest::newRow("upper-case word") << QStringLiteral("Admin") << false;
 }
 
 void ActionTest::validation()
@@ -80,7 +95,7 @@ void ActionTest::validation()
     const auto result = validateAction(action);
     QCOMPARE(result.ok(), valid);
     if (!valid)
-        QVERIFY2(result.error().message.contains(u"mcp:<tool>"_s),
+        QVERIFY2(result.error().message.contains(QStringLiteral("mcp:<tool>")),
                  qPrintable(result.error().message));
 }
 

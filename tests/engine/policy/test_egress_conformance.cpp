@@ -49,7 +49,8 @@ private slots:
             if (text.isEmpty() || text.startsWith(u'#'))
                 continue;
             const QStringList fields = text.split(u'\t');
-            QVERIFY2(fields.size() == 4, qPrintable(u"line %1: %2"_s.arg(line).arg(text)));
+            QVERIFY2(fields.size() == 4,
+                     qPrintable(QStringLiteral("line %1: %2").arg(line).arg(text)));
             QTest::addRow("line %d: %s", line, qPrintable(text))
                 << entries(fields[0]) << entries(fields[1]) << fields[2]
                 << (fields[3] == "allow"_L1);
@@ -70,7 +71,7 @@ private slots:
             QSKIP("request syntax, not a host decision: unbracketed IPv6 in a request");
 
         PolicyFixture fixture;
-        const QString folder = u"team"_s;
+        const QString folder = QStringLiteral("team");
         fixture.addFolder(folder);
         NetworkRules &rules = fixture.policy().network();
         // The policy validates entries more strictly than the proxy parses
@@ -78,12 +79,15 @@ private slots:
         // it refuses never reaches a proxy, so the case is judged without it.
         for (const QString &entry : allow) {
             if (entry == "ALL"_L1)
-                QVERIFY(fixture.grants().add(row(folder, u"egress"_s, folder), u"test"_s).ok());
-            else if (!rules.add(folder, entry, RuleKind::Allow, u"test"_s).ok())
+                QVERIFY(
+                    fixture.grants()
+                        .add(row(folder, QStringLiteral("egress"), folder), QStringLiteral("test"))
+                        .ok());
+            else if (!rules.add(folder, entry, RuleKind::Allow, QStringLiteral("test")).ok())
                 qInfo("policy refuses allow entry '%s'", qPrintable(entry));
         }
         for (const QString &entry : deny) {
-            if (!rules.add(folder, entry, RuleKind::Deny, u"test"_s).ok())
+            if (!rules.add(folder, entry, RuleKind::Deny, QStringLiteral("test")).ok())
                 qInfo("policy refuses deny entry '%s'", qPrintable(entry));
         }
 

@@ -5,7 +5,6 @@
 
 #include <QTest>
 
-using namespace Qt::StringLiterals;
 using arizuko::policy::globCovers;
 using arizuko::policy::globMatches;
 
@@ -27,34 +26,50 @@ void GlobTest::matches_data()
     QTest::addColumn<bool>("expected");
 
     // Scope globs of the issue: a, a/*, a/**, **.
-    QTest::newRow("exact") << u"a"_s << u"a"_s << true;
-    QTest::newRow("exact is not a child") << u"a"_s << u"a/b"_s << false;
-    QTest::newRow("exact is not a prefix") << u"a"_s << u"ab"_s << false;
-    QTest::newRow("exact is not the parent") << u"a/b"_s << u"a"_s << false;
-    QTest::newRow("children: direct child") << u"a/*"_s << u"a/b"_s << true;
-    QTest::newRow("children: not itself") << u"a/*"_s << u"a"_s << false;
-    QTest::newRow("children: not a grandchild") << u"a/*"_s << u"a/b/c"_s << false;
-    QTest::newRow("children: not a sibling tree") << u"a/*"_s << u"ab/c"_s << false;
-    QTest::newRow("subtree: itself") << u"a/**"_s << u"a"_s << true;
-    QTest::newRow("subtree: child") << u"a/**"_s << u"a/b"_s << true;
-    QTest::newRow("subtree: deep") << u"a/**"_s << u"a/b/c/d"_s << true;
-    QTest::newRow("subtree: not a sibling") << u"a/**"_s << u"ab"_s << false;
-    QTest::newRow("subtree: not a sibling's child") << u"a/**"_s << u"ab/c"_s << false;
-    QTest::newRow("everything: top") << u"**"_s << u"corp"_s << true;
-    QTest::newRow("everything: deep") << u"**"_s << u"corp/eng/sre"_s << true;
-    QTest::newRow("everything: base") << u"**"_s << u""_s << true;
+    QTest::newRow("exact") << QStringLiteral("a") << QStringLiteral("a") << true;
+    QTest::newRow("exact is not a child") << QStringLiteral("a") << QStringLiteral("a/b") << false;
+    QTest::newRow("exact is not a prefix") << QStringLiteral("a") << QStringLiteral("ab") << false;
+    QTest::newRow("exact is not the parent")
+        << QStringLiteral("a/b") << QStringLiteral("a") << false;
+    QTest::newRow("children: direct child")
+        << QStringLiteral("a/*") << QStringLiteral("a/b") << true;
+    QTest::newRow("children: not itself") << QStringLiteral("a/*") << QStringLiteral("a") << false;
+    QTest::newRow("children: not a grandchild")
+        << QStringLiteral("a/*") << QStringLiteral("a/b/c") << false;
+    QTest::newRow("children: not a sibling tree")
+        << QStringLiteral("a/*") << QStringLiteral("ab/c") << false;
+    QTest::newRow("subtree: itself") << QStringLiteral("a/**") << QStringLiteral("a") << true;
+    QTest::newRow("subtree: child") << QStringLiteral("a/**") << QStringLiteral("a/b") << true;
+    QTest::newRow("subtree: deep") << QStringLiteral("a/**") << QStringLiteral("a/b/c/d") << true;
+    QTest::newRow("subtree: not a sibling")
+        << QStringLiteral("a/**") << QStringLiteral("ab") << false;
+    QTest::newRow("subtree: not a sibling's child")
+        << QStringLiteral("a/**") << QStringLiteral("ab/c") << false;
+    QTest::newRow("everything: top") << QStringLiteral("**") << QStringLiteral("corp") << true;
+    QTest::newRow("everything: deep")
+        << QStringLiteral("**") << QStringLiteral("corp/eng/sre") << true;
+    QTest::newRow("everything: base") << QStringLiteral("**") << QStringLiteral("") << true;
     // `**` inside a pattern and in-segment wildcards.
-    QTest::newRow("middle ** zero segments") << u"a/**/z"_s << u"a/z"_s << true;
-    QTest::newRow("middle ** many segments") << u"a/**/z"_s << u"a/b/c/z"_s << true;
-    QTest::newRow("middle ** wrong end") << u"a/**/z"_s << u"a/b/c/y"_s << false;
-    QTest::newRow("star within segment") << u"corp/e*"_s << u"corp/eng"_s << true;
-    QTest::newRow("star does not cross /") << u"telegram:*"_s << u"telegram:user/1"_s << false;
-    QTest::newRow("star matches within") << u"telegram:*"_s << u"telegram:42"_s << true;
-    QTest::newRow("question mark one char") << u"v?"_s << u"v1"_s << true;
-    QTest::newRow("question mark not two") << u"v?"_s << u"v12"_s << false;
-    QTest::newRow("star backtracks") << u"*ab*cd"_s << u"xabyabzcd"_s << true;
-    QTest::newRow("star backtracks and fails") << u"*ab*cd"_s << u"xabyabzc"_s << false;
-    QTest::newRow("empty matches only empty") << u""_s << u"a"_s << false;
+    QTest::newRow("middle ** zero segments")
+        << QStringLiteral("a/**/z") << QStringLiteral("a/z") << true;
+    QTest::newRow("middle ** many segments")
+        << QStringLiteral("a/**/z") << QStringLiteral("a/b/c/z") << true;
+    QTest::newRow("middle ** wrong end")
+        << QStringLiteral("a/**/z") << QStringLiteral("a/b/c/y") << false;
+    QTest::newRow("star within segment")
+        << QStringLiteral("corp/e*") << QStringLiteral("corp/eng") << true;
+    QTest::newRow("star does not cross /")
+        << QStringLiteral("telegram:*") << QStringLiteral("telegram:user/1") << false;
+    QTest::newRow("star matches within")
+        << QStringLiteral("telegram:*") << QStringLiteral("telegram:42") << true;
+    QTest::newRow("question mark one char") << QStringLiteral("v?") << QStringLiteral("v1") << true;
+    QTest::newRow("question mark not two")
+        << QStringLiteral("v?") << QStringLiteral("v12") << false;
+    QTest::newRow("star backtracks")
+        << QStringLiteral("*ab*cd") << QStringLiteral("xabyabzcd") << true;
+    QTest::newRow("star backtracks and fails")
+        << QStringLiteral("*ab*cd") << QStringLiteral("xabyabzc") << false;
+    QTest::newRow("empty matches only empty") << QStringLiteral("") << QStringLiteral("a") << false;
 }
 
 void GlobTest::matches()
@@ -71,22 +86,38 @@ void GlobTest::covers_data()
     QTest::addColumn<QString>("inner");
     QTest::addColumn<bool>("expected");
 
-    QTest::newRow("everything covers a subtree") << u"**"_s << u"corp/**"_s << true;
-    QTest::newRow("subtree covers itself") << u"corp/**"_s << u"corp/**"_s << true;
-    QTest::newRow("subtree covers its root") << u"corp/**"_s << u"corp"_s << true;
-    QTest::newRow("subtree covers children glob") << u"corp/**"_s << u"corp/*"_s << true;
-    QTest::newRow("subtree covers a deeper subtree") << u"corp/**"_s << u"corp/eng/**"_s << true;
-    QTest::newRow("subtree does not cover a sibling") << u"corp/**"_s << u"corpx"_s << false;
-    QTest::newRow("subtree does not cover everything") << u"corp/**"_s << u"**"_s << false;
-    QTest::newRow("children do not cover a subtree") << u"corp/*"_s << u"corp/**"_s << false;
-    QTest::newRow("children cover one child") << u"corp/*"_s << u"corp/eng"_s << true;
-    QTest::newRow("children cover a child glob") << u"corp/*"_s << u"corp/e*"_s << true;
-    QTest::newRow("children do not cover the root") << u"corp/*"_s << u"corp"_s << false;
-    QTest::newRow("exact covers only itself") << u"corp"_s << u"corp"_s << true;
-    QTest::newRow("exact does not cover a glob") << u"corp"_s << u"corp/**"_s << false;
-    QTest::newRow("partial glob not provable") << u"corp/e*"_s << u"corp/*"_s << false;
-    QTest::newRow("param glob narrowed") << u"telegram:*"_s << u"telegram:42"_s << true;
-    QTest::newRow("param glob widened") << u"telegram:42"_s << u"telegram:*"_s << false;
+    QTest::newRow("everything covers a subtree")
+        << QStringLiteral("**") << QStringLiteral("corp/**") << true;
+    QTest::newRow("subtree covers itself")
+        << QStringLiteral("corp/**") << QStringLiteral("corp/**") << true;
+    QTest::newRow("subtree covers its root")
+        << QStringLiteral("corp/**") << QStringLiteral("corp") << true;
+    QTest::newRow("subtree covers children glob")
+        << QStringLiteral("corp/**") << QStringLiteral("corp/*") << true;
+    QTest::newRow("subtree covers a deeper subtree")
+        << QStringLiteral("corp/**") << QStringLiteral("corp/eng/**") << true;
+    QTest::newRow("subtree does not cover a sibling")
+        << QStringLiteral("corp/**") << QStringLiteral("corpx") << false;
+    QTest::newRow("subtree does not cover everything")
+        << QStringLiteral("corp/**") << QStringLiteral("**") << false;
+    QTest::newRow("children do not cover a subtree")
+        << QStringLiteral("corp/*") << QStringLiteral("corp/**") << false;
+    QTest::newRow("children cover one child")
+        << QStringLiteral("corp/*") << QStringLiteral("corp/eng") << true;
+    QTest::newRow("children cover a child glob")
+        << QStringLiteral("corp/*") << QStringLiteral("corp/e*") << true;
+    QTest::newRow("children do not cover the root")
+        << QStringLiteral("corp/*") << QStringLiteral("corp") << false;
+    QTest::newRow("exact covers only itself")
+        << QStringLiteral("corp") << QStringLiteral("corp") << true;
+    QTest::newRow("exact does not cover a glob")
+        << QStringLiteral("corp") << QStringLiteral("corp/**") << false;
+    QTest::newRow("partial glob not provable")
+        << QStringLiteral("corp/e*") << QStringLiteral("corp/*") << false;
+    QTest::newRow("param glob narrowed")
+        << QStringLiteral("telegram:*") << QStringLiteral("telegram:42") << true;
+    QTest::newRow("param glob widened")
+        << QStringLiteral("telegram:42") << QStringLiteral("telegram:*") << false;
 }
 
 void GlobTest::covers()

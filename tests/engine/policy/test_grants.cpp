@@ -8,14 +8,13 @@
 #include <QJsonDocument>
 #include <QTest>
 
-using namespace Qt::StringLiterals;
 using namespace arizuko::policy;
 
 namespace {
 
 Grant added(Grants &grants, const Grant &grant)
 {
-    auto result = grants.add(grant, u"test"_s);
+    auto result = grants.add(grant, QStringLiteral("test"));
     if (!result)
         qFatal("cannot add grant: %s", qPrintable(result.error().message));
     return *result;
@@ -32,9 +31,12 @@ bool allowed(Grants &grants, const QString &principal, const QString &action, co
 
 // The messaging tools the schema seeds for role:member (arizuko's floor role).
 const QStringList kMessagingTools = {
-    u"mcp:delete"_s, u"mcp:dislike"_s, u"mcp:edit"_s,      u"mcp:forward"_s,
-    u"mcp:like"_s,   u"mcp:post"_s,    u"mcp:quote"_s,     u"mcp:reply"_s,
-    u"mcp:repost"_s, u"mcp:send"_s,    u"mcp:send_file"_s, u"mcp:send_voice"_s,
+    QStringLiteral("mcp:delete"),    QStringLiteral("mcp:dislike"),
+    QStringLiteral("mcp:edit"),      QStringLiteral("mcp:forward"),
+    QStringLiteral("mcp:like"),      QStringLiteral("mcp:post"),
+    QStringLiteral("mcp:quote"),     QStringLiteral("mcp:reply"),
+    QStringLiteral("mcp:repost"),    QStringLiteral("mcp:send"),
+    QStringLiteral("mcp:send_file"), QStringLiteral("mcp:send_voice"),
 };
 
 } // namespace
@@ -73,15 +75,19 @@ void GrantsTest::scopeGlobs_data()
     QTest::addColumn<QString>("grantScope");
     QTest::addColumn<QString>("scope");
     QTest::addColumn<bool>("expected");
-    QTest::newRow("a: a") << u"corp"_s << u"corp"_s << true;
-    QTest::newRow("a: not a/b") << u"corp"_s << u"corp/eng"_s << false;
-    QTest::newRow("a/*: a/b") << u"corp/*"_s << u"corp/eng"_s << true;
-    QTest::newRow("a/*: not a") << u"corp/*"_s << u"corp"_s << false;
-    QTest::newRow("a/*: not a/b/c") << u"corp/*"_s << u"corp/eng/sre"_s << false;
-    QTest::newRow("a/**: a") << u"corp/**"_s << u"corp"_s << true;
-    QTest::newRow("a/**: a/b/c") << u"corp/**"_s << u"corp/eng/sre"_s << true;
-    QTest::newRow("a/**: not ab") << u"corp/**"_s << u"corporate"_s << false;
-    QTest::newRow("**: anything") << u"**"_s << u"other/deep/folder"_s << true;
+    QTest::newRow("a: a") << QStringLiteral("corp") << QStringLiteral("corp") << true;
+    QTest::newRow("a: not a/b") << QStringLiteral("corp") << QStringLiteral("corp/eng") << false;
+    QTest::newRow("a/*: a/b") << QStringLiteral("corp/*") << QStringLiteral("corp/eng") << true;
+    QTest::newRow("a/*: not a") << QStringLiteral("corp/*") << QStringLiteral("corp") << false;
+    QTest::newRow("a/*: not a/b/c")
+        << QStringLiteral("corp/*") << QStringLiteral("corp/eng/sre") << false;
+    QTest::newRow("a/**: a") << QStringLiteral("corp/**") << QStringLiteral("corp") << true;
+    QTest::newRow("a/**: a/b/c") << QStringLiteral("corp/**") << QStringLiteral("corp/eng/sre")
+                                 << true;
+    QTest::newRow("a/**: not ab") << QStringLiteral("corp/**") << QStringLiteral("corporate")
+                                  << false;
+    QTest::newRow("**: anything") << QStringLiteral("**") << QStringLiteral("other/deep/folder")
+                                  << true;
 }
 
 void GrantsTest::scopeGlobs()
@@ -90,8 +96,11 @@ void GrantsTest::scopeGlobs()
     QFETCH(QString, scope);
     QFETCH(bool, expected);
     PolicyFixture fixture;
-    added(fixture.grants(), row(u"corp/eng"_s, u"mcp:deploy"_s, grantScope));
-    QCOMPARE(allowed(fixture.grants(), u"corp/eng"_s, u"mcp:deploy"_s, scope), expected);
+    added(fixture.grants(),
+          row(QStringLiteral("corp/eng"), QStringLiteral("mcp:deploy"), grantScope));
+    QCOMPARE(
+        allowed(fixture.grants(), QStringLiteral("corp/eng"), QStringLiteral("mcp:deploy"), scope),
+        expected);
 }
 
 void GrantsTest::actionLattice_data()
@@ -99,16 +108,24 @@ void GrantsTest::actionLattice_data()
     QTest::addColumn<QString>("granted");
     QTest::addColumn<QString>("requested");
     QTest::addColumn<bool>("expected");
-    QTest::newRow("* > admin") << u"*"_s << u"admin"_s << true;
-    QTest::newRow("* > egress") << u"*"_s << u"egress"_s << true;
-    QTest::newRow("admin > interact") << u"admin"_s << u"interact"_s << true;
-    QTest::newRow("admin > mcp:tool") << u"admin"_s << u"mcp:deploy"_s << true;
-    QTest::newRow("admin !> egress") << u"admin"_s << u"egress"_s << false;
-    QTest::newRow("interact !> admin") << u"interact"_s << u"admin"_s << false;
-    QTest::newRow("interact !> mcp:tool") << u"interact"_s << u"mcp:deploy"_s << false;
-    QTest::newRow("mcp:* > mcp:tool") << u"mcp:*"_s << u"mcp:deploy"_s << true;
-    QTest::newRow("mcp:* !> interact") << u"mcp:*"_s << u"interact"_s << false;
-    QTest::newRow("mcp:tool !> other tool") << u"mcp:deploy"_s << u"mcp:destroy"_s << false;
+    QTest::newRow("* > admin") << QStringLiteral("*") << QStringLiteral("admin") << true;
+    QTest::newRow("* > egress") << QStringLiteral("*") << QStringLiteral("egress") << true;
+    QTest::newRow("admin > interact")
+        << QStringLiteral("admin") << QStringLiteral("interact") << true;
+    QTest::newRow("admin > mcp:tool")
+        << QStringLiteral("admin") << QStringLiteral("mcp:deploy") << true;
+    QTest::newRow("admin !> egress")
+        << QStringLiteral("admin") << QStringLiteral("egress") << false;
+    QTest::newRow("interact !> admin")
+        << QStringLiteral("interact") << QStringLiteral("admin") << false;
+    QTest::newRow("interact !> mcp:tool")
+        << QStringLiteral("interact") << QStringLiteral("mcp:deploy") << false;
+    QTest::newRow("mcp:* > mcp:tool")
+        << QStringLiteral("mcp:*") << QStringLiteral("mcp:deploy") << true;
+    QTest::newRow("mcp:* !> interact")
+        << QStringLiteral("mcp:*") << QStringLiteral("interact") << false;
+    QTest::newRow("mcp:tool !> other tool")
+        << QStringLiteral("mcp:deploy") << QStringLiteral("mcp:destroy") << false;
 }
 
 void GrantsTest::actionLattice()
@@ -117,8 +134,10 @@ void GrantsTest::actionLattice()
     QFETCH(QString, requested);
     QFETCH(bool, expected);
     PolicyFixture fixture;
-    added(fixture.grants(), row(u"corp"_s, granted, u"corp/**"_s));
-    QCOMPARE(allowed(fixture.grants(), u"corp"_s, requested, u"corp/eng"_s), expected);
+    added(fixture.grants(), row(QStringLiteral("corp"), granted, QStringLiteral("corp/**")));
+    QCOMPARE(
+        allowed(fixture.grants(), QStringLiteral("corp"), requested, QStringLiteral("corp/eng")),
+        expected);
 }
 
 void GrantsTest::params_data()
@@ -126,9 +145,9 @@ void GrantsTest::params_data()
     QTest::addColumn<QString>("jid");
     QTest::addColumn<bool>("present");
     QTest::addColumn<bool>("expected");
-    QTest::newRow("matching value") << u"telegram:42"_s << true << true;
-    QTest::newRow("other platform") << u"discord:42"_s << true << false;
-    QTest::newRow("* does not cross /") << u"telegram:user/42"_s << true << false;
+    QTest::newRow("matching value") << QStringLiteral("telegram:42") << true << true;
+    QTest::newRow("other platform") << QStringLiteral("discord:42") << true << false;
+    QTest::newRow("* does not cross /") << QStringLiteral("telegram:user/42") << true << false;
     QTest::newRow("param missing") << QString() << false << false;
 }
 
@@ -139,65 +158,102 @@ void GrantsTest::params()
     QFETCH(bool, expected);
     PolicyFixture fixture;
     added(fixture.grants(),
-          row(u"corp"_s, u"mcp:notify"_s, u"corp"_s, Effect::Allow, {{u"jid"_s, u"telegram:*"_s}}));
-    CallParams call{{u"text"_s, u"hello"_s}};
+          row(QStringLiteral("corp"), QStringLiteral("mcp:notify"), QStringLiteral("corp"),
+              Effect::Allow, {{QStringLiteral("jid"), QStringLiteral("telegram:*")}}));
+    CallParams call{{QStringLiteral("text"), QStringLiteral("hello")}};
     if (present)
-        call.insert(u"jid"_s, jid);
-    QCOMPARE(allowed(fixture.grants(), u"corp"_s, u"mcp:notify"_s, u"corp"_s, call), expected);
+        call.insert(QStringLiteral("jid"), jid);
+    QCOMPARE(allowed(fixture.grants(), QStringLiteral("corp"), QStringLiteral("mcp:notify"),
+                     QStringLiteral("corp"), call),
+             expected);
 }
 
 void GrantsTest::noMatchDenies()
 {
     PolicyFixture fixture;
-    auto decision = fixture.grants().authorize(u"corp"_s, u"mcp:deploy"_s, u"corp"_s);
+    auto decision = fixture.grants().authorize(QStringLiteral("corp"), QStringLiteral("mcp:deploy"),
+                                               QStringLiteral("corp"));
     QVERIFY(decision.ok());
     QVERIFY(!decision->allowed);
     QVERIFY(!decision->decidingGrant);
-    QVERIFY2(decision->reason.contains(u"no grant allows"_s), qPrintable(decision->reason));
+    QVERIFY2(decision->reason.contains(QStringLiteral("no grant allows")),
+             qPrintable(decision->reason));
 }
 
 void GrantsTest::denyWins()
 {
     PolicyFixture fixture;
     Grants &grants = fixture.grants();
-    added(grants, row(u"corp"_s, u"admin"_s, u"corp/**"_s));
-    const Grant deny =
-        added(grants, row(u"corp"_s, u"mcp:send_file"_s, u"corp/secret"_s, Effect::Deny));
-    QVERIFY(allowed(grants, u"corp"_s, u"mcp:send_file"_s, u"corp/eng"_s));
-    auto decision = grants.authorize(u"corp"_s, u"mcp:send_file"_s, u"corp/secret"_s);
+    added(grants, row(QStringLiteral("corp"), QStringLiteral("admin"), QStringLiteral("corp/**")));
+    const Grant deny = added(grants, row(QStringLiteral("corp"), QStringLiteral("mcp:send_file"),
+                                         QStringLiteral("corp/secret"), Effect::Deny));
+    QVERIFY(allowed(grants, QStringLiteral("corp"), QStringLiteral("mcp:send_file"),
+                    QStringLiteral("corp/eng")));
+    auto decision = grants.authorize(QStringLiteral("corp"), QStringLiteral("mcp:send_file"),
+                                     QStringLiteral("corp/secret"));
     QVERIFY(!decision->allowed);
     QCOMPARE(decision->decidingGrant->id, deny.id);
     // A deny reached through a membership beats a direct allow.
-    QVERIFY(grants.addMembership(u"corp"_s, u"role:restricted"_s, u"test"_s).ok());
-    added(grants, row(u"role:restricted"_s, u"interact"_s, u"**"_s, Effect::Deny));
-    QVERIFY(!allowed(grants, u"corp"_s, u"interact"_s, u"corp"_s));
+    QVERIFY(grants
+                .addMembership(QStringLiteral("corp"), QStringLiteral("role:restricted"),
+                               QStringLiteral("test"))
+                .ok());
+    added(grants, row(QStringLiteral("role:restricted"), QStringLiteral("interact"),
+                      QStringLiteral("**"), Effect::Deny));
+    QVERIFY(!allowed(grants, QStringLiteral("corp"), QStringLiteral("interact"),
+                     QStringLiteral("corp")));
     // A deny on a wildcard principal beats everything it matches.
-    added(grants, row(u"**"_s, u"mcp:*"_s, u"corp/eng"_s, Effect::Deny));
-    QVERIFY(!allowed(grants, u"corp"_s, u"mcp:anything"_s, u"corp/eng"_s));
+    added(grants, row(QStringLiteral("**"), QStringLiteral("mcp:*"), QStringLiteral("corp/eng"),
+                      Effect::Deny));
+    QVERIFY(!allowed(grants, QStringLiteral("corp"), QStringLiteral("mcp:anything"),
+                     QStringLiteral("corp/eng")));
     // A param-narrowed deny denies only the calls it matches.
-    added(grants,
-          row(u"corp"_s, u"mcp:post"_s, u"corp/**"_s, Effect::Deny, {{u"jid"_s, u"public:*"_s}}));
-    QVERIFY(!allowed(grants, u"corp"_s, u"mcp:post"_s, u"corp/ops"_s, {{u"jid"_s, u"public:x"_s}}));
-    QVERIFY(allowed(grants, u"corp"_s, u"mcp:post"_s, u"corp/ops"_s, {{u"jid"_s, u"team:x"_s}}));
+    added(grants, row(QStringLiteral("corp"), QStringLiteral("mcp:post"), QStringLiteral("corp/**"),
+                      Effect::Deny, {{QStringLiteral("jid"), QStringLiteral("public:*")}}));
+    QVERIFY(!allowed(grants, QStringLiteral("corp"), QStringLiteral("mcp:post"),
+                     QStringLiteral("corp/ops"),
+                     {{QStringLiteral("jid"), QStringLiteral("public:x")}}));
+    QVERIFY(allowed(grants, QStringLiteral("corp"), QStringLiteral("mcp:post"),
+                    QStringLiteral("corp/ops"),
+                    {{QStringLiteral("jid"), QStringLiteral("team:x")}}));
 }
 
 void GrantsTest::membershipIsTransitive()
 {
     PolicyFixture fixture;
     Grants &grants = fixture.grants();
-    QVERIFY(grants.addMembership(u"corp/eng"_s, u"role:dev"_s, u"test"_s).ok());
-    QVERIFY(grants.addMembership(u"role:dev"_s, u"role:builder"_s, u"test"_s).ok());
-    QVERIFY(grants.addMembership(u"role:builder"_s, u"role:deployer"_s, u"test"_s).ok());
-    QVERIFY(!allowed(grants, u"corp/eng"_s, u"mcp:deploy"_s, u"corp/eng"_s));
-    added(grants, row(u"role:deployer"_s, u"mcp:deploy"_s, u"corp/**"_s));
-    QVERIFY(allowed(grants, u"corp/eng"_s, u"mcp:deploy"_s, u"corp/eng"_s));
-    QCOMPARE(*grants.expand(u"corp/eng"_s),
-             (QStringList{u"corp/eng"_s, u"role:dev"_s, u"role:builder"_s, u"role:deployer"_s}));
+    QVERIFY(grants
+                .addMembership(QStringLiteral("corp/eng"), QStringLiteral("role:dev"),
+                               QStringLiteral("test"))
+                .ok());
+    QVERIFY(grants
+                .addMembership(QStringLiteral("role:dev"), QStringLiteral("role:builder"),
+                               QStringLiteral("test"))
+                .ok());
+    QVERIFY(grants
+                .addMembership(QStringLiteral("role:builder"), QStringLiteral("role:deployer"),
+                               QStringLiteral("test"))
+                .ok());
+    QVERIFY(!allowed(grants, QStringLiteral("corp/eng"), QStringLiteral("mcp:deploy"),
+                     QStringLiteral("corp/eng")));
+    added(grants, row(QStringLiteral("role:deployer"), QStringLiteral("mcp:deploy"),
+                      QStringLiteral("corp/**")));
+    QVERIFY(allowed(grants, QStringLiteral("corp/eng"), QStringLiteral("mcp:deploy"),
+                    QStringLiteral("corp/eng")));
+    QCOMPARE(*grants.expand(QStringLiteral("corp/eng")),
+             (QStringList{QStringLiteral("corp/eng"), QStringLiteral("role:dev"),
+                          QStringLiteral("role:builder"), QStringLiteral("role:deployer")}));
     // Membership is one-way: the role does not gain the member's grants.
-    added(grants, row(u"corp/eng"_s, u"mcp:only_eng"_s, u"**"_s));
-    QVERIFY(!allowed(grants, u"role:deployer"_s, u"mcp:only_eng"_s, u"corp/eng"_s));
-    QVERIFY(grants.removeMembership(u"role:dev"_s, u"role:builder"_s, u"test"_s).ok());
-    QVERIFY(!allowed(grants, u"corp/eng"_s, u"mcp:deploy"_s, u"corp/eng"_s));
+    added(grants,
+          row(QStringLiteral("corp/eng"), QStringLiteral("mcp:only_eng"), QStringLiteral("**")));
+    QVERIFY(!allowed(grants, QStringLiteral("role:deployer"), QStringLiteral("mcp:only_eng"),
+                     QStringLiteral("corp/eng")));
+    QVERIFY(grants
+                .removeMembership(QStringLiteral("role:dev"), QStringLiteral("role:builder"),
+                                  QStringLiteral("test"))
+                .ok());
+    QVERIFY(!allowed(grants, QStringLiteral("corp/eng"), QStringLiteral("mcp:deploy"),
+                     QStringLiteral("corp/eng")));
 }
 
 void GrantsTest::membershipCyclesTerminate()
@@ -205,47 +261,78 @@ void GrantsTest::membershipCyclesTerminate()
     PolicyFixture fixture;
     // A cycle written behind the API's back (a hand edit, another tool) must not
     // hang or crash evaluation.
-    PolicyFixture::exec(fixture.store().database(),
-                        u"INSERT INTO acl_membership (child, parent) VALUES "
-                        u"('role:a', 'role:b'), ('role:b', 'role:c'), ('role:c', 'role:a'), "
-                        u"('role:c', 'role:c')"_s);
+    PolicyFixture::exec(
+        fixture.store().database(),
+        QStringLiteral("INSERT INTO acl_membership (child, parent) VALUES "
+                       "('role:a', 'role:b'), ('role:b', 'role:c'), ('role:c', 'role:a'), "
+                       "('role:c', 'role:c')"));
     Grants &grants = fixture.grants();
-    added(grants, row(u"role:c"_s, u"mcp:x"_s, u"**"_s));
-    QVERIFY(allowed(grants, u"role:a"_s, u"mcp:x"_s, u"any"_s));
-    QCOMPARE(grants.expand(u"role:a"_s)->size(), 3);
-    QVERIFY(!allowed(grants, u"role:a"_s, u"mcp:y"_s, u"any"_s));
+    added(grants, row(QStringLiteral("role:c"), QStringLiteral("mcp:x"), QStringLiteral("**")));
+    QVERIFY(
+        allowed(grants, QStringLiteral("role:a"), QStringLiteral("mcp:x"), QStringLiteral("any")));
+    QCOMPARE(grants.expand(QStringLiteral("role:a"))->size(), 3);
+    QVERIFY(
+        !allowed(grants, QStringLiteral("role:a"), QStringLiteral("mcp:y"), QStringLiteral("any")));
 }
 
 void GrantsTest::membershipWritesRefuseCycles()
 {
     PolicyFixture fixture;
     Grants &grants = fixture.grants();
-    QVERIFY(grants.addMembership(u"role:a"_s, u"role:b"_s, u"test"_s).ok());
-    QVERIFY(grants.addMembership(u"role:b"_s, u"role:c"_s, u"test"_s).ok());
-    const auto cycle = grants.addMembership(u"role:c"_s, u"role:a"_s, u"test"_s);
+    QVERIFY(grants
+                .addMembership(QStringLiteral("role:a"), QStringLiteral("role:b"),
+                               QStringLiteral("test"))
+                .ok());
+    QVERIFY(grants
+                .addMembership(QStringLiteral("role:b"), QStringLiteral("role:c"),
+                               QStringLiteral("test"))
+                .ok());
+    const auto cycle = grants.addMembership(QStringLiteral("role:c"), QStringLiteral("role:a"),
+                                            QStringLiteral("test"));
     QVERIFY(!cycle.ok());
-    QCOMPARE(cycle.error().code, u"policy.membership-cycle"_s);
-    QCOMPARE(grants.addMembership(u"role:a"_s, u"role:a"_s, u"test"_s).error().code,
-             u"policy.membership-cycle"_s);
-    QCOMPARE(grants.addMembership(u"corp/*"_s, u"role:a"_s, u"test"_s).error().code,
-             u"policy.bad-membership"_s);
-    QCOMPARE(grants.removeMembership(u"role:a"_s, u"role:z"_s, u"test"_s).error().code,
-             u"policy.no-such-membership"_s);
+    QCOMPARE(cycle.error().code, QStringLiteral("policy.membership-cycle"));
+    QCOMPARE(grants
+                 .addMembership(QStringLiteral("role:a"), QStringLiteral("role:a"),
+                                QStringLiteral("test"))
+                 .error()
+                 .code,
+             QStringLiteral("policy.membership-cycle"));
+    QCOMPARE(grants
+                 .addMembership(QStringLiteral("corp/*"), QStringLiteral("role:a"),
+                                QStringLiteral("test"))
+                 .error()
+                 .code,
+             QStringLiteral("policy.bad-membership"));
+    QCOMPARE(grants
+                 .removeMembership(QStringLiteral("role:a"), QStringLiteral("role:z"),
+                                   QStringLiteral("test"))
+                 .error()
+                 .code,
+             QStringLiteral("policy.no-such-membership"));
 }
 
 void GrantsTest::wildcardPrincipals()
 {
     PolicyFixture fixture;
     Grants &grants = fixture.grants();
-    added(grants, row(u"corp/*"_s, u"mcp:status"_s, u"**"_s));
-    QVERIFY(allowed(grants, u"corp/eng"_s, u"mcp:status"_s, u"corp/eng"_s));
-    QVERIFY(!allowed(grants, u"corp/eng/sre"_s, u"mcp:status"_s, u"corp/eng"_s));
-    QVERIFY(!allowed(grants, u"corp"_s, u"mcp:status"_s, u"corp"_s));
+    added(grants,
+          row(QStringLiteral("corp/*"), QStringLiteral("mcp:status"), QStringLiteral("**")));
+    QVERIFY(allowed(grants, QStringLiteral("corp/eng"), QStringLiteral("mcp:status"),
+                    QStringLiteral("corp/eng")));
+    QVERIFY(!allowed(grants, QStringLiteral("corp/eng/sre"), QStringLiteral("mcp:status"),
+                     QStringLiteral("corp/eng")));
+    QVERIFY(!allowed(grants, QStringLiteral("corp"), QStringLiteral("mcp:status"),
+                     QStringLiteral("corp")));
     // A wildcard principal also matches what a principal is a member of.
-    added(grants, row(u"role:*"_s, u"mcp:ping"_s, u"**"_s));
-    QVERIFY(!allowed(grants, u"solo"_s, u"mcp:ping"_s, u"solo"_s));
-    QVERIFY(grants.addMembership(u"solo"_s, u"role:x"_s, u"test"_s).ok());
-    QVERIFY(allowed(grants, u"solo"_s, u"mcp:ping"_s, u"solo"_s));
+    added(grants, row(QStringLiteral("role:*"), QStringLiteral("mcp:ping"), QStringLiteral("**")));
+    QVERIFY(!allowed(grants, QStringLiteral("solo"), QStringLiteral("mcp:ping"),
+                     QStringLiteral("solo")));
+    QVERIFY(
+        grants
+            .addMembership(QStringLiteral("solo"), QStringLiteral("role:x"), QStringLiteral("test"))
+            .ok());
+    QVERIFY(allowed(grants, QStringLiteral("solo"), QStringLiteral("mcp:ping"),
+                    QStringLiteral("solo")));
 }
 
 void GrantsTest::predicatesOnlyNarrow()
@@ -253,58 +340,74 @@ void GrantsTest::predicatesOnlyNarrow()
     PolicyFixture fixture;
     PolicyFixture::exec(
         fixture.store().database(),
-        u"INSERT INTO acl (principal, action, scope, effect, predicate, granted_at) "
-        u"VALUES ('corp', 'mcp:a', '**', 'allow', 'github:org=acme', 'now'), "
-        u"('corp', 'mcp:b', '**', 'allow', '', 'now'), "
-        u"('corp', 'mcp:b', '**', 'deny', 'github:org=acme', 'now')"_s);
-    QVERIFY(!allowed(fixture.grants(), u"corp"_s, u"mcp:a"_s, u"corp"_s));
-    QVERIFY(!allowed(fixture.grants(), u"corp"_s, u"mcp:b"_s, u"corp"_s));
+        QStringLiteral("INSERT INTO acl (principal, action, scope, effect, predicate, granted_at) "
+                       "VALUES ('corp', 'mcp:a', '**', 'allow', 'github:org=acme', 'now'), "
+                       "('corp', 'mcp:b', '**', 'allow', '', 'now'), "
+                       "('corp', 'mcp:b', '**', 'deny', 'github:org=acme', 'now')"));
+    QVERIFY(!allowed(fixture.grants(), QStringLiteral("corp"), QStringLiteral("mcp:a"),
+                     QStringLiteral("corp")));
+    QVERIFY(!allowed(fixture.grants(), QStringLiteral("corp"), QStringLiteral("mcp:b"),
+                     QStringLiteral("corp")));
 }
 
 void GrantsTest::seedsEveryFolderAsMember()
 {
     PolicyFixture fixture;
-    fixture.addFolder(u"corp"_s);
-    fixture.addFolder(u"corp/eng"_s);
+    fixture.addFolder(QStringLiteral("corp"));
+    fixture.addFolder(QStringLiteral("corp/eng"));
     Grants &grants = fixture.grants();
-    QVERIFY(grants.expand(u"corp/eng"_s)->contains(u"role:member"_s));
+    QVERIFY(grants.expand(QStringLiteral("corp/eng"))->contains(QStringLiteral("role:member")));
     for (const QString &tool : kMessagingTools)
-        QVERIFY2(allowed(grants, u"corp/eng"_s, tool, u"corp/eng"_s), qPrintable(tool));
-    QVERIFY(!allowed(grants, u"corp/eng"_s, u"mcp:register_group"_s, u"corp/eng"_s));
-    QVERIFY(!allowed(grants, u"corp/eng"_s, u"egress"_s, u"corp/eng"_s));
+        QVERIFY2(allowed(grants, QStringLiteral("corp/eng"), tool, QStringLiteral("corp/eng")),
+                 qPrintable(tool));
+    QVERIFY(!allowed(grants, QStringLiteral("corp/eng"), QStringLiteral("mcp:register_group"),
+                     QStringLiteral("corp/eng")));
+    QVERIFY(!allowed(grants, QStringLiteral("corp/eng"), QStringLiteral("egress"),
+                     QStringLiteral("corp/eng")));
     // A principal that is no folder is nobody's member.
-    QVERIFY(!allowed(grants, u"stranger"_s, u"mcp:send"_s, u"stranger"_s));
+    QVERIFY(!allowed(grants, QStringLiteral("stranger"), QStringLiteral("mcp:send"),
+                     QStringLiteral("stranger")));
     // Removing the folder removes its membership with it.
-    PolicyFixture::exec(fixture.store().database(), u"DELETE FROM groups WHERE folder = 'corp'"_s);
-    QVERIFY(!allowed(grants, u"corp"_s, u"mcp:send"_s, u"corp"_s));
+    PolicyFixture::exec(fixture.store().database(),
+                        QStringLiteral("DELETE FROM groups WHERE folder = 'corp'"));
+    QVERIFY(!allowed(grants, QStringLiteral("corp"), QStringLiteral("mcp:send"),
+                     QStringLiteral("corp")));
 }
 
 void GrantsTest::effectiveActions()
 {
     PolicyFixture fixture;
-    fixture.addFolder(u"corp"_s);
+    fixture.addFolder(QStringLiteral("corp"));
     Grants &grants = fixture.grants();
-    QCOMPARE(*grants.effectiveActions(u"corp"_s, u"corp"_s), kMessagingTools);
+    QCOMPARE(*grants.effectiveActions(QStringLiteral("corp"), QStringLiteral("corp")),
+             kMessagingTools);
     // A tool granted elsewhere shows up only where its scope reaches.
-    added(grants, row(u"corp"_s, u"mcp:deploy"_s, u"corp/prod"_s));
-    QVERIFY(!grants.effectiveActions(u"corp"_s, u"corp"_s)->contains(u"mcp:deploy"_s));
-    QVERIFY(grants.effectiveActions(u"corp"_s, u"corp/prod"_s)->contains(u"mcp:deploy"_s));
+    added(grants,
+          row(QStringLiteral("corp"), QStringLiteral("mcp:deploy"), QStringLiteral("corp/prod")));
+    QVERIFY(!grants.effectiveActions(QStringLiteral("corp"), QStringLiteral("corp"))
+                 ->contains(QStringLiteral("mcp:deploy")));
+    QVERIFY(grants.effectiveActions(QStringLiteral("corp"), QStringLiteral("corp/prod"))
+                ->contains(QStringLiteral("mcp:deploy")));
     // The default catalogue is every tool some row names, mcp:* not being one.
     QStringList catalogue = kMessagingTools;
-    catalogue << u"mcp:deploy"_s;
+    catalogue << QStringLiteral("mcp:deploy");
     catalogue.sort();
     QCOMPARE(*grants.toolCatalogue(), catalogue);
     // An unconditional deny hides a tool; a param-narrowed deny does not.
-    added(grants, row(u"corp"_s, u"mcp:like"_s, u"**"_s, Effect::Deny));
-    added(grants, row(u"corp"_s, u"mcp:send"_s, u"**"_s, Effect::Deny, {{u"jid"_s, u"x:*"_s}}));
-    const QStringList visible = *grants.effectiveActions(u"corp"_s, u"corp"_s);
-    QVERIFY(!visible.contains(u"mcp:like"_s));
-    QVERIFY(visible.contains(u"mcp:send"_s));
+    added(grants, row(QStringLiteral("corp"), QStringLiteral("mcp:like"), QStringLiteral("**"),
+                      Effect::Deny));
+    added(grants, row(QStringLiteral("corp"), QStringLiteral("mcp:send"), QStringLiteral("**"),
+                      Effect::Deny, {{QStringLiteral("jid"), QStringLiteral("x:*")}}));
+    const QStringList visible =
+        *grants.effectiveActions(QStringLiteral("corp"), QStringLiteral("corp"));
+    QVERIFY(!visible.contains(QStringLiteral("mcp:like")));
+    QVERIFY(visible.contains(QStringLiteral("mcp:send")));
     // Wildcard rows are expanded over the catalogue the caller knows.
-    added(grants, row(u"corp"_s, u"mcp:*"_s, u"corp"_s));
-    QCOMPARE(*grants.effectiveActions(u"corp"_s, u"corp"_s,
-                                      {u"mcp:like"_s, u"mcp:shell"_s, u"mcp:read"_s}),
-             (QStringList{u"mcp:read"_s, u"mcp:shell"_s}));
+    added(grants, row(QStringLiteral("corp"), QStringLiteral("mcp:*"), QStringLiteral("corp")));
+    QCOMPARE(*grants.effectiveActions(QStringLiteral("corp"), QStringLiteral("corp"),
+                                      {QStringLiteral("mcp:like"), QStringLiteral("mcp:shell"),
+                                       QStringLiteral("mcp:read")}),
+             (QStringList{QStringLiteral("mcp:read"), QStringLiteral("mcp:shell")}));
 }
 
 void GrantsTest::delegation_data()
@@ -320,31 +423,44 @@ void GrantsTest::delegation_data()
     // jid=team:* WITH GRANT OPTION; egress on corp without it; a deny of
     // mcp:deploy on corp/prod.
     QTest::newRow("subset of admin")
-        << u"corp/eng"_s << u"mcp:build"_s << u"corp/eng/**"_s << false << QString() << QString();
+        << QStringLiteral("corp/eng") << QStringLiteral("mcp:build")
+        << QStringLiteral("corp/eng/**") << false << QString() << QString();
     QTest::newRow("admin itself, narrower scope")
-        << u"corp/eng"_s << u"admin"_s << u"corp/eng"_s << false << QString() << QString();
+        << QStringLiteral("corp/eng") << QStringLiteral("admin") << QStringLiteral("corp/eng")
+        << false << QString() << QString();
     QTest::newRow("mcp:* under admin")
-        << u"corp/eng"_s << u"mcp:*"_s << u"corp/eng/*"_s << false << QString() << QString();
-    QTest::newRow("mcp:* reaching own deny") << u"corp/eng"_s << u"mcp:*"_s << u"corp/*"_s << false
-                                             << QString() << u"itself is denied"_s;
+        << QStringLiteral("corp/eng") << QStringLiteral("mcp:*") << QStringLiteral("corp/eng/*")
+        << false << QString() << QString();
+    QTest::newRow("mcp:* reaching own deny")
+        << QStringLiteral("corp/eng") << QStringLiteral("mcp:*") << QStringLiteral("corp/*")
+        << false << QString() << QStringLiteral("itself is denied");
     QTest::newRow("params narrowed")
-        << u"corp/eng"_s << u"mcp:notify"_s << u"corp/eng"_s << false << u"team:eng"_s << QString();
-    QTest::newRow("wider scope") << u"corp/eng"_s << u"mcp:build"_s << u"**"_s << false << QString()
-                                 << u"WITH GRANT OPTION"_s;
-    QTest::newRow("sibling scope") << u"corp/eng"_s << u"mcp:build"_s << u"corporate"_s << false
-                                   << QString() << u"WITH GRANT OPTION"_s;
+        << QStringLiteral("corp/eng") << QStringLiteral("mcp:notify") << QStringLiteral("corp/eng")
+        << false << QStringLiteral("team:eng") << QString();
+    QTest::newRow("wider scope") << QStringLiteral("corp/eng") << QStringLiteral("mcp:build")
+                                 << QStringLiteral("**") << false << QString()
+                                 << QStringLiteral("WITH GRANT OPTION");
+    QTest::newRow("sibling scope")
+        << QStringLiteral("corp/eng") << QStringLiteral("mcp:build") << QStringLiteral("corporate")
+        << false << QString() << QStringLiteral("WITH GRANT OPTION");
     QTest::newRow("higher action")
-        << u"corp/eng"_s << u"*"_s << u"corp/eng"_s << false << QString() << u"WITH GRANT OPTION"_s;
-    QTest::newRow("held without grant option") << u"corp/eng"_s << u"egress"_s << u"corp"_s << false
-                                               << QString() << u"WITH GRANT OPTION"_s;
-    QTest::newRow("deny row") << u"corp/eng"_s << u"mcp:build"_s << u"corp/eng"_s << true
-                              << QString() << u"deny row"_s;
-    QTest::newRow("wildcard principal") << u"corp/*"_s << u"mcp:build"_s << u"corp/eng"_s << false
-                                        << QString() << u"wildcard principal"_s;
-    QTest::newRow("everyone") << u"**"_s << u"mcp:build"_s << u"corp/eng"_s << false << QString()
-                              << u"wildcard principal"_s;
-    QTest::newRow("past own deny") << u"corp/eng"_s << u"mcp:deploy"_s << u"corp/**"_s << false
-                                   << QString() << u"itself is denied"_s;
+        << QStringLiteral("corp/eng") << QStringLiteral("*") << QStringLiteral("corp/eng") << false
+        << QString() << QStringLiteral("WITH GRANT OPTION");
+    QTest::newRow("held without grant option")
+        << QStringLiteral("corp/eng") << QStringLiteral("egress") << QStringLiteral("corp") << false
+        << QString() << QStringLiteral("WITH GRANT OPTION");
+    QTest::newRow("deny row") << QStringLiteral("corp/eng") << QStringLiteral("mcp:build")
+                              << QStringLiteral("corp/eng") << true << QString()
+                              << QStringLiteral("deny row");
+    QTest::newRow("wildcard principal")
+        << QStringLiteral("corp/*") << QStringLiteral("mcp:build") << QStringLiteral("corp/eng")
+        << false << QString() << QStringLiteral("wildcard principal");
+    QTest::newRow("everyone") << QStringLiteral("**") << QStringLiteral("mcp:build")
+                              << QStringLiteral("corp/eng") << false << QString()
+                              << QStringLiteral("wildcard principal");
+    QTest::newRow("past own deny")
+        << QStringLiteral("corp/eng") << QStringLiteral("mcp:deploy") << QStringLiteral("corp/**")
+        << false << QString() << QStringLiteral("itself is denied");
 }
 
 void GrantsTest::delegation()
@@ -357,25 +473,29 @@ void GrantsTest::delegation()
     QFETCH(QString, refusal);
     PolicyFixture fixture;
     Grants &grants = fixture.grants();
-    added(grants, row(u"corp"_s, u"admin"_s, u"corp/**"_s, Effect::Allow, {}, true));
-    added(grants, row(u"corp"_s, u"mcp:notify"_s, u"corp/**"_s, Effect::Allow,
-                      {{u"jid"_s, u"team:*"_s}}, true));
-    added(grants, row(u"corp"_s, u"egress"_s, u"corp"_s));
-    added(grants, row(u"corp"_s, u"mcp:deploy"_s, u"corp/prod"_s, Effect::Deny));
+    added(grants, row(QStringLiteral("corp"), QStringLiteral("admin"), QStringLiteral("corp/**"),
+                      Effect::Allow, {}, true));
+    added(grants,
+          row(QStringLiteral("corp"), QStringLiteral("mcp:notify"), QStringLiteral("corp/**"),
+              Effect::Allow, {{QStringLiteral("jid"), QStringLiteral("team:*")}}, true));
+    added(grants, row(QStringLiteral("corp"), QStringLiteral("egress"), QStringLiteral("corp")));
+    added(grants, row(QStringLiteral("corp"), QStringLiteral("mcp:deploy"),
+                      QStringLiteral("corp/prod"), Effect::Deny));
     const qsizetype rowsBefore = grants.list()->size();
 
     GrantParams params;
     if (!jid.isEmpty())
-        params.insert(u"jid"_s, jid);
-    const auto result = grants.delegate(
-        u"corp"_s, row(principal, action, scope, deny ? Effect::Deny : Effect::Allow, params));
+        params.insert(QStringLiteral("jid"), jid);
+    const auto result =
+        grants.delegate(QStringLiteral("corp"),
+                        row(principal, action, scope, deny ? Effect::Deny : Effect::Allow, params));
     if (refusal.isEmpty()) {
         QVERIFY2(result.ok(), qPrintable(result.ok() ? QString() : result.error().message));
-        QCOMPARE(result->grantedBy, u"corp"_s);
+        QCOMPARE(result->grantedBy, QStringLiteral("corp"));
         QCOMPARE(grants.list()->size(), rowsBefore + 1);
     } else {
         QVERIFY(!result.ok());
-        QCOMPARE(result.error().code, u"policy.delegation-refused"_s);
+        QCOMPARE(result.error().code, QStringLiteral("policy.delegation-refused"));
         QVERIFY2(result.error().message.contains(refusal), qPrintable(result.error().message));
         QCOMPARE(grants.list()->size(), rowsBefore);
     }
@@ -385,67 +505,111 @@ void GrantsTest::revokeTakesEffectOnNextCall()
 {
     PolicyFixture fixture;
     Grants &grants = fixture.grants();
-    const Grant grant = added(grants, row(u"corp"_s, u"mcp:deploy"_s, u"corp"_s));
-    QVERIFY(allowed(grants, u"corp"_s, u"mcp:deploy"_s, u"corp"_s));
+    const Grant grant = added(
+        grants, row(QStringLiteral("corp"), QStringLiteral("mcp:deploy"), QStringLiteral("corp")));
+    QVERIFY(allowed(grants, QStringLiteral("corp"), QStringLiteral("mcp:deploy"),
+                    QStringLiteral("corp")));
 
     // Another connection (as another process would) revokes: the next call denies.
     auto other = arizuko::store::Store::open(fixture.dataDir());
     QVERIFY(other.ok());
     arizuko::policy::Policy otherPolicy(**other);
-    QVERIFY(otherPolicy.grants().remove(grant.id, u"test"_s).ok());
-    QVERIFY(!allowed(grants, u"corp"_s, u"mcp:deploy"_s, u"corp"_s));
+    QVERIFY(otherPolicy.grants().remove(grant.id, QStringLiteral("test")).ok());
+    QVERIFY(!allowed(grants, QStringLiteral("corp"), QStringLiteral("mcp:deploy"),
+                     QStringLiteral("corp")));
 
     // The other connection grants again, then denies: each shows at once.
-    added(otherPolicy.grants(), row(u"corp"_s, u"mcp:deploy"_s, u"corp"_s));
-    QVERIFY(allowed(grants, u"corp"_s, u"mcp:deploy"_s, u"corp"_s));
-    added(otherPolicy.grants(), row(u"corp"_s, u"mcp:deploy"_s, u"**"_s, Effect::Deny));
-    QVERIFY(!allowed(grants, u"corp"_s, u"mcp:deploy"_s, u"corp"_s));
+    added(otherPolicy.grants(),
+          row(QStringLiteral("corp"), QStringLiteral("mcp:deploy"), QStringLiteral("corp")));
+    QVERIFY(allowed(grants, QStringLiteral("corp"), QStringLiteral("mcp:deploy"),
+                    QStringLiteral("corp")));
+    added(otherPolicy.grants(), row(QStringLiteral("corp"), QStringLiteral("mcp:deploy"),
+                                    QStringLiteral("**"), Effect::Deny));
+    QVERIFY(!allowed(grants, QStringLiteral("corp"), QStringLiteral("mcp:deploy"),
+                     QStringLiteral("corp")));
 
     // A raw SQL write on the same connection, bypassing Grants, is seen too.
-    PolicyFixture::exec(fixture.store().database(), u"DELETE FROM acl WHERE effect = 'deny'"_s);
-    QVERIFY(allowed(grants, u"corp"_s, u"mcp:deploy"_s, u"corp"_s));
     PolicyFixture::exec(fixture.store().database(),
-                        u"UPDATE acl SET scope = 'elsewhere' WHERE action = 'mcp:deploy'"_s);
-    QVERIFY(!allowed(grants, u"corp"_s, u"mcp:deploy"_s, u"corp"_s));
+                        QStringLiteral("DELETE FROM acl WHERE effect = 'deny'"));
+    QVERIFY(allowed(grants, QStringLiteral("corp"), QStringLiteral("mcp:deploy"),
+                    QStringLiteral("corp")));
+    PolicyFixture::exec(
+        fixture.store().database(),
+        QStringLiteral("UPDATE acl SET scope = 'elsewhere' WHERE action = 'mcp:deploy'"));
+    QVERIFY(!allowed(grants, QStringLiteral("corp"), QStringLiteral("mcp:deploy"),
+                     QStringLiteral("corp")));
 }
 
 void GrantsTest::writesAreValidated()
 {
     PolicyFixture fixture;
     Grants &grants = fixture.grants();
-    QCOMPARE(grants.add(row(u""_s, u"admin"_s, u"corp"_s), u"t"_s).error().code,
-             u"policy.bad-principal"_s);
-    QCOMPARE(grants.add(row(u"corp eng"_s, u"admin"_s, u"corp"_s), u"t"_s).error().code,
-             u"policy.bad-principal"_s);
-    QCOMPARE(grants.add(row(u"corp"_s, u"mcp:"_s, u"corp"_s), u"t"_s).error().code,
-             u"policy.bad-action"_s);
-    for (const QString &scope : {u""_s, u"/corp"_s, u"corp/"_s, u"corp//eng"_s, u"corp/.."_s}) {
-        const auto result = grants.add(row(u"corp"_s, u"admin"_s, scope), u"t"_s);
+    QCOMPARE(grants
+                 .add(row(QStringLiteral(""), QStringLiteral("admin"), QStringLiteral("corp")),
+                      QStringLiteral("t"))
+                 .error()
+                 .code,
+             QStringLiteral("policy.bad-principal"));
+    QCOMPARE(
+        grants
+            .add(row(QStringLiteral("corp eng"), QStringLiteral("admin"), QStringLiteral("corp")),
+                 QStringLiteral("t"))
+            .error()
+            .code,
+        QStringLiteral("policy.bad-principal"));
+    QCOMPARE(grants
+                 .add(row(QStringLiteral("corp"), QStringLiteral("mcp:"), QStringLiteral("corp")),
+                      QStringLiteral("t"))
+                 .error()
+                 .code,
+             QStringLiteral("policy.bad-action"));
+    for (const QString &scope :
+         {QStringLiteral(""), QStringLiteral("/corp"), QStringLiteral("corp/"),
+          QStringLiteral("corp//eng"), QStringLiteral("corp/..")}) {
+        const auto result = grants.add(row(QStringLiteral("corp"), QStringLiteral("admin"), scope),
+                                       QStringLiteral("t"));
         QVERIFY2(!result.ok(), qPrintable(scope));
-        QCOMPARE(result.error().code, u"policy.bad-scope"_s);
-        QVERIFY(result.error().message.contains(u"corp/**"_s));
+        QCOMPARE(result.error().code, QStringLiteral("policy.bad-scope"));
+        QVERIFY(result.error().message.contains(QStringLiteral("corp/**")));
     }
-    Grant withPredicate = row(u"corp"_s, u"admin"_s, u"corp"_s);
-    withPredicate.predicate = u"github:org=acme"_s;
-    QCOMPARE(grants.add(withPredicate, u"t"_s).error().code, u"policy.bad-predicate"_s);
-    QCOMPARE(grants.remove(9999, u"t"_s).error().code, u"policy.no-such-grant"_s);
+    Grant withPredicate =
+        row(QStringLiteral("corp"), QStringLiteral("admin"), QStringLiteral("corp"));
+    withPredicate.predicate = QStringLiteral("github:org=acme");
+    QCOMPARE(grants.add(withPredicate, QStringLiteral("t")).error().code,
+             QStringLiteral("policy.bad-predicate"));
+    QCOMPARE(grants.remove(9999, QStringLiteral("t")).error().code,
+             QStringLiteral("policy.no-such-grant"));
 
     // What could only hide what a row says: control and format characters
     // (U+202E reverses a listing) and lengths no folder or tool has.
     const qsizetype before = grants.list()->size();
-    for (const QString &hostile : {u"corp\u202Eeng"_s, u"corp\x01"_s, u"corp\neng"_s,
-                                   QString(300, u'a')}) {
-        QCOMPARE(grants.add(row(hostile, u"admin"_s, u"corp"_s), u"t"_s).error().code,
-                 u"policy.bad-principal"_s);
-        QCOMPARE(grants.add(row(u"corp"_s, u"admin"_s, hostile), u"t"_s).error().code,
-                 u"policy.bad-scope"_s);
-        Grant withParam = row(u"corp"_s, u"mcp:send"_s, u"corp"_s);
-        withParam.params.insert(u"jid"_s, hostile);
-        QCOMPARE(grants.add(withParam, u"t"_s).error().code, u"policy.bad-params"_s);
+    for (const QString &hostile : {QStringLiteral("corp\u202Eeng"), QStringLiteral("corp\x01"),
+                                   QStringLiteral("corp\neng"), QString(300, u'a')}) {
+        QCOMPARE(grants
+                     .add(row(hostile, QStringLiteral("admin"), QStringLiteral("corp")),
+                          QStringLiteral("t"))
+                     .error()
+                     .code,
+                 QStringLiteral("policy.bad-principal"));
+        QCOMPARE(grants
+                     .add(row(QStringLiteral("corp"), QStringLiteral("admin"), hostile),
+                          QStringLiteral("t"))
+                     .error()
+                     .code,
+                 QStringLiteral("policy.bad-scope"));
+        Grant withParam =
+            row(QStringLiteral("corp"), QStringLiteral("mcp:send"), QStringLiteral("corp"));
+        withParam.params.insert(QStringLiteral("jid"), hostile);
+        QCOMPARE(grants.add(withParam, QStringLiteral("t")).error().code,
+                 QStringLiteral("policy.bad-params"));
     }
-    QCOMPARE(grants.add(row(u"corp"_s, u"mcp:"_s + QString(200, u'a'), u"corp"_s), u"t"_s)
-                 .error().code,
-             u"policy.bad-action"_s);
+    QCOMPARE(grants
+                 .add(row(QStringLiteral("corp"), QStringLiteral("mcp:") + QString(200, u'a'),
+                          QStringLiteral("corp")),
+                      QStringLiteral("t"))
+                 .error()
+                 .code,
+             QStringLiteral("policy.bad-action"));
     QCOMPARE(grants.list()->size(), before);
 }
 
@@ -454,23 +618,28 @@ void GrantsTest::addingTheSameRowTwiceKeepsOne()
     PolicyFixture fixture;
     Grants &grants = fixture.grants();
     const qsizetype before = grants.list()->size();
-    const Grant first = added(grants, row(u"corp"_s, u"admin"_s, u"corp"_s));
-    const Grant second = added(grants, row(u"corp"_s, u"admin"_s, u"corp"_s));
+    const Grant first =
+        added(grants, row(QStringLiteral("corp"), QStringLiteral("admin"), QStringLiteral("corp")));
+    const Grant second =
+        added(grants, row(QStringLiteral("corp"), QStringLiteral("admin"), QStringLiteral("corp")));
     QCOMPARE(second.id, first.id);
     QCOMPARE(grants.list()->size(), before + 1);
-    const Grant deny = added(grants, row(u"corp"_s, u"admin"_s, u"corp"_s, Effect::Deny));
+    const Grant deny = added(grants, row(QStringLiteral("corp"), QStringLiteral("admin"),
+                                         QStringLiteral("corp"), Effect::Deny));
     QVERIFY(deny.id != first.id);
 }
 
 void GrantsTest::listShowsRowsThatApply()
 {
     PolicyFixture fixture;
-    fixture.addFolder(u"corp"_s);
+    fixture.addFolder(QStringLiteral("corp"));
     Grants &grants = fixture.grants();
-    const Grant own = added(grants, row(u"corp"_s, u"admin"_s, u"corp"_s));
-    const Grant wildcard = added(grants, row(u"c*"_s, u"mcp:x"_s, u"**"_s));
-    added(grants, row(u"other"_s, u"admin"_s, u"other"_s));
-    const auto applying = grants.list(u"corp"_s);
+    const Grant own =
+        added(grants, row(QStringLiteral("corp"), QStringLiteral("admin"), QStringLiteral("corp")));
+    const Grant wildcard =
+        added(grants, row(QStringLiteral("c*"), QStringLiteral("mcp:x"), QStringLiteral("**")));
+    added(grants, row(QStringLiteral("other"), QStringLiteral("admin"), QStringLiteral("other")));
+    const auto applying = grants.list(QStringLiteral("corp"));
     QList<qint64> ids;
     for (const Grant &grant : *applying)
         ids << grant.id;
@@ -487,30 +656,46 @@ void GrantsTest::writesAndDecisionsAreAudited()
     const auto entries = [&log](const QString &kind) {
         return *log.query(arizuko::audit::Query{kind, {}, 0, 100, {}});
     };
-    const Grant grant = added(grants, row(u"corp"_s, u"mcp:deploy"_s, u"corp"_s));
-    QVERIFY(grants.addMembership(u"corp"_s, u"role:ops"_s, u"alice"_s).ok());
-    QVERIFY(grants.remove(grant.id, u"alice"_s).ok());
-    QCOMPARE(entries(u"grant.add"_s).size(), 1);
-    QCOMPARE(entries(u"grant.add"_s).first().detail.value(u"id"_s).toInteger(), grant.id);
-    QCOMPARE(entries(u"grant.member.add"_s).first().actor, u"alice"_s);
-    QCOMPARE(entries(u"grant.remove"_s).first().subject, u"corp"_s);
+    const Grant grant = added(
+        grants, row(QStringLiteral("corp"), QStringLiteral("mcp:deploy"), QStringLiteral("corp")));
+    QVERIFY(grants
+                .addMembership(QStringLiteral("corp"), QStringLiteral("role:ops"),
+                               QStringLiteral("alice"))
+                .ok());
+    QVERIFY(grants.remove(grant.id, QStringLiteral("alice")).ok());
+    QCOMPARE(entries(QStringLiteral("grant.add")).size(), 1);
+    QCOMPARE(
+        entries(QStringLiteral("grant.add")).first().detail.value(QStringLiteral("id")).toInteger(),
+        grant.id);
+    QCOMPARE(entries(QStringLiteral("grant.member.add")).first().actor, QStringLiteral("alice"));
+    QCOMPARE(entries(QStringLiteral("grant.remove")).first().subject, QStringLiteral("corp"));
 
     // authorize() is a pure question; decide() is a call and is recorded.
-    QVERIFY(grants.authorize(u"corp"_s, u"mcp:deploy"_s, u"corp"_s).ok());
-    QVERIFY(entries(u"grant.decision"_s).isEmpty());
-    QVERIFY(!grants.decide(u"corp"_s, u"mcp:deploy"_s, u"corp"_s, {{u"token"_s, u"s3cr3t"_s}})
+    QVERIFY(
+        grants
+            .authorize(QStringLiteral("corp"), QStringLiteral("mcp:deploy"), QStringLiteral("corp"))
+            .ok());
+    QVERIFY(entries(QStringLiteral("grant.decision")).isEmpty());
+    QVERIFY(!grants
+                 .decide(QStringLiteral("corp"), QStringLiteral("mcp:deploy"),
+                         QStringLiteral("corp"),
+                         {{QStringLiteral("token"), QStringLiteral("s3cr3t")}})
                  ->allowed);
-    const auto decisions = entries(u"grant.decision"_s);
+    const auto decisions = entries(QStringLiteral("grant.decision"));
     QCOMPARE(decisions.size(), 1);
-    QCOMPARE(decisions.first().detail.value(u"allowed"_s).toBool(), false);
-    QCOMPARE(decisions.first().detail.value(u"param_names"_s).toArray().first().toString(),
-             u"token"_s);
+    QCOMPARE(decisions.first().detail.value(QStringLiteral("allowed")).toBool(), false);
+    QCOMPARE(
+        decisions.first().detail.value(QStringLiteral("param_names")).toArray().first().toString(),
+        QStringLiteral("token"));
     QVERIFY(!QJsonDocument(decisions.first().detail).toJson().contains("s3cr3t"));
 
     // A refused write leaves no audit entry and no row.
-    const qsizetype before = entries(u"grant"_s).size();
-    QVERIFY(!grants.delegate(u"corp"_s, row(u"x"_s, u"admin"_s, u"x"_s)).ok());
-    QCOMPARE(entries(u"grant"_s).size(), before);
+    const qsizetype before = entries(QStringLiteral("grant")).size();
+    QVERIFY(!grants
+                 .delegate(QStringLiteral("corp"),
+                           row(QStringLiteral("x"), QStringLiteral("admin"), QStringLiteral("x")))
+                 .ok());
+    QCOMPARE(entries(QStringLiteral("grant")).size(), before);
 }
 
 QTEST_MAIN(GrantsTest)

@@ -6,7 +6,6 @@
 
 #include <QTest>
 
-using namespace Qt::StringLiterals;
 using namespace arizuko::policy;
 
 class HostNameTest : public QObject
@@ -28,22 +27,31 @@ void HostNameTest::accepted_data()
     QTest::addColumn<QString>("input");
     QTest::addColumn<QString>("stored");
 
-    QTest::newRow("plain name") << u"github.com"_s << u"github.com"_s;
-    QTest::newRow("upper case folded") << u"GitHub.COM"_s << u"github.com"_s;
-    QTest::newRow("trailing dot dropped") << u"github.com."_s << u"github.com"_s;
-    QTest::newRow("leading *. stripped") << u"*.example.com"_s << u"example.com"_s;
-    QTest::newRow("dotless name") << u"localhost"_s << u"localhost"_s;
-    QTest::newRow("hyphen and digits") << u"a-1.example-2.org"_s << u"a-1.example-2.org"_s;
-    QTest::newRow("IDN as punycode") << u"bücher.de"_s << u"xn--bcher-kva.de"_s;
-    QTest::newRow("IDN upper case") << u"BÜCHER.de"_s << u"xn--bcher-kva.de"_s;
-    QTest::newRow("IDN with wildcard") << u"*.münchen.de"_s << u"xn--mnchen-3ya.de"_s;
-    QTest::newRow("IDN already punycode") << u"xn--bcher-kva.de"_s << u"xn--bcher-kva.de"_s;
-    QTest::newRow("IDN non-latin") << u"пример.рф"_s << u"xn--e1afmkfd.xn--p1ai"_s;
-    QTest::newRow("IPv4") << u"203.0.113.7"_s << u"203.0.113.7"_s;
-    QTest::newRow("IPv6") << u"2001:DB8::1"_s << u"2001:db8::1"_s;
-    QTest::newRow("IPv6 expanded")
-        << u"2001:0db8:0000:0000:0000:0000:0000:0001"_s << u"2001:db8::1"_s;
-    QTest::newRow("IPv6 bracketed") << u"[::1]"_s << u"::1"_s;
+    QTest::newRow("plain name") << QStringLiteral("github.com") << QStringLiteral("github.com");
+    QTest::newRow("upper case folded")
+        << QStringLiteral("GitHub.COM") << QStringLiteral("github.com");
+    QTest::newRow("trailing dot dropped")
+        << QStringLiteral("github.com.") << QStringLiteral("github.com");
+    QTest::newRow("leading *. stripped")
+        << QStringLiteral("*.example.com") << QStringLiteral("example.com");
+    QTest::newRow("dotless name") << QStringLiteral("localhost") << QStringLiteral("localhost");
+    QTest::newRow("hyphen and digits")
+        << QStringLiteral("a-1.example-2.org") << QStringLiteral("a-1.example-2.org");
+    QTest::newRow("IDN as punycode")
+        << QStringLiteral("bücher.de") << QStringLiteral("xn--bcher-kva.de");
+    QTest::newRow("IDN upper case")
+        << QStringLiteral("BÜCHER.de") << QStringLiteral("xn--bcher-kva.de");
+    QTest::newRow("IDN with wildcard")
+        << QStringLiteral("*.münchen.de") << QStringLiteral("xn--mnchen-3ya.de");
+    QTest::newRow("IDN already punycode")
+        << QStringLiteral("xn--bcher-kva.de") << QStringLiteral("xn--bcher-kva.de");
+    QTest::newRow("IDN non-latin")
+        << QStringLiteral("пример.рф") << QStringLiteral("xn--e1afmkfd.xn--p1ai");
+    QTest::newRow("IPv4") << QStringLiteral("203.0.113.7") << QStringLiteral("203.0.113.7");
+    QTest::newRow("IPv6") << QStringLiteral("2001:DB8::1") << QStringLiteral("2001:db8::1");
+    QTest::newRow("IPv6 expanded") << QStringLiteral("2001:0db8:0000:0000:0000:0000:0000:0001")
+                                   << QStringLiteral("2001:db8::1");
+    QTest::newRow("IPv6 bracketed") << QStringLiteral("[::1]") << QStringLiteral("::1");
 }
 
 void HostNameTest::accepted()
@@ -61,43 +69,67 @@ void HostNameTest::refused_data()
     QTest::addColumn<QString>("problem");
     QTest::addColumn<QString>("hint"); // a suggestion the message must carry, if any
 
-    QTest::newRow("empty") << u""_s << u"is empty"_s << QString();
-    QTest::newRow("URL") << u"https://github.com/org/repo"_s << u"is a URL"_s << u"'github.com'"_s;
-    QTest::newRow("URL with port")
-        << u"http://example.org:8080/"_s << u"is a URL"_s << u"'example.org'"_s;
-    QTest::newRow("path") << u"github.com/org"_s << u"contains a path"_s << u"'github.com'"_s;
-    QTest::newRow("port") << u"github.com:443"_s << u"carries a port"_s << u"'github.com'"_s;
+    QTest::newRow("empty") << QStringLiteral("") << QStringLiteral("is empty") << QString();
+    QTest::newRow("URL") << QStringLiteral("https://github.com/org/repo")
+                         << QStringLiteral("is a URL") << QStringLiteral("'github.com'");
+    QTest::newRow("URL with port") << QStringLiteral("http://example.org:8080/")
+                                   << QStringLiteral("is a URL") << QStringLiteral("'example.org'");
+    QTest::newRow("path") << QStringLiteral("github.com/org") << QStringLiteral("contains a path")
+                          << QStringLiteral("'github.com'");
+    QTest::newRow("port") << QStringLiteral("github.com:443") << QStringLiteral("carries a port")
+                          << QStringLiteral("'github.com'");
     QTest::newRow("IPv4 with port")
-        << u"203.0.113.7:80"_s << u"carries a port"_s << u"'203.0.113.7'"_s;
+        << QStringLiteral("203.0.113.7:80") << QStringLiteral("carries a port")
+        << QStringLiteral("'203.0.113.7'");
     QTest::newRow("bracketed IPv6 with port")
-        << u"[::1]:443"_s << u"carries a port"_s << u"'::1'"_s;
-    QTest::newRow("space inside") << u"git hub.com"_s << u"contains a space"_s << QString();
+        << QStringLiteral("[::1]:443") << QStringLiteral("carries a port")
+        << QStringLiteral("'::1'");
+    QTest::newRow("space inside") << QStringLiteral("git hub.com")
+                                  << QStringLiteral("contains a space") << QString();
     QTest::newRow("leading space")
-        << u" github.com"_s << u"contains a space"_s << u"'github.com'"_s;
-    QTest::newRow("tab") << u"github.com\t"_s << u"contains a space"_s << QString();
-    QTest::newRow("bare star") << u"*"_s << u"egress grant"_s << QString();
-    QTest::newRow("star inside") << u"git*.com"_s << u"not a leading '*.'"_s << QString();
-    QTest::newRow("star without dot") << u"*github.com"_s << u"not a leading '*.'"_s << QString();
-    QTest::newRow("double wildcard") << u"*.*.com"_s << u"not a leading '*.'"_s << QString();
-    QTest::newRow("only *.") << u"*."_s << u"empty label"_s << QString();
-    QTest::newRow("leading dot") << u".github.com"_s << u"empty label"_s << QString();
-    QTest::newRow("double dot") << u"github..com"_s << u"empty label"_s << QString();
-    QTest::newRow("bad character") << u"git!hub.com"_s << u"cannot hold"_s << QString();
-    QTest::newRow("label starts with hyphen") << u"-github.com"_s << u"cannot hold"_s << QString();
-    QTest::newRow("label too long")
-        << QString(64, u'a') + u".com"_s << u"longer than 63"_s << QString();
-    QTest::newRow("name too long")
-        << QStringList(64, u"abc"_s).join(u'.') << u"longer than 253"_s << QString();
-    QTest::newRow("three-part number") << u"1.2.3"_s << u"valid IPv4"_s << QString();
-    QTest::newRow("octet over 255") << u"256.1.1.1"_s << u"valid IPv4"_s << QString();
-    QTest::newRow("leading zero octet") << u"010.0.0.1"_s << u"valid IPv4"_s << QString();
-    QTest::newRow("IPv6 with zone") << u"fe80::1%eth0"_s << u"valid IPv6"_s << QString();
+        << QStringLiteral(" github.com") << QStringLiteral("contains a space")
+        << QStringLiteral("'github.com'");
+    QTest::newRow("tab") << QStringLiteral("github.com\t") << QStringLiteral("contains a space")
+                         << QString();
+    QTest::newRow("bare star") << QStringLiteral("*") << QStringLiteral("egress grant")
+                               << QString();
+    QTest::newRow("star inside") << QStringLiteral("git*.com")
+                                 << QStringLiteral("not a leading '*.'") << QString();
+    QTest::newRow("star without dot")
+        << QStringLiteral("*github.com") << QStringLiteral("not a leading '*.'") << QString();
+    QTest::newRow("double wildcard")
+        << QStringLiteral("*.*.com") << QStringLiteral("not a leading '*.'") << QString();
+    QTest::newRow("only *.") << QStringLiteral("*.") << QStringLiteral("empty label") << QString();
+    QTest::newRow("leading dot") << QStringLiteral(".github.com") << QStringLiteral("empty label")
+                                 << QString();
+    QTest::newRow("double dot") << QStringLiteral("github..com") << QStringLiteral("empty label")
+                                << QString();
+    QTest::newRow("bad character")
+        << QStringLiteral("git!hub.com") << QStringLiteral("cannot hold") << QString();
+    QTest::newRow("label starts with hyphen")
+        << QStringLiteral("-github.com") << QStringLiteral("cannot hold") << QString();
+    QTest::newRow("label too long") << QString(64, u'a') + QStringLiteral(".com")
+                                    << QStringLiteral("longer than 63") << QString();
+    QTest::newRow("name too long") << QStringList(64, QStringLiteral("abc")).join(u'.')
+                                   << QStringLiteral("longer than 253") << QString();
+    QTest::newRow("three-part number")
+        << QStringLiteral("1.2.3") << QStringLiteral("valid IPv4") << QString();
+    QTest::newRow("octet over 255")
+        << QStringLiteral("256.1.1.1") << QStringLiteral("valid IPv4") << QString();
+    QTest::newRow("leading zero octet")
+        << QStringLiteral("010.0.0.1") << QStringLiteral("valid IPv4") << QString();
+    QTest::newRow("IPv6 with zone")
+        << QStringLiteral("fe80::1%eth0") << QStringLiteral("valid IPv6") << QString();
     QTest::newRow("hex address notation")
-        << u"0x7f.0.0.1"_s << u"numeric notation"_s << QString();
-    QTest::newRow("numeric last label") << u"example.123"_s << u"numeric notation"_s << QString();
-    QTest::newRow("hex last label") << u"example.0x1f"_s << u"numeric notation"_s << QString();
-    QTest::newRow("garbage colons") << u"a:b:c"_s << u"valid IPv6"_s << QString();
-    QTest::newRow("unclosed bracket") << u"[::1"_s << u"unclosed"_s << QString();
+        << QStringLiteral("0x7f.0.0.1") << QStringLiteral("numeric notation") << QString();
+    QTest::newRow("numeric last label")
+        << QStringLiteral("example.123") << QStringLiteral("numeric notation") << QString();
+    QTest::newRow("hex last label")
+        << QStringLiteral("example.0x1f") << QStringLiteral("numeric notation") << QString();
+    QTest::newRow("garbage colons")
+        << QStringLiteral("a:b:c") << QStringLiteral("valid IPv6") << QString();
+    QTest::newRow("unclosed bracket")
+        << QStringLiteral("[::1") << QStringLiteral("unclosed") << QString();
 }
 
 void HostNameTest::refused()
@@ -106,21 +138,23 @@ void HostNameTest::refused()
     QFETCH(QString, problem);
     QFETCH(QString, hint);
     const auto result = normalizeRuleTarget(input);
-    QVERIFY2(!result.ok(), qPrintable(u"accepted as "_s + (result.ok() ? *result : QString())));
+    QVERIFY2(!result.ok(),
+             qPrintable(QStringLiteral("accepted as ") + (result.ok() ? *result : QString())));
     const QString message = result.error().message;
-    QCOMPARE(result.error().code, u"policy.bad-host"_s);
+    QCOMPARE(result.error().code, QStringLiteral("policy.bad-host"));
     QVERIFY2(message.contains(problem), qPrintable(message));
     // Every refusal shows the accepted form.
-    QVERIFY2(message.contains(u"e.g. github.com"_s), qPrintable(message));
+    QVERIFY2(message.contains(QStringLiteral("e.g. github.com")), qPrintable(message));
     if (!hint.isEmpty())
-        QVERIFY2(message.contains(u"did you mean "_s + hint), qPrintable(message));
+        QVERIFY2(message.contains(QStringLiteral("did you mean ") + hint), qPrintable(message));
 }
 
 void HostNameTest::requestHostRefusesWildcard()
 {
-    QVERIFY(!normalizeRequestHost(u"*.github.com"_s).ok());
-    QCOMPARE(*normalizeRequestHost(u"API.GitHub.com."_s), u"api.github.com"_s);
-    QCOMPARE(*normalizeRequestHost(u"[2001:db8::1]"_s), u"2001:db8::1"_s);
+    QVERIFY(!normalizeRequestHost(QStringLiteral("*.github.com")).ok());
+    QCOMPARE(*normalizeRequestHost(QStringLiteral("API.GitHub.com.")),
+             QStringLiteral("api.github.com"));
+    QCOMPARE(*normalizeRequestHost(QStringLiteral("[2001:db8::1]")), QStringLiteral("2001:db8::1"));
 }
 
 void HostNameTest::matching_data()
@@ -130,21 +164,33 @@ void HostNameTest::matching_data()
     QTest::addColumn<bool>("expected");
 
     // The egress proxy's rules (docs/egress.md), on normalised input.
-    QTest::newRow("itself") << u"github.com"_s << u"github.com"_s << true;
-    QTest::newRow("subdomain") << u"github.com"_s << u"api.github.com"_s << true;
-    QTest::newRow("deep subdomain") << u"github.com"_s << u"a.b.github.com"_s << true;
-    QTest::newRow("not a suffix lookalike") << u"github.com"_s << u"evilgithub.com"_s << false;
-    QTest::newRow("not the parent") << u"api.github.com"_s << u"github.com"_s << false;
-    QTest::newRow("shorter rule not a label") << u"hub.com"_s << u"github.com"_s << false;
-    QTest::newRow("dotless: itself") << u"localhost"_s << u"localhost"_s << true;
-    QTest::newRow("dotless: no subdomains") << u"localhost"_s << u"a.localhost"_s << false;
-    QTest::newRow("dotless TLD covers nothing") << u"com"_s << u"github.com"_s << false;
-    QTest::newRow("IPv4 exact") << u"203.0.113.7"_s << u"203.0.113.7"_s << true;
-    QTest::newRow("IPv4 other") << u"203.0.113.7"_s << u"203.0.113.8"_s << false;
-    QTest::newRow("IPv4 no suffix rule") << u"0.113.7"_s << u"203.0.113.7"_s << false;
-    QTest::newRow("IPv6 exact") << u"::1"_s << u"::1"_s << true;
-    QTest::newRow("IPv6 other") << u"::1"_s << u"::2"_s << false;
-    QTest::newRow("name rule, IP host") << u"example.com"_s << u"203.0.113.7"_s << false;
+    QTest::newRow("itself") << QStringLiteral("github.com") << QStringLiteral("github.com") << true;
+    QTest::newRow("subdomain") << QStringLiteral("github.com") << QStringLiteral("api.github.com")
+                               << true;
+    QTest::newRow("deep subdomain")
+        << QStringLiteral("github.com") << QStringLiteral("a.b.github.com") << true;
+    QTest::newRow("not a suffix lookalike")
+        << QStringLiteral("github.com") << QStringLiteral("evilgithub.com") << false;
+    QTest::newRow("not the parent")
+        << QStringLiteral("api.github.com") << QStringLiteral("github.com") << false;
+    QTest::newRow("shorter rule not a label")
+        << QStringLiteral("hub.com") << QStringLiteral("github.com") << false;
+    QTest::newRow("dotless: itself")
+        << QStringLiteral("localhost") << QStringLiteral("localhost") << true;
+    QTest::newRow("dotless: no subdomains")
+        << QStringLiteral("localhost") << QStringLiteral("a.localhost") << false;
+    QTest::newRow("dotless TLD covers nothing")
+        << QStringLiteral("com") << QStringLiteral("github.com") << false;
+    QTest::newRow("IPv4 exact") << QStringLiteral("203.0.113.7") << QStringLiteral("203.0.113.7")
+                                << true;
+    QTest::newRow("IPv4 other") << QStringLiteral("203.0.113.7") << QStringLiteral("203.0.113.8")
+                                << false;
+    QTest::newRow("IPv4 no suffix rule")
+        << QStringLiteral("0.113.7") << QStringLiteral("203.0.113.7") << false;
+    QTest::newRow("IPv6 exact") << QStringLiteral("::1") << QStringLiteral("::1") << true;
+    QTest::newRow("IPv6 other") << QStringLiteral("::1") << QStringLiteral("::2") << false;
+    QTest::newRow("name rule, IP host")
+        << QStringLiteral("example.com") << QStringLiteral("203.0.113.7") << false;
 }
 
 void HostNameTest::matching()

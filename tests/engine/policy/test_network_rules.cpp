@@ -6,14 +6,13 @@
 
 #include <QTest>
 
-using namespace Qt::StringLiterals;
 using namespace arizuko::policy;
 
 namespace {
 
 void addRule(NetworkRules &rules, const QString &folder, const QString &host, RuleKind kind)
 {
-    const auto added = rules.add(folder, host, kind, u"test"_s);
+    const auto added = rules.add(folder, host, kind, QStringLiteral("test"));
     if (!added)
         qFatal("cannot add rule: %s", qPrintable(added.error().message));
 }
@@ -23,17 +22,18 @@ void addRule(NetworkRules &rules, const QString &folder, const QString &host, Ru
 // denies evil.com; corp/eng/sre allows 203.0.113.7; other allows other.org.
 void buildTree(PolicyFixture &fixture)
 {
-    for (const QString &folder : {u"corp"_s, u"corp/eng"_s, u"corp/eng/sre"_s, u"other"_s})
+    for (const QString &folder : {QStringLiteral("corp"), QStringLiteral("corp/eng"),
+                                  QStringLiteral("corp/eng/sre"), QStringLiteral("other")})
         fixture.addFolder(folder);
     NetworkRules &rules = fixture.policy().network();
-    addRule(rules, u""_s, u"pypi.org"_s, RuleKind::Allow);
-    addRule(rules, u"corp"_s, u"github.com"_s, RuleKind::Allow);
-    addRule(rules, u"corp"_s, u"gist.github.com"_s, RuleKind::Deny);
-    addRule(rules, u"corp/eng"_s, u"GitHub.com"_s, RuleKind::Allow);
-    addRule(rules, u"corp/eng"_s, u"*.npmjs.org"_s, RuleKind::Allow);
-    addRule(rules, u"corp/eng"_s, u"evil.com"_s, RuleKind::Deny);
-    addRule(rules, u"corp/eng/sre"_s, u"203.0.113.7"_s, RuleKind::Allow);
-    addRule(rules, u"other"_s, u"other.org"_s, RuleKind::Allow);
+    addRule(rules, QStringLiteral(""), QStringLiteral("pypi.org"), RuleKind::Allow);
+    addRule(rules, QStringLiteral("corp"), QStringLiteral("github.com"), RuleKind::Allow);
+    addRule(rules, QStringLiteral("corp"), QStringLiteral("gist.github.com"), RuleKind::Deny);
+    addRule(rules, QStringLiteral("corp/eng"), QStringLiteral("GitHub.com"), RuleKind::Allow);
+    addRule(rules, QStringLiteral("corp/eng"), QStringLiteral("*.npmjs.org"), RuleKind::Allow);
+    addRule(rules, QStringLiteral("corp/eng"), QStringLiteral("evil.com"), RuleKind::Deny);
+    addRule(rules, QStringLiteral("corp/eng/sre"), QStringLiteral("203.0.113.7"), RuleKind::Allow);
+    addRule(rules, QStringLiteral("other"), QStringLiteral("other.org"), RuleKind::Allow);
 }
 
 } // namespace
@@ -61,24 +61,34 @@ void NetworkRulesTest::resolveAlongAncestry_data()
     QTest::addColumn<QString>("folder");
     QTest::addColumn<QStringList>("allow");
     QTest::addColumn<QStringList>("deny");
-    QTest::newRow("base") << u""_s << QStringList{u"pypi.org"_s} << QStringList{};
-    QTest::newRow("top") << u"corp"_s << QStringList{u"pypi.org"_s, u"github.com"_s}
-                         << QStringList{u"gist.github.com"_s};
-    QTest::newRow("child dedups") << u"corp/eng"_s
-                                  << QStringList{u"pypi.org"_s, u"github.com"_s, u"npmjs.org"_s}
-                                  << QStringList{u"gist.github.com"_s, u"evil.com"_s};
-    QTest::newRow("grandchild") << u"corp/eng/sre"_s
-                                << QStringList{u"pypi.org"_s, u"github.com"_s, u"npmjs.org"_s,
-                                               u"203.0.113.7"_s}
-                                << QStringList{u"gist.github.com"_s, u"evil.com"_s};
+    QTest::newRow("base") << QStringLiteral("") << QStringList{QStringLiteral("pypi.org")}
+                          << QStringList{};
+    QTest::newRow("top") << QStringLiteral("corp")
+                         << QStringList{QStringLiteral("pypi.org"), QStringLiteral("github.com")}
+                         << QStringList{QStringLiteral("gist.github.com")};
+    QTest::newRow("child dedups") << QStringLiteral("corp/eng")
+                                  << QStringList{QStringLiteral("pypi.org"),
+                                                 QStringLiteral("github.com"),
+                                                 QStringLiteral("npmjs.org")}
+                                  << QStringList{QStringLiteral("gist.github.com"),
+                                                 QStringLiteral("evil.com")};
+    QTest::newRow("grandchild") << QStringLiteral("corp/eng/sre")
+                                << QStringList{QStringLiteral("pypi.org"),
+                                               QStringLiteral("github.com"),
+                                               QStringLiteral("npmjs.org"),
+                                               QStringLiteral("203.0.113.7")}
+                                << QStringList{QStringLiteral("gist.github.com"),
+                                               QStringLiteral("evil.com")};
     QTest::newRow("folder without own rules")
-        << u"corp/eng/sre/bot"_s
-        << QStringList{u"pypi.org"_s, u"github.com"_s, u"npmjs.org"_s, u"203.0.113.7"_s}
-        << QStringList{u"gist.github.com"_s, u"evil.com"_s};
+        << QStringLiteral("corp/eng/sre/bot")
+        << QStringList{QStringLiteral("pypi.org"), QStringLiteral("github.com"),
+                       QStringLiteral("npmjs.org"), QStringLiteral("203.0.113.7")}
+        << QStringList{QStringLiteral("gist.github.com"), QStringLiteral("evil.com")};
     QTest::newRow("sibling tree not inherited")
-        << u"other"_s << QStringList{u"pypi.org"_s, u"other.org"_s} << QStringList{};
+        << QStringLiteral("other")
+        << QStringList{QStringLiteral("pypi.org"), QStringLiteral("other.org")} << QStringList{};
     QTest::newRow("name prefix is no ancestor")
-        << u"corporate"_s << QStringList{u"pypi.org"_s} << QStringList{};
+        << QStringLiteral("corporate") << QStringList{QStringLiteral("pypi.org")} << QStringList{};
 }
 
 void NetworkRulesTest::resolveAlongAncestry()
@@ -99,13 +109,16 @@ void NetworkRulesTest::resolveNamesOrigins()
 {
     PolicyFixture fixture;
     buildTree(fixture);
-    const auto policy = fixture.policy().network().resolve(u"corp/eng"_s);
+    const auto policy = fixture.policy().network().resolve(QStringLiteral("corp/eng"));
     QStringList origins;
     for (const NetworkRule &rule : policy->rules)
         origins << rule.folder + u':' + ruleKindName(rule.kind) + u':' + rule.target;
-    QCOMPARE(origins, (QStringList{u":allow:pypi.org"_s, u"corp:allow:github.com"_s,
-                                   u"corp:deny:gist.github.com"_s, u"corp/eng:allow:github.com"_s,
-                                   u"corp/eng:allow:npmjs.org"_s, u"corp/eng:deny:evil.com"_s}));
+    QCOMPARE(origins, (QStringList{QStringLiteral(":allow:pypi.org"),
+                                   QStringLiteral("corp:allow:github.com"),
+                                   QStringLiteral("corp:deny:gist.github.com"),
+                                   QStringLiteral("corp/eng:allow:github.com"),
+                                   QStringLiteral("corp/eng:allow:npmjs.org"),
+                                   QStringLiteral("corp/eng:deny:evil.com")}));
 }
 
 void NetworkRulesTest::allowAllOnlyFromEgressGrant()
@@ -114,27 +127,40 @@ void NetworkRulesTest::allowAllOnlyFromEgressGrant()
     buildTree(fixture);
     Grants &grants = fixture.grants();
     NetworkRules &network = fixture.policy().network();
-    QVERIFY(!network.resolve(u"corp/eng"_s)->allowAll);
+    QVERIFY(!network.resolve(QStringLiteral("corp/eng"))->allowAll);
     // admin does not imply egress; a grant on another principal does not count.
-    QVERIFY(grants.add(row(u"corp/eng"_s, u"admin"_s, u"**"_s), u"t"_s).ok());
-    QVERIFY(grants.add(row(u"corp"_s, u"egress"_s, u"corp/**"_s), u"t"_s).ok());
-    QVERIFY(!network.resolve(u"corp/eng"_s)->allowAll);
-    QVERIFY(network.resolve(u"corp"_s)->allowAll);
-    const auto grant = grants.add(row(u"corp/eng"_s, u"egress"_s, u"corp/eng"_s), u"t"_s);
-    const auto policy = network.resolve(u"corp/eng"_s);
+    QVERIFY(grants
+                .add(row(QStringLiteral("corp/eng"), QStringLiteral("admin"), QStringLiteral("**")),
+                     QStringLiteral("t"))
+                .ok());
+    QVERIFY(
+        grants
+            .add(row(QStringLiteral("corp"), QStringLiteral("egress"), QStringLiteral("corp/**")),
+                 QStringLiteral("t"))
+            .ok());
+    QVERIFY(!network.resolve(QStringLiteral("corp/eng"))->allowAll);
+    QVERIFY(network.resolve(QStringLiteral("corp"))->allowAll);
+    const auto grant = grants.add(
+        row(QStringLiteral("corp/eng"), QStringLiteral("egress"), QStringLiteral("corp/eng")),
+        QStringLiteral("t"));
+    const auto policy = network.resolve(QStringLiteral("corp/eng"));
     QVERIFY(policy->allowAll);
     QCOMPARE(policy->egressGrant->id, grant->id);
     // Allow-all still loses to every deny, and says which grant allowed.
-    const auto denied = network.test(u"corp/eng"_s, u"api.evil.com"_s);
+    const auto denied = network.test(QStringLiteral("corp/eng"), QStringLiteral("api.evil.com"));
     QVERIFY(!denied->allowed);
-    const auto anyHost = network.test(u"corp/eng"_s, u"example.net"_s);
+    const auto anyHost = network.test(QStringLiteral("corp/eng"), QStringLiteral("example.net"));
     QVERIFY(anyHost->allowed);
     QVERIFY(!anyHost->decidingRule);
     QCOMPARE(anyHost->egressGrant->id, grant->id);
-    QVERIFY(anyHost->reason.contains(u"egress grant"_s));
+    QVERIFY(anyHost->reason.contains(QStringLiteral("egress grant")));
     // A deny on the egress grant takes allow-all away again.
-    QVERIFY(grants.add(row(u"corp/eng"_s, u"egress"_s, u"**"_s, Effect::Deny), u"t"_s).ok());
-    QVERIFY(!network.resolve(u"corp/eng"_s)->allowAll);
+    QVERIFY(grants
+                .add(row(QStringLiteral("corp/eng"), QStringLiteral("egress"), QStringLiteral("**"),
+                         Effect::Deny),
+                     QStringLiteral("t"))
+                .ok());
+    QVERIFY(!network.resolve(QStringLiteral("corp/eng"))->allowAll);
 }
 
 void NetworkRulesTest::testNamesDecidingRule_data()
@@ -145,29 +171,39 @@ void NetworkRulesTest::testNamesDecidingRule_data()
     QTest::addColumn<QString>("ruleFolder"); // null: no rule decided
     QTest::addColumn<QString>("ruleTarget");
     QTest::newRow("inherited from base")
-        << u"corp/eng"_s << u"pypi.org"_s << true << u""_s << u"pypi.org"_s;
+        << QStringLiteral("corp/eng") << QStringLiteral("pypi.org") << true << QStringLiteral("")
+        << QStringLiteral("pypi.org");
     QTest::newRow("subdomain, nearest rule")
-        << u"corp/eng"_s << u"api.github.com"_s << true << u"corp/eng"_s << u"github.com"_s;
+        << QStringLiteral("corp/eng") << QStringLiteral("api.github.com") << true
+        << QStringLiteral("corp/eng") << QStringLiteral("github.com");
     QTest::newRow("inherited deny beats own allow")
-        << u"corp/eng"_s << u"gist.github.com"_s << false << u"corp"_s << u"gist.github.com"_s;
-    QTest::newRow("deny covers subdomains") << u"corp/eng/sre"_s << u"x.gist.github.com"_s << false
-                                            << u"corp"_s << u"gist.github.com"_s;
-    QTest::newRow("own deny") << u"corp/eng"_s << u"evil.com"_s << false << u"corp/eng"_s
-                              << u"evil.com"_s;
+        << QStringLiteral("corp/eng") << QStringLiteral("gist.github.com") << false
+        << QStringLiteral("corp") << QStringLiteral("gist.github.com");
+    QTest::newRow("deny covers subdomains")
+        << QStringLiteral("corp/eng/sre") << QStringLiteral("x.gist.github.com") << false
+        << QStringLiteral("corp") << QStringLiteral("gist.github.com");
+    QTest::newRow("own deny") << QStringLiteral("corp/eng") << QStringLiteral("evil.com") << false
+                              << QStringLiteral("corp/eng") << QStringLiteral("evil.com");
     QTest::newRow("wildcard rule stored as base")
-        << u"corp/eng"_s << u"registry.npmjs.org"_s << true << u"corp/eng"_s << u"npmjs.org"_s;
+        << QStringLiteral("corp/eng") << QStringLiteral("registry.npmjs.org") << true
+        << QStringLiteral("corp/eng") << QStringLiteral("npmjs.org");
     QTest::newRow("suffix lookalike")
-        << u"corp/eng"_s << u"evilgithub.com"_s << false << QString() << QString();
+        << QStringLiteral("corp/eng") << QStringLiteral("evilgithub.com") << false << QString()
+        << QString();
     QTest::newRow("child rule not seen by parent")
-        << u"corp"_s << u"registry.npmjs.org"_s << false << QString() << QString();
+        << QStringLiteral("corp") << QStringLiteral("registry.npmjs.org") << false << QString()
+        << QString();
     QTest::newRow("IP literal exact")
-        << u"corp/eng/sre"_s << u"203.0.113.7"_s << true << u"corp/eng/sre"_s << u"203.0.113.7"_s;
+        << QStringLiteral("corp/eng/sre") << QStringLiteral("203.0.113.7") << true
+        << QStringLiteral("corp/eng/sre") << QStringLiteral("203.0.113.7");
     QTest::newRow("IP literal other")
-        << u"corp/eng/sre"_s << u"203.0.113.8"_s << false << QString() << QString();
+        << QStringLiteral("corp/eng/sre") << QStringLiteral("203.0.113.8") << false << QString()
+        << QString();
     QTest::newRow("case and trailing dot")
-        << u"corp"_s << u"API.GitHub.COM."_s << true << u"corp"_s << u"github.com"_s;
-    QTest::newRow("no rule at all")
-        << u"other"_s << u"github.com"_s << false << QString() << QString();
+        << QStringLiteral("corp") << QStringLiteral("API.GitHub.COM.") << true
+        << QStringLiteral("corp") << QStringLiteral("github.com");
+    QTest::newRow("no rule at all") << QStringLiteral("other") << QStringLiteral("github.com")
+                                    << false << QString() << QString();
 }
 
 void NetworkRulesTest::testNamesDecidingRule()
@@ -184,7 +220,7 @@ void NetworkRulesTest::testNamesDecidingRule()
     QCOMPARE(verdict->allowed, allowed);
     if (ruleFolder.isNull()) {
         QVERIFY(!verdict->decidingRule);
-        QVERIFY2(verdict->reason.contains(u"no rule"_s), qPrintable(verdict->reason));
+        QVERIFY2(verdict->reason.contains(QStringLiteral("no rule")), qPrintable(verdict->reason));
     } else {
         QVERIFY(verdict->decidingRule);
         QCOMPARE(verdict->decidingRule->folder, ruleFolder);
@@ -196,47 +232,62 @@ void NetworkRulesTest::testNamesDecidingRule()
 void NetworkRulesTest::testRefusesBadHost()
 {
     PolicyFixture fixture;
-    const auto verdict = fixture.policy().network().test(u""_s, u"https://github.com/x"_s);
+    const auto verdict =
+        fixture.policy().network().test(QStringLiteral(""), QStringLiteral("https://github.com/x"));
     QVERIFY(!verdict.ok());
-    QCOMPARE(verdict.error().code, u"policy.bad-host"_s);
+    QCOMPARE(verdict.error().code, QStringLiteral("policy.bad-host"));
 }
 
 void NetworkRulesTest::addValidatesAndNormalises()
 {
     PolicyFixture fixture;
-    fixture.addFolder(u"corp"_s);
+    fixture.addFolder(QStringLiteral("corp"));
     NetworkRules &network = fixture.policy().network();
-    const auto idn = network.add(u"corp"_s, u"*.Bücher.de"_s, RuleKind::Allow, u"alice"_s);
+    const auto idn = network.add(QStringLiteral("corp"), QStringLiteral("*.Bücher.de"),
+                                 RuleKind::Allow, QStringLiteral("alice"));
     QVERIFY(idn.ok());
     QVERIFY(idn->created);
-    QCOMPARE(idn->rule.target, u"xn--bcher-kva.de"_s);
-    QCOMPARE(idn->rule.createdBy, u"alice"_s);
-    const auto again = network.add(u"corp"_s, u"xn--bcher-kva.de"_s, RuleKind::Allow, u"bob"_s);
+    QCOMPARE(idn->rule.target, QStringLiteral("xn--bcher-kva.de"));
+    QCOMPARE(idn->rule.createdBy, QStringLiteral("alice"));
+    const auto again = network.add(QStringLiteral("corp"), QStringLiteral("xn--bcher-kva.de"),
+                                   RuleKind::Allow, QStringLiteral("bob"));
     QVERIFY(again.ok());
     QVERIFY(!again->created);
     QCOMPARE(again->rule.id, idn->rule.id);
     for (const QString &bad :
-         {u"https://x.org"_s, u"x.org:443"_s, u"*"_s, u"x .org"_s, u"x.org/path"_s}) {
-        const auto refused = network.add(u"corp"_s, bad, RuleKind::Allow, u"alice"_s);
+         {QStringLiteral("https://x.org"), QStringLiteral("x.org:443"), QStringLiteral("*"),
+          QStringLiteral("x .org"), QStringLiteral("x.org/path")}) {
+        const auto refused =
+            network.add(QStringLiteral("corp"), bad, RuleKind::Allow, QStringLiteral("alice"));
         QVERIFY2(!refused.ok(), qPrintable(bad));
-        QCOMPARE(refused.error().code, u"policy.bad-host"_s);
+        QCOMPARE(refused.error().code, QStringLiteral("policy.bad-host"));
     }
-    QCOMPARE(network.add(u"nope"_s, u"x.org"_s, RuleKind::Allow, u"a"_s).error().code,
-             u"policy.no-such-folder"_s);
-    QCOMPARE(network.list(u"corp"_s)->size(), 1);
-    QVERIFY(network.add(u""_s, u"base.org"_s, RuleKind::Deny, u"a"_s).ok());
+    QCOMPARE(network
+                 .add(QStringLiteral("nope"), QStringLiteral("x.org"), RuleKind::Allow,
+                      QStringLiteral("a"))
+                 .error()
+                 .code,
+             QStringLiteral("policy.no-such-folder"));
+    QCOMPARE(network.list(QStringLiteral("corp"))->size(), 1);
+    QVERIFY(network
+                .add(QStringLiteral(""), QStringLiteral("base.org"), RuleKind::Deny,
+                     QStringLiteral("a"))
+                .ok());
     QCOMPARE(network.list()->size(), 2);
 }
 
 void NetworkRulesTest::baseFolderAsNullString()
 {
-    // The window passes the base as QString(): it must work like u""_s.
+    // The window passes the base as QString(): it must work like QStringLiteral("").
     PolicyFixture fixture;
     NetworkRules &network = fixture.policy().network();
-    const auto added = network.add(QString(), u"crates.io"_s, RuleKind::Allow, u"a"_s);
+    const auto added =
+        network.add(QString(), QStringLiteral("crates.io"), RuleKind::Allow, QStringLiteral("a"));
     QVERIFY2(added.ok(), added.ok() ? "" : qPrintable(added.error().message));
-    QCOMPARE(added->rule.folder, u""_s);
-    QVERIFY(network.remove(QString(), u"crates.io"_s, std::nullopt, u"a"_s).ok());
+    QCOMPARE(added->rule.folder, QStringLiteral(""));
+    QVERIFY(
+        network.remove(QString(), QStringLiteral("crates.io"), std::nullopt, QStringLiteral("a"))
+            .ok());
 }
 
 void NetworkRulesTest::removeOwnRules()
@@ -244,17 +295,29 @@ void NetworkRulesTest::removeOwnRules()
     PolicyFixture fixture;
     buildTree(fixture);
     NetworkRules &network = fixture.policy().network();
-    QVERIFY(network.add(u"corp"_s, u"github.com"_s, RuleKind::Deny, u"a"_s).ok());
+    QVERIFY(network
+                .add(QStringLiteral("corp"), QStringLiteral("github.com"), RuleKind::Deny,
+                     QStringLiteral("a"))
+                .ok());
     // An inherited rule is not the folder's to remove.
-    QCOMPARE(network.remove(u"corp/eng"_s, u"pypi.org"_s, std::nullopt, u"a"_s).error().code,
-             u"policy.no-such-rule"_s);
-    const auto allowOnly = network.remove(u"corp"_s, u"*.github.com"_s, RuleKind::Allow, u"a"_s);
+    QCOMPARE(network
+                 .remove(QStringLiteral("corp/eng"), QStringLiteral("pypi.org"), std::nullopt,
+                         QStringLiteral("a"))
+                 .error()
+                 .code,
+             QStringLiteral("policy.no-such-rule"));
+    const auto allowOnly = network.remove(QStringLiteral("corp"), QStringLiteral("*.github.com"),
+                                          RuleKind::Allow, QStringLiteral("a"));
     QCOMPARE(allowOnly->size(), 1);
-    QCOMPARE(network.list(u"corp"_s)->size(), 2);
-    QVERIFY(network.add(u"corp"_s, u"github.com"_s, RuleKind::Allow, u"a"_s).ok());
-    const auto both = network.remove(u"corp"_s, u"github.com"_s, std::nullopt, u"a"_s);
+    QCOMPARE(network.list(QStringLiteral("corp"))->size(), 2);
+    QVERIFY(network
+                .add(QStringLiteral("corp"), QStringLiteral("github.com"), RuleKind::Allow,
+                     QStringLiteral("a"))
+                .ok());
+    const auto both = network.remove(QStringLiteral("corp"), QStringLiteral("github.com"),
+                                     std::nullopt, QStringLiteral("a"));
     QCOMPARE(both->size(), 2);
-    QVERIFY(network.test(u"corp"_s, u"github.com"_s)->allowed == false);
+    QVERIFY(network.test(QStringLiteral("corp"), QStringLiteral("github.com"))->allowed == false);
 }
 
 void NetworkRulesTest::otherConnectionsChangesAreSeen()
@@ -262,14 +325,20 @@ void NetworkRulesTest::otherConnectionsChangesAreSeen()
     PolicyFixture fixture;
     buildTree(fixture);
     NetworkRules &network = fixture.policy().network();
-    QVERIFY(!network.test(u"other"_s, u"example.net"_s)->allowed);
+    QVERIFY(!network.test(QStringLiteral("other"), QStringLiteral("example.net"))->allowed);
     auto second = arizuko::store::Store::open(fixture.dataDir());
     QVERIFY(second.ok());
     arizuko::policy::Policy otherPolicy(**second);
-    QVERIFY(otherPolicy.network().add(u""_s, u"example.net"_s, RuleKind::Allow, u"a"_s).ok());
-    QVERIFY(network.test(u"other"_s, u"example.net"_s)->allowed);
-    QVERIFY(otherPolicy.network().add(u"other"_s, u"example.net"_s, RuleKind::Deny, u"a"_s).ok());
-    QVERIFY(!network.test(u"other"_s, u"example.net"_s)->allowed);
+    QVERIFY(otherPolicy.network()
+                .add(QStringLiteral(""), QStringLiteral("example.net"), RuleKind::Allow,
+                     QStringLiteral("a"))
+                .ok());
+    QVERIFY(network.test(QStringLiteral("other"), QStringLiteral("example.net"))->allowed);
+    QVERIFY(otherPolicy.network()
+                .add(QStringLiteral("other"), QStringLiteral("example.net"), RuleKind::Deny,
+                     QStringLiteral("a"))
+                .ok());
+    QVERIFY(!network.test(QStringLiteral("other"), QStringLiteral("example.net"))->allowed);
 }
 
 QTEST_MAIN(NetworkRulesTest)

@@ -5,7 +5,6 @@
 
 #include <QTest>
 
-using namespace Qt::StringLiterals;
 using namespace arizuko::policy;
 
 namespace {
@@ -22,15 +21,15 @@ void buildRoutes(Routes &routes)
 {
     // Inserted out of seq order on purpose: seq decides, not insertion.
     const QList<std::tuple<qint64, QString, QString>> rows = {
-        {30, u"platform=cli"_s, u"inbox#observe"_s},
-        {10, u"platform=cli chat=corp/*"_s, u"corp"_s},
-        {5, u"chat=corp/eng/**"_s, u"corp/eng"_s},
-        {20, u"platform=tele* chat=?"_s, u"short"_s},
-        {99, u""_s, u"fallback"_s},
-        {10, u"platform=cli chat=ops"_s, u"ops"_s},
+        {30, QStringLiteral("platform=cli"), QStringLiteral("inbox#observe")},
+        {10, QStringLiteral("platform=cli chat=corp/*"), QStringLiteral("corp")},
+        {5, QStringLiteral("chat=corp/eng/**"), QStringLiteral("corp/eng")},
+        {20, QStringLiteral("platform=tele* chat=?"), QStringLiteral("short")},
+        {99, QStringLiteral(""), QStringLiteral("fallback")},
+        {10, QStringLiteral("platform=cli chat=ops"), QStringLiteral("ops")},
     };
     for (const auto &[seq, match, target] : rows) {
-        if (!routes.add(seq, match, target, u"test"_s))
+        if (!routes.add(seq, match, target, QStringLiteral("test")))
             qFatal("cannot add route %s", qPrintable(match));
     }
 }
@@ -57,19 +56,28 @@ void RoutesTest::resolve_data()
     QTest::addColumn<QString>("message");
     QTest::addColumn<QString>("folder");
     QTest::addColumn<bool>("observe");
-    QTest::newRow("all predicates match") << u"platform=cli chat=corp/x"_s << u"corp"_s << false;
-    QTest::newRow("lower seq wins") << u"platform=cli chat=corp/eng"_s << u"corp/eng"_s << false;
+    QTest::newRow("all predicates match")
+        << QStringLiteral("platform=cli chat=corp/x") << QStringLiteral("corp") << false;
+    QTest::newRow("lower seq wins")
+        << QStringLiteral("platform=cli chat=corp/eng") << QStringLiteral("corp/eng") << false;
     QTest::newRow("** spans segments")
-        << u"platform=x chat=corp/eng/a/b"_s << u"corp/eng"_s << false;
-    QTest::newRow("* does not cross /") << u"platform=cli chat=corp/x/y"_s << u"inbox"_s << true;
-    QTest::newRow("one predicate fails") << u"platform=web chat=corp/x"_s << u"fallback"_s << false;
-    QTest::newRow("missing attribute fails") << u"chat=corp/x"_s << u"fallback"_s << false;
-    QTest::newRow("observe flag") << u"platform=cli chat=elsewhere"_s << u"inbox"_s << true;
-    QTest::newRow("in-segment * and ?") << u"platform=telegram chat=q"_s << u"short"_s << false;
-    QTest::newRow("? is one character") << u"platform=telegram chat=qq"_s << u"fallback"_s << false;
+        << QStringLiteral("platform=x chat=corp/eng/a/b") << QStringLiteral("corp/eng") << false;
+    QTest::newRow("* does not cross /")
+        << QStringLiteral("platform=cli chat=corp/x/y") << QStringLiteral("inbox") << true;
+    QTest::newRow("one predicate fails")
+        << QStringLiteral("platform=web chat=corp/x") << QStringLiteral("fallback") << false;
+    QTest::newRow("missing attribute fails")
+        << QStringLiteral("chat=corp/x") << QStringLiteral("fallback") << false;
+    QTest::newRow("observe flag") << QStringLiteral("platform=cli chat=elsewhere")
+                                  << QStringLiteral("inbox") << true;
+    QTest::newRow("in-segment * and ?")
+        << QStringLiteral("platform=telegram chat=q") << QStringLiteral("short") << false;
+    QTest::newRow("? is one character")
+        << QStringLiteral("platform=telegram chat=qq") << QStringLiteral("fallback") << false;
     QTest::newRow("extra attributes ignored")
-        << u"platform=cli chat=corp/x lang=en"_s << u"corp"_s << false;
-    QTest::newRow("empty match is catch-all") << u""_s << u"fallback"_s << false;
+        << QStringLiteral("platform=cli chat=corp/x lang=en") << QStringLiteral("corp") << false;
+    QTest::newRow("empty match is catch-all")
+        << QStringLiteral("") << QStringLiteral("fallback") << false;
 }
 
 void RoutesTest::resolve()
@@ -84,50 +92,72 @@ void RoutesTest::resolve()
     QVERIFY(match->has_value());
     QCOMPARE((*match)->folder, folder);
     QCOMPARE((*match)->observe, observe);
-    QCOMPARE((*match)->route.target, observe ? folder + u"#observe"_s : folder);
+    QCOMPARE((*match)->route.target, observe ? folder + QStringLiteral("#observe") : folder);
 }
 
 void RoutesTest::noRouteMatches()
 {
     PolicyFixture fixture;
     Routes &routes = fixture.policy().routes();
-    QVERIFY(!routes.resolve(attributes(u"platform=cli"_s))->has_value());
-    QVERIFY(routes.add(1, u"platform=web"_s, u"web"_s, u"t"_s).ok());
-    QVERIFY(!routes.resolve(attributes(u"platform=cli"_s))->has_value());
+    QVERIFY(!routes.resolve(attributes(QStringLiteral("platform=cli")))->has_value());
+    QVERIFY(
+        routes.add(1, QStringLiteral("platform=web"), QStringLiteral("web"), QStringLiteral("t"))
+            .ok());
+    QVERIFY(!routes.resolve(attributes(QStringLiteral("platform=cli")))->has_value());
 }
 
 void RoutesTest::equalSeqLowerIdWins()
 {
     PolicyFixture fixture;
     Routes &routes = fixture.policy().routes();
-    QVERIFY(routes.add(7, u"platform=*"_s, u"first"_s, u"t"_s).ok());
-    QVERIFY(routes.add(7, u"platform=cli"_s, u"second"_s, u"t"_s).ok());
-    QCOMPARE((*routes.resolve(attributes(u"platform=cli"_s)))->folder, u"first"_s);
+    QVERIFY(
+        routes.add(7, QStringLiteral("platform=*"), QStringLiteral("first"), QStringLiteral("t"))
+            .ok());
+    QVERIFY(
+        routes.add(7, QStringLiteral("platform=cli"), QStringLiteral("second"), QStringLiteral("t"))
+            .ok());
+    QCOMPARE((*routes.resolve(attributes(QStringLiteral("platform=cli"))))->folder,
+             QStringLiteral("first"));
 }
 
 void RoutesTest::addValidates()
 {
     PolicyFixture fixture;
     Routes &routes = fixture.policy().routes();
-    QCOMPARE(routes.add(1, u"platform"_s, u"x"_s, u"t"_s).error().code,
-             u"policy.bad-route-match"_s);
-    QCOMPARE(routes.add(1, u"=cli"_s, u"x"_s, u"t"_s).error().code, u"policy.bad-route-match"_s);
-    QCOMPARE(routes.add(1, u"a=b"_s, u""_s, u"t"_s).error().code, u"policy.bad-route-target"_s);
-    QCOMPARE(routes.add(1, u"a=b"_s, u"x#watch"_s, u"t"_s).error().code,
-             u"policy.bad-route-target"_s);
-    QCOMPARE(routes.add(1, u"a=b"_s, u"#observe"_s, u"t"_s).error().code,
-             u"policy.bad-route-target"_s);
-    const auto normalised = routes.add(2, u"  a=b \t c=d "_s, u"x"_s, u"t"_s);
-    QCOMPARE(normalised->match, u"a=b c=d"_s);
+    QCOMPARE(routes.add(1, QStringLiteral("platform"), QStringLiteral("x"), QStringLiteral("t"))
+                 .error()
+                 .code,
+             QStringLiteral("policy.bad-route-match"));
+    QCOMPARE(routes.add(1, QStringLiteral("=cli"), QStringLiteral("x"), QStringLiteral("t"))
+                 .error()
+                 .code,
+             QStringLiteral("policy.bad-route-match"));
+    QCOMPARE(
+        routes.add(1, QStringLiteral("a=b"), QStringLiteral(""), QStringLiteral("t")).error().code,
+        QStringLiteral("policy.bad-route-target"));
+    QCOMPARE(routes.add(1, QStringLiteral("a=b"), QStringLiteral("x#watch"), QStringLiteral("t"))
+                 .error()
+                 .code,
+             QStringLiteral("policy.bad-route-target"));
+    QCOMPARE(routes.add(1, QStringLiteral("a=b"), QStringLiteral("#observe"), QStringLiteral("t"))
+                 .error()
+                 .code,
+             QStringLiteral("policy.bad-route-target"));
+    const auto normalised =
+        routes.add(2, QStringLiteral("  a=b \t c=d "), QStringLiteral("x"), QStringLiteral("t"));
+    QCOMPARE(normalised->match, QStringLiteral("a=b c=d"));
     // A catch-all however it comes: null, empty or blank.
-    for (const QString &catchAll : {QString(), u""_s, u"  "_s})
-        QVERIFY(routes.add(3, catchAll, u"x"_s, u"t"_s).ok());
+    for (const QString &catchAll : {QString(), QStringLiteral(""), QStringLiteral("  ")})
+        QVERIFY(routes.add(3, catchAll, QStringLiteral("x"), QStringLiteral("t")).ok());
     // Targets are folder paths, so they hide nothing a folder name could not.
-    for (const QString &hostile : {u"x\u202Ey"_s, u"x\x01"_s, QString(200, u'a'), u"corp/*"_s})
-        QCOMPARE(routes.add(1, u"a=b"_s, hostile, u"t"_s).error().code,
-                 u"policy.bad-route-target"_s);
-    QCOMPARE(routes.add(1, u"a=b\u202E"_s, u"x"_s, u"t"_s).error().code,
-             u"policy.bad-route-match"_s);
+    for (const QString &hostile : {QStringLiteral("x\u202Ey"), QStringLiteral("x\x01"),
+                                   QString(200, u'a'), QStringLiteral("corp/*")})
+        QCOMPARE(routes.add(1, QStringLiteral("a=b"), hostile, QStringLiteral("t")).error().code,
+                 QStringLiteral("policy.bad-route-target"));
+    QCOMPARE(routes.add(1, QStringLiteral("a=b\u202E"), QStringLiteral("x"), QStringLiteral("t"))
+                 .error()
+                 .code,
+             QStringLiteral("policy.bad-route-match"));
 }
 
 void RoutesTest::removeAndList()
@@ -140,9 +170,11 @@ void RoutesTest::removeAndList()
     QCOMPARE(listed->first().seq, 5);
     QCOMPARE(listed->last().seq, 99);
     const qint64 eng = listed->first().id;
-    QCOMPARE(routes.remove(eng, u"t"_s)->target, u"corp/eng"_s);
-    QCOMPARE((*routes.resolve(attributes(u"platform=cli chat=corp/eng"_s)))->folder, u"corp"_s);
-    QCOMPARE(routes.remove(eng, u"t"_s).error().code, u"policy.no-such-route"_s);
+    QCOMPARE(routes.remove(eng, QStringLiteral("t"))->target, QStringLiteral("corp/eng"));
+    QCOMPARE((*routes.resolve(attributes(QStringLiteral("platform=cli chat=corp/eng"))))->folder,
+             QStringLiteral("corp"));
+    QCOMPARE(routes.remove(eng, QStringLiteral("t")).error().code,
+             QStringLiteral("policy.no-such-route"));
 }
 
 QTEST_MAIN(RoutesTest)
@@ -151,44 +183,48 @@ void RoutesTest::moveKeepsTheSeqValues()
 {
     PolicyFixture fixture;
     Routes &routes = fixture.policy().routes();
-    QVERIFY(routes.add(10, u"a=1"_s, u"one"_s, u"t"_s).ok());
-    QVERIFY(routes.add(20, u"a=*"_s, u"two"_s, u"t"_s).ok());
-    QVERIFY(routes.add(35, u""_s, u"three"_s, u"t"_s).ok());
-    QCOMPARE((*routes.resolve(attributes(u"a=1"_s)))->folder, u"one"_s);
+    QVERIFY(routes.add(10, QStringLiteral("a=1"), QStringLiteral("one"), QStringLiteral("t")).ok());
+    QVERIFY(routes.add(20, QStringLiteral("a=*"), QStringLiteral("two"), QStringLiteral("t")).ok());
+    QVERIFY(routes.add(35, QStringLiteral(""), QStringLiteral("three"), QStringLiteral("t")).ok());
+    QCOMPARE((*routes.resolve(attributes(QStringLiteral("a=1"))))->folder, QStringLiteral("one"));
     const auto before = routes.list();
     QVERIFY(before.ok());
     const qint64 catchAll = before->last().id;
-    const auto moved = routes.move(catchAll, 0, u"t"_s);
+    const auto moved = routes.move(catchAll, 0, QStringLiteral("t"));
     QVERIFY(moved.ok());
     const auto listed = routes.list();
     QVERIFY(listed.ok());
-    QCOMPARE(listed->at(0).target, u"three"_s);
+    QCOMPARE(listed->at(0).target, QStringLiteral("three"));
     QCOMPARE(listed->at(0).seq, 10);
-    QCOMPARE(listed->at(1).target, u"one"_s);
+    QCOMPARE(listed->at(1).target, QStringLiteral("one"));
     QCOMPARE(listed->at(1).seq, 20);
     QCOMPARE(listed->at(2).seq, 35);
     // Tried first now: the catch-all wins every message.
-    QCOMPARE((*routes.resolve(attributes(u"a=1"_s)))->folder, u"three"_s);
-    QCOMPARE(routes.move(catchAll, 3, u"t"_s).error().code, u"policy.bad-position"_s);
-    QCOMPARE(routes.move(9999, 0, u"t"_s).error().code, u"policy.no-such-route"_s);
+    QCOMPARE((*routes.resolve(attributes(QStringLiteral("a=1"))))->folder, QStringLiteral("three"));
+    QCOMPARE(routes.move(catchAll, 3, QStringLiteral("t")).error().code,
+             QStringLiteral("policy.bad-position"));
+    QCOMPARE(routes.move(9999, 0, QStringLiteral("t")).error().code,
+             QStringLiteral("policy.no-such-route"));
 }
 
 void RoutesTest::moveRenumbersSharedSeqs()
 {
     PolicyFixture fixture;
     Routes &routes = fixture.policy().routes();
-    QVERIFY(routes.add(7, u"a=1"_s, u"one"_s, u"t"_s).ok());
-    QVERIFY(routes.add(7, u"a=2"_s, u"two"_s, u"t"_s).ok());
-    QVERIFY(routes.add(7, u"a=3"_s, u"three"_s, u"t"_s).ok());
+    QVERIFY(routes.add(7, QStringLiteral("a=1"), QStringLiteral("one"), QStringLiteral("t")).ok());
+    QVERIFY(routes.add(7, QStringLiteral("a=2"), QStringLiteral("two"), QStringLiteral("t")).ok());
+    QVERIFY(
+        routes.add(7, QStringLiteral("a=3"), QStringLiteral("three"), QStringLiteral("t")).ok());
     const auto before = routes.list();
     QVERIFY(before.ok());
-    QVERIFY(routes.move(before->last().id, 1, u"t"_s).ok());
+    QVERIFY(routes.move(before->last().id, 1, QStringLiteral("t")).ok());
     const auto after = routes.list();
     QVERIFY(after.ok());
     QStringList order;
     for (const Route &route : *after)
-        order << u"%1@%2"_s.arg(route.target).arg(route.seq);
-    QCOMPARE(order, (QStringList{u"one@10"_s, u"three@20"_s, u"two@30"_s}));
+        order << QStringLiteral("%1@%2").arg(route.target).arg(route.seq);
+    QCOMPARE(order, (QStringList{QStringLiteral("one@10"), QStringLiteral("three@20"),
+                                 QStringLiteral("two@30")}));
 }
 
 #include "test_routes.moc"

@@ -11,7 +11,6 @@
 #include <QTest>
 
 using namespace arizuko;
-using namespace Qt::StringLiterals;
 
 namespace {
 
@@ -54,62 +53,78 @@ private slots:
         QTest::addColumn<QString>("value");
         QTest::addColumn<QString>("problem"); // empty: accepted
 
-        QTest::newRow("uri ok") << turns::setting::libvirtUri << u"qemu:///system"_s << QString();
-        QTest::newRow("uri ssh") << turns::setting::libvirtUri << u"qemu+ssh://me@host/system"_s
-                                 << QString();
-        QTest::newRow("uri no scheme") << turns::setting::libvirtUri << u"/var/run/libvirt"_s
-                                       << u"is not a libvirt URI"_s;
-        QTest::newRow("uri no path") << turns::setting::libvirtUri << u"qemu://"_s
-                                     << u"is not a libvirt URI"_s;
-        QTest::newRow("accelerator") << turns::setting::accelerator << u"hvf"_s
-                                     << u"write auto, kvm or tcg"_s;
-        QTest::newRow("accelerator ok") << turns::setting::accelerator << u"tcg"_s << QString();
-        QTest::newRow("pool ok") << turns::setting::subnetPool << u"10.99.0.0/24"_s << QString();
-        QTest::newRow("pool too big") << turns::setting::subnetPool << u"10.0.0.0/8"_s
-                                      << u"is a /8; the pool must be a /16 to a /30"_s;
-        QTest::newRow("pool too small") << turns::setting::subnetPool << u"10.99.0.0/31"_s
-                                        << u"is a /31"_s;
-        QTest::newRow("pool not cidr") << turns::setting::subnetPool << u"fd00::/64"_s
-                                       << u"is not an IPv4 network in CIDR form"_s;
-        QTest::newRow("pool host bits") << turns::setting::subnetPool << u"10.213.0.1/16"_s
-                                        << u"is not an IPv4 network in CIDR form"_s;
-        QTest::newRow("turns 0") << turns::setting::maxTurns << u"0"_s
-                                 << u"is not a whole number of turns from 1 to 16"_s;
-        QTest::newRow("turns 17") << turns::setting::maxTurns << u"17"_s << u"from 1 to 16"_s;
-        QTest::newRow("turns word") << turns::setting::maxTurns << u"two"_s << u"from 1 to 16"_s;
-        QTest::newRow("turns ok") << turns::setting::maxTurns << u"16"_s << QString();
-        QTest::newRow("deadline short") << turns::setting::turnDeadline << u"59"_s
-                                        << u"of seconds from 60 to 86400"_s;
-        QTest::newRow("provider") << turns::setting::modelProvider << u"openai"_s
-                                  << u"write auto, api-key, oauth or demo"_s;
-        QTest::newRow("provider ok") << turns::setting::modelProvider << u"demo"_s << QString();
-        QTest::newRow("url ftp") << turns::setting::modelUrl << u"ftp://models.example.com"_s
-                                 << u"is not an http(s) URL with a host"_s;
-        QTest::newRow("url no host") << turns::setting::modelUrl << u"https://"_s
-                                     << u"is not an http(s) URL with a host"_s;
-        QTest::newRow("url password") << turns::setting::modelUrl << u"https://me:pw@example.com"_s
-                                      << u"put the credential in the secret"_s;
-        QTest::newRow("url ok") << turns::setting::modelUrl << u"http://127.0.0.1:8080/v1"_s
+        QTest::newRow("uri ok") << turns::setting::libvirtUri << QStringLiteral("qemu:///system")
                                 << QString();
-        QTest::newRow("model ok") << turns::setting::model << u"claude-sonnet-4-5"_s << QString();
-        QTest::newRow("unknown key") << u"data-dir"_s << u"/tmp"_s
-                                     << u"there is no setting 'data-dir'"_s;
+        QTest::newRow("uri ssh") << turns::setting::libvirtUri
+                                 << QStringLiteral("qemu+ssh://me@host/system") << QString();
+        QTest::newRow("uri no scheme")
+            << turns::setting::libvirtUri << QStringLiteral("/var/run/libvirt")
+            << QStringLiteral("is not a libvirt URI");
+        QTest::newRow("uri no path") << turns::setting::libvirtUri << QStringLiteral("qemu://")
+                                     << QStringLiteral("is not a libvirt URI");
+        QTest::newRow("accelerator") << turns::setting::accelerator << QStringLiteral("hvf")
+                                     << QStringLiteral("write auto, kvm or tcg");
+        QTest::newRow("accelerator ok")
+            << turns::setting::accelerator << QStringLiteral("tcg") << QString();
+        QTest::newRow("pool ok") << turns::setting::subnetPool << QStringLiteral("10.99.0.0/24")
+                                 << QString();
+        QTest::newRow("pool too big") << turns::setting::subnetPool << QStringLiteral("10.0.0.0/8")
+                                      << QStringLiteral("is a /8; the pool must be a /16 to a /30");
+        QTest::newRow("pool too small")
+            << turns::setting::subnetPool << QStringLiteral("10.99.0.0/31")
+            << QStringLiteral("is a /31");
+        QTest::newRow("pool not cidr") << turns::setting::subnetPool << QStringLiteral("fd00::/64")
+                                       << QStringLiteral("is not an IPv4 network in CIDR form");
+        QTest::newRow("pool host bits")
+            << turns::setting::subnetPool << QStringLiteral("10.213.0.1/16")
+            << QStringLiteral("is not an IPv4 network in CIDR form");
+        QTest::newRow("turns 0") << turns::setting::maxTurns << QStringLiteral("0")
+                                 << QStringLiteral("is not a whole number of turns from 1 to 16");
+        QTest::newRow("turns 17") << turns::setting::maxTurns << QStringLiteral("17")
+                                  << QStringLiteral("from 1 to 16");
+        QTest::newRow("turns word")
+            << turns::setting::maxTurns << QStringLiteral("two") << QStringLiteral("from 1 to 16");
+        QTest::newRow("turns ok") << turns::setting::maxTurns << QStringLiteral("16") << QString();
+        QTest::newRow("deadline short") << turns::setting::turnDeadline << QStringLiteral("59")
+                                        << QStringLiteral("of seconds from 60 to 86400");
+        QTest::newRow("provider") << turns::setting::modelProvider << QStringLiteral("openai")
+                                  << QStringLiteral("write auto, api-key, oauth or demo");
+        QTest::newRow("provider ok")
+            << turns::setting::modelProvider << QStringLiteral("demo") << QString();
+        QTest::newRow("url ftp") << turns::setting::modelUrl
+                                 << QStringLiteral("ftp://models.example.com")
+                                 << QStringLiteral("is not an http(s) URL with a host");
+        QTest::newRow("url no host") << turns::setting::modelUrl << QStringLiteral("https://")
+                                     << QStringLiteral("is not an http(s) URL with a host");
+        QTest::newRow("url password")
+            << turns::setting::modelUrl << QStringLiteral("https://me:pw@example.com")
+            << QStringLiteral("put the credential in the secret");
+        QTest::newRow("url ok") << turns::setting::modelUrl
+                                << QStringLiteral("http://127.0.0.1:8080/v1") << QString();
+        QTest::newRow("model ok") << turns::setting::model << QStringLiteral("claude-sonnet-4-5")
+                                  << QString();
+        QTest::newRow("unknown key") << QStringLiteral("data-dir") << QStringLiteral("/tmp")
+                                     << QStringLiteral("there is no setting 'data-dir'");
 
         // Hostile input, in every field.
         for (const turns::SettingDefinition &definition : turns::settingDefinitions()) {
             const QString &key = definition.key;
-            QTest::addRow("%s long", qPrintable(key)) << key << QString(100000, u'a')
-                                                      << u"is 100000 characters long"_s;
-            QTest::addRow("%s nul", qPrintable(key)) << key << u"tcg\0x"_s
-                                                     << u"invisible character U+0000"_s;
-            QTest::addRow("%s control", qPrintable(key)) << key << u"qemu:///sys\u001btem"_s
-                                                         << u"invisible character U+001B"_s;
-            QTest::addRow("%s rtl", qPrintable(key)) << key << u"demo\u202Etxt.exe"_s
-                                                     << u"invisible character U+202E"_s;
-            QTest::addRow("%s sql", qPrintable(key)) << key << u"'; DROP TABLE settings; --"_s
-                                                     << u"contains a space"_s;
+            QTest::addRow("%s long", qPrintable(key))
+                << key << QString(100000, u'a') << QStringLiteral("is 100000 characters long");
+            QTest::addRow("%s nul", qPrintable(key))
+                << key << QStringLiteral("tcg\0x") << QStringLiteral("invisible character U+0000");
+            QTest::addRow("%s control", qPrintable(key))
+                << key << QStringLiteral("qemu:///sys\u001btem")
+                << QStringLiteral("invisible character U+001B");
+            QTest::addRow("%s rtl", qPrintable(key))
+                << key << QStringLiteral("demo\u202Etxt.exe")
+                << QStringLiteral("invisible character U+202E");
+            QTest::addRow("%s sql", qPrintable(key))
+                << key << QStringLiteral("'; DROP TABLE settings; --")
+                << QStringLiteral("contains a space");
             QTest::addRow("%s sql nospace", qPrintable(key))
-                << key << u"x';DROP/**/TABLE/**/settings;--"_s << u"is not"_s;
+                << key << QStringLiteral("x';DROP/**/TABLE/**/settings;--")
+                << QStringLiteral("is not");
         }
     }
 
@@ -123,7 +138,7 @@ private slots:
             QVERIFY2(!found, qPrintable(found.value_or(QString())));
             return;
         }
-        QVERIFY2(found, qPrintable(u"accepted: "_s + value.left(80)));
+        QVERIFY2(found, qPrintable(QStringLiteral("accepted: ") + value.left(80)));
         QVERIFY2(found->contains(problem), qPrintable(*found));
         // The message never carries the invisible character itself.
         QVERIFY(!found->contains(QChar(0x202E)) && !found->contains(QChar(0)));
@@ -136,19 +151,22 @@ private slots:
         auto store = store::Store::open(dir.path());
         QVERIFY(store);
         turns::SavedSettings settings(**store);
-        QVERIFY(settings.save({{turns::setting::maxTurns, u"4"_s}}, u"test"_s));
-        const Result<void> refused = settings.save({{turns::setting::maxTurns, u"8"_s},
-                                                    {turns::setting::subnetPool, u"10.0.0.0/8"_s},
-                                                    {turns::setting::model, u"a b"_s}},
-                                                   u"test"_s);
+        QVERIFY(settings.save({{turns::setting::maxTurns, QStringLiteral("4")}},
+                              QStringLiteral("test")));
+        const Result<void> refused =
+            settings.save({{turns::setting::maxTurns, QStringLiteral("8")},
+                           {turns::setting::subnetPool, QStringLiteral("10.0.0.0/8")},
+                           {turns::setting::model, QStringLiteral("a b")}},
+                          QStringLiteral("test"));
         QVERIFY(!refused);
-        QCOMPARE(refused.error().code, u"settings.invalid"_s);
-        QVERIFY(refused.error().message.startsWith(u"nothing was saved: "_s));
-        QVERIFY(refused.error().message.contains(u"'subnet-pool': '10.0.0.0/8' is a /8"_s));
-        QVERIFY(refused.error().message.contains(u"'model':"_s));
+        QCOMPARE(refused.error().code, QStringLiteral("settings.invalid"));
+        QVERIFY(refused.error().message.startsWith(QStringLiteral("nothing was saved: ")));
+        QVERIFY(refused.error().message.contains(
+            QStringLiteral("'subnet-pool': '10.0.0.0/8' is a /8")));
+        QVERIFY(refused.error().message.contains(QStringLiteral("'model':")));
         const auto loaded = settings.load();
         QVERIFY(loaded);
-        QCOMPARE(*loaded, (turns::SettingValues{{turns::setting::maxTurns, u"4"_s}}));
+        QCOMPARE(*loaded, (turns::SettingValues{{turns::setting::maxTurns, QStringLiteral("4")}}));
     }
 
     void savesAreAuditedAndEmptyGoesBackToTheDefault()
@@ -157,17 +175,21 @@ private slots:
         auto store = store::Store::open(dir.path());
         QVERIFY(store);
         turns::SavedSettings settings(**store);
-        QVERIFY(settings.save({{turns::setting::modelProvider, u"demo"_s},
-                               {turns::setting::turnDeadline, u"600"_s}},
-                              u"user:test"_s));
-        QVERIFY(settings.save({{turns::setting::modelProvider, QString()}}, u"user:test"_s));
-        QCOMPARE(*settings.load(), (turns::SettingValues{{turns::setting::turnDeadline, u"600"_s}}));
-        const auto entries = audit::AuditLog(**store).query({u"settings"_s, {}, 0, 100, {}});
+        QVERIFY(settings.save({{turns::setting::modelProvider, QStringLiteral("demo")},
+                               {turns::setting::turnDeadline, QStringLiteral("600")}},
+                              QStringLiteral("user:test")));
+        QVERIFY(settings.save({{turns::setting::modelProvider, QString()}},
+                              QStringLiteral("user:test")));
+        QCOMPARE(*settings.load(),
+                 (turns::SettingValues{{turns::setting::turnDeadline, QStringLiteral("600")}}));
+        const auto entries =
+            audit::AuditLog(**store).query({QStringLiteral("settings"), {}, 0, 100, {}});
         QVERIFY(entries);
         QCOMPARE(entries->size(), 3);
         QCOMPARE(entries->last().subject, turns::setting::modelProvider);
-        QCOMPARE(entries->last().detail.value(u"from"_s).toString(), u"demo"_s);
-        QCOMPARE(entries->last().detail.value(u"to"_s).toString(), QString());
+        QCOMPARE(entries->last().detail.value(QStringLiteral("from")).toString(),
+                 QStringLiteral("demo"));
+        QCOMPARE(entries->last().detail.value(QStringLiteral("to")).toString(), QString());
     }
 
     void defaultsThenSavedThenEnvironment()
@@ -179,15 +201,16 @@ private slots:
         auto runner = turns::RunnerSettings::load(**store);
         QVERIFY(runner);
         QCOMPARE(runner->maxConcurrentTurns, 2);
-        QCOMPARE(runner->libvirtUri, u"qemu:///system"_s);
-        QVERIFY(turns::SavedSettings(**store).save({{turns::setting::maxTurns, u"5"_s},
-                                                    {turns::setting::subnetPool, u"10.99.0.0/24"_s},
-                                                    {turns::setting::modelProvider, u"demo"_s}},
-                                                   u"test"_s));
+        QCOMPARE(runner->libvirtUri, QStringLiteral("qemu:///system"));
+        QVERIFY(turns::SavedSettings(**store).save(
+            {{turns::setting::maxTurns, QStringLiteral("5")},
+             {turns::setting::subnetPool, QStringLiteral("10.99.0.0/24")},
+             {turns::setting::modelProvider, QStringLiteral("demo")}},
+            QStringLiteral("test")));
         runner = turns::RunnerSettings::load(**store);
         QVERIFY(runner);
         QCOMPARE(runner->maxConcurrentTurns, 5);
-        QCOMPARE(runner->subnetPool, u"10.99.0.0/24"_s);
+        QCOMPARE(runner->subnetPool, QStringLiteral("10.99.0.0/24"));
         QCOMPARE(runner->modelProvider, turns::ModelProviderChoice::Demo);
 
         qputenv("ARIZUKO_MAX_TURNS", "3");
@@ -199,12 +222,13 @@ private slots:
             return e.definition.key == turns::setting::maxTurns;
         });
         QCOMPARE(maxTurns->source, turns::SettingSource::Environment);
-        QCOMPARE(maxTurns->savedValue, u"5"_s);
+        QCOMPARE(maxTurns->savedValue, QStringLiteral("5"));
 
         qputenv("ARIZUKO_SUBNET_POOL", "10.213.0.1/16");
         runner = turns::RunnerSettings::load(**store);
         QVERIFY(!runner);
-        QVERIFY2(runner.error().message.startsWith(u"ARIZUKO_SUBNET_POOL: '10.213.0.1/16'"_s),
+        QVERIFY2(runner.error().message.startsWith(
+                     QStringLiteral("ARIZUKO_SUBNET_POOL: '10.213.0.1/16'")),
                  qPrintable(runner.error().message));
     }
 };
