@@ -13,13 +13,9 @@ Result<TurnRecord> cancelRemoteTurn(store::Store &store, const QString &referenc
                                     std::chrono::milliseconds wait)
 {
     TurnRecords records(store);
-    const auto turn = records.find(reference);
+    const auto turn = records.findLive(reference);
     if (!turn)
         return turn.error();
-    if (isTerminal(turn->state))
-        return makeError(QStringLiteral("turns.ended"),
-                         QStringLiteral("turn %1 already ended (%2)")
-                             .arg(turn->name, turnStateName(turn->state)));
     const EngineProcess owner{turn->enginePid, turn->engineStarted};
     if (!owner.isAlive())
         return makeError(

@@ -23,6 +23,7 @@
 #include <QThread>
 #include <QUuid>
 #include <QtConcurrent>
+#include <functional>
 #include <unistd.h>
 
 namespace arizuko::turns {
@@ -94,16 +95,15 @@ constexpr qsizetype maxAgentLineChars = 16 * 1024 * 1024;
 // libvirtd may restart under a turn, which closes the turn's connection for
 // good: its objects are then destroyed through a fresh connection, retried
 // while the daemon comes back.
-Result<void> destroyThroughNewConnection(const QString &uri, const QString &name, bool isDomain)
+Result<void> destroyThroughNewConnection(
+    const QString &uri, const std::function<Result<void>(libvirt::Connection &)> &destroy)
 {
     const QDeadlineTimer deadline(20000);
     Error last;
     while (!deadline.hasExpired()) {
         auto connection = libvirt::Connection::open(uri);
         if (connection) {
-            const Result<void> destroyed = isDomain
-                                               ? libvirt::destroyDomainByName(**connection, name)
-                                               : libvirt::destroyNetworkByName(**connection, name);
+            const Result<void> destroyed = destroy(**connection);
             if (destroyed)
                 return {};
             last = destroyed.error();
@@ -175,7 +175,10 @@ void Turn::Teardown::run()
         step.start();
         Result<void> destroyed = domain->destroy();
         if (!destroyed)
-            destroyed = destroyThroughNewConnection(libvirtUri, name, true);
+            destroyed = destroyThroughNewConnection(
+                libvirtUri, [this](libvirt::Connection &fresh) {
+                    return libvirt::destroyDomainByName(fresh, name);
+                });
         if (!destroyed)
             errors << destroyed.error().message;
         domain.reset();
@@ -191,10 +194,10 @@ void Turn::Teardown::run()
                                    ? libvirt::deleteTurnFilterBinding(*connection, tap)
                                    : Result<void>(makeError(QStringLiteral("libvirt.unreachable"),
                                                             QStringLiteral("connection closed")));
-        if (!unbound) {
-            if (auto fresh = libvirt::Connection::open(libvirtUri))
-                unbound = libvirt::deleteTurnFilterBinding(**fresh, tap);
-        }
+        if (!unbound)
+            unbound = destroyThroughNewConnection(libvirtUri, [this](libvirt::Connection &fresh) {
+                return libvirt::deleteTurnFilterBinding(fresh, tap);
+            });
         if (!unbound)
             errors << unbound.error().message;
         if (const Result<void> deleted = libvirt::deleteTurnTap(tap); !deleted)
@@ -205,7 +208,10 @@ void Turn::Teardown::run()
         step.start();
         Result<void> destroyed = network->destroy();
         if (!destroyed)
-            destroyed = destroyThroughNewConnection(libvirtUri, name, false);
+            destroyed = destroyThroughNewConnection(
+                libvirtUri, [this](libvirt::Connection &fresh) {
+                    return libvirt::destroyNetworkByName(fresh, name);
+                });
         if (!destroyed)
             errors << destroyed.error().message;
         timings.insert(QStringLiteral("network"), step.elapsed());

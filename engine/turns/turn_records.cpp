@@ -234,6 +234,16 @@ Result<TurnRecord> TurnRecords::find(const QString &reference)
     return found->first();
 }
 
+Result<TurnRecord> TurnRecords::findLive(const QString &reference)
+{
+    const auto turn = find(reference);
+    if (turn && isTerminal(turn->state))
+        return makeError(QStringLiteral("turns.ended"),
+                         QStringLiteral("turn %1 already ended (%2)")
+                             .arg(turn->name, turnStateName(turn->state)));
+    return turn;
+}
+
 Result<QList<TurnRecord>> TurnRecords::ofTopic(const QString &folder, const QString &topic)
 {
     return select(QStringLiteral("WHERE group_folder = ? AND topic = ? ORDER BY queued_at, rowid"),

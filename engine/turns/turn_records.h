@@ -36,6 +36,9 @@ public:
     Result<QList<TurnRecord>> list(int limit = 100);
     // By full id, unique id prefix, or name (az-<turn8>).
     Result<TurnRecord> find(const QString &reference);
+    // find(), refused with turns.ended when the turn has already ended: what
+    // a cancel, local or from another process, starts from.
+    Result<TurnRecord> findLive(const QString &reference);
     // The turns of one topic, oldest first.
     Result<QList<TurnRecord>> ofTopic(const QString &folder, const QString &topic);
     // Every turn not in an end state.

@@ -201,13 +201,9 @@ Result<Turn *> TurnRunner::submit(const TurnRequest &request)
 
 Result<void> TurnRunner::cancel(const QString &reference)
 {
-    const auto record = m_records.find(reference);
+    const auto record = m_records.findLive(reference);
     if (!record)
         return record.error();
-    if (isTerminal(record->state))
-        return makeError(QStringLiteral("turns.ended"),
-                         QStringLiteral("turn %1 already ended (%2)")
-                             .arg(record->name, turnStateName(record->state)));
     for (const auto &turn : m_turns) {
         if (turn->id() == record->id) {
             turn->cancel(QStringLiteral("cancelled by the user"));

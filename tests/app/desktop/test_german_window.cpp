@@ -107,7 +107,7 @@ private slots:
         };
         QCOMPARE(text("empty"),
                  QStringLiteral("Wählen Sie ein Thema und schreiben Sie dann unten einen Prompt."));
-        QCOMPARE(text("earlier"), QStringLiteral("Frühere Durchläufe anzeigen"));
+        QCOMPARE(text("earlier"), QStringLiteral("Frühere anzeigen"));
 
         QVERIFY(refreshed.wait(15000) || refreshed.count() > 0);
         QTest::qWait(300);
