@@ -138,6 +138,21 @@ Result<QStringList> Folders::subfolders(const QString &path) const
     return found;
 }
 
+Result<void> Folders::checkParentExists(const QString &path, const QString &what) const
+{
+    const QString parent = parentFolder(path);
+    if (parent.isEmpty())
+        return {};
+    const Result<bool> found = exists(parent);
+    if (!found)
+        return found.error();
+    if (!*found)
+        return makeError(QStringLiteral("folder.no-parent"),
+                         QStringLiteral("%1: its parent '%2' does not exist; add it first")
+                             .arg(what, parent));
+    return {};
+}
+
 Result<void> Folders::checkHomeIsInside(const QString &folder) const
 {
     // Every directory between the data directory and the home must be a
@@ -172,18 +187,10 @@ Result<Folder> Folders::add(const QString &path, const QString &name)
         if (*taken)
             return makeError(QStringLiteral("folder.exists"),
                              QStringLiteral("folder '%1' already exists").arg(path));
-        const QString parent = parentFolder(path);
-        if (!parent.isEmpty()) {
-            const Result<bool> parentExists = exists(parent);
-            if (!parentExists)
-                return parentExists.error();
-            if (!*parentExists)
-                return makeError(
-                    QStringLiteral("folder.no-parent"),
-                    QStringLiteral(
-                        "cannot add folder '%1': its parent '%2' does not exist; add it first")
-                        .arg(path, parent));
-        }
+        if (const Result<void> parent =
+                checkParentExists(path, QStringLiteral("cannot add folder '%1'").arg(path));
+            !parent)
+            return parent.error();
         if (const Result<void> inside = checkHomeIsInside(path); !inside)
             return inside.error();
 
@@ -341,18 +348,10 @@ Result<QStringList> Folders::move(const QString &from, const QString &to,
         return makeError(
             QStringLiteral("folder.exists"),
             QStringLiteral("cannot move folder '%1' to '%2': '%2' already exists").arg(from, to));
-    const QString parent = parentFolder(to);
-    if (!parent.isEmpty()) {
-        const Result<bool> parentExists = exists(parent);
-        if (!parentExists)
-            return parentExists.error();
-        if (!*parentExists)
-            return makeError(
-                QStringLiteral("folder.no-parent"),
-                QStringLiteral("cannot move folder '%1' to '%2': its parent '%3' does not "
-                               "exist; add it first")
-                    .arg(from, to, parent));
-    }
+    if (const Result<void> parent = checkParentExists(
+            to, QStringLiteral("cannot move folder '%1' to '%2'").arg(from, to));
+        !parent)
+        return parent.error();
     // A grant, rule, route or secret left naming the new path would apply
     // to the moved folder: refuse rather than merge them.
     for (const PathColumn &column : pathColumns + QList<PathColumn>{folderSecrets}) {

@@ -66,6 +66,9 @@ public:
                              const SecretMover &moveSecrets = {});
 
 private:
+    // Refused with folder.no-parent (`what` says what could not be done)
+    // unless `path` is top-level or its parent exists.
+    Result<void> checkParentExists(const QString &path, const QString &what) const;
     Result<QStringList> subfolders(const QString &path) const;
     Result<void> checkHomeIsInside(const QString &folder) const;
 

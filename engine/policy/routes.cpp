@@ -9,6 +9,21 @@
 #include <algorithm>
 
 namespace arizuko::policy {
+namespace {
+
+// Where route `id` stands in the ordered list.
+Result<qsizetype> positionOf(const QList<Route> &routes, qint64 id)
+{
+    const auto found = std::find_if(routes.cbegin(), routes.cend(),
+                                    [id](const Route &route) { return route.id == id; });
+    if (found == routes.cend())
+        return makeError(QStringLiteral("policy.no-such-route"),
+                         QStringLiteral("there is no route #%1").arg(id));
+    return std::distance(routes.cbegin(), found);
+}
+
+} // namespace
+
 Routes::Routes(PolicyCache &cache, audit::AuditLog &audit)
     : m_cache(cache)
     , m_audit(audit)
@@ -48,12 +63,10 @@ Result<Route> Routes::remove(qint64 id, const QString &actor)
         auto routes = list();
         if (!routes)
             return routes.error();
-        const auto found = std::find_if(routes->cbegin(), routes->cend(),
-                                        [id](const Route &route) { return route.id == id; });
-        if (found == routes->cend())
-            return makeError(QStringLiteral("policy.no-such-route"),
-                             QStringLiteral("there is no route #%1").arg(id));
-        const Route removed = *found;
+        const Result<qsizetype> index = positionOf(*routes, id);
+        if (!index)
+            return index.error();
+        const Route removed = routes->at(*index);
         QSqlQuery query(m_cache.database());
         query.prepare(QStringLiteral("DELETE FROM routes WHERE id = ?"));
         query.addBindValue(id);
@@ -73,18 +86,16 @@ Result<QList<Route>> Routes::move(qint64 id, qsizetype position, const QString &
         auto routes = list();
         if (!routes)
             return routes.error();
-        const auto found = std::find_if(routes->cbegin(), routes->cend(),
-                                        [id](const Route &route) { return route.id == id; });
-        if (found == routes->cend())
-            return makeError(QStringLiteral("policy.no-such-route"),
-                             QStringLiteral("there is no route #%1").arg(id));
+        const Result<qsizetype> index = positionOf(*routes, id);
+        if (!index)
+            return index.error();
         if (position < 0 || position >= routes->size())
             return makeError(QStringLiteral("policy.bad-position"),
                              QStringLiteral("position %1 is outside the %2 routes")
                                  .arg(position)
                                  .arg(routes->size()));
-        const QString movedTarget = found->target;
-        const qsizetype from = std::distance(routes->cbegin(), found);
+        const QString movedTarget = routes->at(*index).target;
+        const qsizetype from = *index;
         QList<qint64> seqs;
         for (const Route &route : std::as_const(*routes))
             seqs << route.seq;
