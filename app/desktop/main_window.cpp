@@ -14,7 +14,6 @@
 #include "routes_editor.h"
 #include "secrets_editor.h"
 #include "settings_dialog.h"
-#include "stall_meter.h"
 #include "models/turn_list_model.h"
 #include "store/store.h"
 #include "store/store_watcher.h"
@@ -52,7 +51,6 @@ MainWindow::MainWindow(store::Store &store, const turns::RunnerSettings &setting
     , m_splitter(new QSplitter(Qt::Horizontal, this))
     , m_centre(new QSplitter(Qt::Vertical, this))
     , m_tray(new QSystemTrayIcon(this))
-    , m_stallMeter(new StallMeter(this))
     , m_settings(settings)
 {
     setWindowTitle(tr("Arizuko Desktop"));

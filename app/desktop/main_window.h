@@ -32,7 +32,6 @@ class Composer;
 class EngineThread;
 class FolderTreePanel;
 class HostStatusPanel;
-class StallMeter;
 class TranscriptView;
 class TurnPanel;
 
@@ -52,7 +51,6 @@ public:
     EngineThread *engine() const { return m_engine; }
     // Exists where no system tray does (then it is never shown).
     QSystemTrayIcon *trayIcon() const { return m_tray; }
-    StallMeter *stallMeter() const { return m_stallMeter; }
 
     // The guide to libvirt, the guest image and the model (Help menu; shown
     // at start in a new data directory).
@@ -97,7 +95,6 @@ private:
     QSplitter *m_splitter;
     QSplitter *m_centre;
     QSystemTrayIcon *m_tray;
-    StallMeter *m_stallMeter;
     turns::RunnerSettings m_settings;
 };
 

@@ -24,6 +24,7 @@ namespace arizuko::desktop {
 TranscriptView::TranscriptView(store::Store &store, QWidget *parent)
     : QWidget(parent)
     , m_store(store)
+    , m_compositing(webViewCompositing())
     , m_view(new QWebEngineView(this))
     , m_page(new TranscriptPage(m_view))
     , m_channel(new QWebChannel(m_page))

@@ -7,6 +7,7 @@
 // Ctrl+F finds text; the whole topic can be copied as markdown.
 
 #include "turns/turn_record.h"
+#include "web_view_compositing.h"
 
 #include <QList>
 #include <QWidget>
@@ -53,6 +54,7 @@ public:
     TranscriptBridge *bridge() const { return m_bridge; }
     TranscriptPage *page() const { return m_page; }
     QWebEngineView *webView() const { return m_view; }
+    WebViewCompositing compositing() const { return m_compositing; }
 
 private:
     void showEarlier();
@@ -70,6 +72,7 @@ private:
     QList<turns::TurnRecord> m_turns;
     qsizetype m_firstShown = 0;
     qint64 m_firstSeq = 0;
+    WebViewCompositing m_compositing;
     QWebEngineView *m_view;
     TranscriptPage *m_page;
     QWebChannel *m_channel;

@@ -1,19 +1,24 @@
 // The window's first page, driven like a user would: it opens, checks the
-// machine against the real libvirtd, and can check again from the keyboard.
+// machine against the real libvirtd, and can check again from the keyboard;
+// and it reaches the screen without OpenGL unless the user chose it.
 
 #include "host_status_panel.h"
 #include "main_window.h"
+#include "transcript_view.h"
+#include "web_view_compositing.h"
 
 #include "store/store.h"
 
 #include <QAction>
 #include <QLabel>
+#include <QQuickWindow>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 
 using arizuko::desktop::HostStatusPanel;
 using arizuko::desktop::MainWindow;
+using arizuko::desktop::WebViewCompositing;
 
 namespace {
 
@@ -86,6 +91,27 @@ private slots:
         action->trigger();
         QVERIFY(refreshed.wait(15000));
         QCOMPARE(refreshed.count(), 2);
+    }
+
+    // With the web view composited through OpenGL, the whole window was
+    // (its surface turns OpenGL), which without a GPU stalled the GUI
+    // thread at every repaint: the window stays a raster surface. Run a
+    // second time with QT_QUICK_BACKEND=rhi (app.main_window_opengl_by_choice):
+    // the user's choice holds, and the window's surface is then OpenGL.
+    void drawsWithoutOpenGLUnlessTheUserChose()
+    {
+        MainWindow window(*m_store, settingsFor(QStringLiteral("qemu:///system")));
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QTest::qWait(300); // the page's first frame
+        if (qEnvironmentVariableIsSet("QT_QUICK_BACKEND")) {
+            QCOMPARE(window.transcript()->compositing(), WebViewCompositing::ChosenByEnvironment);
+            QCOMPARE(window.windowHandle()->surfaceType(), QSurface::OpenGLSurface);
+        } else {
+            QCOMPARE(window.transcript()->compositing(), WebViewCompositing::Software);
+            QCOMPARE(window.windowHandle()->surfaceType(), QSurface::RasterSurface);
+            QCOMPARE(QQuickWindow::sceneGraphBackend(), QStringLiteral("software"));
+        }
     }
 };
 

@@ -109,6 +109,10 @@ int main(int argc, char *argv[])
         view.showTopic(QStringLiteral("bench"), QStringLiteral("main"));
         if (!ready.wait(30000))
             return 2;
+        std::printf("compositing: %s\n", view.compositing() == desktop::WebViewCompositing::Software
+                                              ? "software (the window's default)"
+                                              : qPrintable(QStringLiteral("chosen by the environment (QT_QUICK_BACKEND=%1)")
+                                                               .arg(qEnvironmentVariable("QT_QUICK_BACKEND"))));
         const turns::TurnRecord turn = turnRecord(QStringLiteral("11111111-0000-0000-0000-000000000000"));
         const QList<turns::TurnEventRecord> events = syntheticEvents(turn.id);
         const double heapBefore = runJavaScript(view.page(), QStringLiteral("performance.memory.usedJSHeapSize")).toDouble();
@@ -164,10 +168,18 @@ int main(int argc, char *argv[])
         while (feed.isActive())
             QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents);
         QTest::qWait(500);
+        qint64 stalledMs = 0;
+        qint64 onCpuMs = 0;
+        qint64 waitingMs = 0;
+        for (const desktop::StallMeter::Stall &stall : meter.stalls()) {
+            stalledMs += stall.ms;
+            onCpuMs += stall.onCpuMs;
+            waitingMs += stall.waitingForCpuMs;
+        }
         std::printf("stream %d events at %d ms per batch of %d into the page: longest GUI stall %lld ms "
-                    "(%lld stalls over 16 ms)\n",
+                    "(%lld stalls over 16 ms, %lld ms in them: %lld ms on a CPU, %lld ms waiting for one)\n",
                     int(events.size()), pacedIntervalMs, batchSize, meter.longestStallMs(),
-                    qint64(meter.stalls().size()));
+                    qint64(meter.stalls().size()), stalledMs, onCpuMs, waitingMs);
     }
 
     // (2) Opening a topic with 10,000 stored events.

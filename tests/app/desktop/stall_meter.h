@@ -3,6 +3,11 @@
 // Measures how long the GUI thread's event loop went without turning: a
 // timer asks to run every few milliseconds, and the longest gap beyond
 // that is the longest stall (what a person feels as a frozen window).
+// Each stall also says where the thread was meanwhile, from the kernel's
+// schedstat: on a CPU (computing), waiting for a CPU (runnable, but the
+// cores were busy: a TCG guest, a build), or neither (blocked: on the X
+// server, a GL rasteriser, a lock, I/O).
+// An instrument for tests and benchmarks: the window does not run one.
 
 #include <QDateTime>
 #include <QElapsedTimer>
@@ -19,25 +24,37 @@ class StallMeter final : public QObject
 public:
     static constexpr int tickMs = 4;
 
+    // Measures the thread it is created on.
     explicit StallMeter(QObject *parent = nullptr);
+    ~StallMeter() override;
 
     void reset();
     qint64 longestStallMs() const { return m_longest; }
-    // Every stall longer than a frame (16 ms): when it ended (wall clock)
-    // and how long it was, to find what caused it.
+    // Every stall longer than a frame (16 ms): when it ended (wall clock),
+    // how long it was, and where the thread spent it.
     struct Stall
     {
         QDateTime endedAt;
         qint64 ms = 0;
+        qint64 onCpuMs = 0;
+        qint64 waitingForCpuMs = 0;
     };
     QList<Stall> stalls() const { return m_stalls; }
 
 private:
+    struct Schedule
+    {
+        qint64 onCpuNs = 0;
+        qint64 waitingNs = 0;
+    };
+    Schedule readSchedule() const;
     void tick();
 
+    int m_schedstat = -1;
     QTimer m_timer;
     QElapsedTimer m_clock;
     qint64 m_last = 0;
+    Schedule m_lastSchedule;
     qint64 m_longest = 0;
     QList<Stall> m_stalls;
 };
