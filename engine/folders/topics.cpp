@@ -33,6 +33,27 @@ Result<void> validate(const QString &folder, const QString &topic)
     return validateTopicName(topic);
 }
 
+// The terminal states are spelled out: folders sit below turns, whose
+// TurnState knows them (turns/turn_state.h).
+Result<void> refuseWhileATurnIsLive(const QSqlDatabase &db, const QString &folder,
+                                    const QString &topic, const QString &verb)
+{
+    Result<QSqlQuery> live = execute(
+        db,
+        QStringLiteral("SELECT name, state FROM turns WHERE group_folder = ? AND topic = ? AND state "
+                       "NOT IN ('done', 'failed', 'cancelled', 'interrupted') LIMIT 1"),
+        {folder, topic});
+    if (!live)
+        return live.error();
+    if (live->next())
+        return makeError(QStringLiteral("topic.busy"),
+                         QStringLiteral("cannot %1 topic '%2' of folder '%3' now: turn %4 is %5; "
+                                        "cancel it or wait until it has ended")
+                             .arg(verb, topic, folder, live->value(0).toString(),
+                                  live->value(1).toString()));
+    return {};
+}
+
 } // namespace
 
 Topics::Topics(store::Store &store, QString actor)
@@ -190,11 +211,19 @@ Result<Topic> Topics::rename(const QString &folder, const QString &from, const Q
                 execute(db, QStringLiteral("PRAGMA defer_foreign_keys = ON"));
             !deferred)
             return deferred.error();
+        // A live turn would go on under the old name (its reply, its
+        // records); its past turns and observations follow the topic.
+        if (const Result<void> idle = refuseWhileATurnIsLive(db, folder, from, QStringLiteral("rename"));
+            !idle)
+            return idle.error();
         const QStringList renames = {
             QStringLiteral("UPDATE sessions SET topic = ? WHERE group_folder = ? AND topic = ?"),
             QStringLiteral("UPDATE messages SET topic = ? WHERE group_folder = ? AND topic = ?"),
             QStringLiteral(
                 "UPDATE sessions SET parent_topic = ? WHERE group_folder = ? AND parent_topic = ?"),
+            QStringLiteral("UPDATE turns SET topic = ? WHERE group_folder = ? AND topic = ?"),
+            QStringLiteral("UPDATE observations SET observer_topic = ? WHERE observer_folder = ? AND "
+                           "observer_topic = ?"),
         };
         for (const QString &statement : renames) {
             if (const Result<QSqlQuery> done = execute(db, statement, {to, folder, from}); !done)
@@ -225,20 +254,9 @@ Result<void> Topics::remove(const QString &folder, const QString &name)
             return found.error();
         if (!*found)
             return topicNotFound(folder, name);
-        Result<QSqlQuery> live = execute(
-            db,
-            QStringLiteral(
-                "SELECT name, state FROM turns WHERE group_folder = ? AND topic = ? AND state "
-                "NOT IN ('done', 'failed', 'cancelled', 'interrupted') LIMIT 1"),
-            {folder, name});
-        if (!live)
-            return live.error();
-        if (live->next())
-            return makeError(
-                QStringLiteral("topic.busy"),
-                QStringLiteral("cannot remove topic '%1' of folder '%2' now: turn %3 is %4; "
-                               "cancel it or wait until it has ended")
-                    .arg(name, folder, live->value(0).toString(), live->value(1).toString()));
+        if (const Result<void> idle = refuseWhileATurnIsLive(db, folder, name, QStringLiteral("remove"));
+            !idle)
+            return idle;
         // Messages and observations go with the session row (ON DELETE
         // CASCADE), the turns' events with the turns.
         for (const QString &statement :

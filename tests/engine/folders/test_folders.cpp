@@ -651,6 +651,23 @@ private slots:
         exec(QStringLiteral(
             "INSERT INTO messages (group_folder, topic, role, content, created_at) VALUES "
             "('corp', 'main', 'user', 'one', 'now'), ('corp', 'main', 'assistant', 'two', 'now')"));
+        // Its past turns (its transcript) and what it observes go with it;
+        // a live turn refuses the rename and changes nothing.
+        exec(QStringLiteral(
+            "INSERT INTO turns (id, name, group_folder, topic, agent, prompt, state, queued_at) "
+            "VALUES ('t1', 'az-t1', 'corp', 'main', 'claude', 'p', 'done', 'now'), "
+            "('t2', 'az-t2', 'corp', 'main', 'claude', 'p', 'running', 'now')"));
+        exec(QStringLiteral(
+            "INSERT INTO observations (observer_folder, observer_topic, source_folder, created_at) "
+            "VALUES ('corp', 'main', 'corp', 'now')"));
+        const Result<Topic> busy = m_topics->rename(
+            QStringLiteral("corp"), QStringLiteral("main"), QStringLiteral("release"));
+        QVERIFY(!busy);
+        QCOMPARE(busy.error().code, QStringLiteral("topic.busy"));
+        QVERIFY2(busy.error().message.contains(QStringLiteral("az-t2 is running")),
+                 qPrintable(busy.error().message));
+        QCOMPARE(count(*m_store, QStringLiteral("SELECT count(*) FROM sessions WHERE topic = 'main'")), 1);
+        exec(QStringLiteral("UPDATE turns SET state = 'cancelled' WHERE id = 't2'"));
 
         const Result<Topic> renamed = m_topics->rename(
             QStringLiteral("corp"), QStringLiteral("main"), QStringLiteral("release"));
@@ -667,6 +684,10 @@ private slots:
         QCOMPARE(
             count(*m_store, QStringLiteral("SELECT count(*) FROM sessions WHERE topic = 'main'")),
             0);
+        QCOMPARE(count(*m_store, QStringLiteral("SELECT count(*) FROM turns WHERE topic = 'release'")), 2);
+        QCOMPARE(count(*m_store, QStringLiteral(
+                                     "SELECT count(*) FROM observations WHERE observer_topic = 'release'")),
+                 1);
 
         const Result<Topic> clash = m_topics->rename(
             QStringLiteral("corp"), QStringLiteral("release"), QStringLiteral("try"));
