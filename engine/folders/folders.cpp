@@ -9,6 +9,7 @@
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
+#include <QJsonObject>
 #include <filesystem>
 
 namespace arizuko::folders {
@@ -153,6 +154,26 @@ Result<void> Folders::checkParentExists(const QString &path, const QString &what
     return {};
 }
 
+Result<void> Folders::checkNoLiveTurn(const QString &path, const QString &what) const
+{
+    // The terminal states are spelled out: folders sit below turns.
+    Result<QSqlQuery> live = execute(
+        m_store.database(),
+        QStringLiteral("SELECT name, group_folder, state FROM turns WHERE %1 AND state NOT IN "
+                       "('done', 'failed', 'cancelled', 'interrupted') LIMIT 1")
+            .arg(namesPath(turnFolders)),
+        pathValues(turnFolders, path));
+    if (!live)
+        return live.error();
+    if (live->next())
+        return makeError(QStringLiteral("folder.busy"),
+                         QStringLiteral("%1: turn %2 of '%3' is %4; cancel it or wait until it "
+                                        "has ended")
+                             .arg(what, live->value(0).toString(), live->value(1).toString(),
+                                  live->value(2).toString()));
+    return {};
+}
+
 Result<void> Folders::checkHomeIsInside(const QString &folder) const
 {
     // Every directory between the data directory and the home must be a
@@ -266,30 +287,43 @@ Result<QStringList> Folders::remove(const QString &path, bool recursive)
                     "the home of folder '%1' (%2) is not empty; pass --recursive to delete "
                     "it too")
                     .arg(path, homePath(path)));
+        // Its agent's home is deleted below, under a VM that has it mounted.
+        if (const Result<void> idle =
+                checkNoLiveTurn(path, QStringLiteral("cannot remove folder '%1' now").arg(path));
+            !idle)
+            return idle.error();
         const QStringList removed = QStringList{path} + *children;
         for (const QString &folder : removed) {
             if (const Result<void> inside = checkHomeIsInside(folder); !inside)
                 return inside.error();
         }
 
-        // Rows keyed by the folder that a new folder of the same name must not
-        // inherit. Topics and messages go by ON DELETE CASCADE, memberships by
-        // the schema's trigger.
-        const QStringList deletions = {
-            QStringLiteral("DELETE FROM network_rules WHERE folder = ?"),
-            QStringLiteral("DELETE FROM secrets WHERE scope_kind = 'folder' AND scope_id = ?"),
-            QStringLiteral("DELETE FROM groups WHERE folder = ?"),
-        };
+        // What names the subtree and would apply to a new folder of the same
+        // name (the rows a move refuses to land on): rules, grants, memberships,
+        // routes, folder secrets. Topics and messages go by ON DELETE CASCADE.
+        QJsonObject alsoRemoved;
+        for (const PathColumn &column : pathColumns + QList<PathColumn>{folderSecrets}) {
+            if (!column.guards)
+                continue;
+            Result<QSqlQuery> deleted = execute(
+                db, QStringLiteral("DELETE FROM %1 WHERE %2").arg(column.table, namesPath(column)),
+                pathValues(column, path));
+            if (!deleted)
+                return deleted.error();
+            if (const int rows = deleted->numRowsAffected(); rows > 0)
+                alsoRemoved.insert(column.table + QLatin1Char('.') + column.column, rows);
+        }
         for (const QString &folder : removed) {
-            for (const QString &deletion : deletions) {
-                if (const Result<QSqlQuery> deleted = execute(db, deletion, {folder}); !deleted)
-                    return deleted.error();
-            }
+            if (const Result<QSqlQuery> deleted =
+                    execute(db, QStringLiteral("DELETE FROM groups WHERE folder = ?"), {folder});
+                !deleted)
+                return deleted.error();
         }
         if (const Result<qint64> audited =
                 log.record(m_actor, QStringLiteral("folder.rm"), path,
                            {{QStringLiteral("removed"), QJsonArray::fromStringList(removed)},
-                            {QStringLiteral("recursive"), recursive}});
+                            {QStringLiteral("recursive"), recursive},
+                            {QStringLiteral("also_removed"), alsoRemoved}});
             !audited)
             return audited.error();
         return removed;
@@ -370,21 +404,10 @@ Result<QStringList> Folders::move(const QString &from, const QString &to,
                                "remove what refers to it first")
                     .arg(from, to, column.table, column.column));
     }
-    Result<QSqlQuery> live = execute(
-        db,
-        QStringLiteral("SELECT name, group_folder, state FROM turns WHERE %1 AND state NOT IN "
-                       "('done', 'failed', 'cancelled', 'interrupted') LIMIT 1")
-            .arg(namesPath(turnFolders)),
-        pathValues(turnFolders, from));
-    if (!live)
-        return live.error();
-    if (live->next())
-        return makeError(
-            QStringLiteral("folder.busy"),
-            QStringLiteral("cannot move folder '%1' now: turn %2 of '%3' is %4; move it "
-                           "once the turn has ended")
-                .arg(from, live->value(0).toString(), live->value(1).toString(),
-                     live->value(2).toString()));
+    if (const Result<void> idle =
+            checkNoLiveTurn(from, QStringLiteral("cannot move folder '%1' now").arg(from));
+        !idle)
+        return idle.error();
     Result<QSqlQuery> sealed = execute(
         db, QStringLiteral("SELECT 1 FROM secrets WHERE %1 LIMIT 1").arg(namesPath(folderSecrets)),
         pathValues(folderSecrets, from));

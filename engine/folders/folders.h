@@ -38,12 +38,14 @@ public:
     Result<QList<Folder>> list() const;
     Result<bool> exists(const QString &path) const;
 
-    // Removes the folder, its topics and messages, its network rules and
-    // folder-scoped secrets, and its home. A folder with subfolders or a
-    // non-empty home is refused unless `recursive`, which takes the whole
-    // subtree. Never follows a symlink: a link inside a home is unlinked,
-    // a home reached through a linked directory is refused. Returns the
-    // removed folder paths.
+    // Removes the folder, its topics and messages, its home, and whatever
+    // names it that a new folder of the same name would otherwise inherit:
+    // network rules, grants (as principal or scope) and memberships, route
+    // targets, folder-scoped secrets. Refused while a turn of the subtree is
+    // queued or running; a folder with subfolders or a non-empty home is
+    // refused unless `recursive`, which takes the whole subtree. Never
+    // follows a symlink: a link inside a home is unlinked, a home reached
+    // through a linked directory is refused. Returns the removed folder paths.
     Result<QStringList> remove(const QString &path, bool recursive);
 
     // The folder and every folder below it, in path order.
@@ -71,6 +73,9 @@ private:
     Result<void> checkParentExists(const QString &path, const QString &what) const;
     Result<QStringList> subfolders(const QString &path) const;
     Result<void> checkHomeIsInside(const QString &folder) const;
+    // Refused with folder.busy (`what` says what could not be done) while a
+    // turn of `path` or below is queued or running.
+    Result<void> checkNoLiveTurn(const QString &path, const QString &what) const;
 
     store::Store &m_store;
     QString m_actor;

@@ -13,6 +13,7 @@
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
+#include <QJsonObject>
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QSqlRecord>
@@ -293,6 +294,59 @@ private slots:
         QCOMPARE(logged->size(), 1);
         QCOMPARE(logged->first().subject, QStringLiteral("corp"));
         QCOMPARE(logged->first().detail.value(QStringLiteral("removed")).toArray().size(), 2);
+    }
+
+    // A new folder given a removed one's name starts with nothing of it; a
+    // folder whose turn runs (its home mounted in the VM) is not removed.
+    void removeLeavesNothingANewFolderOfTheNameWouldInherit()
+    {
+        seedForMove();
+        exec(QStringLiteral(
+            "INSERT INTO turns (id, name, group_folder, topic, agent, prompt, state, queued_at) "
+            "VALUES ('t2', 'az-t2', 'corp/eng/sre', 'main', 'claude', 'p', 'running', 'now')"));
+        const auto rows = [this] {
+            return count(*m_store, QStringLiteral("SELECT (SELECT count(*) FROM acl) + "
+                                                  "(SELECT count(*) FROM routes) + "
+                                                  "(SELECT count(*) FROM network_rules)"));
+        };
+        const int before = rows();
+        const Result<QStringList> busy = m_folders->remove(QStringLiteral("corp/eng"), true);
+        QVERIFY(!busy);
+        QCOMPARE(busy.error().code, QStringLiteral("folder.busy"));
+        QVERIFY2(busy.error().message.contains(QStringLiteral("az-t2 of 'corp/eng/sre' is running")),
+                 qPrintable(busy.error().message));
+        QCOMPARE(rows(), before);
+        QVERIFY(QFileInfo::exists(m_folders->homePath(QStringLiteral("corp/eng/sre")) +
+                                  QStringLiteral("/notes.md")));
+        exec(QStringLiteral("UPDATE turns SET state = 'done' WHERE id = 't2'"));
+
+        const Result<QStringList> removed = m_folders->remove(QStringLiteral("corp/eng"), true);
+        QVERIFY2(removed, qPrintable(why(removed)));
+        const auto naming = [this](const QString &table, const QString &column) {
+            return count(*m_store, QStringLiteral("SELECT count(*) FROM %1 WHERE %2 LIKE 'corp/eng%'")
+                                       .arg(table, column));
+        };
+        QCOMPARE(naming(QStringLiteral("acl"), QStringLiteral("principal")), 0);
+        QCOMPARE(naming(QStringLiteral("acl"), QStringLiteral("scope")), 0);
+        QCOMPARE(naming(QStringLiteral("routes"), QStringLiteral("target")), 0);
+        QCOMPARE(naming(QStringLiteral("network_rules"), QStringLiteral("folder")), 0);
+        // What names other folders stays: corp's grant on corp/*, corporate's rows.
+        QCOMPARE(count(*m_store, QStringLiteral("SELECT count(*) FROM acl WHERE principal IN ('corp', 'corporate')")), 2);
+        QCOMPARE(count(*m_store, QStringLiteral("SELECT count(*) FROM routes WHERE target = 'corporate'")), 1);
+        QCOMPARE(count(*m_store, QStringLiteral("SELECT count(*) FROM network_rules WHERE folder = 'corporate'")), 1);
+        const Result<QList<audit::Entry>> logged =
+            audit::AuditLog(*m_store).query({QStringLiteral("folder.rm"), {}, 0, 10, {}});
+        QVERIFY(logged && logged->size() == 1);
+        const QJsonObject also = logged->first().detail.value(QStringLiteral("also_removed")).toObject();
+        QCOMPARE(also.value(QStringLiteral("acl.principal")).toInt(), 1);
+        QCOMPARE(also.value(QStringLiteral("routes.target")).toInt(), 2);
+        QCOMPARE(also.value(QStringLiteral("network_rules.folder")).toInt(), 2);
+
+        QVERIFY(m_folders->add(QStringLiteral("corp/eng")));
+        QCOMPARE(count(*m_store, QStringLiteral("SELECT count(*) FROM acl WHERE principal = 'corp/eng' OR "
+                                                "scope LIKE 'corp/eng%'")),
+                 0);
+        QCOMPARE(naming(QStringLiteral("network_rules"), QStringLiteral("folder")), 0);
     }
 
     void removalNeverFollowsALinkOutOfTheDataDir()
