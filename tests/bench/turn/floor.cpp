@@ -6,10 +6,15 @@
 // everything. Only for the turn benchmark (`run` here); no product path runs
 // a guest unfiltered.
 //
-// Usage: turn-floor [--accelerator tcg|kvm]
+// Usage: turn-floor [--accelerator tcg|kvm] [--replace FROM TO]...
+// --replace edits the domain XML before the create call (a text
+// replacement, which must match): a domain change measured against the
+// turn's own, e.g. --replace "<cpu mode=\"maximum\"/>" "".
 // Needs root (the tap), libvirtd and the guest image (ARIZUKO_GUEST_IMAGE_DIR).
 
 #include "libvirt/connection.h"
+#include "libvirt/handles.h"
+#include "libvirt/libvirt_error.h"
 #include "libvirt/turn_domain.h"
 #include "libvirt/turn_network.h"
 #include "libvirt/turn_tap.h"
@@ -108,18 +113,31 @@ int main(int argc, char *argv[])
     if (const auto tap = libvirt::createTurnTap(spec.tapName, (*network)->name(), owner); !tap)
         die(tap.error().message);
 
+    QString xml = libvirt::turnDomainXml(spec);
+    for (qsizetype at = arguments.indexOf(QStringLiteral("--replace")); at > 0;
+         at = arguments.indexOf(QStringLiteral("--replace"), at + 1)) {
+        if (!xml.contains(arguments.value(at + 1)))
+            die(QStringLiteral("--replace: %1 is not in the domain XML:\n%2")
+                    .arg(arguments.value(at + 1), xml));
+        xml.replace(arguments.value(at + 1), arguments.value(at + 2));
+    }
+    const QByteArray xmlBytes = xml.toUtf8();
+
     QElapsedTimer clock;
     clock.start();
-    auto domain = libvirt::TurnDomain::create(*connection, spec);
+    const libvirt::DomainHandle domain(
+        virDomainCreateXML((*connection)->get(), xmlBytes.constData(), VIR_DOMAIN_START_AUTODESTROY));
     const qint64 createMs = clock.elapsed();
     if (!domain) {
+        const Error error = libvirt::lastLibvirtError(QStringLiteral("floor"), name);
         (void)libvirt::deleteTurnTap(spec.tapName);
-        die(domain.error().message);
+        (void)(*network)->destroy();
+        die(error.message);
     }
     const Result<QByteArray> message = firstLine(spec.turnSocketPath, 180000);
     const qint64 firstMessageMs = clock.elapsed();
 
-    (void)(*domain)->destroy();
+    virDomainDestroy(domain.get());
     (void)libvirt::deleteTurnTap(spec.tapName);
     (void)(*network)->destroy();
     if (!message)
