@@ -2,8 +2,9 @@
 
 // A turn's arizuko-egress process: started with the folder's resolved
 // lists and the guest as its only client, checked healthy before the turn
-// spec goes to the guest (no healthy proxy, no turn), its decision log turned into signals,
-// and killed with the engine (parent-death signal) if the engine dies.
+// spec goes to the guest (no healthy proxy, no turn), its decision log
+// turned into signals, and killed with the engine (parent-death signal) if
+// the engine dies.
 
 #include "core/result.h"
 
