@@ -5,8 +5,8 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
-#include <QJsonDocument>
 #include <QHash>
+#include <QJsonDocument>
 #include <QJsonObject>
 #include <QMutex>
 #include <QStandardPaths>
@@ -36,7 +36,7 @@ QString sha256Of(const QString &path)
 // long as the file is the same one (device, inode, size, change time).
 QString guestProgramSha256(const QString &path)
 {
-    struct stat status {};
+    struct stat status = {};
     if (::stat(QFile::encodeName(path).constData(), &status) != 0)
         return {};
     const QString identity = QStringLiteral("%1:%2:%3:%4.%5")

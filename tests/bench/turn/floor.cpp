@@ -125,8 +125,8 @@ int main(int argc, char *argv[])
 
     QElapsedTimer clock;
     clock.start();
-    const libvirt::DomainHandle domain(
-        virDomainCreateXML((*connection)->get(), xmlBytes.constData(), VIR_DOMAIN_START_AUTODESTROY));
+    const libvirt::DomainHandle domain(virDomainCreateXML(
+        (*connection)->get(), xmlBytes.constData(), VIR_DOMAIN_START_AUTODESTROY));
     const qint64 createMs = clock.elapsed();
     if (!domain) {
         const Error error = libvirt::lastLibvirtError(QStringLiteral("floor"), name);
