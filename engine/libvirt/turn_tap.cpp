@@ -44,14 +44,22 @@ Result<void> createTurnTap(const QString &tap, const QString &bridge, const QStr
 {
     // vnet_hdr: libvirt opens the tap for a virtio NIC with IFF_VNET_HDR and
     // the kernel refuses that on a tap created without it.
+    const QString master = bridge.isEmpty() ? QString() : QStringLiteral(" master ") + bridge;
     const Result<void> created = runIpBatch(
-        QStringLiteral("creating the turn's tap %1 on %2").arg(tap, bridge),
+        bridge.isEmpty() ? QStringLiteral("creating the turn's tap %1").arg(tap)
+                         : QStringLiteral("creating the turn's tap %1 on %2").arg(tap, bridge),
         QStringLiteral("tuntap add dev %1 mode tap vnet_hdr\n"
-                       "link set dev %1 master %2 alias %3%4 up\n")
-            .arg(tap, bridge, ownerAliasPrefix, owner));
+                       "link set dev %1%2 alias %3%4 up\n")
+            .arg(tap, master, ownerAliasPrefix, owner));
     if (!created)
-        (void)deleteTurnTap(tap); // half made: created but not on the bridge
+        (void)deleteTurnTap(tap); // half made: created but not marked or not on the bridge
     return created;
+}
+
+Result<void> attachTurnTap(const QString &tap, const QString &bridge)
+{
+    return runIpBatch(QStringLiteral("putting the turn's tap %1 on %2").arg(tap, bridge),
+                      QStringLiteral("link set dev %1 master %2\n").arg(tap, bridge));
 }
 
 Result<void> deleteTurnTap(const QString &tap)

@@ -17,9 +17,13 @@ namespace arizuko::libvirt {
 // The tap of the turn named `turnName` (az-<turn8>).
 QString turnTapName(const QString &turnName);
 
-// Creates the tap, enslaves it to `bridge` and sets it up, with `owner`
-// (an engine's "pid:starttime") in its alias. Needs CAP_NET_ADMIN.
+// Creates the tap, enslaves it to `bridge` (none when empty: the turn's
+// network may not exist yet) and sets it up, with `owner` (an engine's
+// "pid:starttime") in its alias. Needs CAP_NET_ADMIN.
 Result<void> createTurnTap(const QString &tap, const QString &bridge, const QString &owner);
+
+// Enslaves a tap made without a bridge to the turn's bridge.
+Result<void> attachTurnTap(const QString &tap, const QString &bridge);
 
 // Deletes the tap; one already gone is not an error.
 Result<void> deleteTurnTap(const QString &tap);

@@ -1,9 +1,10 @@
 #pragma once
 
 // A turn's arizuko-egress process: started with the folder's resolved
-// lists and the guest as its only client, checked healthy before the VM
-// boots (no healthy proxy, no turn), its decision log turned into signals,
-// and killed with the engine (parent-death signal) if the engine dies.
+// lists and the guest as its only client, checked healthy before the turn
+// spec goes to the guest (no healthy proxy, no turn), its decision log
+// turned into signals, and killed with the engine (parent-death signal) if
+// the engine dies.
 
 #include "core/result.h"
 
@@ -57,6 +58,8 @@ public:
     quint16 port() const { return m_port; }
     QString address() const { return m_options.listenAddress; }
     bool isRunning() const { return m_process.state() != QProcess::NotRunning; }
+    // It answered /health and has not died since.
+    bool isHealthy() const { return m_healthy && isRunning(); }
 
 signals:
     void healthy();

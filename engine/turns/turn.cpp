@@ -1,6 +1,7 @@
 #include "turns/turn.h"
 
 #include "agent/agent_events.h"
+#include "folders/topics.h"
 #include "gateway/model_gateway.h"
 #include "host/guest_image.h"
 #include "libvirt/turn_domain.h"
@@ -9,46 +10,52 @@
 #include "libvirt/turn_tap.h"
 #include "store/store.h"
 #include "store/timestamp.h"
-#include "folders/topics.h"
-#include "turns/egress_proxy.h"
-#include "turns/guest_channel.h"
 #include "tools/mcp_server.h"
 #include "tools/topic_messages.h"
 #include "tools/turn_tools.h"
+#include "turns/egress_proxy.h"
+#include "turns/guest_channel.h"
+#include "turns/turn_domain_spec.h"
 
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QJsonDocument>
 #include <QThread>
-#include <QUuid>
 #include <QtConcurrent>
 #include <functional>
+#include <future>
 #include <unistd.h>
 
 namespace arizuko::turns {
 
-// The VM and, in Pretap mode, its tap and filter binding: the binding
-// (~1.4 s of ebtables/iptables) is made beside the domain's creation and the
-// guest's boot, and the turn spec waits for its rules to be seen in force.
-// Until the spec the guest's NIC stays down (the guest configures it from
-// the spec), so the guest sends nothing before its filter holds.
+// Pretap mode: the VM is created on the engine's tap as soon as the turn is
+// prepared, beside the network and the proxy; the filter binding (~1.4 s of
+// ebtables/iptables) is made once the tap is on the turn's bridge and the
+// proxy's port is known, beside the guest's boot. The turn spec waits for
+// the proxy's health and the binding's rules seen in force. Until the spec
+// the guest's NIC stays down (the guest configures it from the spec), so
+// the guest sends nothing before its filter holds.
 struct Turn::FilterBinding
 {
     Result<void> result = makeError(QStringLiteral("libvirt.nwfilter"),
                                     QStringLiteral("the filter binding was never made"));
     qint64 ms = 0;
+
+    void run(libvirt::Connection &connection, const std::shared_future<bool> &tapMade,
+             const QString &bridge, const libvirt::TurnFilterBindingSpec &binding);
 };
 
 struct Turn::DomainCreation
 {
     std::optional<Result<std::unique_ptr<libvirt::TurnDomain>>> result;
     QJsonObject timings;
-    // Pretap mode: started before the domain's creation, once the tap exists.
-    std::shared_ptr<FilterBinding> filter = std::make_shared<FilterBinding>();
-    QFuture<void> filtering;
+    // Pretap mode: set once the tap was made (or could not be), before the
+    // domain's creation; the binding waits for it.
+    std::promise<bool> tapPromise;
+    std::shared_future<bool> tapMade = tapPromise.get_future().share();
 
-    void run(QThreadPool *workers, const std::shared_ptr<libvirt::Connection> &connection,
+    void run(const std::shared_ptr<libvirt::Connection> &connection,
              const libvirt::TurnDomainSpec &spec);
 };
 
@@ -67,6 +74,7 @@ struct Turn::Teardown
     std::shared_ptr<libvirt::Connection> connection;
     // Pretap mode: the binding and tap the engine made, which go after the VM.
     QString tap;
+    QFuture<void> filterFuture;
     QFuture<void> domainFuture;
     std::shared_ptr<DomainCreation> domainCreation;
     QFuture<void> networkFuture;
@@ -122,37 +130,47 @@ QString turnDirectory(const store::Store &store, const QString &id)
 
 } // namespace
 
-void Turn::DomainCreation::run(QThreadPool *workers,
-                               const std::shared_ptr<libvirt::Connection> &connection,
+void Turn::DomainCreation::run(const std::shared_ptr<libvirt::Connection> &connection,
                                const libvirt::TurnDomainSpec &spec)
 {
     QElapsedTimer step;
     if (spec.filterMode == libvirt::FilterMode::Pretap) {
         step.start();
-        if (const Result<void> tap =
-                libvirt::createTurnTap(spec.tapName, spec.networkName, spec.owner);
-            !tap) {
+        // On no bridge yet: the binding puts it on the turn's once that exists.
+        const Result<void> tap = libvirt::createTurnTap(spec.tapName, QString(), spec.owner);
+        tapPromise.set_value(tap.ok());
+        if (!tap) {
             result = tap.error();
             return;
         }
         timings.insert(QStringLiteral("tap"), step.elapsed());
-        const libvirt::TurnFilterBindingSpec binding{spec.name, spec.uuid, spec.tapName,
-                                                     spec.macAddress, spec.filter};
-        filtering = QtConcurrent::run(workers, [filter = filter, connection, binding] {
-            QElapsedTimer filterStep;
-            filterStep.start();
-            Result<void> done = libvirt::createTurnFilterBinding(*connection, binding);
-            if (done)
-                done = libvirt::flushTurnConntrack(binding.filter.guestAddress);
-            if (done)
-                done = libvirt::verifyTurnFilterRules(binding.tap, binding.filter);
-            filter->result = std::move(done);
-            filter->ms = filterStep.elapsed();
-        });
     }
     step.start();
     result = libvirt::TurnDomain::create(connection, spec);
     timings.insert(QStringLiteral("domain"), step.elapsed());
+}
+
+void Turn::FilterBinding::run(libvirt::Connection &connection,
+                              const std::shared_future<bool> &tapMade, const QString &bridge,
+                              const libvirt::TurnFilterBindingSpec &binding)
+{
+    QElapsedTimer step;
+    step.start();
+    // A binding made before its tap exists has no rules (and gets none).
+    if (!tapMade.get()) {
+        result = makeError(QStringLiteral("libvirt.tap"),
+                           QStringLiteral("no tap %1 to bind the filter to").arg(binding.tap));
+        return;
+    }
+    Result<void> done = libvirt::attachTurnTap(binding.tap, bridge);
+    if (done)
+        done = libvirt::createTurnFilterBinding(connection, binding);
+    if (done)
+        done = libvirt::flushTurnConntrack(binding.filter.guestAddress);
+    if (done)
+        done = libvirt::verifyTurnFilterRules(binding.tap, binding.filter);
+    result = std::move(done);
+    ms = step.elapsed();
 }
 
 void Turn::Teardown::run()
@@ -188,8 +206,7 @@ void Turn::Teardown::run()
         step.start();
         // The VM is gone already; a binding made after its deletion below
         // would stay behind.
-        if (domainCreation)
-            domainCreation->filtering.waitForFinished();
+        filterFuture.waitForFinished();
         Result<void> unbound = connection && connection->isAlive()
                                    ? libvirt::deleteTurnFilterBinding(*connection, tap)
                                    : Result<void>(makeError(QStringLiteral("libvirt.unreachable"),
@@ -309,8 +326,20 @@ Result<void> Turn::prepare(const TurnPlan &plan)
         return makeError(
             QStringLiteral("turns.files"),
             QStringLiteral("cannot create a socket directory in %1").arg(QDir::tempPath()));
+    m_domainSpec = turnDomainSpec(
+        m_environment.settings, m_environment.accelerator.accelerator,
+        {name(), m_environment.owner, plan.homeDirectory, m_socketDirectory->path(),
+         QDir(turnDirectory(m_environment.store, id())).filePath(QStringLiteral("console.log"))});
 
     createNetwork();
+    // Pretap mode: the domain needs neither the network nor the proxy (its
+    // tap joins the bridge later, the guest's address comes with the spec),
+    // so it is created beside them.
+    if (m_domainSpec.filterMode == libvirt::FilterMode::Pretap) {
+        m_tap = m_domainSpec.tapName;
+        enter(TurnState::Booting);
+        createDomain();
+    }
     return {};
 }
 
@@ -372,7 +401,8 @@ Result<void> Turn::startProxy()
     options.allowLoopback = m_environment.settings.proxyAllowsLoopback;
     options.healthTimeout = m_environment.settings.proxyHealthTimeout;
     m_proxy = std::make_unique<EgressProxy>(options);
-    connect(m_proxy.get(), &EgressProxy::healthy, this, &Turn::boot, Qt::QueuedConnection);
+    connect(m_proxy.get(), &EgressProxy::healthy, this, &Turn::onProxyHealthy,
+            Qt::QueuedConnection);
     connect(
         m_proxy.get(), &EgressProxy::failed, this,
         [this](const Error &error) { finish(TurnState::Failed, error); }, Qt::QueuedConnection);
@@ -469,58 +499,47 @@ void Turn::postReply(TurnState outcome)
                        : QJsonObject{{QStringLiteral("error"), posted.error().message}});
 }
 
-void Turn::boot()
+void Turn::onProxyHealthy()
 {
     if (m_finished)
         return;
     recordTiming(QStringLiteral("proxy-healthy"), m_proxyStarted.elapsed());
-    enter(TurnState::Booting);
     const libvirt::TurnSubnet &subnet = m_network->subnet();
-    const QDir image(m_environment.settings.guestImageDirectory);
-    const QDir sockets(m_socketDirectory->path());
+    (void)m_environment.records.update(
+        id(), {{QStringLiteral("proxy_address"),
+                QStringLiteral("%1:%2").arg(subnet.hostAddress()).arg(m_proxy->port())}});
+    const libvirt::TurnFilterParameters filter{subnet.guestAddress(), subnet.hostAddress(),
+                                               m_proxy->port(), m_environment.settings.gatewayPort};
+    if (m_domainSpec.filterMode == libvirt::FilterMode::Pretap) {
+        m_filter = std::make_shared<FilterBinding>();
+        m_filterWatcher.setFuture(QtConcurrent::run(
+            m_environment.workers, [filter = m_filter, connection = m_environment.connection,
+                                    tapMade = m_tapMade, bridge = m_network->name(),
+                                    binding = libvirt::TurnFilterBindingSpec{
+                                        m_domainSpec.name, m_domainSpec.uuid, m_domainSpec.tapName,
+                                        m_domainSpec.macAddress, filter}] {
+                filter->run(*connection, tapMade, bridge, binding);
+            }));
+        return;
+    }
+    // Classic mode: libvirt makes the tap on the network and binds the
+    // filter while it creates the domain.
+    m_domainSpec.networkName = m_network->name();
+    m_domainSpec.filter = filter;
+    enter(TurnState::Booting);
+    createDomain();
+}
 
-    libvirt::TurnDomainSpec spec;
-    spec.name = name();
-    spec.owner = m_environment.owner;
-    spec.accelerator = m_environment.accelerator.accelerator;
-    spec.memoryMiB = m_environment.settings.memoryMiB;
-    spec.vcpus = m_environment.settings.vcpus;
-    spec.kernel = image.filePath(QStringLiteral("vmlinux"));
-    spec.initramfs = image.filePath(QStringLiteral("initramfs.img"));
-    spec.rootImage = image.filePath(QStringLiteral("root.img"));
-    // acpi=noirq: virtio uses MSI-X alone; routing each device's legacy
-    // interrupt through the i440fx ACPI link costs ~0.4 s per device under TCG.
-    spec.kernelCommandLine =
-        QStringLiteral("console=ttyS0 panic=-1 acpi=noirq arizuko.ip=%1/%2 arizuko.gw=%3")
-                                 .arg(subnet.guestAddress())
-                                 .arg(libvirt::TurnSubnet::prefixLength)
-                                 .arg(subnet.hostAddress());
-    spec.homeDirectory = m_plan.homeDirectory;
-    spec.networkName = m_network->name();
-    spec.macAddress = libvirt::randomMacAddress();
-    spec.tapName = libvirt::turnTapName(name());
-    spec.filterMode = m_environment.settings.filterMode;
-    spec.uuid = QUuid::createUuid().toString(QUuid::WithoutBraces);
-    if (spec.filterMode == libvirt::FilterMode::Pretap)
-        m_tap = spec.tapName;
-    spec.filter = {subnet.guestAddress(), subnet.hostAddress(), m_proxy->port(),
-                   m_environment.settings.gatewayPort};
-    spec.turnSocketPath = sockets.filePath(QStringLiteral("turn.sock"));
-    spec.mcpSocketPath = sockets.filePath(QStringLiteral("mcp.sock"));
-    spec.consoleLogPath =
-        QDir(turnDirectory(m_environment.store, id())).filePath(QStringLiteral("console.log"));
-    spec.uid = ::getuid();
-    spec.gid = ::getgid();
-
+void Turn::createDomain()
+{
     // libvirt may take seconds to start QEMU; the event loop keeps going
     // meanwhile, so a cancel or the deadline is acted on at once.
-    m_turnSocketPath = spec.turnSocketPath;
     m_creation = std::make_shared<DomainCreation>();
+    m_tapMade = m_creation->tapMade;
     m_creationTime.start();
     m_creationWatcher.setFuture(QtConcurrent::run(
-        m_environment.workers,
-        [creation = m_creation, workers = m_environment.workers,
-         connection = m_environment.connection, spec] { creation->run(workers, connection, spec); }));
+        m_environment.workers, [creation = m_creation, connection = m_environment.connection,
+                                spec = m_domainSpec] { creation->run(connection, spec); }));
 }
 
 std::optional<Error> Turn::collectDomain()
@@ -536,10 +555,6 @@ std::optional<Error> Turn::collectDomain()
     if (!creation->result->ok())
         return creation->result->error();
     m_domain = std::move(creation->result->value());
-    if (creation->filtering.isValid()) {
-        m_filter = creation->filter;
-        m_filterWatcher.setFuture(creation->filtering);
-    }
     return std::nullopt;
 }
 
@@ -553,15 +568,12 @@ void Turn::onDomainCreated()
         return;
     }
     recordTiming(QStringLiteral("domain-create"), createMs);
-    const libvirt::TurnSubnet &subnet = m_network->subnet();
     (void)m_environment.records.update(
         id(), {{QStringLiteral("vm_name"), name()},
                {QStringLiteral("accelerator"),
-                host::acceleratorName(m_environment.accelerator.accelerator)},
-               {QStringLiteral("proxy_address"),
-                QStringLiteral("%1:%2").arg(subnet.hostAddress()).arg(m_proxy->port())}});
+                host::acceleratorName(m_environment.accelerator.accelerator)}});
 
-    m_channel = std::make_unique<GuestChannel>(m_turnSocketPath);
+    m_channel = std::make_unique<GuestChannel>(m_domainSpec.turnSocketPath);
     connect(m_channel.get(), &GuestChannel::message, this, &Turn::onGuestMessage,
             Qt::QueuedConnection);
     connect(
@@ -580,9 +592,7 @@ void Turn::onDomainCreated()
         },
         Qt::QueuedConnection);
     m_channel->open();
-    // Classic mode: libvirt bound the filter before QEMU started.
-    if (!m_filter)
-        m_channel->sendTurnSpec(turnSpecLine());
+    sendSpecWhenReady();
 }
 
 void Turn::onFilterVerified()
@@ -590,11 +600,24 @@ void Turn::onFilterVerified()
     if (m_finished || !m_filter)
         return;
     recordTiming(QStringLiteral("filter"), m_filter->ms);
-    // No spec, so no agent, unless the filter's rules are in force.
     if (!m_filter->result) {
         finish(TurnState::Failed, m_filter->result.error());
         return;
     }
+    sendSpecWhenReady();
+}
+
+void Turn::sendSpecWhenReady()
+{
+    // The spec starts the agent: not before the VM is up, the proxy healthy
+    // and (pretap mode) the filter's rules seen in force. Classic mode:
+    // libvirt bound the filter before QEMU started, after the proxy was healthy.
+    const bool filterInForce = m_domainSpec.filterMode == libvirt::FilterMode::Classic ||
+                               (m_filter && m_filterWatcher.isFinished() && m_filter->result);
+    if (m_specSent || !m_channel || !m_proxy || !m_proxy->isHealthy() || !filterInForce)
+        return;
+    m_specSent = true;
+    recordTiming(QStringLiteral("spec"), m_creationTime.elapsed());
     m_channel->sendTurnSpec(turnSpecLine());
 }
 
@@ -815,6 +838,7 @@ std::shared_ptr<Turn::Teardown> Turn::stopAndCollect()
     teardown->name = name();
     teardown->connection = m_environment.connection;
     teardown->tap = m_tap;
+    teardown->filterFuture = m_filterWatcher.future();
     teardown->domainFuture = m_creationWatcher.future();
     teardown->domainCreation = std::move(m_creation);
     teardown->networkFuture = m_networkWatcher.future();

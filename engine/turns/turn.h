@@ -6,6 +6,7 @@
 // ends. Reads like Konsole's Session: a few fine-grained signals.
 
 #include "core/result.h"
+#include "libvirt/turn_domain.h"
 #include "turns/turn_environment.h"
 #include "turns/turn_record.h"
 #include "turns/turn_request.h"
@@ -18,6 +19,7 @@
 #include <QObject>
 #include <QTemporaryDir>
 #include <QTimer>
+#include <future>
 #include <memory>
 #include <optional>
 
@@ -31,7 +33,6 @@ class TurnTools;
 } // namespace arizuko::tools
 
 namespace arizuko::libvirt {
-class TurnDomain;
 class TurnNetwork;
 } // namespace arizuko::libvirt
 
@@ -94,11 +95,16 @@ private:
     gateway::ToolHandler startTools();
     // escalate_group's turn: its final answer goes to the asking topic.
     void postReply(TurnState outcome);
-    void boot();
+    // Classic mode: the domain's creation starts now. Pretap mode: the filter
+    // binding on the engine's tap does.
+    void onProxyHealthy();
+    void createDomain();
     void onDomainCreated();
-    // Pretap mode: the binding is made and its rules checked; the spec goes
-    // out now, or the turn fails.
+    // Pretap mode: the binding is made and its rules checked, or the turn fails.
     void onFilterVerified();
+    // Sends the turn spec (which starts the agent) once everything it needs
+    // holds; called by each step it waits for.
+    void sendSpecWhenReady();
     // Takes the outcome of the domain creation that has just finished.
     std::optional<Error> collectDomain();
     QByteArray turnSpecLine() const;
@@ -155,7 +161,9 @@ private:
     QFutureWatcher<void> m_teardownWatcher;
     QList<TurnEventRecord> m_pendingEvents;
     QElapsedTimer m_creationTime;
-    QString m_turnSocketPath;
+    libvirt::TurnDomainSpec m_domainSpec;
+    // Pretap mode: whether the domain's creation made the tap.
+    std::shared_future<bool> m_tapMade;
     std::optional<libvirt::Ipv4Range> m_subnet;
     QString m_tap; // Pretap mode: the tap (and binding) the engine made
     QTimer m_deadline;
@@ -164,6 +172,7 @@ private:
     QElapsedTimer m_proxyStarted;
     std::optional<QJsonObject> m_exit;
     qint64 m_nextSeq = 1;
+    bool m_specSent = false;
     bool m_finished = false;
 };
 

@@ -1,5 +1,8 @@
 """No healthy proxy, no turn: a proxy that never answers /health, or one that
-dies at once, fails the turn before any VM exists and leaves nothing behind."""
+dies at once, fails the turn before any VM exists (filter mode classic, which
+creates the VM after the proxy is healthy) and leaves nothing behind. Mode
+pretap creates the VM beside the proxy and holds back its spec instead:
+e2e/test_spec_gate.py, with a real guest."""
 
 import os
 import pathlib
@@ -20,6 +23,9 @@ class ProxyFailClosed(unittest.TestCase):
         self.engine.environment["ARIZUKO_GUEST_IMAGE_DIR"] = h.fake_image_directory(parent)
         self.engine.environment["ARIZUKO_ACCELERATOR"] = "tcg"
         self.engine.environment["ARIZUKO_PROXY_HEALTH_TIMEOUT_MS"] = "1500"
+        # This image cannot boot: only classic mode waits for the proxy
+        # before it tries.
+        self.engine.environment["ARIZUKO_FILTER_MODE"] = "classic"
 
     def tearDown(self):
         self.engine.close()

@@ -63,6 +63,23 @@ class CommandTurn(unittest.TestCase):
         self.assertLess(kinds.index("running"), kinds.index("exit"))
         self.assertLess(kinds.index("exit"), kinds.index("finishing"))
 
+    def test_the_spec_went_out_only_after_the_proxy_and_the_filter(self):
+        """The spec starts the agent: the engine sends it once the proxy is
+        healthy and, in mode pretap, the filter's rules are seen in force."""
+        steps = [e["json"]["step"] if e["kind"] == "timing" else e["kind"] for e in self.events
+                 if e["kind"] in ("timing", "status")]
+        self.assertEqual(steps.count("spec"), 1, steps)
+        self.assertLess(steps.index("proxy-healthy"), steps.index("spec"), steps)
+        parts = next(e["json"]["ms"] for e in self.events
+                     if e["kind"] == "timing" and e["json"]["step"] == "domain-create-parts")
+        if "tap" in parts:  # mode pretap: the engine made the tap and the binding
+            self.assertLess(steps.index("filter"), steps.index("spec"), steps)
+        running = next(i for i, e in enumerate(self.events)
+                       if e["kind"] == "status" and e["json"].get("state") == "running")
+        spec = next(i for i, e in enumerate(self.events)
+                    if e["kind"] == "timing" and e["json"]["step"] == "spec")
+        self.assertLess(spec, running)
+
     def test_the_turn_is_done_before_its_teardown(self):
         """The user's wait ends with the guest's exit and its last event: the
         VM, filter, tap and network are destroyed after `done` is stored."""
