@@ -297,6 +297,9 @@ void MainWindow::onSelection(const QString &folder, const QString &topic)
 {
     m_transcript->showTopic(folder, topic);
     m_composer->setTopic(folder, topic);
+    // The next prompt is likely here: warm start boots its guest now.
+    if (!folder.isEmpty())
+        m_engine->prepareSpare(folder);
     refreshTopicActivity();
 }
 

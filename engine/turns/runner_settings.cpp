@@ -114,6 +114,7 @@ Result<RunnerSettings> RunnerSettings::fromLayers(const SettingValues &saved)
     settings.modelProvider = *parseModelProviderChoice(values.value(setting::modelProvider));
     settings.modelUrl = values.value(setting::modelUrl);
     settings.model = values.value(setting::model);
+    settings.warmStart = values.value(setting::warmStart) == QLatin1String("on");
 
     settings.guestImageDirectory = host::guestImageDirectory();
     settings.egressProgram = qEnvironmentVariable("ARIZUKO_EGRESS_BIN", defaultEgressProgram());

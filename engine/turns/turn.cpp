@@ -12,6 +12,8 @@
 #include "folders/topics.h"
 #include "turns/egress_proxy.h"
 #include "turns/guest_channel.h"
+#include "turns/guest_domain_spec.h"
+#include "turns/turn_objects.h"
 #include "tools/mcp_server.h"
 #include "tools/topic_messages.h"
 #include "tools/turn_tools.h"
@@ -92,29 +94,6 @@ constexpr int exitGraceMs = 3000;
 // the transcript keeps whole.
 constexpr qsizetype maxAgentLineChars = 16 * 1024 * 1024;
 
-// libvirtd may restart under a turn, which closes the turn's connection for
-// good: its objects are then destroyed through a fresh connection, retried
-// while the daemon comes back.
-Result<void> destroyThroughNewConnection(
-    const QString &uri, const std::function<Result<void>(libvirt::Connection &)> &destroy)
-{
-    const QDeadlineTimer deadline(20000);
-    Error last;
-    while (!deadline.hasExpired()) {
-        auto connection = libvirt::Connection::open(uri);
-        if (connection) {
-            const Result<void> destroyed = destroy(**connection);
-            if (destroyed)
-                return {};
-            last = destroyed.error();
-        } else {
-            last = connection.error();
-        }
-        QThread::msleep(250);
-    }
-    return last;
-}
-
 QString turnDirectory(const store::Store &store, const QString &id)
 {
     return QDir(store.dataDir()).filePath(QStringLiteral("turns/") + id);
@@ -170,53 +149,14 @@ void Turn::Teardown::run()
         if (networkCreation->result && networkCreation->result->ok())
             network = std::move(networkCreation->result->value());
     }
-    QElapsedTimer step;
-    if (domain) {
-        step.start();
-        Result<void> destroyed = domain->destroy();
-        if (!destroyed)
-            destroyed = destroyThroughNewConnection(
-                libvirtUri, [this](libvirt::Connection &fresh) {
-                    return libvirt::destroyDomainByName(fresh, name);
-                });
-        if (!destroyed)
-            errors << destroyed.error().message;
-        domain.reset();
-        timings.insert(QStringLiteral("domain"), step.elapsed());
-    }
-    if (!tap.isEmpty()) {
-        step.start();
-        // The VM is gone already; a binding made after its deletion below
-        // would stay behind.
-        if (domainCreation)
-            domainCreation->filtering.waitForFinished();
-        Result<void> unbound = connection && connection->isAlive()
-                                   ? libvirt::deleteTurnFilterBinding(*connection, tap)
-                                   : Result<void>(makeError(QStringLiteral("libvirt.unreachable"),
-                                                            QStringLiteral("connection closed")));
-        if (!unbound)
-            unbound = destroyThroughNewConnection(libvirtUri, [this](libvirt::Connection &fresh) {
-                return libvirt::deleteTurnFilterBinding(fresh, tap);
-            });
-        if (!unbound)
-            errors << unbound.error().message;
-        if (const Result<void> deleted = libvirt::deleteTurnTap(tap); !deleted)
-            errors << deleted.error().message;
-        timings.insert(QStringLiteral("filter-and-tap"), step.elapsed());
-    }
-    if (network && network->isActive()) {
-        step.start();
-        Result<void> destroyed = network->destroy();
-        if (!destroyed)
-            destroyed = destroyThroughNewConnection(
-                libvirtUri, [this](libvirt::Connection &fresh) {
-                    return libvirt::destroyNetworkByName(fresh, name);
-                });
-        if (!destroyed)
-            errors << destroyed.error().message;
-        timings.insert(QStringLiteral("network"), step.elapsed());
-    }
-    network.reset();
+    TurnObjects objects{libvirtUri, name, connection, tap, std::move(domain), std::move(network)};
+    destroyTurnObjects(
+        objects,
+        [creation = domainCreation] {
+            if (creation)
+                creation->filtering.waitForFinished();
+        },
+        timings, errors);
     socketDirectory.reset();
 }
 
@@ -268,13 +208,18 @@ void Turn::start(const Result<TurnPlan> &plan)
         return;
     }
     m_plan = *plan;
+    armDeadline();
+    enter(TurnState::Preparing);
+    if (const Result<void> prepared = prepare(m_plan); !prepared)
+        finish(TurnState::Failed, prepared.error());
+}
+
+void Turn::armDeadline()
+{
     const auto deadline = m_request.deadline.count() > 0 ? m_request.deadline
                                                          : m_environment.settings.defaultDeadline;
     m_deadlineAt = QDeadlineTimer(std::chrono::duration_cast<std::chrono::milliseconds>(deadline));
     m_deadline.start(std::chrono::duration_cast<std::chrono::milliseconds>(deadline));
-    enter(TurnState::Preparing);
-    if (const Result<void> prepared = prepare(m_plan); !prepared)
-        finish(TurnState::Failed, prepared.error());
 }
 
 void Turn::cancel(const QString &why)
@@ -351,13 +296,7 @@ Result<void> Turn::startProxy()
     const TurnPlan &plan = m_plan;
     if (const Result<void> gateway = startGateway(); !gateway)
         return gateway;
-    if (!plan.observedContext.isEmpty())
-        recordEvent(QStringLiteral("observed"),
-                    QJsonObject{{QStringLiteral("context"), plan.observedContext}});
-    if (!plan.sessionNote.isEmpty())
-        recordEvent(QStringLiteral("session"), QJsonObject{{QStringLiteral("fresh"), true},
-                                                           {QStringLiteral("session_id"), plan.sessionId},
-                                                           {QStringLiteral("reason"), plan.sessionNote}});
+    recordPlanNotes();
 
     const libvirt::TurnSubnet &subnet = m_network->subnet();
     EgressOptions options;
@@ -373,6 +312,27 @@ Result<void> Turn::startProxy()
     options.healthTimeout = m_environment.settings.proxyHealthTimeout;
     m_proxy = std::make_unique<EgressProxy>(options);
     connect(m_proxy.get(), &EgressProxy::healthy, this, &Turn::boot, Qt::QueuedConnection);
+    connectProxy();
+    m_proxyStarted.start();
+    m_proxy->start();
+    (void)m_environment.records.update(id(), {{QStringLiteral("proxy_pid"), m_proxy->pid()}});
+    return {};
+}
+
+void Turn::recordPlanNotes()
+{
+    const TurnPlan &plan = m_plan;
+    if (!plan.observedContext.isEmpty())
+        recordEvent(QStringLiteral("observed"),
+                    QJsonObject{{QStringLiteral("context"), plan.observedContext}});
+    if (!plan.sessionNote.isEmpty())
+        recordEvent(QStringLiteral("session"), QJsonObject{{QStringLiteral("fresh"), true},
+                                                           {QStringLiteral("session_id"), plan.sessionId},
+                                                           {QStringLiteral("reason"), plan.sessionNote}});
+}
+
+void Turn::connectProxy()
+{
     connect(
         m_proxy.get(), &EgressProxy::failed, this,
         [this](const Error &error) { finish(TurnState::Failed, error); }, Qt::QueuedConnection);
@@ -392,10 +352,6 @@ Result<void> Turn::startProxy()
             emit networkDecision(decision);
         },
         Qt::QueuedConnection);
-    m_proxyStarted.start();
-    m_proxy->start();
-    (void)m_environment.records.update(id(), {{QStringLiteral("proxy_pid"), m_proxy->pid()}});
-    return {};
 }
 
 Result<void> Turn::startGateway()
@@ -475,42 +431,13 @@ void Turn::boot()
         return;
     recordTiming(QStringLiteral("proxy-healthy"), m_proxyStarted.elapsed());
     enter(TurnState::Booting);
-    const libvirt::TurnSubnet &subnet = m_network->subnet();
-    const QDir image(m_environment.settings.guestImageDirectory);
-    const QDir sockets(m_socketDirectory->path());
-
-    libvirt::TurnDomainSpec spec;
-    spec.name = name();
-    spec.owner = m_environment.owner;
-    spec.accelerator = m_environment.accelerator.accelerator;
-    spec.memoryMiB = m_environment.settings.memoryMiB;
-    spec.vcpus = m_environment.settings.vcpus;
-    spec.kernel = image.filePath(QStringLiteral("vmlinux"));
-    spec.initramfs = image.filePath(QStringLiteral("initramfs.img"));
-    spec.rootImage = image.filePath(QStringLiteral("root.img"));
-    // acpi=noirq: virtio uses MSI-X alone; routing each device's legacy
-    // interrupt through the i440fx ACPI link costs ~0.4 s per device under TCG.
-    spec.kernelCommandLine =
-        QStringLiteral("console=ttyS0 panic=-1 acpi=noirq arizuko.ip=%1/%2 arizuko.gw=%3")
-                                 .arg(subnet.guestAddress())
-                                 .arg(libvirt::TurnSubnet::prefixLength)
-                                 .arg(subnet.hostAddress());
-    spec.homeDirectory = m_plan.homeDirectory;
-    spec.networkName = m_network->name();
-    spec.macAddress = libvirt::randomMacAddress();
-    spec.tapName = libvirt::turnTapName(name());
-    spec.filterMode = m_environment.settings.filterMode;
-    spec.uuid = QUuid::createUuid().toString(QUuid::WithoutBraces);
+    const libvirt::TurnDomainSpec spec = guestDomainSpec(
+        m_environment,
+        {name(), m_network.get(), m_proxy->port(), m_plan.homeDirectory, m_socketDirectory->path(),
+         QDir(turnDirectory(m_environment.store, id())).filePath(QStringLiteral("console.log")),
+         0});
     if (spec.filterMode == libvirt::FilterMode::Pretap)
         m_tap = spec.tapName;
-    spec.filter = {subnet.guestAddress(), subnet.hostAddress(), m_proxy->port(),
-                   m_environment.settings.gatewayPort};
-    spec.turnSocketPath = sockets.filePath(QStringLiteral("turn.sock"));
-    spec.mcpSocketPath = sockets.filePath(QStringLiteral("mcp.sock"));
-    spec.consoleLogPath =
-        QDir(turnDirectory(m_environment.store, id())).filePath(QStringLiteral("console.log"));
-    spec.uid = ::getuid();
-    spec.gid = ::getgid();
 
     // libvirt may take seconds to start QEMU; the event loop keeps going
     // meanwhile, so a cancel or the deadline is acted on at once.
@@ -553,15 +480,23 @@ void Turn::onDomainCreated()
         return;
     }
     recordTiming(QStringLiteral("domain-create"), createMs);
+    m_channel = std::make_unique<GuestChannel>(m_turnSocketPath);
+    connectGuest();
+    m_channel->open();
+    // Classic mode: libvirt bound the filter before QEMU started.
+    if (!m_filter)
+        m_channel->sendTurnSpec(turnSpecLine());
+}
+
+void Turn::connectGuest()
+{
     const libvirt::TurnSubnet &subnet = m_network->subnet();
     (void)m_environment.records.update(
-        id(), {{QStringLiteral("vm_name"), name()},
+        id(), {{QStringLiteral("vm_name"), vmName()},
                {QStringLiteral("accelerator"),
                 host::acceleratorName(m_environment.accelerator.accelerator)},
                {QStringLiteral("proxy_address"),
                 QStringLiteral("%1:%2").arg(subnet.hostAddress()).arg(m_proxy->port())}});
-
-    m_channel = std::make_unique<GuestChannel>(m_turnSocketPath);
     connect(m_channel.get(), &GuestChannel::message, this, &Turn::onGuestMessage,
             Qt::QueuedConnection);
     connect(
@@ -579,10 +514,6 @@ void Turn::onDomainCreated()
             finish(TurnState::Failed, makeError(QStringLiteral("turns.channel"), why));
         },
         Qt::QueuedConnection);
-    m_channel->open();
-    // Classic mode: libvirt bound the filter before QEMU started.
-    if (!m_filter)
-        m_channel->sendTurnSpec(turnSpecLine());
 }
 
 void Turn::onFilterVerified()
@@ -812,7 +743,7 @@ std::shared_ptr<Turn::Teardown> Turn::stopAndCollect()
         m_channel.reset();
     }
     teardown->libvirtUri = m_environment.settings.libvirtUri;
-    teardown->name = name();
+    teardown->name = vmName();
     teardown->connection = m_environment.connection;
     teardown->tap = m_tap;
     teardown->domainFuture = m_creationWatcher.future();

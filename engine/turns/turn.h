@@ -6,6 +6,7 @@
 // ends. Reads like Konsole's Session: a few fine-grained signals.
 
 #include "core/result.h"
+#include "turns/spare_guest.h"
 #include "turns/turn_environment.h"
 #include "turns/turn_record.h"
 #include "turns/turn_request.h"
@@ -63,6 +64,11 @@ public:
     // Starts preparing with what the runner resolved (policy, home,
     // session), or fails the turn with the error that resolving it met.
     void start(const Result<TurnPlan> &plan);
+    // Warm start (spare_guest.h): takes over a spare made for this plan's
+    // network policy and home, and sends the spec at once.
+    void startWarm(const TurnPlan &plan, SpareParts spare);
+    // Why the turn did not adopt a spare, as a `spare` event.
+    void recordSpareSkipped(const QString &spare, const QString &why);
     // Ends the turn as cancelled: the VM, network and proxy go at once.
     void cancel(const QString &why);
 
@@ -81,12 +87,18 @@ signals:
     void released();
 
 private:
+    void armDeadline();
+    // The VM's, network's and tap's name: the turn's, or the adopted spare's.
+    QString vmName() const { return m_spareName.isEmpty() ? name() : m_spareName; }
     Result<void> prepare(const TurnPlan &plan);
     // The network is created on a worker (libvirt takes a while and
     // retries); the rest of the preparation continues when it is there.
     void createNetwork();
     void onNetworkCreated();
     Result<void> startProxy();
+    void connectProxy();
+    // The `observed` and `session` events the plan calls for.
+    void recordPlanNotes();
     // The turn's model gateway on the host side of its network: the only
     // place the guest's agent reaches a model, with this turn's token.
     Result<void> startGateway();
@@ -96,6 +108,8 @@ private:
     void postReply(TurnState outcome);
     void boot();
     void onDomainCreated();
+    // Records where the guest is and relays its channel to the turn.
+    void connectGuest();
     // Pretap mode: the binding is made and its rules checked; the spec goes
     // out now, or the turn fails.
     void onFilterVerified();
@@ -158,6 +172,7 @@ private:
     QString m_turnSocketPath;
     std::optional<libvirt::Ipv4Range> m_subnet;
     QString m_tap; // Pretap mode: the tap (and binding) the engine made
+    QString m_spareName; // warm start: the adopted spare's name
     QTimer m_deadline;
     QTimer m_exitGrace;
     QDeadlineTimer m_deadlineAt;

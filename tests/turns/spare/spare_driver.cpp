@@ -1,0 +1,126 @@
+// A long-lived turn runner for the warm-start tests and the turn benchmark:
+// what the window's engine thread is, without the window (arizukoctl run is
+// one-shot and never keeps a spare). Reads one command a line on stdin and
+// writes one JSON object a line on stdout:
+//
+//   spare FOLDER                      make a spare for FOLDER
+//   discard                           discard the spare
+//   run FOLDER TOPIC COMMAND...       submit a `command` turn
+//   quit                              tear everything down and exit
+//
+// Reports: {"event":"ready"}, {"event":"spare-ready","name","folder"},
+// {"event":"spare-discarded","name","why"}, {"event":"submitted","turn"},
+// {"event":"finished","turn","state"}, {"event":"error","message"}.
+
+#include "store/store.h"
+#include "turns/runner_settings.h"
+#include "turns/turn.h"
+#include "turns/turn_runner.h"
+
+#include <QCoreApplication>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSocketNotifier>
+#include <QTextStream>
+#include <cstdio>
+#include <unistd.h>
+
+using namespace arizuko;
+
+namespace {
+
+void report(const QJsonObject &object)
+{
+    std::fputs(QJsonDocument(object).toJson(QJsonDocument::Compact).append('\n').constData(),
+               stdout);
+    std::fflush(stdout);
+}
+
+void reportError(const QString &message)
+{
+    report({{QStringLiteral("event"), QStringLiteral("error")},
+            {QStringLiteral("message"), message}});
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QCoreApplication application(argc, argv);
+    const QStringList arguments = application.arguments();
+    const int dataDir = arguments.indexOf(QStringLiteral("--data-dir"));
+    if (dataDir < 0 || dataDir + 1 >= arguments.size()) {
+        std::fputs("usage: spare-driver --data-dir DIR\n", stderr);
+        return 2;
+    }
+    auto store = store::Store::open(arguments.at(dataDir + 1));
+    if (!store) {
+        reportError(store.error().message);
+        return 1;
+    }
+    auto settings = turns::RunnerSettings::load(**store);
+    if (!settings) {
+        reportError(settings.error().message);
+        return 1;
+    }
+    auto created = turns::TurnRunner::create(**store, *settings);
+    if (!created) {
+        reportError(created.error().message);
+        return 1;
+    }
+    std::unique_ptr<turns::TurnRunner> runner = std::move(*created);
+    runner->setKeepsSpares(true);
+    QObject::connect(runner.get(), &turns::TurnRunner::spareReady, &application,
+                     [](const QString &name, const QString &folder) {
+                         report({{QStringLiteral("event"), QStringLiteral("spare-ready")},
+                                 {QStringLiteral("name"), name},
+                                 {QStringLiteral("folder"), folder}});
+                     });
+    QObject::connect(runner.get(), &turns::TurnRunner::spareDiscarded, &application,
+                     [](const QString &name, const QString &why) {
+                         report({{QStringLiteral("event"), QStringLiteral("spare-discarded")},
+                                 {QStringLiteral("name"), name},
+                                 {QStringLiteral("why"), why}});
+                     });
+    QObject::connect(runner.get(), &turns::TurnRunner::turnFinished, &application,
+                     [](turns::Turn *turn) {
+                         report({{QStringLiteral("event"), QStringLiteral("finished")},
+                                 {QStringLiteral("turn"), turn->name()},
+                                 {QStringLiteral("state"), turns::turnStateName(turn->state())}});
+                     });
+    report({{QStringLiteral("event"), QStringLiteral("ready")}});
+
+    QTextStream input(stdin);
+    QSocketNotifier notifier(STDIN_FILENO, QSocketNotifier::Read);
+    QObject::connect(&notifier, &QSocketNotifier::activated, &application, [&] {
+        const QString line = input.readLine();
+        if (line.isNull() || line == QLatin1String("quit")) {
+            notifier.setEnabled(false);
+            runner.reset();
+            QCoreApplication::quit();
+            return;
+        }
+        const QStringList words = line.split(QLatin1Char(' '), Qt::SkipEmptyParts);
+        const QString verb = words.value(0);
+        if (verb == QLatin1String("spare") && words.size() == 2) {
+            runner->prepareSpare(words.at(1));
+        } else if (verb == QLatin1String("discard")) {
+            runner->discardSpare(QStringLiteral("asked to"));
+        } else if (verb == QLatin1String("run") && words.size() >= 4) {
+            turns::TurnRequest request;
+            request.folder = words.at(1);
+            request.topic = words.at(2);
+            request.agent = turns::AgentKind::Command;
+            request.prompt = words.mid(3).join(QLatin1Char(' '));
+            const auto turn = runner->submit(request);
+            if (turn)
+                report({{QStringLiteral("event"), QStringLiteral("submitted")},
+                        {QStringLiteral("turn"), (*turn)->name()}});
+            else
+                reportError(turn.error().message);
+        } else {
+            reportError(QStringLiteral("unknown command: ") + line);
+        }
+    });
+    return QCoreApplication::exec();
+}
