@@ -3,12 +3,13 @@
 // one-shot and never keeps a spare). Reads one command a line on stdin and
 // writes one JSON object a line on stdout:
 //
-//   spare FOLDER                      make a spare for FOLDER
+//   spare FOLDER                      make a spare for FOLDER (reports its name)
 //   discard                           discard the spare
 //   run FOLDER TOPIC COMMAND...       submit a `command` turn
 //   quit                              tear everything down and exit
 //
-// Reports: {"event":"ready"}, {"event":"spare-ready","name","folder"},
+// Reports: {"event":"ready"}, {"event":"spare","name"} (empty: none made),
+// {"event":"spare-ready","name","folder"},
 // {"event":"spare-discarded","name","why"}, {"event":"submitted","turn"},
 // {"event":"finished","turn","state"}, {"event":"error","message"}.
 
@@ -104,6 +105,8 @@ int main(int argc, char **argv)
         const QString verb = words.value(0);
         if (verb == QLatin1String("spare") && words.size() == 2) {
             runner->prepareSpare(words.at(1));
+            report({{QStringLiteral("event"), QStringLiteral("spare")},
+                    {QStringLiteral("name"), runner->spareName()}});
         } else if (verb == QLatin1String("discard")) {
             runner->discardSpare(QStringLiteral("asked to"));
         } else if (verb == QLatin1String("run") && words.size() >= 4) {
