@@ -83,6 +83,7 @@ SpareGuest::~SpareGuest()
 
 void SpareGuest::start()
 {
+    m_connection = m_environment.connection;
     m_age.start();
     m_step.start();
     const QString directory =
@@ -159,9 +160,10 @@ void SpareGuest::createDomain()
                         m_socketDirectory->path(), m_consoleLogPath, maxAgeSeconds + 60});
     if (spec.filterMode == libvirt::FilterMode::Pretap)
         m_tap = m_making->tap = spec.tapName;
+    m_filter = spec.filter;
     m_domainWatcher.setFuture(QtConcurrent::run(
         m_environment.workers,
-        [making = m_making, connection = m_environment.connection, spec] {
+        [making = m_making, connection = m_connection, spec] {
             QElapsedTimer step;
             if (spec.filterMode == libvirt::FilterMode::Pretap) {
                 step.start();
@@ -239,6 +241,7 @@ SpareParts SpareGuest::adopt()
     parts.channel = std::move(m_channel);
     parts.socketDirectory = std::move(m_socketDirectory);
     parts.tap = std::exchange(m_tap, QString());
+    parts.filter = m_filter;
     parts.consoleLogPath = m_consoleLogPath;
     parts.guestMessages = std::exchange(m_guestMessages, {});
     parts.ageMs = m_age.elapsed();
@@ -266,7 +269,7 @@ void SpareGuest::discard()
     auto objects = std::make_shared<TurnObjects>();
     objects->libvirtUri = m_environment.settings.libvirtUri;
     objects->name = m_name;
-    objects->connection = m_environment.connection;
+    objects->connection = m_connection;
     objects->tap = m_tap;
     objects->domain = std::move(m_domain);
     objects->network = std::move(m_network);

@@ -9,6 +9,7 @@
 // is torn down and the turn starts cold. docs/turns.md, "Warm start".
 
 #include "libvirt/subnet_pool.h"
+#include "libvirt/turn_filter.h"
 #include "turns/turn_environment.h"
 
 #include <QElapsedTimer>
@@ -60,6 +61,7 @@ struct SpareParts
     std::unique_ptr<GuestChannel> channel;
     std::unique_ptr<QTemporaryDir> socketDirectory;
     QString tap; // Pretap mode
+    libvirt::TurnFilterParameters filter; // what the tap's binding was made with
     QString consoleLogPath;
     // What the guest sent before any turn existed (its `booted` status).
     QList<QJsonObject> guestMessages;
@@ -85,6 +87,9 @@ public:
     const SpareBasis &basis() const { return m_basis; }
     bool isReady() const { return m_ready; }
     std::optional<libvirt::Ipv4Range> subnet() const { return m_subnet; }
+    // False once libvirtd closed the connection the spare was made on (a
+    // restart): what it holds is then not to be trusted.
+    bool connectionAlive() const { return m_connection && m_connection->isAlive(); }
 
     // Only when ready: hands every resource to the adopting turn; the
     // spare holds nothing afterwards.
@@ -113,6 +118,8 @@ private:
     QString m_name;
     QString m_consoleLogPath;
     std::shared_ptr<Making> m_making; // shared with the workers
+    std::shared_ptr<libvirt::Connection> m_connection;
+    libvirt::TurnFilterParameters m_filter;
     QFutureWatcher<void> m_networkWatcher;
     QFutureWatcher<void> m_domainWatcher;
     QFutureWatcher<void> m_teardownWatcher;

@@ -22,10 +22,7 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QJsonDocument>
-#include <QThread>
-#include <QUuid>
 #include <QtConcurrent>
-#include <functional>
 #include <unistd.h>
 
 namespace arizuko::turns {
@@ -527,6 +524,23 @@ void Turn::onFilterVerified()
         return;
     }
     m_channel->sendTurnSpec(turnSpecLine());
+}
+
+void Turn::checkFilterThenSendSpec(const libvirt::TurnFilterParameters &parameters)
+{
+    // Classic mode: libvirt bound the filter before QEMU started.
+    if (m_tap.isEmpty()) {
+        m_channel->sendTurnSpec(turnSpecLine());
+        return;
+    }
+    m_filter = std::make_shared<FilterBinding>();
+    m_filterWatcher.setFuture(QtConcurrent::run(
+        m_environment.workers, [filter = m_filter, tap = m_tap, parameters] {
+            QElapsedTimer step;
+            step.start();
+            filter->result = libvirt::verifyTurnFilterRules(tap, parameters);
+            filter->ms = step.elapsed();
+        }));
 }
 
 QByteArray Turn::turnSpecLine() const

@@ -113,6 +113,10 @@ private:
     // Pretap mode: the binding is made and its rules checked; the spec goes
     // out now, or the turn fails.
     void onFilterVerified();
+    // Warm start: the spare's rules were seen in force when it was made,
+    // maybe minutes ago; Pretap mode reads them back again and the spec
+    // waits for that, as in a cold turn.
+    void checkFilterThenSendSpec(const libvirt::TurnFilterParameters &parameters);
     // Takes the outcome of the domain creation that has just finished.
     std::optional<Error> collectDomain();
     QByteArray turnSpecLine() const;

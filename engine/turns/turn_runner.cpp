@@ -401,9 +401,11 @@ void TurnRunner::startInSpare(Turn &turn)
     // What the turn would run with now, against what the spare was made
     // with: a changed rule, grant or home means the spare's proxy or share
     // is stale, and a stale allowlist is never used.
-    const QString stale = turnPlan ? m_spare->basis().differenceFrom(
-                                         SpareBasis::of(turn.folder(), *turnPlan))
-                                   : turnPlan.error().message;
+    QString stale = turnPlan ? m_spare->basis().differenceFrom(
+                                   SpareBasis::of(turn.folder(), *turnPlan))
+                             : turnPlan.error().message;
+    if (stale.isEmpty() && !m_spare->connectionAlive())
+        stale = QStringLiteral("libvirtd closed the connection the spare was made on");
     if (turnPlan && stale.isEmpty()) {
         SpareParts parts = m_spare->adopt();
         m_spare.reset();

@@ -71,8 +71,7 @@ void Turn::startWarm(const TurnPlan &plan, SpareParts spare)
     }
     for (const QJsonObject &message : spare.guestMessages)
         onGuestMessage(message);
-    // The spare was ready only with its filter's rules seen in force.
-    m_channel->sendTurnSpec(turnSpecLine());
+    checkFilterThenSendSpec(spare.filter);
 }
 
 } // namespace arizuko::turns

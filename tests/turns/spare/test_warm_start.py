@@ -139,6 +139,10 @@ class WarmStart(unittest.TestCase):
         self.assertTrue(event["adopted"], event)
         self.assertEqual(event["spare"], spare)
         self.assertEqual(self.engine.turn(turn)["vm_name"], spare)
+        if os.geteuid() == 0:
+            # Pretap (root's default): the binding was made and its rules
+            # checked before the spare's domain was created.
+            self.assertIn("filter", event["made"], event)
         lines = [e["json"].get("line") for e in self.engine.events(turn) if e["kind"] == "event"]
         self.assertIn("the-home-is-mounted", lines)
         self.assertIn("warm-agent-ran", lines)
@@ -154,6 +158,30 @@ class WarmStart(unittest.TestCase):
         driver.quit()
         left = h.leftovers(spare)
         self.assertEqual(left, {key: [] for key in left})
+
+    @unittest.skipUnless(os.geteuid() == 0, "pretap (the engine's own binding) needs root")
+    def test_a_spare_whose_filter_went_missing_never_starts_the_agent(self):
+        driver = self.driver({"ARIZUKO_FILTER_MODE": "pretap"})
+        driver.send("spare corp")
+        spare = driver.expect("spare-ready", 180, folder="corp")["name"]
+        wait_until_waiting_for_spec(self.engine, spare)
+        # The rules were in force when the spare was made; they are not now.
+        deleted = h.virsh("nwfilter-binding-delete", f"{spare}-g")
+        self.assertEqual(deleted.returncode, 0, deleted.stderr)
+
+        driver.send("run corp main echo the-agent-ran")
+        turn = driver.expect("submitted", 30)["turn"]
+        state = driver.expect("finished", 300, turn=turn)["state"]
+        events = self.engine.events(turn)
+        self.assertNotIn("the-agent-ran", [e["json"].get("line") for e in events
+                                           if e["kind"] == "event"],
+                         "the agent ran although its filter was not in force")
+        self.assertEqual(state, "failed")
+        self.assertTrue(spare_event(self.engine, turn)["adopted"])
+        self.assertNotIn("running", [e["json"].get("state") for e in events
+                                     if e["kind"] == "status"])
+        self.assertEqual(self.engine.turn(turn)["error_code"], "libvirt.nwfilter-missing")
+        self.assertNotIn("turn spec received", console_log(self.engine, spare))
 
     def test_a_changed_rule_discards_the_spare_and_the_turn_runs_with_the_new_rule(self):
         allowed = self.engine.run("network", "allow", "corp", "stale.example")
@@ -197,6 +225,19 @@ class WarmStart(unittest.TestCase):
         self.assertIn("slot", discarded["why"])
         self.assertEqual(driver.expect("finished", 300, turn=turn)["state"], "done")
         self.assertIsNone(spare_event(self.engine, turn), "a turn of another folder used the spare")
+
+    def test_arizukoctl_run_never_makes_a_spare(self):
+        engine = h.Engine({"ARIZUKO_WARM_START": "on"})
+        try:
+            engine.add_folder("corp")
+            run = engine.run("run", "--agent", "command", "corp", "true", timeout=600)
+            self.assertEqual(run.returncode, 0, run.stderr)
+            name = engine.turns()[-1]["name"]
+            self.assertIsNone(spare_event(engine, name))
+            self.assertFalse(pathlib.Path(engine.data_dir, "spares").exists(),
+                             "the one-shot runner made a spare")
+        finally:
+            engine.close()
 
     def test_the_reaper_spares_a_live_engines_spare_and_reaps_a_dead_ones(self):
         driver = self.driver()
