@@ -5,6 +5,7 @@
 //
 //   spare FOLDER                      make a spare for FOLDER (reports its name)
 //   discard                           discard the spare
+//   keep on|off                       whether the runner keeps spares at all
 //   run FOLDER TOPIC COMMAND...       submit a `command` turn
 //   quit                              tear everything down and exit
 //
@@ -22,7 +23,6 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSocketNotifier>
-#include <QTextStream>
 #include <cstdio>
 #include <unistd.h>
 
@@ -91,22 +91,15 @@ int main(int argc, char **argv)
                      });
     report({{QStringLiteral("event"), QStringLiteral("ready")}});
 
-    QTextStream input(stdin);
-    QSocketNotifier notifier(STDIN_FILENO, QSocketNotifier::Read);
-    QObject::connect(&notifier, &QSocketNotifier::activated, &application, [&] {
-        const QString line = input.readLine();
-        if (line.isNull() || line == QLatin1String("quit")) {
-            notifier.setEnabled(false);
-            runner.reset();
-            QCoreApplication::quit();
-            return;
-        }
+    const auto handle = [&](const QString &line) {
         const QStringList words = line.split(QLatin1Char(' '), Qt::SkipEmptyParts);
         const QString verb = words.value(0);
         if (verb == QLatin1String("spare") && words.size() == 2) {
             runner->prepareSpare(words.at(1));
             report({{QStringLiteral("event"), QStringLiteral("spare")},
                     {QStringLiteral("name"), runner->spareName()}});
+        } else if (verb == QLatin1String("keep") && words.size() == 2) {
+            runner->setKeepsSpares(words.at(1) == QLatin1String("on"));
         } else if (verb == QLatin1String("discard")) {
             runner->discardSpare(QStringLiteral("asked to"));
         } else if (verb == QLatin1String("run") && words.size() >= 4) {
@@ -123,6 +116,32 @@ int main(int argc, char **argv)
                 reportError(turn.error().message);
         } else {
             reportError(QStringLiteral("unknown command: ") + line);
+        }
+    };
+    // Raw reads: several commands may arrive in one.
+    QByteArray pending;
+    QSocketNotifier notifier(STDIN_FILENO, QSocketNotifier::Read);
+    QObject::connect(&notifier, &QSocketNotifier::activated, &application, [&] {
+        char buffer[4096];
+        const ssize_t got = ::read(STDIN_FILENO, buffer, sizeof buffer);
+        bool quit = got <= 0;
+        if (got > 0)
+            pending.append(buffer, got);
+        qsizetype newline;
+        while ((newline = pending.indexOf('\n')) >= 0) {
+            const QString line = QString::fromUtf8(pending.left(newline)).trimmed();
+            pending.remove(0, newline + 1);
+            if (line == QLatin1String("quit")) {
+                quit = true;
+                break;
+            }
+            if (!line.isEmpty())
+                handle(line);
+        }
+        if (quit) {
+            notifier.setEnabled(false);
+            runner.reset();
+            QCoreApplication::quit();
         }
     });
     return QCoreApplication::exec();
