@@ -93,6 +93,9 @@ MainWindow::MainWindow(store::Store &store, const turns::RunnerSettings &setting
     connect(m_engine, &EngineThread::ready, this,
             [this](const host::AcceleratorChoice &accelerator) {
                 m_turnPanel->setAccelerator(accelerator);
+                // Warm start: the selected folder's next turn, booted ahead.
+                if (!m_transcript->folder().isEmpty())
+                    m_engine->prepareSpare(m_transcript->folder());
                 statusBar()->showMessage(
                     tr("Engine ready: turns run under %1")
                         .arg(host::acceleratorName(accelerator.accelerator).toUpper()));

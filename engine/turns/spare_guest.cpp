@@ -67,9 +67,10 @@ SpareGuest::SpareGuest(TurnEnvironment &environment, SpareBasis basis, QObject *
             &SpareGuest::onDomainCreated);
     connect(&m_teardownWatcher, &QFutureWatcher<void>::finished, this, &SpareGuest::released);
     m_maxAge.setSingleShot(true);
-    m_maxAge.setInterval(std::chrono::seconds(maxAgeSeconds));
+    m_maxAge.setInterval(m_environment.settings.spareMaxAge);
     connect(&m_maxAge, &QTimer::timeout, this, [this] {
-        fail(QStringLiteral("the spare is older than %1 s").arg(maxAgeSeconds));
+        fail(QStringLiteral("the spare is older than %1 s")
+                 .arg(m_environment.settings.spareMaxAge.count()));
     });
 }
 
@@ -157,7 +158,8 @@ void SpareGuest::createDomain()
     // The guest waits for its spec as long as the spare may live.
     const libvirt::TurnDomainSpec spec = guestDomainSpec(
         m_environment, {m_name, m_network.get(), m_proxy->port(), m_basis.homeDirectory,
-                        m_socketDirectory->path(), m_consoleLogPath, maxAgeSeconds + 60});
+                        m_socketDirectory->path(), m_consoleLogPath,
+                        int(m_environment.settings.spareMaxAge.count()) + 60});
     if (spec.filterMode == libvirt::FilterMode::Pretap)
         m_tap = m_making->tap = spec.tapName;
     m_filter = spec.filter;

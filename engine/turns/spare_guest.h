@@ -74,10 +74,6 @@ class SpareGuest final : public QObject
     Q_OBJECT
 
 public:
-    // A spare older than this is dropped: its guest's clock and entropy
-    // have idled long enough, and it holds memory nobody asked for.
-    static constexpr int maxAgeSeconds = 10 * 60;
-
     SpareGuest(TurnEnvironment &environment, SpareBasis basis, QObject *parent = nullptr);
     // Whatever is still there is destroyed before this returns.
     ~SpareGuest() override;

@@ -12,7 +12,8 @@
 // Reports: {"event":"ready"}, {"event":"spare","name"} (empty: none made),
 // {"event":"spare-ready","name","folder"},
 // {"event":"spare-discarded","name","why"}, {"event":"submitted","turn"},
-// {"event":"finished","turn","state"}, {"event":"error","message"}.
+// {"event":"finished","turn","state"}, {"event":"quitting","spare"},
+// {"event":"error","message"}.
 
 #include "store/store.h"
 #include "turns/runner_settings.h"
@@ -140,6 +141,9 @@ int main(int argc, char **argv)
         }
         if (quit) {
             notifier.setEnabled(false);
+            // What the runner's destructor tears down, for the tests to check.
+            report({{QStringLiteral("event"), QStringLiteral("quitting")},
+                    {QStringLiteral("spare"), runner->spareName()}});
             runner.reset();
             QCoreApplication::quit();
         }

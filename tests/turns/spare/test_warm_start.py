@@ -68,11 +68,15 @@ class Driver:
         return self.process.stderr.read()
 
     def quit(self):
+        """Quits; the name of the spare the runner had then (empty: none)."""
+        spare = ""
         if self.process.poll() is None:
             self.send("quit")
+            spare = self.expect("quitting", 60)["spare"]
             self.process.wait(timeout=120)
         for stream in (self.process.stdin, self.process.stdout, self.process.stderr):
             stream.close()
+        return spare
 
 
 def console_log(engine, spare):
@@ -155,9 +159,27 @@ class WarmStart(unittest.TestCase):
                               "console.log")
         self.assertIn("home mounted", linked.read_text(errors="replace"))
 
-        driver.quit()
-        left = h.leftovers(spare)
-        self.assertEqual(left, {key: [] for key in left})
+        # The runner made the folder's next spare when the turn ended; the
+        # engine's exit tears it down with everything else.
+        spares = pathlib.Path(self.engine.data_dir, "spares")
+        h.wait_for(lambda: [d for d in spares.iterdir() if d.name != spare], 60,
+                   what="the next spare")
+        next_spare = driver.quit()
+        self.assertTrue(next_spare, "no spare was made after the turn ended")
+        for name in (spare, next_spare):
+            left = h.leftovers(name)
+            self.assertEqual(left, {key: [] for key in left})
+
+    def test_a_spare_older_than_its_limit_is_dropped(self):
+        driver = self.driver({"ARIZUKO_SPARE_MAX_AGE": "15"})
+        driver.send("spare corp")
+        spare = driver.expect("spare-ready", 180, folder="corp")["name"]
+        made = time.monotonic()
+        discarded = driver.expect("spare-discarded", 60, name=spare)
+        self.assertIn("older than 15 s", discarded["why"])
+        self.assertGreaterEqual(time.monotonic() - made, 10)
+        h.wait_for(lambda: not any(h.leftovers(spare).values()), 60,
+                   what="the old spare to be torn down")
 
     @unittest.skipUnless(os.geteuid() == 0, "pretap (the engine's own binding) needs root")
     def test_a_spare_whose_filter_went_missing_never_starts_the_agent(self):
