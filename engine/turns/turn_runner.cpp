@@ -441,7 +441,9 @@ void TurnRunner::prepareSpare(const QString &folder)
     SpareGuest *spare = m_spare.get();
     connect(spare, &SpareGuest::ready, this, [this, spare] {
         emit spareReady(spare->name(), spare->basis().folder);
-        schedule();
+        // A waiting turn adopts it; not from inside the spare's own signal,
+        // since adopting it destroys it.
+        QTimer::singleShot(0, this, &TurnRunner::schedule);
     });
     connect(spare, &SpareGuest::lost, this, [this, spare](const QString &why) {
         // Not from inside the spare's own signal.

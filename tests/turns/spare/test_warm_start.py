@@ -170,6 +170,18 @@ class WarmStart(unittest.TestCase):
             left = h.leftovers(name)
             self.assertEqual(left, {key: [] for key in left})
 
+    def test_a_turn_submitted_while_its_spare_is_made_waits_and_adopts_it(self):
+        driver = self.driver()
+        driver.send("spare corp")
+        spare = driver.expect("spare", 30)["name"]
+        driver.send("run corp main echo adopted-while-booting")
+        turn = driver.expect("submitted", 30)["turn"]
+        self.assertEqual(driver.expect("finished", 300, turn=turn)["state"], "done",
+                         self.engine.events(turn))
+        event = spare_event(self.engine, turn)
+        self.assertTrue(event and event["adopted"], event)
+        self.assertEqual(event["spare"], spare)
+
     def test_a_spare_older_than_its_limit_is_dropped(self):
         driver = self.driver({"ARIZUKO_SPARE_MAX_AGE": "15"})
         driver.send("spare corp")
