@@ -36,6 +36,8 @@ EngineThread::EngineThread(store::Store &store, const turns::RunnerSettings &set
         m_anchor.get(),
         [this, settings] {
             m_runner = std::make_unique<turns::TurnRunner>(m_store, settings);
+            // The window's runner outlives its turns: it may keep a spare.
+            m_runner->setKeepsSpares(true);
             relay();
         },
         Qt::QueuedConnection);
@@ -82,6 +84,11 @@ void EngineThread::cancel(const QString &turnId)
                 this, [this, message] { emit requestFailed(message); }, Qt::QueuedConnection);
         }
     });
+}
+
+void EngineThread::prepareSpare(const QString &folder)
+{
+    onEngine([folder](turns::TurnRunner &runner) { runner.prepareSpare(folder); });
 }
 
 void EngineThread::relay()

@@ -91,6 +91,9 @@ MainWindow::MainWindow(store::Store &store, const turns::RunnerSettings &setting
     connect(m_engine, &EngineThread::ready, this,
             [this](const host::AcceleratorChoice &accelerator) {
                 m_turnPanel->setAccelerator(accelerator);
+                // Warm start: the selected folder's next turn, booted ahead.
+                if (!m_transcript->folder().isEmpty())
+                    m_engine->prepareSpare(m_transcript->folder());
                 statusBar()->showMessage(
                     tr("Engine ready: turns run under %1")
                         .arg(host::acceleratorName(accelerator.accelerator).toUpper()));
@@ -295,6 +298,9 @@ void MainWindow::onSelection(const QString &folder, const QString &topic)
 {
     m_transcript->showTopic(folder, topic);
     m_composer->setTopic(folder, topic);
+    // The next prompt is likely here: warm start boots its guest now.
+    if (!folder.isEmpty())
+        m_engine->prepareSpare(folder);
     refreshTopicActivity();
 }
 

@@ -102,6 +102,12 @@ SettingsDialog::SettingsDialog(store::Store &store, store::StoreWatcher *watcher
     addField(turns::setting::turnDeadline, tr("Default &deadline:"), deadline,
              [deadline] { return QString::number(deadline->value() * 60); },
              [deadline](const QString &value) { deadline->setValue((value.toInt() + 59) / 60); });
+    addChoice(turns::setting::warmStart, tr("&Warm start:"),
+              makeChoice(this, {{QStringLiteral("off"),
+                                 tr("off: each turn boots its VM after the prompt")},
+                                {QStringLiteral("on"),
+                                 tr("on: boot the next turn's VM ahead (costs one idle VM's "
+                                    "memory and CPU)")}}));
 
     addChoice(turns::setting::modelProvider, tr("&Model provider:"),
               makeChoice(this, {{QStringLiteral("auto"), tr("auto: the API key, else the OAuth token")},

@@ -135,13 +135,19 @@ private:
             throw GuestError("root.img (" + runtimeImage + ") does not belong to this initramfs (" +
                              image + "); rebuild the guest image");
         const GuestLayout layout;
-        boot::mountHome(homeMountTag, layout.home);
 
+        // A pre-booted spare waits here, possibly for minutes, before any
+        // prompt exists: nothing of the folder (its home) and nothing of
+        // the agent is touched before the spec.
+        boot::consoleLog("waiting for the turn spec");
         const unsigned specWait = secondsSetting(m_cmdline, "arizuko.spec_timeout", 120);
         const auto line = m_channel.readLine(Clock::now() + std::chrono::seconds(specWait));
         if (!line)
             throw GuestError("no turn spec arrived within " + std::to_string(specWait) + " s");
         const TurnSpec spec = parseTurnSpec(*line);
+        boot::consoleLog("turn spec received");
+        boot::mountHome(homeMountTag, layout.home);
+        boot::consoleLog("home mounted");
         const TurnLimits limits{Clock::now() + std::chrono::seconds(spec.timeoutSeconds),
                                 spec.timeoutSeconds};
         power::armWatchdog(static_cast<unsigned>(spec.timeoutSeconds) + watchdogGraceSeconds);

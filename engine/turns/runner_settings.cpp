@@ -114,6 +114,7 @@ Result<RunnerSettings> RunnerSettings::fromLayers(const SettingValues &saved)
     settings.modelProvider = *parseModelProviderChoice(values.value(setting::modelProvider));
     settings.modelUrl = values.value(setting::modelUrl);
     settings.model = values.value(setting::model);
+    settings.warmStart = values.value(setting::warmStart) == QLatin1String("on");
 
     settings.guestImageDirectory = host::guestImageDirectory();
     settings.egressProgram = qEnvironmentVariable("ARIZUKO_EGRESS_BIN", defaultEgressProgram());
@@ -125,13 +126,15 @@ Result<RunnerSettings> RunnerSettings::fromLayers(const SettingValues &saved)
         positiveNumber("ARIZUKO_PROXY_HEALTH_TIMEOUT_MS", int(settings.proxyHealthTimeout.count()));
     const auto memory = positiveNumber("ARIZUKO_TURN_MEMORY_MIB", settings.memoryMiB);
     const auto depth = positiveNumber("ARIZUKO_DELEGATION_DEPTH", settings.maxDelegationDepth);
-    for (const Result<int> *number : {&health, &memory, &depth}) {
+    const auto spareAge = positiveNumber("ARIZUKO_SPARE_MAX_AGE", int(settings.spareMaxAge.count()));
+    for (const Result<int> *number : {&health, &memory, &depth, &spareAge}) {
         if (!*number)
             return number->error();
     }
     settings.proxyHealthTimeout = std::chrono::milliseconds(*health);
     settings.memoryMiB = *memory;
     settings.maxDelegationDepth = *depth;
+    settings.spareMaxAge = std::chrono::seconds(*spareAge);
     const auto gatewayPort = positiveNumber("ARIZUKO_GATEWAY_PORT", settings.gatewayPort);
     if (!gatewayPort || *gatewayPort > 65535)
         return makeError(QStringLiteral("turns.bad-setting"),

@@ -41,17 +41,23 @@ struct RunnerSettings : libvirt::MachineSettings
     QString model;
     // delegate_group / escalate_group refuse a turn deeper than this.
     int maxDelegationDepth = tools::defaultMaxDepth;
+    // A long-lived runner boots the next turn's guest ahead of its prompt
+    // (spare_guest.h); off by default (docs/turns.md says why).
+    bool warmStart = false;
+    // A spare older than this is dropped: it holds memory nobody asked for,
+    // and its guest has idled long enough.
+    std::chrono::seconds spareMaxAge{10 * 60};
 
     // What turns run with: the defaults, then the settings saved in the
     // store (saved_settings.h), then the environment. The saved settings and
     // their variables: ARIZUKO_LIBVIRT_URI, ARIZUKO_ACCELERATOR (auto|kvm|tcg),
     // ARIZUKO_SUBNET_POOL, ARIZUKO_MAX_TURNS, ARIZUKO_TURN_DEADLINE (seconds),
     // ARIZUKO_MODEL_PROVIDER (auto|api-key|oauth|demo), ARIZUKO_MODEL_URL,
-    // ARIZUKO_MODEL. Only in the environment: ARIZUKO_GUEST_IMAGE_DIR,
+    // ARIZUKO_MODEL, ARIZUKO_WARM_START (on|off). Only in the environment: ARIZUKO_GUEST_IMAGE_DIR,
     // ARIZUKO_EGRESS_BIN, ARIZUKO_FILTER_MODE (auto|pretap|classic),
     // ARIZUKO_PROXY_HEALTH_TIMEOUT_MS, ARIZUKO_TURN_MEMORY_MIB,
     // ARIZUKO_GATEWAY_PORT, ARIZUKO_PROXY_ALLOW_LOOPBACK=1, ARIZUKO_MODEL_SCRIPT,
-    // ARIZUKO_DELEGATION_DEPTH. A value that fails its check is an error
+    // ARIZUKO_DELEGATION_DEPTH, ARIZUKO_SPARE_MAX_AGE (seconds). A value that fails its check is an error
     // naming where it came from.
     static Result<RunnerSettings> load(store::Store &store);
     // The same with nothing saved: defaults, then the environment.

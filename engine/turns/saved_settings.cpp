@@ -159,6 +159,7 @@ const QList<SettingDefinition> &settingDefinitions()
         {setting::modelProvider, "ARIZUKO_MODEL_PROVIDER", QStringLiteral("auto")},
         {setting::modelUrl, "ARIZUKO_MODEL_URL", QString()},
         {setting::model, "ARIZUKO_MODEL", QString()},
+        {setting::warmStart, "ARIZUKO_WARM_START", QStringLiteral("off")},
     };
     return definitions;
 }
@@ -208,6 +209,11 @@ std::optional<QString> settingProblem(const QString &key, const QString &value)
     }
     if (key == setting::modelUrl)
         return modelUrlProblem(value);
+    if (key == setting::warmStart) {
+        if (value != QLatin1String("on") && value != QLatin1String("off"))
+            return QStringLiteral("%1 is not a warm-start choice: write on or off").arg(shown(value));
+        return std::nullopt;
+    }
     return modelNameProblem(value);
 }
 

@@ -33,6 +33,7 @@ inline const QString turnDeadline = QStringLiteral("turn-deadline"); // seconds
 inline const QString modelProvider = QStringLiteral("model-provider");
 inline const QString modelUrl = QStringLiteral("model-url");
 inline const QString model = QStringLiteral("model");
+inline const QString warmStart = QStringLiteral("warm-start"); // on | off
 } // namespace setting
 
 // Every saved setting, in the order the window and `settings show` list them.

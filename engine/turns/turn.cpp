@@ -10,6 +10,7 @@
 #include "libvirt/turn_tap.h"
 #include "store/store.h"
 #include "store/timestamp.h"
+#include "turns/turn_objects.h"
 #include "tools/mcp_server.h"
 #include "tools/topic_messages.h"
 #include "tools/turn_tools.h"
@@ -100,29 +101,6 @@ constexpr int exitGraceMs = 3000;
 // the transcript keeps whole.
 constexpr qsizetype maxAgentLineChars = 16 * 1024 * 1024;
 
-// libvirtd may restart under a turn, which closes the turn's connection for
-// good: its objects are then destroyed through a fresh connection, retried
-// while the daemon comes back.
-Result<void> destroyThroughNewConnection(
-    const QString &uri, const std::function<Result<void>(libvirt::Connection &)> &destroy)
-{
-    const QDeadlineTimer deadline(20000);
-    Error last;
-    while (!deadline.hasExpired()) {
-        auto connection = libvirt::Connection::open(uri);
-        if (connection) {
-            const Result<void> destroyed = destroy(**connection);
-            if (destroyed)
-                return {};
-            last = destroyed.error();
-        } else {
-            last = connection.error();
-        }
-        QThread::msleep(250);
-    }
-    return last;
-}
-
 QString turnDirectory(const store::Store &store, const QString &id)
 {
     return QDir(store.dataDir()).filePath(QStringLiteral("turns/") + id);
@@ -188,52 +166,9 @@ void Turn::Teardown::run()
         if (networkCreation->result && networkCreation->result->ok())
             network = std::move(networkCreation->result->value());
     }
-    QElapsedTimer step;
-    if (domain) {
-        step.start();
-        Result<void> destroyed = domain->destroy();
-        if (!destroyed)
-            destroyed = destroyThroughNewConnection(
-                libvirtUri, [this](libvirt::Connection &fresh) {
-                    return libvirt::destroyDomainByName(fresh, name);
-                });
-        if (!destroyed)
-            errors << destroyed.error().message;
-        domain.reset();
-        timings.insert(QStringLiteral("domain"), step.elapsed());
-    }
-    if (!tap.isEmpty()) {
-        step.start();
-        // The VM is gone already; a binding made after its deletion below
-        // would stay behind.
-        filterFuture.waitForFinished();
-        Result<void> unbound = connection && connection->isAlive()
-                                   ? libvirt::deleteTurnFilterBinding(*connection, tap)
-                                   : Result<void>(makeError(QStringLiteral("libvirt.unreachable"),
-                                                            QStringLiteral("connection closed")));
-        if (!unbound)
-            unbound = destroyThroughNewConnection(libvirtUri, [this](libvirt::Connection &fresh) {
-                return libvirt::deleteTurnFilterBinding(fresh, tap);
-            });
-        if (!unbound)
-            errors << unbound.error().message;
-        if (const Result<void> deleted = libvirt::deleteTurnTap(tap); !deleted)
-            errors << deleted.error().message;
-        timings.insert(QStringLiteral("filter-and-tap"), step.elapsed());
-    }
-    if (network && network->isActive()) {
-        step.start();
-        Result<void> destroyed = network->destroy();
-        if (!destroyed)
-            destroyed = destroyThroughNewConnection(
-                libvirtUri, [this](libvirt::Connection &fresh) {
-                    return libvirt::destroyNetworkByName(fresh, name);
-                });
-        if (!destroyed)
-            errors << destroyed.error().message;
-        timings.insert(QStringLiteral("network"), step.elapsed());
-    }
-    network.reset();
+    TurnObjects objects{libvirtUri, name, connection, tap, std::move(domain), std::move(network)};
+    destroyTurnObjects(
+        objects, [this] { filterFuture.waitForFinished(); }, timings, errors);
     socketDirectory.reset();
 }
 
@@ -285,13 +220,18 @@ void Turn::start(const Result<TurnPlan> &plan)
         return;
     }
     m_plan = *plan;
+    armDeadline();
+    enter(TurnState::Preparing);
+    if (const Result<void> prepared = prepare(m_plan); !prepared)
+        finish(TurnState::Failed, prepared.error());
+}
+
+void Turn::armDeadline()
+{
     const auto deadline = m_request.deadline.count() > 0 ? m_request.deadline
                                                          : m_environment.settings.defaultDeadline;
     m_deadlineAt = QDeadlineTimer(std::chrono::duration_cast<std::chrono::milliseconds>(deadline));
     m_deadline.start(std::chrono::duration_cast<std::chrono::milliseconds>(deadline));
-    enter(TurnState::Preparing);
-    if (const Result<void> prepared = prepare(m_plan); !prepared)
-        finish(TurnState::Failed, prepared.error());
 }
 
 void Turn::cancel(const QString &why)
@@ -380,13 +320,7 @@ Result<void> Turn::startProxy()
     const TurnPlan &plan = m_plan;
     if (const Result<void> gateway = startGateway(); !gateway)
         return gateway;
-    if (!plan.observedContext.isEmpty())
-        recordEvent(QStringLiteral("observed"),
-                    QJsonObject{{QStringLiteral("context"), plan.observedContext}});
-    if (!plan.sessionNote.isEmpty())
-        recordEvent(QStringLiteral("session"), QJsonObject{{QStringLiteral("fresh"), true},
-                                                           {QStringLiteral("session_id"), plan.sessionId},
-                                                           {QStringLiteral("reason"), plan.sessionNote}});
+    recordPlanNotes();
 
     const libvirt::TurnSubnet &subnet = m_network->subnet();
     EgressOptions options;
@@ -403,6 +337,27 @@ Result<void> Turn::startProxy()
     m_proxy = std::make_unique<EgressProxy>(options);
     connect(m_proxy.get(), &EgressProxy::healthy, this, &Turn::onProxyHealthy,
             Qt::QueuedConnection);
+    connectProxy();
+    m_proxyStarted.start();
+    m_proxy->start();
+    (void)m_environment.records.update(id(), {{QStringLiteral("proxy_pid"), m_proxy->pid()}});
+    return {};
+}
+
+void Turn::recordPlanNotes()
+{
+    const TurnPlan &plan = m_plan;
+    if (!plan.observedContext.isEmpty())
+        recordEvent(QStringLiteral("observed"),
+                    QJsonObject{{QStringLiteral("context"), plan.observedContext}});
+    if (!plan.sessionNote.isEmpty())
+        recordEvent(QStringLiteral("session"), QJsonObject{{QStringLiteral("fresh"), true},
+                                                           {QStringLiteral("session_id"), plan.sessionId},
+                                                           {QStringLiteral("reason"), plan.sessionNote}});
+}
+
+void Turn::connectProxy()
+{
     connect(
         m_proxy.get(), &EgressProxy::failed, this,
         [this](const Error &error) { finish(TurnState::Failed, error); }, Qt::QueuedConnection);
@@ -422,10 +377,6 @@ Result<void> Turn::startProxy()
             emit networkDecision(decision);
         },
         Qt::QueuedConnection);
-    m_proxyStarted.start();
-    m_proxy->start();
-    (void)m_environment.records.update(id(), {{QStringLiteral("proxy_pid"), m_proxy->pid()}});
-    return {};
 }
 
 Result<void> Turn::startGateway()
@@ -568,12 +519,18 @@ void Turn::onDomainCreated()
         return;
     }
     recordTiming(QStringLiteral("domain-create"), createMs);
+    m_channel = std::make_unique<GuestChannel>(m_domainSpec.turnSocketPath);
+    connectGuest();
+    m_channel->open();
+    sendSpecWhenReady();
+}
+
+void Turn::connectGuest()
+{
     (void)m_environment.records.update(
-        id(), {{QStringLiteral("vm_name"), name()},
+        id(), {{QStringLiteral("vm_name"), vmName()},
                {QStringLiteral("accelerator"),
                 host::acceleratorName(m_environment.accelerator.accelerator)}});
-
-    m_channel = std::make_unique<GuestChannel>(m_domainSpec.turnSocketPath);
     connect(m_channel.get(), &GuestChannel::message, this, &Turn::onGuestMessage,
             Qt::QueuedConnection);
     connect(
@@ -591,8 +548,6 @@ void Turn::onDomainCreated()
             finish(TurnState::Failed, makeError(QStringLiteral("turns.channel"), why));
         },
         Qt::QueuedConnection);
-    m_channel->open();
-    sendSpecWhenReady();
 }
 
 void Turn::onFilterVerified()
@@ -619,6 +574,23 @@ void Turn::sendSpecWhenReady()
     m_specSent = true;
     recordTiming(QStringLiteral("spec"), m_creationTime.elapsed());
     m_channel->sendTurnSpec(turnSpecLine());
+}
+
+void Turn::checkFilterThenSendSpec(const libvirt::TurnFilterParameters &parameters)
+{
+    // Classic mode: libvirt bound the filter before QEMU started.
+    if (m_tap.isEmpty()) {
+        sendSpecWhenReady();
+        return;
+    }
+    m_filter = std::make_shared<FilterBinding>();
+    m_filterWatcher.setFuture(QtConcurrent::run(
+        m_environment.workers, [filter = m_filter, tap = m_tap, parameters] {
+            QElapsedTimer step;
+            step.start();
+            filter->result = libvirt::verifyTurnFilterRules(tap, parameters);
+            filter->ms = step.elapsed();
+        }));
 }
 
 QByteArray Turn::turnSpecLine() const
@@ -835,7 +807,7 @@ std::shared_ptr<Turn::Teardown> Turn::stopAndCollect()
         m_channel.reset();
     }
     teardown->libvirtUri = m_environment.settings.libvirtUri;
-    teardown->name = name();
+    teardown->name = vmName();
     teardown->connection = m_environment.connection;
     teardown->tap = m_tap;
     teardown->filterFuture = m_filterWatcher.future();

@@ -7,6 +7,7 @@
 
 #include "core/result.h"
 #include "libvirt/turn_domain.h"
+#include "turns/spare_guest.h"
 #include "turns/turn_environment.h"
 #include "turns/turn_record.h"
 #include "turns/turn_request.h"
@@ -64,6 +65,11 @@ public:
     // Starts preparing with what the runner resolved (policy, home,
     // session), or fails the turn with the error that resolving it met.
     void start(const Result<TurnPlan> &plan);
+    // Warm start (spare_guest.h): takes over a spare made for this plan's
+    // network policy and home, and sends the spec at once.
+    void startWarm(const TurnPlan &plan, SpareParts spare);
+    // Why the turn did not adopt a spare, as a `spare` event.
+    void recordSpareSkipped(const QString &spare, const QString &why);
     // Ends the turn as cancelled: the VM, network and proxy go at once.
     void cancel(const QString &why);
 
@@ -82,12 +88,18 @@ signals:
     void released();
 
 private:
+    void armDeadline();
+    // The VM's, network's and tap's name: the turn's, or the adopted spare's.
+    QString vmName() const { return m_spareName.isEmpty() ? name() : m_spareName; }
     Result<void> prepare(const TurnPlan &plan);
     // The network is created on a worker (libvirt takes a while and
     // retries); the rest of the preparation continues when it is there.
     void createNetwork();
     void onNetworkCreated();
     Result<void> startProxy();
+    void connectProxy();
+    // The `observed` and `session` events the plan calls for.
+    void recordPlanNotes();
     // The turn's model gateway on the host side of its network: the only
     // place the guest's agent reaches a model, with this turn's token.
     Result<void> startGateway();
@@ -105,6 +117,12 @@ private:
     // Sends the turn spec (which starts the agent) once everything it needs
     // holds; called by each step it waits for.
     void sendSpecWhenReady();
+    // Records where the guest is and relays its channel to the turn.
+    void connectGuest();
+    // Warm start: the spare's rules were seen in force when it was made,
+    // maybe minutes ago; Pretap mode reads them back again and the spec
+    // waits for that, as in a cold turn.
+    void checkFilterThenSendSpec(const libvirt::TurnFilterParameters &parameters);
     // Takes the outcome of the domain creation that has just finished.
     std::optional<Error> collectDomain();
     QByteArray turnSpecLine() const;
@@ -166,6 +184,7 @@ private:
     std::shared_future<bool> m_tapMade;
     std::optional<libvirt::Ipv4Range> m_subnet;
     QString m_tap; // Pretap mode: the tap (and binding) the engine made
+    QString m_spareName; // warm start: the adopted spare's name
     QTimer m_deadline;
     QTimer m_exitGrace;
     QDeadlineTimer m_deadlineAt;

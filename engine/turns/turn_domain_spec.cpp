@@ -28,6 +28,11 @@ libvirt::TurnDomainSpec turnDomainSpec(const RunnerSettings &settings,
     // boot under TCG and guard algorithms the guest barely uses (its TLS is
     // the agent's own, in user space); docs/turns.md says what is given up.
     spec.kernelCommandLine = QStringLiteral("console=ttyS0 panic=-1 acpi=noirq cryptomgr.notests");
+    // The boot watchdog must outlast the wait for the spec.
+    if (place.specTimeoutSeconds > 0)
+        spec.kernelCommandLine += QStringLiteral(" arizuko.spec_timeout=%1 arizuko.boot_timeout=%2")
+                                      .arg(place.specTimeoutSeconds)
+                                      .arg(place.specTimeoutSeconds + 120);
     spec.homeDirectory = place.homeDirectory;
     spec.macAddress = libvirt::randomMacAddress();
     spec.tapName = libvirt::turnTapName(place.name);

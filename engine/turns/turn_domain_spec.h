@@ -19,6 +19,10 @@ struct TurnDomainPlace
     QString homeDirectory;
     QString socketDirectory; // short: QEMU's socket paths must fit sun_path
     QString consoleLogPath;
+    // How long the guest waits for its spec, and its boot watchdog (seconds;
+    // 0 keeps the guest's defaults, docs/guest.md): a spare's guest waits
+    // as long as the spare may live.
+    int specTimeoutSeconds = 0;
 };
 
 // Everything but what needs the turn's network (classic mode: the network

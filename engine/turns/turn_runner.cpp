@@ -2,6 +2,11 @@
 
 #include "turns/model_provider.h"
 
+#include "libvirt/turn_domain.h"
+#include "libvirt/turn_network.h"
+#include "turns/egress_proxy.h"
+#include "turns/guest_channel.h"
+
 #include "agent/claude_session.h"
 #include "agent/skills.h"
 
@@ -82,8 +87,10 @@ TurnRunner::~TurnRunner()
 {
     // A start-up still running holds only its own shared state.
     m_startupWatcher.waitForFinished();
-    // Turns tear down their own VM, network and proxy as they go.
+    // Turns tear down their own VM, network and proxy as they go; so do spares.
     m_turns.clear();
+    m_spare.reset();
+    m_discardedSpares.clear();
 }
 
 Result<TurnRunner::Startup> TurnRunner::startUp(store::Store &store, const RunnerSettings &settings)
@@ -189,9 +196,11 @@ Result<Turn *> TurnRunner::submit(const TurnRequest &request)
     // The slot stays taken until the turn's VM, filter and network are gone.
     connect(turn, &Turn::released, this, [this, turn] {
         // Destroyed later: the turn is still inside its own signal here.
-        QTimer::singleShot(0, this, [this, turn] {
+        QTimer::singleShot(0, this, [this, turn, folder = turn->folder()] {
             std::erase_if(m_turns, [turn](const auto &owned) { return owned.get() == turn; });
             schedule();
+            // The folder's next prompt is the likeliest one.
+            prepareSpare(folder);
         });
     });
     emit turnQueued(turn);
@@ -344,20 +353,126 @@ void TurnRunner::schedule()
         if (auto fresh = libvirt::Connection::open(m_environment->settings.libvirtUri))
             m_environment->connection = *fresh;
     }
-    // A turn that ended holds its slot until it is released (torn down).
-    int active = 0;
+    // A turn that ended holds its slot until it is released (torn down); a
+    // spare holds one until it is adopted or discarded.
+    int active = m_spare ? 1 : 0;
     for (const auto &turn : m_turns) {
         if (turn->state() != TurnState::Queued)
             ++active;
     }
     for (const auto &turn : m_turns) {
-        if (active >= m_environment->settings.maxConcurrentTurns)
-            return;
         if (turn->state() != TurnState::Queued || topicBusy(*turn))
             continue;
+        if (m_spare && m_spare->basis().folder == turn->folder()) {
+            // Still booting: it is ready (or lost) soon, and schedules again.
+            if (m_spare->isReady())
+                startInSpare(*turn);
+            continue;
+        }
+        // A spare never keeps a queued turn waiting: it yields its slot.
+        if (active >= m_environment->settings.maxConcurrentTurns && m_spare) {
+            discardSpare(QStringLiteral("a queued turn of another folder needs its slot"));
+            --active;
+        }
+        if (active >= m_environment->settings.maxConcurrentTurns)
+            return;
         ++active;
         turn->start(plan(*turn));
     }
+}
+
+Result<SpareBasis> TurnRunner::spareBasis(const QString &folder)
+{
+    SpareBasis basis;
+    basis.folder = folder;
+    basis.homeDirectory = folders::Folders(m_store, engineActor).homePath(folder);
+    const auto network = policy::Policy(m_store).network().resolve(folder);
+    if (!network)
+        return network.error();
+    basis.allow = network->allow;
+    basis.deny = network->deny;
+    basis.allowAll = network->allowAll;
+    return basis;
+}
+
+void TurnRunner::startInSpare(Turn &turn)
+{
+    const Result<TurnPlan> turnPlan = plan(turn);
+    // What the turn would run with now, against what the spare was made
+    // with: a changed rule, grant or home means the spare's proxy or share
+    // is stale, and a stale allowlist is never used.
+    QString stale = turnPlan ? m_spare->basis().differenceFrom(
+                                   SpareBasis::of(turn.folder(), *turnPlan))
+                             : turnPlan.error().message;
+    if (stale.isEmpty() && !m_spare->connectionAlive())
+        stale = QStringLiteral("libvirtd closed the connection the spare was made on");
+    if (turnPlan && stale.isEmpty()) {
+        SpareParts parts = m_spare->adopt();
+        m_spare.reset();
+        turn.startWarm(*turnPlan, std::move(parts));
+        return;
+    }
+    turn.recordSpareSkipped(m_spare->name(), stale);
+    discardSpare(stale);
+    turn.start(turnPlan);
+}
+
+void TurnRunner::prepareSpare(const QString &folder)
+{
+    if (!m_ready || !m_keepsSpares || !m_environment->settings.warmStart)
+        return;
+    if (m_spare && m_spare->basis().folder == folder)
+        return;
+    int active = 0;
+    for (const auto &turn : m_turns) {
+        // Queued turns come first.
+        if (turn->state() == TurnState::Queued)
+            return;
+        ++active;
+    }
+    if (m_spare)
+        discardSpare(QStringLiteral("the next turn is more likely in %1").arg(folder));
+    if (active >= m_environment->settings.maxConcurrentTurns)
+        return;
+    const auto basis = spareBasis(folder);
+    if (!basis)
+        return;
+    m_spare = std::make_unique<SpareGuest>(*m_environment, *basis);
+    SpareGuest *spare = m_spare.get();
+    connect(spare, &SpareGuest::ready, this, [this, spare] {
+        emit spareReady(spare->name(), spare->basis().folder);
+        // A waiting turn adopts it; not from inside the spare's own signal,
+        // since adopting it destroys it.
+        QTimer::singleShot(0, this, &TurnRunner::schedule);
+    });
+    connect(spare, &SpareGuest::lost, this, [this, spare](const QString &why) {
+        // Not from inside the spare's own signal.
+        QTimer::singleShot(0, this, [this, spare, why] {
+            if (m_spare.get() != spare)
+                return;
+            discardSpare(why);
+            schedule();
+        });
+    });
+    spare->start();
+}
+
+void TurnRunner::discardSpare(const QString &why)
+{
+    if (!m_spare)
+        return;
+    SpareGuest *spare = m_spare.get();
+    disconnect(spare, &SpareGuest::ready, this, nullptr);
+    disconnect(spare, &SpareGuest::lost, this, nullptr);
+    connect(spare, &SpareGuest::released, this, [this, spare] {
+        QTimer::singleShot(0, this, [this, spare] {
+            std::erase_if(m_discardedSpares,
+                          [spare](const auto &owned) { return owned.get() == spare; });
+        });
+    });
+    emit spareDiscarded(spare->name(), why);
+    spare->discard();
+    m_discardedSpares.push_back(std::move(m_spare));
 }
 
 void TurnRunner::pollStore()
@@ -381,6 +496,13 @@ QList<libvirt::Ipv4Range> TurnRunner::subnetsInUse() const
     QList<libvirt::Ipv4Range> ranges;
     for (const auto &turn : m_turns) {
         if (const auto subnet = turn->subnet())
+            ranges << *subnet;
+    }
+    // A spare's /30, and those of spares still tearing down.
+    if (m_spare && m_spare->subnet())
+        ranges << *m_spare->subnet();
+    for (const auto &spare : m_discardedSpares) {
+        if (const auto subnet = spare->subnet())
             ranges << *subnet;
     }
     return ranges;

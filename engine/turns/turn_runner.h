@@ -9,6 +9,7 @@
 #include "core/result.h"
 #include "turns/engine_process.h"
 #include "turns/runner_settings.h"
+#include "turns/spare_guest.h"
 #include "turns/turn.h"
 #include "turns/turn_reaper.h"
 #include "turns/turn_records.h"
@@ -55,6 +56,19 @@ public:
     // that runs it (through the store) to cancel it.
     Result<void> cancel(const QString &reference);
 
+    // Warm start (spare_guest.h), for a runner that outlives its turns (the
+    // window's); arizukoctl's one-shot runner never keeps a spare.
+    void setKeepsSpares(bool keeps) { m_keepsSpares = keeps; }
+    // Boots a guest for the next turn of `folder` ahead of its prompt, when
+    // the warm-start setting is on, the runner keeps spares, no turn is
+    // queued and a slot is free. At most one spare: one for another folder
+    // is torn down.
+    void prepareSpare(const QString &folder);
+    // Tears the spare down (in the background), if there is one.
+    void discardSpare(const QString &why);
+    // The spare's name while one is being made or waits; empty otherwise.
+    QString spareName() const { return m_spare ? m_spare->name() : QString(); }
+
     const host::AcceleratorChoice &accelerator() const { return m_environment->accelerator; }
     const ReapReport &startupReap() const { return m_startupReap; }
     TurnRecords &records() { return m_records; }
@@ -70,6 +84,10 @@ signals:
                     const QList<arizuko::turns::TurnEventRecord> &events);
     void turnNetworkDecision(arizuko::turns::Turn *turn, const QJsonObject &decision);
     void turnFinished(arizuko::turns::Turn *turn);
+    // The spare's guest is booted behind its verified filter.
+    void spareReady(const QString &name, const QString &folder);
+    // The spare is gone unused: why (stale, yielded, lost, too old).
+    void spareDiscarded(const QString &name, const QString &why);
 
 private:
     struct Startup;
@@ -79,6 +97,12 @@ private:
     void schedule();
     bool topicBusy(const Turn &candidate);
     Result<TurnPlan> plan(const Turn &turn);
+    // What a spare for `folder` is made with (spare_guest.h).
+    Result<SpareBasis> spareBasis(const QString &folder);
+    // Starts `turn` in the spare of its folder when its plan matches what the
+    // spare was made with; otherwise records why, discards the spare and
+    // starts it cold in the slot the spare held.
+    void startInSpare(Turn &turn);
     Result<void> planSession(const Turn &turn, TurnPlan &plan);
     // Acts on what other processes wrote: cancel requests for our turns,
     // and the end of another engine's turn that kept one of ours queued.
@@ -90,6 +114,11 @@ private:
     QThreadPool m_workers;
     std::unique_ptr<TurnEnvironment> m_environment;
     std::vector<std::unique_ptr<Turn>> m_turns; // live turns, in submission order
+    // At most one spare; it holds a concurrency slot until a turn adopts it
+    // or it is discarded. Discarded spares tear down in the background.
+    std::unique_ptr<SpareGuest> m_spare;
+    std::vector<std::unique_ptr<SpareGuest>> m_discardedSpares;
+    bool m_keepsSpares = false;
     QTimer m_storePoll;
     ReapReport m_startupReap;
     EngineProcess m_engine;

@@ -1611,6 +1611,18 @@ Wird vor dem Start festgelegt: Setzen Sie ARIZUKO_DATA_DIR (arizukoctl: --data-d
         <translation>Keine Verbindung zu %1 möglich: %2
 %3</translation>
     </message>
+    <message>
+        <source>&amp;Warm start:</source>
+        <translation>&amp;Warmstart:</translation>
+    </message>
+    <message>
+        <source>off: each turn boots its VM after the prompt</source>
+        <translation>aus: jeder Durchlauf startet seine VM nach der Eingabe</translation>
+    </message>
+    <message>
+        <source>on: boot the next turn&apos;s VM ahead (costs one idle VM&apos;s memory and CPU)</source>
+        <translation>an: die VM des nächsten Durchlaufs vorab starten (kostet Speicher und CPU einer wartenden VM)</translation>
+    </message>
 </context>
 <context>
     <name>arizuko::desktop::TranscriptBridge</name>

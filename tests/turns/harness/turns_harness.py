@@ -27,6 +27,8 @@ def parse_arguments():
     parser = argparse.ArgumentParser()
     parser.add_argument("--arizukoctl", required=True)
     parser.add_argument("--egress", required=True)
+    # The long-lived runner of the warm-start tests (tests/turns/spare).
+    parser.add_argument("--spare-driver")
     ARGS, rest = parser.parse_known_args()
     return [sys.argv[0]] + rest
 

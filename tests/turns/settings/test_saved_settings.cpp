@@ -91,6 +91,9 @@ private slots:
                                   << QStringLiteral("write auto, api-key, oauth or demo");
         QTest::newRow("provider ok")
             << turns::setting::modelProvider << QStringLiteral("demo") << QString();
+        QTest::newRow("warm start") << turns::setting::warmStart << QStringLiteral("yes")
+                                    << QStringLiteral("write on or off");
+        QTest::newRow("warm start ok") << turns::setting::warmStart << QStringLiteral("on") << QString();
         QTest::newRow("url ftp") << turns::setting::modelUrl
                                  << QStringLiteral("ftp://models.example.com")
                                  << QStringLiteral("is not an http(s) URL with a host");

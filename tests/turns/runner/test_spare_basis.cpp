@@ -1,0 +1,63 @@
+// What decides whether a turn may adopt a spare (spare_guest.h): any
+// difference in what the spare fixed (its proxy's lists, the egress grant,
+// the home it shares) sends the turn cold, and the reason names it.
+
+#include "turns/spare_guest.h"
+
+#include <QTest>
+
+using namespace arizuko::turns;
+
+class SpareBasisTest final : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void equalPlansAdopt()
+    {
+        TurnPlan plan;
+        plan.homeDirectory = QStringLiteral("/data/groups/corp");
+        plan.allow = {QStringLiteral("github.com"), QStringLiteral("pypi.org")};
+        plan.deny = {QStringLiteral("gist.github.com")};
+        const SpareBasis made = SpareBasis::of(QStringLiteral("corp"), plan);
+        QCOMPARE(made.differenceFrom(SpareBasis::of(QStringLiteral("corp"), plan)), QString());
+    }
+
+    void anyDifferenceIsNamed_data()
+    {
+        QTest::addColumn<QString>("field");
+        QTest::addColumn<QString>("named");
+        QTest::newRow("allow") << QStringLiteral("allow") << QStringLiteral("the allowlist");
+        QTest::newRow("deny") << QStringLiteral("deny") << QStringLiteral("the denylist");
+        QTest::newRow("egress") << QStringLiteral("allowAll") << QStringLiteral("the egress grant");
+        QTest::newRow("home") << QStringLiteral("home") << QStringLiteral("the folder's home");
+        QTest::newRow("folder") << QStringLiteral("folder") << QStringLiteral("the folder");
+    }
+
+    void anyDifferenceIsNamed()
+    {
+        QFETCH(QString, field);
+        QFETCH(QString, named);
+        TurnPlan plan;
+        plan.homeDirectory = QStringLiteral("/data/groups/corp");
+        plan.allow = {QStringLiteral("github.com")};
+        const SpareBasis made = SpareBasis::of(QStringLiteral("corp"), plan);
+        QString folder = QStringLiteral("corp");
+        if (field == QLatin1String("allow"))
+            plan.allow = {QStringLiteral("github.com"), QStringLiteral("evil.example")};
+        else if (field == QLatin1String("deny"))
+            plan.deny = {QStringLiteral("github.com")};
+        else if (field == QLatin1String("allowAll"))
+            plan.allowAll = true;
+        else if (field == QLatin1String("home"))
+            plan.homeDirectory = QStringLiteral("/data/groups/other");
+        else
+            folder = QStringLiteral("corp/eng");
+        const QString why = made.differenceFrom(SpareBasis::of(folder, plan));
+        QVERIFY2(why.startsWith(named), qPrintable(why));
+        QVERIFY(why.endsWith(QStringLiteral("changed since the spare was made")));
+    }
+};
+
+QTEST_GUILESS_MAIN(SpareBasisTest)
+#include "test_spare_basis.moc"

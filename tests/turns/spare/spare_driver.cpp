@@ -1,0 +1,152 @@
+// A long-lived turn runner for the warm-start tests and the turn benchmark:
+// what the window's engine thread is, without the window (arizukoctl run is
+// one-shot and never keeps a spare). Reads one command a line on stdin and
+// writes one JSON object a line on stdout:
+//
+//   spare FOLDER                      make a spare for FOLDER (reports its name)
+//   discard                           discard the spare
+//   keep on|off                       whether the runner keeps spares at all
+//   run FOLDER TOPIC COMMAND...       submit a `command` turn
+//   quit                              tear everything down and exit
+//
+// Reports: {"event":"ready"}, {"event":"spare","name"} (empty: none made),
+// {"event":"spare-ready","name","folder"},
+// {"event":"spare-discarded","name","why"}, {"event":"submitted","turn"},
+// {"event":"finished","turn","state"}, {"event":"quitting","spare"},
+// {"event":"error","message"}.
+
+#include "store/store.h"
+#include "turns/runner_settings.h"
+#include "turns/turn.h"
+#include "turns/turn_runner.h"
+
+#include <QCoreApplication>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSocketNotifier>
+#include <cstdio>
+#include <unistd.h>
+
+using namespace arizuko;
+
+namespace {
+
+void report(const QJsonObject &object)
+{
+    std::fputs(QJsonDocument(object).toJson(QJsonDocument::Compact).append('\n').constData(),
+               stdout);
+    std::fflush(stdout);
+}
+
+void reportError(const QString &message)
+{
+    report({{QStringLiteral("event"), QStringLiteral("error")},
+            {QStringLiteral("message"), message}});
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QCoreApplication application(argc, argv);
+    const QStringList arguments = application.arguments();
+    const int dataDir = arguments.indexOf(QStringLiteral("--data-dir"));
+    if (dataDir < 0 || dataDir + 1 >= arguments.size()) {
+        std::fputs("usage: spare-driver --data-dir DIR\n", stderr);
+        return 2;
+    }
+    auto store = store::Store::open(arguments.at(dataDir + 1));
+    if (!store) {
+        reportError(store.error().message);
+        return 1;
+    }
+    auto settings = turns::RunnerSettings::load(**store);
+    if (!settings) {
+        reportError(settings.error().message);
+        return 1;
+    }
+    auto created = turns::TurnRunner::create(**store, *settings);
+    if (!created) {
+        reportError(created.error().message);
+        return 1;
+    }
+    std::unique_ptr<turns::TurnRunner> runner = std::move(*created);
+    runner->setKeepsSpares(true);
+    QObject::connect(runner.get(), &turns::TurnRunner::spareReady, &application,
+                     [](const QString &name, const QString &folder) {
+                         report({{QStringLiteral("event"), QStringLiteral("spare-ready")},
+                                 {QStringLiteral("name"), name},
+                                 {QStringLiteral("folder"), folder}});
+                     });
+    QObject::connect(runner.get(), &turns::TurnRunner::spareDiscarded, &application,
+                     [](const QString &name, const QString &why) {
+                         report({{QStringLiteral("event"), QStringLiteral("spare-discarded")},
+                                 {QStringLiteral("name"), name},
+                                 {QStringLiteral("why"), why}});
+                     });
+    QObject::connect(runner.get(), &turns::TurnRunner::turnFinished, &application,
+                     [](turns::Turn *turn) {
+                         report({{QStringLiteral("event"), QStringLiteral("finished")},
+                                 {QStringLiteral("turn"), turn->name()},
+                                 {QStringLiteral("state"), turns::turnStateName(turn->state())}});
+                     });
+    report({{QStringLiteral("event"), QStringLiteral("ready")}});
+
+    const auto handle = [&](const QString &line) {
+        const QStringList words = line.split(QLatin1Char(' '), Qt::SkipEmptyParts);
+        const QString verb = words.value(0);
+        if (verb == QLatin1String("spare") && words.size() == 2) {
+            runner->prepareSpare(words.at(1));
+            report({{QStringLiteral("event"), QStringLiteral("spare")},
+                    {QStringLiteral("name"), runner->spareName()}});
+        } else if (verb == QLatin1String("keep") && words.size() == 2) {
+            runner->setKeepsSpares(words.at(1) == QLatin1String("on"));
+        } else if (verb == QLatin1String("discard")) {
+            runner->discardSpare(QStringLiteral("asked to"));
+        } else if (verb == QLatin1String("run") && words.size() >= 4) {
+            turns::TurnRequest request;
+            request.folder = words.at(1);
+            request.topic = words.at(2);
+            request.agent = turns::AgentKind::Command;
+            request.prompt = words.mid(3).join(QLatin1Char(' '));
+            const auto turn = runner->submit(request);
+            if (turn)
+                report({{QStringLiteral("event"), QStringLiteral("submitted")},
+                        {QStringLiteral("turn"), (*turn)->name()}});
+            else
+                reportError(turn.error().message);
+        } else {
+            reportError(QStringLiteral("unknown command: ") + line);
+        }
+    };
+    // Raw reads: several commands may arrive in one.
+    QByteArray pending;
+    QSocketNotifier notifier(STDIN_FILENO, QSocketNotifier::Read);
+    QObject::connect(&notifier, &QSocketNotifier::activated, &application, [&] {
+        char buffer[4096];
+        const ssize_t got = ::read(STDIN_FILENO, buffer, sizeof buffer);
+        bool quit = got <= 0;
+        if (got > 0)
+            pending.append(buffer, got);
+        qsizetype newline;
+        while ((newline = pending.indexOf('\n')) >= 0) {
+            const QString line = QString::fromUtf8(pending.left(newline)).trimmed();
+            pending.remove(0, newline + 1);
+            if (line == QLatin1String("quit")) {
+                quit = true;
+                break;
+            }
+            if (!line.isEmpty())
+                handle(line);
+        }
+        if (quit) {
+            notifier.setEnabled(false);
+            // What the runner's destructor tears down, for the tests to check.
+            report({{QStringLiteral("event"), QStringLiteral("quitting")},
+                    {QStringLiteral("spare"), runner->spareName()}});
+            runner.reset();
+            QCoreApplication::quit();
+        }
+    });
+    return QCoreApplication::exec();
+}
