@@ -17,6 +17,9 @@ class Interrupt(unittest.TestCase):
         self.engine.add_folder("corp")
         parent = self.engine.directory.name
         self.engine.environment["ARIZUKO_GUEST_IMAGE_DIR"] = h.fake_image_directory(parent)
+        # This image cannot boot: only classic mode waits for the proxy
+        # before it tries, so the turn stays in preparing.
+        self.engine.environment["ARIZUKO_FILTER_MODE"] = "classic"
         # A proxy that takes its time keeps the turn in preparing.
         proxy = pathlib.Path(parent, "arizuko-egress")
         proxy.write_text("#!/bin/sh\nexec sleep 600\n")

@@ -19,6 +19,9 @@ class TopicQueue(unittest.TestCase):
         self.engine.add_folder("corp")
         parent = self.engine.directory.name
         self.engine.environment["ARIZUKO_GUEST_IMAGE_DIR"] = h.fake_image_directory(parent)
+        # This image cannot boot: only classic mode waits for the proxy
+        # before it tries, so the turn stays in preparing.
+        self.engine.environment["ARIZUKO_FILTER_MODE"] = "classic"
         # Each turn holds its topic for ~3 s in preparing, then fails closed.
         proxy = pathlib.Path(parent, "arizuko-egress")
         proxy.write_text("#!/bin/sh\nsleep 3\nexit 1\n")
