@@ -7,6 +7,7 @@
 #include "store/store.h"
 #include "turns/egress_proxy.h"
 #include "turns/guest_channel.h"
+#include "turns/guest_proxy_options.h"
 #include "turns/turn_domain_spec.h"
 #include "turns/turn_objects.h"
 
@@ -125,19 +126,8 @@ void SpareGuest::onNetworkCreated()
 
 void SpareGuest::startProxy()
 {
-    const libvirt::TurnSubnet &subnet = m_network->subnet();
-    EgressOptions options;
-    options.program = m_environment.settings.egressProgram;
-    options.turnName = m_name;
-    options.owner = m_environment.owner;
-    options.listenAddress = subnet.hostAddress() + QStringLiteral(":0");
-    options.client = subnet.guestAddress();
-    options.allow = m_basis.allow;
-    options.deny = m_basis.deny;
-    options.allowAll = m_basis.allowAll;
-    options.allowLoopback = m_environment.settings.proxyAllowsLoopback;
-    options.healthTimeout = m_environment.settings.proxyHealthTimeout;
-    m_proxy = std::make_unique<EgressProxy>(options);
+    m_proxy = std::make_unique<EgressProxy>(guestProxyOptions(
+        m_environment, m_name, m_network->subnet(), m_basis.allow, m_basis.deny, m_basis.allowAll));
     connect(m_proxy.get(), &EgressProxy::healthy, this, &SpareGuest::createDomain,
             Qt::QueuedConnection);
     connect(

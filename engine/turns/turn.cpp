@@ -16,6 +16,7 @@
 #include "tools/turn_tools.h"
 #include "turns/egress_proxy.h"
 #include "turns/guest_channel.h"
+#include "turns/guest_proxy_options.h"
 #include "turns/turn_domain_spec.h"
 
 #include <QDir>
@@ -322,19 +323,8 @@ Result<void> Turn::startProxy()
         return gateway;
     recordPlanNotes();
 
-    const libvirt::TurnSubnet &subnet = m_network->subnet();
-    EgressOptions options;
-    options.program = m_environment.settings.egressProgram;
-    options.turnName = name();
-    options.owner = m_environment.owner;
-    options.listenAddress = subnet.hostAddress() + QStringLiteral(":0");
-    options.client = subnet.guestAddress();
-    options.allow = plan.allow;
-    options.deny = plan.deny;
-    options.allowAll = plan.allowAll;
-    options.allowLoopback = m_environment.settings.proxyAllowsLoopback;
-    options.healthTimeout = m_environment.settings.proxyHealthTimeout;
-    m_proxy = std::make_unique<EgressProxy>(options);
+    m_proxy = std::make_unique<EgressProxy>(guestProxyOptions(
+        m_environment, name(), m_network->subnet(), plan.allow, plan.deny, plan.allowAll));
     connect(m_proxy.get(), &EgressProxy::healthy, this, &Turn::onProxyHealthy,
             Qt::QueuedConnection);
     connectProxy();

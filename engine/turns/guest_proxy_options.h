@@ -1,0 +1,17 @@
+#pragma once
+
+// The egress proxy of one guest, a turn's or a spare's (spare_guest.h): it
+// listens on the host's address of the guest's /30, serves that guest only,
+// and allows what the folder's lists allow, with the runner's settings.
+
+#include "libvirt/turn_network.h"
+#include "turns/egress_proxy.h"
+#include "turns/turn_environment.h"
+
+namespace arizuko::turns {
+
+EgressOptions guestProxyOptions(const TurnEnvironment &environment, const QString &name,
+                                const libvirt::TurnSubnet &subnet, const QStringList &allow,
+                                const QStringList &deny, bool allowAll);
+
+} // namespace arizuko::turns
