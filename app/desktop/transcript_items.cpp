@@ -1,6 +1,7 @@
 #include "transcript_items.h"
 
 #include "markdown.h"
+#include "models/network_decision_model.h"
 #include "models/turn_list_model.h"
 
 #include <QCoreApplication>
@@ -87,10 +88,14 @@ QJsonObject transcriptItem(const turns::TurnEventRecord &event)
                                .arg(state ? models::turnStateText(*state) : text(json, "state")));
     }
     if (kind == QLatin1String("network") && text(json, "event") == QLatin1String("decision")) {
-        const bool denied = text(json, "decision") != QLatin1String("allow");
-        QJsonObject result = note(event, (denied ? TranscriptText::tr("\u2717 denied %1:%2 (%3)")
-                                                 : TranscriptText::tr("\u2713 allowed %1:%2 (%3)"))
-                                             .arg(text(json, "host"))
+        const models::EgressOutcome outcome = models::egressOutcome(text(json, "decision"), text(json, "reason"));
+        const bool denied = outcome != models::EgressOutcome::Allowed;
+        const QString line = outcome == models::EgressOutcome::Allowed
+                                 ? TranscriptText::tr("\u2713 allowed %1:%2 (%3)")
+                                 : outcome == models::EgressOutcome::Refused
+                                       ? TranscriptText::tr("\u2717 denied %1:%2 (%3)")
+                                       : TranscriptText::tr("\u2717 failed %1:%2 (%3)");
+        QJsonObject result = note(event, line.arg(text(json, "host"))
                                              .arg(json.value(QStringLiteral("port")).toInt())
                                              .arg(text(json, "reason")));
         result.insert(QStringLiteral("denied"), denied);

@@ -191,7 +191,7 @@ void TurnPanel::updateAllowButton()
 {
     const QModelIndexList rows = m_network->selectionModel()->selectedRows();
     m_allow->setEnabled(!rows.isEmpty() &&
-                        rows.first().data(models::NetworkDecisionModel::DeniedRole).toBool());
+                        rows.first().data(models::NetworkDecisionModel::AllowableRole).toBool());
 }
 
 void TurnPanel::confirmAllow()

@@ -4,6 +4,16 @@
 
 namespace arizuko::models {
 
+EgressOutcome egressOutcome(const QString &decision, const QString &reason)
+{
+    if (decision == QLatin1String("allow"))
+        return EgressOutcome::Allowed;
+    static const QStringList policy = {QStringLiteral("host-not-allowed"), QStringLiteral("host-denied"),
+                                       QStringLiteral("private-address"),
+                                       QStringLiteral("client-not-allowed")};
+    return policy.contains(reason) ? EgressOutcome::Refused : EgressOutcome::Failed;
+}
+
 void NetworkDecisionModel::clear()
 {
     beginResetModel();
@@ -48,6 +58,7 @@ void NetworkDecisionModel::addDecisions(const QList<QJsonObject> &lines)
         row.port = port;
         row.allowed = line.value(QStringLiteral("decision")).toString() == QLatin1String("allow");
         row.reason = line.value(QStringLiteral("reason")).toString();
+        row.outcome = egressOutcome(line.value(QStringLiteral("decision")).toString(), row.reason);
         added << row;
     }
     if (firstClosed >= 0)
@@ -74,8 +85,8 @@ QVariant NetworkDecisionModel::data(const QModelIndex &index, int role) const
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
     const Row &row = m_rows.at(index.row());
-    if (role == DeniedRole)
-        return !row.allowed;
+    if (role == AllowableRole)
+        return row.reason == QLatin1String("host-not-allowed");
     if (role == HostRole)
         return row.host;
     if (role != Qt::DisplayRole && role != Qt::AccessibleTextRole)
@@ -90,7 +101,15 @@ QVariant NetworkDecisionModel::data(const QModelIndex &index, int role) const
     case PortColumn:
         return row.port;
     case DecisionColumn:
-        return row.allowed ? tr("allowed") : tr("denied");
+        switch (row.outcome) {
+        case EgressOutcome::Allowed:
+            return tr("allowed");
+        case EgressOutcome::Refused:
+            return tr("denied");
+        case EgressOutcome::Failed:
+            return tr("failed");
+        }
+        return {};
     case ReasonColumn:
         return row.reason;
     case BytesColumn:

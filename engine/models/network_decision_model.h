@@ -1,13 +1,20 @@
 #pragma once
 
 // One turn's proxy decisions, one row per request: time, host, port,
-// allowed or denied, the reason and the bytes it moved (filled in when the
-// proxy reports the connection closed).
+// allowed, denied or failed, the reason and the bytes it moved (filled in
+// when the proxy reports the connection closed).
 
 #include <QAbstractTableModel>
 #include <QJsonObject>
 
 namespace arizuko::models {
+
+// How the proxy ended a request: let through; refused by the folder's
+// policy (the host is not allowed, is denied, or is a private address); or
+// allowed and then failed (no address, no connection, a bad reply, a bad
+// request). A failure is not a denial: a rule would not change it.
+enum class EgressOutcome { Allowed, Refused, Failed };
+EgressOutcome egressOutcome(const QString &decision, const QString &reason);
 
 class NetworkDecisionModel final : public QAbstractTableModel
 {
@@ -23,7 +30,9 @@ public:
         BytesColumn,
         ColumnCount
     };
-    enum DataRole { DeniedRole = Qt::UserRole, HostRole };
+    // AllowableRole: refused because the folder does not allow the host, so
+    // an allow rule for the folder would let the request through.
+    enum DataRole { AllowableRole = Qt::UserRole, HostRole };
 
     using QAbstractTableModel::QAbstractTableModel;
 
@@ -45,6 +54,7 @@ private:
         QString host;
         int port = 0;
         bool allowed = false;
+        EgressOutcome outcome = EgressOutcome::Refused;
         QString reason;
         qint64 bytesUp = -1;
         qint64 bytesDown = -1;

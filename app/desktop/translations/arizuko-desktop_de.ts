@@ -1677,6 +1677,10 @@ Wird vor dem Start festgelegt: Setzen Sie ARIZUKO_DATA_DIR (arizukoctl: --data-d
         <comment>the user&apos;s prompt in an exported transcript</comment>
         <translation>**Sie:** %1</translation>
     </message>
+    <message>
+        <source>✗ failed %1:%2 (%3)</source>
+        <translation>✗ fehlgeschlagen %1:%2 (%3)</translation>
+    </message>
 </context>
 <context>
     <name>arizuko::desktop::TranscriptView</name>
@@ -1989,6 +1993,10 @@ im Ordner „%2“. Die nächsten Durchläufe von %2 und seinen Unterordnern dü
     <message>
         <source>Bytes</source>
         <translation>Bytes</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>fehlgeschlagen</translation>
     </message>
 </context>
 <context>

@@ -173,7 +173,9 @@ private slots:
                               {QStringLiteral("host"), QLatin1String(host)},
                               {QStringLiteral("port"), 80},
                               {QStringLiteral("decision"), QLatin1String(decision)},
-                              {QStringLiteral("reason"), QStringLiteral("because")},
+                              {QStringLiteral("reason"), qstrcmp(decision, "allow") == 0
+                                                             ? QStringLiteral("allowed")
+                                                             : QStringLiteral("host-not-allowed")},
                               {QStringLiteral("bytes_up"), 10},
                               {QStringLiteral("bytes_down"), 20}};
         };
@@ -187,9 +189,22 @@ private slots:
         model.addDecisions({line("close", "denied.example", "deny"), line("status", "x", "")});
         QCOMPARE(model.rowCount(), 2);
         QCOMPARE(changed.count(), 1);
-        QVERIFY(model.index(1, 0).data(models::NetworkDecisionModel::DeniedRole).toBool());
+        QVERIFY(model.index(1, 0).data(models::NetworkDecisionModel::AllowableRole).toBool());
         QCOMPARE(model.index(1, models::NetworkDecisionModel::DecisionColumn).data().toString(),
                  QStringLiteral("denied"));
+        // Allowed, then no connection: a failure, which no rule would change.
+        QJsonObject failed = line("decision", "allowed.example", "deny");
+        failed.insert(QStringLiteral("reason"), QStringLiteral("connect-failed"));
+        QJsonObject denied = line("decision", "denied.example", "deny");
+        denied.insert(QStringLiteral("reason"), QStringLiteral("host-denied"));
+        model.addDecisions({failed, denied});
+        QCOMPARE(model.index(2, models::NetworkDecisionModel::DecisionColumn).data().toString(),
+                 QStringLiteral("failed"));
+        QVERIFY(!model.index(2, 0).data(models::NetworkDecisionModel::AllowableRole).toBool());
+        QCOMPARE(model.index(3, models::NetworkDecisionModel::DecisionColumn).data().toString(),
+                 QStringLiteral("denied"));
+        // An explicit deny rule is not lifted by adding an allow rule.
+        QVERIFY(!model.index(3, 0).data(models::NetworkDecisionModel::AllowableRole).toBool());
         model.clear();
         QCOMPARE(model.rowCount(), 0);
     }
