@@ -566,16 +566,17 @@ void Turn::sendSpecWhenReady()
     m_channel->sendTurnSpec(turnSpecLine());
 }
 
-void Turn::checkFilterThenSendSpec(const libvirt::TurnFilterParameters &parameters)
+void Turn::checkFilterThenSendSpec()
 {
     // Classic mode: libvirt bound the filter before QEMU started.
-    if (m_tap.isEmpty()) {
+    if (m_domainSpec.filterMode == libvirt::FilterMode::Classic) {
         sendSpecWhenReady();
         return;
     }
     m_filter = std::make_shared<FilterBinding>();
     m_filterWatcher.setFuture(QtConcurrent::run(
-        m_environment.workers, [filter = m_filter, tap = m_tap, parameters] {
+        m_environment.workers,
+        [filter = m_filter, tap = m_domainSpec.tapName, parameters = m_domainSpec.filter] {
             QElapsedTimer step;
             step.start();
             filter->result = libvirt::verifyTurnFilterRules(tap, parameters);

@@ -122,7 +122,7 @@ private:
     // Warm start: the spare's rules were seen in force when it was made,
     // maybe minutes ago; Pretap mode reads them back again and the spec
     // waits for that, as in a cold turn.
-    void checkFilterThenSendSpec(const libvirt::TurnFilterParameters &parameters);
+    void checkFilterThenSendSpec();
     // Takes the outcome of the domain creation that has just finished.
     std::optional<Error> collectDomain();
     QByteArray turnSpecLine() const;

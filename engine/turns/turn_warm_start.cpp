@@ -78,7 +78,7 @@ void Turn::startWarm(const TurnPlan &plan, SpareParts spare)
     }
     for (const QJsonObject &message : spare.guestMessages)
         onGuestMessage(message);
-    checkFilterThenSendSpec(spare.spec.filter);
+    checkFilterThenSendSpec();
 }
 
 } // namespace arizuko::turns
