@@ -24,6 +24,8 @@ namespace arizuko::desktop {
 TranscriptView::TranscriptView(store::Store &store, QWidget *parent)
     : QWidget(parent)
     , m_store(store)
+    // Also what links web_view_compositing.cpp, whose choice runs as the
+    // program loads, into every program that shows a transcript.
     , m_compositing(webViewCompositing())
     , m_view(new QWebEngineView(this))
     , m_page(new TranscriptPage(m_view))
