@@ -18,6 +18,8 @@ import tempfile
 import time
 import unittest
 
+import unittest_outcome  # tests/support, on PYTHONPATH for every test
+
 ARGS = None
 
 
@@ -34,7 +36,7 @@ def parse_arguments():
 
 
 def main():
-    unittest.main(argv=parse_arguments(), verbosity=2)
+    unittest_outcome.run(parse_arguments())
 
 
 def virsh(*arguments):
