@@ -31,6 +31,8 @@ def parse_arguments():
     parser.add_argument("--egress", required=True)
     # The long-lived runner of the warm-start tests (tests/turns/spare).
     parser.add_argument("--spare-driver")
+    # The guest channel test's forger (tests/turns/e2e/channel_forger.c).
+    parser.add_argument("--channel-forger")
     ARGS, rest = parser.parse_known_args()
     return [sys.argv[0]] + rest
 
