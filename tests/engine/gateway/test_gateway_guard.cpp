@@ -9,10 +9,10 @@
 #include "http_test_client.h"
 #include "raw_upstream.h"
 
+#include <QElapsedTimer>
 #include <QSignalSpy>
 #include <QTcpSocket>
 #include <QTest>
-
 #include <memory>
 #include <vector>
 
@@ -67,6 +67,17 @@ struct IdleClients
             sockets.push_back(std::move(socket));
         }
     }
+    // Every socket connected, or refused or closed: none still on its way
+    // (past the listen backlog, the kernel retries a SYN for seconds).
+    bool settled() const
+    {
+        for (const auto &socket : sockets) {
+            if (socket->state() == QAbstractSocket::ConnectingState ||
+                socket->state() == QAbstractSocket::HostLookupState)
+                return false;
+        }
+        return true;
+    }
     int open() const
     {
         int count = 0;
@@ -86,9 +97,10 @@ private:
     std::unique_ptr<RawUpstream> m_upstream;
     QByteArray m_token;
 
-    std::unique_ptr<ModelGateway> gateway()
+    std::unique_ptr<ModelGateway> gateway(const GatewayLimits &limits = {})
     {
         GatewayOptions options;
+        options.limits = limits;
         options.listenAddress = gatewayAddress;
         options.client = guestAddress;
         options.token = m_token;
@@ -231,13 +243,17 @@ private slots:
                      .status,
                  200);
         const QByteArray seen = m_upstream->received().toLower();
-        for (const QByteArray &kept : {"anthropic-version: 2023-06-01", "anthropic-beta: claude-code-20250219",
-                                       "user-agent: claude-cli/2.1.332", "x-app: cli", "accept: application/json",
-                                       "content-type: application/json"})
-            QVERIFY2(seen.contains(kept), kept.constData());
-        for (const QByteArray &dropped : {"x-custom-thing", "x-forwarded-for", "forwarded:", "proxy-authorization",
-                                          "cookie", "anthropic-organization-id", "203.0.113.7", "te: trailers"})
-            QVERIFY2(!seen.contains(dropped), (dropped + " reached the upstream:\n" + seen.left(1500)).constData());
+        for (const char *kept :
+             {"anthropic-version: 2023-06-01", "anthropic-beta: claude-code-20250219",
+              "user-agent: claude-cli/2.1.332", "x-app: cli", "accept: application/json",
+              "content-type: application/json"})
+            QVERIFY2(seen.contains(kept), kept);
+        for (const char *dropped :
+             {"x-custom-thing", "x-forwarded-for", "forwarded:", "proxy-authorization", "cookie",
+              "anthropic-organization-id", "203.0.113.7", "te: trailers"})
+            QVERIFY2(
+                !seen.contains(dropped),
+                (dropped + QByteArray(" reached the upstream:\n") + seen.left(1500)).constData());
         QCOMPARE(seen.count("x-api-key: "), 1);
     }
 
@@ -285,8 +301,8 @@ private slots:
         QSignalSpy refused(flooded.get(), &ModelGateway::refused);
         IdleClients flood(flooded->port(), 200);
         // The server closes what is over its cap as it accepts.
-        QTRY_VERIFY_WITH_TIMEOUT(flood.open() <= connectionsPerTurn, 10000);
-        QTest::qWait(300);
+        QTRY_VERIFY_WITH_TIMEOUT(flood.settled(), 20000);
+        QTest::qWait(500);
         QVERIFY2(flood.open() <= connectionsPerTurn, qPrintable(QString::number(flood.open())));
         QVERIFY2(refused.size() <= 2, qPrintable(QString::number(refused.size())));
         QCOMPARE(reasonOf(refused), QStringLiteral("connections"));
@@ -305,7 +321,7 @@ private slots:
         for (int turn = 0; turn < turns; ++turn) {
             gateways.push_back(gateway());
             floods.push_back(std::make_unique<IdleClients>(gateways.back()->port(), connectionsPerTurn));
-            QTest::qWait(100);
+            QTRY_VERIFY_WITH_TIMEOUT(floods.back()->settled(), 20000);
         }
         QTest::qWait(500);
         int open = 0;
@@ -339,6 +355,55 @@ private slots:
         QTRY_VERIFY2_WITH_TIMEOUT(replies.count("HTTP/1.1 503") >= connectionsPerTurn - held,
                                   qPrintable(QStringLiteral("%1 refused").arg(replies.count("HTTP/1.1 503"))), 5000);
         QVERIFY(m_upstream->received().isEmpty());
+    }
+
+    void aSlowHeadIsCut()
+    {
+        GatewayLimits limits;
+        limits.headTimeout = std::chrono::milliseconds(300);
+        auto served = gateway(limits);
+        QSignalSpy refused(served.get(), &ModelGateway::refused);
+        QElapsedTimer clock;
+        clock.start();
+        // Half a head, then nothing.
+        const ClientReply reply =
+            sendRaw(gatewayAddress, served->port(),
+                    "POST /v1/messages HTTP/1.1\r\nHost: x\r\nx-api-key: " + m_token + "\r\n");
+        QCOMPARE(reply.status, 408);
+        QVERIFY2(clock.elapsed() < 3000, qPrintable(QString::number(clock.elapsed())));
+        QTRY_COMPARE(reasonOf(refused), QStringLiteral("request"));
+        QVERIFY(m_upstream->received().isEmpty());
+    }
+
+    void aSlowBodyIsCut()
+    {
+        GatewayLimits limits;
+        limits.bodyTimeout = std::chrono::milliseconds(300);
+        auto served = gateway(limits);
+        QSignalSpy refused(served.get(), &ModelGateway::refused);
+        QElapsedTimer clock;
+        clock.start();
+        // The whole head, and ten bytes of the thousand it announces.
+        const ClientReply reply =
+            sendRaw(gatewayAddress, served->port(),
+                    rawRequest(m_token, "POST /v1/messages HTTP/1.1", {}, "{\"model\":1", 1000));
+        QCOMPARE(reply.status, 408);
+        QVERIFY2(clock.elapsed() < 3000, qPrintable(QString::number(clock.elapsed())));
+        QTRY_COMPARE(reasonOf(refused), QStringLiteral("request"));
+        QVERIFY(m_upstream->received().isEmpty());
+    }
+
+    void refusalsRecordedAreCapped()
+    {
+        auto served = gateway();
+        QSignalSpy refused(served.get(), &ModelGateway::refused);
+        for (int index = 0; index < gatewayRecordedRefusals + 20; ++index)
+            QCOMPARE(sendRaw(gatewayAddress, served->port(),
+                             rawRequest(m_token, "GET /v1/files HTTP/1.1"))
+                         .status,
+                     404);
+        QTRY_COMPARE(refused.size(), gatewayRecordedRefusals + 1);
+        QCOMPARE(reasonOf(refused), QStringLiteral("unrecorded"));
     }
 };
 
