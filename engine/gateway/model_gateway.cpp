@@ -7,6 +7,9 @@
 
 #include <QRandomGenerator>
 
+#include <algorithm>
+#include <array>
+
 namespace arizuko::gateway {
 
 namespace {
@@ -31,15 +34,16 @@ enum class Endpoint { Probe, Messages, CountTokens, Tools };
 struct Route
 {
     QByteArrayView path;
-    QByteArrayView method; // empty: any (the tool server answers the rest)
+    std::array<QByteArrayView, 2> methods; // none: any (the tool server answers the rest)
     Endpoint endpoint;
 };
 
 constexpr Route routes[] = {
-    {"/api/hello", "HEAD", Endpoint::Probe},
-    {"/v1/messages", "POST", Endpoint::Messages},
-    {"/v1/messages/count_tokens", "POST", Endpoint::CountTokens},
-    {"/mcp", "", Endpoint::Tools},
+    // HEAD from Claude Code; GET from wget in diagnostics and the benchmark.
+    {"/api/hello", {"HEAD", "GET"}, Endpoint::Probe},
+    {"/v1/messages", {"POST"}, Endpoint::Messages},
+    {"/v1/messages/count_tokens", {"POST"}, Endpoint::CountTokens},
+    {"/mcp", {}, Endpoint::Tools},
 };
 
 const Route *routeOf(const HttpRequest &request)
@@ -49,6 +53,13 @@ const Route *routeOf(const HttpRequest &request)
             return &route;
     }
     return nullptr;
+}
+
+bool takes(const Route &route, QByteArrayView method)
+{
+    if (route.methods.front().isEmpty())
+        return true;
+    return std::find(route.methods.begin(), route.methods.end(), method) != route.methods.end();
 }
 
 // Claude Code adds "?beta=true" to its model calls; nothing else is known.
@@ -180,11 +191,11 @@ std::optional<HttpRefusal> ModelGateway::admit(const HttpRequest &head)
                       QStringLiteral("the model gateway serves only the model endpoints the agent "
                                      "calls; %1 is not one of them")
                           .arg(QString::fromLatin1(head.target.left(200))));
-    if (!route->method.isEmpty() && head.method != route->method)
+    if (!takes(*route, head.method))
         return refuse(head, 405, QStringLiteral("method"),
-                      QStringLiteral("%1 takes %2 only")
+                      QStringLiteral("%1 does not take %2")
                           .arg(QString::fromLatin1(route->path.toByteArray()),
-                               QString::fromLatin1(route->method.toByteArray())));
+                               QString::fromLatin1(head.method.left(32))));
     // Claude Code's reachability probe carries no key; it is answered here
     // and reaches nothing.
     if (route->endpoint != Endpoint::Probe && !authorized(head))

@@ -167,6 +167,7 @@ private slots:
         const ClientReply hello =
             sendRaw(gatewayAddress, served->port(), "HEAD /api/hello HTTP/1.1\r\nHost: x\r\n\r\n", true);
         QCOMPARE(hello.status, 200);
+        QCOMPARE(sendRaw(gatewayAddress, served->port(), "GET /api/hello HTTP/1.1\r\nHost: x\r\n\r\n").status, 200);
         QVERIFY(m_upstream->received().isEmpty());
     }
 
@@ -186,7 +187,8 @@ private slots:
         QTest::newRow("count-tokens-put") << QByteArray("PUT /v1/messages/count_tokens HTTP/1.1") << 405;
         QTest::newRow("messages-other-query") << QByteArray("POST /v1/messages?beta=true&x=1 HTTP/1.1") << 404;
         QTest::newRow("messages-trailing-slash") << QByteArray("POST /v1/messages/ HTTP/1.1") << 404;
-        QTest::newRow("probe-get") << QByteArray("GET /api/hello HTTP/1.1") << 405;
+        QTest::newRow("probe-post") << QByteArray("POST /api/hello HTTP/1.1") << 405;
+        QTest::newRow("probe-query") << QByteArray("HEAD /api/hello?x=1 HTTP/1.1") << 404;
         QTest::newRow("absolute-form") << QByteArray("POST http://127.0.0.1:1/v1/messages HTTP/1.1") << 400;
         QTest::newRow("absolute-form-files") << QByteArray("GET https://api.anthropic.com/v1/files HTTP/1.1") << 400;
         QTest::newRow("asterisk-form") << QByteArray("OPTIONS * HTTP/1.1") << 400;
