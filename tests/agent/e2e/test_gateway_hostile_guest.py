@@ -84,7 +84,12 @@ echo "flood-end: ${#flood[@]} connections opened"
 for fd in "${flood[@]}"; do exec {fd}>&-; done
 sleep 2
 
-ask normal 'POST /v1/messages?beta=true HTTP/1.1\r\nHost: gw\r\nx-api-key: %s\r\nanthropic-version: 2023-06-01\r\ncontent-type: application/json\r\nContent-Length: 64\r\n\r\n{"model":"claude-sonnet-4-5","max_tokens":1,"messages":[  ]    }'
+# The engine may take a moment to see the flood's connections go.
+for attempt in 1 2 3 4 5; do
+    ask normal 'POST /v1/messages?beta=true HTTP/1.1\r\nHost: gw\r\nx-api-key: %s\r\nanthropic-version: 2023-06-01\r\ncontent-type: application/json\r\nContent-Length: 64\r\n\r\n{"model":"claude-sonnet-4-5","max_tokens":1,"messages":[  ]    }'
+    [ "$status" = "HTTP/1.1 200 OK" ] && break
+    sleep 3
+done
 """
 
 HOSTILE = ("files-list", "files-delete", "batches-list", "absolute-form", "bare-lf", "nul",
