@@ -18,6 +18,49 @@ bool isToken(QByteArrayView text)
     return true;
 }
 
+// RFC 9110 field-value: visible characters, obs-text, spaces and tabs.
+// Anything else (CR, LF, NUL and the other controls) could end a header
+// early at a server downstream of us, or hide one inside another.
+bool isFieldValue(QByteArrayView value)
+{
+    for (const char c : value) {
+        const auto byte = static_cast<unsigned char>(c);
+        if ((byte < 0x20 && byte != '\t') || byte == 0x7f)
+            return false;
+    }
+    return true;
+}
+
+// An origin-form target ("/v1/messages?beta=true"): visible ASCII only.
+bool isOriginForm(QByteArrayView target)
+{
+    if (!target.startsWith('/'))
+        return false;
+    for (const char c : target) {
+        const auto byte = static_cast<unsigned char>(c);
+        if (byte <= 0x20 || byte >= 0x7f)
+            return false;
+    }
+    return true;
+}
+
+// Where the head's line endings stop being CRLF: a bare CR or LF, or a
+// NUL, each refused rather than guessed at (RFC 9112 2.2 lets a server
+// accept a bare LF; a proxy behind us might read it differently).
+const char *lineEndingFault(QByteArrayView bytes)
+{
+    for (qsizetype index = 0; index < bytes.size(); ++index) {
+        const char c = bytes[index];
+        if (c == '\0')
+            return "a NUL in the request head";
+        if (c == '\n' && (index == 0 || bytes[index - 1] != '\r'))
+            return "a bare LF in the request head";
+        if (c == '\r' && index + 1 < bytes.size() && bytes[index + 1] != '\n')
+            return "a bare CR in the request head";
+    }
+    return nullptr;
+}
+
 } // namespace
 
 std::optional<QByteArray> headerValue(const HttpHeaders &headers, QByteArrayView name)
@@ -51,6 +94,12 @@ HttpRequestParser::State HttpRequestParser::feed(QByteArray &buffer)
             return State::NeedMore;
         m_inHead = true;
         const qsizetype end = buffer.indexOf("\r\n\r\n");
+        const QByteArrayView head = QByteArrayView(buffer).first(
+            std::min(end < 0 ? buffer.size() : end, m_limits.maxHeadBytes));
+        // Refused as soon as seen, not after the head timeout a head
+        // with bare LFs alone would otherwise run into.
+        if (const char *fault = lineEndingFault(head))
+            return fail(400, fault);
         if (end < 0) {
             if (buffer.size() > m_limits.maxHeadBytes)
                 return fail(431, "request head too large");
@@ -58,13 +107,21 @@ HttpRequestParser::State HttpRequestParser::feed(QByteArray &buffer)
         }
         if (end + 4 > m_limits.maxHeadBytes)
             return fail(431, "request head too large");
-        const State head = parseHead(QByteArrayView(buffer).first(end));
+        const State parsed = parseHead(head);
         buffer.remove(0, end + 4);
-        if (head == State::Failed)
-            return head;
+        if (parsed == State::Failed)
+            return parsed;
         m_inHead = false;
         m_inBody = true;
     }
+    if (!m_headReported) {
+        m_headReported = true;
+        return State::HeadComplete;
+    }
+    // Reserved only now that the head was let through: a refused request
+    // costs nothing beyond its head.
+    if (m_request.body.isEmpty())
+        m_request.body.reserve(m_bodyLength);
     const qsizetype wanted = m_bodyLength - m_request.body.size();
     const qsizetype taken = std::min(wanted, buffer.size());
     m_request.body.append(QByteArrayView(buffer).first(taken));
@@ -81,6 +138,7 @@ HttpRequest HttpRequestParser::take()
     HttpRequest request = std::move(m_request);
     m_request = HttpRequest();
     m_complete = false;
+    m_headReported = false;
     m_bodyLength = 0;
     return request;
 }
@@ -107,10 +165,16 @@ HttpRequestParser::State HttpRequestParser::parseHead(QByteArrayView head)
         return result;
     }();
     const QList<QByteArray> requestLine = lines.first().toByteArray().split(' ');
-    if (requestLine.size() != 3 || !isToken(requestLine[0]) || !requestLine[1].startsWith('/'))
+    if (requestLine.size() != 3 || !isToken(requestLine[0]))
         return fail(400, "malformed request line");
     if (requestLine[2] != "HTTP/1.1" && requestLine[2] != "HTTP/1.0")
         return fail(505, "HTTP version not supported");
+    // Only origin-form: an absolute-form target names a host of its own,
+    // which a server must prefer to Host (RFC 9112 3.2.2).
+    if (requestLine[1].contains("://"))
+        return fail(400, "an absolute-form request target is refused; send the path only");
+    if (!isOriginForm(requestLine[1]))
+        return fail(400, "malformed request target");
     m_request.method = requestLine[0];
     m_request.target = requestLine[1];
     m_request.version = requestLine[2];
@@ -119,13 +183,8 @@ HttpRequestParser::State HttpRequestParser::parseHead(QByteArrayView head)
     m_request.query = question < 0 ? QByteArray() : m_request.target.mid(question + 1);
 
     for (qsizetype index = 1; index < lines.size(); ++index) {
-        const QByteArrayView line = lines[index];
-        const qsizetype colon = line.indexOf(':');
-        // Obsolete line folding and nameless headers are refused, never guessed at.
-        if (colon <= 0 || !isToken(line.first(colon)))
-            return fail(400, "malformed header line");
-        m_request.headers.append(
-            {line.first(colon).toByteArray(), line.sliced(colon + 1).trimmed().toByteArray()});
+        if (!parseHeaderLine(lines[index]))
+            return State::Failed;
     }
 
     if (m_request.header("transfer-encoding"))
@@ -146,8 +205,24 @@ HttpRequestParser::State HttpRequestParser::parseHead(QByteArrayView head)
     if (length > m_limits.maxBodyBytes)
         return fail(413, "request body too large");
     m_bodyLength = length;
-    m_request.body.reserve(std::min(length, qsizetype(1024 * 1024)));
     return State::NeedMore;
+}
+
+bool HttpRequestParser::parseHeaderLine(QByteArrayView line)
+{
+    const qsizetype colon = line.indexOf(':');
+    // Obsolete line folding and nameless headers are refused, never guessed at.
+    if (colon <= 0 || !isToken(line.first(colon))) {
+        fail(400, "malformed header line");
+        return false;
+    }
+    const QByteArray name = line.first(colon).toByteArray();
+    if (!isFieldValue(line.sliced(colon + 1))) {
+        fail(400, "the header " + name.left(64) + " holds a control character");
+        return false;
+    }
+    m_request.headers.append({name, line.sliced(colon + 1).trimmed().toByteArray()});
+    return true;
 }
 
 } // namespace arizuko::gateway

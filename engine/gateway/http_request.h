@@ -45,14 +45,18 @@ struct HttpLimits
 class HttpRequestParser
 {
 public:
-    enum class State { NeedMore, Complete, Failed };
+    enum class State { NeedMore, HeadComplete, Complete, Failed };
 
     explicit HttpRequestParser(HttpLimits limits = {}) : m_limits(limits) {}
 
-    // Consumes bytes from the front of `buffer`. Complete: take() the
-    // request, and call feed() again for a pipelined one. Failed: the
-    // status (400, 411, 413, 431, 501) and reason to answer before closing.
+    // Consumes bytes from the front of `buffer`. HeadComplete (once per
+    // request, before any of its body is read): head() holds all but the
+    // body; call feed() again to go on. Complete: take() the request, and
+    // call feed() again for a pipelined one. Failed: the status (400, 411,
+    // 413, 431, 505) and reason to answer before closing.
     State feed(QByteArray &buffer);
+    const HttpRequest &head() const { return m_request; }
+    qsizetype bodyLength() const { return m_bodyLength; }
     HttpRequest take();
 
     int failureStatus() const { return m_failureStatus; }
@@ -63,12 +67,14 @@ public:
 private:
     State fail(int status, QByteArray reason);
     State parseHead(QByteArrayView head);
+    bool parseHeaderLine(QByteArrayView line);
 
     HttpLimits m_limits;
     HttpRequest m_request;
     qsizetype m_bodyLength = 0;
     bool m_inHead = false;
     bool m_inBody = false;
+    bool m_headReported = false;
     bool m_complete = false;
     int m_failureStatus = 0;
     QByteArray m_failureReason;

@@ -6,6 +6,13 @@
 
 namespace arizuko::gateway {
 
+namespace {
+
+// What Qt may buffer of one connection's input before the kernel holds the rest.
+constexpr qint64 socketReadBufferBytes = 64 * 1024;
+
+} // namespace
+
 QByteArray reasonPhrase(int status)
 {
     switch (status) {
@@ -98,22 +105,26 @@ void HttpExchange::abortConnection()
 }
 
 HttpConnection::HttpConnection(QTcpSocket *socket, const HttpServerOptions &options,
+                               BudgetShare slot, std::shared_ptr<Budget> serverBodyBytes,
                                QObject *parent)
     : QObject(parent)
     , m_socket(socket)
     , m_options(options)
     , m_parser(options.limits)
+    , m_slot(std::move(slot))
+    , m_serverBodyBytes(std::move(serverBodyBytes))
 {
     m_socket->setParent(this);
     // SSE events are small and must leave at once, not wait for an ACK.
     m_socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
     // While a reply is under way we stop reading; a bounded buffer lets the
-    // kernel push back on a client that keeps sending.
-    m_socket->setReadBufferSize(256 * 1024);
+    // kernel push back on a client that keeps sending, and bounds what one
+    // connection's head costs before it is refused.
+    m_socket->setReadBufferSize(socketReadBufferBytes);
     m_deadline.setSingleShot(true);
     connect(&m_deadline, &QTimer::timeout, this, [this] {
         if (m_parser.inRequest())
-            refuse(408, "the request did not arrive in time");
+            refuse(408, "the request did not arrive in time", QStringLiteral("request"));
         else
             close();
     });
@@ -144,17 +155,25 @@ void HttpConnection::readRequests()
     if (m_closing || m_exchange)
         return;
     m_buffer += m_socket->readAll();
-    const bool wasInRequest = m_parser.inRequest();
-    switch (m_parser.feed(m_buffer)) {
-    case HttpRequestParser::State::Failed:
-        refuse(m_parser.failureStatus(), m_parser.failureReason());
-        return;
-    case HttpRequestParser::State::NeedMore:
-        if (m_parser.inRequest() && !wasInRequest)
-            m_deadline.start(m_options.requestTimeout);
-        return;
-    case HttpRequestParser::State::Complete:
-        break;
+    for (bool reading = true; reading;) {
+        const bool wasInRequest = m_parser.inRequest();
+        switch (m_parser.feed(m_buffer)) {
+        case HttpRequestParser::State::Failed:
+            refuse(m_parser.failureStatus(), m_parser.failureReason(), QStringLiteral("request"));
+            return;
+        case HttpRequestParser::State::NeedMore:
+            if (m_parser.inRequest() && !wasInRequest)
+                m_deadline.start(m_options.headTimeout);
+            return;
+        case HttpRequestParser::State::HeadComplete:
+            if (!admitBody())
+                return;
+            m_deadline.start(m_options.bodyTimeout);
+            break;
+        case HttpRequestParser::State::Complete:
+            reading = false;
+            break;
+        }
     }
     // The handler decides how long a reply may take (a model can think for
     // minutes); the connection's own deadlines pause meanwhile.
@@ -162,6 +181,26 @@ void HttpConnection::readRequests()
     auto *exchange = new HttpExchange(m_parser.take(), m_socket->peerAddress(), this);
     m_exchange = exchange;
     emit requestReceived(exchange);
+}
+
+bool HttpConnection::admitBody()
+{
+    if (m_options.admit) {
+        if (const std::optional<HttpRefusal> refusal = m_options.admit(m_parser.head())) {
+            // The one who refused has recorded why.
+            refuse(refusal->status, refusal->message.toUtf8());
+            return false;
+        }
+    }
+    std::optional<BudgetShare> share =
+        BudgetShare::take({m_serverBodyBytes, m_options.allBodyBytes}, m_parser.bodyLength());
+    if (!share) {
+        refuse(503, "the model gateway holds as many request bodies as it may; try again shortly",
+               QStringLiteral("busy"));
+        return false;
+    }
+    m_bodyBytes = std::move(*share);
+    return true;
 }
 
 void HttpConnection::write(const QByteArray &bytes)
@@ -177,6 +216,7 @@ void HttpConnection::exchangeFinished(bool keepAlive)
     if (m_exchange)
         m_exchange->deleteLater();
     m_exchange = nullptr;
+    m_bodyBytes.release();
     if (!keepAlive) {
         m_closing = true;
         m_socket->disconnectFromHost(); // after what is written has left
@@ -188,16 +228,29 @@ void HttpConnection::exchangeFinished(bool keepAlive)
     QMetaObject::invokeMethod(this, &HttpConnection::readRequests, Qt::QueuedConnection);
 }
 
-void HttpConnection::refuse(int status, const QByteArray &reason)
+void HttpConnection::refuse(int status, const QByteArray &reason, const QString &recordAs)
 {
     if (m_closing)
         return;
+    if (!recordAs.isEmpty()) {
+        QJsonObject why{{QStringLiteral("reason"), recordAs},
+                        {QStringLiteral("status"), status},
+                        {QStringLiteral("detail"), QString::fromUtf8(reason)},
+                        {QStringLiteral("peer"), m_socket->peerAddress().toString()}};
+        // What the request line said, when it got that far.
+        if (const HttpRequest &head = m_parser.head(); !head.method.isEmpty()) {
+            why.insert(QStringLiteral("method"), QString::fromLatin1(head.method.left(32)));
+            why.insert(QStringLiteral("path"), QString::fromLatin1(head.path.left(200)));
+        }
+        emit requestRefused(why);
+    }
     const QByteArray body = anthropicErrorBody(status, QString::fromUtf8(reason));
     write("HTTP/1.1 " + QByteArray::number(status) + ' ' + reasonPhrase(status)
           + "\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: "
           + QByteArray::number(body.size()) + "\r\n\r\n" + body);
     m_closing = true;
     m_deadline.stop();
+    m_bodyBytes.release();
     m_socket->disconnectFromHost();
 }
 
@@ -211,6 +264,8 @@ void HttpConnection::close()
     if (m_socket->state() != QAbstractSocket::UnconnectedState)
         m_socket->abort();
     m_closing = true;
+    m_bodyBytes.release();
+    m_slot.release();
     if (m_closed)
         return;
     m_closed = true;
@@ -221,6 +276,12 @@ void HttpConnection::close()
 HttpServer::HttpServer(HttpServerOptions options, QObject *parent)
     : QObject(parent)
     , m_options(std::move(options))
+    , m_connectionCount(m_options.maxConnections > 0
+                            ? std::make_shared<Budget>(m_options.maxConnections)
+                            : nullptr)
+    , m_bodyBytes(m_options.maxBodyBytesHeld > 0
+                      ? std::make_shared<Budget>(m_options.maxBodyBytesHeld)
+                      : nullptr)
 {
     connect(&m_server, &QTcpServer::newConnection, this,
             &HttpServer::acceptConnections);
@@ -262,10 +323,31 @@ void HttpServer::acceptConnections()
             emit peerRefused(peer);
             continue;
         }
-        auto *connection = new HttpConnection(socket, m_options, this);
+        std::optional<BudgetShare> slot =
+            BudgetShare::take({m_connectionCount, m_options.allConnections}, 1);
+        if (!slot) {
+            // Closed before a byte is read: a flood costs a socket for an
+            // instant and one line in the record, not one per connection.
+            socket->abort();
+            socket->deleteLater();
+            if (!std::exchange(m_overCap, true))
+                emit requestRefused(
+                    {{QStringLiteral("reason"), QStringLiteral("connections")},
+                     {QStringLiteral("peer"), peer.toString()},
+                     {QStringLiteral("detail"),
+                      QStringLiteral("too many connections open (at most %1 here, %2 in all); "
+                                     "new ones are closed until some end")
+                          .arg(m_connectionCount ? m_connectionCount->limit() : 0)
+                          .arg(m_options.allConnections ? m_options.allConnections->limit() : 0)}});
+            continue;
+        }
+        m_overCap = false;
+        auto *connection =
+            new HttpConnection(socket, m_options, std::move(*slot), m_bodyBytes, this);
         m_connections.append(connection);
         connect(connection, &HttpConnection::requestReceived, this,
                 &HttpServer::requestReceived);
+        connect(connection, &HttpConnection::requestRefused, this, &HttpServer::requestRefused);
         connect(connection, &HttpConnection::closed, this, [this, connection] {
             m_connections.removeAll(connection);
         });

@@ -6,9 +6,11 @@
 // streamed chunk by chunk the moment they are written.
 
 #include "core/result.h"
+#include "gateway/budget.h"
 #include "gateway/http_request.h"
 
 #include <QHostAddress>
+#include <QJsonObject>
 #include <QList>
 #include <QObject>
 #include <QPointer>
@@ -16,11 +18,21 @@
 #include <QTimer>
 
 #include <chrono>
+#include <functional>
+#include <memory>
 #include <optional>
 
 class QTcpSocket;
 
 namespace arizuko::gateway {
+
+// Why a request is turned away once its head is in: the status and the
+// sentence the client reads in the API's error JSON.
+struct HttpRefusal
+{
+    int status = 400;
+    QString message;
+};
 
 struct HttpServerOptions
 {
@@ -28,10 +40,24 @@ struct HttpServerOptions
     quint16 port = 0;                 // 0: any free port
     std::optional<QHostAddress> peer; // when set, every other peer is dropped at once
     HttpLimits limits;
-    // From a request's first byte to its last.
-    std::chrono::milliseconds requestTimeout = std::chrono::seconds(60);
-    // A kept-alive connection with nothing asked of it.
+    // From a request's first byte to the blank line ending its head.
+    std::chrono::milliseconds headTimeout = std::chrono::seconds(10);
+    // From the end of the head to the body's last byte.
+    std::chrono::milliseconds bodyTimeout = std::chrono::seconds(60);
+    // A connection with nothing asked of it (new, or kept alive).
     std::chrono::milliseconds idleTimeout = std::chrono::seconds(120);
+    // Open connections of this server (0: no cap), and of every server
+    // sharing `allConnections`: one over either is closed as it is accepted.
+    qint64 maxConnections = 0;
+    std::shared_ptr<Budget> allConnections;
+    // Bytes of request bodies held at once (from the head that announces
+    // one to the end of its reply), here and in all sharing servers: a
+    // request over either is answered 503 before its body is read.
+    qint64 maxBodyBytesHeld = 0;
+    std::shared_ptr<Budget> allBodyBytes;
+    // Asked once a request's head is in, before a byte of its body is
+    // read: a refusal is answered and the connection closed.
+    std::function<std::optional<HttpRefusal>(const HttpRequest &head)> admit;
 };
 
 class HttpConnection;
@@ -86,21 +112,26 @@ class HttpConnection final : public QObject
     Q_OBJECT
 
 public:
-    HttpConnection(QTcpSocket *socket, const HttpServerOptions &options, QObject *parent);
+    HttpConnection(QTcpSocket *socket, const HttpServerOptions &options, BudgetShare slot,
+                   std::shared_ptr<Budget> serverBodyBytes, QObject *parent);
     ~HttpConnection() override;
 
     void abort();
 
 signals:
     void requestReceived(arizuko::gateway::HttpExchange *exchange);
+    // A request turned away by the server itself (malformed, too large,
+    // too slow, no room for its body): {reason, status, detail, method?, path?}.
+    void requestRefused(const QJsonObject &why);
     void closed();
 
 private:
     friend class HttpExchange;
     void readRequests();
+    bool admitBody();
     void write(const QByteArray &bytes);
     void exchangeFinished(bool keepAlive);
-    void refuse(int status, const QByteArray &reason);
+    void refuse(int status, const QByteArray &reason, const QString &recordAs = {});
     void close();
 
     QTcpSocket *m_socket;
@@ -109,6 +140,9 @@ private:
     QByteArray m_buffer;
     QTimer m_deadline;
     QPointer<HttpExchange> m_exchange;
+    BudgetShare m_slot;      // this connection's place under the caps
+    BudgetShare m_bodyBytes; // the body of the request under way
+    std::shared_ptr<Budget> m_serverBodyBytes;
     bool m_closing = false; // nothing more is written or read
     bool m_closed = false;  // closed() was emitted
 };
@@ -134,6 +168,10 @@ signals:
     void requestReceived(arizuko::gateway::HttpExchange *exchange);
     // A connection from another address than the one peer served.
     void peerRefused(const QHostAddress &peer);
+    // A request the server turned away itself (see HttpConnection), or
+    // {reason: "connections"} for the first connection closed over a cap
+    // (one per run of them, so a flood records one line).
+    void requestRefused(const QJsonObject &why);
 
 private:
     void acceptConnections();
@@ -141,6 +179,9 @@ private:
     HttpServerOptions m_options;
     QTcpServer m_server;
     QList<QPointer<HttpConnection>> m_connections;
+    std::shared_ptr<Budget> m_connectionCount;
+    std::shared_ptr<Budget> m_bodyBytes;
+    bool m_overCap = false;
 };
 
 // The reason phrase of a status the gateway uses ("Not Found").

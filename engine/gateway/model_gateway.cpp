@@ -7,6 +7,9 @@
 
 #include <QRandomGenerator>
 
+#include <algorithm>
+#include <array>
+
 namespace arizuko::gateway {
 
 namespace {
@@ -23,25 +26,78 @@ bool sameToken(QByteArrayView given, QByteArrayView expected)
     return difference == 0;
 }
 
-bool isServedPath(const HttpRequest &request)
+// What the supported agent calls (Claude Code, ARCHITECTURE.md 9), with
+// the one method each takes; everything else is refused before it can
+// reach the upstream with the real credential.
+enum class Endpoint { Probe, Messages, CountTokens, Tools };
+
+struct Route
 {
-    const QByteArray &path = request.path;
-    if (path.contains("/..") || path.contains("//") || path.contains('%'))
-        return false;
-    return path.startsWith("/v1/");
+    QByteArrayView path;
+    std::array<QByteArrayView, 2> methods; // none: any (the tool server answers the rest)
+    Endpoint endpoint;
+};
+
+constexpr Route routes[] = {
+    // HEAD from Claude Code; GET from wget in diagnostics and the benchmark.
+    {"/api/hello", {"HEAD", "GET"}, Endpoint::Probe},
+    {"/v1/messages", {"POST"}, Endpoint::Messages},
+    {"/v1/messages/count_tokens", {"POST"}, Endpoint::CountTokens},
+    {"/mcp", {}, Endpoint::Tools},
+};
+
+const Route *routeOf(const HttpRequest &request)
+{
+    for (const Route &route : routes) {
+        if (request.path == route.path)
+            return &route;
+    }
+    return nullptr;
 }
 
-bool isProbe(const HttpRequest &request)
+bool takes(const Route &route, QByteArrayView method)
 {
-    return (request.method == "HEAD" || request.method == "GET") && request.path == "/api/hello";
+    if (route.methods.front().isEmpty())
+        return true;
+    return std::find(route.methods.begin(), route.methods.end(), method) != route.methods.end();
 }
 
-HttpServerOptions serverOptions(const GatewayOptions &options)
+// Claude Code adds "?beta=true" to its model calls; nothing else is known.
+bool isKnownQuery(const HttpRequest &request, Endpoint endpoint)
+{
+    const bool model = endpoint == Endpoint::Messages || endpoint == Endpoint::CountTokens;
+    return request.query.isEmpty() || (model && request.query == "beta=true");
+}
+
+// Each turn's gateway is one server of the engine; these bound them all.
+std::shared_ptr<Budget> connectionsInAll()
+{
+    static const auto budget = std::make_shared<Budget>(gatewayConnectionsInAll);
+    return budget;
+}
+
+std::shared_ptr<Budget> bodyBytesInAll()
+{
+    static const auto budget = std::make_shared<Budget>(gatewayBodyBytesInAll);
+    return budget;
+}
+
+HttpServerOptions serverOptions(const GatewayOptions &options,
+                                std::function<std::optional<HttpRefusal>(const HttpRequest &)> admit)
 {
     HttpServerOptions server;
+    server.admit = std::move(admit);
     server.address = options.listenAddress;
     server.port = options.port;
     server.peer = options.client;
+    server.limits = {options.limits.maxHeadBytes, options.limits.maxBodyBytes};
+    server.headTimeout = options.limits.headTimeout;
+    server.bodyTimeout = options.limits.bodyTimeout;
+    server.idleTimeout = options.limits.idleTimeout;
+    server.maxConnections = options.limits.connections;
+    server.allConnections = connectionsInAll();
+    server.maxBodyBytesHeld = options.limits.bodyBytesHeld;
+    server.allBodyBytes = bodyBytesInAll();
     return server;
 }
 
@@ -57,7 +113,7 @@ QByteArray newTurnToken()
 ModelGateway::ModelGateway(GatewayOptions options, QObject *parent)
     : QObject(parent)
     , m_options(std::move(options))
-    , m_server(serverOptions(m_options))
+    , m_server(serverOptions(m_options, [this](const HttpRequest &head) { return admit(head); }))
 {
     qRegisterMetaType<ModelUsage>();
     qRegisterMetaType<TokenCounts>();
@@ -67,9 +123,10 @@ ModelGateway::ModelGateway(GatewayOptions options, QObject *parent)
     m_network.setAutoDeleteReplies(false);
     connect(&m_server, &HttpServer::requestReceived, this, &ModelGateway::handle);
     connect(&m_server, &HttpServer::peerRefused, this, [this](const QHostAddress &peer) {
-        emit refused({{QStringLiteral("reason"), QStringLiteral("peer")},
-                      {QStringLiteral("peer"), peer.toString()}});
+        record({{QStringLiteral("reason"), QStringLiteral("peer")},
+                {QStringLiteral("peer"), peer.toString()}});
     });
+    connect(&m_server, &HttpServer::requestRefused, this, &ModelGateway::record);
 }
 
 ModelGateway::~ModelGateway()
@@ -100,15 +157,53 @@ bool ModelGateway::authorized(const HttpRequest &request) const
            && sameToken(QByteArrayView(authorization).sliced(7).trimmed(), m_options.token);
 }
 
-void ModelGateway::refuse(HttpExchange *exchange, int status, const QString &reason,
-                          const QString &message)
+HttpRefusal ModelGateway::refuse(const HttpRequest &head, int status, const QString &reason,
+                                 const QString &message)
 {
-    const HttpRequest &request = exchange->request();
-    emit refused({{QStringLiteral("reason"), reason},
-                  {QStringLiteral("peer"), exchange->peer().toString()},
-                  {QStringLiteral("method"), QString::fromLatin1(request.method)},
-                  {QStringLiteral("path"), QString::fromLatin1(request.path.left(200))}});
-    exchange->respond(status, {{"Content-Type", "application/json"}}, anthropicErrorBody(status, message));
+    record({{QStringLiteral("reason"), reason},
+            {QStringLiteral("status"), status},
+            {QStringLiteral("peer"), m_options.client.toString()},
+            {QStringLiteral("method"), QString::fromLatin1(head.method.left(32))},
+            {QStringLiteral("path"), QString::fromLatin1(head.path.left(200))}});
+    return {status, message};
+}
+
+void ModelGateway::record(QJsonObject why)
+{
+    if (m_recordedRefusals > gatewayRecordedRefusals)
+        return;
+    if (++m_recordedRefusals > gatewayRecordedRefusals)
+        why = {{QStringLiteral("reason"), QStringLiteral("unrecorded")},
+               {QStringLiteral("detail"),
+                QStringLiteral("%1 refusals recorded; later ones of this turn are not")
+                    .arg(gatewayRecordedRefusals)}};
+    emit refused(why);
+}
+
+std::optional<HttpRefusal> ModelGateway::admit(const HttpRequest &head)
+{
+    if (m_closed)
+        return HttpRefusal{503, QStringLiteral("this turn's model gateway is closed")};
+    const Route *route = routeOf(head);
+    if (!route || (route->endpoint == Endpoint::Tools && !m_options.tools)
+        || !isKnownQuery(head, route->endpoint))
+        return refuse(head, 404, QStringLiteral("path"),
+                      QStringLiteral("the model gateway serves only the model endpoints the agent "
+                                     "calls; %1 is not one of them")
+                          .arg(QString::fromLatin1(head.target.left(200))));
+    if (!takes(*route, head.method))
+        return refuse(head, 405, QStringLiteral("method"),
+                      QStringLiteral("%1 does not take %2")
+                          .arg(QString::fromLatin1(route->path.toByteArray()),
+                               QString::fromLatin1(head.method.left(32))));
+    // Claude Code's reachability probe carries no key; it is answered here
+    // and reaches nothing.
+    if (route->endpoint != Endpoint::Probe && !authorized(head))
+        return refuse(head, 401, QStringLiteral("token"),
+                      route->endpoint == Endpoint::Tools
+                          ? QStringLiteral("invalid token for this turn's tool server")
+                          : QStringLiteral("invalid token for this turn's model gateway"));
+    return std::nullopt;
 }
 
 void ModelGateway::handle(HttpExchange *exchange)
@@ -117,25 +212,18 @@ void ModelGateway::handle(HttpExchange *exchange)
         exchange->abortConnection();
         return;
     }
-    const HttpRequest &request = exchange->request();
-    // Claude Code's reachability probe carries no key; it is answered here
-    // and reaches nothing.
-    if (isProbe(request)) {
+    // admit() let only known routes through, with the token where needed.
+    switch (routeOf(exchange->request())->endpoint) {
+    case Endpoint::Probe:
         exchange->respond(200, {{"Content-Type", "application/json"}}, "{}");
         return;
+    case Endpoint::Tools:
+        serveTools(exchange);
+        return;
+    case Endpoint::Messages:
+    case Endpoint::CountTokens:
+        break;
     }
-    if (request.path == "/mcp" && m_options.tools) {
-        if (!authorized(request))
-            return refuse(exchange, 401, QStringLiteral("token"),
-                          QStringLiteral("invalid token for this turn's tool server"));
-        return serveTools(exchange);
-    }
-    if (!isServedPath(request))
-        return refuse(exchange, 404, QStringLiteral("path"), QStringLiteral("not found"));
-    if (!authorized(request))
-        return refuse(exchange, 401, QStringLiteral("token"),
-                      QStringLiteral("invalid token for this turn's model gateway"));
-
     auto *meter = new ExchangeMeter(exchange);
     connect(meter, &ExchangeMeter::counted, this, &ModelGateway::account);
     connect(meter, &ExchangeMeter::failed, this, &ModelGateway::upstreamFailed);

@@ -15,6 +15,7 @@
 #include <QNetworkAccessManager>
 #include <QObject>
 
+#include <chrono>
 #include <functional>
 
 namespace arizuko::gateway {
@@ -28,6 +29,23 @@ struct ToolReply
 };
 using ToolHandler = std::function<ToolReply(const QByteArray &body)>;
 
+// What one turn's gateway lets a guest hold; docs/model-gateway.md says
+// why each number. Shared by every gateway in the engine, on top of these:
+// gatewayConnectionsInAll and gatewayBodyBytesInAll.
+struct GatewayLimits
+{
+    qsizetype maxHeadBytes = 16 * 1024;
+    qsizetype maxBodyBytes = 16 * 1024 * 1024;
+    qint64 connections = 32;
+    qint64 bodyBytesHeld = 64 * 1024 * 1024;
+    std::chrono::milliseconds headTimeout = std::chrono::seconds(10);
+    std::chrono::milliseconds bodyTimeout = std::chrono::seconds(60);
+    std::chrono::milliseconds idleTimeout = std::chrono::seconds(120);
+};
+inline constexpr qint64 gatewayConnectionsInAll = 256;
+inline constexpr qint64 gatewayBodyBytesInAll = 256 * 1024 * 1024;
+inline constexpr int gatewayRecordedRefusals = 100;
+
 struct GatewayOptions
 {
     QHostAddress listenAddress;
@@ -38,6 +56,7 @@ struct GatewayOptions
     // Serves `/mcp` (behind the same peer and token checks) when set; the
     // gateway knows HTTP only, the JSON-RPC lives in engine/tools.
     ToolHandler tools;
+    GatewayLimits limits; // tests shorten the timeouts
 };
 
 // 192 bits from the system's random source, as 48 hex digits.
@@ -65,7 +84,10 @@ public:
 signals:
     // One per answered request: method, path, status, model, tokens, ms.
     void exchanged(const QJsonObject &summary);
-    // A wrong peer, token or path: {reason, peer, method?, path?}.
+    // A request turned away before it reached anything: {reason (peer,
+    // path, method, token, request, busy, connections), status?, detail?,
+    // peer, method?, path?}. At most gatewayRecordedRefusals per gateway, then
+    // one {reason: "unrecorded"}: a guest cannot flood the turn's record.
     void refused(const QJsonObject &why);
     // The model API (or the demo script) failed a request, in a sentence
     // for the transcript.
@@ -75,9 +97,12 @@ signals:
 private:
     friend class ExchangeMeter;
     void handle(HttpExchange *exchange);
+    std::optional<HttpRefusal> admit(const HttpRequest &head);
     void serveTools(HttpExchange *exchange);
     bool authorized(const HttpRequest &request) const;
-    void refuse(HttpExchange *exchange, int status, const QString &reason, const QString &message);
+    HttpRefusal refuse(const HttpRequest &head, int status, const QString &reason,
+                       const QString &message);
+    void record(QJsonObject why);
     void answerFromScript(HttpExchange *exchange, ExchangeMeter *meter);
     void forward(HttpExchange *exchange, ExchangeMeter *meter);
     void account(const TokenCounts &delta, bool firstOfResponse, const QString &model);
@@ -86,6 +111,7 @@ private:
     HttpServer m_server;
     QNetworkAccessManager m_network;
     ModelUsage m_usage;
+    int m_recordedRefusals = 0;
     bool m_closed = false;
 };
 

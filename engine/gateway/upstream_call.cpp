@@ -11,7 +11,8 @@ namespace arizuko::gateway {
 
 namespace {
 
-// Hop-by-hop headers (RFC 9110 7.6.1) and those the gateway sets itself.
+// Of the upstream's reply headers, those the guest does not get: hop-by-hop
+// ones (RFC 9110 7.6.1), those the gateway sets itself, and credentials.
 bool isOwnHeader(QByteArrayView name)
 {
     static constexpr QByteArrayView names[] = {
@@ -28,6 +29,23 @@ bool isOwnHeader(QByteArrayView name)
     return false;
 }
 
+// The guest's request headers the upstream gets: what the Messages API
+// reads, and how Claude Code names itself and its session (2.1.332 sends
+// these, docs/model-gateway.md). Every other one (forwarding hints,
+// cookies, organisation headers, the SDK's telemetry) stays here: an
+// unknown header is a channel to the upstream we cannot vouch for.
+bool isForwardedRequestHeader(QByteArrayView name)
+{
+    static constexpr QByteArrayView names[] = {
+        "anthropic-version", "anthropic-beta", "content-type", "accept",
+        "user-agent",        "x-app",          "x-claude-code-session-id"};
+    for (const QByteArrayView forwarded : names) {
+        if (name.compare(forwarded, Qt::CaseInsensitive) == 0)
+            return true;
+    }
+    return false;
+}
+
 constexpr qsizetype maxErrorBody = 64 * 1024;
 
 } // namespace
@@ -37,7 +55,7 @@ HttpHeaders upstreamHeaders(const HttpHeaders &guestHeaders, const ProviderSetti
     HttpHeaders headers;
     QByteArrayList betas;
     for (const HttpHeader &header : guestHeaders) {
-        if (isOwnHeader(header.first))
+        if (!isForwardedRequestHeader(header.first))
             continue;
         if (provider.kind == ProviderKind::OAuthToken
             && header.first.compare("anthropic-beta", Qt::CaseInsensitive) == 0) {

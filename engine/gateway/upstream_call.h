@@ -16,8 +16,8 @@ class QNetworkReply;
 
 namespace arizuko::gateway {
 
-// The request headers to send upstream: the guest's, less hop-by-hop ones
-// and every credential it sent, plus the real credential.
+// The request headers to send upstream: the few of the guest's the API
+// reads (never a credential), plus the real credential.
 HttpHeaders upstreamHeaders(const HttpHeaders &guestHeaders, const ProviderSettings &provider);
 // The upstream URL for a guest's path and query: upstream's host, always.
 QUrl upstreamUrl(const QUrl &upstream, const QByteArray &path, const QByteArray &query);

@@ -66,15 +66,20 @@ bool parse(QByteArray &buffer, ClientReply &reply, bool &headDone, bool headOnly
 ClientReply sendRequest(const QHostAddress &server, quint16 port, const ClientRequest &request,
                         const QHostAddress &from, int timeoutMs)
 {
-    ClientReply reply;
-    QTcpSocket socket;
-    if (!socket.bind(from))
-        qFatal("cannot bind the test client to %s", qPrintable(from.toString()));
     QByteArray bytes = request.method + ' ' + request.target + " HTTP/1.1\r\nHost: gateway\r\n";
     for (const HttpHeader &header : request.headers)
         bytes += header.first + ": " + header.second + "\r\n";
     bytes += "Content-Length: " + QByteArray::number(request.body.size()) + "\r\n\r\n" + request.body;
+    return sendRaw(server, port, bytes, request.method == "HEAD", from, timeoutMs);
+}
 
+ClientReply sendRaw(const QHostAddress &server, quint16 port, const QByteArray &bytes, bool headOnly,
+                    const QHostAddress &from, int timeoutMs)
+{
+    ClientReply reply;
+    QTcpSocket socket;
+    if (!socket.bind(from))
+        qFatal("cannot bind the test client to %s", qPrintable(from.toString()));
     QElapsedTimer clock;
     clock.start();
     QByteArray buffer;
@@ -82,7 +87,7 @@ ClientReply sendRequest(const QHostAddress &server, quint16 port, const ClientRe
     QObject::connect(&socket, &QTcpSocket::connected, &socket, [&] { socket.write(bytes); });
     QObject::connect(&socket, &QTcpSocket::readyRead, &socket, [&] {
         buffer += socket.readAll();
-        if (!reply.complete && parse(buffer, reply, headDone, request.method == "HEAD", clock)) {
+        if (!reply.complete && parse(buffer, reply, headDone, headOnly, clock)) {
             reply.complete = true;
             reply.totalMs = clock.elapsed();
         }

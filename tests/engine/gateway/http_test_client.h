@@ -37,6 +37,13 @@ ClientReply sendRequest(const QHostAddress &server, quint16 port, const ClientRe
                         const QHostAddress &from = QHostAddress(QStringLiteral("127.0.0.3")),
                         int timeoutMs = 5000);
 
+// Sends `bytes` exactly as given (a hostile client's request) and reads
+// the reply; `headOnly` for a HEAD request's reply.
+ClientReply sendRaw(const QHostAddress &server, quint16 port, const QByteArray &bytes,
+                    bool headOnly = false,
+                    const QHostAddress &from = QHostAddress(QStringLiteral("127.0.0.3")),
+                    int timeoutMs = 5000);
+
 // A /v1/messages body with tools, streamed, whose prompt is `prompt`.
 QByteArray messagesBody(const QString &prompt, const QString &model = QStringLiteral("claude-sonnet-4-5-20250929"),
                         bool stream = true);
