@@ -101,7 +101,7 @@ for path in /usr/bin/arizuko-desktop /usr/bin/arizukoctl \
     /usr/share/metainfo/org.arizuko.desktop.metainfo.xml \
     /usr/share/man/man1/arizukoctl.1.gz /usr/share/man/man1/arizuko-desktop.1.gz /usr/share/man/man1/arizuko-egress.1.gz \
     /usr/share/bash-completion/completions/arizukoctl \
-    /usr/share/doc/arizuko-desktop/copyright /usr/share/doc/arizuko-desktop/changelog.Debian.gz; do
+    /usr/share/doc/arizuko-desktop/copyright /usr/share/doc/arizuko-desktop/changelog.gz; do
     grep -qx "$path" "$scratch/contents" || fail "the package lacks $path"
 done
 dpkg-deb --field "$deb" Depends >"$scratch/depends"
@@ -110,7 +110,7 @@ for needed in libvirt-daemon-system qemu-system-x86 libqt6webenginewidgets6 libv
 done
 
 say "lintian"
-lintian --fail-on error --no-tag-display-limit "$deb" | tee "$output_dir/lintian.txt" ||
+lintian --fail-on error --tag-display-limit 0 "$deb" | tee "$output_dir/lintian.txt" ||
     fail "lintian reports errors (above)"
 
 # --- install -----------------------------------------------------------------
@@ -150,14 +150,19 @@ say "user $test_user (group libvirt)"
 useradd --create-home --home-dir "$test_home" --shell /bin/bash --groups libvirt "$test_user"
 user_by_test=yes
 
-# Runs a command as USER with a login's plain environment; root gets a
-# scratch home, so its own cache and data stay untouched.
+# Runs a command as USER with a login's plain environment (Debian's PATH
+# for root or for a user); root gets a scratch home, so its own cache and
+# data stay untouched.
 as_user() {
-    local user=$1 home
+    local user=$1 home path=/usr/local/bin:/usr/bin:/bin
     shift
-    home=$([ "$user" = root ] && echo "$scratch/root-home" || echo "$test_home")
+    home=$test_home
+    if [ "$user" = root ]; then
+        home=$scratch/root-home
+        path=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+    fi
     mkdir -p "$home"
-    runuser -u "$user" -- env -i HOME="$home" USER="$user" LOGNAME="$user" PATH=/usr/bin:/bin \
+    runuser -u "$user" -- env -i HOME="$home" USER="$user" LOGNAME="$user" PATH="$path" \
         LANG=C.UTF-8 ${DISPLAY:+DISPLAY="$DISPLAY"} ${XAUTHORITY:+XAUTHORITY="$XAUTHORITY"} \
         ${EXTRA_ENV:+$EXTRA_ENV} "$@"
 }
@@ -196,8 +201,6 @@ exec_line=$(sed -n 's/^Exec=//p' "$desktop_file" | head -1 | sed 's/ *%[fFuUdDnN
 say "the window as $test_user: Exec=$exec_line"
 # A display of its own, whose cookie the test user may read. The server
 # takes every cookie in its file; clients look theirs up by display.
-touch "$scratch/xauth"
-chmod 0644 "$scratch/xauth"
 cookie=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
 xauth -f "$scratch/xauth" add :0 . "$cookie"
 Xvfb -displayfd 3 -screen 0 1600x1000x24 -nolisten tcp -auth "$scratch/xauth" \
@@ -210,6 +213,7 @@ done
 [ -s "$scratch/display" ] || fail "Xvfb did not start"
 display=:$(head -1 "$scratch/display")
 xauth -f "$scratch/xauth" add "$display" . "$cookie"
+chmod 0644 "$scratch/xauth" # after xauth, which writes a new file
 export DISPLAY=$display XAUTHORITY=$scratch/xauth
 # Xvfb has no GPU; everything else is as the menu starts it.
 EXTRA_ENV="QTWEBENGINE_CHROMIUM_FLAGS=--disable-gpu" as_user "$test_user" sh -c "exec $exec_line" \
