@@ -186,7 +186,9 @@ as_user "$turn_user" "$helpers/build-guest-image" --guest-binary "$helpers/arizu
 say "demo turn as $turn_user with /usr/bin/arizukoctl"
 as_user "$turn_user" /usr/bin/arizukoctl folder add demo --name Demo >/dev/null
 as_user "$turn_user" /usr/bin/arizukoctl network allow demo example.com >/dev/null
-as_user "$turn_user" /usr/bin/arizukoctl run demo --model-provider demo \
+# The demo takes about a minute under TCG; a turn that cannot boot fails
+# within the deadline rather than the default half hour.
+as_user "$turn_user" /usr/bin/arizukoctl run demo --model-provider demo --deadline 600 \
     "Show me what you can do in this VM: run a command, write a file, fetch a host." \
     >"$output_dir/turn.out" 2>"$output_dir/turn.err" || {
     tail -30 "$output_dir/turn.err" >&2
