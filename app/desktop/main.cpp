@@ -11,6 +11,36 @@
 #include <QApplication>
 #include <QLocale>
 #include <QMessageBox>
+#include <QTextStream>
+
+#include <unistd.h>
+
+namespace {
+
+// Chromium, inside Qt WebEngine, aborts as root unless its sandbox is off,
+// and would take the window down with it before it showed anything. A
+// root user who turned the sandbox off on purpose (the tests do) may go on.
+bool webEngineRefusesThisUser()
+{
+    const QLatin1String noSandbox("--no-sandbox");
+    return ::geteuid() == 0 &&
+           qEnvironmentVariable("QTWEBENGINE_DISABLE_SANDBOX") != QLatin1String("1") &&
+           !qEnvironmentVariable("QTWEBENGINE_CHROMIUM_FLAGS").contains(noSandbox) &&
+           !QCoreApplication::arguments().contains(noSandbox);
+}
+
+QString rootRefusal()
+{
+    return QApplication::translate(
+        "main",
+        "Arizuko Desktop does not run as root.\n\n"
+        "Its transcript view (Qt WebEngine) refuses to run as root with its sandbox on, and "
+        "the agents' virtual machines are meant to run as you, not as root.\n\n"
+        "Start Arizuko Desktop as your own user, a member of the libvirt group. To join the "
+        "group once: sudo adduser YOUR-USER-NAME libvirt, then log out and in again.");
+}
+
+} // namespace
 
 int main(int argc, char *argv[])
 {
@@ -26,6 +56,13 @@ int main(int argc, char *argv[])
     // The user's languages as the system gives them (LANGUAGE, LC_ALL,
     // LC_MESSAGES, LANG): LANGUAGE=de shows the window in German.
     arizuko::desktop::installTranslations(application, QLocale::system().uiLanguages());
+
+    if (webEngineRefusesThisUser()) {
+        QTextStream(stderr) << "arizuko-desktop: " << rootRefusal() << '\n';
+        QMessageBox::critical(nullptr, QApplication::translate("main", "Arizuko Desktop"),
+                              rootRefusal());
+        return 1;
+    }
 
     auto store = arizuko::store::Store::open(arizuko::store::resolveDataDir(QString()));
     if (!store) {

@@ -1,6 +1,7 @@
 #include "host/guest_image.h"
 
-#include <QCoreApplication>
+#include "host/helper_programs.h"
+
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
@@ -107,10 +108,7 @@ QString guestImageDirectory()
 
 QString siblingGuestProgram()
 {
-    if (!QCoreApplication::instance())
-        return {};
-    const QString beside = QCoreApplication::applicationDirPath() + QStringLiteral("/arizuko-guest");
-    return QFileInfo(beside).isFile() ? beside : QString();
+    return helperProgram(QStringLiteral("arizuko-guest"));
 }
 
 GuestImageStatus inspectGuestImage(const QString &directory, const QString &guestProgram)
@@ -137,8 +135,10 @@ QString guestImageFault(const GuestImageStatus &status)
 
 QString guestImageBuildHint()
 {
-    return QStringLiteral("build it with `./dev guest-image` in a source tree "
-                          "(installer/build-guest-image --guest-binary <build>/bin/arizuko-guest)");
+    return QStringLiteral("build it with the first-run guide's button in Arizuko Desktop, or "
+                          "`./dev guest-image` in a source tree (an installed package: "
+                          "/usr/libexec/arizuko-desktop/build-guest-image --guest-binary "
+                          "/usr/libexec/arizuko-desktop/arizuko-guest)");
 }
 
 } // namespace arizuko::host

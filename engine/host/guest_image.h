@@ -21,8 +21,8 @@ struct GuestImageStatus
 // $ARIZUKO_GUEST_IMAGE_DIR, else $XDG_CACHE_HOME/arizuko-desktop/guest.
 QString guestImageDirectory();
 
-// The arizuko-guest installed beside the running program, when there is one
-// (a build tree, an installed package); the image must carry that program.
+// The arizuko-guest of this build or package (helper_programs.h), when there
+// is one; the image must carry that program.
 QString siblingGuestProgram();
 
 GuestImageStatus inspectGuestImage(const QString &directory = guestImageDirectory(),

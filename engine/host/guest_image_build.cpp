@@ -1,9 +1,8 @@
 #include "host/guest_image_build.h"
 
 #include "host/guest_image.h"
+#include "host/helper_programs.h"
 
-#include <QCoreApplication>
-#include <QDir>
 #include <QFileInfo>
 #include <QProcessEnvironment>
 #include <signal.h>
@@ -38,15 +37,14 @@ constexpr StepProgress steps[] = {
 
 Result<GuestImageBuilder> locateGuestImageBuilder()
 {
-    const QDir programDir(QCoreApplication::applicationDirPath());
     // A builder named in the environment is the only one looked at.
     const QString named = qEnvironmentVariable("ARIZUKO_GUEST_IMAGE_BUILDER");
-    const QStringList candidates =
+    QStringList candidates =
         !named.isEmpty()
             ? QStringList{named}
-            : QStringList{
-                  programDir.filePath(QStringLiteral("../share/arizuko-desktop/build-guest-image")),
-                  QStringLiteral(ARIZUKO_SOURCE_DIR "/installer/build-guest-image")};
+            : QStringList{helperProgram(QStringLiteral("build-guest-image")),
+                          QStringLiteral(ARIZUKO_SOURCE_DIR "/installer/build-guest-image")};
+    candidates.removeAll(QString());
     GuestImageBuilder builder;
     for (const QString &candidate : candidates) {
         if (QFileInfo(candidate).isExecutable()) {
@@ -65,9 +63,9 @@ Result<GuestImageBuilder> locateGuestImageBuilder()
     if (builder.guestBinary.isEmpty())
         return makeError(
             QStringLiteral("host.no-guest-binary"),
-            QStringLiteral("there is no arizuko-guest beside %1 for the image to carry; build "
-                           "the arizuko-guest target")
-                .arg(programDir.path()));
+            QStringLiteral("there is no arizuko-guest (looked at %1) for the image to carry; "
+                           "build the arizuko-guest target")
+                .arg(helperSearchPath(QStringLiteral("arizuko-guest"))));
     builder.outputDirectory = guestImageDirectory();
     return builder;
 }

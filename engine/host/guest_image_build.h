@@ -19,11 +19,11 @@ struct GuestImageBuilder
     QString outputDirectory;
 };
 
-// The builder script: $ARIZUKO_GUEST_IMAGE_BUILDER (then only it), else installed beside
-// the program (../share/arizuko-desktop/build-guest-image), else this
-// build's source tree (installer/build-guest-image). With the guest binary
-// beside the program and the image directory turns use. An error says what
-// was looked for where.
+// The builder script: $ARIZUKO_GUEST_IMAGE_BUILDER (then only it), else the
+// installed helper (host/helper_programs.h), else this build's source tree
+// (installer/build-guest-image). With the guest binary of this build or
+// package and the image directory turns use. An error says what was looked
+// for where.
 Result<GuestImageBuilder> locateGuestImageBuilder();
 
 class GuestImageBuild final : public QObject

@@ -1,11 +1,9 @@
 #include "turns/runner_settings.h"
 
 #include "host/guest_image.h"
+#include "host/helper_programs.h"
 
-#include <QCoreApplication>
-#include <QDir>
 #include <QFile>
-#include <QFileInfo>
 #include <QStandardPaths>
 
 namespace arizuko::turns {
@@ -66,12 +64,11 @@ QString filterModeName(libvirt::FilterMode mode)
 
 QString defaultEgressProgram()
 {
-    const QString beside =
-        QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("arizuko-egress"));
-    if (QFileInfo(beside).isExecutable())
-        return beside;
-    const QString onPath = QStandardPaths::findExecutable(QStringLiteral("arizuko-egress"));
-    return onPath.isEmpty() ? beside : onPath;
+    const QString name = QStringLiteral("arizuko-egress");
+    if (const QString helper = host::helperProgram(name); !helper.isEmpty())
+        return helper;
+    const QString onPath = QStandardPaths::findExecutable(name);
+    return onPath.isEmpty() ? name : onPath;
 }
 
 Result<RunnerSettings> RunnerSettings::load(store::Store &store)

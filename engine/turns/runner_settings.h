@@ -69,7 +69,7 @@ struct RunnerSettings : libvirt::MachineSettings
 Result<libvirt::FilterMode> parseFilterMode(const QString &text);
 QString filterModeName(libvirt::FilterMode mode);
 
-// arizuko-egress next to the running executable, else on PATH.
+// arizuko-egress of this build or package (host/helper_programs.h), else on PATH.
 QString defaultEgressProgram();
 
 } // namespace arizuko::turns

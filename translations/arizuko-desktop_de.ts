@@ -2170,6 +2170,18 @@ im Ordner „%2“. Die nächsten Durchläufe von %2 und seinen Unterordnern dü
 <context>
     <name>main</name>
     <message>
+        <source>Arizuko Desktop does not run as root.
+
+Its transcript view (Qt WebEngine) refuses to run as root with its sandbox on, and the agents&apos; virtual machines are meant to run as you, not as root.
+
+Start Arizuko Desktop as your own user, a member of the libvirt group. To join the group once: sudo adduser YOUR-USER-NAME libvirt, then log out and in again.</source>
+        <translation>Arizuko Desktop läuft nicht als root.
+
+Seine Transkriptansicht (Qt WebEngine) verweigert den Start als root mit eingeschalteter Sandbox, und die virtuellen Maschinen der Agenten sollen als Sie laufen, nicht als root.
+
+Starten Sie Arizuko Desktop als Ihr eigener Benutzer, Mitglied der Gruppe libvirt. Einmalig der Gruppe beitreten: sudo adduser IHR-BENUTZERNAME libvirt, dann ab- und wieder anmelden.</translation>
+    </message>
+    <message>
         <source>Arizuko Desktop</source>
         <translation>Arizuko Desktop</translation>
     </message>
