@@ -12,6 +12,8 @@ import sys
 import unittest
 import uuid
 
+import unittest_outcome
+
 HELPER = None
 TEST_USER = os.environ.get("ARIZUKO_TEST_USER", "arizuko-test")
 REFUSED = 2
@@ -135,4 +137,4 @@ if __name__ == "__main__":
     parser.add_argument("--helper", required=True)
     arguments, rest = parser.parse_known_args()
     HELPER = arguments.helper
-    unittest.main(argv=[sys.argv[0]] + rest, verbosity=2)
+    unittest_outcome.run([sys.argv[0]] + rest)
