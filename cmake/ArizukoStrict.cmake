@@ -16,7 +16,19 @@ function(arizuko_add_test name label)
     if(NOT label IN_LIST ARIZUKO_TEST_LABELS)
         message(FATAL_ERROR "test ${name}: label '${label}' is not one of ${ARIZUKO_TEST_LABELS}")
     endif()
-    add_test(NAME ${name} COMMAND ${ARGN})
+    # The turn and window end-to-end tests run as a normal user in group
+    # libvirt (tests/as-test-user), as the app is used; a directory whose
+    # tests need root sets ARIZUKO_TESTS_NEED_ROOT to the reason.
+    if((label STREQUAL "e2e" OR ARIZUKO_TEST_AS_USER) AND NOT ARIZUKO_TESTS_NEED_ROOT)
+        set(writable)
+        foreach(directory IN LISTS ARIZUKO_TEST_USER_WRITABLE)
+            list(APPEND writable --writable ${directory})
+        endforeach()
+        add_test(NAME ${name} COMMAND ${PROJECT_SOURCE_DIR}/tests/as-test-user ${writable} -- ${ARGN})
+        set_tests_properties(${name} PROPERTIES FIXTURES_REQUIRED test-user)
+    else()
+        add_test(NAME ${name} COMMAND ${ARGN})
+    endif()
     # Widgets draw offscreen in every test; tests that need a real X server
     # (WebEngine) start their own Xvfb.
     # A skip is never a pass: exit 77 (tests/support/unittest_outcome.py, the

@@ -3,6 +3,7 @@
 #include "subcommands.h"
 #include "host/qemu_reaper.h"
 #include "libvirt/machine_status.h"
+#include "libvirt/net_admin.h"
 
 #include <QCommandLineParser>
 #include <QJsonArray>
@@ -25,10 +26,17 @@ std::optional<host::QemuReaper> localQemuReaper(const host::HostStatus &status)
 
 QString filterModeState(libvirt::FilterMode mode)
 {
-    return mode == libvirt::FilterMode::Pretap
+    if (mode == libvirt::FilterMode::Classic)
+        return QStringLiteral(
+                   "libvirt binds each turn's filter before QEMU starts (pretap, the faster "
+                   "start, needs CAP_NET_ADMIN: root, or %1 with it: sudo setcap "
+                   "cap_net_admin+ep %1)")
+            .arg(libvirt::netHelperProgram());
+    return libvirt::engineHasNetAdmin()
                ? QStringLiteral("the engine makes each turn's tap and binds its filter beside the boot")
-               : QStringLiteral("libvirt binds each turn's filter before QEMU starts (pretap needs "
-                                "CAP_NET_ADMIN)");
+               : QStringLiteral("the engine makes each turn's tap (through %1) and binds its "
+                                "filter beside the boot")
+                     .arg(libvirt::netHelperProgram());
 }
 
 QJsonObject toJson(const host::HostStatus &status, const std::optional<host::QemuReaper> &reaper,

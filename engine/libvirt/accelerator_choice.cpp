@@ -77,14 +77,20 @@ host::AcceleratorChoice probeGuestBoot(Connection &connection, const Accelerator
             .arg(QRandomGenerator::global()->generate() & 0xffff, 4, 16, QLatin1Char('0'));
     QDir().mkpath(inputs.scratchDirectory);
     const QString console = QDir(inputs.scratchDirectory).filePath(name + QStringLiteral(".log"));
-    QFile::remove(console);
+    // Made here and appended to by libvirt (append='on'), so that an engine
+    // that is not root can read it: libvirt would make a new one, 0600 root.
+    if (QFile log(console); !log.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        return {host::Accelerator::Tcg,
+                QStringLiteral("the KVM probe cannot write its console log %1 (%2); using TCG")
+                    .arg(console, log.errorString())};
     const QString xml =
         QStringLiteral("<domain type='kvm'><name>%1</name><memory unit='MiB'>256</memory>"
                        "<os><type arch='x86_64' machine='pc'>hvm</type><kernel>%2</kernel>"
                        "<initrd>%3</initrd><cmdline>console=ttyS0 panic=-1 rdinit=/nonexistent"
                        "</cmdline></os><cpu mode='host-passthrough'/>"
                        "<on_poweroff>destroy</on_poweroff><on_reboot>destroy</on_reboot>"
-                       "<devices><serial type='file'><source path='%4'/><target port='0'/></serial>"
+                       "<devices><serial type='file'><source path='%4' append='on'/><target "
+                       "port='0'/></serial>"
                        "<memballoon model='none'/></devices>"
                        "<seclabel type='static' model='dac' relabel='no'><label>+%5:+%6</label>"
                        "</seclabel></domain>")

@@ -3,6 +3,7 @@
 #include "libvirt/libvirt_error.h"
 #include "libvirt/turn_owner.h"
 
+#include <QFile>
 #include <QRandomGenerator>
 #include <QXmlStreamWriter>
 #include <libvirt/virterror.h>
@@ -64,7 +65,11 @@ void writeConsole(QXmlStreamWriter &writer, const QString &element, const QStrin
 {
     writer.writeStartElement(element);
     writer.writeAttribute(QStringLiteral("type"), QStringLiteral("file"));
-    writeElement(writer, QStringLiteral("source"), {{QStringLiteral("path"), logPath}});
+    // append: libvirt writes into the file the engine made (create()), which
+    // stays the engine's user's; otherwise it makes a new one, 0600 root.
+    writeElement(
+        writer, QStringLiteral("source"),
+        {{QStringLiteral("path"), logPath}, {QStringLiteral("append"), QStringLiteral("on")}});
     writeElement(writer, QStringLiteral("target"), target);
     writer.writeEndElement();
 }
@@ -176,6 +181,14 @@ TurnDomain::TurnDomain(std::shared_ptr<Connection> connection, DomainHandle hand
 Result<std::unique_ptr<TurnDomain>> TurnDomain::create(std::shared_ptr<Connection> connection,
                                                        const TurnDomainSpec &spec)
 {
+    // Made here so that the engine can read it back (the boot limit quotes
+    // its tail) when it is not root.
+    QFile consoleLog(spec.consoleLogPath);
+    if (!consoleLog.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        return makeError(QStringLiteral("libvirt.domain"),
+                         QStringLiteral("cannot create the console log %1: %2")
+                             .arg(spec.consoleLogPath, consoleLog.errorString()));
+    consoleLog.close();
     const QByteArray xml = turnDomainXml(spec).toUtf8();
     DomainHandle handle(
         virDomainCreateXML(connection->get(), xml.constData(), VIR_DOMAIN_START_AUTODESTROY));

@@ -2,36 +2,14 @@
 
 #include "libvirt/handles.h"
 #include "libvirt/libvirt_error.h"
+#include "libvirt/net_admin.h"
 
 #include <QHash>
-#include <QProcess>
 #include <QXmlStreamWriter>
 #include <libvirt/virterror.h>
 
 namespace arizuko::libvirt {
 namespace {
-
-struct Output
-{
-    bool ran = false;
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
-
-Output run(const QString &program, const QStringList &arguments)
-{
-    QProcess process;
-    process.start(program, arguments);
-    Output output;
-    output.ran = process.waitForFinished(15000) && process.exitStatus() == QProcess::NormalExit;
-    output.exitCode = process.exitCode();
-    output.out = QString::fromLocal8Bit(process.readAllStandardOutput());
-    output.err = QString::fromLocal8Bit(process.readAllStandardError()).trimmed();
-    if (process.error() == QProcess::FailedToStart)
-        output.err = QStringLiteral("cannot run %1: %2").arg(program, process.errorString());
-    return output;
-}
 
 // `iptables -S` as chain → its rules in order ("-A CHAIN " dropped).
 QHash<QString, QStringList> iptablesChains(const QString &listing)
@@ -199,11 +177,15 @@ QStringList missingTurnFilterRules(const QString &tap, const TurnFilterParameter
 
 Result<void> verifyTurnFilterRules(const QString &tap, const TurnFilterParameters &parameters)
 {
-    const Output ipv4 = run(QStringLiteral("iptables"), {QStringLiteral("-S")});
-    const Output ipv6 = run(QStringLiteral("ip6tables"), {QStringLiteral("-S")});
-    const Output bridge =
-        run(QStringLiteral("ebtables"), {QStringLiteral("-t"), QStringLiteral("nat"), QStringLiteral("-L")});
-    for (const Output *listing : {&ipv4, &ipv6, &bridge}) {
+    const auto listing = [](const QString &table, const QStringList &arguments) {
+        return runNetAdminStep(table, arguments, {QStringLiteral("filter-rules"), table});
+    };
+    const NetAdminOutput ipv4 = listing(QStringLiteral("iptables"), {QStringLiteral("-S")});
+    const NetAdminOutput ipv6 = listing(QStringLiteral("ip6tables"), {QStringLiteral("-S")});
+    const NetAdminOutput bridge =
+        listing(QStringLiteral("ebtables"),
+                {QStringLiteral("-t"), QStringLiteral("nat"), QStringLiteral("-L")});
+    for (const NetAdminOutput *listing : {&ipv4, &ipv6, &bridge}) {
         if (!listing->ran || listing->exitCode != 0)
             return makeError(QStringLiteral("libvirt.nwfilter-missing"),
                              QStringLiteral("cannot read the filter tables to check the turn's "
@@ -220,12 +202,23 @@ Result<void> verifyTurnFilterRules(const QString &tap, const TurnFilterParameter
     return {};
 }
 
-Result<void> flushTurnConntrack(const QString &guestAddress)
+Result<void> flushTurnConntrack(const QString &bridge, const QString &guestAddress)
 {
+    // The helper finds the guest's address on the bridge itself.
+    if (!engineHasNetAdmin()) {
+        const NetAdminOutput flushed =
+            runNetAdminStep({}, {}, {QStringLiteral("conntrack-flush"), bridge});
+        if (!flushed.ok())
+            return makeError(QStringLiteral("libvirt.conntrack"),
+                             QStringLiteral("cannot forget the tracked connections of %1: %2")
+                                 .arg(guestAddress, flushed.err));
+        return {};
+    }
     // conntrack exits 1 when there was nothing to delete.
     for (const char *direction : {"--orig-src", "--orig-dst"}) {
-        const Output flushed =
-            run(QStringLiteral("conntrack"), {QStringLiteral("-D"), QLatin1String(direction), guestAddress});
+        const NetAdminOutput flushed =
+            runNetAdminStep(QStringLiteral("conntrack"),
+                            {QStringLiteral("-D"), QLatin1String(direction), guestAddress}, {});
         if (!flushed.ran || (flushed.exitCode != 0 && !flushed.err.contains(QLatin1String("0 flow entries"))))
             return makeError(QStringLiteral("libvirt.conntrack"),
                              QStringLiteral("cannot forget the tracked connections of %1 (install "

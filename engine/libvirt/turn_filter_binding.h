@@ -45,6 +45,8 @@ Result<void> verifyTurnFilterRules(const QString &tap, const TurnFilterParameter
 // Forgets every connection the kernel tracks to or from `guestAddress`: a
 // /30 is reused by later turns, and a tracked ESTABLISHED flow of an
 // earlier one must not pass this turn's filter.
-Result<void> flushTurnConntrack(const QString &guestAddress);
+// `bridge` is the turn's: the helper (net_admin.h) flushes only the address
+// of the guest on a turn's bridge.
+Result<void> flushTurnConntrack(const QString &bridge, const QString &guestAddress);
 
 } // namespace arizuko::libvirt

@@ -1,8 +1,9 @@
 #include "libvirt/turn_tap.h"
 
+#include "libvirt/net_admin.h"
+
 #include <QDir>
 #include <QFile>
-#include <QProcess>
 
 namespace arizuko::libvirt {
 namespace {
@@ -11,20 +12,30 @@ const QString tapSuffix = QStringLiteral("-g");
 const QString ownerAliasPrefix = QStringLiteral("arizuko-engine=");
 const QString sysClassNet = QStringLiteral("/sys/class/net/");
 
-// One `ip -batch -` for all steps: a single exec instead of one per step.
-Result<void> runIpBatch(const QString &what, const QString &commands)
+Result<void> failure(const QString &what, const NetAdminOutput &output)
 {
-    QProcess ip;
-    ip.start(QStringLiteral("ip"), {QStringLiteral("-batch"), QStringLiteral("-")});
-    if (!ip.waitForStarted(5000))
-        return makeError(QStringLiteral("libvirt.tap"),
-                         QStringLiteral("%1: cannot run ip (iproute2): %2").arg(what, ip.errorString()));
-    ip.write(commands.toUtf8());
-    ip.closeWriteChannel();
-    if (!ip.waitForFinished(10000) || ip.exitStatus() != QProcess::NormalExit || ip.exitCode() != 0)
-        return makeError(QStringLiteral("libvirt.tap"),
-                         QStringLiteral("%1: %2")
-                             .arg(what, QString::fromLocal8Bit(ip.readAllStandardError()).trimmed()));
+    if (output.ok())
+        return {};
+    return makeError(QStringLiteral("libvirt.tap"),
+                     QStringLiteral("%1: %2").arg(
+                         what, output.err.isEmpty()
+                                   ? QStringLiteral("exit status %1").arg(output.exitCode)
+                                   : output.err));
+}
+
+// One `ip -batch -` for all steps (a single exec instead of one per step)
+// when the engine has CAP_NET_ADMIN, else the helper's `helperSteps`, in order.
+Result<void> runIpBatch(const QString &what, const QString &commands,
+                        const QList<QStringList> &helperSteps)
+{
+    if (engineHasNetAdmin())
+        return failure(what, runNetAdminStep(QStringLiteral("ip"),
+                                             {QStringLiteral("-batch"), QStringLiteral("-")}, {},
+                                             commands.toUtf8()));
+    for (const QStringList &step : helperSteps) {
+        if (const Result<void> done = failure(what, runNetAdminStep({}, {}, step)); !done)
+            return done;
+    }
     return {};
 }
 
@@ -50,7 +61,10 @@ Result<void> createTurnTap(const QString &tap, const QString &bridge, const QStr
                          : QStringLiteral("creating the turn's tap %1 on %2").arg(tap, bridge),
         QStringLiteral("tuntap add dev %1 mode tap vnet_hdr\n"
                        "link set dev %1%2 alias %3%4 up\n")
-            .arg(tap, master, ownerAliasPrefix, owner));
+            .arg(tap, master, ownerAliasPrefix, owner),
+        bridge.isEmpty() ? QList<QStringList>{{QStringLiteral("tap-create"), tap, owner}}
+                         : QList<QStringList>{{QStringLiteral("tap-create"), tap, owner},
+                                              {QStringLiteral("tap-attach"), tap, bridge}});
     if (!created)
         (void)deleteTurnTap(tap); // half made: created but not marked or not on the bridge
     return created;
@@ -59,7 +73,8 @@ Result<void> createTurnTap(const QString &tap, const QString &bridge, const QStr
 Result<void> attachTurnTap(const QString &tap, const QString &bridge)
 {
     return runIpBatch(QStringLiteral("putting the turn's tap %1 on %2").arg(tap, bridge),
-                      QStringLiteral("link set dev %1 master %2\n").arg(tap, bridge));
+                      QStringLiteral("link set dev %1 master %2\n").arg(tap, bridge),
+                      {{QStringLiteral("tap-attach"), tap, bridge}});
 }
 
 Result<void> deleteTurnTap(const QString &tap)
@@ -67,7 +82,8 @@ Result<void> deleteTurnTap(const QString &tap)
     if (!QFile::exists(sysClassNet + tap))
         return {};
     const Result<void> deleted = runIpBatch(QStringLiteral("deleting the turn's tap %1").arg(tap),
-                                            QStringLiteral("link del dev %1\n").arg(tap));
+                                            QStringLiteral("link del dev %1\n").arg(tap),
+                                            {{QStringLiteral("tap-delete"), tap}});
     // Gone meanwhile (libvirt removes the taps it made with their VM).
     if (!deleted && !QFile::exists(sysClassNet + tap))
         return {};

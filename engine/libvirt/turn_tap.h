@@ -19,7 +19,8 @@ QString turnTapName(const QString &turnName);
 
 // Creates the tap, enslaves it to `bridge` (none when empty: the turn's
 // network may not exist yet) and sets it up, with `owner` (an engine's
-// "pid:starttime") in its alias. Needs CAP_NET_ADMIN.
+// "pid:starttime") in its alias. Needs CAP_NET_ADMIN, or the helper
+// (net_admin.h), which makes the tap the engine's user's.
 Result<void> createTurnTap(const QString &tap, const QString &bridge, const QString &owner);
 
 // Enslaves a tap made without a bridge to the turn's bridge.

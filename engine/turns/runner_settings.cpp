@@ -2,6 +2,7 @@
 
 #include "host/guest_image.h"
 #include "host/helper_programs.h"
+#include "libvirt/net_admin.h"
 
 #include <QFile>
 #include <QStandardPaths>
@@ -23,24 +24,6 @@ Result<int> positiveNumber(const char *variable, int fallback)
     return value;
 }
 
-// Whether this process may create network devices (CAP_NET_ADMIN in its
-// effective set, /proc/self/status CapEff).
-bool hasNetAdmin()
-{
-    QFile status(QStringLiteral("/proc/self/status"));
-    if (!status.open(QIODevice::ReadOnly))
-        return false;
-    for (const QByteArray &line : status.readAll().split('\n')) {
-        if (!line.startsWith("CapEff:"))
-            continue;
-        bool ok = false;
-        const qulonglong effective = line.mid(7).trimmed().toULongLong(&ok, 16);
-        constexpr int capNetAdmin = 12;
-        return ok && (effective >> capNetAdmin & 1U);
-    }
-    return false;
-}
-
 } // namespace
 
 Result<libvirt::FilterMode> parseFilterMode(const QString &text)
@@ -50,7 +33,8 @@ Result<libvirt::FilterMode> parseFilterMode(const QString &text)
     if (text == QLatin1String("classic"))
         return libvirt::FilterMode::Classic;
     if (text.isEmpty() || text == QLatin1String("auto"))
-        return hasNetAdmin() ? libvirt::FilterMode::Pretap : libvirt::FilterMode::Classic;
+        return libvirt::canTakeNetAdminSteps() ? libvirt::FilterMode::Pretap
+                                               : libvirt::FilterMode::Classic;
     return makeError(QStringLiteral("turns.bad-setting"),
                      QStringLiteral("ARIZUKO_FILTER_MODE='%1' is not one of auto, pretap, classic")
                          .arg(text));
@@ -108,6 +92,7 @@ Result<RunnerSettings> RunnerSettings::fromLayers(const SettingValues &saved)
     settings.accelerator = *libvirt::parseAcceleratorSetting(values.value(setting::accelerator));
     settings.maxConcurrentTurns = values.value(setting::maxTurns).toInt();
     settings.defaultDeadline = std::chrono::seconds(values.value(setting::turnDeadline).toInt());
+    settings.bootLimit = std::chrono::seconds(values.value(setting::bootLimit).toInt());
     settings.modelProvider = *parseModelProviderChoice(values.value(setting::modelProvider));
     settings.modelUrl = values.value(setting::modelUrl);
     settings.model = values.value(setting::model);

@@ -26,6 +26,9 @@ struct RunnerSettings : libvirt::MachineSettings
     libvirt::FilterMode filterMode = libvirt::FilterMode::Classic;
     int maxConcurrentTurns = 2;
     std::chrono::seconds defaultDeadline{30 * 60};
+    // A guest that has not reported this long after its VM was started
+    // fails its turn, with the tail of its console log.
+    std::chrono::seconds bootLimit{120};
     std::chrono::milliseconds proxyHealthTimeout{15000};
     int memoryMiB = 1024;
     int vcpus = 1;
@@ -53,12 +56,13 @@ struct RunnerSettings : libvirt::MachineSettings
     // their variables: ARIZUKO_LIBVIRT_URI, ARIZUKO_ACCELERATOR (auto|kvm|tcg),
     // ARIZUKO_SUBNET_POOL, ARIZUKO_MAX_TURNS, ARIZUKO_TURN_DEADLINE (seconds),
     // ARIZUKO_MODEL_PROVIDER (auto|api-key|oauth|demo), ARIZUKO_MODEL_URL,
-    // ARIZUKO_MODEL, ARIZUKO_WARM_START (on|off). Only in the environment: ARIZUKO_GUEST_IMAGE_DIR,
+    // ARIZUKO_MODEL, ARIZUKO_WARM_START (on|off),
+    // ARIZUKO_BOOT_LIMIT (seconds). Only in the environment: ARIZUKO_GUEST_IMAGE_DIR,
     // ARIZUKO_EGRESS_BIN, ARIZUKO_FILTER_MODE (auto|pretap|classic),
     // ARIZUKO_PROXY_HEALTH_TIMEOUT_MS, ARIZUKO_TURN_MEMORY_MIB,
     // ARIZUKO_GATEWAY_PORT, ARIZUKO_PROXY_ALLOW_LOOPBACK=1, ARIZUKO_MODEL_SCRIPT,
-    // ARIZUKO_DELEGATION_DEPTH, ARIZUKO_SPARE_MAX_AGE (seconds). A value that fails its check is an error
-    // naming where it came from.
+    // ARIZUKO_DELEGATION_DEPTH, ARIZUKO_SPARE_MAX_AGE (seconds). A value that fails its check is an
+    // error naming where it came from.
     static Result<RunnerSettings> load(store::Store &store);
     // The same with nothing saved: defaults, then the environment.
     static Result<RunnerSettings> fromEnvironment();

@@ -34,6 +34,7 @@ inline const QString modelProvider = QStringLiteral("model-provider");
 inline const QString modelUrl = QStringLiteral("model-url");
 inline const QString model = QStringLiteral("model");
 inline const QString warmStart = QStringLiteral("warm-start"); // on | off
+inline const QString bootLimit = QStringLiteral("boot-limit"); // seconds
 } // namespace setting
 
 // Every saved setting, in the order the window and `settings show` list them.
@@ -45,6 +46,8 @@ inline constexpr int minTurns = 1;
 inline constexpr int maxTurnsLimit = 16;
 inline constexpr int minDeadlineSeconds = 60;
 inline constexpr int maxDeadlineSeconds = 24 * 60 * 60;
+inline constexpr int minBootLimitSeconds = 10;
+inline constexpr int maxBootLimitSeconds = 60 * 60;
 inline constexpr int minPoolPrefix = 16;
 inline constexpr int maxPoolPrefix = 30;
 

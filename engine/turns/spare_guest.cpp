@@ -1,5 +1,6 @@
 #include "turns/spare_guest.h"
 
+#include "libvirt/channel_directory.h"
 #include "libvirt/turn_domain.h"
 #include "libvirt/turn_filter_binding.h"
 #include "libvirt/turn_network.h"
@@ -91,11 +92,14 @@ void SpareGuest::start()
     const QString directory =
         QDir(m_environment.store.dataDir()).filePath(QStringLiteral("spares/") + m_name);
     m_consoleLogPath = QDir(directory).filePath(QStringLiteral("console.log"));
-    m_socketDirectory = std::make_unique<QTemporaryDir>(
-        QDir(QDir::tempPath()).filePath(m_name + QStringLiteral("-XXXXXX")));
-    if (!QDir().mkpath(m_basis.homeDirectory) || !QDir().mkpath(directory) ||
-        !m_socketDirectory->isValid()) {
-        fail(QStringLiteral("cannot create the folder home %1, %2 or a socket directory")
+    auto sockets = libvirt::makeChannelDirectory(m_name);
+    if (!sockets) {
+        fail(sockets.error().message);
+        return;
+    }
+    m_socketDirectory = std::move(sockets.value());
+    if (!QDir().mkpath(m_basis.homeDirectory) || !QDir().mkpath(directory)) {
+        fail(QStringLiteral("cannot create the folder home %1 or %2")
                  .arg(m_basis.homeDirectory, directory));
         return;
     }
@@ -170,7 +174,8 @@ void SpareGuest::createDomain()
                 if (filtered)
                     filtered = libvirt::createTurnFilterBinding(*connection, binding);
                 if (filtered)
-                    filtered = libvirt::flushTurnConntrack(spec.filter.guestAddress);
+                    filtered =
+                        libvirt::flushTurnConntrack(spec.networkName, spec.filter.guestAddress);
                 if (filtered)
                     filtered = libvirt::verifyTurnFilterRules(spec.tapName, spec.filter);
                 making->timings.insert(QStringLiteral("filter"), step.elapsed());

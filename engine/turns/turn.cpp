@@ -4,6 +4,7 @@
 #include "folders/topics.h"
 #include "gateway/model_gateway.h"
 #include "host/guest_image.h"
+#include "libvirt/channel_directory.h"
 #include "libvirt/turn_domain.h"
 #include "libvirt/turn_filter_binding.h"
 #include "libvirt/turn_network.h"
@@ -14,6 +15,7 @@
 #include "tools/mcp_server.h"
 #include "tools/topic_messages.h"
 #include "tools/turn_tools.h"
+#include "turns/console_tail.h"
 #include "turns/egress_proxy.h"
 #include "turns/guest_channel.h"
 #include "turns/guest_proxy_options.h"
@@ -98,6 +100,9 @@ namespace {
 // is how long it gets before the VM is destroyed anyway.
 constexpr int exitGraceMs = 3000;
 
+// How much of a console log a boot-limit error quotes.
+constexpr int consoleTailLines = 20;
+
 // Claude Code writes one JSON object per line; a line this long is not one
 // the transcript keeps whole.
 constexpr qsizetype maxAgentLineChars = 16 * 1024 * 1024;
@@ -145,7 +150,7 @@ void Turn::FilterBinding::run(libvirt::Connection &connection,
     if (done)
         done = libvirt::createTurnFilterBinding(connection, binding);
     if (done)
-        done = libvirt::flushTurnConntrack(binding.filter.guestAddress);
+        done = libvirt::flushTurnConntrack(bridge, binding.filter.guestAddress);
     if (done)
         done = libvirt::verifyTurnFilterRules(binding.tap, binding.filter);
     result = std::move(done);
@@ -189,6 +194,8 @@ Turn::Turn(TurnEnvironment &environment, TurnRecord record, TurnRequest request,
     connect(&m_networkWatcher, &QFutureWatcher<void>::finished, this, &Turn::onNetworkCreated);
     connect(&m_teardownWatcher, &QFutureWatcher<void>::finished, this, &Turn::onTornDown);
     connect(&m_filterWatcher, &QFutureWatcher<void>::finished, this, &Turn::onFilterVerified);
+    m_bootLimit.setSingleShot(true);
+    connect(&m_bootLimit, &QTimer::timeout, this, &Turn::onBootLimit);
     m_exitGrace.setSingleShot(true);
     m_exitGrace.setInterval(exitGraceMs);
     connect(&m_exitGrace, &QTimer::timeout, this, &Turn::onChannelClosed);
@@ -235,6 +242,24 @@ void Turn::armDeadline()
     m_deadline.start(std::chrono::duration_cast<std::chrono::milliseconds>(deadline));
 }
 
+void Turn::onBootLimit()
+{
+    const QString log =
+        QDir(turnDirectory(m_environment.store, id())).filePath(QStringLiteral("console.log"));
+    const QStringList tail = consoleTail(log, consoleTailLines);
+    const QString message =
+        QStringLiteral("the guest did not report within the boot limit of %1 s (setting %2)")
+            .arg(m_bootLimit.intervalAsDuration().count() / 1000)
+            .arg(setting::bootLimit);
+    finish(TurnState::Failed,
+           makeError(QStringLiteral("turns.boot-timeout"),
+                     tail.isEmpty()
+                         ? message + QStringLiteral("; its console log %1 is empty").arg(log)
+                         : message +
+                               QStringLiteral("; the last lines of its console (%1):\n").arg(log) +
+                               tail.join(QLatin1Char('\n'))));
+}
+
 void Turn::cancel(const QString &why)
 {
     if (m_finished)
@@ -261,12 +286,10 @@ Result<void> Turn::prepare(const TurnPlan &plan)
                 .arg(plan.homeDirectory, m_environment.store.dataDir()));
     // QEMU's socket paths must fit sun_path (108 bytes), which a deep data
     // directory would not: the sockets live in a short private directory.
-    m_socketDirectory = std::make_unique<QTemporaryDir>(
-        QDir(QDir::tempPath()).filePath(name() + QStringLiteral("-XXXXXX")));
-    if (!m_socketDirectory->isValid())
-        return makeError(
-            QStringLiteral("turns.files"),
-            QStringLiteral("cannot create a socket directory in %1").arg(QDir::tempPath()));
+    auto sockets = libvirt::makeChannelDirectory(name());
+    if (!sockets)
+        return sockets.error();
+    m_socketDirectory = std::move(sockets.value());
     m_domainSpec = turnDomainSpec(
         m_environment.settings, m_environment.accelerator.accelerator,
         {name(), m_environment.owner, plan.homeDirectory, m_socketDirectory->path(),
@@ -748,6 +771,7 @@ void Turn::finish(TurnState outcome, const std::optional<Error> &error)
         return;
     m_finished = true;
     m_deadline.stop();
+    m_bootLimit.stop();
     m_exitGrace.stop();
     enter(TurnState::Finishing);
     if (error) {
@@ -866,9 +890,11 @@ void Turn::enter(TurnState state)
         break;
     case TurnState::Booting:
         m_record.bootingAt = at;
+        m_bootLimit.start(m_environment.settings.bootLimit);
         break;
     case TurnState::Running:
         m_record.runningAt = at;
+        m_bootLimit.stop();
         break;
     case TurnState::Finishing:
         m_record.finishingAt = at;

@@ -90,6 +90,8 @@ signals:
 
 private:
     void armDeadline();
+    // The boot limit passed before the guest's first message.
+    void onBootLimit();
     // The VM's, network's and tap's name: the turn's, or the adopted spare's.
     QString vmName() const { return m_spareName.isEmpty() ? name() : m_spareName; }
     Result<void> prepare(const TurnPlan &plan);
@@ -192,6 +194,7 @@ private:
     QString m_tap; // Pretap mode: the tap (and binding) the engine made
     QString m_spareName; // warm start: the adopted spare's name
     QTimer m_deadline;
+    QTimer m_bootLimit; // from Booting to the guest's first message
     QTimer m_exitGrace;
     QDeadlineTimer m_deadlineAt;
     QElapsedTimer m_proxyStarted;

@@ -96,6 +96,7 @@ say "built $(basename "$deb") ($(du -h "$deb" | cut -f1))"
 dpkg-deb --contents "$deb" | awk '{print $6}' | sed 's|^\./|/|' >"$scratch/contents"
 for path in /usr/bin/arizuko-desktop /usr/bin/arizukoctl \
     "$helpers/arizuko-egress" "$helpers/arizuko-guest" "$helpers/build-guest-image" "$helpers/guest-image.env" \
+    "$helpers/arizuko-net-helper" \
     /usr/share/applications/arizuko-desktop.desktop \
     /usr/share/icons/hicolor/scalable/apps/arizuko-desktop.svg \
     /usr/share/metainfo/org.arizuko.desktop.metainfo.xml \
@@ -105,7 +106,8 @@ for path in /usr/bin/arizuko-desktop /usr/bin/arizukoctl \
     grep -qx "$path" "$scratch/contents" || fail "the package lacks $path"
 done
 dpkg-deb --field "$deb" Depends >"$scratch/depends"
-for needed in libvirt-daemon-system qemu-system-x86 libqt6webenginewidgets6 libvirt0 npm acl; do
+for needed in libvirt-daemon-system qemu-system-x86 libqt6webenginewidgets6 libvirt0 npm acl \
+    libcap2-bin iptables ebtables; do
     grep -q "\b$needed\b" "$scratch/depends" || fail "Depends lacks $needed: $(cat "$scratch/depends")"
 done
 
@@ -131,6 +133,10 @@ for program in arizuko-desktop arizukoctl; do
 done
 /usr/bin/arizukoctl --version | grep -q '^arizukoctl ' || fail "the installed arizukoctl does not run"
 "$helpers/arizuko-egress" --help | grep -q 'allowlist' || fail "the installed arizuko-egress does not run"
+# The postinst gave the net helper CAP_NET_ADMIN, and nothing else, so a
+# normal user's turns start in pretap.
+getcap "$helpers/arizuko-net-helper" | grep -q 'cap_net_admin[=+]ep$' ||
+    fail "the net helper lacks its capability: $(getcap "$helpers/arizuko-net-helper")"
 
 # bash completion: the installed script completes a command and a subcommand.
 completion=$(bash -c '

@@ -32,8 +32,9 @@ class SpecGate(unittest.TestCase):
         cls.engine.environment.update({
             "ARIZUKO_EGRESS_BIN": str(proxy),
             "ARIZUKO_FILTER_MODE": "pretap",
-            # Far longer than the guest's boot to its first message.
-            "ARIZUKO_PROXY_HEALTH_TIMEOUT_MS": "40000",
+            # Far longer than the guest's boot to its first message, also on
+            # a loaded machine (30-45 s at load 13 on two cores).
+            "ARIZUKO_PROXY_HEALTH_TIMEOUT_MS": "90000",
         })
         cls.result = cls.engine.run("run", "--agent", "command", "corp",
                                     "echo the-agent-ran", timeout=300)

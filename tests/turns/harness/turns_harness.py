@@ -33,6 +33,8 @@ def parse_arguments():
     parser.add_argument("--spare-driver")
     # The guest channel test's forger (tests/turns/e2e/channel_forger.c).
     parser.add_argument("--channel-forger")
+    # The boot-limit test's /init, which never starts arizuko-guest.
+    parser.add_argument("--silent-init")
     ARGS, rest = parser.parse_known_args()
     return [sys.argv[0]] + rest
 

@@ -73,7 +73,7 @@ private slots:
             return tap.name == turn.tap && tap.owner == test::testOwner();
         }));
         VERIFY_OK(createTurnFilterBinding(*turn.connection, turn.binding()));
-        VERIFY_OK(flushTurnConntrack(turn.parameters.guestAddress));
+        VERIFY_OK(flushTurnConntrack(turn.name, turn.parameters.guestAddress));
         VERIFY_OK(verifyTurnFilterRules(turn.tap, turn.parameters));
         // Another turn's ports are not this one's.
         TurnFilterParameters other = turn.parameters;

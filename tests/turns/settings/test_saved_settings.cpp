@@ -87,6 +87,12 @@ private slots:
         QTest::newRow("turns ok") << turns::setting::maxTurns << QStringLiteral("16") << QString();
         QTest::newRow("deadline short") << turns::setting::turnDeadline << QStringLiteral("59")
                                         << QStringLiteral("of seconds from 60 to 86400");
+        QTest::newRow("boot limit short") << turns::setting::bootLimit << QStringLiteral("9")
+                                          << QStringLiteral("of seconds from 10 to 3600");
+        QTest::newRow("boot limit long") << turns::setting::bootLimit << QStringLiteral("3601")
+                                         << QStringLiteral("of seconds from 10 to 3600");
+        QTest::newRow("boot limit ok")
+            << turns::setting::bootLimit << QStringLiteral("30") << QString();
         QTest::newRow("provider") << turns::setting::modelProvider << QStringLiteral("openai")
                                   << QStringLiteral("write auto, api-key, oauth or demo");
         QTest::newRow("provider ok")

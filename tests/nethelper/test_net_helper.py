@@ -1,0 +1,140 @@
+"""arizuko-net-helper gives a normal user pretap's CAP_NET_ADMIN steps for
+this app's taps and bridges only. Each call runs as the suite's normal user
+(arizuko-test, in group libvirt) or as nobody (not in it); the test itself
+runs as root, which it needs to switch users and to make the things the
+user must not touch (a root tap, a bridge not named like a turn's)."""
+
+import argparse
+import os
+import pathlib
+import subprocess
+import sys
+import unittest
+import uuid
+
+import unittest_outcome
+
+HELPER = None
+TEST_USER = os.environ.get("ARIZUKO_TEST_USER", "arizuko-test")
+REFUSED = 2
+
+
+def helper_as(user, *arguments):
+    return subprocess.run(["runuser", "-u", user, "--", HELPER, *arguments],
+                          capture_output=True, text=True, timeout=30)
+
+
+def ip(*arguments):
+    subprocess.run(["ip", *arguments], check=True, capture_output=True, timeout=30)
+
+
+def exists(device):
+    return pathlib.Path("/sys/class/net", device).exists()
+
+
+def fresh(suffix=""):
+    return f"az-{uuid.uuid4().hex[:8]}{suffix}"
+
+
+class NetHelper(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        if os.geteuid() != 0:
+            raise AssertionError("this test switches to its users with runuser: run it as root")
+        capability = subprocess.run(["getcap", HELPER], capture_output=True, text=True).stdout
+        if "cap_net_admin" not in capability:
+            raise AssertionError(f"{HELPER} has no CAP_NET_ADMIN (getcap: {capability.strip()!r}); "
+                                 f"the build gives it as root, ./dev build otherwise")
+
+    def setUp(self):
+        self.made = []
+
+    def tearDown(self):
+        for device in self.made:
+            if exists(device):
+                ip("link", "del", "dev", device)
+
+    def refused(self, result, words):
+        self.assertEqual(result.returncode, REFUSED, result)
+        self.assertIn(words, result.stderr)
+
+    def test_the_user_makes_attaches_and_deletes_its_own_tap(self):
+        tap, bridge = fresh("-g"), fresh()
+        self.made += [tap, bridge]
+        ip("link", "add", bridge, "type", "bridge")
+        ip("addr", "add", "192.0.2.1/30", "dev", bridge)
+        made = helper_as(TEST_USER, "tap-create", tap, "123:456")
+        self.assertEqual(made.returncode, 0, made)
+        uid = subprocess.run(["id", "-u", TEST_USER], capture_output=True, text=True).stdout.strip()
+        self.assertEqual(pathlib.Path(f"/sys/class/net/{tap}/owner").read_text().strip(), uid)
+        self.assertEqual(pathlib.Path(f"/sys/class/net/{tap}/ifalias").read_text().strip(),
+                         "arizuko-engine=123:456")
+        attached = helper_as(TEST_USER, "tap-attach", tap, bridge)
+        self.assertEqual(attached.returncode, 0, attached)
+        self.assertEqual(pathlib.Path(f"/sys/class/net/{tap}/master").resolve().name, bridge)
+        flushed = helper_as(TEST_USER, "conntrack-flush", bridge)
+        self.assertEqual(flushed.returncode, 0, flushed)
+        for table in ("iptables", "ip6tables", "ebtables"):
+            listing = helper_as(TEST_USER, "filter-rules", table)
+            self.assertEqual(listing.returncode, 0, listing)
+            self.assertTrue(listing.stdout.strip(), table)
+        deleted = helper_as(TEST_USER, "tap-delete", tap)
+        self.assertEqual(deleted.returncode, 0, deleted)
+        self.assertFalse(exists(tap))
+
+    def test_someone_elses_tap_is_not_touched(self):
+        tap, bridge = fresh("-g"), fresh()
+        self.made += [tap, bridge]
+        ip("tuntap", "add", "dev", tap, "mode", "tap")  # root's
+        ip("link", "add", bridge, "type", "bridge")
+        self.refused(helper_as(TEST_USER, "tap-delete", tap), "is not yours")
+        self.refused(helper_as(TEST_USER, "tap-attach", tap, bridge), "is not yours")
+        self.refused(helper_as(TEST_USER, "tap-create", tap, "1:2"), "exists already")
+        self.assertTrue(exists(tap))
+        self.assertFalse(pathlib.Path(f"/sys/class/net/{tap}/master").exists())
+
+    def test_only_this_apps_names(self):
+        for name in ("eth0", "az-1234567-g", "az-12345678", "az-1234567g-g", "az-12345678-g;id",
+                     "az-12345678-g ", "../az-12345678-g", "AZ-12345678-G"):
+            self.refused(helper_as(TEST_USER, "tap-create", name, "1:2"), "is not a turn's tap name")
+        tap = fresh("-g")
+        self.made.append(tap)
+        for owner in ("1:2 up", "1:2\nlink del dev eth0", "x:1", ""):
+            self.refused(helper_as(TEST_USER, "tap-create", tap, owner), "is not an engine's pid:starttime")
+        self.assertFalse(exists(tap))
+
+    def test_only_a_turns_bridge(self):
+        tap = fresh("-g")
+        self.made.append(tap)
+        self.assertEqual(helper_as(TEST_USER, "tap-create", tap, "1:2").returncode, 0)
+        for bridge in ("lo", "eth0", "virbr0", "az-1234567"):
+            self.refused(helper_as(TEST_USER, "tap-attach", tap, bridge), "is not a turn's bridge name")
+        self.refused(helper_as(TEST_USER, "tap-attach", tap, fresh()), "there is no bridge")
+        not_a_turns = fresh()
+        self.made.append(not_a_turns)
+        ip("link", "add", not_a_turns, "type", "bridge")
+        ip("addr", "add", "198.51.100.1/24", "dev", not_a_turns)
+        self.refused(helper_as(TEST_USER, "conntrack-flush", not_a_turns), "is not a turn's")
+        self.refused(helper_as(TEST_USER, "conntrack-flush", "eth0"), "is not a turn's bridge name")
+
+    def test_nothing_else(self):
+        self.refused(helper_as(TEST_USER, "filter-rules", "nft"), "is not one of")
+        self.refused(helper_as(TEST_USER, "link-del", "eth0"), "unknown command")
+        self.refused(helper_as(TEST_USER, "tap-delete"), "takes 1 argument")
+        self.refused(helper_as(TEST_USER), "usage")
+
+    def test_a_user_outside_group_libvirt_is_refused(self):
+        tap = fresh("-g")
+        self.made.append(tap)
+        self.refused(helper_as("nobody", "tap-create", tap, "1:2"), "only members of group libvirt")
+        self.refused(helper_as("nobody", "check"), "only members of group libvirt")
+        self.assertFalse(exists(tap))
+        self.assertEqual(helper_as(TEST_USER, "check").returncode, 0)
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--helper", required=True)
+    arguments, rest = parser.parse_known_args()
+    HELPER = arguments.helper
+    unittest_outcome.run([sys.argv[0]] + rest)
