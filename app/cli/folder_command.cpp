@@ -7,6 +7,7 @@
 #include "subcommands.h"
 
 #include <QCommandLineParser>
+#include <QHash>
 #include <QJsonArray>
 #include <QJsonObject>
 
@@ -47,11 +48,13 @@ Exit add(Context &context, const QStringList &arguments)
         folders.add(parser.positionalArguments().first(), parser.value(name));
     if (!added)
         return context.failure(added.error());
-    const QString home = folders.homePath(added->path);
+    const Result<QString> home = folders.homePath(added->path);
+    if (!home)
+        return context.failure(home.error());
     if (context.json())
-        context.printJson(toJson(*added, home));
+        context.printJson(toJson(*added, *home));
     else
-        context.out() << "added folder " << added->path << " (home " << home << ")\n";
+        context.out() << "added folder " << added->path << " (home " << *home << ")\n";
     return Exit::Ok;
 }
 
@@ -71,16 +74,23 @@ Exit list(Context &context, const QStringList &arguments)
     const Result<QList<folders::Folder>> listed = folders.list();
     if (!listed)
         return context.failure(listed.error());
+    QHash<QString, QString> homes;
+    for (const folders::Folder &folder : *listed) {
+        const Result<QString> home = folders.homePath(folder.path);
+        if (!home)
+            return context.failure(home.error());
+        homes.insert(folder.path, *home);
+    }
     context.printList(
         *listed,
         {QStringLiteral("FOLDER"), QStringLiteral("NAME"), QStringLiteral("CREATED"),
          QStringLiteral("HOME")},
-        [&folders](const folders::Folder &folder) {
-            return toJson(folder, folders.homePath(folder.path));
+        [&homes](const folders::Folder &folder) {
+            return toJson(folder, homes.value(folder.path));
         },
-        [&folders](const folders::Folder &folder) {
+        [&homes](const folders::Folder &folder) {
             return QStringList{folder.path, folder.name, folder.createdAt,
-                               folders.homePath(folder.path)};
+                               homes.value(folder.path)};
         });
     return Exit::Ok;
 }

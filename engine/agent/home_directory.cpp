@@ -18,10 +18,11 @@ namespace arizuko::agent {
 
 struct HomeDirectory::Descriptor
 {
-    explicit Descriptor(int fd) : fd(fd) {}
-    ~Descriptor() { ::close(fd); }
-    Descriptor(const Descriptor &) = delete;
-    Descriptor &operator=(const Descriptor &) = delete;
+    explicit Descriptor(posix::UniqueFd directory)
+        : owned(std::move(directory))
+        , fd(owned.get())
+    {}
+    const posix::UniqueFd owned;
     const int fd;
 };
 
@@ -64,21 +65,23 @@ bool validRelative(const QString &relative)
 
 } // namespace
 
-HomeDirectory::HomeDirectory(QString path, std::shared_ptr<Descriptor> directory)
+HomeDirectory::HomeDirectory(QString path, store::DirectoryIdentity identity,
+                             std::shared_ptr<Descriptor> directory)
     : m_path(std::move(path))
+    , m_identity(identity)
     , m_directory(std::move(directory))
 {
 }
 
-Result<HomeDirectory> HomeDirectory::open(const QString &path)
+Result<HomeDirectory> HomeDirectory::open(const QString &dataDir, const folders::Home &home)
 {
-    const int fd = ::open(QFile::encodeName(path).constData(),
-                          O_DIRECTORY | O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-    if (fd < 0)
+    Result<store::OpenedDirectory> opened = folders::Folders::openHome(dataDir, home.id);
+    if (!opened)
         return makeError(QStringLiteral("home.open"),
                          QStringLiteral("cannot open the folder home %1: %2")
-                             .arg(path, QString::fromLocal8Bit(std::strerror(errno))));
-    return HomeDirectory(path, std::make_shared<Descriptor>(fd));
+                             .arg(home.path, opened.error().message));
+    return HomeDirectory(home.path, opened->identity,
+                         std::make_shared<Descriptor>(std::move(opened->fd)));
 }
 
 Result<std::optional<QByteArray>> HomeDirectory::read(const QString &relative,

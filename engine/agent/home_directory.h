@@ -5,6 +5,7 @@
 // symbolic link, leaves the home, or opens a file with a second hard link.
 
 #include "core/result.h"
+#include "folders/folders.h"
 
 #include <QByteArray>
 #include <QString>
@@ -17,10 +18,13 @@ namespace arizuko::agent {
 class HomeDirectory
 {
 public:
-    // Opens the home itself; the path up to it is the engine's own.
-    static Result<HomeDirectory> open(const QString &path);
+    // Opens the home (creating it when missing) through Folders::openHome:
+    // every name from the data directory down is a real directory of the
+    // engine's user, never a link.
+    static Result<HomeDirectory> open(const QString &dataDir, const folders::Home &home);
 
     const QString &path() const { return m_path; }
+    const store::DirectoryIdentity &identity() const { return m_identity; }
 
     // The file's bytes, or nullopt when it does not exist. A link, a
     // directory, a FIFO or a file larger than `maxBytes` is an error.
@@ -34,9 +38,11 @@ public:
 
 private:
     struct Descriptor;
-    HomeDirectory(QString path, std::shared_ptr<Descriptor> directory);
+    HomeDirectory(QString path, store::DirectoryIdentity identity,
+                  std::shared_ptr<Descriptor> directory);
 
     QString m_path;
+    store::DirectoryIdentity m_identity;
     std::shared_ptr<Descriptor> m_directory;
 };
 

@@ -2,6 +2,7 @@
 
 #include "agent/claude_session.h"
 #include "folders/folders.h"
+#include "store/store.h"
 
 namespace arizuko::agent {
 
@@ -21,7 +22,12 @@ Result<ForkedTopic> forkTopic(store::Store &store, const QString &actor, const Q
     if (!forked)
         return forked.error();
     ForkedTopic result{*forked, false, std::nullopt};
-    const auto home = HomeDirectory::open(folders::Folders(store, actor).homePath(folder));
+    const Result<folders::Home> folderHome = folders::Folders(store, actor).home(folder);
+    if (!folderHome) {
+        result.copyError = folderHome.error();
+        return result;
+    }
+    const auto home = HomeDirectory::open(store.dataDir(), *folderHome);
     if (!home) {
         result.copyError = home.error();
         return result;

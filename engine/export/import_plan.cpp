@@ -8,9 +8,6 @@
 #include "store/query.h"
 #include "store/store.h"
 
-#include <QDir>
-#include <QFile>
-#include <QFileInfo>
 #include <QJsonObject>
 
 namespace arizuko::manifest {
@@ -134,15 +131,16 @@ Result<ImportPlan> applyImport(store::Store &store, const QByteArray &manifest,
     if (!planned)
         return planned.error();
     // Homes of new folders, as `folder add` makes them; after the commit, so
-    // a refused import leaves no directory behind.
+    // a refused import leaves no directory behind. One that cannot be made
+    // now is made (or refused) by the folder's first turn.
     const folders::Folders folders(store, actor);
     for (const PlannedRow &row : planned->plan.rows) {
         if (row.kind != PlannedRow::Kind::Add || row.resource != u"groups")
             continue;
-        const QString home =
-            folders.homePath(row.row.text(*findResource(row.resource), QStringLiteral("folder")));
-        if (!QFileInfo::exists(home) && QDir().mkpath(home))
-            QFile::setPermissions(home, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        const Result<folders::Home> home =
+            folders.home(row.row.text(*findResource(row.resource), QStringLiteral("folder")));
+        if (home)
+            (void)folders::Folders::openHome(store.dataDir(), home->id);
     }
     return planned->plan;
 }

@@ -2,6 +2,7 @@
 
 #include "audit/audit_log.h"
 #include "folders/folder_names.h"
+#include "store/home_layout.h"
 #include "store/query.h"
 #include "store/store.h"
 #include "store/timestamp.h"
@@ -108,9 +109,30 @@ Folders::Folders(store::Store &store, QString actor)
     , m_actor(std::move(actor))
 {}
 
-QString Folders::homePath(const QString &folder) const
+Result<Home> Folders::home(const QString &folder) const
 {
-    return m_store.dataDir() + QStringLiteral("/groups/") + folder;
+    Result<QSqlQuery> query =
+        execute(m_store.database(), QStringLiteral("SELECT home_id FROM groups WHERE folder = ?"),
+                {folder});
+    if (!query)
+        return query.error();
+    if (!query->next())
+        return notFound(folder);
+    const QString id = query->value(0).toString();
+    return Home{id, m_store.dataDir() + QLatin1Char('/') + store::homeRelativePath(id)};
+}
+
+Result<QString> Folders::homePath(const QString &folder) const
+{
+    const Result<Home> found = home(folder);
+    if (!found)
+        return found.error();
+    return found->path;
+}
+
+Result<store::OpenedDirectory> Folders::openHome(const QString &dataDir, const QString &homeId)
+{
+    return store::openBelowDataDir(dataDir, store::homeRelativePath(homeId), true);
 }
 
 Result<bool> Folders::exists(const QString &path) const
@@ -174,31 +196,24 @@ Result<void> Folders::checkNoLiveTurn(const QString &path, const QString &what) 
     return {};
 }
 
-Result<void> Folders::checkHomeIsInside(const QString &folder) const
+Result<void> Folders::checkHomesDirectory(const QString &folder) const
 {
-    // Every directory between the data directory and the home must be a
-    // real directory: through a link, the home would be somewhere else.
-    QString current = m_store.dataDir() + QStringLiteral("/groups");
-    const QStringList segments = folder.split(QLatin1Char('/'));
-    for (qsizetype index = 0; index < segments.size(); ++index) {
-        std::error_code error;
-        if (fs::is_symlink(fs::symlink_status(toPath(current), error)))
-            return makeError(
-                QStringLiteral("folder.unsafe-home"),
-                QStringLiteral("the home of folder '%1' lies under the symbolic link %2; not "
-                               "following it out of the data directory")
-                    .arg(folder, current));
-        current += QLatin1Char('/') + segments[index];
-    }
-    return {};
+    // <data>/homes must be the engine's own directory: through a link, the
+    // homes would be somewhere else.
+    const Result<store::OpenedDirectory> homes =
+        store::openBelowDataDir(m_store.dataDir(), QStringLiteral("homes"), false);
+    if (homes || homes.error().code == u"store.path-missing")
+        return {};
+    return makeError(QStringLiteral("folder.unsafe-home"),
+                     QStringLiteral("the home of folder '%1' cannot be used: %2")
+                         .arg(folder, homes.error().message));
 }
 
 Result<Folder> Folders::add(const QString &path, const QString &name)
 {
     if (const Result<void> valid = validateFolderPath(path); !valid)
         return valid.error();
-    const QString home = homePath(path);
-    bool homeCreated = false;
+    QString createdHome;
     audit::AuditLog log(m_store);
     Result<Folder> added = log.writeAudited([&]() -> Result<Folder> {
         const QSqlDatabase db = m_store.database();
@@ -212,8 +227,8 @@ Result<Folder> Folders::add(const QString &path, const QString &name)
                 checkParentExists(path, QStringLiteral("cannot add folder '%1'").arg(path));
             !parent)
             return parent.error();
-        if (const Result<void> inside = checkHomeIsInside(path); !inside)
-            return inside.error();
+        if (const Result<void> homes = checkHomesDirectory(path); !homes)
+            return homes.error();
 
         // A null QString would bind as SQL NULL.
         const Folder folder{path, name.isNull() ? QStringLiteral("") : name, nowTimestamp()};
@@ -228,20 +243,22 @@ Result<Folder> Folders::add(const QString &path, const QString &name)
             !audited)
             return audited.error();
 
-        // Made last, so only a failed commit can leave it behind (removed below).
-        const bool homeExisted = QFileInfo::exists(home);
-        if (!QDir().mkpath(home))
-            return makeError(
-                QStringLiteral("folder.home"),
-                QStringLiteral("cannot create the home of folder '%1' at %2").arg(path, home));
-        if (!homeExisted) {
-            homeCreated = true;
-            QFile::setPermissions(home, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
-        }
+        // Made last, so only a failed commit can leave it behind (removed
+        // below). The id is new (the groups_new_home_id trigger), so is the
+        // directory.
+        const Result<Home> made = home(path);
+        if (!made)
+            return made.error();
+        if (const Result<store::OpenedDirectory> opened = openHome(m_store.dataDir(), made->id);
+            !opened)
+            return makeError(QStringLiteral("folder.home"),
+                             QStringLiteral("cannot create the home of folder '%1': %2")
+                                 .arg(path, opened.error().message));
+        createdHome = made->path;
         return folder;
     });
-    if (!added && homeCreated)
-        QDir().rmdir(home);
+    if (!added && !createdHome.isEmpty())
+        QDir().rmdir(createdHome);
     return added;
 }
 
@@ -264,6 +281,7 @@ Result<QStringList> Folders::remove(const QString &path, bool recursive)
     if (const Result<void> valid = validateFolderPath(path); !valid)
         return valid.error();
     audit::AuditLog log(m_store);
+    QStringList removedHomes;
     const Result<QStringList> removedFolders = log.writeAudited([&]() -> Result<QStringList> {
         const QSqlDatabase db = m_store.database();
         const Result<bool> found = exists(path);
@@ -280,22 +298,29 @@ Result<QStringList> Folders::remove(const QString &path, bool recursive)
                 QStringLiteral(
                     "folder '%1' has subfolders (%2); pass --recursive to remove them too")
                     .arg(path, children->join(QStringLiteral(", "))));
-        if (!recursive && homeHasContent(homePath(path)))
+        const Result<QString> ownHome = homePath(path);
+        if (!ownHome)
+            return ownHome.error();
+        if (!recursive && homeHasContent(*ownHome))
             return makeError(
                 QStringLiteral("folder.home-not-empty"),
                 QStringLiteral(
                     "the home of folder '%1' (%2) is not empty; pass --recursive to delete "
                     "it too")
-                    .arg(path, homePath(path)));
+                    .arg(path, *ownHome));
         // Its agent's home is deleted below, under a VM that has it mounted.
         if (const Result<void> idle =
                 checkNoLiveTurn(path, QStringLiteral("cannot remove folder '%1' now").arg(path));
             !idle)
             return idle.error();
         const QStringList removed = QStringList{path} + *children;
+        if (const Result<void> homes = checkHomesDirectory(path); !homes)
+            return homes.error();
         for (const QString &folder : removed) {
-            if (const Result<void> inside = checkHomeIsInside(folder); !inside)
-                return inside.error();
+            const Result<QString> home = homePath(folder);
+            if (!home)
+                return home.error();
+            removedHomes << *home;
         }
 
         // What names the subtree and would apply to a new folder of the same
@@ -332,13 +357,15 @@ Result<QStringList> Folders::remove(const QString &path, bool recursive)
         return removedFolders.error();
 
     // remove_all never follows links: a link is removed, not its target.
-    std::error_code error;
-    fs::remove_all(toPath(homePath(path)), error);
-    if (error)
-        return makeError(
-            QStringLiteral("folder.home-not-removed"),
-            QStringLiteral("folder '%1' was removed, but its home %2 could not be deleted: %3")
-                .arg(path, homePath(path), QString::fromStdString(error.message())));
+    for (const QString &home : std::as_const(removedHomes)) {
+        std::error_code error;
+        fs::remove_all(toPath(home), error);
+        if (error)
+            return makeError(
+                QStringLiteral("folder.home-not-removed"),
+                QStringLiteral("folder '%1' was removed, but the home %2 could not be deleted: %3")
+                    .arg(path, home, QString::fromStdString(error.message())));
+    }
     return removedFolders;
 }
 
@@ -364,8 +391,6 @@ Result<QStringList> Folders::move(const QString &from, const QString &to,
                            "inside it")
                 .arg(from, to));
     const QSqlDatabase db = m_store.database();
-    // Not AuditLog::writeAudited: the home is renamed between the last
-    // change and the commit, and renamed back if the commit fails.
     Result<store::WriteTransaction> transaction = store::WriteTransaction::begin(db);
     if (!transaction)
         return transaction.error();
@@ -423,19 +448,6 @@ Result<QStringList> Folders::move(const QString &from, const QString &to,
     const Result<QStringList> moved = subtree(from);
     if (!moved)
         return moved.error();
-    for (const QString &folder : {from, to}) {
-        if (const Result<void> inside = checkHomeIsInside(folder); !inside)
-            return inside.error();
-    }
-    const QString fromHome = homePath(from);
-    const QString toHome = homePath(to);
-    if (QFileInfo::exists(toHome) || QFileInfo(toHome).isSymLink())
-        return makeError(
-            QStringLiteral("folder.home-exists"),
-            QStringLiteral("cannot move folder '%1' to '%2': %3 already exists on disk; "
-                           "move it aside first")
-                .arg(from, to, toHome));
-
     // Sessions, messages and observations reference groups and sessions
     // without ON UPDATE CASCADE: the keys are checked at commit, once every
     // table carries the new path.
@@ -463,24 +475,9 @@ Result<QStringList> Folders::move(const QString &from, const QString &to,
         !audited)
         return audited.error();
 
-    // The home last before the commit, and back if the commit fails: a
-    // rename within the data directory is atomic.
-    std::error_code error;
-    const bool hadHome = fs::exists(fs::symlink_status(toPath(fromHome), error));
-    if (hadHome) {
-        QDir().mkpath(QFileInfo(toHome).path());
-        fs::rename(toPath(fromHome), toPath(toHome), error);
-        if (error)
-            return makeError(
-                QStringLiteral("folder.home"),
-                QStringLiteral("cannot move the home of folder '%1' from %2 to %3: %4")
-                    .arg(from, fromHome, toHome, QString::fromStdString(error.message())));
-    }
-    if (const Result<void> committed = transaction->commit(); !committed) {
-        if (hadHome)
-            fs::rename(toPath(toHome), toPath(fromHome), error);
+    // The homes stay: they are named by the folders' ids, not their paths.
+    if (const Result<void> committed = transaction->commit(); !committed)
         return committed.error();
-    }
     return *moved;
 }
 

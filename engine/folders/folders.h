@@ -1,9 +1,10 @@
 #pragma once
 
 // Folders: the tenants, a tree of paths (`corp`, `corp/eng`), each with a
-// home directory under <data>/groups/<folder>/ that its turns see as home.
+// home directory <data>/homes/<home id>/ that its turns see as home.
 
 #include "core/result.h"
+#include "store/data_subdirectory.h"
 
 #include <QList>
 #include <QString>
@@ -15,6 +16,15 @@ class Store;
 }
 
 namespace arizuko::folders {
+
+// A folder's home: named by an id that stays with the folder through moves,
+// so no home lies inside another (a guest writes its own home and could
+// otherwise redirect a child's). docs/security-model.md, "Folder homes".
+struct Home
+{
+    QString id;
+    QString path; // <data>/homes/<id>
+};
 
 struct Folder
 {
@@ -30,8 +40,14 @@ public:
     // object ("user:cli", "user:gui").
     Folders(store::Store &store, QString actor);
 
-    // <data>/groups/<folder>
-    QString homePath(const QString &folder) const;
+    // The folder's home; folder.not-found when there is no such folder.
+    Result<Home> home(const QString &folder) const;
+    Result<QString> homePath(const QString &folder) const;
+
+    // Opens the home (creating it when missing) one name at a time below
+    // the data directory, never through a link and only as a directory of
+    // the engine's user: the check made before a VM is given the home.
+    static Result<store::OpenedDirectory> openHome(const QString &dataDir, const QString &homeId);
 
     // Refused when the path is invalid, exists, or its parent does not.
     Result<Folder> add(const QString &path, const QString &name = {});
@@ -45,7 +61,8 @@ public:
     // queued or running; a folder with subfolders or a non-empty home is
     // refused unless `recursive`, which takes the whole subtree. Never
     // follows a symlink: a link inside a home is unlinked, a home reached
-    // through a linked directory is refused. Returns the removed folder paths.
+    // through a linked <data>/homes is refused. Returns the removed folder
+    // paths.
     Result<QStringList> remove(const QString &path, bool recursive);
 
     // The folder and every folder below it, in path order.
@@ -59,7 +76,8 @@ public:
     // Renames the folder `from` to `to` with its whole subtree, everywhere
     // a folder path is stored (topics, messages, turns, observations,
     // network rules, grants and memberships, route targets, folder
-    // secrets) and its home on disk, in one transaction, audited. Refused
+    // secrets), in one transaction, audited; the homes stay where they are,
+    // named by their ids. Refused
     // while a turn of the subtree is queued or running, when `to` exists,
     // is `from` or inside it, has no parent, or is still named by grants,
     // rules, routes or secrets; on any failure nothing changes. Folder
@@ -72,7 +90,7 @@ private:
     // unless `path` is top-level or its parent exists.
     Result<void> checkParentExists(const QString &path, const QString &what) const;
     Result<QStringList> subfolders(const QString &path) const;
-    Result<void> checkHomeIsInside(const QString &folder) const;
+    Result<void> checkHomesDirectory(const QString &folder) const;
     // Refused with folder.busy (`what` says what could not be done) while a
     // turn of `path` or below is queued or running.
     Result<void> checkNoLiveTurn(const QString &path, const QString &what) const;

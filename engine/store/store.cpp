@@ -1,8 +1,10 @@
 #include "store/store.h"
 
+#include "store/home_layout.h"
 #include "store/migrations.h"
 #include "store/sqlite_native.h"
 
+#include <QDebug>
 #include <QDir>
 #include <QFileInfo>
 #include <QSqlError>
@@ -164,6 +166,12 @@ Result<std::unique_ptr<Store>> Store::open(const QString &dataDir)
         return wal.error();
     if (const Result<int> migrated = migrate(*connection, *migrations); !migrated)
         return migrated.error();
+    const Result<QStringList> moved = migrateHomeLayout(*store);
+    if (!moved)
+        return moved.error();
+    // Also in the audit log; said here so a user sees it where the engine runs.
+    for (const QString &note : *moved)
+        qWarning().noquote() << note;
     return store;
 }
 

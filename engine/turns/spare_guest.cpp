@@ -34,7 +34,7 @@ struct SpareGuest::Making
 
 SpareBasis SpareBasis::of(const QString &folder, const TurnPlan &plan)
 {
-    return {folder, plan.homeDirectory, plan.allow, plan.deny, plan.allowAll};
+    return {folder, plan.home, plan.allow, plan.deny, plan.allowAll};
 }
 
 QString SpareBasis::differenceFrom(const SpareBasis &now) const
@@ -42,7 +42,11 @@ QString SpareBasis::differenceFrom(const SpareBasis &now) const
     QStringList changed;
     if (folder != now.folder)
         changed << QStringLiteral("the folder");
-    if (homeDirectory != now.homeDirectory)
+    // A folder moved away and another added under its name has another
+    // home id; a home directory replaced under the same id another inode.
+    if (home.id != now.home.id)
+        changed << QStringLiteral("the folder's identity");
+    else if (home.identity != now.home.identity || home.path != now.home.path)
         changed << QStringLiteral("the folder's home");
     if (allow != now.allow)
         changed << QStringLiteral("the allowlist");
@@ -98,9 +102,13 @@ void SpareGuest::start()
         return;
     }
     m_socketDirectory = std::move(sockets.value());
-    if (!QDir().mkpath(m_basis.homeDirectory) || !QDir().mkpath(directory)) {
-        fail(QStringLiteral("cannot create the folder home %1 or %2")
-                 .arg(m_basis.homeDirectory, directory));
+    if (const Result<void> home = checkTurnHome(m_environment.store.dataDir(), m_basis.home);
+        !home) {
+        fail(home.error().message);
+        return;
+    }
+    if (!QDir().mkpath(directory)) {
+        fail(QStringLiteral("cannot create %1").arg(directory));
         return;
     }
     m_networkWatcher.setFuture(QtConcurrent::run(
@@ -150,10 +158,10 @@ void SpareGuest::createDomain()
         return;
     m_timings.insert(QStringLiteral("proxy-healthy"), m_step.restart());
     // The guest waits for its spec as long as the spare may live.
-    libvirt::TurnDomainSpec spec = turnDomainSpec(
-        m_environment.settings, m_environment.accelerator.accelerator,
-        {m_name, m_environment.owner, m_basis.homeDirectory, m_socketDirectory->path(),
-         m_consoleLogPath, int(m_environment.settings.spareMaxAge.count()) + 60});
+    libvirt::TurnDomainSpec spec =
+        turnDomainSpec(m_environment.settings, m_environment.accelerator.accelerator,
+                       {m_name, m_environment.owner, m_basis.home.path, m_socketDirectory->path(),
+                        m_consoleLogPath, int(m_environment.settings.spareMaxAge.count()) + 60});
     const libvirt::TurnSubnet &subnet = m_network->subnet();
     spec.networkName = m_network->name();
     spec.filter = {subnet.guestAddress(), subnet.hostAddress(), m_proxy->port(),

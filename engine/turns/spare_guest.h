@@ -34,13 +34,15 @@ class EgressProxy;
 class GuestChannel;
 
 // Everything of a turn's plan that is fixed in a spare when it is made: the
-// proxy's lists and the home the domain shares. What else a turn needs (the
+// proxy's lists and the home the domain shares, known by its folder's home
+// id and the directory's identity, never by a path that a folder of the
+// same name could take over. What else a turn needs (the
 // prompt, session, model and its secret, grants for tools) goes with the
 // spec or is decided on the host while the turn runs.
 struct SpareBasis
 {
     QString folder;
-    QString homeDirectory;
+    TurnHome home;
     QStringList allow;
     QStringList deny;
     bool allowAll = false;

@@ -278,12 +278,14 @@ Result<void> Turn::prepare(const TurnPlan &plan)
                          QStringLiteral("the guest image in %1 cannot be used (%2); %3")
                              .arg(image.directory, host::guestImageFault(image),
                                   host::guestImageBuildHint()));
-    if (!QDir().mkpath(plan.homeDirectory) ||
-        !QDir().mkpath(turnDirectory(m_environment.store, id())))
-        return makeError(
-            QStringLiteral("turns.files"),
-            QStringLiteral("cannot create the folder home %1 or the turn directory in %2")
-                .arg(plan.homeDirectory, m_environment.store.dataDir()));
+    // Right before the VM is made: the home is still the directory the plan
+    // resolved, reached through no link (docs/security-model.md).
+    if (const Result<void> home = checkTurnHome(m_environment.store.dataDir(), plan.home); !home)
+        return home.error();
+    if (!QDir().mkpath(turnDirectory(m_environment.store, id())))
+        return makeError(QStringLiteral("turns.files"),
+                         QStringLiteral("cannot create the turn directory in %1")
+                             .arg(m_environment.store.dataDir()));
     // QEMU's socket paths must fit sun_path (108 bytes), which a deep data
     // directory would not: the sockets live in a short private directory.
     auto sockets = libvirt::makeChannelDirectory(name());
@@ -292,7 +294,7 @@ Result<void> Turn::prepare(const TurnPlan &plan)
     m_socketDirectory = std::move(sockets.value());
     m_domainSpec = turnDomainSpec(
         m_environment.settings, m_environment.accelerator.accelerator,
-        {name(), m_environment.owner, plan.homeDirectory, m_socketDirectory->path(),
+        {name(), m_environment.owner, plan.home.path, m_socketDirectory->path(),
          QDir(turnDirectory(m_environment.store, id())).filePath(QStringLiteral("console.log"))});
 
     createNetwork();

@@ -4,11 +4,12 @@
 // (its lifetime bounds every VM, see libvirt/connection.h), the settings and
 // the accelerator decided at start.
 
+#include "gateway/model_gateway.h"
 #include "host/host_status.h"
 #include "libvirt/connection.h"
-#include "gateway/model_gateway.h"
 #include "libvirt/subnet_pool.h"
 #include "turns/runner_settings.h"
+#include "turns/turn_home.h"
 #include "turns/turn_records.h"
 #include "turns/turn_request.h"
 
@@ -46,7 +47,7 @@ struct TurnEnvironment
 // What the runner resolved for one turn before it starts.
 struct TurnPlan
 {
-    QString homeDirectory;
+    TurnHome home;
     QString sessionId;
     // The topic's first turn (or one after its session file was lost)
     // starts the session; later turns resume it.

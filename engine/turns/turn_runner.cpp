@@ -244,7 +244,10 @@ bool TurnRunner::topicBusy(const Turn &candidate)
 Result<TurnPlan> TurnRunner::plan(const Turn &turn)
 {
     TurnPlan plan;
-    plan.homeDirectory = folders::Folders(m_store, engineActor).homePath(turn.folder());
+    const Result<TurnHome> home = resolveTurnHome(m_store, turn.folder());
+    if (!home)
+        return home.error();
+    plan.home = *home;
     folders::Topics topics(m_store, engineActor);
     const auto existing = topics.list(turn.folder());
     if (!existing)
@@ -306,7 +309,7 @@ Result<void> TurnRunner::planSession(const Turn &turn, TurnPlan &plan)
 {
     if (turn.agent() != AgentKind::Claude)
         return {};
-    const auto home = agent::HomeDirectory::open(plan.homeDirectory);
+    const auto home = agent::HomeDirectory::open(m_store.dataDir(), {plan.home.id, plan.home.path});
     if (!home)
         return home.error();
     // A malformed skill refuses the turn, naming its file and field.
@@ -385,7 +388,10 @@ Result<SpareBasis> TurnRunner::spareBasis(const QString &folder)
 {
     SpareBasis basis;
     basis.folder = folder;
-    basis.homeDirectory = folders::Folders(m_store, engineActor).homePath(folder);
+    const Result<TurnHome> home = resolveTurnHome(m_store, folder);
+    if (!home)
+        return home.error();
+    basis.home = *home;
     const auto network = policy::Policy(m_store).network().resolve(folder);
     if (!network)
         return network.error();

@@ -7,6 +7,9 @@
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonObject>
 #include <QSqlDatabase>
 #include <QSqlError>
 #include <QSqlQuery>
@@ -243,7 +246,15 @@ private slots:
         QVERIFY(run.out.contains("ignored: pending_actions: 0 row(s) not imported"));
         const CliRun folders = cli.run({QStringLiteral("folder"), QStringLiteral("list")});
         QVERIFY(folders.out.contains("atlas/ops"));
-        QVERIFY(QFileInfo(dir.filePath(QStringLiteral("groups/atlas/ops"))).isDir());
+        const CliRun listed =
+            cli.run({QStringLiteral("--json"), QStringLiteral("folder"), QStringLiteral("list")});
+        bool homeMade = false;
+        for (const QJsonValue &folder : listed.json().array()) {
+            if (folder.toObject().value(QStringLiteral("folder")).toString() == u"atlas/ops")
+                homeMade =
+                    QFileInfo(folder.toObject().value(QStringLiteral("home")).toString()).isDir();
+        }
+        QVERIFY2(homeMade, listed.out.constData());
     }
 };
 

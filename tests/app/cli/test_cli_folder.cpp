@@ -12,6 +12,25 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+namespace {
+
+// Where `folder list --json` says the folder's home is: tests need not know
+// the layout (<data>/homes/<id>).
+QString homeOf(const Cli &cli, const QString &folder)
+{
+    const QJsonArray folders =
+        cli.run({QStringLiteral("--json"), QStringLiteral("folder"), QStringLiteral("list")})
+            .json()
+            .array();
+    for (const QJsonValue &entry : folders) {
+        if (entry.toObject().value(QStringLiteral("folder")).toString() == folder)
+            return entry.toObject().value(QStringLiteral("home")).toString();
+    }
+    return {};
+}
+
+} // namespace
+
 class CliFolderTest : public QObject
 {
     Q_OBJECT
@@ -28,14 +47,20 @@ private slots:
                      QStringLiteral("--name"), QStringLiteral("Corp Inc")});
         QCOMPARE(run.exitCode, 0);
         QVERIFY(run.out.contains("added folder corp"));
-        QVERIFY(QFileInfo(dataDir + QStringLiteral("/groups/corp")).isDir());
-        QCOMPARE(cli.run({QStringLiteral("--json"), QStringLiteral("folder"), QStringLiteral("add"),
-                          QStringLiteral("corp/eng")})
-                     .json()
-                     .object()
-                     .value(QStringLiteral("home"))
-                     .toString(),
-                 dataDir + QStringLiteral("/groups/corp/eng"));
+        const QString corpHome = homeOf(cli, QStringLiteral("corp"));
+        QVERIFY(corpHome.startsWith(dataDir + QStringLiteral("/homes/")));
+        QVERIFY(QFileInfo(corpHome).isDir());
+        QVERIFY2(run.out.contains(corpHome.toUtf8()), run.out.constData());
+        const QString engHome = cli.run({QStringLiteral("--json"), QStringLiteral("folder"),
+                                         QStringLiteral("add"), QStringLiteral("corp/eng")})
+                                    .json()
+                                    .object()
+                                    .value(QStringLiteral("home"))
+                                    .toString();
+        QCOMPARE(engHome, homeOf(cli, QStringLiteral("corp/eng")));
+        // A child's home is not inside its parent's, which the parent's guest writes.
+        QVERIFY(!engHome.startsWith(corpHome + QLatin1Char('/')));
+        QCOMPARE(QFileInfo(engHome).path(), QFileInfo(corpHome).path());
 
         run = cli.run({QStringLiteral("folder"), QStringLiteral("list")});
         QCOMPARE(run.exitCode, 0);
@@ -56,7 +81,7 @@ private slots:
         QVERIFY2(run.err.contains("'corp'") && run.err.contains("--recursive"),
                  run.err.constData());
 
-        QFile notes(dataDir + QStringLiteral("/groups/corp/eng/notes.md"));
+        QFile notes(engHome + QStringLiteral("/notes.md"));
         QVERIFY(notes.open(QIODevice::WriteOnly));
         notes.write("work");
         notes.close();
@@ -68,7 +93,8 @@ private slots:
                        QStringLiteral("corp"), QStringLiteral("--recursive")});
         QCOMPARE(run.exitCode, 0);
         QCOMPARE(run.json().object().value(QStringLiteral("removed")).toArray().size(), 2);
-        QVERIFY(!QFileInfo::exists(dataDir + QStringLiteral("/groups/corp")));
+        QVERIFY(!QFileInfo::exists(corpHome));
+        QVERIFY(!QFileInfo::exists(engHome));
         QCOMPARE(
             cli.run({QStringLiteral("--json"), QStringLiteral("folder"), QStringLiteral("list")})
                 .json()
@@ -100,7 +126,8 @@ private slots:
                          "value\n")
                      .exitCode,
                  0);
-        QFile notes(dataDir + QStringLiteral("/groups/corp/eng/sre/notes.md"));
+        const QString sreHome = homeOf(cli, QStringLiteral("corp/eng/sre"));
+        QFile notes(sreHome + QStringLiteral("/notes.md"));
         QVERIFY(notes.open(QIODevice::WriteOnly));
         notes.write("work");
         notes.close();
@@ -110,8 +137,10 @@ private slots:
                      QStringLiteral("corp/eng"), QStringLiteral("x/eng")});
         QVERIFY2(run.exitCode == 0, run.err.constData());
         QCOMPARE(run.json().object().value(QStringLiteral("moved")).toArray().size(), 2);
-        QVERIFY(QFile::exists(dataDir + QStringLiteral("/groups/x/eng/sre/notes.md")));
-        QVERIFY(!QFileInfo::exists(dataDir + QStringLiteral("/groups/corp/eng")));
+        // The home stays where it was, under the folder's new name.
+        QCOMPARE(homeOf(cli, QStringLiteral("x/eng/sre")), sreHome);
+        QVERIFY(QFile::exists(sreHome + QStringLiteral("/notes.md")));
+        QCOMPARE(homeOf(cli, QStringLiteral("corp/eng")), QString());
         run = cli.run({QStringLiteral("folder"), QStringLiteral("list")});
         QVERIFY(run.out.contains("x/eng/sre ") && !run.out.contains("corp/eng"));
         run = cli.run({QStringLiteral("topic"), QStringLiteral("list"), QStringLiteral("x/eng")});
@@ -136,7 +165,7 @@ private slots:
         QVERIFY2(run.err.contains("already exists"), run.err.constData());
         run = cli.run({QStringLiteral("folder"), QStringLiteral("move"), QStringLiteral("x/eng")});
         QCOMPARE(run.exitCode, 2);
-        QVERIFY(QFileInfo(dataDir + QStringLiteral("/groups/x/eng")).isDir());
+        QVERIFY(QFileInfo(homeOf(cli, QStringLiteral("x/eng"))).isDir());
     }
 
     void refusalsExitOneAndNameTheArgument()
@@ -207,7 +236,10 @@ private slots:
                       {QStringLiteral("folder"), QStringLiteral("add"), QStringLiteral("x")});
         QVERIFY(process.waitForFinished(30000));
         QCOMPARE(process.exitCode(), 0);
-        QVERIFY(QFileInfo(dir.filePath(QStringLiteral("from-env/groups/x"))).isDir());
+        QCOMPARE(QDir(dir.filePath(QStringLiteral("from-env/homes")))
+                     .entryList(QDir::Dirs | QDir::NoDotAndDotDot)
+                     .size(),
+                 1);
 
         environment.remove(QStringLiteral("ARIZUKO_DATA_DIR"));
         environment.insert(QStringLiteral("XDG_DATA_HOME"), dir.filePath(QStringLiteral("xdg")));
@@ -216,7 +248,10 @@ private slots:
                       {QStringLiteral("folder"), QStringLiteral("add"), QStringLiteral("y")});
         QVERIFY(process.waitForFinished(30000));
         QCOMPARE(process.exitCode(), 0);
-        QVERIFY(QFileInfo(dir.filePath(QStringLiteral("xdg/arizuko-desktop/groups/y"))).isDir());
+        QCOMPARE(QDir(dir.filePath(QStringLiteral("xdg/arizuko-desktop/homes")))
+                     .entryList(QDir::Dirs | QDir::NoDotAndDotDot)
+                     .size(),
+                 1);
     }
 
     void aDamagedDatabaseIsNamedAndKept()

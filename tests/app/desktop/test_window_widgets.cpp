@@ -250,13 +250,15 @@ private slots:
         QCOMPARE(panel.currentFolder(), QStringLiteral("x/platform"));
 
         // Del on a folder removes it, its subfolders and its home after asking.
+        const QString platformHome = *folders.homePath(QStringLiteral("x/platform"));
+        QVERIFY(QFileInfo(platformHome).isDir());
         whenOpen(this, QStringLiteral("removeFolderConfirmation"), [](QWidget *dialog) {
             qobject_cast<QMessageBox *>(dialog)->button(QMessageBox::Yes)->click();
         });
         action(panel, QStringLiteral("removeSelected"))->trigger();
         QVERIFY(changed.wait(10000));
         QVERIFY(!exists("x/platform") && !exists("x/platform/sre") && exists("x"));
-        QVERIFY(!QFileInfo::exists(folders.homePath(QStringLiteral("x/platform"))));
+        QVERIFY(!QFileInfo::exists(platformHome));
         QCOMPARE(panel.currentFolder(), QStringLiteral("x"));
     }
 

@@ -50,9 +50,12 @@ class TestHomeFiles final : public QObject
     Q_OBJECT
 
 private:
-    QTemporaryDir m_root;
+    QTemporaryDir m_root; // the data directory
+    arizuko::folders::Home m_folderHome;
     QString m_home;
     QString m_outside; // the user's secret, outside every home
+
+    auto openHome() const { return HomeDirectory::open(m_root.path(), m_folderHome); }
 
     QString sessionPath(const QString &id) const
     {
@@ -76,7 +79,9 @@ private slots:
     void init()
     {
         QVERIFY(m_root.isValid());
-        m_home = m_root.filePath(QStringLiteral("home-") + newId());
+        const QString id = QStringLiteral("home-") + newId();
+        m_home = m_root.filePath(QStringLiteral("homes/") + id);
+        m_folderHome = {id, m_home};
         QVERIFY(QDir().mkpath(m_home));
         m_outside = m_root.filePath(QStringLiteral("id_ed25519-") + newId());
         writeFile(m_outside, canary);
@@ -84,7 +89,7 @@ private slots:
 
     void anAbsentSessionIsAFirstTurn()
     {
-        const auto home = HomeDirectory::open(m_home);
+        const auto home = openHome();
         QVERIFY(home);
         QCOMPARE(inspectClaudeSession(*home, newId()).state, SessionFileState::Absent);
     }
@@ -94,7 +99,7 @@ private slots:
         const QString parent = newId();
         const QString child = newId();
         writeFile(sessionPath(parent), conversation(parent));
-        const auto home = HomeDirectory::open(m_home);
+        const auto home = openHome();
         QCOMPARE(inspectClaudeSession(*home, parent).state, SessionFileState::Usable);
         const auto forked = forkClaudeSession(*home, parent, child);
         QVERIFY2(forked, forked ? "" : qPrintable(forked.error().message));
@@ -115,7 +120,7 @@ private slots:
     {
         const QString id = newId();
         writeFile(sessionPath(id), conversation(id) + "{not json\n");
-        const auto home = HomeDirectory::open(m_home);
+        const auto home = openHome();
         const SessionFileCheck check = inspectClaudeSession(*home, id);
         QCOMPARE(check.state, SessionFileState::Unusable);
         QVERIFY(check.problem.contains(QStringLiteral("line 3")));
@@ -130,7 +135,7 @@ private slots:
         const QString child = newId();
         QDir().mkpath(QFileInfo(sessionPath(parent)).path());
         QVERIFY(QFile::link(m_outside, sessionPath(parent)));
-        const auto home = HomeDirectory::open(m_home);
+        const auto home = openHome();
         const SessionFileCheck check = inspectClaudeSession(*home, parent);
         QCOMPARE(check.state, SessionFileState::Unusable);
         QVERIFY2(check.problem.contains(QStringLiteral("symbolic link")), qPrintable(check.problem));
@@ -151,7 +156,7 @@ private slots:
                                            QStringLiteral(".jsonl")),
                   conversation(parent));
         QVERIFY(QFile::link(elsewhere, QDir(m_home).filePath(QStringLiteral(".claude"))));
-        const auto home = HomeDirectory::open(m_home);
+        const auto home = openHome();
         QCOMPARE(inspectClaudeSession(*home, parent).state, SessionFileState::Unusable);
         QVERIFY(!forkClaudeSession(*home, parent, child));
         QVERIFY2(!QFileInfo::exists(
@@ -168,7 +173,7 @@ private slots:
         const QString child = newId();
         writeFile(sessionPath(parent), conversation(parent));
         QVERIFY(QFile::link(m_outside, sessionPath(child)));
-        const auto home = HomeDirectory::open(m_home);
+        const auto home = openHome();
         QVERIFY(!forkClaudeSession(*home, parent, child));
         checkCanaryUntouched(child);
     }
@@ -181,7 +186,7 @@ private slots:
         QVERIFY2(::link(QFile::encodeName(m_outside).constData(),
                         QFile::encodeName(sessionPath(parent)).constData()) == 0,
                  "the temporary directory must allow hard links for this test");
-        const auto home = HomeDirectory::open(m_home);
+        const auto home = openHome();
         const SessionFileCheck check = inspectClaudeSession(*home, parent);
         QCOMPARE(check.state, SessionFileState::Unusable);
         QVERIFY2(check.problem.contains(QStringLiteral("hard links")), qPrintable(check.problem));
@@ -193,13 +198,40 @@ private slots:
         const QString id = newId();
         QDir().mkpath(QFileInfo(sessionPath(id)).path());
         QCOMPARE(::mkfifo(QFile::encodeName(sessionPath(id)).constData(), 0600), 0);
-        const auto home = HomeDirectory::open(m_home);
+        const auto home = openHome();
         QCOMPARE(inspectClaudeSession(*home, id).state, SessionFileState::Unusable);
+    }
+
+    // The home itself, or homes/ above it, replaced by a link to the user's
+    // files: the engine opens neither, and creates nothing through them.
+    void aHomeReachedThroughALinkIsNotOpened_data()
+    {
+        QTest::addColumn<QString>("replaced");
+        QTest::newRow("the home") << QStringLiteral("home");
+        QTest::newRow("homes/") << QStringLiteral("homes");
+    }
+
+    void aHomeReachedThroughALinkIsNotOpened()
+    {
+        QFETCH(QString, replaced);
+        const QString elsewhere = m_root.filePath(QStringLiteral("elsewhere-") + newId());
+        QVERIFY(QDir().mkpath(elsewhere));
+        const QString linked = replaced == u"home" ? m_home : QFileInfo(m_home).path();
+        QVERIFY(QDir(linked).removeRecursively());
+        QVERIFY(QFile::link(elsewhere, linked));
+        const auto home = openHome();
+        QVERIFY(!home);
+        QVERIFY2(home.error().message.contains(QStringLiteral("is a symbolic link")),
+                 qPrintable(home.error().message));
+        QCOMPARE(QDir(elsewhere).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::System |
+                                           QDir::Hidden),
+                 QStringList());
+        QVERIFY(QFile::remove(linked)); // the next test's home is made afresh
     }
 
     void idsThatAreNotUuidsNeverBecomePaths()
     {
-        const auto home = HomeDirectory::open(m_home);
+        const auto home = openHome();
         QCOMPARE(inspectClaudeSession(*home, QStringLiteral("../../x")).state,
                  SessionFileState::Unusable);
         QVERIFY(!forkClaudeSession(*home, newId(), QStringLiteral("../escape")));

@@ -35,19 +35,21 @@ private:
 
     Result<QStringList> check()
     {
-        auto home = HomeDirectory::open(m_dir.path());
+        // The temporary directory stands for the data directory.
+        auto home = HomeDirectory::open(m_dir.path(), {QStringLiteral("h"), homePath()});
         if (!home)
             qFatal("%s", qPrintable(home.error().message));
         return checkSkills(*home);
     }
 
-    QString skill(const QString &name) { return m_dir.filePath(QStringLiteral("skills/%1/SKILL.md").arg(name)); }
+    QString homePath() const { return m_dir.filePath(QStringLiteral("homes/h")); }
+    QString skill(const QString &name) { return homePath() + QStringLiteral("/skills/%1/SKILL.md").arg(name); }
 
 private slots:
     void init()
     {
-        QDir(m_dir.path()).removeRecursively();
-        QDir().mkpath(m_dir.path());
+        QDir(homePath()).removeRecursively();
+        QDir().mkpath(homePath());
     }
 
     void noSkillsIsFine() { QCOMPARE(*check(), QStringList()); }
@@ -94,13 +96,13 @@ private slots:
     {
         QTemporaryDir outside;
         write(outside.filePath(QStringLiteral("x/SKILL.md")), good);
-        QVERIFY(QFile::link(outside.path(), m_dir.filePath(QStringLiteral("skills"))));
+        QVERIFY(QFile::link(outside.path(), homePath() + QStringLiteral("/skills")));
         auto checked = check();
         QVERIFY(!checked);
         QVERIFY2(checked.error().message.contains(QStringLiteral("symbolic link")),
                  qPrintable(checked.error().message));
-        QVERIFY(QFile::remove(m_dir.filePath(QStringLiteral("skills"))));
-        QDir().mkpath(m_dir.filePath(QStringLiteral("skills/x")));
+        QVERIFY(QFile::remove(homePath() + QStringLiteral("/skills")));
+        QDir().mkpath(homePath() + QStringLiteral("/skills/x"));
         QVERIFY(QFile::link(outside.filePath(QStringLiteral("x/SKILL.md")), skill(QStringLiteral("x"))));
         checked = check();
         QVERIFY(!checked);
@@ -109,7 +111,7 @@ private slots:
 
     void aDirectoryWithoutSkillMdIsNamed()
     {
-        QDir().mkpath(m_dir.filePath(QStringLiteral("skills/empty")));
+        QDir().mkpath(homePath() + QStringLiteral("/skills/empty"));
         const auto checked = check();
         QVERIFY(!checked);
         QVERIFY2(checked.error().message.startsWith(QStringLiteral("skills/empty/SKILL.md: is missing")),

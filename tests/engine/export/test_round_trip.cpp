@@ -6,8 +6,11 @@
 #include "export/manifest_reader.h"
 #include "export/projection.h"
 #include "export_fixture.h"
+#include "folders/folders.h"
 
 #include <QCryptographicHash>
+#include <QDir>
+#include <QFileInfo>
 #include <QTest>
 
 using namespace arizuko;
@@ -72,7 +75,10 @@ private slots:
         ExportFixture target(false);
         QVERIFY(manifest::applyImport(target.store(), fullManifest(source.store()),
                                       QStringLiteral("test")));
-        QVERIFY(QFileInfo(target.dataDir() + QStringLiteral("/groups/acme/support/tier2")).isDir());
+        const Result<QString> home = folders::Folders(target.store(), QStringLiteral("test"))
+                                         .homePath(QStringLiteral("acme/support/tier2"));
+        QVERIFY(home);
+        QVERIFY(QFileInfo(*home).isDir());
     }
 
     void folderScopedResourcesTouchOnlyTheirFolders()
@@ -139,6 +145,8 @@ private slots:
             .exec(QStringLiteral("PRAGMA wal_checkpoint(TRUNCATE)"));
         const QString db = fixture.store().databasePath();
         const QByteArray before = fileHash(db) + fileHash(db + QStringLiteral("-wal"));
+        const QDir homes(fixture.dataDir() + QStringLiteral("/homes"));
+        const QStringList homesBefore = homes.entryList(QDir::AllEntries | QDir::NoDotAndDotDot);
         const QByteArray manifest = "groups:\n  - folder: gamma\n    product: assistant\n"
                                     "network_rules:\n  - folder: gamma\n    target: example.org\n"
                                     "routes:\n  - seq: 1\n    match: \"\"\n    target: beta\n";
@@ -147,7 +155,7 @@ private slots:
         QVERIFY(!applied);
         QVERIFY(applied.error().message.contains(QStringLiteral("boom")));
         QCOMPARE(fileHash(db) + fileHash(db + QStringLiteral("-wal")), before);
-        QVERIFY(!QFileInfo::exists(fixture.dataDir() + QStringLiteral("/groups/gamma")));
+        QCOMPARE(homes.entryList(QDir::AllEntries | QDir::NoDotAndDotDot), homesBefore);
     }
 
     void serverExportIsReadAndReEmittedByteForByte()

@@ -60,9 +60,9 @@ QString snapshot(const Store &store)
             all += QLatin1Char('\n');
         }
     }
-    QDir groups(store.dataDir() + QStringLiteral("/groups"));
+    QDir homes(store.dataDir() + QStringLiteral("/homes"));
     for (const QString &entry :
-         groups.entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::System))
+         homes.entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::System))
         all += QStringLiteral("home ") + entry + QLatin1Char('\n');
     return all;
 }
@@ -84,6 +84,15 @@ private:
     std::unique_ptr<Store> m_store;
     std::unique_ptr<Folders> m_folders;
     std::unique_ptr<Topics> m_topics;
+
+    // The home of a folder that exists.
+    QString homeOf(const QString &folder) const
+    {
+        const Result<QString> home = m_folders->homePath(folder);
+        if (!home)
+            qFatal("%s", qPrintable(home.error().message));
+        return *home;
+    }
 
     void exec(const QString &sql)
     {
@@ -191,8 +200,8 @@ private slots:
         QVERIFY2(added, qPrintable(why(added)));
         QCOMPARE(added->path, QStringLiteral("corp"));
         QVERIFY(added->createdAt.endsWith(QLatin1Char('Z')));
-        const QString home = m_folders->homePath(QStringLiteral("corp"));
-        QCOMPARE(home, m_store->dataDir() + QStringLiteral("/groups/corp"));
+        const QString home = homeOf(QStringLiteral("corp"));
+        QCOMPARE(QFileInfo(home).path(), m_store->dataDir() + QStringLiteral("/homes"));
         QVERIFY(QFileInfo(home).isDir());
         QCOMPARE(QFile::permissions(home) & 0x0077, QFileDevice::Permissions());
         QCOMPARE(count(*m_store,
@@ -201,7 +210,11 @@ private slots:
                  1);
 
         QVERIFY2(m_folders->add(QStringLiteral("corp/eng")), "child of an existing folder");
-        QVERIFY(QFileInfo(m_folders->homePath(QStringLiteral("corp/eng"))).isDir());
+        QVERIFY(QFileInfo(homeOf(QStringLiteral("corp/eng"))).isDir());
+        // Side by side: corp's guest, which writes corp's home, cannot reach
+        // (or replace) corp/eng's.
+        QCOMPARE(QFileInfo(homeOf(QStringLiteral("corp/eng"))).path(), QFileInfo(home).path());
+        QVERIFY(homeOf(QStringLiteral("corp/eng")) != home);
 
         const Result<Folder> duplicate = m_folders->add(QStringLiteral("corp"));
         QVERIFY(!duplicate);
@@ -210,7 +223,10 @@ private slots:
         QVERIFY(!orphan);
         QCOMPARE(orphan.error().code, QStringLiteral("folder.no-parent"));
         QVERIFY(orphan.error().message.contains(QStringLiteral("'nowhere'")));
-        QVERIFY(!QFileInfo::exists(m_folders->homePath(QStringLiteral("nowhere"))));
+        QVERIFY(!m_folders->homePath(QStringLiteral("nowhere")));
+        QCOMPARE(
+            QDir(QFileInfo(home).path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot).size(),
+            2);
 
         const Result<QList<Folder>> listed = m_folders->list();
         QVERIFY(listed);
@@ -228,15 +244,13 @@ private slots:
         QCOMPARE(withChildren.error().code, QStringLiteral("folder.has-children"));
         QVERIFY(withChildren.error().message.contains(QStringLiteral("corp/eng")));
 
-        writeFile(m_folders->homePath(QStringLiteral("corp/eng")) + QStringLiteral("/notes.md"),
-                  "work");
+        writeFile(homeOf(QStringLiteral("corp/eng")) + QStringLiteral("/notes.md"), "work");
         const Result<QStringList> withContent =
             m_folders->remove(QStringLiteral("corp/eng"), false);
         QVERIFY(!withContent);
         QCOMPARE(withContent.error().code, QStringLiteral("folder.home-not-empty"));
         QCOMPARE(count(*m_store, QStringLiteral("SELECT count(*) FROM groups")), 2);
-        QVERIFY(QFile::exists(m_folders->homePath(QStringLiteral("corp/eng")) +
-                              QStringLiteral("/notes.md")));
+        QVERIFY(QFile::exists(homeOf(QStringLiteral("corp/eng")) + QStringLiteral("/notes.md")));
 
         const Result<QStringList> missing = m_folders->remove(QStringLiteral("ghost"), true);
         QVERIFY(!missing);
@@ -246,10 +260,11 @@ private slots:
     void removeOfAnEmptyLeafNeedsNoFlag()
     {
         QVERIFY(m_folders->add(QStringLiteral("solo")));
+        const QString home = homeOf(QStringLiteral("solo"));
         const Result<QStringList> removed = m_folders->remove(QStringLiteral("solo"), false);
         QVERIFY2(removed, qPrintable(why(removed)));
         QCOMPARE(*removed, QStringList{QStringLiteral("solo")});
-        QVERIFY(!QFileInfo::exists(m_folders->homePath(QStringLiteral("solo"))));
+        QVERIFY(!QFileInfo::exists(home));
         QCOMPARE(count(*m_store,
                        QStringLiteral("SELECT count(*) FROM acl_membership WHERE child = 'solo'")),
                  0);
@@ -270,8 +285,9 @@ private slots:
         exec(QStringLiteral(
             "INSERT INTO secrets (scope_kind, scope_id, key, value, key_id, updated_at) VALUES "
             "('folder', 'corp', 'TOKEN', 'v2:x', 'k', 'now')"));
-        writeFile(m_folders->homePath(QStringLiteral("corp/eng")) + QStringLiteral("/notes.md"),
-                  "work");
+        writeFile(homeOf(QStringLiteral("corp/eng")) + QStringLiteral("/notes.md"), "work");
+        const QString corpHome = homeOf(QStringLiteral("corp"));
+        const QString engHome = homeOf(QStringLiteral("corp/eng"));
 
         const Result<QStringList> removed = m_folders->remove(QStringLiteral("corp"), true);
         QVERIFY2(removed, qPrintable(why(removed)));
@@ -285,8 +301,9 @@ private slots:
             count(*m_store,
                   QStringLiteral("SELECT count(*) FROM acl_membership WHERE child LIKE 'corp%'")),
             1);
-        QVERIFY(!QFileInfo::exists(m_folders->homePath(QStringLiteral("corp"))));
-        QVERIFY(QFileInfo(m_folders->homePath(QStringLiteral("corporate"))).isDir());
+        QVERIFY(!QFileInfo::exists(corpHome));
+        QVERIFY(!QFileInfo::exists(engHome));
+        QVERIFY(QFileInfo(homeOf(QStringLiteral("corporate"))).isDir());
 
         const Result<QList<audit::Entry>> logged =
             audit::AuditLog(*m_store).query({QStringLiteral("folder.rm"), {}, 0, 10, {}});
@@ -316,7 +333,7 @@ private slots:
         QVERIFY2(busy.error().message.contains(QStringLiteral("az-t2 of 'corp/eng/sre' is running")),
                  qPrintable(busy.error().message));
         QCOMPARE(rows(), before);
-        QVERIFY(QFileInfo::exists(m_folders->homePath(QStringLiteral("corp/eng/sre")) +
+        QVERIFY(QFileInfo::exists(homeOf(QStringLiteral("corp/eng/sre")) +
                                   QStringLiteral("/notes.md")));
         exec(QStringLiteral("UPDATE turns SET state = 'done' WHERE id = 't2'"));
 
@@ -356,15 +373,15 @@ private slots:
 
         // A link inside a home: the link goes, its target stays.
         QVERIFY(m_folders->add(QStringLiteral("inner")));
-        QVERIFY(QFile::link(outside.path(), m_folders->homePath(QStringLiteral("inner")) +
-                                                QStringLiteral("/link")));
+        const QString innerHome = homeOf(QStringLiteral("inner"));
+        QVERIFY(QFile::link(outside.path(), innerHome + QStringLiteral("/link")));
         QVERIFY2(m_folders->remove(QStringLiteral("inner"), true), "recursive removal");
         QVERIFY(QFile::exists(outside.filePath(QStringLiteral("precious"))));
-        QVERIFY(!QFileInfo::exists(m_folders->homePath(QStringLiteral("inner"))));
+        QVERIFY(!QFileInfo::exists(innerHome));
 
         // A home that is itself a link counts as content, and only the link goes.
         QVERIFY(m_folders->add(QStringLiteral("linked")));
-        const QString linkedHome = m_folders->homePath(QStringLiteral("linked"));
+        const QString linkedHome = homeOf(QStringLiteral("linked"));
         QVERIFY(QDir().rmdir(linkedHome));
         QVERIFY(QFile::link(outside.path(), linkedHome));
         const Result<QStringList> refused = m_folders->remove(QStringLiteral("linked"), false);
@@ -375,25 +392,25 @@ private slots:
         QVERIFY(!QFileInfo(linkedHome).isSymLink());
         QVERIFY(QFile::exists(outside.filePath(QStringLiteral("precious"))));
 
-        // A home reached through a linked parent directory is left alone.
+        // Homes reached through a linked homes/ are left alone, and none is
+        // made there.
         QVERIFY(m_folders->add(QStringLiteral("parent")));
-        QVERIFY(m_folders->add(QStringLiteral("parent/child")));
-        const QString parentHome = m_folders->homePath(QStringLiteral("parent"));
-        QVERIFY(QDir(parentHome).removeRecursively());
-        QVERIFY(QDir(outside.path()).mkpath(QStringLiteral("child")));
-        writeFile(outside.filePath(QStringLiteral("child/precious")), "keep me too");
-        QVERIFY(QFile::link(outside.path(), parentHome));
-        const Result<QStringList> unsafe = m_folders->remove(QStringLiteral("parent/child"), true);
+        const QString homes = QFileInfo(homeOf(QStringLiteral("parent"))).path();
+        QVERIFY(QDir(homes).removeRecursively());
+        QVERIFY(
+            QDir(outside.path()).mkpath(QFileInfo(homeOf(QStringLiteral("parent"))).fileName()));
+        QVERIFY(QFile::link(outside.path(), homes));
+        const Result<QStringList> unsafe = m_folders->remove(QStringLiteral("parent"), true);
         QVERIFY(!unsafe);
         QCOMPARE(unsafe.error().code, QStringLiteral("folder.unsafe-home"));
-        QVERIFY(QFile::exists(outside.filePath(QStringLiteral("child/precious"))));
-        QCOMPARE(count(*m_store,
-                       QStringLiteral("SELECT count(*) FROM groups WHERE folder = 'parent/child'")),
-                 1);
-        const Result<Folder> throughLink = m_folders->add(QStringLiteral("parent/other"));
+        QVERIFY(QFile::exists(outside.filePath(QStringLiteral("precious"))));
+        QCOMPARE(
+            count(*m_store, QStringLiteral("SELECT count(*) FROM groups WHERE folder = 'parent'")),
+            1);
+        const Result<Folder> throughLink = m_folders->add(QStringLiteral("other"));
         QVERIFY(!throughLink);
         QCOMPARE(throughLink.error().code, QStringLiteral("folder.unsafe-home"));
-        QVERIFY(!QFileInfo::exists(outside.filePath(QStringLiteral("other"))));
+        QCOMPARE(QDir(outside.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot).size(), 2);
     }
 
     void topicsCarrySessionIds()
@@ -479,8 +496,7 @@ private slots:
         exec(QStringLiteral(
             "INSERT INTO routes (seq, match, target) VALUES (1, 'platform=x', 'corp/eng#observe'), "
             "(2, 'platform=y', 'corp/eng/sre'), (3, '', 'corporate')"));
-        writeFile(m_folders->homePath(QStringLiteral("corp/eng/sre")) + QStringLiteral("/notes.md"),
-                  "work");
+        writeFile(homeOf(QStringLiteral("corp/eng/sre")) + QStringLiteral("/notes.md"), "work");
     }
 
     void moveRenamesTheSubtreeEverywhere()
@@ -491,6 +507,7 @@ private slots:
         QVERIFY2(secrets, qPrintable(why(secrets)));
         QVERIFY((*secrets)->set({QStringLiteral("corp/eng/sre")}, QStringLiteral("TOKEN"),
                                 "sre-token"));
+        const QString sreHome = homeOf(QStringLiteral("corp/eng/sre"));
         QVERIFY(
             (*secrets)->set({QStringLiteral("corporate")}, QStringLiteral("TOKEN"), "other-token"));
 
@@ -542,10 +559,11 @@ private slots:
         QCOMPARE(*(*secrets)->get({QStringLiteral("corporate")}, QStringLiteral("TOKEN")),
                  QByteArray("other-token"));
         QVERIFY(!(*secrets)->get({QStringLiteral("corp/eng/sre")}, QStringLiteral("TOKEN")));
-        // The home moved with its files.
-        QVERIFY(QFile::exists(m_folders->homePath(QStringLiteral("x/eng/sre")) +
-                              QStringLiteral("/notes.md")));
-        QVERIFY(!QFileInfo::exists(m_folders->homePath(QStringLiteral("corp/eng"))));
+        // The homes stay where they were, with their files: a home is
+        // named by its folder's id, not its path.
+        QCOMPARE(homeOf(QStringLiteral("x/eng/sre")), sreHome);
+        QVERIFY(QFile::exists(sreHome + QStringLiteral("/notes.md")));
+        QVERIFY(!m_folders->homePath(QStringLiteral("corp/eng")));
         QCOMPARE(column(QStringLiteral("PRAGMA foreign_key_check")), QString());
 
         const Result<QList<audit::Entry>> logged =
@@ -637,19 +655,8 @@ private slots:
         QCOMPARE(moved.error().code, QStringLiteral("test.fail"));
         QCOMPARE(snapshot(*m_store), before);
 
-        // The home cannot move (where its parent's home should be is a file):
-        // the rows stay as they were.
-        exec(QStringLiteral("DELETE FROM secrets"));
-        const QString x = m_folders->homePath(QStringLiteral("x"));
-        QVERIFY(QDir(x).removeRecursively());
-        writeFile(x, "not a directory");
-        const QString blocked = snapshot(*m_store);
-        moved = m_folders->move(QStringLiteral("corp/eng"), QStringLiteral("x/eng"));
-        QVERIFY(!moved);
-        QCOMPARE(moved.error().code, QStringLiteral("folder.home"));
-        QCOMPARE(snapshot(*m_store), blocked);
-        QVERIFY(QFile::exists(m_folders->homePath(QStringLiteral("corp/eng/sre")) +
-                              QStringLiteral("/notes.md")));
+        QVERIFY(
+            QFile::exists(homeOf(QStringLiteral("corp/eng/sre")) + QStringLiteral("/notes.md")));
     }
 
     void removeTopicTakesItsMessagesAndTurns()

@@ -173,7 +173,15 @@ class Engine:
                     for r in rows]
 
     def home(self, folder):
-        return pathlib.Path(self.data_dir, "groups", folder)
+        """Where `folder list --json` says the folder's home is: the tests do
+        not know the layout."""
+        result = self.run("--json", "folder", "list")
+        if result.returncode != 0:
+            raise AssertionError(f"folder list: {result.stderr}")
+        for entry in json.loads(result.stdout):
+            if entry["folder"] == folder:
+                return pathlib.Path(entry["home"])
+        raise AssertionError(f"no folder {folder!r} in {result.stdout}")
 
 
 def moment(timestamp):

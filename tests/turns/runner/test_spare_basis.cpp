@@ -1,6 +1,8 @@
 // What decides whether a turn may adopt a spare (spare_guest.h): any
 // difference in what the spare fixed (its proxy's lists, the egress grant,
-// the home it shares) sends the turn cold, and the reason names it.
+// the home it shares) sends the turn cold, and the reason names it. The
+// home is known by the folder's home id and the directory's device and
+// inode: a folder of the same name (moved away, then added again) differs.
 
 #include "turns/spare_guest.h"
 
@@ -12,11 +14,19 @@ class SpareBasisTest final : public QObject
 {
     Q_OBJECT
 
+    static TurnHome corpHome()
+    {
+        return {QStringLiteral("corp"),
+                QStringLiteral("9a41f0"),
+                QStringLiteral("/data/homes/9a41f0"),
+                {2049, 1310}};
+    }
+
 private slots:
     void equalPlansAdopt()
     {
         TurnPlan plan;
-        plan.homeDirectory = QStringLiteral("/data/groups/corp");
+        plan.home = corpHome();
         plan.allow = {QStringLiteral("github.com"), QStringLiteral("pypi.org")};
         plan.deny = {QStringLiteral("gist.github.com")};
         const SpareBasis made = SpareBasis::of(QStringLiteral("corp"), plan);
@@ -30,7 +40,12 @@ private slots:
         QTest::newRow("allow") << QStringLiteral("allow") << QStringLiteral("the allowlist");
         QTest::newRow("deny") << QStringLiteral("deny") << QStringLiteral("the denylist");
         QTest::newRow("egress") << QStringLiteral("allowAll") << QStringLiteral("the egress grant");
-        QTest::newRow("home") << QStringLiteral("home") << QStringLiteral("the folder's home");
+        QTest::newRow("home replaced")
+            << QStringLiteral("inode") << QStringLiteral("the folder's home");
+        QTest::newRow("home on another device")
+            << QStringLiteral("device") << QStringLiteral("the folder's home");
+        QTest::newRow("folder re-added under its name")
+            << QStringLiteral("id") << QStringLiteral("the folder's identity");
         QTest::newRow("folder") << QStringLiteral("folder") << QStringLiteral("the folder");
     }
 
@@ -39,7 +54,7 @@ private slots:
         QFETCH(QString, field);
         QFETCH(QString, named);
         TurnPlan plan;
-        plan.homeDirectory = QStringLiteral("/data/groups/corp");
+        plan.home = corpHome();
         plan.allow = {QStringLiteral("github.com")};
         const SpareBasis made = SpareBasis::of(QStringLiteral("corp"), plan);
         QString folder = QStringLiteral("corp");
@@ -49,8 +64,15 @@ private slots:
             plan.deny = {QStringLiteral("github.com")};
         else if (field == QLatin1String("allowAll"))
             plan.allowAll = true;
-        else if (field == QLatin1String("home"))
-            plan.homeDirectory = QStringLiteral("/data/groups/other");
+        else if (field == QLatin1String("inode"))
+            plan.home.identity.inode += 1;
+        else if (field == QLatin1String("device"))
+            plan.home.identity.device += 1;
+        else if (field == QLatin1String("id"))
+            plan.home = {QStringLiteral("corp"),
+                         QStringLiteral("5e0c1d"),
+                         QStringLiteral("/data/homes/5e0c1d"),
+                         {2049, 1311}};
         else
             folder = QStringLiteral("corp/eng");
         const QString why = made.differenceFrom(SpareBasis::of(folder, plan));

@@ -247,6 +247,35 @@ class WarmStart(unittest.TestCase):
         h.wait_for(lambda: not any(h.leftovers(spare).values()), 60,
                    what="the discarded spare to be torn down")
 
+    def test_a_spare_of_a_folder_replaced_under_its_name_is_discarded(self):
+        """`folder move corp old; folder add corp`: the new corp is another
+        folder, and the spare made for the old one shares old's files. It
+        is matched by the folder's home id and the home's device and inode,
+        not by the path, so the new corp's turn starts cold in its own home."""
+        (self.engine.home("corp") / "marker").write_text("old-corp-files\n")
+        driver = self.driver()
+        driver.send("spare corp")
+        spare = driver.expect("spare-ready", 180, folder="corp")["name"]
+        for arguments in (("folder", "move", "corp", "old"), ("folder", "add", "corp")):
+            done = self.engine.run(*arguments)
+            self.assertEqual(done.returncode, 0, done.stderr)
+
+        driver.send("run corp main ls -a $HOME; cat $HOME/marker; echo new-corp-ran")
+        turn = driver.expect("submitted", 30)["turn"]
+        self.assertEqual(driver.expect("finished", 300, turn=turn)["state"], "done",
+                         self.engine.events(turn))
+        lines = [e["json"].get("line") for e in self.engine.events(turn) if e["kind"] == "event"]
+        self.assertIn("new-corp-ran", lines)
+        self.assertNotIn("old-corp-files", lines, "the new corp's turn saw old's files")
+        event = spare_event(self.engine, turn)
+        self.assertIsNotNone(event, "the turn recorded no spare event")
+        self.assertFalse(event["adopted"], event)
+        self.assertIn("the folder's identity", event["reason"])
+        self.assertNotEqual(self.engine.turn(turn)["vm_name"], spare)
+        driver.expect("spare-discarded", 30, name=spare)
+        h.wait_for(lambda: not any(h.leftovers(spare).values()), 60,
+                   what="the discarded spare to be torn down")
+
     def test_a_spare_yields_its_slot_to_a_queued_turn_of_another_folder(self):
         self.engine.add_folder("other")
         driver = self.driver({"ARIZUKO_MAX_TURNS": "1"})
