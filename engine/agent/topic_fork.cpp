@@ -5,8 +5,9 @@
 
 namespace arizuko::agent {
 
-Result<ForkedTopic> forkTopic(store::Store &store, const QString &actor, const QString &folder,
-                              const QString &source, const QString &name)
+Result<TopicForkPlan> createTopicFork(store::Store &store, const QString &actor,
+                                      const QString &folder, const QString &source,
+                                      const QString &name)
 {
     folders::Topics topics(store, actor);
     const auto parents = topics.list(folder);
@@ -20,18 +21,39 @@ Result<ForkedTopic> forkTopic(store::Store &store, const QString &actor, const Q
     auto forked = topics.fork(folder, source, name);
     if (!forked)
         return forked.error();
-    ForkedTopic result{*forked, false, std::nullopt};
-    const auto home = HomeDirectory::open(folders::Folders(store, actor).homePath(folder));
+    return TopicForkPlan{*forked, folders::Folders(store, actor).homePath(folder), parentSession};
+}
+
+ForkedTopic copyForkedConversation(const TopicForkPlan &plan, qint64 maxBytes)
+{
+    ForkedTopic result{plan.topic, false, std::nullopt};
+    const auto home = HomeDirectory::open(plan.homePath);
     if (!home) {
         result.copyError = home.error();
         return result;
     }
-    const auto copied = forkClaudeSession(*home, parentSession, forked->sessionId);
+    const auto copied =
+        forkClaudeSession(*home, plan.parentSession, plan.topic.sessionId, maxBytes);
     if (copied)
         result.sessionCopied = *copied;
+    else if (copied.error().code == QLatin1String("home.too-large"))
+        result.copyError = makeError(
+            QStringLiteral("fork.too-large"),
+            QStringLiteral("the conversation is larger than the %1 MiB a fork copies (%2)")
+                .arg(maxBytes / (1024 * 1024))
+                .arg(copied.error().message));
     else
         result.copyError = copied.error();
     return result;
+}
+
+Result<ForkedTopic> forkTopic(store::Store &store, const QString &actor, const QString &folder,
+                              const QString &source, const QString &name)
+{
+    const auto plan = createTopicFork(store, actor, folder, source, name);
+    if (!plan)
+        return plan.error();
+    return copyForkedConversation(*plan);
 }
 
 } // namespace arizuko::agent

@@ -26,7 +26,9 @@ struct ToolReply
     int status = 202;
     QByteArray body;
 };
-using ToolHandler = std::function<ToolReply(const QByteArray &body)>;
+// Called once per POST, at once or later (a tool working on a worker).
+using ToolReplyTo = std::function<void(const ToolReply &reply)>;
+using ToolHandler = std::function<void(const QByteArray &body, const ToolReplyTo &reply)>;
 
 struct GatewayOptions
 {

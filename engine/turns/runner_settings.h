@@ -41,6 +41,10 @@ struct RunnerSettings : libvirt::MachineSettings
     QString model;
     // delegate_group / escalate_group refuse a turn deeper than this.
     int maxDelegationDepth = tools::defaultMaxDepth;
+    // ...and refuse more turns than these (saved settings turns-per-turn,
+    // turns-per-folder-hour).
+    int maxTurnsPerTurn = tools::defaultTurnsPerTurn;
+    int maxTurnsPerFolderHour = tools::defaultTurnsPerFolderHour;
     // A long-lived runner boots the next turn's guest ahead of its prompt
     // (spare_guest.h); off by default (docs/turns.md says why).
     bool warmStart = false;
@@ -53,12 +57,13 @@ struct RunnerSettings : libvirt::MachineSettings
     // their variables: ARIZUKO_LIBVIRT_URI, ARIZUKO_ACCELERATOR (auto|kvm|tcg),
     // ARIZUKO_SUBNET_POOL, ARIZUKO_MAX_TURNS, ARIZUKO_TURN_DEADLINE (seconds),
     // ARIZUKO_MODEL_PROVIDER (auto|api-key|oauth|demo), ARIZUKO_MODEL_URL,
-    // ARIZUKO_MODEL, ARIZUKO_WARM_START (on|off). Only in the environment: ARIZUKO_GUEST_IMAGE_DIR,
+    // ARIZUKO_MODEL, ARIZUKO_WARM_START (on|off), ARIZUKO_TURNS_PER_TURN,
+    // ARIZUKO_TURNS_PER_FOLDER_HOUR. Only in the environment: ARIZUKO_GUEST_IMAGE_DIR,
     // ARIZUKO_EGRESS_BIN, ARIZUKO_FILTER_MODE (auto|pretap|classic),
     // ARIZUKO_PROXY_HEALTH_TIMEOUT_MS, ARIZUKO_TURN_MEMORY_MIB,
     // ARIZUKO_GATEWAY_PORT, ARIZUKO_PROXY_ALLOW_LOOPBACK=1, ARIZUKO_MODEL_SCRIPT,
-    // ARIZUKO_DELEGATION_DEPTH, ARIZUKO_SPARE_MAX_AGE (seconds). A value that fails its check is an error
-    // naming where it came from.
+    // ARIZUKO_DELEGATION_DEPTH, ARIZUKO_SPARE_MAX_AGE (seconds). A value that fails its check is an
+    // error naming where it came from.
     static Result<RunnerSettings> load(store::Store &store);
     // The same with nothing saved: defaults, then the environment.
     static Result<RunnerSettings> fromEnvironment();

@@ -5,6 +5,7 @@
 #include "libvirt/subnet_pool.h"
 #include "store/query.h"
 #include "store/store.h"
+#include "tools/tool_context.h"
 #include "turns/model_provider.h"
 
 #include <QJsonObject>
@@ -160,6 +161,10 @@ const QList<SettingDefinition> &settingDefinitions()
         {setting::modelUrl, "ARIZUKO_MODEL_URL", QString()},
         {setting::model, "ARIZUKO_MODEL", QString()},
         {setting::warmStart, "ARIZUKO_WARM_START", QStringLiteral("off")},
+        {setting::turnsPerTurn, "ARIZUKO_TURNS_PER_TURN",
+         QString::number(tools::defaultTurnsPerTurn)},
+        {setting::turnsPerFolderHour, "ARIZUKO_TURNS_PER_FOLDER_HOUR",
+         QString::number(tools::defaultTurnsPerFolderHour)},
     };
     return definitions;
 }
@@ -198,6 +203,10 @@ std::optional<QString> settingProblem(const QString &key, const QString &value)
         return subnetPoolProblem(value);
     if (key == setting::maxTurns)
         return numberProblem(value, minTurns, maxTurnsLimit, QStringLiteral("turns"));
+    if (key == setting::turnsPerTurn)
+        return numberProblem(value, 1, maxTurnsPerTurnLimit, QStringLiteral("turns"));
+    if (key == setting::turnsPerFolderHour)
+        return numberProblem(value, 1, maxTurnsPerFolderHourLimit, QStringLiteral("turns"));
     if (key == setting::turnDeadline)
         return numberProblem(value, minDeadlineSeconds, maxDeadlineSeconds,
                              QStringLiteral("seconds"));

@@ -34,6 +34,10 @@ inline const QString modelProvider = QStringLiteral("model-provider");
 inline const QString modelUrl = QStringLiteral("model-url");
 inline const QString model = QStringLiteral("model");
 inline const QString warmStart = QStringLiteral("warm-start"); // on | off
+// Breadth caps of delegation (docs/tools.md): turns one turn may start, and
+// turns a folder's agents may start in an hour.
+inline const QString turnsPerTurn = QStringLiteral("turns-per-turn");
+inline const QString turnsPerFolderHour = QStringLiteral("turns-per-folder-hour");
 } // namespace setting
 
 // Every saved setting, in the order the window and `settings show` list them.
@@ -47,6 +51,8 @@ inline constexpr int minDeadlineSeconds = 60;
 inline constexpr int maxDeadlineSeconds = 24 * 60 * 60;
 inline constexpr int minPoolPrefix = 16;
 inline constexpr int maxPoolPrefix = 30;
+inline constexpr int maxTurnsPerTurnLimit = 100;
+inline constexpr int maxTurnsPerFolderHourLimit = 10000;
 
 // Why `value` is not acceptable for `key` (a sentence naming the problem),
 // or nullopt when it is. An empty value means "back to the default" for a
