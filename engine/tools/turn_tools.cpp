@@ -86,7 +86,7 @@ Result<QString> TurnTools::startTurn(const TurnOrder &order)
             QStringLiteral("tools.turns-per-folder-hour"),
             QStringLiteral("refused: the agents of %1 started %2 turns in the last hour, the most "
                            "a folder's agents may start (setting turns-per-folder-hour); no "
-                           "further turn was queued before %3")
+                           "further turn was queued, and none can be before %3")
                 .arg(m_binding.folder)
                 .arg(started->size())
                 .arg(freed.toUTC().toString(Qt::ISODate)));
