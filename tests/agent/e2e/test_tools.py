@@ -250,9 +250,13 @@ class Tools(unittest.TestCase):
     def test_a_revoked_observation_delivers_nothing_more(self):
         self.assertEqual(self.revoked["result"].returncode, 0, self.revoked["result"].stderr)
         self.assertTrue(self.revoked["requests"])
-        sent = json.dumps(self.revoked["requests"][0]["body"]["messages"])
-        self.assertNotIn("posted after the revoke", sent)
-        self.assertNotIn("observed-messages", sent)
+        messages = self.revoked["requests"][0]["body"]["messages"]
+        self.assertNotIn("posted after the revoke", json.dumps(messages))
+        # The resumed conversation holds the earlier turn's block; this
+        # turn's own prompt (the last user message) must hold none.
+        prompt = json.dumps(messages[-1])
+        self.assertIn("observe after the revoke", prompt)
+        self.assertNotIn("observed-messages", prompt)
         self.assertFalse([e for e in self.engine.events(self.revoked["name"]) if e["kind"] == "observed"])
         with self.engine.database() as db:
             refused = [json.loads(r[0]) for r in db.execute(
