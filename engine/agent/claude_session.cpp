@@ -7,9 +7,6 @@
 namespace arizuko::agent {
 namespace {
 
-// Larger than any conversation Claude Code compacts down to; a bigger file
-// is not something the engine reads into memory on the agent's word.
-constexpr qint64 maxSessionBytes = 256LL * 1024 * 1024;
 const QString guestHomeProject = QStringLiteral("-home-agent");
 
 bool validSessionId(const QString &id)
@@ -53,12 +50,12 @@ SessionFileCheck inspectClaudeSession(const HomeDirectory &home, const QString &
 }
 
 Result<bool> forkClaudeSession(const HomeDirectory &home, const QString &fromId,
-                               const QString &toId)
+                               const QString &toId, qint64 maxBytes)
 {
     if (!validSessionId(fromId) || !validSessionId(toId))
         return makeError(QStringLiteral("session.bad-id"),
                          QStringLiteral("session ids must be UUIDs ('%1', '%2')").arg(fromId, toId));
-    const auto data = home.read(claudeSessionFile(fromId), maxSessionBytes);
+    const auto data = home.read(claudeSessionFile(fromId), maxBytes);
     if (!data)
         return data.error();
     if (!*data)

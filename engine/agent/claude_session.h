@@ -30,11 +30,16 @@ struct SessionFileCheck
 
 SessionFileCheck inspectClaudeSession(const HomeDirectory &home, const QString &sessionId);
 
+// Larger than any conversation Claude Code compacts down to; a bigger file
+// is not something the engine reads into memory on the agent's word.
+inline constexpr qint64 maxSessionBytes = 256LL * 1024 * 1024;
+
 // Copies the conversation of `fromId` to a new file for `toId`, naming the
 // new session in every line that named the old one, so Claude Code resumes
 // it as its own. Returns false when the source has no file (nothing said
-// yet: the fork simply starts fresh).
+// yet: the fork simply starts fresh). A source over `maxBytes` is an error
+// (home.too-large).
 Result<bool> forkClaudeSession(const HomeDirectory &home, const QString &fromId,
-                               const QString &toId);
+                               const QString &toId, qint64 maxBytes = maxSessionBytes);
 
 } // namespace arizuko::agent

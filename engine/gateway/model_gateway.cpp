@@ -242,11 +242,16 @@ void ModelGateway::serveTools(HttpExchange *exchange)
         exchange->respond(405, {{"Allow", "POST"}, {"Content-Type", "application/json"}}, "{}");
         return;
     }
-    const ToolReply reply = m_options.tools(exchange->request().body);
-    exchange->respond(reply.status,
-                      reply.body.isEmpty() ? HttpHeaders{}
-                                           : HttpHeaders{{"Content-Type", "application/json"}},
-                      reply.body);
+    // The reply may come later; by then the guest may have gone.
+    m_options.tools(exchange->request().body, [exchange = QPointer<HttpExchange>(exchange)](
+                                                  const ToolReply &reply) {
+        if (!exchange)
+            return;
+        exchange->respond(reply.status,
+                          reply.body.isEmpty() ? HttpHeaders{}
+                                               : HttpHeaders{{"Content-Type", "application/json"}},
+                          reply.body);
+    });
 }
 
 void ModelGateway::answerFromScript(HttpExchange *exchange, ExchangeMeter *meter)

@@ -27,7 +27,9 @@ struct ToolReply
     int status = 202;
     QByteArray body;
 };
-using ToolHandler = std::function<ToolReply(const QByteArray &body)>;
+// Called once per POST, at once or later (a tool working on a worker).
+using ToolReplyTo = std::function<void(const ToolReply &reply)>;
+using ToolHandler = std::function<void(const QByteArray &body, const ToolReplyTo &reply)>;
 
 // What one turn's gateway lets a guest hold; docs/model-gateway.md says
 // why each number. Shared by every gateway in the engine, on top of these:

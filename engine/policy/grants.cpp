@@ -1,6 +1,7 @@
 #include "policy/grants.h"
 
 #include "policy/action.h"
+#include "policy/call_params.h"
 #include "policy/glob.h"
 #include "policy/sql_helpers.h"
 #include "store/query.h"
@@ -30,7 +31,7 @@ bool paramsMatch(const Grant &grant, const CallParams &params, Judging judging)
         return grant.effect == Effect::Allow || grant.params.isEmpty();
     for (auto it = grant.params.cbegin(); it != grant.params.cend(); ++it) {
         const auto value = params.constFind(it.key());
-        if (value == params.cend() || !globMatches(it.value(), *value))
+        if (value == params.cend() || !paramGlobMatches(it.key(), it.value(), *value, grant.effect))
             return false;
     }
     return true;
@@ -101,7 +102,7 @@ bool paramsCover(const GrantParams &held, const GrantParams &wanted)
 {
     for (auto it = held.cbegin(); it != held.cend(); ++it) {
         const auto narrowed = wanted.constFind(it.key());
-        if (narrowed == wanted.cend() || !globCovers(it.value(), *narrowed))
+        if (narrowed == wanted.cend() || !paramGlobCovers(it.key(), it.value(), *narrowed))
             return false;
     }
     return true;
@@ -240,10 +241,14 @@ Grants::Grants(PolicyCache &cache, audit::AuditLog &audit)
 Result<Decision> Grants::authorize(const QString &principal, const QString &action,
                                    const QString &scope, const CallParams &params)
 {
+    // Matched on what the tool acts on, never on the spelling it was sent.
+    const auto normalized = normalizeCallParams(params);
+    if (!normalized)
+        return normalized.error();
     auto snapshot = m_cache.current();
     if (!snapshot)
         return snapshot.error();
-    return evaluate(**snapshot, principal, action, scope, params, Judging::Call);
+    return evaluate(**snapshot, principal, action, scope, *normalized, Judging::Call);
 }
 
 Result<Decision> Grants::decide(const QString &principal, const QString &action,

@@ -27,6 +27,13 @@ QJsonObject errorReply(const QJsonValue &id, int code, const QString &message)
              QJsonObject{{QStringLiteral("code"), code}, {QStringLiteral("message"), message}}}};
 }
 
+QJsonObject resultReply(const QJsonValue &id, const QJsonObject &result)
+{
+    return {{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+            {QStringLiteral("id"), id},
+            {QStringLiteral("result"), result}};
+}
+
 gateway::ToolReply malformed(int code, const QString &message)
 {
     return {400, encode(errorReply(QJsonValue::Null, code, message))};
@@ -51,31 +58,35 @@ McpServer::McpServer(TurnTools &tools)
     : m_tools(tools)
 {}
 
-gateway::ToolReply McpServer::handle(const QByteArray &body)
+void McpServer::handle(const QByteArray &body, const gateway::ToolReplyTo &reply)
 {
     QJsonParseError parse{};
     const QJsonDocument document = QJsonDocument::fromJson(body, &parse);
     if (parse.error != QJsonParseError::NoError)
-        return malformed(parseError, QStringLiteral("not JSON: %1").arg(parse.errorString()));
+        return reply(
+            malformed(parseError, QStringLiteral("not JSON: %1").arg(parse.errorString())));
     // Batches left MCP in 2025-06-18, and no client here sends them.
     if (!document.isObject())
-        return malformed(invalidRequest, QStringLiteral("one JSON-RPC object per request"));
+        return reply(malformed(invalidRequest, QStringLiteral("one JSON-RPC object per request")));
     const QJsonObject message = document.object();
     if (message.value(QStringLiteral("jsonrpc")).toString() != QLatin1String("2.0"))
-        return malformed(invalidRequest, QStringLiteral("jsonrpc must be \"2.0\""));
+        return reply(malformed(invalidRequest, QStringLiteral("jsonrpc must be \"2.0\"")));
     const QJsonValue id = message.value(QStringLiteral("id"));
     const QJsonValue method = message.value(QStringLiteral("method"));
     // A notification (no id) or the client's answer to us (no method) is
     // acknowledged; none needs anything done.
     if (id.isUndefined() || method.isUndefined())
-        return {202, {}};
+        return reply({202, {}});
     if (!method.isString() || !(id.isString() || id.isDouble()))
-        return malformed(invalidRequest, QStringLiteral("method must be a string and id a string "
-                                                        "or a number"));
+        return reply(malformed(invalidRequest, QStringLiteral("method must be a string and id a "
+                                                              "string or a number")));
     const QJsonValue params = message.value(QStringLiteral("params"));
     if (!params.isUndefined() && !params.isObject())
-        return {200, encode(errorReply(id, invalidParams, QStringLiteral("params must be an object")))};
-    return {200, encode(dispatch(method.toString(), params.toObject(), id))};
+        return reply({200, encode(errorReply(id, invalidParams,
+                                             QStringLiteral("params must be an object")))});
+    if (method.toString() == QLatin1String("tools/call"))
+        return callTool(params.toObject(), id, reply);
+    reply({200, encode(dispatch(method.toString(), params.toObject(), id))});
 }
 
 QJsonObject McpServer::dispatch(const QString &method, const QJsonObject &params,
@@ -88,17 +99,13 @@ QJsonObject McpServer::dispatch(const QString &method, const QJsonObject &params
         result = QJsonObject{};
     else if (method == QLatin1String("tools/list"))
         result = listTools();
-    else if (method == QLatin1String("tools/call"))
-        result = callTool(params);
     else
         // Claude Code first probes `server/discover` (a newer protocol) and
         // falls back to initialize on this answer.
         return errorReply(id, methodNotFound, QStringLiteral("no method %1").arg(method));
     if (const auto *error = std::get_if<RpcError>(&result))
         return errorReply(id, error->code, error->message);
-    return {{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
-            {QStringLiteral("id"), id},
-            {QStringLiteral("result"), std::get<QJsonObject>(result)}};
+    return resultReply(id, std::get<QJsonObject>(result));
 }
 
 QJsonObject McpServer::initialize(const QJsonObject &params) const
@@ -130,18 +137,21 @@ McpServer::MethodResult McpServer::listTools()
     return QJsonObject{{QStringLiteral("tools"), tools}};
 }
 
-McpServer::MethodResult McpServer::callTool(const QJsonObject &params)
+void McpServer::callTool(const QJsonObject &params, const QJsonValue &id,
+                         const gateway::ToolReplyTo &reply)
 {
     const QJsonValue name = params.value(QStringLiteral("name"));
     const QJsonValue arguments = params.value(QStringLiteral("arguments"));
     if (!name.isString() || (!arguments.isUndefined() && !arguments.isObject()))
-        return RpcError{invalidParams,
-                        QStringLiteral("tools/call needs a name and an arguments object")};
-    const ToolOutcome outcome = m_tools.call(name.toString(), arguments.toObject());
-    return QJsonObject{{QStringLiteral("content"),
-             QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("text")},
-                                    {QStringLiteral("text"), outcome.text}}}},
-            {QStringLiteral("isError"), outcome.isError}};
+        return reply({200, encode(errorReply(id, invalidParams,
+                                             QStringLiteral("tools/call needs a name and an "
+                                                            "arguments object")))});
+    m_tools.call(name.toString(), arguments.toObject(), [id, reply](const ToolOutcome &outcome) {
+        const QJsonArray content{QJsonObject{{QStringLiteral("type"), QStringLiteral("text")},
+                                             {QStringLiteral("text"), outcome.text}}};
+        reply({200, encode(resultReply(id, {{QStringLiteral("content"), content},
+                                            {QStringLiteral("isError"), outcome.isError}}))});
+    });
 }
 
 } // namespace arizuko::tools

@@ -24,8 +24,9 @@ public:
 
     // One POSTed body: a JSON-RPC request gets its reply, a notification or
     // a client's response gets 202, a body that is not a JSON-RPC message
-    // gets 400 with a JSON-RPC error.
-    gateway::ToolReply handle(const QByteArray &body);
+    // gets 400 with a JSON-RPC error. `reply` is called once: at once, or
+    // later from this thread when a tool works on a worker (fork_topic).
+    void handle(const QByteArray &body, const gateway::ToolReplyTo &reply);
 
 private:
     // A method's JSON-RPC error: code and message.
@@ -39,7 +40,8 @@ private:
     QJsonObject dispatch(const QString &method, const QJsonObject &params, const QJsonValue &id);
     QJsonObject initialize(const QJsonObject &params) const;
     MethodResult listTools();
-    MethodResult callTool(const QJsonObject &params);
+    void callTool(const QJsonObject &params, const QJsonValue &id,
+                  const gateway::ToolReplyTo &reply);
 
     TurnTools &m_tools;
 };

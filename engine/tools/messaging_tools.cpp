@@ -1,12 +1,26 @@
 // The tools about the turn's own conversation: posting to its topic and
 // forking it.
 
+#include "agent/topic_fork.h"
 #include "tools/tool_catalogue.h"
 #include "tools/topic_messages.h"
 
-#include "agent/topic_fork.h"
+#include <QFutureWatcher>
+#include <QtConcurrent/QtConcurrentRun>
 
 namespace arizuko::tools {
+namespace {
+
+ToolOutcome forkOutcome(const QString &source, const agent::ForkedTopic &forked)
+{
+    if (forked.copyError)
+        return toolError(QStringLiteral("forked topic %1 as %2, but its conversation was not "
+                                        "copied, so its first turn starts afresh: %3")
+                             .arg(source, forked.topic.name, forked.copyError->message));
+    return {QStringLiteral("forked topic %1 as %2").arg(source, forked.topic.name)};
+}
+
+} // namespace
 
 ToolOutcome sendMessage(ToolContext &context, const QJsonObject &arguments)
 {
@@ -27,18 +41,26 @@ ToolOutcome sendMessage(ToolContext &context, const QJsonObject &arguments)
                 .arg(posted->id)};
 }
 
-ToolOutcome forkTopic(ToolContext &context, const QJsonObject &arguments)
+// The topic is made here, in the store; the conversation (up to
+// agent::maxForkedSessionBytes) is copied on a worker, so the engine thread
+// keeps serving every other turn meanwhile, and the call is answered when
+// the copy is done.
+void forkTopic(ToolContext &context, const QJsonObject &arguments, ToolFinished finished)
 {
-    const QString name = arguments.value(QStringLiteral("name")).toString().trimmed();
-    const auto forked = agent::forkTopic(context.store, context.binding.folder,
-                                         context.binding.folder, context.binding.topic, name);
-    if (!forked)
-        return toolError(forked.error().message);
-    QString text = QStringLiteral("forked topic %1 as %2")
-                       .arg(context.binding.topic, forked->topic.name);
-    if (forked->copyError)
-        text += QStringLiteral("; its first turn starts afresh: %1").arg(forked->copyError->message);
-    return {text};
+    const QString name = arguments.value(QStringLiteral("name")).toString();
+    const QString &source = context.binding.topic;
+    const auto plan = agent::createTopicFork(context.store, context.binding.folder,
+                                             context.binding.folder, source, name);
+    if (!plan)
+        return finished(toolError(plan.error().message));
+    auto *copying = new QFutureWatcher<agent::ForkedTopic>(&context.owner);
+    QObject::connect(copying, &QFutureWatcherBase::finished, &context.owner,
+                     [copying, source, finished = std::move(finished)] {
+                         copying->deleteLater();
+                         finished(forkOutcome(source, copying->result()));
+                     });
+    copying->setFuture(
+        QtConcurrent::run([plan = *plan] { return agent::copyForkedConversation(plan); }));
 }
 
 } // namespace arizuko::tools

@@ -1,10 +1,15 @@
 #include "tools/observations.h"
 
+#include "audit/audit_log.h"
+#include "policy/policy.h"
 #include "store/query.h"
 #include "store/store.h"
 #include "store/timestamp.h"
 #include "store/write_transaction.h"
+#include "tools/tool_catalogue.h"
 
+#include <QJsonObject>
+#include <QSet>
 #include <QStringList>
 #include <QVariant>
 
@@ -37,9 +42,59 @@ Result<bool> unobserve(store::Store &store, const QString &folder, const QString
     return done->numRowsAffected() > 0;
 }
 
+namespace {
+
+// The sources whose messages may reach the observer now. observe_group was
+// granted when the observation began; a grant revoked since then stops it
+// here. A refusal is audited (observation.refused); a delivery the grants
+// allow is not, since every turn start would log one per source.
+Result<QSet<QString>> permittedSources(store::Store &store, const QString &folder,
+                                       const QString &topic)
+{
+    auto sources = store::execute(
+        store.database(),
+        QStringLiteral("SELECT source_folder FROM observations WHERE observer_folder = ? AND "
+                       "observer_topic = ?"),
+        {folder, topic});
+    if (!sources)
+        return sources.error();
+    QStringList observed;
+    while (sources->next())
+        observed << sources->value(0).toString();
+    policy::Policy policy(store);
+    audit::AuditLog audit(store);
+    QSet<QString> permitted;
+    for (const QString &source : std::as_const(observed)) {
+        const QString action = toolAction(QStringLiteral("observe_group"));
+        const auto decision = policy.grants().authorize(folder, action, source);
+        if (!decision)
+            return decision.error();
+        if (decision->allowed) {
+            permitted.insert(source);
+            continue;
+        }
+        QJsonObject refusal{{QStringLiteral("topic"), topic},
+                            {QStringLiteral("action"), action},
+                            {QStringLiteral("scope"), source},
+                            {QStringLiteral("reason"), decision->reason}};
+        if (decision->decidingGrant)
+            refusal.insert(QStringLiteral("grant"), decision->decidingGrant->id);
+        if (const auto recorded =
+                audit.record(folder, QStringLiteral("observation.refused"), folder, refusal);
+            !recorded)
+            return recorded.error();
+    }
+    return permitted;
+}
+
+} // namespace
+
 Result<QString> takeObservedContext(store::Store &store, const QString &folder,
                                     const QString &topic, const ObserveCaps &caps)
 {
+    const auto permitted = permittedSources(store, folder, topic);
+    if (!permitted)
+        return permitted.error();
     // Read and advance under the write lock: two turns of one topic never
     // run at once, but another engine's observe may land in between.
     auto transaction = store::WriteTransaction::begin(store.database());
@@ -59,6 +114,10 @@ Result<QString> takeObservedContext(store::Store &store, const QString &folder,
     int characters = 0;
     int omitted = 0;
     while (fresh->next()) {
+        // Refused messages are passed over for good: the seen mark below
+        // moves past them, so a later grant does not bring them back.
+        if (!permitted->contains(fresh->value(1).toString()))
+            continue;
         const QString line = QStringLiteral("[%1 / %2] %3: %4")
                                  .arg(fresh->value(1).toString(), fresh->value(2).toString(),
                                       fresh->value(3).toString(), fresh->value(4).toString());

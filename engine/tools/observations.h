@@ -29,7 +29,10 @@ Result<bool> unobserve(store::Store &store, const QString &folder, const QString
 
 // The observed folders' messages since the last call, newest kept within
 // the caps, as a block to put before the turn's prompt (empty: nothing
-// new). What was handed over, or dropped by the caps, is not handed again.
+// new). Each source is asked of the grants (mcp:observe_group on it) at
+// every call; a refused source's messages are skipped and the refusal
+// audited (observation.refused). What was handed over, dropped by the caps
+// or refused is not handed again.
 Result<QString> takeObservedContext(store::Store &store, const QString &folder,
                                     const QString &topic, const ObserveCaps &caps = {});
 

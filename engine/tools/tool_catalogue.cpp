@@ -35,7 +35,7 @@ QList<ToolSpec> buildCatalogue()
                         "conversation."),
          stringSchema({{QStringLiteral("name"), QStringLiteral("the new topic's name (optional)")}},
                       {}),
-         ToolTarget::OwnFolder, &forkTopic},
+         ToolTarget::OwnFolder, nullptr, &forkTopic},
         {QStringLiteral("network_list"),
          QStringLiteral("List the hosts this folder's turns may and may not reach."),
          stringSchema({}, {}), ToolTarget::OwnFolder, &networkList},

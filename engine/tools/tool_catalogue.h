@@ -21,6 +21,9 @@ enum class ToolTarget
 };
 
 using ToolRun = ToolOutcome (*)(ToolContext &context, const QJsonObject &arguments);
+// A tool that finishes later: it calls `finished` once, from the engine thread.
+using ToolStart = void (*)(ToolContext &context, const QJsonObject &arguments,
+                           ToolFinished finished);
 
 struct ToolSpec
 {
@@ -28,7 +31,8 @@ struct ToolSpec
     QString description;
     QJsonObject inputSchema;
     ToolTarget target = ToolTarget::OwnFolder;
-    ToolRun run = nullptr;
+    ToolRun run = nullptr;     // set for a tool that answers at once,
+    ToolStart start = nullptr; // or this one for a tool that answers later
 };
 
 const QList<ToolSpec> &toolCatalogue();
@@ -39,7 +43,7 @@ QStringList toolActions();
 
 // The tools, by file.
 ToolOutcome sendMessage(ToolContext &context, const QJsonObject &arguments);
-ToolOutcome forkTopic(ToolContext &context, const QJsonObject &arguments);
+void forkTopic(ToolContext &context, const QJsonObject &arguments, ToolFinished finished);
 ToolOutcome networkList(ToolContext &context, const QJsonObject &arguments);
 ToolOutcome networkAllow(ToolContext &context, const QJsonObject &arguments);
 ToolOutcome networkDeny(ToolContext &context, const QJsonObject &arguments);

@@ -10,6 +10,8 @@
 #include <QString>
 #include <functional>
 
+class QObject;
+
 namespace arizuko::store {
 class Store;
 }
@@ -21,6 +23,11 @@ namespace arizuko::tools {
 
 // Delegations and escalations a turn may stack before tools refuse more.
 inline constexpr int defaultMaxDepth = 3;
+// Breadth: turns one turn may start (delegate_group, escalate_group), and
+// turns a folder's agents may start in any hour. With the depth limit they
+// bound what one prompt can set going (and pay for).
+inline constexpr int defaultTurnsPerTurn = 5;
+inline constexpr int defaultTurnsPerFolderHour = 20;
 
 struct TurnBinding
 {
@@ -30,6 +37,8 @@ struct TurnBinding
     // 0: a turn a person asked for; n: n delegations or escalations deep.
     int depth = 0;
     int maxDepth = defaultMaxDepth;
+    int maxTurnsPerTurn = defaultTurnsPerTurn;
+    int maxTurnsPerFolderHour = defaultTurnsPerFolderHour;
 };
 
 // A turn a tool asks the runner to queue; it does not wait for it.
@@ -56,6 +65,10 @@ struct ToolOutcome
 
 ToolOutcome toolError(const QString &text);
 
+// How an outcome comes back: at once for most tools, later (on the engine
+// thread, once) for a tool whose work runs on a worker (fork_topic's copy).
+using ToolFinished = std::function<void(const ToolOutcome &outcome)>;
+
 struct ToolContext
 {
     store::Store &store;
@@ -64,6 +77,9 @@ struct ToolContext
     const QueueTurn &queue;
     // A message the turn posted, for its transcript.
     std::function<void(const QJsonObject &message)> posted;
+    // What work a tool leaves running is tied to: gone with the turn, and
+    // an answer nobody can read any more is dropped with it.
+    QObject &owner;
 };
 
 // A required string argument, trimmed; empty or absent is an error naming it.

@@ -1,8 +1,12 @@
 #include "tools/turn_tools.h"
 
+#include "audit/audit_log.h"
 #include "folders/folder_names.h"
 #include "folders/folders.h"
+#include "policy/call_params.h"
+#include "store/timestamp.h"
 
+#include <QDateTime>
 #include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonValue>
@@ -10,9 +14,28 @@
 namespace arizuko::tools {
 namespace {
 
+const QString turnStartedKind = QStringLiteral("tools.turn-started");
+
 bool isBelow(const QString &folder, const QString &ancestor)
 {
     return folder.startsWith(ancestor + QLatin1Char('/'));
+}
+
+// The arguments as the tool will act on them: each string normalised once,
+// by the same function the grants match with, so no spelling of a host
+// (case, trailing dot, `*.`, spaces) decides differently from what is done.
+Result<QJsonObject> normalizedArguments(const QJsonObject &arguments)
+{
+    QJsonObject normalized = arguments;
+    for (auto it = normalized.begin(); it != normalized.end(); ++it) {
+        if (!it.value().isString())
+            continue;
+        const auto value = policy::normalizeCallParam(it.key(), it.value().toString());
+        if (!value)
+            return value.error();
+        it.value() = *value;
+    }
+    return normalized;
 }
 
 // Grants can narrow a tool by its arguments ({"host": "*.github.com"}); the
@@ -35,7 +58,57 @@ TurnTools::TurnTools(store::Store &store, TurnBinding binding, QueueTurn queue, 
     , m_policy(store)
     , m_binding(std::move(binding))
     , m_queue(std::move(queue))
+    , m_startTurn([this](const TurnOrder &order) { return startTurn(order); })
 {}
+
+Result<QString> TurnTools::startTurn(const TurnOrder &order)
+{
+    if (m_turnsStarted >= m_binding.maxTurnsPerTurn)
+        return makeError(QStringLiteral("tools.turns-per-turn"),
+                         QStringLiteral("refused: this turn already started %1 turns, the most one "
+                                        "turn may start (setting turns-per-turn); no further turn "
+                                        "was queued")
+                             .arg(m_turnsStarted));
+    audit::AuditLog audit(m_store);
+    audit::Query lastHour;
+    lastHour.kind = turnStartedKind;
+    lastHour.subject = m_binding.folder;
+    lastHour.since = store::timestamp(QDateTime::currentDateTimeUtc().addSecs(-60 * 60));
+    lastHour.limit = m_binding.maxTurnsPerFolderHour;
+    const auto started = audit.query(lastHour);
+    if (!started)
+        return started.error();
+    if (started->size() >= m_binding.maxTurnsPerFolderHour) {
+        // The oldest of the newest `limit` entries frees the next place.
+        const QDateTime freed =
+            QDateTime::fromString(started->first().at, Qt::ISODateWithMs).addSecs(60 * 60);
+        return makeError(
+            QStringLiteral("tools.turns-per-folder-hour"),
+            QStringLiteral("refused: the agents of %1 started %2 turns in the last hour, the most "
+                           "a folder's agents may start (setting turns-per-folder-hour); no "
+                           "further turn was queued, and none can be before %3")
+                .arg(m_binding.folder)
+                .arg(started->size())
+                .arg(freed.toUTC().toString(Qt::ISODate)));
+    }
+    const auto queued = m_queue(order);
+    if (!queued)
+        return queued;
+    ++m_turnsStarted;
+    const QJsonObject detail{{QStringLiteral("turn"), *queued},
+                             {QStringLiteral("by_turn"), m_binding.turnId},
+                             {QStringLiteral("folder"), order.folder},
+                             {QStringLiteral("topic"), order.topic},
+                             {QStringLiteral("depth"), order.depth}};
+    if (const auto counted =
+            audit.record(m_binding.folder, turnStartedKind, m_binding.folder, detail);
+        !counted)
+        return makeError(QStringLiteral("tools.turn-not-counted"),
+                         QStringLiteral("turn %1 was queued, but counting it against the caps "
+                                        "failed: %2")
+                             .arg(*queued, counted.error().message));
+    return queued;
+}
 
 Result<QStringList> TurnTools::candidateScopes(const ToolSpec &tool)
 {
@@ -118,11 +191,16 @@ Result<QString> TurnTools::callScope(const ToolSpec &tool, const QJsonObject &ar
     return *folder;
 }
 
-ToolOutcome TurnTools::call(const QString &name, const QJsonObject &arguments)
+std::variant<QJsonObject, ToolOutcome> TurnTools::admit(const QString &name,
+                                                        const QJsonObject &sent)
 {
     const ToolSpec *tool = findTool(name);
     if (!tool)
         return toolError(QStringLiteral("there is no tool named %1").arg(name));
+    const auto normalized = normalizedArguments(sent);
+    if (!normalized)
+        return toolError(normalized.error().message);
+    const QJsonObject &arguments = *normalized;
     const auto scope = callScope(*tool, arguments);
     if (!scope)
         return toolError(scope.error().message);
@@ -145,9 +223,25 @@ ToolOutcome TurnTools::call(const QString &name, const QJsonObject &arguments)
     if (!decision->allowed)
         return toolError(QStringLiteral("refused by the grants of %1: %2")
                              .arg(m_binding.folder, decision->reason));
-    ToolContext context{m_store, m_policy, m_binding, m_queue,
-                        [this](const QJsonObject &message) { emit messagePosted(message); }};
-    return tool->run(context, arguments);
+    return arguments;
+}
+
+void TurnTools::call(const QString &name, const QJsonObject &sent, ToolFinished finished)
+{
+    const auto admitted = admit(name, sent);
+    if (const auto *refused = std::get_if<ToolOutcome>(&admitted))
+        return finished(*refused);
+    const ToolSpec &tool = *findTool(name);
+    const QJsonObject &arguments = std::get<QJsonObject>(admitted);
+    ToolContext context{m_store,
+                        m_policy,
+                        m_binding,
+                        m_startTurn,
+                        [this](const QJsonObject &message) { emit messagePosted(message); },
+                        *this};
+    if (tool.start)
+        return tool.start(context, arguments, std::move(finished));
+    finished(tool.run(context, arguments));
 }
 
 } // namespace arizuko::tools

@@ -12,6 +12,7 @@
 #include <QJsonObject>
 #include <QList>
 #include <QObject>
+#include <variant>
 
 namespace arizuko::tools {
 
@@ -27,9 +28,11 @@ public:
     // The tools some grant lets the folder call on some folder the tool can
     // address (its own, its parent, its subfolders, any other).
     Result<QList<const ToolSpec *>> listed();
-    // Decides the call on the folder it addresses, then runs it. A refusal
+    // Decides the call on the folder it addresses, then runs it, and hands
+    // the outcome to `finished`: at once, or later from this thread for a
+    // tool working on a worker (never after this object is gone). A refusal
     // is an outcome the agent reads, never a protocol error.
-    ToolOutcome call(const QString &name, const QJsonObject &arguments);
+    void call(const QString &name, const QJsonObject &arguments, ToolFinished finished);
 
 signals:
     // A message the turn posted to its topic: id, folder, topic, role, text.
@@ -38,14 +41,23 @@ signals:
     void callDecided(const QJsonObject &decision);
 
 private:
+    // The call's arguments, normalised, when the grants allow it; else the
+    // outcome that refuses it.
+    std::variant<QJsonObject, ToolOutcome> admit(const QString &name, const QJsonObject &sent);
     // The folder a call is about, or why the call cannot be about one.
     Result<QString> callScope(const ToolSpec &tool, const QJsonObject &arguments);
     Result<QStringList> candidateScopes(const ToolSpec &tool);
+    // m_queue behind the breadth caps: the turn's own count, and the turns
+    // the folder's agents started in the last hour (audited as
+    // tools.turn-started, so the count holds across turns and processes).
+    Result<QString> startTurn(const TurnOrder &order);
 
     store::Store &m_store;
     policy::Policy m_policy;
     TurnBinding m_binding;
     QueueTurn m_queue;
+    QueueTurn m_startTurn;
+    int m_turnsStarted = 0;
 };
 
 } // namespace arizuko::tools

@@ -97,6 +97,8 @@ Result<RunnerSettings> RunnerSettings::fromLayers(const SettingValues &saved)
     settings.modelUrl = values.value(setting::modelUrl);
     settings.model = values.value(setting::model);
     settings.warmStart = values.value(setting::warmStart) == QLatin1String("on");
+    settings.maxTurnsPerTurn = values.value(setting::turnsPerTurn).toInt();
+    settings.maxTurnsPerFolderHour = values.value(setting::turnsPerFolderHour).toInt();
 
     settings.guestImageDirectory = host::guestImageDirectory();
     settings.egressProgram = qEnvironmentVariable("ARIZUKO_EGRESS_BIN", defaultEgressProgram());

@@ -44,6 +44,10 @@ struct RunnerSettings : libvirt::MachineSettings
     QString model;
     // delegate_group / escalate_group refuse a turn deeper than this.
     int maxDelegationDepth = tools::defaultMaxDepth;
+    // ...and refuse more turns than these (saved settings turns-per-turn,
+    // turns-per-folder-hour).
+    int maxTurnsPerTurn = tools::defaultTurnsPerTurn;
+    int maxTurnsPerFolderHour = tools::defaultTurnsPerFolderHour;
     // A long-lived runner boots the next turn's guest ahead of its prompt
     // (spare_guest.h); off by default (docs/turns.md says why).
     bool warmStart = false;
@@ -56,8 +60,9 @@ struct RunnerSettings : libvirt::MachineSettings
     // their variables: ARIZUKO_LIBVIRT_URI, ARIZUKO_ACCELERATOR (auto|kvm|tcg),
     // ARIZUKO_SUBNET_POOL, ARIZUKO_MAX_TURNS, ARIZUKO_TURN_DEADLINE (seconds),
     // ARIZUKO_MODEL_PROVIDER (auto|api-key|oauth|demo), ARIZUKO_MODEL_URL,
-    // ARIZUKO_MODEL, ARIZUKO_WARM_START (on|off),
-    // ARIZUKO_BOOT_LIMIT (seconds). Only in the environment: ARIZUKO_GUEST_IMAGE_DIR,
+    // ARIZUKO_MODEL, ARIZUKO_WARM_START (on|off), ARIZUKO_BOOT_LIMIT (seconds),
+    // ARIZUKO_TURNS_PER_TURN, ARIZUKO_TURNS_PER_FOLDER_HOUR. Only in the
+    // environment: ARIZUKO_GUEST_IMAGE_DIR,
     // ARIZUKO_EGRESS_BIN, ARIZUKO_FILTER_MODE (auto|pretap|classic),
     // ARIZUKO_PROXY_HEALTH_TIMEOUT_MS, ARIZUKO_TURN_MEMORY_MIB,
     // ARIZUKO_GATEWAY_PORT, ARIZUKO_PROXY_ALLOW_LOOPBACK=1, ARIZUKO_MODEL_SCRIPT,

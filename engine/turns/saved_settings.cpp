@@ -5,6 +5,7 @@
 #include "libvirt/subnet_pool.h"
 #include "store/query.h"
 #include "store/store.h"
+#include "tools/tool_context.h"
 #include "turns/model_provider.h"
 
 #include <QJsonObject>
@@ -163,6 +164,10 @@ const QList<SettingDefinition> &settingDefinitions()
         // Sized for TCG on a busy machine: a turn's guest reports 3 to 6 s
         // after the VM starts there, a KVM guest in under a second.
         {setting::bootLimit, "ARIZUKO_BOOT_LIMIT", QStringLiteral("120")},
+        {setting::turnsPerTurn, "ARIZUKO_TURNS_PER_TURN",
+         QString::number(tools::defaultTurnsPerTurn)},
+        {setting::turnsPerFolderHour, "ARIZUKO_TURNS_PER_FOLDER_HOUR",
+         QString::number(tools::defaultTurnsPerFolderHour)},
     };
     return definitions;
 }
@@ -201,6 +206,10 @@ std::optional<QString> settingProblem(const QString &key, const QString &value)
         return subnetPoolProblem(value);
     if (key == setting::maxTurns)
         return numberProblem(value, minTurns, maxTurnsLimit, QStringLiteral("turns"));
+    if (key == setting::turnsPerTurn)
+        return numberProblem(value, 1, maxTurnsPerTurnLimit, QStringLiteral("turns"));
+    if (key == setting::turnsPerFolderHour)
+        return numberProblem(value, 1, maxTurnsPerFolderHourLimit, QStringLiteral("turns"));
     if (key == setting::turnDeadline)
         return numberProblem(value, minDeadlineSeconds, maxDeadlineSeconds,
                              QStringLiteral("seconds"));

@@ -35,6 +35,10 @@ inline const QString modelUrl = QStringLiteral("model-url");
 inline const QString model = QStringLiteral("model");
 inline const QString warmStart = QStringLiteral("warm-start"); // on | off
 inline const QString bootLimit = QStringLiteral("boot-limit"); // seconds
+// Breadth caps of delegation (docs/tools.md): turns one turn may start, and
+// turns a folder's agents may start in an hour.
+inline const QString turnsPerTurn = QStringLiteral("turns-per-turn");
+inline const QString turnsPerFolderHour = QStringLiteral("turns-per-folder-hour");
 } // namespace setting
 
 // Every saved setting, in the order the window and `settings show` list them.
@@ -50,6 +54,8 @@ inline constexpr int minBootLimitSeconds = 10;
 inline constexpr int maxBootLimitSeconds = 60 * 60;
 inline constexpr int minPoolPrefix = 16;
 inline constexpr int maxPoolPrefix = 30;
+inline constexpr int maxTurnsPerTurnLimit = 100;
+inline constexpr int maxTurnsPerFolderHourLimit = 10000;
 
 // Why `value` is not acceptable for `key` (a sentence naming the problem),
 // or nullopt when it is. An empty value means "back to the default" for a

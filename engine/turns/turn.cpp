@@ -425,8 +425,13 @@ Result<void> Turn::startGateway()
 
 gateway::ToolHandler Turn::startTools()
 {
-    tools::TurnBinding binding{id(), folder(), topic(), m_request.depth,
-                               m_environment.settings.maxDelegationDepth};
+    tools::TurnBinding binding{id(),
+                               folder(),
+                               topic(),
+                               m_request.depth,
+                               m_environment.settings.maxDelegationDepth,
+                               m_environment.settings.maxTurnsPerTurn,
+                               m_environment.settings.maxTurnsPerFolderHour};
     const tools::QueueTurn queue = [this](const tools::TurnOrder &order) -> Result<QString> {
         TurnRequest request;
         request.folder = order.folder;
@@ -444,7 +449,9 @@ gateway::ToolHandler Turn::startTools()
     connect(m_tools.get(), &tools::TurnTools::callDecided, this,
             [this](const QJsonObject &decision) { recordEvent(QStringLiteral("tool"), decision); });
     // The gateway is closed (teardown) before the server it calls goes.
-    return [server = m_mcp.get()](const QByteArray &body) { return server->handle(body); };
+    return [server = m_mcp.get()](const QByteArray &body, const gateway::ToolReplyTo &reply) {
+        server->handle(body, reply);
+    };
 }
 
 void Turn::postReply(TurnState outcome)

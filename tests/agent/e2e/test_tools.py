@@ -4,8 +4,9 @@ grants allow, and every call is decided on the host by the grants as they
 are at that moment, also when another process (arizukoctl) changes them
 mid-turn. delegate_group and escalate_group queue real turns in other
 folders; the depth limit stops a chain, and the refusal is in the
-transcript. observe_group's context reaches the next turn within its caps. Every decision is in the audit log with folder, tool and the
-grant that decided it."""
+transcript. observe_group's context reaches the next turn within its caps,
+and nothing more once that grant is revoked. Every decision is in the audit
+log with folder, tool and the grant that decided it."""
 
 import json
 import pathlib
@@ -45,6 +46,7 @@ SCRIPT = {
             {"text": "Both are queued."}]},
         {"prompt": "parent, what is the answer", "steps": [{"text": "The answer is 42."}]},
         {"prompt": "what did you observe", "steps": [{"text": "I saw the observed messages."}]},
+        {"prompt": "observe after the revoke", "steps": [{"text": "Nothing was observed."}]},
         {"prompt": "chain one level further", "steps": [
             {"tool_use": {"name": "mcp__arizuko__delegate_group",
                           "input": {"folder": "corp/eng/sre/deep", "prompt": "too deep"}}},
@@ -65,6 +67,7 @@ class Tools(unittest.TestCase):
         cls.live = cls.live_grants_turn()
         cls.chain = cls.delegation_turns()
         cls.observed = cls.observing_turn()
+        cls.revoked = cls.turn_after_the_observe_grant_is_revoked()
 
     @classmethod
     def tearDownClass(cls):
@@ -87,7 +90,7 @@ class Tools(unittest.TestCase):
     def live_grants_turn(cls):
         """lab may send messages when the turn starts; another process
         revokes that between two calls, then grants it again."""
-        cls.grant("lab", "mcp:observe_group", "corp/**")
+        cls.observe_grant = cls.grant("lab", "mcp:observe_group", "corp/**")
         first = cls.grant("lab", "mcp:send_message", "lab")
         process = cls.engine.start("run", "--model", MODEL, "lab", "live grants")
         changes = {}
@@ -128,6 +131,22 @@ class Tools(unittest.TestCase):
                            (f"note {index:02d} " + "x" * 490,))
         result = cls.engine.run("run", "--model", MODEL, "lab", "what did you observe", timeout=600)
         requests = [r for r in cls.upstream.requests() if "what did you observe" in json.dumps(r["body"])]
+        return {"result": result, "name": h.turn_name_from(result.stderr), "requests": requests}
+
+    @classmethod
+    def turn_after_the_observe_grant_is_revoked(cls):
+        """lab still observes corp/eng, but its grant to is gone: a message
+        posted there after the revoke must not reach lab's next turn."""
+        revoked = cls.engine.run("grant", "rm", str(cls.observe_grant))
+        if revoked.returncode != 0:
+            raise AssertionError(revoked.stderr)
+        with cls.engine.database() as db:
+            db.execute("INSERT INTO messages (group_folder, topic, role, content, created_at) "
+                       "VALUES ('corp/eng', 'main', 'agent', 'posted after the revoke', "
+                       "'2026-12-01T00:00:00.000Z')")
+        result = cls.engine.run("run", "--model", MODEL, "lab", "observe after the revoke", timeout=600)
+        requests = [r for r in cls.upstream.requests()
+                    if "observe after the revoke" in json.dumps(r["body"])]
         return {"result": result, "name": h.turn_name_from(result.stderr), "requests": requests}
 
     @classmethod
@@ -227,6 +246,22 @@ class Tools(unittest.TestCase):
         self.assertIn("older messages left out", text[start:end])
         observed = [e for e in self.engine.events(self.observed["name"]) if e["kind"] == "observed"]
         self.assertEqual(len(observed), 1)
+
+    def test_a_revoked_observation_delivers_nothing_more(self):
+        self.assertEqual(self.revoked["result"].returncode, 0, self.revoked["result"].stderr)
+        self.assertTrue(self.revoked["requests"])
+        messages = self.revoked["requests"][0]["body"]["messages"]
+        self.assertNotIn("posted after the revoke", json.dumps(messages))
+        # The resumed conversation holds the earlier turn's block; this
+        # turn's own prompt (the last user message) must hold none.
+        prompt = json.dumps(messages[-1])
+        self.assertIn("observe after the revoke", prompt)
+        self.assertNotIn("observed-messages", prompt)
+        self.assertFalse([e for e in self.engine.events(self.revoked["name"]) if e["kind"] == "observed"])
+        with self.engine.database() as db:
+            refused = [json.loads(r[0]) for r in db.execute(
+                "SELECT detail FROM audit_log WHERE kind = 'observation.refused' AND subject = 'lab'")]
+        self.assertEqual([(d["scope"], d["topic"]) for d in refused], [("corp/eng", "main")])
 
     def test_escalate_groups_answer_comes_back_to_the_calling_topic(self):
         parent = self.turn_in("corp")

@@ -52,6 +52,8 @@ private slots:
     void actionLattice();
     void params_data();
     void params();
+    void hostParamsMatchTheNormalisedHost_data();
+    void hostParamsMatchTheNormalisedHost();
     void noMatchDenies();
     void denyWins();
     void membershipIsTransitive();
@@ -165,6 +167,74 @@ void GrantsTest::params()
         call.insert(QStringLiteral("jid"), jid);
     QCOMPARE(allowed(fixture.grants(), QStringLiteral("corp"), QStringLiteral("mcp:notify"),
                      QStringLiteral("corp"), call),
+             expected);
+}
+
+// A `host` param is matched on the host the tool acts on (lower case,
+// punycode, no trailing dot, `*.x` as `x`), the way network rules cover
+// hosts: a deny refuses every host rule that overlaps it, an allow admits
+// only a host rule it covers. Each deny row here passed the raw glob once.
+void GrantsTest::hostParamsMatchTheNormalisedHost_data()
+{
+    QTest::addColumn<QString>("allowGlob"); // empty: an allow without params
+    QTest::addColumn<QString>("denyGlob");  // empty: no deny row
+    QTest::addColumn<QString>("host");
+    QTest::addColumn<bool>("expected");
+    const QString any;
+    const QString pastebin = QStringLiteral("*.pastebin.com");
+    QTest::newRow("deny, upper case")
+        << any << pastebin << QStringLiteral("X.PASTEBIN.COM") << false;
+    QTest::newRow("deny, trailing dot")
+        << any << pastebin << QStringLiteral("x.pastebin.com.") << false;
+    QTest::newRow("deny, the apex") << any << pastebin << QStringLiteral("PASTEBIN.COM") << false;
+    QTest::newRow("deny, the apex lower")
+        << any << pastebin << QStringLiteral("pastebin.com") << false;
+    QTest::newRow("deny, leading space")
+        << any << pastebin << QStringLiteral(" x.pastebin.com") << false;
+    QTest::newRow("deny, trailing space")
+        << any << pastebin << QStringLiteral("x.pastebin.com ") << false;
+    QTest::newRow("deny, a parent rule")
+        << any << QStringLiteral("api.pastebin.com") << QStringLiteral("pastebin.com") << false;
+    QTest::newRow("deny pastebin.com, leading *.")
+        << any << QStringLiteral("pastebin.com") << QStringLiteral("*.pastebin.com") << false;
+    QTest::newRow("deny in upper case")
+        << any << QStringLiteral("*.PASTEBIN.COM") << QStringLiteral("x.pastebin.com") << false;
+    QTest::newRow("deny unicode, call punycode")
+        << any << QStringLiteral("*.b\u00fccher.example")
+        << QStringLiteral("X.xn--bcher-kva.example") << false;
+    QTest::newRow("deny punycode, call unicode")
+        << any << QStringLiteral("*.xn--bcher-kva.example")
+        << QStringLiteral("x.B\u00dcCHER.example") << false;
+    QTest::newRow("deny leaves others") << any << pastebin << QStringLiteral("github.com") << true;
+    QTest::newRow("deny leaves look-alikes")
+        << any << pastebin << QStringLiteral("notpastebin.com") << true;
+    const QString github = QStringLiteral("*.github.com");
+    QTest::newRow("allow, upper case") << github << any << QStringLiteral("API.GITHUB.COM") << true;
+    QTest::newRow("allow, the apex") << github << any << QStringLiteral("github.com") << true;
+    QTest::newRow("allow, not a parent") << github << any << QStringLiteral("com") << false;
+    QTest::newRow("allow, not a look-alike")
+        << github << any << QStringLiteral("evilgithub.com") << false;
+}
+
+void GrantsTest::hostParamsMatchTheNormalisedHost()
+{
+    QFETCH(QString, allowGlob);
+    QFETCH(QString, denyGlob);
+    QFETCH(QString, host);
+    QFETCH(bool, expected);
+    PolicyFixture fixture;
+    const QString hostParam = QStringLiteral("host");
+    const QString action = QStringLiteral("mcp:network_allow");
+    GrantParams allowParams;
+    if (!allowGlob.isEmpty())
+        allowParams.insert(hostParam, allowGlob);
+    added(fixture.grants(),
+          row(QStringLiteral("corp"), action, QStringLiteral("corp"), Effect::Allow, allowParams));
+    if (!denyGlob.isEmpty())
+        added(fixture.grants(), row(QStringLiteral("corp"), action, QStringLiteral("corp"),
+                                    Effect::Deny, {{hostParam, denyGlob}}));
+    QCOMPARE(allowed(fixture.grants(), QStringLiteral("corp"), action, QStringLiteral("corp"),
+                     {{hostParam, host}}),
              expected);
 }
 

@@ -4,7 +4,11 @@
 // refusals are tool errors the agent reads. Then the same over /mcp on a
 // real gateway, behind its peer and token checks.
 
+#include "agent/claude_session.h"
+#include "agent/topic_fork.h"
 #include "audit/audit_log.h"
+#include "folders/folders.h"
+#include "folders/topics.h"
 #include "gateway/model_gateway.h"
 #include "http_test_client.h"
 #include "policy_fixture.h"
@@ -12,12 +16,15 @@
 #include "tools/topic_messages.h"
 #include "tools/turn_tools.h"
 
-#include "folders/topics.h"
-
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QSignalSpy>
 #include <QTest>
+#include <QTimer>
 
 using namespace arizuko;
 using namespace arizuko::tools;
@@ -81,9 +88,19 @@ private:
         return added->id;
     }
 
+    // One POST's reply, waiting for it when a tool answers later.
+    gateway::ToolReply handled(const QByteArray &body)
+    {
+        std::optional<gateway::ToolReply> answer;
+        m_server->handle(body, [&answer](const gateway::ToolReply &reply) { answer = reply; });
+        if (!QTest::qWaitFor([&answer] { return answer.has_value(); }, 60000))
+            qFatal("no reply to %s within a minute", body.constData());
+        return *answer;
+    }
+
     QStringList listedNames()
     {
-        const QJsonObject reply = parsed(m_server->handle(rpc(QStringLiteral("tools/list"))));
+        const QJsonObject reply = parsed(handled(rpc(QStringLiteral("tools/list"))));
         QStringList names;
         for (const QJsonValue &tool :
              reply.value(QStringLiteral("result")).toObject().value(QStringLiteral("tools")).toArray())
@@ -95,7 +112,7 @@ private:
     std::pair<QString, bool> call(const QString &tool, const QJsonObject &arguments)
     {
         const QJsonObject result =
-            parsed(m_server->handle(callBody(tool, arguments))).value(QStringLiteral("result")).toObject();
+            parsed(handled(callBody(tool, arguments))).value(QStringLiteral("result")).toObject();
         return {result.value(QStringLiteral("content")).toArray().at(0).toObject().value(
                     QStringLiteral("text")).toString(),
                 result.value(QStringLiteral("isError")).toBool()};
@@ -133,10 +150,9 @@ private slots:
     void initializeNegotiatesTheProtocolVersion()
     {
         auto asked = [this](const QString &version) {
-            return parsed(m_server->handle(
-                              rpc(QStringLiteral("initialize"),
-                                  {{QStringLiteral("protocolVersion"), version},
-                                   {QStringLiteral("capabilities"), QJsonObject{}}})))
+            return parsed(handled(rpc(QStringLiteral("initialize"),
+                                      {{QStringLiteral("protocolVersion"), version},
+                                       {QStringLiteral("capabilities"), QJsonObject{}}})))
                 .value(QStringLiteral("result"))
                 .toObject();
         };
@@ -153,17 +169,17 @@ private slots:
     void notificationsAndMalformedBodies()
     {
         const auto notification =
-            m_server->handle(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
+            handled(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
         QCOMPARE(notification.status, 202);
         QVERIFY(notification.body.isEmpty());
-        const auto notJson = m_server->handle("{nope");
+        const auto notJson = handled("{nope");
         QCOMPARE(notJson.status, 400);
         QCOMPARE(parsed(notJson).value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toInt(),
                  -32700);
-        QCOMPARE(m_server->handle("[]").status, 400);
-        QCOMPARE(m_server->handle(R"({"jsonrpc":"1.0","id":1,"method":"ping"})").status, 400);
+        QCOMPARE(handled("[]").status, 400);
+        QCOMPARE(handled(R"({"jsonrpc":"1.0","id":1,"method":"ping"})").status, 400);
         // Claude Code's first probe: it falls back to initialize on this.
-        const QJsonObject discover = parsed(m_server->handle(rpc(QStringLiteral("server/discover"))));
+        const QJsonObject discover = parsed(handled(rpc(QStringLiteral("server/discover"))));
         QCOMPARE(discover.value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toInt(),
                  -32601);
         QCOMPARE(discover.value(QStringLiteral("id")).toInt(), 1);
@@ -251,6 +267,171 @@ private slots:
         QVERIFY(listedNames().isEmpty());
     }
 
+    // A deny on a host holds whatever spelling the call uses: the tool acts
+    // on the normalised host, and the grant is matched on that same host.
+    void aHostDenyHoldsWhateverSpellingTheCallUses_data()
+    {
+        QTest::addColumn<QString>("deny");
+        QTest::addColumn<QString>("host");
+        const QString pastebin = QStringLiteral("*.pastebin.com");
+        QTest::newRow("upper case") << pastebin << QStringLiteral("X.PASTEBIN.COM");
+        QTest::newRow("trailing dot") << pastebin << QStringLiteral("x.pastebin.com.");
+        QTest::newRow("the apex") << pastebin << QStringLiteral("PASTEBIN.COM");
+        QTest::newRow("a space") << pastebin << QStringLiteral("x.pastebin.com ");
+        QTest::newRow("a leading *.") << QStringLiteral("pastebin.com")
+                                      << QStringLiteral("*.pastebin.com");
+    }
+
+    void aHostDenyHoldsWhateverSpellingTheCallUses()
+    {
+        QFETCH(QString, deny);
+        QFETCH(QString, host);
+        grant(QStringLiteral("mcp:network_allow"), QStringLiteral("corp/eng"));
+        QVERIFY(m_fixture->grants().add(
+            row(QStringLiteral("corp/eng"), QStringLiteral("mcp:network_allow"),
+                QStringLiteral("corp/eng"), policy::Effect::Deny,
+                {{QStringLiteral("host"), deny}}),
+            QStringLiteral("user")));
+        const auto [text, isError] =
+            call(QStringLiteral("network_allow"), {{QStringLiteral("host"), host}});
+        QVERIFY2(isError, qPrintable(text));
+        QVERIFY2(text.startsWith(QStringLiteral("refused by the grants of corp/eng")),
+                 qPrintable(text));
+        const auto resolved = m_fixture->policy().network().resolve(QStringLiteral("corp/eng"));
+        QVERIFY2(resolved->allow.isEmpty(), qPrintable(resolved->allow.join(u',')));
+        // The same call for another host goes through, normalised.
+        const auto [other, refused] =
+            call(QStringLiteral("network_allow"),
+                 {{QStringLiteral("host"), QStringLiteral(" API.GitHub.com.")}});
+        QVERIFY2(!refused, qPrintable(other));
+        QCOMPARE(m_fixture->policy().network().resolve(QStringLiteral("corp/eng"))->allow,
+                 QStringList{QStringLiteral("api.github.com")});
+    }
+
+    // Breadth: one turn starts at most its cap of turns, whatever the depth.
+    void aTurnStartsAtMostItsCapOfTurns()
+    {
+        grant(QStringLiteral("mcp:delegate_group"), QStringLiteral("corp/eng/*"));
+        const QJsonObject arguments{{QStringLiteral("folder"), QStringLiteral("corp/eng/sre")},
+                                    {QStringLiteral("prompt"), QStringLiteral("fan out")}};
+        for (int index = 0; index < 5; ++index)
+            QVERIFY(!call(QStringLiteral("delegate_group"), arguments).second);
+        const auto [text, isError] = call(QStringLiteral("delegate_group"), arguments);
+        QVERIFY2(isError, qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("turns-per-turn")), qPrintable(text));
+        QCOMPARE(m_orders.size(), 5);
+    }
+
+    // And a folder's agents start at most their cap an hour, over all turns.
+    void aFolderStartsAtMostItsCapOfTurnsAnHour()
+    {
+        grant(QStringLiteral("mcp:delegate_group"), QStringLiteral("corp/eng/*"));
+        const QJsonObject arguments{{QStringLiteral("folder"), QStringLiteral("corp/eng/sre")},
+                                    {QStringLiteral("prompt"), QStringLiteral("fan out")}};
+        for (int index = 0; index < 20; ++index) {
+            if (index % 5 == 0)
+                bind(QStringLiteral("corp/eng"));
+            QVERIFY(!call(QStringLiteral("delegate_group"), arguments).second);
+        }
+        bind(QStringLiteral("corp/eng"));
+        const auto [text, isError] = call(QStringLiteral("delegate_group"), arguments);
+        QVERIFY2(isError, qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("turns-per-folder-hour")), qPrintable(text));
+        QCOMPARE(m_orders.size(), 20);
+    }
+
+    // corp/eng's conversation in topic main: `lines` JSON lines of `width`
+    // characters, where Claude Code keeps it in the folder's home.
+    QString writeConversation(int lines, int width)
+    {
+        const auto topics = folders::Topics(m_fixture->store(), QStringLiteral("user"))
+                                .list(QStringLiteral("corp/eng"));
+        const QString session = topics->first().sessionId;
+        const QString home = folders::Folders(m_fixture->store(), QStringLiteral("user"))
+                                 .homePath(QStringLiteral("corp/eng"));
+        const QString path = home + u'/' + agent::claudeSessionFile(session);
+        if (!QDir().mkpath(QFileInfo(path).path()))
+            qFatal("cannot make %s", qPrintable(path));
+        QFile file(path);
+        if (!file.open(QIODevice::WriteOnly))
+            qFatal("cannot write %s", qPrintable(path));
+        const QByteArray line =
+            QJsonDocument(QJsonObject{{QStringLiteral("sessionId"), session},
+                                      {QStringLiteral("text"), QString(width, u'x')}})
+                .toJson(QJsonDocument::Compact) +
+            '\n';
+        for (int index = 0; index < lines; ++index)
+            file.write(line);
+        return home;
+    }
+
+    // fork_topic copies the conversation on a worker: the call returns to
+    // the engine's event loop at once, which keeps turning (other turns'
+    // tool calls, gateways, the window) until the copy answers the call.
+    void forkTopicCopiesOffTheEngineThread()
+    {
+        grant(QStringLiteral("mcp:fork_topic"), QStringLiteral("corp/eng"));
+        const QString home = writeConversation(40 * 1024, 1024); // 40 MiB
+        int ticks = 0;
+        QTimer ticker;
+        ticker.setInterval(1);
+        connect(&ticker, &QTimer::timeout, this, [&ticks] { ++ticks; });
+        ticker.start();
+        std::optional<gateway::ToolReply> answer;
+        QElapsedTimer clock;
+        clock.start();
+        m_server->handle(callBody(QStringLiteral("fork_topic"),
+                                  {{QStringLiteral("name"), QStringLiteral("side")}}),
+                         [&answer](const gateway::ToolReply &reply) { answer = reply; });
+        const qint64 returnedMs = clock.elapsed();
+        QVERIFY2(!answer,
+                 qPrintable(QStringLiteral("fork_topic answered inside the call, after %1 ms "
+                                           "on the engine thread")
+                                .arg(returnedMs)));
+        QVERIFY(QTest::qWaitFor([&answer] { return answer.has_value(); }, 60000));
+        const qint64 answeredMs = clock.elapsed();
+        qInfo(
+            "fork_topic of a 40 MiB conversation: the call returned after %lld ms, answered after "
+            "%lld ms, %d timer ticks in between",
+            returnedMs, answeredMs, ticks);
+        QVERIFY2(ticks > 0,
+                 "the engine's event loop did not turn while the conversation was copied");
+        const QJsonObject result = parsed(*answer).value(QStringLiteral("result")).toObject();
+        const QString text = result.value(QStringLiteral("content"))
+                                 .toArray()
+                                 .at(0)
+                                 .toObject()
+                                 .value(QStringLiteral("text"))
+                                 .toString();
+        QVERIFY2(!result.value(QStringLiteral("isError")).toBool(), qPrintable(text));
+        QCOMPARE(text, QStringLiteral("forked topic main as side"));
+        const auto topics = folders::Topics(m_fixture->store(), QStringLiteral("user"))
+                                .list(QStringLiteral("corp/eng"));
+        QString forkSession;
+        for (const folders::Topic &topic : *topics) {
+            if (topic.name == QStringLiteral("side"))
+                forkSession = topic.sessionId;
+        }
+        QFile copy(home + u'/' + agent::claudeSessionFile(forkSession));
+        QVERIFY2(copy.open(QIODevice::ReadOnly), qPrintable(copy.fileName()));
+        QVERIFY(copy.size() > 40 * 1024 * 1024);
+        QVERIFY(copy.readLine().contains(forkSession.toUtf8()));
+    }
+
+    // A conversation over the limit is not copied: the call says so, and
+    // the fork starts afresh.
+    void forkTopicRefusesToCopyOverItsLimit()
+    {
+        grant(QStringLiteral("mcp:fork_topic"), QStringLiteral("corp/eng"));
+        writeConversation(int(agent::maxForkedSessionBytes / 1024) + 1, 1024);
+        const auto [text, isError] =
+            call(QStringLiteral("fork_topic"), {{QStringLiteral("name"), QStringLiteral("big")}});
+        QVERIFY2(isError, qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("larger than the 64 MiB a fork copies")),
+                 qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("its first turn starts afresh")), qPrintable(text));
+    }
+
     void delegateGroupQueuesAChildTurnWithinTheDepthLimit()
     {
         grant(QStringLiteral("mcp:delegate_group"), QStringLiteral("corp/eng/*"));
@@ -310,8 +491,8 @@ private slots:
         const auto [text, isError] = call(QStringLiteral("send_message"), {});
         QVERIFY(isError);
         QVERIFY2(text.contains(QStringLiteral("'text'")), qPrintable(text));
-        const QJsonObject bad = parsed(m_server->handle(rpc(QStringLiteral("tools/call"),
-                                                            {{QStringLiteral("name"), 7}})));
+        const QJsonObject bad =
+            parsed(handled(rpc(QStringLiteral("tools/call"), {{QStringLiteral("name"), 7}})));
         QCOMPARE(bad.value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toInt(), -32602);
     }
 
@@ -322,7 +503,9 @@ private slots:
         options.listenAddress = QHostAddress(QStringLiteral("127.0.0.2"));
         options.client = QHostAddress(QStringLiteral("127.0.0.3"));
         options.token = gateway::newTurnToken();
-        options.tools = [this](const QByteArray &body) { return m_server->handle(body); };
+        options.tools = [this](const QByteArray &body, const gateway::ToolReplyTo &reply) {
+            m_server->handle(body, reply);
+        };
         gateway::ModelGateway gateway(options);
         QVERIFY(gateway.listen());
         gateway::testing::ClientRequest request;

@@ -1,12 +1,13 @@
 // observe_group's context: only messages posted after observing, the newest
 // kept within the caps (count and characters), each handed over once, and
-// nothing after unobserve_group.
+// nothing after unobserve_group or once the grant to observe is revoked
+// (each refusal audited as observation.refused).
 
+#include "audit/audit_log.h"
+#include "folders/topics.h"
 #include "policy_fixture.h"
 #include "tools/observations.h"
 #include "tools/topic_messages.h"
-
-#include "folders/topics.h"
 
 #include <QTest>
 
@@ -47,6 +48,10 @@ private slots:
         QVERIFY(topics.add(QStringLiteral("corp"), QStringLiteral("main")));
         QVERIFY(topics.add(QStringLiteral("ops"), QStringLiteral("main")));
         QVERIFY(topics.add(QStringLiteral("ops"), QStringLiteral("pager")));
+        // Delivery asks the grants every time: corp may observe ops.
+        QVERIFY(m_fixture->grants().add(
+            row(QStringLiteral("corp"), QStringLiteral("mcp:observe_group"), QStringLiteral("ops")),
+            QStringLiteral("user")));
     }
 
     void cleanup() { m_fixture.reset(); }
@@ -82,6 +87,50 @@ private slots:
         QVERIFY(byCharacters.size() < 4000 + 200);
         QVERIFY(byCharacters.contains(QStringLiteral("m11 ")));
         QCOMPARE(take(), QString());
+    }
+
+    // Revoking observe_group ends the observation: delivery asks the grants
+    // each time, refuses (audited), and never hands over what was posted
+    // while it was refused.
+    void aRevokedObservationDeliversNothingMore()
+    {
+        const auto granted = m_fixture->grants().add(
+            row(QStringLiteral("corp"), QStringLiteral("mcp:observe_group"), QStringLiteral("ops")),
+            QStringLiteral("user"));
+        QVERIFY(granted);
+        QVERIFY(observe(m_fixture->store(), QStringLiteral("corp"), QStringLiteral("main"),
+                        QStringLiteral("ops")));
+        post(1, 10);
+        QVERIFY(take().contains(QStringLiteral("[ops / main] agent: m0 ")));
+        QVERIFY(m_fixture->grants().remove(granted->id, QStringLiteral("user")));
+        post(1, 20);
+        const QString revoked = take();
+        QVERIFY2(revoked.isEmpty(), qPrintable(revoked));
+        audit::Query refusals;
+        refusals.kind = QStringLiteral("observation.refused");
+        const auto logged = audit::AuditLog(m_fixture->store()).query(refusals);
+        QVERIFY(logged);
+        QCOMPARE(logged->size(), 1);
+        QCOMPARE(logged->last().actor, QStringLiteral("corp"));
+        QCOMPARE(logged->last().detail.value(QStringLiteral("topic")).toString(),
+                 QStringLiteral("main"));
+        QCOMPARE(logged->last().detail.value(QStringLiteral("action")).toString(),
+                 QStringLiteral("mcp:observe_group"));
+        QCOMPARE(logged->last().detail.value(QStringLiteral("scope")).toString(),
+                 QStringLiteral("ops"));
+        QVERIFY2(logged->last()
+                     .detail.value(QStringLiteral("reason"))
+                     .toString()
+                     .contains(QStringLiteral("no grant allows")),
+                 qPrintable(logged->last().detail.value(QStringLiteral("reason")).toString()));
+        // Granted again: only what is posted from then on.
+        QVERIFY(m_fixture->grants().add(
+            row(QStringLiteral("corp"), QStringLiteral("mcp:observe_group"), QStringLiteral("ops")),
+            QStringLiteral("user")));
+        post(1, 30);
+        const QString again = take();
+        QCOMPARE(again.count(QStringLiteral("[ops / main]")), 1);
+        QVERIFY2(again.contains(QString(30, u'x')), qPrintable(again));
     }
 
     void unobserveStopsIt()

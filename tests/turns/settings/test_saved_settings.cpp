@@ -100,6 +100,15 @@ private slots:
         QTest::newRow("warm start") << turns::setting::warmStart << QStringLiteral("yes")
                                     << QStringLiteral("write on or off");
         QTest::newRow("warm start ok") << turns::setting::warmStart << QStringLiteral("on") << QString();
+        QTest::newRow("turns per turn 0") << turns::setting::turnsPerTurn << QStringLiteral("0")
+                                          << QStringLiteral("of turns from 1 to 100");
+        QTest::newRow("turns per turn ok")
+            << turns::setting::turnsPerTurn << QStringLiteral("3") << QString();
+        QTest::newRow("turns per folder hour big")
+            << turns::setting::turnsPerFolderHour << QStringLiteral("10001")
+            << QStringLiteral("of turns from 1 to 10000");
+        QTest::newRow("turns per folder hour ok")
+            << turns::setting::turnsPerFolderHour << QStringLiteral("60") << QString();
         QTest::newRow("url ftp") << turns::setting::modelUrl
                                  << QStringLiteral("ftp://models.example.com")
                                  << QStringLiteral("is not an http(s) URL with a host");
@@ -211,8 +220,12 @@ private slots:
         QVERIFY(runner);
         QCOMPARE(runner->maxConcurrentTurns, 2);
         QCOMPARE(runner->libvirtUri, QStringLiteral("qemu:///system"));
+        QCOMPARE(runner->maxTurnsPerTurn, 5);
+        QCOMPARE(runner->maxTurnsPerFolderHour, 20);
         QVERIFY(turns::SavedSettings(**store).save(
             {{turns::setting::maxTurns, QStringLiteral("5")},
+             {turns::setting::turnsPerTurn, QStringLiteral("2")},
+             {turns::setting::turnsPerFolderHour, QStringLiteral("7")},
              {turns::setting::subnetPool, QStringLiteral("10.99.0.0/24")},
              {turns::setting::modelProvider, QStringLiteral("demo")}},
             QStringLiteral("test")));
@@ -221,6 +234,8 @@ private slots:
         QCOMPARE(runner->maxConcurrentTurns, 5);
         QCOMPARE(runner->subnetPool, QStringLiteral("10.99.0.0/24"));
         QCOMPARE(runner->modelProvider, turns::ModelProviderChoice::Demo);
+        QCOMPARE(runner->maxTurnsPerTurn, 2);
+        QCOMPARE(runner->maxTurnsPerFolderHour, 7);
 
         qputenv("ARIZUKO_MAX_TURNS", "3");
         runner = turns::RunnerSettings::load(**store);
