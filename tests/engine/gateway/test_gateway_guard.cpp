@@ -107,7 +107,9 @@ private:
         options.provider.kind = ProviderKind::AnthropicApiKey;
         options.provider.upstream = QUrl(QStringLiteral("http://127.0.0.1:%1").arg(m_upstream->port()));
         options.provider.credential = apiKey;
-        options.tools = [](const QByteArray &) { return ToolReply{200, R"({"jsonrpc":"2.0"})"}; };
+        options.tools = [](const QByteArray &, const ToolReplyTo &reply) {
+            reply(ToolReply{200, R"({"jsonrpc":"2.0"})"});
+        };
         auto created = std::make_unique<ModelGateway>(options);
         const Result<void> listening = created->listen();
         if (!listening)

@@ -348,7 +348,8 @@ private slots:
                                 .list(QStringLiteral("corp/eng"));
         const QString session = topics->first().sessionId;
         const QString home = folders::Folders(m_fixture->store(), QStringLiteral("user"))
-                                 .homePath(QStringLiteral("corp/eng"));
+                                 .homePath(QStringLiteral("corp/eng"))
+                                 .value();
         const QString path = home + u'/' + agent::claudeSessionFile(session);
         if (!QDir().mkpath(QFileInfo(path).path()))
             qFatal("cannot make %s", qPrintable(path));
