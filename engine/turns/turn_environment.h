@@ -8,6 +8,7 @@
 #include "libvirt/connection.h"
 #include "gateway/model_gateway.h"
 #include "libvirt/subnet_pool.h"
+#include "turns/demo_site.h"
 #include "turns/runner_settings.h"
 #include "turns/turn_records.h"
 #include "turns/turn_request.h"
@@ -41,6 +42,8 @@ struct TurnEnvironment
     QThreadPool *workers = nullptr;
     // Queues a turn a tool asked for (delegate_group, escalate_group); its name.
     std::function<Result<QString>(const TurnRequest &request)> submit;
+    // The page demo turns fetch, made for the first of them.
+    std::unique_ptr<DemoSite> demoSite;
 };
 
 // What the runner resolved for one turn before it starts.
@@ -62,6 +65,9 @@ struct TurnPlan
     QStringList allow;
     QStringList deny;
     bool allowAll = false;
+    // Only a turn of the built-in demo: its proxy reaches loopback, for
+    // the demo page (demo_site.h).
+    bool allowLoopback = false;
 };
 
 } // namespace arizuko::turns
