@@ -68,10 +68,9 @@ Composer::Composer(QWidget *parent)
     m_modelChoice->setObjectName(QStringLiteral("modelChoiceBar"));
     m_modelChoice->setFrameShape(QFrame::StyledPanel);
     auto *choiceText = new QLabel(
-        tr("This topic's last turn found no model: no API key or OAuth token is set for its "
-           "folder. Run the prompt on the demo model (scripted, no AI: it shows what an agent "
-           "does in the VM), or set an Anthropic API key. The key stays sealed on this machine "
-           "and never enters a VM."),
+        tr("No model is set up for this folder (no API key or OAuth token). Run the prompt on "
+           "the demo model (scripted, no AI), or set an Anthropic API key: it stays sealed on "
+           "this machine and never enters a VM."),
         m_modelChoice);
     choiceText->setObjectName(QStringLiteral("modelChoiceText"));
     choiceText->setWordWrap(true);
