@@ -1,6 +1,7 @@
 // What decides whether a turn may adopt a spare (spare_guest.h): any
 // difference in what the spare fixed (its proxy's lists, the egress grant,
-// the home it shares) sends the turn cold, and the reason names it.
+// the home it shares, the demo page's loopback access) sends the turn
+// cold, and the reason names it.
 
 #include "turns/spare_guest.h"
 
@@ -32,6 +33,8 @@ private slots:
         QTest::newRow("egress") << QStringLiteral("allowAll") << QStringLiteral("the egress grant");
         QTest::newRow("home") << QStringLiteral("home") << QStringLiteral("the folder's home");
         QTest::newRow("folder") << QStringLiteral("folder") << QStringLiteral("the folder");
+        QTest::newRow("demo page")
+            << QStringLiteral("allowLoopback") << QStringLiteral("the demo page's loopback access");
     }
 
     void anyDifferenceIsNamed()
@@ -49,6 +52,8 @@ private slots:
             plan.deny = {QStringLiteral("github.com")};
         else if (field == QLatin1String("allowAll"))
             plan.allowAll = true;
+        else if (field == QLatin1String("allowLoopback"))
+            plan.allowLoopback = true;
         else if (field == QLatin1String("home"))
             plan.homeDirectory = QStringLiteral("/data/groups/other");
         else
