@@ -2,7 +2,8 @@
 // key set (issue 20): a prompt without a key is offered the demo model and
 // the secrets editor instead of a terminal command, a long error leaves the
 // window inside the screen, a topic opens at its newest turn, and the tree
-// sorts names as people read them. Screenshots go to SCREENSHOT_OUTPUT.
+// sorts names as people read them. Screenshots go to SCREENSHOT_OUTPUT,
+// the user guide's to SCREENSHOT_DIR.
 
 #include "composer.h"
 #include "engine_thread.h"
@@ -47,10 +48,14 @@ turns::RunnerSettings runnerSettings()
     return *settings;
 }
 
-void screenshot(QWidget &widget, const QString &name)
+// Into `directory`: the build's for this test's own, docs/screenshots for
+// the user guide's.
+void screenshot(QWidget &widget, const QString &name,
+                const QString &directory = QStringLiteral(SCREENSHOT_OUTPUT))
 {
-    QDir().mkpath(QStringLiteral(SCREENSHOT_OUTPUT));
-    const QString path = QStringLiteral(SCREENSHOT_OUTPUT "/%1.png").arg(name);
+    QTest::qWait(300); // the last paint
+    QDir().mkpath(directory);
+    const QString path = QDir(directory).filePath(name + QStringLiteral(".png"));
     if (!widget.grab().save(path))
         qWarning("could not save %s", qPrintable(path));
 }
@@ -160,7 +165,7 @@ private slots:
             QVERIFY2(shown.contains(QLatin1String("No model is set up for this folder")),
                      qPrintable(shown));
         }
-        screenshot(window, QStringLiteral("window-no-model"));
+        screenshot(window, QStringLiteral("window-no-model"), QStringLiteral(SCREENSHOT_DIR));
 
         // "Set an API key…" opens the secrets editor ready for the key.
         auto *setKey = window.findChild<QAbstractButton *>(QStringLiteral("setModelKey"));
