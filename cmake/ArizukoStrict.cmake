@@ -19,6 +19,12 @@ function(arizuko_add_test name label)
     add_test(NAME ${name} COMMAND ${ARGN})
     # Widgets draw offscreen in every test; tests that need a real X server
     # (WebEngine) start their own Xvfb.
+    # A skip is never a pass: exit 77 (tests/support/unittest_outcome.py, the
+    # fuzzers) and a QSKIP or unittest skip in the output show as skipped, and
+    # `./dev test` fails on every skipped test not in tests/allowed-skips.txt.
     set_tests_properties(${name} PROPERTIES LABELS ${label}
-        ENVIRONMENT QT_QPA_PLATFORM=offscreen)
+        ENVIRONMENT QT_QPA_PLATFORM=offscreen
+        ENVIRONMENT_MODIFICATION "PYTHONPATH=path_list_prepend:${PROJECT_SOURCE_DIR}/tests/support"
+        SKIP_RETURN_CODE 77
+        SKIP_REGULAR_EXPRESSION "(^|\n)SKIP   : ;\\.\\.\\. skipped ")
 endfunction()

@@ -4,20 +4,22 @@
 #include "commands.h"
 #include "interrupt_notifier.h"
 #include "subcommands.h"
+#include "terminal_text.h"
 #include "turns/turn_runner.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QDateTime>
-#include <QJsonDocument>
 #include <algorithm>
 
 namespace arizuko::cli {
 namespace {
 
+// Every string of an event may come from the agent (its output, what the
+// guest reported, an error quoting either): made inert before it is printed.
 QString text(const QJsonObject &object, const char *key)
 {
-    return object.value(QLatin1String(key)).toString();
+    return inertForTerminal(object.value(QLatin1String(key)).toString());
 }
 
 // How many lines of a tool's output the terminal shows.
@@ -106,26 +108,31 @@ void printEngineEvent(Context &context, const turns::TurnEventRecord &event)
             << text(json, "reason") << ")\n";
     else if (event.kind == QLatin1String("message"))
         err << "[message to " << text(json, "topic") << "] " << text(json, "text") << "\n";
+    else if (event.kind == QLatin1String("guest-protocol") ||
+             event.kind == QLatin1String("guest-limit"))
+        err << "[guest] " << text(json, "message")
+            << (json.contains(QStringLiteral("violation"))
+                    ? QStringLiteral(": ") + text(json, "violation")
+                    : QString())
+            << "\n";
     else if (event.kind == QLatin1String("gateway"))
         err << "[gateway] refused " << text(json, "peer") << ": " << text(json, "reason") << "\n";
     else if (event.kind == QLatin1String("model") || event.kind == QLatin1String("usage") ||
              event.kind == QLatin1String("result") || event.kind == QLatin1String("thinking") ||
-             event.kind == QLatin1String("timing"))
+             event.kind == QLatin1String("timing") || event.kind == QLatin1String("tool_progress"))
         return; // in the closing line, or only of interest in --json
     else
-        err << "[" << event.kind << "] " << QJsonDocument(json).toJson(QJsonDocument::Compact)
-            << "\n";
+        err << "[" << inertForTerminal(event.kind) << "] " << inertJsonLine(json) << "\n";
     err.flush();
 }
 
 void printEvent(Context &context, const turns::TurnEventRecord &event)
 {
     if (context.json()) {
-        context.out() << QJsonDocument(QJsonObject{{QStringLiteral("seq"), event.seq},
+        context.out() << inertJsonLine(QJsonObject{{QStringLiteral("seq"), event.seq},
                                                    {QStringLiteral("kind"), event.kind},
                                                    {QStringLiteral("at"), event.at},
                                                    {QStringLiteral("json"), event.json}})
-                             .toJson(QJsonDocument::Compact)
                       << "\n";
         context.out().flush();
         return;

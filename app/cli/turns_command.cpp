@@ -3,11 +3,11 @@
 
 #include "commands.h"
 #include "subcommands.h"
+#include "terminal_text.h"
 #include "turns/turn_records.h"
 
 #include <QCommandLineParser>
 #include <QDateTime>
-#include <QJsonDocument>
 
 namespace arizuko::cli {
 namespace {
@@ -72,9 +72,8 @@ Exit listEvents(Context &context, turns::TurnRecords &records, const QString &re
                                {QStringLiteral("json"), event.json}};
         },
         [](const turns::TurnEventRecord &event) {
-            return QStringList{
-                QString::number(event.seq), event.at, event.kind,
-                QString::fromUtf8(QJsonDocument(event.json).toJson(QJsonDocument::Compact))};
+            return QStringList{QString::number(event.seq), event.at, event.kind,
+                               inertJsonLine(event.json)};
         });
     return Exit::Ok;
 }

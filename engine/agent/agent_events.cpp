@@ -123,6 +123,17 @@ AgentEvent fromResult(const QJsonObject &line)
     return {QStringLiteral("result"), result};
 }
 
+// Claude Code says every few seconds that a tool is still running (a slow
+// command, or any command under TCG): how long, not what it printed.
+AgentEvent fromToolProgress(const QJsonObject &line)
+{
+    return {QStringLiteral("tool_progress"),
+            {{QStringLiteral("tool_use_id"), str(line, "tool_use_id")},
+             {QStringLiteral("tool_name"), str(line, "tool_name")},
+             {QStringLiteral("elapsed_seconds"),
+              line.value(QStringLiteral("elapsed_time_seconds")).toDouble()}}};
+}
+
 } // namespace
 
 QList<AgentEvent> agentEventsFromLine(const QString &line)
@@ -141,6 +152,8 @@ QList<AgentEvent> agentEventsFromLine(const QString &line)
         return {fromResult(object)};
     if (type == QLatin1String("system") && str(object, "subtype") == QLatin1String("init"))
         return {fromInit(object)};
+    if (type == QLatin1String("tool_progress"))
+        return {fromToolProgress(object)};
     return {output(line)};
 }
 

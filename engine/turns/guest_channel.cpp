@@ -1,14 +1,12 @@
 #include "turns/guest_channel.h"
 
 #include <QJsonDocument>
+#include <utility>
 
 namespace arizuko::turns {
 namespace {
 
 constexpr int maxConnectAttempts = 40; // 40 x 50 ms
-// A line longer than this is not a protocol message; the guest splits long
-// agent output into pieces well below it.
-constexpr qsizetype maxLineBytes = 4 * 1024 * 1024;
 
 } // namespace
 
@@ -81,16 +79,22 @@ void GuestChannel::readLines()
     while ((newline = m_buffer.indexOf('\n')) >= 0) {
         const QByteArray line = m_buffer.left(newline);
         m_buffer.remove(0, newline + 1);
-        if (line.trimmed().isEmpty())
+        if (std::exchange(m_skippingLine, false) || line.trimmed().isEmpty())
             continue;
-        const QJsonDocument document = QJsonDocument::fromJson(line);
-        if (document.isObject())
-            emit message(document.object());
+        if (line.size() > maxGuestLineBytes) {
+            emit violation(QStringLiteral("a line longer than %1 bytes").arg(maxGuestLineBytes));
+            continue;
+        }
+        Result<QJsonObject> checked = m_check.check(line);
+        if (checked)
+            emit message(*checked);
         else
-            emit garbage(line);
+            emit violation(checked.error().message);
     }
-    if (m_buffer.size() > maxLineBytes) {
-        emit garbage(m_buffer.left(256));
+    if (m_buffer.size() > maxGuestLineBytes) {
+        if (!m_skippingLine)
+            emit violation(QStringLiteral("a line longer than %1 bytes").arg(maxGuestLineBytes));
+        m_skippingLine = true;
         m_buffer.clear();
     }
 }

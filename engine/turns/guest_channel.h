@@ -2,7 +2,10 @@
 
 // The engine's end of the org.arizuko.turn virtio-serial channel: a UNIX
 // socket QEMU listens on. Sends the turn spec and splits what the guest
-// writes into JSON messages (one per line, see docs/guest.md).
+// writes into JSON messages (one per line, see docs/guest.md), each checked
+// (guest_channel_messages.h) before the turn sees it.
+
+#include "turns/guest_channel_messages.h"
 
 #include <QByteArray>
 #include <QJsonObject>
@@ -29,9 +32,10 @@ public:
     void send(const QJsonObject &message);
 
 signals:
+    // A message a guest may send, rebuilt from its checked members.
     void message(const QJsonObject &message);
-    // A line that is not a JSON object: kept, not trusted.
-    void garbage(const QByteArray &line);
+    // A line refused (too long, or not a message a guest sends): dropped.
+    void violation(const QString &why);
     void closed();
     void unreachable(const QString &why);
 
@@ -43,6 +47,9 @@ private:
     QLocalSocket m_socket;
     QTimer m_retry;
     QByteArray m_buffer;
+    GuestMessageCheck m_check;
+    // The rest of a line over maxGuestLineBytes is dropped up to its newline.
+    bool m_skippingLine = false;
     int m_attempts = 0;
     bool m_closing = false;
 };

@@ -524,13 +524,8 @@ void Turn::connectGuest()
                 host::acceleratorName(m_environment.accelerator.accelerator)}});
     connect(m_channel.get(), &GuestChannel::message, this, &Turn::onGuestMessage,
             Qt::QueuedConnection);
-    connect(
-        m_channel.get(), &GuestChannel::garbage, this,
-        [this](const QByteArray &line) {
-            recordEvent(QStringLiteral("garbage"),
-                        QJsonObject{{QStringLiteral("line"), QString::fromUtf8(line.left(1024))}});
-        },
-        Qt::QueuedConnection);
+    connect(m_channel.get(), &GuestChannel::violation, this, &Turn::onGuestViolation,
+            Qt::QueuedConnection);
     connect(m_channel.get(), &GuestChannel::closed, this, &Turn::onChannelClosed,
             Qt::QueuedConnection);
     connect(
@@ -633,12 +628,17 @@ void Turn::onGuestMessage(const QJsonObject &message)
         return;
     if (m_record.state == TurnState::Booting)
         enter(TurnState::Running);
+    // The channel let through only the types a guest sends (status, event,
+    // log, exit); status and exit come once each, the output is budgeted.
     const QString type = message.value(QStringLiteral("type")).toString();
     if (type == QLatin1String("event") && m_request.agent == AgentKind::Claude) {
         onAgentOutput(message);
         return;
     }
-    recordEvent(type.isEmpty() ? QStringLiteral("unknown") : type, message);
+    if (type == QLatin1String("event") || type == QLatin1String("log"))
+        recordGuestOutput(type, message, message.value(QStringLiteral("line")).toString().size());
+    else
+        recordEvent(type, message);
     if (type == QLatin1String("exit")) {
         m_exit = message;
         // The ack tells the guest everything arrived, so it powers off now
@@ -656,8 +656,9 @@ void Turn::onAgentOutput(const QJsonObject &message)
         m_partialLine.size() < maxAgentLineChars)
         return;
     const QString line = std::exchange(m_partialLine, QString());
+    qsizetype lineChars = line.size(); // counted once, with the line's first event
     for (const agent::AgentEvent &event : agent::agentEventsFromLine(line)) {
-        recordEvent(event.kind, event.json);
+        recordGuestOutput(event.kind, event.json, std::exchange(lineChars, 0));
         if (event.kind == QLatin1String("result"))
             m_finalAnswer = event.json.value(QStringLiteral("text")).toString();
         const QString reported = event.json.value(QStringLiteral("session_id")).toString();
@@ -670,6 +671,40 @@ void Turn::onAgentOutput(const QJsonObject &message)
                               QStringLiteral("the agent reported a new session id"));
         }
     }
+}
+
+void Turn::recordGuestOutput(const QString &kind, const QJsonObject &json, qsizetype chars)
+{
+    switch (m_guestOutput.take(chars)) {
+    case GuestOutputBudget::Outcome::Store:
+        recordEvent(kind, json);
+        return;
+    case GuestOutputBudget::Outcome::LimitReached:
+        recordEvent(QStringLiteral("guest-limit"),
+                    QJsonObject{{QStringLiteral("rows"), m_guestOutput.rows()},
+                                {QStringLiteral("chars"), m_guestOutput.chars()},
+                                {QStringLiteral("message"),
+                                 QStringLiteral("the agent's output reached the turn's limit of "
+                                                "%1 rows or %2 characters; the rest is not stored")
+                                     .arg(maxGuestOutputRows)
+                                     .arg(maxGuestOutputChars)}});
+        return;
+    case GuestOutputBudget::Outcome::Drop:
+        return;
+    }
+}
+
+void Turn::onGuestViolation(const QString &why)
+{
+    if (m_finished)
+        return;
+    // Recorded once; the total goes into the turn's last events.
+    if (m_guestViolations++ == 0)
+        recordEvent(QStringLiteral("guest-protocol"),
+                    QJsonObject{{QStringLiteral("violation"), why},
+                                {QStringLiteral("message"),
+                                 QStringLiteral("the guest sent what its protocol does not allow; "
+                                                "it was dropped")}});
 }
 
 void Turn::onChannelClosed()
@@ -725,6 +760,12 @@ void Turn::finish(TurnState outcome, const std::optional<Error> &error)
                     QJsonObject{{QStringLiteral("code"), error->code},
                                 {QStringLiteral("message"), error->message}});
     }
+    if (m_guestViolations > 1)
+        recordEvent(QStringLiteral("guest-protocol"),
+                    QJsonObject{{QStringLiteral("violations"), m_guestViolations},
+                                {QStringLiteral("message"),
+                                 QStringLiteral("%1 lines of the guest were dropped in all")
+                                     .arg(m_guestViolations)}});
     recordModelUsage();
     // The parent's answer to an escalation goes back before the VM does.
     postReply(outcome);

@@ -7,6 +7,7 @@
 
 #include "core/result.h"
 #include "libvirt/turn_domain.h"
+#include "turns/guest_channel_messages.h"
 #include "turns/spare_guest.h"
 #include "turns/turn_environment.h"
 #include "turns/turn_record.h"
@@ -127,6 +128,9 @@ private:
     std::optional<Error> collectDomain();
     QByteArray turnSpecLine() const;
     void onGuestMessage(const QJsonObject &message);
+    // The agent's output, within the turn's budget for it.
+    void recordGuestOutput(const QString &kind, const QJsonObject &json, qsizetype chars);
+    void onGuestViolation(const QString &why);
     // One stdout line of Claude Code, as typed transcript events.
     void onAgentOutput(const QJsonObject &message);
     void recordModelUsage();
@@ -164,6 +168,8 @@ private:
     // A stdout line longer than one guest message, until its last piece.
     QString m_partialLine;
     std::unique_ptr<GuestChannel> m_channel;
+    GuestOutputBudget m_guestOutput;
+    qint64 m_guestViolations = 0;
     std::unique_ptr<QTemporaryDir> m_socketDirectory;
     struct DomainCreation;
     std::shared_ptr<DomainCreation> m_creation; // shared with the worker thread

@@ -28,6 +28,18 @@ SCRIPT = {
     ],
 }
 MODEL = "claude-sonnet-4-5"
+# As root in a guest (a command turn), everything of the guest that a turn
+# could have written the credential into, copied into the home for the host
+# to search: every process's environment and command line, the kernel's
+# command line and log, and every writable mount but the home (the root
+# image is read-only and built without secrets).
+ROOT_DUMP_COMMAND = (
+    "cat /proc/cmdline > root-cmdline.dump; "
+    "for p in /proc/[0-9]*; do cat $p/environ $p/cmdline; echo; done > root-proc.dump 2>/dev/null; "
+    "dmesg > root-dmesg.dump; "
+    "tar -cf root-writable.tar $(awk '$4 ~ /^rw/ && $3 !~ \"^(9p|devpts|devtmpfs)$\" "
+    "&& $2 !~ \"^/(proc|sys)\" {print $2}' /proc/mounts) 2>/dev/null; "
+    "id -u; tr '\\0' '\\n' < /proc/1/environ | grep -c = ")
 
 
 class ClaudeTurn(unittest.TestCase):
@@ -53,6 +65,8 @@ class ClaudeTurn(unittest.TestCase):
         cls.damaged.write_text(cls.damaged.read_text() + "{this is not json\n")
         cls.damaged_bytes = cls.damaged.read_bytes()
         cls.fourth = cls.run_turn("what did you write", "--topic", "side")
+        cls.root_dump = cls.engine.run("run", "--agent", "command", "--topic", "dump", "corp",
+                                       ROOT_DUMP_COMMAND, timeout=600)
 
     @classmethod
     def run_turn(cls, prompt, *options):
@@ -183,16 +197,26 @@ class ClaudeTurn(unittest.TestCase):
 
     def test_the_credential_never_enters_the_guest(self):
         canary = self.canary.encode()
+        # The root dump ran as root and read PID 1's environment: the search
+        # below covers what the agent's own user could not read.
+        self.assertEqual(self.root_dump.returncode, 0, self.root_dump.stderr)
+        uid, variables = self.root_dump.stdout.split()[-2:]
+        self.assertEqual(uid, "0")
+        self.assertGreater(int(variables), 0, "PID 1's environment was read")
         places = {}
-        for path in files_under(self.engine.home("corp")):
-            places[f"home:{path}"] = path.read_bytes()
+        # The whole data directory: the homes (with the guest's dumps), the
+        # store and its WAL, the audit log, console logs, everything.
+        for path in files_under(self.engine.data_dir):
+            places[f"data:{path}"] = path.read_bytes()
+        for dump in ("root-cmdline.dump", "root-proc.dump", "root-dmesg.dump", "root-writable.tar"):
+            self.assertTrue((self.engine.home("corp") / dump).is_file(), dump)
         for turn in (self.first, self.second, self.third, self.fourth):
             console = pathlib.Path(self.engine.data_dir, "turns", turn["turn"]["id"], "console.log")
             self.assertTrue(console.is_file(), console)
             places[f"console:{console}"] = console.read_bytes()
             places[f"events:{turn['name']}"] = json.dumps(turn["events"]).encode()
             places[f"stdout:{turn['name']}"] = (turn["result"].stdout + turn["result"].stderr).encode()
-        self.assertIn("home:" + str(self.engine.home("corp") / "environ.dump"), places,
+        self.assertIn("data:" + str(self.engine.home("corp") / "environ.dump"), places,
                       "the guest's /proc/*/environ was captured")
         leaked = [place for place, data in places.items() if canary in data]
         self.assertEqual(leaked, [])
@@ -201,25 +225,32 @@ class ClaudeTurn(unittest.TestCase):
 
 
 class GatewayTokens(unittest.TestCase):
-    """From inside a guest: a wrong token and an ended turn's token are
-    refused; the turn's own token is served (the positive control)."""
+    """From inside a guest: an ended turn's token, sent to the very address
+    and port its gateway served, and a wrong token are refused; the turn's own
+    token is served (the positive control). The subnet pool holds one /30, so
+    the second turn's guest sits where the first one did and reaches the same
+    gateway address and port."""
 
     @classmethod
     def setUpClass(cls):
         h.require_guest_image()
         cls.upstream = ScriptedUpstream({"name": "tokens", "exchanges": []})
-        cls.engine = engine_with_upstream(cls.upstream, new_canary())
+        cls.engine = engine_with_upstream(cls.upstream, new_canary(),
+                                          {"ARIZUKO_SUBNET_POOL": "10.213.251.252/30"})
         cls.engine.add_folder("corp")
         first = cls.engine.run("run", "--agent", "command", "corp",
-                               'printf %s "$ANTHROPIC_API_KEY"', timeout=600)
-        cls.old_token = first.stdout.strip()
+                               'printf "%s %s" "$ANTHROPIC_API_KEY" "$ANTHROPIC_BASE_URL"',
+                               timeout=600)
+        cls.old_token, _, cls.old_base_url = first.stdout.strip().partition(" ")
         probe = ('post() { wget -Y off -q -S -O /dev/null --header "x-api-key: $1" '
                  '--header "Content-Type: application/json" '
                  '--post-data \'{"model":"m","messages":[{"role":"user","content":"hi"}]}\' '
-                 '"$ANTHROPIC_BASE_URL/v1/messages/count_tokens" 2>&1 | grep -o "HTTP/1.1 [0-9]*" | head -1; }; '
-                 'echo "own: $(post "$ANTHROPIC_API_KEY")"; '
-                 f'echo "ended: $(post {cls.old_token})"; '
-                 'echo "wrong: $(post 0123456789abcdef0123456789abcdef0123456789abcdef)"')
+                 '"$2/v1/messages/count_tokens" 2>&1 | grep -o "HTTP/1.1 [0-9]*" | head -1; }; '
+                 'echo "base: $ANTHROPIC_BASE_URL"; '
+                 'echo "own: $(post "$ANTHROPIC_API_KEY" "$ANTHROPIC_BASE_URL")"; '
+                 f'echo "ended: $(post {cls.old_token} {cls.old_base_url})"; '
+                 'echo "wrong: $(post 0123456789abcdef0123456789abcdef0123456789abcdef '
+                 '"$ANTHROPIC_BASE_URL")"')
         cls.result = cls.engine.run("run", "--agent", "command", "corp", probe, timeout=600)
 
     @classmethod
@@ -231,6 +262,9 @@ class GatewayTokens(unittest.TestCase):
         self.assertRegex(self.old_token, r"^[0-9a-f]{48}$")
         self.assertEqual(self.result.returncode, 0, self.result.stderr)
         lines = dict(line.split(": ", 1) for line in self.result.stdout.splitlines() if ": " in line)
+        self.assertRegex(self.old_base_url, r"^http://10\.213\.251\.253:\d+$")
+        self.assertEqual(lines.get("base"), self.old_base_url,
+                         "the ended turn's gateway address and port, now this turn's")
         self.assertEqual(lines.get("own"), "HTTP/1.1 200", self.result.stdout)
         self.assertEqual(lines.get("ended"), "HTTP/1.1 401", self.result.stdout)
         self.assertEqual(lines.get("wrong"), "HTTP/1.1 401", self.result.stdout)

@@ -16,6 +16,7 @@
 #include "turns/turn_records.h"
 
 #include <QApplication>
+#include <QDesktopServices>
 #include <QFile>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -59,6 +60,22 @@ turns::TurnRecord turnRecord(int number, turns::TurnState state)
 }
 
 const QString canaryUnset = QStringLiteral("typeof window.canary === 'undefined'");
+
+// The links the recorded stream's hostile message renders as: the markdown
+// javascript: link (its URL dropped) and the web link; the raw <a> is raw
+// HTML, which is never rendered.
+constexpr int renderedLinks = 2;
+
+// Stands in for the desktop browser: records what the page asked it to open.
+class OpenedUrls : public QObject
+{
+    Q_OBJECT
+public slots:
+    void open(const QUrl &url) { urls.append(url); }
+
+public:
+    QList<QUrl> urls;
+};
 
 } // namespace
 
@@ -146,19 +163,28 @@ private slots:
         QCOMPARE(runJavaScript(page, QStringLiteral("document.querySelector('.footer').textContent")).toString(),
                  QStringLiteral("done in 0.0 s \u00b7 100 tokens in, 20 out \u00b7 $0.0010"));
 
-        // Nothing from the agent ran or can run.
+        // Nothing from the agent ran or can run. Counts come back as text: a
+        // script that threw or timed out answers nothing, which toInt() would
+        // read as the 0 these checks want.
         QVERIFY(runJavaScript(page, canaryUnset).toBool());
-        QCOMPARE(runJavaScript(page, QStringLiteral("document.querySelectorAll('#turns script, #turns img, #turns iframe').length")).toInt(), 0);
+        QCOMPARE(runJavaScript(page, QStringLiteral("String(document.querySelectorAll('#turns script, #turns img, #turns iframe').length)")).toString(), QStringLiteral("0"));
         QCOMPARE(runJavaScript(page, QStringLiteral(
-            "Array.from(document.querySelectorAll('#turns *')).filter(e => Array.from(e.attributes).some(a => a.name.startsWith('on'))).length")).toInt(), 0);
+            "String(Array.from(document.querySelectorAll('#turns *')).filter(e => Array.from(e.attributes).some(a => a.name.startsWith('on'))).length)")).toString(), QStringLiteral("0"));
         QCOMPARE(runJavaScript(page, QStringLiteral(
-            "Array.from(document.querySelectorAll('#turns a')).filter(a => /^\\s*javascript:/i.test(a.getAttribute('href') || '')).length")).toInt(), 0);
+            "String(Array.from(document.querySelectorAll('#turns a')).filter(a => /^\\s*javascript:/i.test(a.getAttribute('href') || '')).length)")).toString(), QStringLiteral("0"));
         // The text survives as text.
         QVERIFY(runJavaScript(page, QStringLiteral(
             "document.getElementById('turns').textContent.includes(\"window.canary = 'tool-output'\")")).toBool());
-        // Clicking every link does not run anything either.
-        runJavaScript(page, QStringLiteral("document.querySelectorAll('#turns a').forEach(a => a.click()); true"));
-        QTest::qWait(500);
+        // Clicking every link does not run anything either. The clicks go in
+        // page order; the web link after the hostile ones reaches the desktop
+        // browser last, so once it has, every earlier click was handled.
+        QCOMPARE(runJavaScript(page, QStringLiteral("String(document.querySelectorAll('#turns a').length)")).toString(),
+                 QStringLiteral("%1").arg(renderedLinks));
+        OpenedUrls browser;
+        QDesktopServices::setUrlHandler(QStringLiteral("https"), &browser, "open");
+        QVERIFY(runJavaScript(page, QStringLiteral("document.querySelectorAll('#turns a').forEach(a => a.click()); true")).toBool());
+        QTRY_COMPARE_WITH_TIMEOUT(browser.urls, QList<QUrl>{QUrl(QStringLiteral("https://example.com/after-the-hostile-links"))}, 10000);
+        QDesktopServices::unsetUrlHandler(QStringLiteral("https"));
         QVERIFY(runJavaScript(page, canaryUnset).toBool());
         // The canary is real: the page's own context would set it.
         QVERIFY(runJavaScript(page, QStringLiteral("window.canary = 'test'; window.canary === 'test'")).toBool());

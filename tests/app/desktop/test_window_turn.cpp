@@ -219,8 +219,15 @@ private slots:
                 qInfo("  %s %s %s", qPrintable(event.at), qPrintable(event.kind),
                       qPrintable(QString::fromUtf8(QJsonDocument(event.json).toJson(QJsonDocument::Compact))));
         }
-        QVERIFY(kinds.indexOf(QStringLiteral("init")) < kinds.indexOf(QStringLiteral("tool_use")));
-        QVERIFY(kinds.lastIndexOf(QStringLiteral("tool_result")) < kinds.lastIndexOf(QStringLiteral("result")));
+        // Each kind is found before its order is compared: a missing one is -1.
+        const qsizetype init = kinds.indexOf(QStringLiteral("init"));
+        const qsizetype firstToolUse = kinds.indexOf(QStringLiteral("tool_use"));
+        const qsizetype lastToolResult = kinds.lastIndexOf(QStringLiteral("tool_result"));
+        const qsizetype result = kinds.lastIndexOf(QStringLiteral("result"));
+        QVERIFY2(init >= 0 && firstToolUse >= 0 && lastToolResult >= 0 && result >= 0,
+                 qPrintable(kinds.join(u' ')));
+        QVERIFY(init < firstToolUse);
+        QVERIFY(lastToolResult < result);
 
         // The transcript shows them, in the same order, tool calls folded.
         QWebEnginePage *page = window.transcript()->page();

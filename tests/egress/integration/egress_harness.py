@@ -3,9 +3,8 @@
 Each test file drives the real proxy binary, real curl and real loopback
 sockets; everything a test starts is torn down even when it fails.
 
-The exit status tells CTest what happened, never more: 0 only when every
-test ran and passed, SKIP_EXIT_STATUS (CTest's SKIP_RETURN_CODE) when none
-failed but at least one was skipped, 1 for a failure or when no test ran.
+The exit status tells CTest what happened, never more
+(tests/support/unittest_outcome.py): a skip is never a pass.
 """
 
 import os
@@ -14,14 +13,12 @@ import sys
 import tempfile
 import unittest
 
+import unittest_outcome  # tests/support, on PYTHONPATH for every test
 from egress_clients import RawClient
 from egress_common import IO_TIMEOUT, LOOPBACK, REASON_HEADER
 from egress_process import Proxy, set_egress_binary
 from egress_upstreams import TlsCertificate, UpstreamHttp, UpstreamTcp
 
-
-# Registered as SKIP_RETURN_CODE in CMakeLists.txt, so CTest shows "Skipped".
-SKIP_EXIT_STATUS = 77
 
 # Set in the environment of a test file re-run inside its own network namespace.
 _IN_NAMESPACE = "ARIZUKO_EGRESS_IT_NETNS"
@@ -46,22 +43,7 @@ def main(private_network=False):
     if private_network:
         _enter_private_network()
     set_egress_binary(binary)
-    program = unittest.main(argv=[sys.argv[0]] + args, verbosity=2, exit=False)
-    sys.exit(exit_status(program.result))
-
-
-def exit_status(result):
-    """0 only if every test ran and passed; a skip is never a pass."""
-    if not result.wasSuccessful():
-        return 1
-    if result.testsRun == 0:
-        sys.stderr.write("FAILED: no test ran\n")
-        return 1
-    if result.skipped:
-        for test, reason in result.skipped:
-            sys.stderr.write("SKIPPED: %s: %s\n" % (test.id(), reason))
-        return SKIP_EXIT_STATUS
-    return 0
+    unittest_outcome.run([sys.argv[0]] + args)
 
 
 def in_private_network():

@@ -88,6 +88,21 @@ private slots:
         QCOMPARE(events[0].json.value(QStringLiteral("line")).toString(), line);
     }
 
+    // Claude Code 2.1's progress lines for a running tool are typed, so they
+    // neither show as the agent's output nor interleave a tool's result.
+    void toolProgressIsTypedNotOutput()
+    {
+        const QList<AgentEvent> events = agentEventsFromLine(QStringLiteral(
+            R"({"type":"tool_progress","tool_use_id":"toolu_1","tool_name":"Bash",)"
+            R"("parent_tool_use_id":null,"elapsed_time_seconds":3.5,"session_id":"s"})"));
+        QCOMPARE(events.size(), 1);
+        QCOMPARE(events[0].kind, QStringLiteral("tool_progress"));
+        QCOMPARE(events[0].json.value(QStringLiteral("tool_use_id")).toString(),
+                 QStringLiteral("toolu_1"));
+        QCOMPARE(events[0].json.value(QStringLiteral("tool_name")).toString(), QStringLiteral("Bash"));
+        QCOMPARE(events[0].json.value(QStringLiteral("elapsed_seconds")).toDouble(), 3.5);
+    }
+
     void oneAssistantMessageMayHoldSeveralBlocks()
     {
         const QList<AgentEvent> events = agentEventsFromLine(QStringLiteral(

@@ -1,6 +1,7 @@
 // The export of a fixed store against golden files, and the choices around
 // it: what is carried by default, subtree selection, refusal, determinism.
-// To change a golden file on purpose: UPDATE_GOLDEN=1 ./test_export_golden.
+// To change a golden file on purpose: UPDATE_GOLDEN=1 ./test_export_golden (that
+// run fails by design), review the diff, then run it again without the variable.
 
 #include "export/projection.h"
 #include "export/script_writer.h"
@@ -30,10 +31,14 @@ manifest::ExportOptions everything()
 void compareGolden(const QByteArray &actual, const QString &name)
 {
     const QString path = QStringLiteral(EXPORT_GOLDEN "/") + name;
+    // An update run never passes: it rewrote what it would compare against.
     if (qEnvironmentVariableIsSet("UPDATE_GOLDEN")) {
         QFile file(path);
         QVERIFY(file.open(QIODevice::WriteOnly));
         file.write(actual);
+        QFAIL(qPrintable(QStringLiteral("%1 rewritten (UPDATE_GOLDEN): review the diff, then "
+                                        "run again without UPDATE_GOLDEN")
+                             .arg(path)));
     }
     QCOMPARE(QString::fromUtf8(actual), QString::fromUtf8(readFile(path)));
 }

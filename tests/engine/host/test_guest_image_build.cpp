@@ -56,8 +56,14 @@ private slots:
         QSignalSpy progress(&build, &host::GuestImageBuild::progress);
         QSignalSpy finished(&build, &host::GuestImageBuild::finished);
         build.start({QStringLiteral(BUILDER_SCRIPT), QStringLiteral(GUEST_BINARY), output.path()}, true);
-        // Wait for a real step of the script (not our own "starting" line).
+        // Wait for a real step of the script (not our own "starting" line),
+        // then for its work directory, which the cancel must take with it: it
+        // comes after the downloads (cached by ./dev's own image build).
         QTRY_VERIFY_WITH_TIMEOUT(progress.size() >= 2 && progress.last().at(0).toInt() >= 5, 60000);
+        const auto workDirectories = [&output] {
+            return QDir(output.path()).entryList({QStringLiteral(".work.*")}, QDir::Dirs | QDir::Hidden);
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(!workDirectories().isEmpty(), 300000);
         QVERIFY(build.isRunning());
         build.cancel();
         QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 20000);
@@ -66,11 +72,7 @@ private slots:
         // No image was produced, and the script's work directory went with it.
         QVERIFY(!QFileInfo::exists(output.filePath(QStringLiteral("vmlinux"))));
         QVERIFY(!QFileInfo::exists(output.filePath(QStringLiteral("manifest.json"))));
-        QTRY_VERIFY_WITH_TIMEOUT(
-            QDir(output.path())
-                .entryList({QStringLiteral(".work.*")}, QDir::Dirs | QDir::Hidden)
-                .isEmpty(),
-            10000);
+        QTRY_VERIFY_WITH_TIMEOUT(workDirectories().isEmpty(), 10000);
     }
 
     void aFailureCarriesTheScriptsReason()

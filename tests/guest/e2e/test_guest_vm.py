@@ -11,6 +11,8 @@ import time
 import unittest
 from pathlib import Path
 
+import unittest_outcome  # tests/support, on PYTHONPATH for every test
+
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from guest_vm import GuestVm, MissingImage, find_image  # noqa: E402
 
@@ -172,4 +174,4 @@ class GuestImageTest(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    unittest.main(verbosity=2)
+    unittest_outcome.run(sys.argv)

@@ -29,6 +29,7 @@ the tap saw it leave the guest and the witness on the far side saw nothing.
 """
 
 import ipaddress
+import os
 import pathlib
 import socket
 import sys
@@ -255,6 +256,17 @@ class Confinement(unittest.TestCase):
         host, port = self.target_of(name)
         answered = self.bridge.syn_acks_out(src=host, sport=port, dst=self.plan_facts["guest_ip"])
         self.assertFalse(answered, f"{name}: {host}:{port} answered the guest's SYN: {answered[:3]}")
+
+    def test_the_turn_ran_in_the_filter_mode_it_was_pinned_to(self):
+        """CMake runs this file once per filter mode (turns.confinement in
+        pretap, turns.confinement_classic in classic): every claim below
+        holds in the mode named, never in whichever the engine chose."""
+        mode = os.environ.get("ARIZUKO_FILTER_MODE")
+        self.assertIn(mode, ("pretap", "classic"), "ARIZUKO_FILTER_MODE must pin the mode")
+        parts = next(e["json"]["ms"] for e in self.events
+                     if e["kind"] == "timing" and e["json"]["step"] == "domain-create-parts")
+        # In pretap the engine makes the tap itself and times it.
+        self.assertEqual("tap" in parts, mode == "pretap", parts)
 
     def test_the_witnesses_see_what_they_must(self):
         """Positive control of the witnesses themselves: the guest's SYN to

@@ -19,7 +19,8 @@ class CommandTurn(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         h.require_guest_image()
-        cls.engine = h.Engine()
+        # Pinned: the order below is pretap's, asserted, never assumed.
+        cls.engine = h.Engine({"ARIZUKO_FILTER_MODE": "pretap"})
         cls.engine.add_folder("corp")
         cls.result = cls.engine.run("run", "--agent", "command", "corp", COMMAND, timeout=600)
         cls.name = h.turn_name_from(cls.result.stderr)
@@ -72,8 +73,8 @@ class CommandTurn(unittest.TestCase):
         self.assertLess(steps.index("proxy-healthy"), steps.index("spec"), steps)
         parts = next(e["json"]["ms"] for e in self.events
                      if e["kind"] == "timing" and e["json"]["step"] == "domain-create-parts")
-        if "tap" in parts:  # mode pretap: the engine made the tap and the binding
-            self.assertLess(steps.index("filter"), steps.index("spec"), steps)
+        self.assertIn("tap", parts, "mode pretap: the engine made the tap and the binding")
+        self.assertLess(steps.index("filter"), steps.index("spec"), steps)
         running = next(i for i, e in enumerate(self.events)
                        if e["kind"] == "status" and e["json"].get("state") == "running")
         spec = next(i for i, e in enumerate(self.events)

@@ -18,6 +18,8 @@ import tempfile
 import time
 import unittest
 
+import unittest_outcome  # tests/support, on PYTHONPATH for every test
+
 ARGS = None
 
 
@@ -29,12 +31,14 @@ def parse_arguments():
     parser.add_argument("--egress", required=True)
     # The long-lived runner of the warm-start tests (tests/turns/spare).
     parser.add_argument("--spare-driver")
+    # The guest channel test's forger (tests/turns/e2e/channel_forger.c).
+    parser.add_argument("--channel-forger")
     ARGS, rest = parser.parse_known_args()
     return [sys.argv[0]] + rest
 
 
 def main():
-    unittest.main(argv=parse_arguments(), verbosity=2)
+    unittest_outcome.run(parse_arguments())
 
 
 def virsh(*arguments):
