@@ -314,6 +314,26 @@
             <numerusform>%n Prompts warten</numerusform>
         </translation>
     </message>
+    <message>
+        <source>No model is set up for this folder (no API key or OAuth token). Run the prompt on the demo model (scripted, no AI), or set an Anthropic API key: it stays sealed on this machine and never enters a VM.</source>
+        <translation>Für diesen Ordner ist kein Modell eingerichtet (kein API-Schlüssel und kein OAuth-Token). Führen Sie den Prompt mit dem Demo-Modell aus (geskriptet, keine KI), oder setzen Sie einen Anthropic-API-Schlüssel: Er bleibt versiegelt auf diesem Rechner und gelangt nie in eine VM.</translation>
+    </message>
+    <message>
+        <source>Run it on the &amp;demo model</source>
+        <translation>Mit dem &amp;Demo-Modell ausführen</translation>
+    </message>
+    <message>
+        <source>Run the prompt again on the demo model</source>
+        <translation>Den Prompt erneut mit dem Demo-Modell ausführen</translation>
+    </message>
+    <message>
+        <source>Set an API &amp;key…</source>
+        <translation>API-Schlüssel set&amp;zen…</translation>
+    </message>
+    <message>
+        <source>Set an API key in the secrets editor</source>
+        <translation>Einen API-Schlüssel im Geheimnis-Editor setzen</translation>
+    </message>
 </context>
 <context>
     <name>arizuko::desktop::ExportDialog</name>
@@ -1711,6 +1731,13 @@ Wird vor dem Start festgelegt: Setzen Sie ARIZUKO_DATA_DIR (arizukoctl: --data-d
     <message>
         <source>Earlier events could not be read: %1</source>
         <translation>Frühere Ereignisse konnten nicht gelesen werden: %1</translation>
+    </message>
+</context>
+<context>
+    <name>arizuko::desktop::TurnErrorText</name>
+    <message>
+        <source>No model is set up for this folder: no API key or OAuth token is set. Run the prompt on the demo model, or set an API key, with the buttons above the prompt.</source>
+        <translation>Für diesen Ordner ist kein Modell eingerichtet: Es ist weder ein API-Schlüssel noch ein OAuth-Token gesetzt. Führen Sie den Prompt mit dem Demo-Modell aus, oder setzen Sie einen API-Schlüssel – mit den Schaltflächen über dem Prompt.</translation>
     </message>
 </context>
 <context>

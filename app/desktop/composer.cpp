@@ -1,6 +1,7 @@
 #include "composer.h"
 
 #include <QComboBox>
+#include <QFrame>
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QLabel>
@@ -31,6 +32,7 @@ Composer::Composer(QWidget *parent)
     , m_queued(new QLabel(this))
     , m_send(new QPushButton(tr("&Send"), this))
     , m_cancel(new QPushButton(tr("Cance&l turn"), this))
+    , m_modelChoice(new QFrame(this))
 {
     m_editor->setObjectName(QStringLiteral("composerEditor"));
     m_editor->setAccessibleName(tr("Prompt"));
@@ -63,13 +65,42 @@ Composer::Composer(QWidget *parent)
     row->addWidget(m_queued);
     row->addWidget(m_cancel);
     row->addWidget(m_send);
+    m_modelChoice->setObjectName(QStringLiteral("modelChoiceBar"));
+    m_modelChoice->setFrameShape(QFrame::StyledPanel);
+    auto *choiceText = new QLabel(
+        tr("No model is set up for this folder (no API key or OAuth token). Run the prompt on "
+           "the demo model (scripted, no AI), or set an Anthropic API key: it stays sealed on "
+           "this machine and never enters a VM."),
+        m_modelChoice);
+    choiceText->setObjectName(QStringLiteral("modelChoiceText"));
+    choiceText->setWordWrap(true);
+    // Its full height, taken from the prompt's; never its width from the window.
+    choiceText->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Minimum);
+    auto *useDemo = new QPushButton(tr("Run it on the &demo model"), m_modelChoice);
+    useDemo->setObjectName(QStringLiteral("useDemoModel"));
+    useDemo->setAccessibleName(tr("Run the prompt again on the demo model"));
+    auto *setKey = new QPushButton(tr("Set an API &key\u2026"), m_modelChoice);
+    setKey->setObjectName(QStringLiteral("setModelKey"));
+    setKey->setAccessibleName(tr("Set an API key in the secrets editor"));
+    auto *choiceButtons = new QHBoxLayout;
+    choiceButtons->addWidget(useDemo);
+    choiceButtons->addWidget(setKey);
+    choiceButtons->addStretch(1);
+    auto *choiceLayout = new QVBoxLayout(m_modelChoice);
+    choiceLayout->addWidget(choiceText);
+    choiceLayout->addLayout(choiceButtons);
+    m_modelChoice->hide();
+
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_modelChoice);
     layout->addWidget(m_editor);
     layout->addLayout(row);
 
     connect(m_send, &QPushButton::clicked, this, &Composer::send);
     connect(m_cancel, &QPushButton::clicked, this, &Composer::cancelRequested);
+    connect(useDemo, &QPushButton::clicked, this, &Composer::demoModelRequested);
+    connect(setKey, &QPushButton::clicked, this, &Composer::modelKeyRequested);
     connect(m_agent, &QComboBox::currentIndexChanged, this, &Composer::remember);
     connect(m_model, &QLineEdit::editingFinished, this, &Composer::remember);
     setTopic({}, {});
@@ -104,6 +135,11 @@ void Composer::setActivity(bool running, int queued)
 {
     m_cancel->setEnabled(running || queued > 0);
     m_queued->setText(queued > 0 ? tr("%n prompt(s) queued", nullptr, queued) : QString());
+}
+
+void Composer::offerModelChoice(bool offered)
+{
+    m_modelChoice->setVisible(offered);
 }
 
 QString Composer::agent() const

@@ -2,11 +2,14 @@
 
 // Where a prompt is written: multi-line, Ctrl+Enter sends, Esc cancels the
 // topic's running turn. The agent kind and model are per topic (kept in
-// the settings); a label says how many prompts wait in the queue.
+// the settings); a label says how many prompts wait in the queue. When the
+// topic's last turn found no model credential, a bar above the prompt
+// offers the fixes: run the prompt on the demo model, or set a key.
 
 #include <QWidget>
 
 class QComboBox;
+class QFrame;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
@@ -25,6 +28,8 @@ public:
     void setTopic(const QString &folder, const QString &topic);
     // Whether a turn of the topic runs (Cancel is offered) and how many wait.
     void setActivity(bool running, int queued);
+    // Shows or hides the bar that offers a model for the topic.
+    void offerModelChoice(bool offered);
 
     QString agent() const;
     QString model() const;
@@ -33,6 +38,10 @@ public:
 signals:
     void sendRequested(const QString &prompt);
     void cancelRequested();
+    // The bar's buttons: the failed prompt again on the demo model; the
+    // secrets editor, ready for an API key.
+    void demoModelRequested();
+    void modelKeyRequested();
 
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
@@ -49,6 +58,7 @@ private:
     QLabel *m_queued;
     QPushButton *m_send;
     QPushButton *m_cancel;
+    QFrame *m_modelChoice;
 };
 
 } // namespace arizuko::desktop

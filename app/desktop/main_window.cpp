@@ -19,6 +19,7 @@
 #include "store/store_watcher.h"
 #include "transcript_view.h"
 #include "turn_panel.h"
+#include "turns/model_provider.h"
 #include "turns/turn_records.h"
 
 #include <QAction>
@@ -76,6 +77,9 @@ MainWindow::MainWindow(store::Store &store, const turns::RunnerSettings &setting
     connect(m_tree, &FolderTreePanel::failed, this, &MainWindow::showError);
     connect(m_composer, &Composer::sendRequested, this, &MainWindow::send);
     connect(m_composer, &Composer::cancelRequested, this, &MainWindow::cancelRunningTurn);
+    connect(m_composer, &Composer::demoModelRequested, this,
+            &MainWindow::runFailedPromptOnDemoModel);
+    connect(m_composer, &Composer::modelKeyRequested, this, &MainWindow::setModelKey);
     connect(m_turnPanel, &TurnPanel::ruleFailed, this, &MainWindow::showError);
     connect(m_turnPanel, &TurnPanel::ruleAdded, this, [this](const QString &folder, const QString &host) {
         statusBar()->showMessage(tr("Allowed %1 for %2 from its next turn").arg(host, folder), 10000);
@@ -133,20 +137,48 @@ void MainWindow::runDemoTurn(const QString &folder, const QString &topic)
     (void)m_treeModel->reload();
     m_tree->view()->expandAll();
     m_tree->select(folder, topic);
+    submitOnDemoModel(folder, topic, tr("Show me what you can do in this sandbox."));
+}
+
+void MainWindow::submitOnDemoModel(const QString &folder, const QString &topic,
+                                   const QString &prompt)
+{
     turns::TurnRequest request;
     request.folder = folder;
     request.topic = topic;
     request.agent = turns::AgentKind::Claude;
-    request.prompt = tr("Show me what you can do in this sandbox.");
+    request.prompt = prompt;
     request.demoModel = true;
     m_engine->submit(request);
 }
 
+void MainWindow::runFailedPromptOnDemoModel()
+{
+    if (m_modelless.id.isEmpty())
+        return;
+    const turns::TurnRecord failed = std::exchange(m_modelless, {});
+    m_composer->offerModelChoice(false);
+    submitOnDemoModel(failed.folder, failed.topic, failed.prompt);
+}
+
+void MainWindow::setModelKey()
+{
+    // A key for every folder: what a person setting up means by "a key".
+    // The editor lets them narrow it to one folder.
+    openSecretsEditor(QString())->prepareFor(turns::apiKeySecret);
+}
+
 void MainWindow::openSecrets()
 {
-    auto *editor = new SecretsEditor(m_store, m_watcher, m_tree->currentFolder(), this);
+    openSecretsEditor(m_tree->currentFolder());
+}
+
+SecretsEditor *MainWindow::openSecretsEditor(const QString &folder)
+{
+    auto *editor = new SecretsEditor(m_store, m_watcher, folder, this);
     editor->setAttribute(Qt::WA_DeleteOnClose);
     editor->show();
+    return editor;
 }
 
 void MainWindow::createMenus()
@@ -311,6 +343,8 @@ void MainWindow::refreshTopicActivity()
     if (folder.isEmpty() || topic.isEmpty()) {
         m_turnPanel->showTurn({});
         m_composer->setActivity(false, 0);
+        m_modelless = {};
+        m_composer->offerModelChoice(false);
         return;
     }
     const auto topicTurns = turns::TurnRecords(m_store).ofTopic(folder, topic);
@@ -323,7 +357,13 @@ void MainWindow::refreshTopicActivity()
         running = running || (!turns::isTerminal(turn.state) && turn.state != turns::TurnState::Queued);
     }
     m_composer->setActivity(running, queued);
-    m_turnPanel->showTurn(topicTurns->isEmpty() ? turns::TurnRecord{} : topicTurns->last());
+    const turns::TurnRecord latest =
+        topicTurns->isEmpty() ? turns::TurnRecord{} : topicTurns->last();
+    m_turnPanel->showTurn(latest);
+    const bool modelless = latest.state == turns::TurnState::Failed &&
+                           latest.errorCode == turns::noCredentialErrorCode;
+    m_modelless = modelless ? latest : turns::TurnRecord{};
+    m_composer->offerModelChoice(modelless);
 }
 
 void MainWindow::send(const QString &prompt)

@@ -8,6 +8,7 @@
 // in the store.
 
 #include "turns/runner_settings.h"
+#include "turns/turn_record.h"
 
 #include <QMainWindow>
 #include <QPointer>
@@ -19,9 +20,6 @@ namespace arizuko::store {
 class Store;
 class StoreWatcher;
 }
-namespace arizuko::turns {
-struct TurnRecord;
-}
 namespace arizuko::models {
 class FolderTopicModel;
 }
@@ -32,6 +30,7 @@ class Composer;
 class EngineThread;
 class FolderTreePanel;
 class HostStatusPanel;
+class SecretsEditor;
 class TranscriptView;
 class TurnPanel;
 
@@ -69,6 +68,11 @@ private:
     void createMenus();
     void createTray();
     void openSecrets();
+    SecretsEditor *openSecretsEditor(const QString &folder);
+    // The composer's offer after a turn found no model credential.
+    void runFailedPromptOnDemoModel();
+    void setModelKey();
+    void submitOnDemoModel(const QString &folder, const QString &topic, const QString &prompt);
     void restoreLayout();
     void onSelection(const QString &folder, const QString &topic);
     void send(const QString &prompt);
@@ -96,6 +100,9 @@ private:
     QSplitter *m_centre;
     QSystemTrayIcon *m_tray;
     turns::RunnerSettings m_settings;
+    // The selected topic's latest turn when it failed for want of a model
+    // credential (the composer offers a model for it), else empty.
+    turns::TurnRecord m_modelless;
 };
 
 } // namespace arizuko::desktop

@@ -113,6 +113,12 @@ SecretsEditor::~SecretsEditor()
     m_watcher.waitForFinished();
 }
 
+void SecretsEditor::prepareFor(const QString &name)
+{
+    m_name->setText(name);
+    m_value->setFocus();
+}
+
 void SecretsEditor::loadFolders(const QString &select)
 {
     if (const Result<void> filled = fillFolderChooser(m_folder, m_store, tr("'' (every folder)"), select);

@@ -39,6 +39,8 @@ public:
     ~SecretsEditor() override;
 
     models::SecretListModel *model() const { return m_model; }
+    // Ready to set `name`: the name filled in, the value field focused.
+    void prepareFor(const QString &name);
     bool isBusy() const { return m_watcher.isRunning(); }
 
 signals:

@@ -3,6 +3,7 @@
 #include "markdown.h"
 #include "models/network_decision_model.h"
 #include "models/turn_list_model.h"
+#include "turn_error_text.h"
 
 #include <QCoreApplication>
 #include <QJsonDocument>
@@ -103,7 +104,8 @@ QJsonObject transcriptItem(const turns::TurnEventRecord &event)
     }
     if (kind == QLatin1String("error")) {
         QJsonObject result = item(event, QStringLiteral("error"));
-        result.insert(QStringLiteral("text"), text(json, "message"));
+        result.insert(QStringLiteral("text"),
+                      turnErrorText(text(json, "code"), text(json, "message")));
         return result;
     }
     if (kind == QLatin1String("session"))

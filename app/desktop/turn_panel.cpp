@@ -4,6 +4,7 @@
 #include "models/turn_list_model.h"
 #include "policy/policy.h"
 #include "store/store.h"
+#include "turn_error_text.h"
 #include "turns/turn_records.h"
 
 #include <QDateTime>
@@ -57,11 +58,17 @@ TurnPanel::TurnPanel(store::Store &store, QWidget *parent)
     m_timeline->setHeaderLabels({tr("Phase"), tr("At"), tr("Took")});
     m_timeline->setRootIsDecorated(false);
     m_accelerator->setObjectName(QStringLiteral("turnAccelerator"));
-    m_accelerator->setWordWrap(true);
     m_accelerator->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_facts->setObjectName(QStringLiteral("turnFacts"));
     m_facts->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_facts->setTextFormat(Qt::PlainText);
+    // A long error wraps in the panel's width (a path too long for a line
+    // is cut; the transcript and the tooltip have it whole) and never
+    // widens the panel, or the window past the screen.
+    for (QLabel *label : {m_accelerator, m_facts}) {
+        label->setWordWrap(true);
+        label->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    }
     auto *turnPage = new QWidget(this);
     auto *turnLayout = new QVBoxLayout(turnPage);
     turnLayout->addWidget(m_timeline, 1);
@@ -157,6 +164,7 @@ void TurnPanel::refreshFacts()
     m_timeline->clear();
     if (m_turn.id.isEmpty()) {
         m_facts->setText(tr("No turn in this topic yet."));
+        m_facts->setToolTip({});
         return;
     }
     const QList<std::pair<QString, QString>> phases{
@@ -179,12 +187,14 @@ void TurnPanel::refreshFacts()
         previous = time;
     }
     QString proxyPort = m_turn.proxyAddress.section(QLatin1Char(':'), -1);
+    const QString error = turnErrorText(m_turn.errorCode, m_turn.error);
+    m_facts->setToolTip(error);
     m_facts->setText(tr("Turn %1 (%2)\nVM: %3\nSubnet: %4\nProxy port: %5%6")
                          .arg(m_turn.name, models::turnStateText(m_turn.state),
                               m_turn.vmName.isEmpty() ? tr("not booted") : m_turn.vmName,
                               m_turn.subnet.isEmpty() ? tr("none yet") : m_turn.subnet,
                               proxyPort.isEmpty() ? tr("none yet") : proxyPort,
-                              m_turn.error.isEmpty() ? QString() : tr("\nError: %1").arg(m_turn.error)));
+                              error.isEmpty() ? QString() : tr("\nError: %1").arg(error)));
 }
 
 void TurnPanel::updateAllowButton()

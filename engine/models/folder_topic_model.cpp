@@ -5,11 +5,30 @@
 #include "models/turn_list_model.h"
 #include "turns/turn_records.h"
 
+#include <QCollator>
 #include <QHash>
+#include <QLocale>
 #include <algorithm>
 
 namespace arizuko::models {
 namespace {
+
+// Names in the order people read them: f2 before f10, digits by their
+// value, letters as the user's language sorts them; names the collator
+// holds equal (f01, f1) keep a fixed order by their characters.
+bool naturallyBefore(const QString &a, const QString &b)
+{
+    static thread_local const QCollator collator = [] {
+        // Under the C locale Qt compares code points and ignores the
+        // numeric mode: English's order then.
+        const QLocale locale;
+        QCollator natural(locale.language() == QLocale::C ? QLocale(QLocale::English) : locale);
+        natural.setNumericMode(true);
+        return natural;
+    }();
+    const int order = collator.compare(a, b);
+    return order != 0 ? order < 0 : a < b;
+}
 
 // The stored activity ("running") in the user's language.
 QString activityText(const QString &activity)
@@ -38,7 +57,7 @@ struct FolderTopicModel::Node
     {
         if (kind != other.kind)
             return kind == Kind::Folder;
-        return label() < other.label();
+        return naturallyBefore(label(), other.label());
     }
     bool sameAs(const Node &other) const
     {

@@ -4,7 +4,7 @@ namespace arizuko::turns {
 
 EgressOptions guestProxyOptions(const TurnEnvironment &environment, const QString &name,
                                 const libvirt::TurnSubnet &subnet, const QStringList &allow,
-                                const QStringList &deny, bool allowAll)
+                                const QStringList &deny, bool allowAll, bool allowLoopback)
 {
     EgressOptions options;
     options.program = environment.settings.egressProgram;
@@ -15,7 +15,7 @@ EgressOptions guestProxyOptions(const TurnEnvironment &environment, const QStrin
     options.allow = allow;
     options.deny = deny;
     options.allowAll = allowAll;
-    options.allowLoopback = environment.settings.proxyAllowsLoopback;
+    options.allowLoopback = allowLoopback || environment.settings.proxyAllowsLoopback;
     options.healthTimeout = environment.settings.proxyHealthTimeout;
     return options;
 }

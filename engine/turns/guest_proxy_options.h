@@ -12,6 +12,6 @@ namespace arizuko::turns {
 
 EgressOptions guestProxyOptions(const TurnEnvironment &environment, const QString &name,
                                 const libvirt::TurnSubnet &subnet, const QStringList &allow,
-                                const QStringList &deny, bool allowAll);
+                                const QStringList &deny, bool allowAll, bool allowLoopback);
 
 } // namespace arizuko::turns

@@ -30,10 +30,11 @@ Result<QByteArray> nearestSecret(secrets::SecretStore &secrets,
 Error noCredential(const QString &folder)
 {
     return makeError(
-        QStringLiteral("model.no-credential"),
-        QStringLiteral("no model credential for folder '%1': set one with `arizukoctl secret set "
-                       "%2` (the key on stdin; %3 for an OAuth token), or use the offline demo model "
-                       "(`arizukoctl run --model-provider demo`, or ARIZUKO_MODEL_PROVIDER=demo)")
+        noCredentialErrorCode,
+        QStringLiteral(
+            "no model credential for folder '%1': set one with `arizukoctl secret set "
+            "%2` (the key on stdin; %3 for an OAuth token), or use the offline demo model "
+            "(`arizukoctl run --model-provider demo`, or ARIZUKO_MODEL_PROVIDER=demo)")
             .arg(folder, apiKeySecret, oauthTokenSecret));
 }
 

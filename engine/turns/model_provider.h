@@ -32,6 +32,8 @@ QString modelProviderChoiceName(ModelProviderChoice choice);
 // then the base folder ''.
 inline const QString apiKeySecret = QStringLiteral("ANTHROPIC_API_KEY");
 inline const QString oauthTokenSecret = QStringLiteral("ANTHROPIC_OAUTH_TOKEN");
+// The error of a turn that found neither (the window offers its fixes on it).
+inline const QString noCredentialErrorCode = QStringLiteral("model.no-credential");
 
 struct ModelProviderRequest
 {

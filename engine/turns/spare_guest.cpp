@@ -34,7 +34,7 @@ struct SpareGuest::Making
 
 SpareBasis SpareBasis::of(const QString &folder, const TurnPlan &plan)
 {
-    return {folder, plan.home, plan.allow, plan.deny, plan.allowAll};
+    return {folder, plan.home, plan.allow, plan.deny, plan.allowAll, plan.allowLoopback};
 }
 
 QString SpareBasis::differenceFrom(const SpareBasis &now) const
@@ -54,6 +54,8 @@ QString SpareBasis::differenceFrom(const SpareBasis &now) const
         changed << QStringLiteral("the denylist");
     if (allowAll != now.allowAll)
         changed << QStringLiteral("the egress grant");
+    if (allowLoopback != now.allowLoopback)
+        changed << QStringLiteral("the demo page's loopback access");
     if (changed.isEmpty())
         return {};
     return changed.join(QStringLiteral(", ")) + QStringLiteral(" changed since the spare was made");
@@ -138,8 +140,9 @@ void SpareGuest::onNetworkCreated()
 
 void SpareGuest::startProxy()
 {
-    m_proxy = std::make_unique<EgressProxy>(guestProxyOptions(
-        m_environment, m_name, m_network->subnet(), m_basis.allow, m_basis.deny, m_basis.allowAll));
+    m_proxy = std::make_unique<EgressProxy>(
+        guestProxyOptions(m_environment, m_name, m_network->subnet(), m_basis.allow, m_basis.deny,
+                          m_basis.allowAll, m_basis.allowLoopback));
     connect(m_proxy.get(), &EgressProxy::healthy, this, &SpareGuest::createDomain,
             Qt::QueuedConnection);
     connect(

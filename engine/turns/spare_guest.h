@@ -46,6 +46,7 @@ struct SpareBasis
     QStringList allow;
     QStringList deny;
     bool allowAll = false;
+    bool allowLoopback = false; // a demo turn's (TurnPlan)
 
     static SpareBasis of(const QString &folder, const TurnPlan &plan);
     // What differs from `now` (a sentence for the turn's `spare` event),

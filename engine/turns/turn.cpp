@@ -348,8 +348,9 @@ Result<void> Turn::startProxy()
         return gateway;
     recordPlanNotes();
 
-    m_proxy = std::make_unique<EgressProxy>(guestProxyOptions(
-        m_environment, name(), m_network->subnet(), plan.allow, plan.deny, plan.allowAll));
+    m_proxy = std::make_unique<EgressProxy>(
+        guestProxyOptions(m_environment, name(), m_network->subnet(), plan.allow, plan.deny,
+                          plan.allowAll, plan.allowLoopback));
     connect(m_proxy.get(), &EgressProxy::healthy, this, &Turn::onProxyHealthy,
             Qt::QueuedConnection);
     connectProxy();

@@ -8,6 +8,7 @@
 #include "host/host_status.h"
 #include "libvirt/connection.h"
 #include "libvirt/subnet_pool.h"
+#include "turns/demo_site.h"
 #include "turns/runner_settings.h"
 #include "turns/turn_home.h"
 #include "turns/turn_records.h"
@@ -42,6 +43,8 @@ struct TurnEnvironment
     QThreadPool *workers = nullptr;
     // Queues a turn a tool asked for (delegate_group, escalate_group); its name.
     std::function<Result<QString>(const TurnRequest &request)> submit;
+    // The page demo turns fetch, made for the first of them.
+    std::unique_ptr<DemoSite> demoSite;
 };
 
 // What the runner resolved for one turn before it starts.
@@ -63,6 +66,9 @@ struct TurnPlan
     QStringList allow;
     QStringList deny;
     bool allowAll = false;
+    // Only a turn of the built-in demo: its proxy reaches loopback, for
+    // the demo page (demo_site.h).
+    bool allowLoopback = false;
 };
 
 } // namespace arizuko::turns

@@ -58,6 +58,7 @@ TurnRunner::TurnRunner(store::Store &store, RunnerSettings settings, QObject *pa
                                             {},
                                             {},
                                             {},
+                                            {},
                                             {}});
     m_environment->subnetsInUse = [this] { return subnetsInUse(); };
     m_workers.setMaxThreadCount(maxWorkers);
@@ -283,12 +284,27 @@ Result<TurnPlan> TurnRunner::plan(const Turn &turn)
     model.upstreamUrl = m_environment->settings.modelUrl;
     model.scriptPath = m_environment->settings.modelScript;
     model.folder = turn.folder();
-    // The demo fetches the folder's first allowed host and one it does not allow.
-    const QString allowed = plan.allow.isEmpty() ? QStringLiteral("example.com") : plan.allow.first();
-    model.scriptVariables = {{QStringLiteral("ALLOWED_URL"), QStringLiteral("http://%1/").arg(allowed)},
-                             {QStringLiteral("DENIED_URL"),
-                              QStringLiteral("http://not-on-the-allowlist.example/")},
-                             {QStringLiteral("FOLDER"), turn.folder()}};
+    // The built-in demo fetches the engine's demo page, which only its
+    // proxy may reach (demo_site.h), and a host nobody allows; a script of
+    // one's own gets the folder's first allowed host.
+    QString allowedUrl =
+        QStringLiteral("http://%1/")
+            .arg(plan.allow.isEmpty() ? QStringLiteral("example.com") : plan.allow.first());
+    if (model.choice == ModelProviderChoice::Demo && model.scriptPath.isEmpty() &&
+        turn.agent() == AgentKind::Claude) {
+        if (!m_environment->demoSite)
+            m_environment->demoSite = std::make_unique<DemoSite>();
+        const Result<QString> page = m_environment->demoSite->url();
+        if (!page)
+            return page.error();
+        allowedUrl = *page;
+        plan.allow << DemoSite::address;
+        plan.allowLoopback = true;
+    }
+    model.scriptVariables = {
+        {QStringLiteral("ALLOWED_URL"), allowedUrl},
+        {QStringLiteral("DENIED_URL"), QStringLiteral("http://not-on-the-allowlist.example/")},
+        {QStringLiteral("FOLDER"), turn.folder()}};
     // A command turn talks to no model; without a credential its gateway
     // serves the demo script rather than failing the turn.
     auto provider = resolveModelProvider(m_store, model);

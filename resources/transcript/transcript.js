@@ -109,12 +109,20 @@ function renderInto(parent, item) {
     }
 }
 
+// Whether the page follows its end: a topic opens at its newest turn, and
+// stays there as it grows or as the view changes size (the window resized,
+// a bar shown above the prompt), until the reader scrolls up.
+let following = true;
+const atEnd = () => window.innerHeight + window.scrollY >= document.body.scrollHeight - 40;
+const toEnd = () => window.scrollTo(0, document.body.scrollHeight);
+window.addEventListener("scroll", () => { following = atEnd(); }, {passive: true});
+window.addEventListener("resize", () => { if (following) toEnd(); });
+
 function append(items) {
-    const stick = window.innerHeight + window.scrollY >= document.body.scrollHeight - 40;
     for (const item of items)
         renderInto(turnSection(item.turn), item);
-    if (stick)
-        window.scrollTo(0, document.body.scrollHeight);
+    if (following)
+        toEnd();
 }
 
 // An earlier page, oldest first: the part of a turn already shown gets its
@@ -143,6 +151,7 @@ function prepend(items) {
 }
 
 function reset(hasEarlier) {
+    following = true;
     document.getElementById("turns").replaceChildren();
     turns.clear();
     tools.clear();

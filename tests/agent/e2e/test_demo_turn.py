@@ -1,7 +1,9 @@
 """The offline demo model drives the real Claude Code binary through its
 labelled demonstration: a command, a file in the home, an allowed host
-through the proxy, a refused one, and a closing text. No key, no network:
-the folder allows only localhost, which the proxy may reach in tests."""
+through the proxy, a refused one, and a closing text. No key, no network,
+no setting for tests: the allowed host is the demo page the engine serves
+on 127.213.0.1, which only a demo turn's proxy may reach, and the fetch of
+it really succeeds through the proxy. The folder allows nothing itself."""
 
 import pathlib
 import sys
@@ -15,11 +17,8 @@ class DemoTurn(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         h.require_guest_image()
-        cls.engine = h.Engine({"ARIZUKO_PROXY_ALLOW_LOOPBACK": "1"})
+        cls.engine = h.Engine({})
         cls.engine.add_folder("demo")
-        allowed = cls.engine.run("network", "allow", "demo", "localhost")
-        if allowed.returncode != 0:
-            raise AssertionError(allowed.stderr)
         cls.result = cls.engine.run("run", "--model-provider", "demo", "demo", "Show me what you can do",
                                     timeout=600)
         cls.name = h.turn_name_from(cls.result.stderr)
@@ -38,6 +37,8 @@ class DemoTurn(unittest.TestCase):
         results = [e["json"]["content"] for e in agent if e["kind"] == "tool_result"]
         self.assertEqual(len(results), 4, results)
         self.assertRegex(results[0], r"^Linux 6\.")
+        # The demo page's text came back through the proxy.
+        self.assertIn("Hello from the Arizuko demo page.", results[2])
         self.assertIn("403 Forbidden", results[3])
         texts = [e["json"]["text"] for e in agent if e["kind"] == "text"]
         self.assertTrue(all("Demo model" in text for text in texts), texts)
@@ -51,9 +52,27 @@ class DemoTurn(unittest.TestCase):
         decisions = [e["json"] for e in self.events
                      if e["kind"] == "network" and e["json"].get("event") == "decision"]
         by_host = {d["host"]: d for d in decisions}
+        self.assertEqual(by_host["not-on-the-allowlist.example"]["decision"], "deny")
         self.assertEqual(by_host["not-on-the-allowlist.example"]["reason"], "host-not-allowed")
-        # localhost passed the policy; nothing listens on its port 80 here.
-        self.assertNotIn(by_host["localhost"]["reason"], ("host-not-allowed", "private-address"))
+        page = by_host["127.213.0.1"]
+        self.assertEqual((page["decision"], page["status"]), ("allow", 200), page)
+        closed = [e["json"] for e in self.events if e["kind"] == "network"
+                  and e["json"].get("event") == "close" and e["json"]["host"] == "127.213.0.1"]
+        self.assertGreater(closed[0]["bytes_down"], 0, closed)
+
+    def test_a_turn_that_is_no_demo_may_not_reach_the_page(self):
+        # Another folder allows the page's address by name: its command
+        # turn's proxy still refuses it, as a loopback address.
+        self.engine.add_folder("plain")
+        allowed = self.engine.run("network", "allow", "plain", "127.213.0.1")
+        self.assertEqual(allowed.returncode, 0, allowed.stderr)
+        result = self.engine.run("run", "--agent", "command", "plain",
+                                 "wget -q -O- http://127.213.0.1/ 2>&1 || true", timeout=600)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        decisions = [e["json"] for e in self.engine.events(h.turn_name_from(result.stderr))
+                     if e["kind"] == "network" and e["json"].get("event") == "decision"]
+        self.assertEqual([(d["host"], d["decision"], d["reason"]) for d in decisions],
+                         [("127.213.0.1", "deny", "private-address")])
 
     def test_the_demo_is_free(self):
         self.assertEqual(self.engine.turn(self.name)["cost_usd"], 0)

@@ -1,8 +1,9 @@
 // What decides whether a turn may adopt a spare (spare_guest.h): any
 // difference in what the spare fixed (its proxy's lists, the egress grant,
-// the home it shares) sends the turn cold, and the reason names it. The
-// home is known by the folder's home id and the directory's device and
-// inode: a folder of the same name (moved away, then added again) differs.
+// the home it shares, the demo page's loopback access) sends the turn cold,
+// and the reason names it. The home is known by the folder's home id and
+// the directory's device and inode: a folder of the same name (moved away,
+// then added again) differs.
 
 #include "turns/spare_guest.h"
 
@@ -47,6 +48,8 @@ private slots:
         QTest::newRow("folder re-added under its name")
             << QStringLiteral("id") << QStringLiteral("the folder's identity");
         QTest::newRow("folder") << QStringLiteral("folder") << QStringLiteral("the folder");
+        QTest::newRow("demo page")
+            << QStringLiteral("allowLoopback") << QStringLiteral("the demo page's loopback access");
     }
 
     void anyDifferenceIsNamed()
@@ -73,6 +76,8 @@ private slots:
                          QStringLiteral("5e0c1d"),
                          QStringLiteral("/data/homes/5e0c1d"),
                          {2049, 1311}};
+        else if (field == QLatin1String("allowLoopback"))
+            plan.allowLoopback = true;
         else
             folder = QStringLiteral("corp/eng");
         const QString why = made.differenceFrom(SpareBasis::of(folder, plan));
