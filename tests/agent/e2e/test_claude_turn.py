@@ -28,18 +28,6 @@ SCRIPT = {
     ],
 }
 MODEL = "claude-sonnet-4-5"
-# As root in a guest (a command turn), everything of the guest that a turn
-# could have written the credential into, copied into the home for the host
-# to search: every process's environment and command line, the kernel's
-# command line and log, and every writable mount but the home (the root
-# image is read-only and built without secrets).
-ROOT_DUMP_COMMAND = (
-    "cat /proc/cmdline > root-cmdline.dump; "
-    "for p in /proc/[0-9]*; do cat $p/environ $p/cmdline; echo; done > root-proc.dump 2>/dev/null; "
-    "dmesg > root-dmesg.dump; "
-    "tar -cf root-writable.tar $(awk '$4 ~ /^rw/ && $3 !~ \"^(9p|devpts|devtmpfs)$\" "
-    "&& $2 !~ \"^/(proc|sys)\" {print $2}' /proc/mounts) 2>/dev/null; "
-    "id -u; tr '\\0' '\\n' < /proc/1/environ | grep -c = ")
 
 
 class ClaudeTurn(unittest.TestCase):
@@ -65,8 +53,6 @@ class ClaudeTurn(unittest.TestCase):
         cls.damaged.write_text(cls.damaged.read_text() + "{this is not json\n")
         cls.damaged_bytes = cls.damaged.read_bytes()
         cls.fourth = cls.run_turn("what did you write", "--topic", "side")
-        cls.root_dump = cls.engine.run("run", "--agent", "command", "--topic", "dump", "corp",
-                                       ROOT_DUMP_COMMAND, timeout=600)
 
     @classmethod
     def run_turn(cls, prompt, *options):
@@ -197,19 +183,12 @@ class ClaudeTurn(unittest.TestCase):
 
     def test_the_credential_never_enters_the_guest(self):
         canary = self.canary.encode()
-        # The root dump ran as root and read PID 1's environment: the search
-        # below covers what the agent's own user could not read.
-        self.assertEqual(self.root_dump.returncode, 0, self.root_dump.stderr)
-        uid, variables = self.root_dump.stdout.split()[-2:]
-        self.assertEqual(uid, "0")
-        self.assertGreater(int(variables), 0, "PID 1's environment was read")
         places = {}
-        # The whole data directory: the homes (with the guest's dumps), the
-        # store and its WAL, the audit log, console logs, everything.
+        # The whole data directory: the home (with the agent's environ dump),
+        # the store and its WAL, the audit log, console logs, everything.
+        # As root in the guest: agent.credential_as_guest_root.
         for path in files_under(self.engine.data_dir):
             places[f"data:{path}"] = path.read_bytes()
-        for dump in ("root-cmdline.dump", "root-proc.dump", "root-dmesg.dump", "root-writable.tar"):
-            self.assertTrue((self.engine.home("corp") / dump).is_file(), dump)
         for turn in (self.first, self.second, self.third, self.fourth):
             console = pathlib.Path(self.engine.data_dir, "turns", turn["turn"]["id"], "console.log")
             self.assertTrue(console.is_file(), console)
