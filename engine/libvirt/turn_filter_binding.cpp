@@ -5,11 +5,16 @@
 #include "libvirt/net_admin.h"
 
 #include <QHash>
+#include <QThread>
 #include <QXmlStreamWriter>
 #include <libvirt/virterror.h>
 
 namespace arizuko::libvirt {
 namespace {
+
+// How often a failed read of the filter tables is tried (see below).
+constexpr int listingAttempts = 4;
+constexpr unsigned long listingRetryPauseMs = 250;
 
 // `iptables -S` as chain → its rules in order ("-A CHAIN " dropped).
 QHash<QString, QStringList> iptablesChains(const QString &listing)
@@ -177,8 +182,21 @@ QStringList missingTurnFilterRules(const QString &tap, const TurnFilterParameter
 
 Result<void> verifyTurnFilterRules(const QString &tap, const TurnFilterParameters &parameters)
 {
+    // A listing that races another change of the tables (libvirt binding or
+    // unbinding another turn's filter) can fail in iptables-nft and
+    // ebtables-nft ("RULE_DELETE failed (No such file or directory)"), so a
+    // failed read is read again a few times; the rules themselves are judged
+    // only on a complete read, and never retried into a pass. Runs on a worker.
     const auto listing = [](const QString &table, const QStringList &arguments) {
-        return runNetAdminStep(table, arguments, {QStringLiteral("filter-rules"), table});
+        NetAdminOutput output;
+        for (int attempt = 1; attempt <= listingAttempts; ++attempt) {
+            if (attempt > 1)
+                QThread::msleep(listingRetryPauseMs);
+            output = runNetAdminStep(table, arguments, {QStringLiteral("filter-rules"), table});
+            if (output.ran && output.exitCode == 0)
+                break;
+        }
+        return output;
     };
     const NetAdminOutput ipv4 = listing(QStringLiteral("iptables"), {QStringLiteral("-S")});
     const NetAdminOutput ipv6 = listing(QStringLiteral("ip6tables"), {QStringLiteral("-S")});
