@@ -1,0 +1,560 @@
+#include "history/home_history.h"
+
+#include "folders/folders.h"
+#include "history/home_restore.h"
+#include "posix/unique_fd.h"
+#include "store/data_subdirectory.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
+#include <algorithm>
+#include <fcntl.h>
+#include <sys/file.h>
+
+namespace arizuko::history {
+namespace {
+
+const char *const historyBranch = "refs/heads/home";
+const QString historyDirectory = QStringLiteral("history");
+const QString metadataKey = QStringLiteral("Arizuko-Snapshot: ");
+constexpr qsizetype maxDiffChars = 256 * 1024;
+
+// Home ids and turn ids become file and reference names.
+bool safeName(const QString &name)
+{
+    static const QRegularExpression pattern(QStringLiteral("^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$"));
+    return pattern.match(name).hasMatch();
+}
+
+QString firstLine(const QString &text)
+{
+    const QString line = text.section(QLatin1Char('\n'), 0, 0).trimmed();
+    return line.size() > 200 ? line.left(200) + QStringLiteral("…") : line;
+}
+
+QString labelBody(const TurnLabel &turn)
+{
+    return QStringLiteral("Turn: %1\nTopic: %2\nPrompt: %3\n")
+        .arg(turn.turnId, turn.topic, firstLine(turn.prompt));
+}
+
+QJsonObject metadata(const HomeTree &tree)
+{
+    QJsonArray skipped;
+    for (const SkippedEntry &entry : tree.skipped)
+        skipped.append(QJsonObject{{QStringLiteral("path"), QString::fromUtf8(entry.path)},
+                                   {QStringLiteral("why"), entry.why}});
+    QJsonArray unstored;
+    for (const UnstoredFile &file : tree.unstored)
+        unstored.append(QJsonObject{{QStringLiteral("path"), QString::fromUtf8(file.path)},
+                                    {QStringLiteral("size"), double(file.size)}});
+    return {{QStringLiteral("skipped"), skipped}, {QStringLiteral("unstored"), unstored}};
+}
+
+QJsonObject commitMetadata(const git_commit *commit)
+{
+    const QString message = QString::fromUtf8(git_commit_message(commit));
+    const qsizetype at = message.lastIndexOf(metadataKey);
+    if (at < 0)
+        return {};
+    const QString json = message.mid(at + metadataKey.size()).section(QLatin1Char('\n'), 0, 0);
+    return QJsonDocument::fromJson(json.toUtf8()).object();
+}
+
+// Serialises the processes and threads that write one history (the
+// window's runner, an arizukoctl undo): an flock on a file in the repository.
+class HistoryLock
+{
+public:
+    static Result<HistoryLock> take(const QString &repository)
+    {
+        const QString file = repository + QStringLiteral("/arizuko.lock");
+        posix::UniqueFd fd(::open(QFile::encodeName(file).constData(),
+                                  O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600));
+        if (!fd || ::flock(fd.get(), LOCK_EX) != 0)
+            return makeError(QStringLiteral("history.lock"),
+                             QStringLiteral("cannot lock the history %1").arg(repository));
+        return HistoryLock(std::move(fd));
+    }
+
+private:
+    explicit HistoryLock(posix::UniqueFd fd)
+        : m_fd(std::move(fd))
+    {}
+    posix::UniqueFd m_fd;
+};
+
+struct Entry
+{
+    bool present = false;
+    git_oid oid{};
+    git_filemode_t mode = GIT_FILEMODE_UNREADABLE;
+    bool operator==(const Entry &other) const
+    {
+        return present == other.present &&
+               (!present || (mode == other.mode && git_oid_equal(&oid, &other.oid)));
+    }
+};
+
+Entry entryAt(git_tree *tree, const char *path)
+{
+    git_tree_entry *raw = nullptr;
+    if (git_tree_entry_bypath(&raw, tree, path) != 0) {
+        git_error_clear();
+        return {};
+    }
+    const TreeEntry owned(raw);
+    return {true, *git_tree_entry_id(raw), git_tree_entry_filemode(raw)};
+}
+
+} // namespace
+
+Error gitError(const QString &what)
+{
+    const git_error *error = git_error_last();
+    return makeError(QStringLiteral("history.git"),
+                     QStringLiteral("cannot %1 in the home's history: %2")
+                         .arg(what, error && error->message ? QString::fromUtf8(error->message)
+                                                            : QStringLiteral("unknown error")));
+}
+
+QString changeKindName(ChangeKind kind)
+{
+    switch (kind) {
+    case ChangeKind::Added:
+        return QStringLiteral("added");
+    case ChangeKind::Deleted:
+        return QStringLiteral("deleted");
+    case ChangeKind::Skipped:
+        return QStringLiteral("skipped");
+    case ChangeKind::Modified:
+        break;
+    }
+    return QStringLiteral("modified");
+}
+
+struct HomeHistory::State
+{
+    GitLibrary library;
+    Repository repository;
+    SnapshotStats last;
+};
+
+HomeHistory::SnapshotStats HomeHistory::lastSnapshot() const
+{
+    return m_state->last;
+}
+
+HomeHistory::HomeHistory(QString dataDir, QString homeId, QString path, SnapshotOptions options,
+                         std::shared_ptr<State> state)
+    : m_dataDir(std::move(dataDir))
+    , m_homeId(std::move(homeId))
+    , m_path(std::move(path))
+    , m_options(options)
+    , m_state(std::move(state))
+{}
+
+QString HomeHistory::repositoryPath(const QString &dataDir, const QString &homeId)
+{
+    return dataDir + QLatin1Char('/') + historyDirectory + QLatin1Char('/') + homeId +
+           QStringLiteral(".git");
+}
+
+Result<HomeHistory> HomeHistory::open(const QString &dataDir, const QString &homeId,
+                                      const SnapshotOptions &options)
+{
+    return openRepository(dataDir, homeId, options, true);
+}
+
+Result<HomeHistory> HomeHistory::openExisting(const QString &dataDir, const QString &homeId,
+                                              const SnapshotOptions &options)
+{
+    return openRepository(dataDir, homeId, options, false);
+}
+
+Result<HomeHistory> HomeHistory::openRepository(const QString &dataDir, const QString &homeId,
+                                                const SnapshotOptions &options, bool create)
+{
+    if (!safeName(homeId))
+        return makeError(QStringLiteral("history.bad-home"),
+                         QStringLiteral("'%1' is not a home id").arg(homeId));
+    // Beside <data>/homes, never below it: no guest's share reaches it.
+    const Result<store::OpenedDirectory> directory =
+        store::openBelowDataDir(dataDir, historyDirectory, create);
+    if (!directory && directory.error().code == u"store.path-missing")
+        return makeError(QStringLiteral("history.none"),
+                         QStringLiteral("the home %1 has no history yet").arg(homeId));
+    if (!directory)
+        return directory.error();
+    const QString path = repositoryPath(dataDir, homeId);
+    auto state = std::make_shared<State>();
+    git_repository *raw = nullptr;
+    if (git_repository_open_bare(&raw, QFile::encodeName(path).constData()) != 0) {
+        git_error_clear();
+        if (!create)
+            return makeError(QStringLiteral("history.none"),
+                             QStringLiteral("the home %1 has no history yet").arg(homeId));
+        if (git_repository_init(&raw, QFile::encodeName(path).constData(), 1) != 0)
+            return gitError(QStringLiteral("create the repository %1").arg(path));
+    }
+    state->repository.reset(raw);
+    return HomeHistory(dataDir, homeId, path, options, std::move(state));
+}
+
+Result<git_oid> HomeHistory::snapshot(const QString &subject, const QString &body)
+{
+    git_repository *repository = m_state->repository.get();
+    Result<store::OpenedDirectory> home = folders::Folders::openHome(m_dataDir, m_homeId);
+    if (!home)
+        return home.error();
+    const QString indexFile = m_path + QStringLiteral("/arizuko-index");
+    SnapshotIndex index = SnapshotIndex::load(indexFile);
+    const Result<HomeTree> tree = writeHomeTree(repository, home->fd.get(), m_options, index);
+    if (!tree)
+        return tree.error();
+    if (const Result<void> saved = index.save(indexFile); !saved)
+        return saved.error();
+    m_state->last = {tree->filesRead, tree->filesReused};
+
+    git_commit *rawHead = nullptr;
+    git_oid headId{};
+    const bool hasHead = git_reference_name_to_id(&headId, repository, historyBranch) == 0 &&
+                         git_commit_lookup(&rawHead, repository, &headId) == 0;
+    git_error_clear();
+    const Commit head(rawHead);
+    if (hasHead && git_oid_equal(git_commit_tree_id(head.get()), &tree->tree))
+        return headId;
+
+    git_tree *rawTree = nullptr;
+    if (git_tree_lookup(&rawTree, repository, &tree->tree) != 0)
+        return gitError(QStringLiteral("read the snapshot's tree"));
+    const Tree treeObject(rawTree);
+    git_signature *rawSignature = nullptr;
+    if (git_signature_now(&rawSignature, "Arizuko Desktop", "history@arizuko.invalid") != 0)
+        return gitError(QStringLiteral("sign a snapshot"));
+    const Signature signature(rawSignature);
+    const QByteArray message =
+        (subject + QStringLiteral("\n\n") + body + QLatin1Char('\n') + metadataKey +
+         QString::fromUtf8(QJsonDocument(metadata(*tree)).toJson(QJsonDocument::Compact)) +
+         QLatin1Char('\n'))
+            .toUtf8();
+    const git_commit *parents[] = {head.get()};
+    git_oid commit{};
+    if (git_commit_create(&commit, repository, historyBranch, signature.get(), signature.get(),
+                          "UTF-8", message.constData(), treeObject.get(), hasHead ? 1 : 0,
+                          parents) != 0)
+        return gitError(QStringLiteral("record a snapshot"));
+    return commit;
+}
+
+Result<void> HomeHistory::setReference(const QString &turnId, const char *which,
+                                       const git_oid &commit)
+{
+    if (!safeName(turnId))
+        return makeError(QStringLiteral("history.bad-turn"),
+                         QStringLiteral("'%1' is not a turn id").arg(turnId));
+    const QByteArray name =
+        QStringLiteral("refs/turns/%1/%2").arg(turnId, QLatin1String(which)).toUtf8();
+    git_reference *raw = nullptr;
+    if (git_reference_create(&raw, m_state->repository.get(), name.constData(), &commit, 1,
+                             nullptr) != 0)
+        return gitError(QStringLiteral("name the snapshot of turn %1").arg(turnId));
+    const Reference owned(raw);
+    return {};
+}
+
+Result<git_oid> HomeHistory::turnCommit(const QString &turnId, const char *which) const
+{
+    if (!safeName(turnId))
+        return makeError(QStringLiteral("history.bad-turn"),
+                         QStringLiteral("'%1' is not a turn id").arg(turnId));
+    const QByteArray name =
+        QStringLiteral("refs/turns/%1/%2").arg(turnId, QLatin1String(which)).toUtf8();
+    git_oid oid{};
+    if (git_reference_name_to_id(&oid, m_state->repository.get(), name.constData()) != 0) {
+        git_error_clear();
+        return makeError(QStringLiteral("history.no-turn"),
+                         QStringLiteral("the history has no snapshot %1 turn %2%3")
+                             .arg(QLatin1String(which) == QLatin1String("before")
+                                      ? QStringLiteral("before")
+                                      : QStringLiteral("after"),
+                                  turnId,
+                                  QLatin1String(which) == QLatin1String("after")
+                                      ? QStringLiteral(" (is it still running?)")
+                                      : QString()));
+    }
+    return oid;
+}
+
+Result<void> HomeHistory::recordBefore(const TurnLabel &turn)
+{
+    const Result<HistoryLock> lock = HistoryLock::take(m_path);
+    if (!lock)
+        return lock.error();
+    const Result<git_oid> commit = snapshot(
+        QStringLiteral("Changes outside turns, before turn %1").arg(turn.turnId), labelBody(turn));
+    if (!commit)
+        return commit.error();
+    return setReference(turn.turnId, "before", *commit);
+}
+
+Result<void> HomeHistory::recordAfter(const TurnLabel &turn)
+{
+    const Result<HistoryLock> lock = HistoryLock::take(m_path);
+    if (!lock)
+        return lock.error();
+    const Result<git_oid> commit =
+        snapshot(QStringLiteral("Turn %1: %2").arg(turn.turnId.left(8), firstLine(turn.prompt)),
+                 labelBody(turn));
+    if (!commit)
+        return commit.error();
+    return setReference(turn.turnId, "after", *commit);
+}
+
+namespace {
+
+struct TurnTrees
+{
+    Commit before;
+    Commit after;
+    Tree beforeTree;
+    Tree afterTree;
+};
+
+Result<Commit> lookupCommit(git_repository *repository, const git_oid &oid)
+{
+    git_commit *raw = nullptr;
+    if (git_commit_lookup(&raw, repository, &oid) != 0)
+        return gitError(QStringLiteral("read a snapshot"));
+    return Commit(raw);
+}
+
+Result<Tree> commitTree(const git_commit *commit)
+{
+    git_tree *raw = nullptr;
+    if (git_commit_tree(&raw, commit) != 0)
+        return gitError(QStringLiteral("read a snapshot's tree"));
+    return Tree(raw);
+}
+
+bool isUnstored(git_repository *repository, const git_diff_file &file)
+{
+    if (!(file.flags & GIT_DIFF_FLAG_EXISTS) || file.mode == GIT_FILEMODE_LINK)
+        return false;
+    git_blob *raw = nullptr;
+    if (git_blob_lookup(&raw, repository, &file.id) != 0) {
+        git_error_clear();
+        return false;
+    }
+    const Blob blob(raw);
+    const QByteArrayView content(static_cast<const char *>(git_blob_rawcontent(raw)),
+                                 qsizetype(git_blob_rawsize(raw)));
+    return content.startsWith(QByteArrayView(unstoredMarker));
+}
+
+// The deltas between two trees, one per file (links included), no renames.
+Result<Diff> diffTrees(git_repository *repository, git_tree *from, git_tree *to)
+{
+    git_diff_options options = GIT_DIFF_OPTIONS_INIT;
+    options.flags = GIT_DIFF_INCLUDE_TYPECHANGE;
+    git_diff *raw = nullptr;
+    if (git_diff_tree_to_tree(&raw, repository, from, to, &options) != 0)
+        return gitError(QStringLiteral("compare two snapshots"));
+    return Diff(raw);
+}
+
+} // namespace
+
+Result<TurnChanges> HomeHistory::changes(const QString &turnId, bool withDiff) const
+{
+    git_repository *repository = m_state->repository.get();
+    const Result<git_oid> beforeId = turnCommit(turnId, "before");
+    if (!beforeId)
+        return beforeId.error();
+    const Result<git_oid> afterId = turnCommit(turnId, "after");
+    if (!afterId)
+        return afterId.error();
+    Result<Commit> before = lookupCommit(repository, *beforeId);
+    Result<Commit> after = lookupCommit(repository, *afterId);
+    if (!before)
+        return before.error();
+    if (!after)
+        return after.error();
+    Result<Tree> beforeTree = commitTree(before->get());
+    Result<Tree> afterTree = commitTree(after->get());
+    if (!beforeTree)
+        return beforeTree.error();
+    if (!afterTree)
+        return afterTree.error();
+    const Result<Diff> diff = diffTrees(repository, beforeTree->get(), afterTree->get());
+    if (!diff)
+        return diff.error();
+
+    TurnChanges changes{turnId, {}};
+    const size_t count = git_diff_num_deltas(diff->get());
+    for (size_t i = 0; i < count; ++i) {
+        const git_diff_delta *delta = git_diff_get_delta(diff->get(), i);
+        FileChange change;
+        change.path = QString::fromUtf8(delta->status == GIT_DELTA_DELETED ? delta->old_file.path
+                                                                           : delta->new_file.path);
+        change.kind = delta->status == GIT_DELTA_ADDED     ? ChangeKind::Added
+                      : delta->status == GIT_DELTA_DELETED ? ChangeKind::Deleted
+                                                           : ChangeKind::Modified;
+        change.stored =
+            !isUnstored(repository, delta->old_file) && !isUnstored(repository, delta->new_file);
+        if (withDiff) {
+            git_patch *rawPatch = nullptr;
+            git_buf text = GIT_BUF_INIT;
+            if (git_patch_from_diff(&rawPatch, diff->get(), i) != 0)
+                return gitError(QStringLiteral("diff %1").arg(change.path));
+            const Patch patch(rawPatch);
+            if (rawPatch && git_patch_to_buf(&text, rawPatch) == 0) {
+                change.diff = QString::fromUtf8(text.ptr, qsizetype(text.size));
+                git_buf_dispose(&text);
+            }
+            if (change.diff.size() > maxDiffChars)
+                change.diff = change.diff.left(maxDiffChars) +
+                              QStringLiteral("\n… diff cut at %1 characters\n").arg(maxDiffChars);
+        }
+        changes.files.append(change);
+    }
+    // Names the snapshot after the turn left out and the one before did not.
+    const QJsonArray skippedBefore =
+        commitMetadata(before->get()).value(QStringLiteral("skipped")).toArray();
+    for (const QJsonValue &value :
+         commitMetadata(after->get()).value(QStringLiteral("skipped")).toArray()) {
+        if (skippedBefore.contains(value))
+            continue;
+        const QJsonObject skipped = value.toObject();
+        FileChange change;
+        change.path = skipped.value(QStringLiteral("path")).toString();
+        change.kind = ChangeKind::Skipped;
+        change.why = skipped.value(QStringLiteral("why")).toString();
+        changes.files.append(change);
+    }
+    return changes;
+}
+
+Result<UndoReport> HomeHistory::undo(const QString &turnId, UndoMode mode)
+{
+    git_repository *repository = m_state->repository.get();
+    const Result<HistoryLock> lock = HistoryLock::take(m_path);
+    if (!lock)
+        return lock.error();
+    const Result<git_oid> beforeId = turnCommit(turnId, "before");
+    if (!beforeId)
+        return beforeId.error();
+    const Result<git_oid> afterId = turnCommit(turnId, "after");
+    if (!afterId)
+        return afterId.error();
+    // The home as it is now, recorded first: an undo never loses what the
+    // user (or a later turn) wrote since, even a forced one.
+    const Result<git_oid> currentId =
+        snapshot(QStringLiteral("Changes outside turns, before undoing turn %1").arg(turnId),
+                 QStringLiteral("Turn: %1\n").arg(turnId));
+    if (!currentId)
+        return currentId.error();
+    Result<Commit> before = lookupCommit(repository, *beforeId);
+    Result<Commit> after = lookupCommit(repository, *afterId);
+    Result<Commit> current = lookupCommit(repository, *currentId);
+    if (!before || !after || !current)
+        return !before ? before.error() : !after ? after.error() : current.error();
+    Result<Tree> beforeTree = commitTree(before->get());
+    Result<Tree> afterTree = commitTree(after->get());
+    Result<Tree> currentTree = commitTree(current->get());
+    if (!beforeTree || !afterTree || !currentTree)
+        return !beforeTree  ? beforeTree.error()
+               : !afterTree ? afterTree.error()
+                            : currentTree.error();
+    const Result<Diff> diff = diffTrees(repository, beforeTree->get(), afterTree->get());
+    if (!diff)
+        return diff.error();
+
+    struct Step
+    {
+        QByteArray path;
+        Entry target;
+    };
+    UndoReport report{turnId, {}, {}, false};
+    QList<Step> steps;
+    const size_t count = git_diff_num_deltas(diff->get());
+    for (size_t i = 0; i < count; ++i) {
+        const git_diff_delta *delta = git_diff_get_delta(diff->get(), i);
+        const QByteArray path(delta->status == GIT_DELTA_DELETED ? delta->old_file.path
+                                                                 : delta->new_file.path);
+        const QString shown = QString::fromUtf8(path);
+        const Entry target = entryAt(beforeTree->get(), path.constData());
+        if (target.present && isUnstored(repository, delta->old_file)) {
+            report.conflicts.append({shown, QStringLiteral("not stored (over the size limit "
+                                                           "when recorded); cannot be restored")});
+            continue;
+        }
+        const bool unchangedSince = entryAt(afterTree->get(), path.constData()) ==
+                                    entryAt(currentTree->get(), path.constData());
+        if (!unchangedSince && mode != UndoMode::Force) {
+            report.conflicts.append({shown, QStringLiteral("changed since the turn")});
+            continue;
+        }
+        steps.append({path, target});
+        report.restored << shown;
+    }
+    if (mode == UndoMode::Plan)
+        return report;
+
+    Result<store::OpenedDirectory> home = folders::Folders::openHome(m_dataDir, m_homeId);
+    if (!home)
+        return home.error();
+    // Removals first: a file the turn put where a directory was goes
+    // before the directory's files come back.
+    std::stable_sort(steps.begin(), steps.end(), [](const Step &a, const Step &b) {
+        return !a.target.present && b.target.present;
+    });
+    QStringList restored;
+    for (const Step &step : std::as_const(steps)) {
+        Result<void> done;
+        if (!step.target.present) {
+            done = removeEntry(home->fd.get(), step.path);
+        } else {
+            git_blob *raw = nullptr;
+            if (git_blob_lookup(&raw, repository, &step.target.oid) != 0)
+                return gitError(QStringLiteral("read %1").arg(QString::fromUtf8(step.path)));
+            const Blob blob(raw);
+            const QByteArray content(static_cast<const char *>(git_blob_rawcontent(raw)),
+                                     qsizetype(git_blob_rawsize(raw)));
+            const RestoredKind kind = step.target.mode == GIT_FILEMODE_LINK ? RestoredKind::Link
+                                      : step.target.mode == GIT_FILEMODE_BLOB_EXECUTABLE
+                                          ? RestoredKind::ExecutableFile
+                                          : RestoredKind::File;
+            done = restoreEntry(home->fd.get(), step.path, kind, content);
+        }
+        if (done)
+            restored << QString::fromUtf8(step.path);
+        else
+            report.conflicts.append({QString::fromUtf8(step.path), done.error().message});
+    }
+    report.restored = restored;
+    report.applied = true;
+
+    QJsonArray conflicts;
+    for (const UndoConflict &conflict : std::as_const(report.conflicts))
+        conflicts.append(QJsonObject{{QStringLiteral("path"), conflict.path},
+                                     {QStringLiteral("why"), conflict.why}});
+    const Result<git_oid> undone = snapshot(
+        QStringLiteral("Undo of turn %1").arg(turnId),
+        QStringLiteral("Turn: %1\nRestored: %2\nConflicts: %3\n")
+            .arg(turnId,
+                 QString::fromUtf8(QJsonDocument(QJsonArray::fromStringList(restored))
+                                       .toJson(QJsonDocument::Compact)),
+                 QString::fromUtf8(QJsonDocument(conflicts).toJson(QJsonDocument::Compact))));
+    if (!undone)
+        return undone.error();
+    if (const Result<void> named = setReference(turnId, "undo", *undone); !named)
+        return named.error();
+    return report;
+}
+
+} // namespace arizuko::history

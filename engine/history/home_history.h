@@ -1,0 +1,131 @@
+#pragma once
+
+// The history of one folder home: a bare git repository written with
+// libgit2 at <data>/history/<home id>.git, beside the homes and never inside
+// one, so no guest can reach or rewrite it. A snapshot before each turn and
+// one after it make the turn's changes a diff; user edits between turns are
+// their own commit at the next turn's start. docs/turns.md, "Home history".
+
+#include "core/result.h"
+#include "history/git_handles.h"
+#include "history/home_tree.h"
+
+#include <QList>
+#include <QString>
+#include <memory>
+
+namespace arizuko::history {
+
+// What names a turn in its snapshots' messages.
+struct TurnLabel
+{
+    QString turnId;
+    QString topic;
+    QString prompt; // its first line goes into the message
+};
+
+enum class ChangeKind
+{
+    Added,
+    Modified,
+    Deleted,
+    Skipped
+};
+QString changeKindName(ChangeKind kind);
+
+struct FileChange
+{
+    QString path;
+    ChangeKind kind = ChangeKind::Modified;
+    // false: over the size limit on either side, recorded by size and hash.
+    bool stored = true;
+    QString why;  // Skipped: why it was left out
+    QString diff; // unified diff, when asked for
+};
+
+struct TurnChanges
+{
+    QString turnId;
+    QList<FileChange> files;
+};
+
+enum class UndoMode
+{
+    Plan,  // say what would be restored and what conflicts; write nothing
+    Apply, // restore what did not change since; leave conflicts alone
+    Force, // restore conflicts too
+};
+
+struct UndoConflict
+{
+    QString path;
+    QString why;
+};
+
+struct UndoReport
+{
+    QString turnId;
+    QStringList restored; // Plan: would be restored
+    QList<UndoConflict> conflicts;
+    bool applied = false;
+};
+
+class HomeHistory
+{
+public:
+    // <data>/history/<home id>.git
+    static QString repositoryPath(const QString &dataDir, const QString &homeId);
+    // Opens the home's history, creating the repository when missing.
+    // <data>/history must be the engine's own directory, reached through
+    // no link.
+    static Result<HomeHistory> open(const QString &dataDir, const QString &homeId,
+                                    const SnapshotOptions &options);
+    // Opens an existing history only: history.none when the home has none.
+    static Result<HomeHistory> openExisting(const QString &dataDir, const QString &homeId,
+                                            const SnapshotOptions &options);
+
+    // The home as it is when the turn starts; a home that changed since the
+    // last snapshot becomes its own commit first.
+    Result<void> recordBefore(const TurnLabel &turn);
+    // The home as the turn left it.
+    Result<void> recordAfter(const TurnLabel &turn);
+
+    // Files the turn added, modified, deleted, and names it left that the
+    // history skipped; history.no-turn when either snapshot is missing.
+    Result<TurnChanges> changes(const QString &turnId, bool withDiff) const;
+    // Restores the files the turn changed to their state before it. A file
+    // changed since the turn (by a later turn or the user) is a conflict,
+    // left alone unless `mode` is Force; a file over the size limit cannot
+    // be restored. The result is recorded as a commit of its own.
+    Result<UndoReport> undo(const QString &turnId, UndoMode mode);
+
+    const QString &path() const { return m_path; }
+    // What the last snapshot of this object read and reused (tests, bench).
+    struct SnapshotStats
+    {
+        int filesRead = 0;
+        int filesReused = 0;
+    };
+    SnapshotStats lastSnapshot() const;
+
+private:
+    struct State;
+    HomeHistory(QString dataDir, QString homeId, QString path, SnapshotOptions options,
+                std::shared_ptr<State> state);
+    static Result<HomeHistory> openRepository(const QString &dataDir, const QString &homeId,
+                                              const SnapshotOptions &options, bool create);
+
+    // The home's tree now, committed on top of the history when it differs
+    // from the last commit; the commit's id.
+    Result<git_oid> snapshot(const QString &subject, const QString &body);
+    Result<void> setReference(const QString &turnId, const char *which, const git_oid &commit);
+    Result<git_oid> turnCommit(const QString &turnId, const char *which) const;
+
+    QString m_dataDir;
+    QString m_homeId;
+    QString m_path;
+    SnapshotOptions m_options;
+    std::shared_ptr<State> m_state;
+};
+
+} // namespace arizuko::history

@@ -1,0 +1,398 @@
+// The history of a folder home on real files: a turn's changes and diffs
+// are exact, an undo restores the before state byte for byte and leaves a
+// later change alone, and a hostile home (links out, hard links, FIFOs, a
+// huge sparse file, many files) is recorded without reading anything
+// outside it, hanging or running out of memory.
+
+#include "history/home_history.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
+#include <QTemporaryDir>
+#include <QTest>
+#include <fcntl.h>
+#include <sys/inotify.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+using namespace arizuko::history;
+
+namespace {
+
+const QString homeId = QStringLiteral("3f1c0d2e-home");
+
+// Reports every open or read of the watched files and directories: the
+// proof that the snapshot never looked through a link or a hard link.
+class AccessWatch
+{
+public:
+    AccessWatch()
+        : m_fd(::inotify_init1(IN_NONBLOCK | IN_CLOEXEC))
+    {}
+    ~AccessWatch() { ::close(m_fd); }
+    bool watch(const QString &path)
+    {
+        return ::inotify_add_watch(m_fd, QFile::encodeName(path).constData(),
+                                   IN_OPEN | IN_ACCESS) >= 0;
+    }
+    int events() const
+    {
+        char buffer[4096];
+        int count = 0;
+        for (ssize_t n; (n = ::read(m_fd, buffer, sizeof buffer)) > 0;) {
+            for (char *at = buffer; at < buffer + n;) {
+                const auto *event = reinterpret_cast<const inotify_event *>(at);
+                ++count;
+                at += sizeof(inotify_event) + event->len;
+            }
+        }
+        return count;
+    }
+
+private:
+    int m_fd;
+};
+
+void write(const QString &path, const QByteArray &data)
+{
+    QDir().mkpath(QFileInfo(path).path());
+    QFile file(path);
+    QVERIFY2(file.open(QIODevice::WriteOnly | QIODevice::Truncate), qPrintable(path));
+    QCOMPARE(file.write(data), data.size());
+}
+
+QByteArray read(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return QByteArrayLiteral("<missing>");
+    return file.readAll();
+}
+
+TurnLabel label(const QString &id)
+{
+    return {id, QStringLiteral("main"), QStringLiteral("do the thing\nsecond line")};
+}
+
+QStringList summary(const TurnChanges &changes)
+{
+    QStringList lines;
+    for (const FileChange &change : changes.files)
+        lines << changeKindName(change.kind) + QLatin1Char(' ') + change.path +
+                     (change.why.isEmpty() ? QString() : QLatin1Char(' ') + change.why);
+    lines.sort();
+    return lines;
+}
+
+} // namespace
+
+class TestHomeHistory final : public QObject
+{
+    Q_OBJECT
+
+private:
+    std::unique_ptr<QTemporaryDir> m_data;
+    std::unique_ptr<QTemporaryDir> m_outside;
+    QString m_home;
+
+    QString home(const QString &relative) const { return m_home + QLatin1Char('/') + relative; }
+
+    HomeHistory history(qint64 limit = 50 * 1024 * 1024)
+    {
+        auto opened = HomeHistory::open(m_data->path(), homeId, {limit, false});
+        if (!opened)
+            qFatal("%s", qPrintable(opened.error().message));
+        return std::move(*opened);
+    }
+
+    // Runs "a turn" as `change` between the two snapshots.
+    template<typename Change>
+    void turn(HomeHistory &history, const QString &id, Change &&change)
+    {
+        const auto before = history.recordBefore(label(id));
+        QVERIFY2(before, qPrintable(before.ok() ? QString() : before.error().message));
+        change();
+        const auto after = history.recordAfter(label(id));
+        QVERIFY2(after, qPrintable(after.ok() ? QString() : after.error().message));
+    }
+
+private slots:
+    void init()
+    {
+        m_data = std::make_unique<QTemporaryDir>();
+        m_outside = std::make_unique<QTemporaryDir>();
+        m_home = m_data->path() + QStringLiteral("/homes/") + homeId;
+        QVERIFY(QDir().mkpath(m_home));
+    }
+
+    void repositoryIsBesideTheHomes()
+    {
+        HomeHistory h = history();
+        QCOMPARE(h.path(),
+                 m_data->path() + QStringLiteral("/history/") + homeId + QStringLiteral(".git"));
+        QVERIFY(QFileInfo(h.path() + QStringLiteral("/HEAD")).exists());
+        QVERIFY(!h.path().startsWith(m_data->path() + QStringLiteral("/homes")));
+    }
+
+    void changesListAndDiffsAreExact()
+    {
+        write(home(QStringLiteral("keep.txt")), "unchanged\n");
+        write(home(QStringLiteral("edit.txt")), "one\ntwo\nthree\n");
+        write(home(QStringLiteral("gone.txt")), "bye\n");
+        HomeHistory h = history();
+        turn(h, QStringLiteral("turn-1"), [&] {
+            write(home(QStringLiteral("edit.txt")), "one\n2\nthree\n");
+            QVERIFY(QFile::remove(home(QStringLiteral("gone.txt"))));
+            write(home(QStringLiteral("src/new.py")), "print('hi')\n");
+        });
+        const auto changes = h.changes(QStringLiteral("turn-1"), true);
+        QVERIFY2(changes, qPrintable(changes.ok() ? QString() : changes.error().message));
+        QCOMPARE(summary(*changes), (QStringList{QStringLiteral("added src/new.py"),
+                                                 QStringLiteral("deleted gone.txt"),
+                                                 QStringLiteral("modified edit.txt")}));
+        for (const FileChange &change : changes->files) {
+            if (change.path == u"edit.txt")
+                QCOMPARE(change.diff, QStringLiteral("diff --git a/edit.txt b/edit.txt\n"
+                                                     "index 4cb29ea..f04eb26 100644\n"
+                                                     "--- a/edit.txt\n"
+                                                     "+++ b/edit.txt\n"
+                                                     "@@ -1,3 +1,3 @@\n"
+                                                     " one\n"
+                                                     "-two\n"
+                                                     "+2\n"
+                                                     " three\n"));
+            if (change.path == u"src/new.py")
+                QVERIFY2(change.diff.contains(QStringLiteral("+print('hi')\n")),
+                         qPrintable(change.diff));
+            if (change.path == u"gone.txt")
+                QVERIFY2(change.diff.contains(QStringLiteral("-bye\n")), qPrintable(change.diff));
+        }
+    }
+
+    void undoRestoresTheBeforeStateByteForByte()
+    {
+        QByteArray binary;
+        for (int i = 0; i < 70000; ++i)
+            binary.append(char(i * 7919 % 256));
+        write(home(QStringLiteral("data.bin")), binary);
+        write(home(QStringLiteral("notes/a.md")), "# A\n");
+        write(home(QStringLiteral("run.sh")), "#!/bin/sh\necho hi\n");
+        QVERIFY(QFile::setPermissions(home(QStringLiteral("run.sh")),
+                                      QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner));
+        QVERIFY(QFile::link(QStringLiteral("notes/a.md"), home(QStringLiteral("link"))));
+        HomeHistory h = history();
+        turn(h, QStringLiteral("turn-undo"), [&] {
+            QByteArray changed = binary;
+            changed[5000] = 'x';
+            write(home(QStringLiteral("data.bin")), changed);
+            QVERIFY(QDir(home(QStringLiteral("notes"))).removeRecursively());
+            QVERIFY(QFile::remove(home(QStringLiteral("run.sh"))));
+            QVERIFY(QFile::remove(home(QStringLiteral("link"))));
+            QVERIFY(QFile::link(QStringLiteral("/etc/passwd"), home(QStringLiteral("link"))));
+            write(home(QStringLiteral("added.txt")), "new\n");
+        });
+        const auto plan = h.undo(QStringLiteral("turn-undo"), UndoMode::Plan);
+        QVERIFY(plan);
+        QCOMPARE(plan->restored.size(), 5);
+        QVERIFY(!plan->applied);
+        QVERIFY(QFileInfo::exists(home(QStringLiteral("added.txt")))); // a plan writes nothing
+
+        const auto undone = h.undo(QStringLiteral("turn-undo"), UndoMode::Apply);
+        QVERIFY2(undone, qPrintable(undone.ok() ? QString() : undone.error().message));
+        QVERIFY(undone->conflicts.isEmpty());
+        QVERIFY(undone->applied);
+        QCOMPARE(read(home(QStringLiteral("data.bin"))), binary);
+        QCOMPARE(read(home(QStringLiteral("notes/a.md"))), QByteArray("# A\n"));
+        QCOMPARE(read(home(QStringLiteral("run.sh"))), QByteArray("#!/bin/sh\necho hi\n"));
+        QVERIFY(QFileInfo(home(QStringLiteral("run.sh"))).isExecutable());
+        QCOMPARE(QFileInfo(home(QStringLiteral("link"))).symLinkTarget(),
+                 home(QStringLiteral("notes/a.md")));
+        QVERIFY(!QFileInfo::exists(home(QStringLiteral("added.txt"))));
+        QVERIFY(
+            QDir(home(QString()))
+                .entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System)
+                .filter(QStringLiteral(".arizuko-undo"))
+                .isEmpty());
+    }
+
+    void aLaterChangeIsAConflictLeftAlone()
+    {
+        write(home(QStringLiteral("a.txt")), "a0\n");
+        write(home(QStringLiteral("b.txt")), "b0\n");
+        HomeHistory h = history();
+        turn(h, QStringLiteral("turn-a"), [&] {
+            write(home(QStringLiteral("a.txt")), "a1\n");
+            write(home(QStringLiteral("b.txt")), "b1\n");
+        });
+        write(home(QStringLiteral("a.txt")), "the user's a2\n"); // after the turn
+        const auto undone = h.undo(QStringLiteral("turn-a"), UndoMode::Apply);
+        QVERIFY(undone);
+        QCOMPARE(undone->restored, QStringList{QStringLiteral("b.txt")});
+        QCOMPARE(undone->conflicts.size(), 1);
+        QCOMPARE(undone->conflicts.first().path, QStringLiteral("a.txt"));
+        QCOMPARE(read(home(QStringLiteral("a.txt"))), QByteArray("the user's a2\n"));
+        QCOMPARE(read(home(QStringLiteral("b.txt"))), QByteArray("b0\n"));
+
+        const auto forced = h.undo(QStringLiteral("turn-a"), UndoMode::Force);
+        QVERIFY(forced);
+        QVERIFY(forced->conflicts.isEmpty());
+        QCOMPARE(read(home(QStringLiteral("a.txt"))), QByteArray("a0\n"));
+    }
+
+    void userEditsBetweenTurnsAreNotInTheNextTurn()
+    {
+        write(home(QStringLiteral("x.txt")), "x0\n");
+        HomeHistory h = history();
+        turn(h, QStringLiteral("turn-1"), [&] { write(home(QStringLiteral("y.txt")), "y\n"); });
+        write(home(QStringLiteral("x.txt")), "edited by the user\n");
+        write(home(QStringLiteral("user.txt")), "mine\n");
+        turn(h, QStringLiteral("turn-2"), [&] { write(home(QStringLiteral("z.txt")), "z\n"); });
+        const auto second = h.changes(QStringLiteral("turn-2"), false);
+        QVERIFY(second);
+        QCOMPARE(summary(*second), QStringList{QStringLiteral("added z.txt")});
+        const auto first = h.changes(QStringLiteral("turn-1"), false);
+        QVERIFY(first);
+        QCOMPARE(summary(*first), QStringList{QStringLiteral("added y.txt")});
+    }
+
+    void aRunningTurnHasNoChangesYet()
+    {
+        HomeHistory h = history();
+        QVERIFY(h.recordBefore(label(QStringLiteral("turn-run"))));
+        const auto changes = h.changes(QStringLiteral("turn-run"), false);
+        QVERIFY(!changes);
+        QCOMPARE(changes.error().code, QStringLiteral("history.no-turn"));
+        QVERIFY(!h.changes(QStringLiteral("../../etc"), false));
+    }
+
+    void hostileHomeIsRecordedWithoutLookingOutside()
+    {
+        const QString canary = m_outside->filePath(QStringLiteral("canary.txt"));
+        const QString canaryDirectory = m_outside->filePath(QStringLiteral("secrets"));
+        const QString linkedOutside = m_outside->filePath(QStringLiteral("hardlinked.txt"));
+        write(canary, "CANARY\n");
+        write(canaryDirectory + QStringLiteral("/key"), "KEY\n");
+        write(linkedOutside, "HARD LINKED SECRET\n");
+        HomeHistory h = history();
+        AccessWatch watch;
+        turn(h, QStringLiteral("turn-hostile"), [&] {
+            QVERIFY(QFile::link(canary, home(QStringLiteral("to-canary"))));
+            QVERIFY(QFile::link(canaryDirectory, home(QStringLiteral("to-secrets"))));
+            QVERIFY(::link(QFile::encodeName(linkedOutside).constData(),
+                           QFile::encodeName(home(QStringLiteral("hard"))).constData()) == 0);
+            QVERIFY(::mkfifo(QFile::encodeName(home(QStringLiteral("fifo"))).constData(), 0600) ==
+                    0);
+            const int sparse =
+                ::open(QFile::encodeName(home(QStringLiteral("huge.img"))).constData(),
+                       O_WRONLY | O_CREAT, 0600);
+            QVERIFY(sparse >= 0);
+            QVERIFY(::ftruncate(sparse, qint64(1) << 30) == 0);
+            ::close(sparse);
+            QVERIFY(watch.watch(canary));
+            QVERIFY(watch.watch(canaryDirectory));
+            QVERIFY(watch.watch(canaryDirectory + QStringLiteral("/key")));
+            QVERIFY(watch.watch(linkedOutside));
+            QCOMPARE(watch.events(), 0);
+        });
+        QCOMPARE(watch.events(), 0); // nothing outside the home was opened or read
+
+        const auto changes = h.changes(QStringLiteral("turn-hostile"), true);
+        QVERIFY(changes);
+        QCOMPARE(
+            summary(*changes),
+            (QStringList{QStringLiteral("added huge.img"), QStringLiteral("added to-canary"),
+                         QStringLiteral("added to-secrets"), QStringLiteral("skipped fifo fifo"),
+                         QStringLiteral("skipped hard hard link")}));
+        for (const FileChange &change : changes->files) {
+            if (change.path == u"to-canary") {
+                QVERIFY2(change.diff.contains(QStringLiteral("new file mode 120000")),
+                         qPrintable(change.diff));
+                QVERIFY(change.diff.contains(QStringLiteral("+") + canary));
+                QVERIFY(!change.diff.contains(QStringLiteral("CANARY")));
+            }
+            if (change.path == u"huge.img") {
+                QVERIFY(!change.stored);
+                QVERIFY2(change.diff.contains(QStringLiteral("size: 1073741824")),
+                         qPrintable(change.diff));
+            }
+        }
+        // The 1 GiB file was hashed in chunks, never held whole.
+        rusage usage{};
+        QVERIFY(::getrusage(RUSAGE_SELF, &usage) == 0);
+        QVERIFY2(usage.ru_maxrss < 300 * 1024, qPrintable(QString::number(usage.ru_maxrss)));
+
+        // An undo deletes the links and leaves what they pointed at alone.
+        const auto undone = h.undo(QStringLiteral("turn-hostile"), UndoMode::Apply);
+        QVERIFY(undone);
+        QVERIFY(!QFileInfo::exists(home(QStringLiteral("to-canary"))) &&
+                !QFileInfo(home(QStringLiteral("to-canary"))).isSymLink());
+        QCOMPARE(read(canary), QByteArray("CANARY\n"));
+        QCOMPARE(read(canaryDirectory + QStringLiteral("/key")), QByteArray("KEY\n"));
+    }
+
+    void undoNeverWritesThroughAPlantedLink()
+    {
+        write(home(QStringLiteral("sub/f.txt")), "mine\n");
+        write(home(QStringLiteral("top.txt")), "top\n");
+        HomeHistory h = history();
+        turn(h, QStringLiteral("turn-plant"), [&] {
+            QVERIFY(QDir(home(QStringLiteral("sub"))).removeRecursively());
+            QVERIFY(QFile::remove(home(QStringLiteral("top.txt"))));
+        });
+        // After the turn, something plants links where the undo will write.
+        QVERIFY(QFile::link(m_outside->path(), home(QStringLiteral("sub"))));
+        QVERIFY(QFile::link(m_outside->filePath(QStringLiteral("victim")),
+                            home(QStringLiteral("top.txt"))));
+        const auto undone = h.undo(QStringLiteral("turn-plant"), UndoMode::Force);
+        QVERIFY(undone);
+        QVERIFY(!QFileInfo::exists(m_outside->filePath(QStringLiteral("f.txt"))));
+        QVERIFY(!QFileInfo::exists(m_outside->filePath(QStringLiteral("victim"))));
+        // The link at top.txt was replaced, not written through.
+        QVERIFY(!QFileInfo(home(QStringLiteral("top.txt"))).isSymLink());
+        QCOMPARE(read(home(QStringLiteral("top.txt"))), QByteArray("top\n"));
+        // sub is still the planted link: its file is a conflict, never written.
+        QCOMPARE(undone->conflicts.size(), 1);
+        QCOMPARE(undone->conflicts.first().path, QStringLiteral("sub/f.txt"));
+    }
+
+    void manyFilesInBoundedTime()
+    {
+        for (int d = 0; d < 100; ++d) {
+            const QString directory = home(QStringLiteral("d%1").arg(d));
+            QVERIFY(QDir().mkpath(directory));
+            for (int f = 0; f < 1000; ++f) {
+                const int fd =
+                    ::open(QFile::encodeName(directory + QStringLiteral("/f%1").arg(f)).constData(),
+                           O_WRONLY | O_CREAT, 0600);
+                QVERIFY(fd >= 0);
+                ::close(fd);
+            }
+        }
+        HomeHistory h = history();
+        QElapsedTimer first;
+        first.start();
+        QVERIFY(h.recordBefore(label(QStringLiteral("turn-many"))));
+        const qint64 firstMs = first.elapsed();
+        QCOMPARE(h.lastSnapshot().filesRead, 100000);
+        write(home(QStringLiteral("d7/f7")), "changed\n");
+        QElapsedTimer second;
+        second.start();
+        QVERIFY(h.recordAfter(label(QStringLiteral("turn-many"))));
+        const qint64 secondMs = second.elapsed();
+        qInfo("100,000 empty files: first snapshot %lld ms, incremental %lld ms", firstMs,
+              secondMs);
+        QCOMPARE(h.lastSnapshot().filesRead, 1);
+        QCOMPARE(h.lastSnapshot().filesReused, 99999);
+        QVERIFY2(firstMs < 120000, qPrintable(QString::number(firstMs)));
+        QVERIFY2(secondMs < 30000, qPrintable(QString::number(secondMs)));
+        const auto changes = h.changes(QStringLiteral("turn-many"), false);
+        QVERIFY(changes);
+        QCOMPARE(summary(*changes), QStringList{QStringLiteral("modified d7/f7")});
+    }
+};
+
+QTEST_GUILESS_MAIN(TestHomeHistory)
+#include "test_home_history.moc"
