@@ -18,6 +18,7 @@ const QList<CommandGroup> &commandGroups()
         {QStringLiteral("audit"), QStringLiteral("audit [--kind K] [--subject S] [--limit N]"), runAudit},
         {QStringLiteral("run"), QStringLiteral("run <folder> [--topic T] [--agent command|claude] \"<prompt or command>\""), runRun},
         {QStringLiteral("turns"), QStringLiteral("turns [--limit N] [--events TURN]"), runTurns},
+        {QStringLiteral("turn"), QStringLiteral("turn changes|undo"), runTurn},
         {QStringLiteral("cancel"), QStringLiteral("cancel <turn>"), runCancel},
         {QStringLiteral("model"), QStringLiteral("model serve --script FILE [--listen HOST:PORT] [--request-log FILE] [--var NAME=VALUE]..."), runModel},
     };

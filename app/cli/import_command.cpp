@@ -63,19 +63,6 @@ void printPlan(Context &context, const manifest::ImportPlan &plan)
     context.out().flush();
 }
 
-bool confirmed(Context &context)
-{
-    if (!::isatty(STDIN_FILENO))
-        return false;
-    context.out() << "Apply these changes? [y/N] ";
-    context.out().flush();
-    QFile input;
-    if (!input.open(stdin, QIODevice::ReadOnly))
-        return false;
-    const QByteArray answer = input.readLine(16).trimmed().toLower();
-    return answer == "y" || answer == "yes";
-}
-
 } // namespace
 
 Exit runImport(Context &context, const QStringList &arguments)
@@ -117,7 +104,7 @@ Exit runImport(Context &context, const QStringList &arguments)
     }
     if (!parser.isSet(yes)) {
         printPlan(context, *plan);
-        if (!confirmed(context))
+        if (!confirmed(context, QStringLiteral("Apply these changes?")))
             return context.failure(
                 QStringLiteral("not applied: confirm on a terminal or pass --yes"));
     }

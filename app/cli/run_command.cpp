@@ -5,6 +5,7 @@
 #include "interrupt_notifier.h"
 #include "subcommands.h"
 #include "terminal_text.h"
+#include "history/turn_history_recorder.h"
 #include "turns/turn_runner.h"
 
 #include <QCommandLineParser>
@@ -245,9 +246,14 @@ Exit runRun(Context &context, const QStringList &arguments)
     }
     if (parser.isSet(modelOption))
         settings->model = parser.value(modelOption);
+    // Made before the runner, so destroyed after it: the runner's turns
+    // tear down in its destructor and queue their last snapshots, which
+    // the recorder's destructor waits for.
+    history::TurnHistoryRecorder history(**store, history::snapshotOptions(*settings));
     auto runner = turns::TurnRunner::create(**store, *settings);
     if (!runner)
         return context.failure(runner.error());
+    history.watch(**runner);
     const host::AcceleratorChoice &accelerator = (*runner)->accelerator();
     context.err() << "[engine] accelerator " << host::acceleratorName(accelerator.accelerator)
                   << ": " << accelerator.reason << "\n";

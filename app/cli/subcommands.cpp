@@ -2,6 +2,9 @@
 
 #include "store/data_dir.h"
 
+#include <QFile>
+#include <unistd.h>
+
 namespace arizuko::cli {
 
 Exit runSubcommand(Context &context, const QString &group, const QStringList &arguments,
@@ -55,6 +58,19 @@ Result<turns::RunnerSettings> runnerSettings(const Context &context, store::Stor
     if (settings && !context.options().libvirtUri.isEmpty())
         settings->libvirtUri = context.options().libvirtUri;
     return settings;
+}
+
+bool confirmed(Context &context, const QString &question)
+{
+    if (!::isatty(STDIN_FILENO))
+        return false;
+    context.out() << question << " [y/N] ";
+    context.out().flush();
+    QFile input;
+    if (!input.open(stdin, QIODevice::ReadOnly))
+        return false;
+    const QByteArray answer = input.readLine(16).trimmed().toLower();
+    return answer == "y" || answer == "yes";
 }
 
 } // namespace arizuko::cli

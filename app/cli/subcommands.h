@@ -35,6 +35,9 @@ std::optional<Exit> expectPositionals(Context &context, const QString &command,
                                       const QStringList &given, const QStringList &names,
                                       qsizetype optional = 0);
 
+// Asks `question` on the terminal ([y/N]); false without a terminal.
+bool confirmed(Context &context, const QString &question);
+
 // The store in the data directory of --data-dir / $ARIZUKO_DATA_DIR / XDG.
 Result<std::unique_ptr<store::Store>> openStore(const Context &context);
 

@@ -1,5 +1,6 @@
 #include "engine_thread.h"
 
+#include "history/turn_history_recorder.h"
 #include "turns/turn.h"
 #include "turns/turn_records.h"
 #include "turns/turn_runner.h"
@@ -35,7 +36,10 @@ EngineThread::EngineThread(store::Store &store, const turns::RunnerSettings &set
     QMetaObject::invokeMethod(
         m_anchor.get(),
         [this, settings] {
+            m_history = std::make_unique<history::TurnHistoryRecorder>(
+                m_store, history::snapshotOptions(settings));
             m_runner = std::make_unique<turns::TurnRunner>(m_store, settings);
+            m_history->watch(*m_runner);
             // The window's runner outlives its turns: it may keep a spare.
             m_runner->setKeepsSpares(true);
             relay();
@@ -47,7 +51,12 @@ EngineThread::~EngineThread()
 {
     // Reports still queued for this object are dropped with it.
     QMetaObject::invokeMethod(
-        m_anchor.get(), [this] { m_runner.reset(); }, Qt::BlockingQueuedConnection);
+        m_anchor.get(),
+        [this] {
+            m_runner.reset();
+            m_history.reset();
+        },
+        Qt::BlockingQueuedConnection);
     m_thread->quit();
     m_thread->wait();
 }

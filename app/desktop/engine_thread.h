@@ -25,6 +25,10 @@ namespace arizuko::turns {
 class TurnRunner;
 }
 
+namespace arizuko::history {
+class TurnHistoryRecorder;
+}
+
 namespace arizuko::desktop {
 
 class EngineThread final : public QObject
@@ -80,7 +84,9 @@ private:
     QThread *m_thread;
     // Lives on the engine thread: the receiver of every queued call.
     std::unique_ptr<QObject> m_anchor;
-    // Created, used and destroyed on the engine thread only.
+    // Created, used and destroyed on the engine thread only; the history
+    // recorder outlives the runner, so the last turns' snapshots are kept.
+    std::unique_ptr<history::TurnHistoryRecorder> m_history;
     std::unique_ptr<turns::TurnRunner> m_runner;
     bool m_ready = false;
     host::AcceleratorChoice m_accelerator;

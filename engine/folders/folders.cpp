@@ -317,10 +317,13 @@ Result<QStringList> Folders::remove(const QString &path, bool recursive)
         if (const Result<void> homes = checkHomesDirectory(path); !homes)
             return homes.error();
         for (const QString &folder : removed) {
-            const Result<QString> home = homePath(folder);
+            const Result<Home> home = this->home(folder);
             if (!home)
                 return home.error();
-            removedHomes << *home;
+            // The home's history (engine/history) goes with it.
+            removedHomes << home->path
+                         << m_store.dataDir() + QLatin1Char('/') +
+                                store::historyRelativePath(home->id);
         }
 
         // What names the subtree and would apply to a new folder of the same

@@ -4,6 +4,7 @@
 #include "history/home_restore.h"
 #include "posix/unique_fd.h"
 #include "store/data_subdirectory.h"
+#include "store/home_layout.h"
 
 #include <QDir>
 #include <QFile>
@@ -160,8 +161,7 @@ HomeHistory::HomeHistory(QString dataDir, QString homeId, QString path, Snapshot
 
 QString HomeHistory::repositoryPath(const QString &dataDir, const QString &homeId)
 {
-    return dataDir + QLatin1Char('/') + historyDirectory + QLatin1Char('/') + homeId +
-           QStringLiteral(".git");
+    return dataDir + QLatin1Char('/') + store::historyRelativePath(homeId);
 }
 
 Result<HomeHistory> HomeHistory::open(const QString &dataDir, const QString &homeId,

@@ -75,6 +75,11 @@ QString homeRelativePath(const QString &homeId)
     return QStringLiteral("homes/") + homeId;
 }
 
+QString historyRelativePath(const QString &homeId)
+{
+    return QStringLiteral("history/") + homeId + QStringLiteral(".git");
+}
+
 Result<QStringList> migrateHomeLayout(Store &store)
 {
     const QString dataDir = store.dataDir();

@@ -15,6 +15,9 @@ class Store;
 
 // <data>/homes/<homeId>, relative to the data directory.
 QString homeRelativePath(const QString &homeId);
+// <data>/history/<homeId>.git, the home's history (engine/history): beside
+// the homes, in no guest's share.
+QString historyRelativePath(const QString &homeId);
 
 // Deepest folders first, so a parent's home moves without its children's.
 // Never follows a link: a home that is a link, or lies below one, stays

@@ -54,6 +54,9 @@ struct RunnerSettings : libvirt::MachineSettings
     // A spare older than this is dropped: it holds memory nobody asked for,
     // and its guest has idled long enough.
     std::chrono::seconds spareMaxAge{10 * 60};
+    // Files of a home larger than this go into its history by size and
+    // hash only (engine/history).
+    qint64 historyFileLimitBytes = qint64(50) * 1024 * 1024;
 
     // What turns run with: the defaults, then the settings saved in the
     // store (saved_settings.h), then the environment. The saved settings and
@@ -61,7 +64,8 @@ struct RunnerSettings : libvirt::MachineSettings
     // ARIZUKO_SUBNET_POOL, ARIZUKO_MAX_TURNS, ARIZUKO_TURN_DEADLINE (seconds),
     // ARIZUKO_MODEL_PROVIDER (auto|api-key|oauth|demo), ARIZUKO_MODEL_URL,
     // ARIZUKO_MODEL, ARIZUKO_WARM_START (on|off), ARIZUKO_BOOT_LIMIT (seconds),
-    // ARIZUKO_TURNS_PER_TURN, ARIZUKO_TURNS_PER_FOLDER_HOUR. Only in the
+    // ARIZUKO_TURNS_PER_TURN, ARIZUKO_TURNS_PER_FOLDER_HOUR,
+    // ARIZUKO_HISTORY_FILE_LIMIT (MiB). Only in the
     // environment: ARIZUKO_GUEST_IMAGE_DIR,
     // ARIZUKO_EGRESS_BIN, ARIZUKO_FILTER_MODE (auto|pretap|classic),
     // ARIZUKO_PROXY_HEALTH_TIMEOUT_MS, ARIZUKO_TURN_MEMORY_MIB,

@@ -168,6 +168,7 @@ const QList<SettingDefinition> &settingDefinitions()
          QString::number(tools::defaultTurnsPerTurn)},
         {setting::turnsPerFolderHour, "ARIZUKO_TURNS_PER_FOLDER_HOUR",
          QString::number(tools::defaultTurnsPerFolderHour)},
+        {setting::historyFileLimit, "ARIZUKO_HISTORY_FILE_LIMIT", QStringLiteral("50")},
     };
     return definitions;
 }
@@ -210,6 +211,8 @@ std::optional<QString> settingProblem(const QString &key, const QString &value)
         return numberProblem(value, 1, maxTurnsPerTurnLimit, QStringLiteral("turns"));
     if (key == setting::turnsPerFolderHour)
         return numberProblem(value, 1, maxTurnsPerFolderHourLimit, QStringLiteral("turns"));
+    if (key == setting::historyFileLimit)
+        return numberProblem(value, 1, maxHistoryFileLimitMiB, QStringLiteral("MiB"));
     if (key == setting::turnDeadline)
         return numberProblem(value, minDeadlineSeconds, maxDeadlineSeconds,
                              QStringLiteral("seconds"));

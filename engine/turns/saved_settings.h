@@ -39,6 +39,9 @@ inline const QString bootLimit = QStringLiteral("boot-limit"); // seconds
 // turns a folder's agents may start in an hour.
 inline const QString turnsPerTurn = QStringLiteral("turns-per-turn");
 inline const QString turnsPerFolderHour = QStringLiteral("turns-per-folder-hour");
+// MiB: a home's file larger than this is recorded in its history by size
+// and SHA-256 only (docs/turns.md, "Home history").
+inline const QString historyFileLimit = QStringLiteral("history-file-limit");
 } // namespace setting
 
 // Every saved setting, in the order the window and `settings show` list them.
@@ -56,6 +59,7 @@ inline constexpr int minPoolPrefix = 16;
 inline constexpr int maxPoolPrefix = 30;
 inline constexpr int maxTurnsPerTurnLimit = 100;
 inline constexpr int maxTurnsPerFolderHourLimit = 10000;
+inline constexpr int maxHistoryFileLimitMiB = 4096;
 
 // Why `value` is not acceptable for `key` (a sentence naming the problem),
 // or nullopt when it is. An empty value means "back to the default" for a

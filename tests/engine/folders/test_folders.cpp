@@ -8,6 +8,7 @@
 #include "folders/folders.h"
 #include "folders/topics.h"
 #include "secrets/secret_store.h"
+#include "store/home_layout.h"
 #include "store/store.h"
 
 #include <QDir>
@@ -268,6 +269,22 @@ private slots:
         QCOMPARE(count(*m_store,
                        QStringLiteral("SELECT count(*) FROM acl_membership WHERE child = 'solo'")),
                  0);
+    }
+
+    void removeTakesTheHomesHistory()
+    {
+        QVERIFY(m_folders->add(QStringLiteral("kept")));
+        QVERIFY(m_folders->add(QStringLiteral("gone")));
+        const QString history = m_store->dataDir() + QLatin1Char('/') +
+                                arizuko::store::historyRelativePath(m_folders->home(QStringLiteral("gone"))->id);
+        const QString keptHistory = m_store->dataDir() + QLatin1Char('/') +
+                                    arizuko::store::historyRelativePath(m_folders->home(QStringLiteral("kept"))->id);
+        QVERIFY(QDir().mkpath(history + QStringLiteral("/objects")));
+        QVERIFY(QDir().mkpath(keptHistory + QStringLiteral("/objects")));
+        const Result<QStringList> removed = m_folders->remove(QStringLiteral("gone"), false);
+        QVERIFY2(removed, qPrintable(why(removed)));
+        QVERIFY(!QFileInfo::exists(history));
+        QVERIFY(QFileInfo::exists(keptHistory));
     }
 
     void recursiveRemoveTakesTheSubtreeAndItsRows()

@@ -1,0 +1,229 @@
+// arizukoctl turn changes|undo: what a turn changed in its folder's home,
+// from the home's history (engine/history), and undoing it.
+
+#include "audit/audit_log.h"
+#include "commands.h"
+#include "folders/folders.h"
+#include "history/home_history.h"
+#include "history/turn_history_recorder.h"
+#include "subcommands.h"
+#include "turns/turn_records.h"
+
+#include <QCommandLineParser>
+#include <QJsonArray>
+#include <QJsonObject>
+
+namespace arizuko::cli {
+namespace {
+
+const QString actor = QStringLiteral("user:cli");
+
+struct TurnHistory
+{
+    std::unique_ptr<store::Store> store;
+    turns::TurnRecord turn;
+    std::optional<history::HomeHistory> history;
+};
+
+// The turn and the history of its folder's home.
+Result<TurnHistory> openTurnHistory(const Context &context, const QString &reference)
+{
+    auto opened = openStore(context);
+    if (!opened)
+        return opened.error();
+    TurnHistory found{std::move(*opened), {}, {}};
+    const auto turn = turns::TurnRecords(*found.store).find(reference);
+    if (!turn)
+        return turn.error();
+    found.turn = *turn;
+    const auto home = folders::Folders(*found.store, actor).home(turn->folder);
+    if (!home)
+        return home.error();
+    const auto settings = runnerSettings(context, *found.store);
+    if (!settings)
+        return settings.error();
+    auto history = history::HomeHistory::openExisting(found.store->dataDir(), home->id,
+                                                      history::snapshotOptions(*settings));
+    if (!history)
+        return history.error();
+    found.history.emplace(std::move(*history));
+    return found;
+}
+
+QString kindMark(history::ChangeKind kind)
+{
+    switch (kind) {
+    case history::ChangeKind::Added:
+        return QStringLiteral("A");
+    case history::ChangeKind::Deleted:
+        return QStringLiteral("D");
+    case history::ChangeKind::Skipped:
+        return QStringLiteral("S");
+    case history::ChangeKind::Modified:
+        break;
+    }
+    return QStringLiteral("M");
+}
+
+QJsonObject changeJson(const history::FileChange &change, bool withDiff)
+{
+    QJsonObject object{{QStringLiteral("path"), change.path},
+                       {QStringLiteral("change"), history::changeKindName(change.kind)},
+                       {QStringLiteral("stored"), change.stored}};
+    if (!change.why.isEmpty())
+        object.insert(QStringLiteral("why"), change.why);
+    if (withDiff)
+        object.insert(QStringLiteral("diff"), change.diff);
+    return object;
+}
+
+Exit changes(Context &context, const QStringList &arguments)
+{
+    const QString command = QStringLiteral("turn changes");
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "The files a turn added (A), modified (M) and deleted (D) in its folder's home,\n"
+        "and the names the history skipped (S), from the home's history."));
+    parser.addPositionalArgument(QStringLiteral("turn"), QStringLiteral("Turn id or name."));
+    const QCommandLineOption diff(QStringLiteral("diff"), QStringLiteral("Show unified diffs."));
+    parser.addOption(diff);
+    if (const auto stop = context.parse(parser, command, arguments))
+        return *stop;
+    if (const auto stop = expectPositionals(context, command, parser.positionalArguments(),
+                                            {QStringLiteral("turn")}))
+        return *stop;
+    const auto found = openTurnHistory(context, parser.positionalArguments().first());
+    if (!found)
+        return context.failure(found.error());
+    const auto changes = found->history->changes(found->turn.id, parser.isSet(diff));
+    if (!changes)
+        return context.failure(changes.error());
+    if (context.json()) {
+        QJsonArray files;
+        for (const history::FileChange &change : changes->files)
+            files.append(changeJson(change, parser.isSet(diff)));
+        context.printJson(QJsonObject{{QStringLiteral("turn"), found->turn.id},
+                                      {QStringLiteral("folder"), found->turn.folder},
+                                      {QStringLiteral("files"), files}});
+        return Exit::Ok;
+    }
+    for (const history::FileChange &change : changes->files) {
+        context.out() << kindMark(change.kind) << " " << change.path;
+        if (!change.why.isEmpty())
+            context.out() << " (" << change.why << ")";
+        if (!change.stored)
+            context.out() << " (over the history-file-limit: recorded by size and hash)";
+        context.out() << "\n";
+    }
+    if (parser.isSet(diff)) {
+        for (const history::FileChange &change : changes->files)
+            context.out() << change.diff;
+    }
+    if (changes->files.isEmpty())
+        context.out() << "the turn changed no file\n";
+    return Exit::Ok;
+}
+
+void printUndo(Context &context, const history::UndoReport &report)
+{
+    for (const QString &path : report.restored)
+        context.out() << (report.applied ? "restored " : "restore ") << path << "\n";
+    for (const history::UndoConflict &conflict : report.conflicts)
+        context.out() << "conflict " << conflict.path << ": " << conflict.why << "\n";
+    context.out().flush();
+}
+
+QJsonObject undoJson(const history::UndoReport &report)
+{
+    QJsonArray conflicts;
+    for (const history::UndoConflict &conflict : report.conflicts)
+        conflicts.append(QJsonObject{{QStringLiteral("path"), conflict.path},
+                                     {QStringLiteral("why"), conflict.why}});
+    return {{QStringLiteral("turn"), report.turnId},
+            {QStringLiteral("applied"), report.applied},
+            {QStringLiteral("restored"), QJsonArray::fromStringList(report.restored)},
+            {QStringLiteral("conflicts"), conflicts}};
+}
+
+Exit undo(Context &context, const QStringList &arguments)
+{
+    const QString command = QStringLiteral("turn undo");
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Restore the files a turn changed to their state before it. A file changed\n"
+        "since (by a later turn or you) is a conflict and left alone unless --force.\n"
+        "Lists the files and asks first, unless --yes. Recorded in the home's history\n"
+        "and in the audit log (kind turn.undo)."));
+    parser.addPositionalArgument(QStringLiteral("turn"), QStringLiteral("Turn id or name."));
+    const QCommandLineOption yes(QStringLiteral("yes"), QStringLiteral("Undo without asking."));
+    const QCommandLineOption force(QStringLiteral("force"),
+                                   QStringLiteral("Restore files changed since the turn too."));
+    parser.addOptions({yes, force});
+    if (const auto stop = context.parse(parser, command, arguments))
+        return *stop;
+    if (const auto stop = expectPositionals(context, command, parser.positionalArguments(),
+                                            {QStringLiteral("turn")}))
+        return *stop;
+    auto found = openTurnHistory(context, parser.positionalArguments().first());
+    if (!found)
+        return context.failure(found.error());
+    // A running turn of the folder writes the same home.
+    const auto live = turns::TurnRecords(*found->store).live();
+    if (!live)
+        return context.failure(live.error());
+    for (const turns::TurnRecord &other : *live) {
+        if (other.folder == found->turn.folder)
+            return context.failure(
+                makeError(QStringLiteral("history.busy"),
+                          QStringLiteral("turn %1 of folder '%2' is %3; undo once it has ended")
+                              .arg(other.name, other.folder, turns::turnStateName(other.state))));
+    }
+    const history::UndoMode mode =
+        parser.isSet(force) ? history::UndoMode::Force : history::UndoMode::Apply;
+    if (!parser.isSet(yes)) {
+        const auto plan = found->history->undo(found->turn.id, history::UndoMode::Plan);
+        if (!plan)
+            return context.failure(plan.error());
+        printUndo(context, *plan);
+        if (mode == history::UndoMode::Force && !plan->conflicts.isEmpty())
+            context.out() << "--force: the conflicts above are restored too\n";
+        if (!confirmed(context, QStringLiteral("Undo turn %1?").arg(found->turn.name)))
+            return context.failure(
+                QStringLiteral("not undone: confirm on a terminal or pass --yes"));
+    }
+    audit::AuditLog audit(*found->store);
+    const auto report = found->history->undo(found->turn.id, mode);
+    if (!report) {
+        (void)audit.record(actor, QStringLiteral("turn.undo"), found->turn.id,
+                           {{QStringLiteral("error"), report.error().message}});
+        return context.failure(report.error());
+    }
+    QJsonObject detail = undoJson(*report);
+    detail.insert(QStringLiteral("forced"), mode == history::UndoMode::Force);
+    detail.insert(QStringLiteral("folder"), found->turn.folder);
+    if (const auto recorded =
+            audit.record(actor, QStringLiteral("turn.undo"), found->turn.id, detail);
+        !recorded)
+        return context.failure(recorded.error());
+    if (context.json()) {
+        context.printJson(undoJson(*report));
+    } else {
+        printUndo(context, *report);
+        if (!report->conflicts.isEmpty())
+            context.out() << report->conflicts.size()
+                          << " file(s) left alone; --force restores those changed since the turn\n";
+    }
+    return report->conflicts.isEmpty() ? Exit::Ok : Exit::Failed;
+}
+
+} // namespace
+
+Exit runTurn(Context &context, const QStringList &arguments)
+{
+    return runSubcommand(
+        context, QStringLiteral("turn"), arguments,
+        {{QStringLiteral("changes"), QStringLiteral("changes <turn> [--diff]"), changes},
+         {QStringLiteral("undo"), QStringLiteral("undo <turn> [--yes] [--force]"), undo}});
+}
+
+} // namespace arizuko::cli

@@ -1,0 +1,116 @@
+#include "history/turn_history_recorder.h"
+
+#include "audit/audit_log.h"
+#include "folders/folders.h"
+#include "history/home_history.h"
+#include "store/store.h"
+#include "turns/runner_settings.h"
+#include "turns/turn.h"
+#include "turns/turn_runner.h"
+
+#include <QJsonObject>
+#include <QtConcurrent>
+
+namespace arizuko::history {
+namespace {
+
+const QString actor = QStringLiteral("system:history");
+
+} // namespace
+
+SnapshotOptions snapshotOptions(const turns::RunnerSettings &settings)
+{
+    SnapshotOptions options;
+    options.fileLimit = settings.historyFileLimitBytes;
+    return options;
+}
+
+struct TurnHistoryRecorder::Job
+{
+    TurnLabel label;
+    QString homeId;
+    bool after = false;
+};
+
+TurnHistoryRecorder::TurnHistoryRecorder(store::Store &store, const SnapshotOptions &options,
+                                         QObject *parent)
+    : QObject(parent)
+    , m_store(store)
+    , m_options(options)
+{
+    // One thread: the snapshots of a home stay in order (before, after,
+    // the next turn's before), and a large home does not take both cores.
+    m_pool.setMaxThreadCount(1);
+}
+
+TurnHistoryRecorder::~TurnHistoryRecorder()
+{
+    m_pool.waitForDone();
+}
+
+void TurnHistoryRecorder::watch(turns::TurnRunner &runner)
+{
+    connect(&runner, &turns::TurnRunner::turnQueued, this, &TurnHistoryRecorder::onTurnQueued);
+}
+
+void TurnHistoryRecorder::onTurnQueued(turns::Turn *turn)
+{
+    const Result<folders::Home> home = folders::Folders(m_store, actor).home(turn->folder());
+    if (!home) {
+        emit recordFailed(turn->id(), home.error());
+        return;
+    }
+    const Job job{{turn->id(), turn->topic(), turn->record().prompt}, home->id, false};
+    // Preparing comes before the turn's VM is made, so before the agent
+    // can write (docs/turns.md, "Home history", on the ordering).
+    connect(turn, &turns::Turn::phaseChanged, this, [this, job](turns::TurnState state) {
+        if (state != turns::TurnState::Preparing || m_started.contains(job.label.turnId))
+            return;
+        m_started.insert(job.label.turnId);
+        enqueue(job);
+    });
+    // After the VM is gone: released in a long-lived runner; a runner that
+    // is destroyed with its turns (arizukoctl's) tears them down in their
+    // destructors, so the turn's destruction says the same.
+    const auto after = [this, job] {
+        if (!m_started.remove(job.label.turnId))
+            return;
+        Job last = job;
+        last.after = true;
+        enqueue(last);
+    };
+    connect(turn, &turns::Turn::released, this, after);
+    connect(turn, &QObject::destroyed, this, after);
+}
+
+void TurnHistoryRecorder::enqueue(const Job &job)
+{
+    // The destructor waits for the pool, so `this` outlives every job.
+    (void)QtConcurrent::run(&m_pool, [this, job, &store = m_store, options = m_options] {
+        Result<void> recorded = [&]() -> Result<void> {
+            auto history = HomeHistory::open(store.dataDir(), job.homeId, options);
+            if (!history)
+                return history.error();
+            return job.after ? history->recordAfter(job.label) : history->recordBefore(job.label);
+        }();
+        if (!recorded) {
+            // The worker's own store connection (one per thread).
+            (void)audit::AuditLog(store).record(
+                actor, QStringLiteral("history.failed"), job.label.turnId,
+                {{QStringLiteral("snapshot"),
+                  job.after ? QStringLiteral("after") : QStringLiteral("before")},
+                 {QStringLiteral("error"), recorded.error().message}});
+        }
+        QMetaObject::invokeMethod(
+            this,
+            [this, job, recorded] {
+                if (!recorded)
+                    emit recordFailed(job.label.turnId, recorded.error());
+                else if (job.after)
+                    emit changesRecorded(job.label.turnId);
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+} // namespace arizuko::history
