@@ -246,6 +246,78 @@
     </message>
 </context>
 <context>
+    <name>arizuko::desktop::ChangesPanel</name>
+    <message>
+        <source>&amp;Undo this turn…</source>
+        <translation>Diesen Turn &amp;rückgängig machen…</translation>
+    </message>
+    <message>
+        <source>Files the turn changed</source>
+        <translation>Vom Turn geänderte Dateien</translation>
+    </message>
+    <message>
+        <source>Change</source>
+        <translation>Änderung</translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation>Datei</translation>
+    </message>
+    <message>
+        <source>Unified diff</source>
+        <translation>Unified Diff</translation>
+    </message>
+    <message>
+        <source>No turn selected.</source>
+        <translation>Kein Turn ausgewählt.</translation>
+    </message>
+    <message>
+        <source>Reading the home&apos;s history…</source>
+        <translation>Der Verlauf des Home-Verzeichnisses wird gelesen…</translation>
+    </message>
+    <message>
+        <source>The changes are recorded when the turn&apos;s VM is gone.</source>
+        <translation>Die Änderungen werden aufgezeichnet, sobald die VM des Turns beendet ist.</translation>
+    </message>
+    <message>
+        <source>The turn changed no file in the home.</source>
+        <translation>Der Turn hat keine Datei im Home-Verzeichnis geändert.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n file(s) changed in the home.</source>
+        <translation>
+            <numerusform>%n Datei im Home-Verzeichnis geändert.</numerusform>
+            <numerusform>%n Dateien im Home-Verzeichnis geändert.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Restore these files to their state before the turn?</source>
+        <translation>Diese Dateien auf ihren Stand vor dem Turn zurücksetzen?</translation>
+    </message>
+    <message>
+        <source>Changed since the turn, left alone:</source>
+        <translation>Seit dem Turn geändert, bleiben unverändert:</translation>
+    </message>
+    <message>
+        <source>Undo this turn</source>
+        <translation>Turn rückgängig machen</translation>
+    </message>
+    <message numerus="yes">
+        <source>Undone: %n file(s) restored</source>
+        <translation>
+            <numerusform>Rückgängig gemacht: %n Datei wiederhergestellt</numerusform>
+            <numerusform>Rückgängig gemacht: %n Dateien wiederhergestellt</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>; %n changed since and left alone</source>
+        <translation>
+            <numerusform>; %n seitdem geändert und unverändert gelassen</numerusform>
+            <numerusform>; %n seitdem geändert und unverändert gelassen</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>arizuko::desktop::Composer</name>
     <message>
         <source>&amp;Send</source>
@@ -1254,6 +1326,10 @@ Die Dateien, die der Agent im Home-Verzeichnis des Ordners hinterlassen hat, ble
     <message>
         <source>&amp;First-run guide…</source>
         <translation>&amp;Erste Schritte…</translation>
+    </message>
+    <message>
+        <source>C&amp;hanges</source>
+        <translation>Än&amp;derungen</translation>
     </message>
 </context>
 <context>

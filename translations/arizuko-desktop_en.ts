@@ -12,6 +12,30 @@
     </message>
 </context>
 <context>
+    <name>arizuko::desktop::ChangesPanel</name>
+    <message numerus="yes">
+        <source>%n file(s) changed in the home.</source>
+        <translation>
+            <numerusform>%n file changed in the home.</numerusform>
+            <numerusform>%n files changed in the home.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Undone: %n file(s) restored</source>
+        <translation>
+            <numerusform>Undone: %n file restored</numerusform>
+            <numerusform>Undone: %n files restored</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>; %n changed since and left alone</source>
+        <translation>
+            <numerusform>; %n changed since and left alone</numerusform>
+            <numerusform>; %n changed since and left alone</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>arizuko::desktop::Composer</name>
     <message numerus="yes">
         <source>%n prompt(s) queued</source>

@@ -1,10 +1,8 @@
 // arizukoctl turn changes|undo: what a turn changed in its folder's home,
 // from the home's history (engine/history), and undoing it.
 
-#include "audit/audit_log.h"
 #include "commands.h"
-#include "folders/folders.h"
-#include "history/home_history.h"
+#include "history/turn_changes.h"
 #include "history/turn_history_recorder.h"
 #include "subcommands.h"
 #include "turns/turn_records.h"
@@ -22,6 +20,7 @@ struct TurnHistory
 {
     std::unique_ptr<store::Store> store;
     turns::TurnRecord turn;
+    history::SnapshotOptions options;
     std::optional<history::HomeHistory> history;
 };
 
@@ -31,19 +30,16 @@ Result<TurnHistory> openTurnHistory(const Context &context, const QString &refer
     auto opened = openStore(context);
     if (!opened)
         return opened.error();
-    TurnHistory found{std::move(*opened), {}, {}};
+    TurnHistory found{std::move(*opened), {}, {}, {}};
     const auto turn = turns::TurnRecords(*found.store).find(reference);
     if (!turn)
         return turn.error();
     found.turn = *turn;
-    const auto home = folders::Folders(*found.store, actor).home(turn->folder);
-    if (!home)
-        return home.error();
     const auto settings = runnerSettings(context, *found.store);
     if (!settings)
         return settings.error();
-    auto history = history::HomeHistory::openExisting(found.store->dataDir(), home->id,
-                                                      history::snapshotOptions(*settings));
+    found.options = history::snapshotOptions(*settings);
+    auto history = history::openTurnHistory(*found.store, found.turn, found.options);
     if (!history)
         return history.error();
     found.history.emplace(std::move(*history));
@@ -133,18 +129,6 @@ void printUndo(Context &context, const history::UndoReport &report)
     context.out().flush();
 }
 
-QJsonObject undoJson(const history::UndoReport &report)
-{
-    QJsonArray conflicts;
-    for (const history::UndoConflict &conflict : report.conflicts)
-        conflicts.append(QJsonObject{{QStringLiteral("path"), conflict.path},
-                                     {QStringLiteral("why"), conflict.why}});
-    return {{QStringLiteral("turn"), report.turnId},
-            {QStringLiteral("applied"), report.applied},
-            {QStringLiteral("restored"), QJsonArray::fromStringList(report.restored)},
-            {QStringLiteral("conflicts"), conflicts}};
-}
-
 Exit undo(Context &context, const QStringList &arguments)
 {
     const QString command = QStringLiteral("turn undo");
@@ -167,21 +151,11 @@ Exit undo(Context &context, const QStringList &arguments)
     auto found = openTurnHistory(context, parser.positionalArguments().first());
     if (!found)
         return context.failure(found.error());
-    // A running turn of the folder writes the same home.
-    const auto live = turns::TurnRecords(*found->store).live();
-    if (!live)
-        return context.failure(live.error());
-    for (const turns::TurnRecord &other : *live) {
-        if (other.folder == found->turn.folder)
-            return context.failure(
-                makeError(QStringLiteral("history.busy"),
-                          QStringLiteral("turn %1 of folder '%2' is %3; undo once it has ended")
-                              .arg(other.name, other.folder, turns::turnStateName(other.state))));
-    }
     const history::UndoMode mode =
         parser.isSet(force) ? history::UndoMode::Force : history::UndoMode::Apply;
     if (!parser.isSet(yes)) {
-        const auto plan = found->history->undo(found->turn.id, history::UndoMode::Plan);
+        const auto plan = history::undoTurn(*found->store, found->turn, history::UndoMode::Plan,
+                                            found->options, actor);
         if (!plan)
             return context.failure(plan.error());
         printUndo(context, *plan);
@@ -191,22 +165,11 @@ Exit undo(Context &context, const QStringList &arguments)
             return context.failure(
                 QStringLiteral("not undone: confirm on a terminal or pass --yes"));
     }
-    audit::AuditLog audit(*found->store);
-    const auto report = found->history->undo(found->turn.id, mode);
-    if (!report) {
-        (void)audit.record(actor, QStringLiteral("turn.undo"), found->turn.id,
-                           {{QStringLiteral("error"), report.error().message}});
+    const auto report = history::undoTurn(*found->store, found->turn, mode, found->options, actor);
+    if (!report)
         return context.failure(report.error());
-    }
-    QJsonObject detail = undoJson(*report);
-    detail.insert(QStringLiteral("forced"), mode == history::UndoMode::Force);
-    detail.insert(QStringLiteral("folder"), found->turn.folder);
-    if (const auto recorded =
-            audit.record(actor, QStringLiteral("turn.undo"), found->turn.id, detail);
-        !recorded)
-        return context.failure(recorded.error());
     if (context.json()) {
-        context.printJson(undoJson(*report));
+        context.printJson(history::undoReportJson(*report));
     } else {
         printUndo(context, *report);
         if (!report->conflicts.isEmpty())

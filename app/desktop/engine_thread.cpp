@@ -40,6 +40,12 @@ EngineThread::EngineThread(store::Store &store, const turns::RunnerSettings &set
                 m_store, history::snapshotOptions(settings));
             m_runner = std::make_unique<turns::TurnRunner>(m_store, settings);
             m_history->watch(*m_runner);
+            connect(m_history.get(), &history::TurnHistoryRecorder::changesRecorded,
+                    m_history.get(), [this](const QString &turnId) {
+                        QMetaObject::invokeMethod(
+                            this, [this, turnId] { emit turnChangesRecorded(turnId); },
+                            Qt::QueuedConnection);
+                    });
             // The window's runner outlives its turns: it may keep a spare.
             m_runner->setKeepsSpares(true);
             relay();

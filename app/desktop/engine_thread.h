@@ -69,6 +69,8 @@ signals:
     void turnNetworkDecision(const arizuko::turns::TurnRecord &turn, const QJsonObject &decision);
     // The turn as stored once it ended.
     void turnFinished(const arizuko::turns::TurnRecord &turn);
+    // The home's history holds the turn's snapshot after: its changes can be read.
+    void turnChangesRecorded(const QString &turnId);
 
 private:
     // Runs `call` with the runner, on the engine thread, after every call

@@ -3,6 +3,7 @@
 #include "allowlist_editor.h"
 #include "audit_log_viewer.h"
 #include "composer.h"
+#include "changes_panel.h"
 #include "engine_thread.h"
 #include "export_dialog.h"
 #include "first_run_guide.h"
@@ -48,6 +49,7 @@ MainWindow::MainWindow(store::Store &store, const turns::RunnerSettings &setting
     , m_transcript(new TranscriptView(store, this))
     , m_composer(new Composer(this))
     , m_turnPanel(new TurnPanel(store, this))
+    , m_changes(new ChangesPanel(store, this))
     , m_hostStatus(new HostStatusPanel(settings, this))
     , m_splitter(new QSplitter(Qt::Horizontal, this))
     , m_centre(new QSplitter(Qt::Vertical, this))
@@ -56,6 +58,7 @@ MainWindow::MainWindow(store::Store &store, const turns::RunnerSettings &setting
 {
     setWindowTitle(tr("Arizuko Desktop"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/arizuko-desktop.svg")));
+    m_turnPanel->addTab(m_changes, tr("C&hanges"));
     m_turnPanel->addTab(m_hostStatus, tr("&Machine"));
     m_centre->addWidget(m_transcript);
     m_centre->addWidget(m_composer);
@@ -114,6 +117,8 @@ MainWindow::MainWindow(store::Store &store, const turns::RunnerSettings &setting
                 m_turnPanel->addEvents(events);
             });
     connect(m_engine, &EngineThread::turnNetworkDecision, this, &MainWindow::onNetworkDecision);
+    connect(m_engine, &EngineThread::turnChangesRecorded, m_changes,
+            &ChangesPanel::changesRecorded);
     connect(m_engine, &EngineThread::turnFinished, this, &MainWindow::onTurnFinished);
     statusBar()->showMessage(tr("Starting the engine\u2026"));
     m_engine->start();
@@ -342,6 +347,7 @@ void MainWindow::refreshTopicActivity()
     const QString topic = m_transcript->topic();
     if (folder.isEmpty() || topic.isEmpty()) {
         m_turnPanel->showTurn({});
+        m_changes->showTurn({});
         m_composer->setActivity(false, 0);
         m_modelless = {};
         m_composer->offerModelChoice(false);
@@ -360,6 +366,7 @@ void MainWindow::refreshTopicActivity()
     const turns::TurnRecord latest =
         topicTurns->isEmpty() ? turns::TurnRecord{} : topicTurns->last();
     m_turnPanel->showTurn(latest);
+    m_changes->showTurn(latest);
     const bool modelless = latest.state == turns::TurnState::Failed &&
                            latest.errorCode == turns::noCredentialErrorCode;
     m_modelless = modelless ? latest : turns::TurnRecord{};

@@ -26,6 +26,7 @@ class FolderTopicModel;
 
 namespace arizuko::desktop {
 
+class ChangesPanel;
 class Composer;
 class EngineThread;
 class FolderTreePanel;
@@ -47,6 +48,7 @@ public:
     TranscriptView *transcript() const { return m_transcript; }
     Composer *composer() const { return m_composer; }
     TurnPanel *turnPanel() const { return m_turnPanel; }
+    ChangesPanel *changesPanel() const { return m_changes; }
     EngineThread *engine() const { return m_engine; }
     // Exists where no system tray does (then it is never shown).
     QSystemTrayIcon *trayIcon() const { return m_tray; }
@@ -95,6 +97,7 @@ private:
     TranscriptView *m_transcript;
     Composer *m_composer;
     TurnPanel *m_turnPanel;
+    ChangesPanel *m_changes;
     HostStatusPanel *m_hostStatus;
     QSplitter *m_splitter;
     QSplitter *m_centre;

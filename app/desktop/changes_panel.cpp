@@ -1,0 +1,228 @@
+#include "changes_panel.h"
+
+#include "history/turn_changes.h"
+#include "history/turn_history_recorder.h"
+#include "turns/runner_settings.h"
+
+#include <QFont>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+#include <QtConcurrent>
+#include <memory>
+
+namespace arizuko::desktop {
+namespace {
+
+const QString actor = QStringLiteral("user:gui");
+constexpr int diffRole = Qt::UserRole;
+
+Result<history::SnapshotOptions> options(store::Store &store)
+{
+    const auto settings = turns::RunnerSettings::load(store);
+    if (!settings)
+        return settings.error();
+    return history::snapshotOptions(*settings);
+}
+
+Result<history::TurnChanges> readChanges(store::Store &store, const turns::TurnRecord &turn)
+{
+    const auto snapshot = options(store);
+    if (!snapshot)
+        return snapshot.error();
+    auto history = history::openTurnHistory(store, turn, *snapshot);
+    if (!history)
+        return history.error();
+    return history->changes(turn.id, true);
+}
+
+Result<history::UndoReport> undo(store::Store &store, const turns::TurnRecord &turn,
+                                 history::UndoMode mode)
+{
+    const auto snapshot = options(store);
+    if (!snapshot)
+        return snapshot.error();
+    return history::undoTurn(store, turn, mode, *snapshot, actor);
+}
+
+} // namespace
+
+ChangesPanel::ChangesPanel(store::Store &store, QWidget *parent)
+    : QWidget(parent)
+    , m_store(store)
+    , m_status(new QLabel(this))
+    , m_files(new QTreeWidget(this))
+    , m_diff(new QPlainTextEdit(this))
+    , m_undo(new QPushButton(tr("&Undo this turn\u2026"), this))
+{
+    m_status->setObjectName(QStringLiteral("changesStatus"));
+    m_status->setWordWrap(true);
+    m_status->setTextFormat(Qt::PlainText);
+    m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_files->setObjectName(QStringLiteral("changedFiles"));
+    m_files->setAccessibleName(tr("Files the turn changed"));
+    m_files->setHeaderLabels({tr("Change"), tr("File")});
+    m_files->setRootIsDecorated(false);
+    m_files->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    m_diff->setObjectName(QStringLiteral("changeDiff"));
+    m_diff->setAccessibleName(tr("Unified diff"));
+    m_diff->setReadOnly(true);
+    m_diff->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_diff->setFont(QFont(QStringLiteral("monospace")));
+    m_undo->setObjectName(QStringLiteral("undoTurnButton"));
+    m_undo->setEnabled(false);
+    auto *split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(m_files);
+    split->addWidget(m_diff);
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(m_status);
+    layout->addWidget(split, 1);
+    layout->addWidget(m_undo, 0, Qt::AlignRight);
+    connect(m_files, &QTreeWidget::currentItemChanged, this, &ChangesPanel::showSelectedDiff);
+    connect(m_undo, &QPushButton::clicked, this, &ChangesPanel::askUndo);
+    connect(&m_watcher, &QFutureWatcher<void>::finished, this, [this] {
+        if (const auto done = std::exchange(m_done, nullptr))
+            done();
+    });
+    showTurn({});
+}
+
+ChangesPanel::~ChangesPanel()
+{
+    // The worker holds only its own copies and the store, which outlives
+    // the window; its result is dropped.
+    m_done = nullptr;
+}
+
+void ChangesPanel::showTurn(const turns::TurnRecord &turn)
+{
+    m_turn = turn;
+    ++m_generation;
+    load();
+}
+
+void ChangesPanel::changesRecorded(const QString &turnId)
+{
+    if (turnId == m_turn.id)
+        load();
+}
+
+void ChangesPanel::runInBackground(std::function<void()> work, std::function<void()> done)
+{
+    if (m_watcher.isRunning()) {
+        // One job at a time; the newest wins once the running one ends.
+        m_done = [this, work, done] { runInBackground(work, done); };
+        return;
+    }
+    const quint64 generation = m_generation;
+    m_done = [this, generation, done] {
+        if (generation == m_generation)
+            done();
+        emit updated();
+    };
+    m_watcher.setFuture(QtConcurrent::run(work));
+}
+
+void ChangesPanel::load()
+{
+    m_files->clear();
+    m_diff->clear();
+    m_undo->setEnabled(false);
+    if (m_turn.id.isEmpty()) {
+        m_status->setText(tr("No turn selected."));
+        return;
+    }
+    m_status->setText(tr("Reading the home's history\u2026"));
+    auto result = std::make_shared<std::optional<Result<history::TurnChanges>>>();
+    runInBackground(
+        [result, &store = m_store, turn = m_turn] { result->emplace(readChanges(store, turn)); },
+        [this, result] {
+            const Result<history::TurnChanges> &changes = **result;
+            if (!changes) {
+                m_status->setText(changes.error().code == u"history.no-turn" ||
+                                          changes.error().code == u"history.none"
+                                      ? tr("The changes are recorded when the turn's VM is "
+                                           "gone.")
+                                      : changes.error().message);
+                return;
+            }
+            for (const history::FileChange &change : changes->files) {
+                auto *item = new QTreeWidgetItem(
+                    m_files, {history::changeKindName(change.kind),
+                              change.why.isEmpty()
+                                  ? change.path
+                                  : QStringLiteral("%1 (%2)").arg(change.path, change.why)});
+                item->setData(0, diffRole, change.diff);
+            }
+            m_status->setText(changes->files.isEmpty() ? tr("The turn changed no file in the home.")
+                                                       : tr("%n file(s) changed in the home.",
+                                                            nullptr, int(changes->files.size())));
+            m_undo->setEnabled(!changes->files.isEmpty());
+            if (QTreeWidgetItem *first = m_files->topLevelItem(0))
+                m_files->setCurrentItem(first);
+        });
+}
+
+void ChangesPanel::showSelectedDiff()
+{
+    const QTreeWidgetItem *item = m_files->currentItem();
+    m_diff->setPlainText(item ? item->data(0, diffRole).toString() : QString());
+}
+
+void ChangesPanel::askUndo()
+{
+    auto plan = std::make_shared<std::optional<Result<history::UndoReport>>>();
+    m_undo->setEnabled(false);
+    runInBackground(
+        [plan, &store = m_store, turn = m_turn] {
+            plan->emplace(undo(store, turn, history::UndoMode::Plan));
+        },
+        [this, plan] {
+            const Result<history::UndoReport> &report = **plan;
+            if (!report) {
+                m_status->setText(report.error().message);
+                m_undo->setEnabled(true);
+                return;
+            }
+            QString text = tr("Restore these files to their state before the turn?") +
+                           QStringLiteral("\n\n") + report->restored.join(QLatin1Char('\n'));
+            if (!report->conflicts.isEmpty()) {
+                text += QStringLiteral("\n\n") + tr("Changed since the turn, left alone:") +
+                        QLatin1Char('\n');
+                for (const history::UndoConflict &conflict : report->conflicts)
+                    text += conflict.path + QLatin1Char('\n');
+            }
+            QMessageBox box(QMessageBox::Question, tr("Undo this turn"), text,
+                            QMessageBox::Yes | QMessageBox::Cancel, this);
+            box.setObjectName(QStringLiteral("undoConfirmation"));
+            box.setTextFormat(Qt::PlainText);
+            box.setDefaultButton(QMessageBox::Cancel);
+            if (box.exec() != QMessageBox::Yes) {
+                m_undo->setEnabled(true);
+                return;
+            }
+            auto applied = std::make_shared<std::optional<Result<history::UndoReport>>>();
+            runInBackground(
+                [applied, &store = m_store, turn = m_turn] {
+                    applied->emplace(undo(store, turn, history::UndoMode::Apply));
+                },
+                [this, applied] {
+                    const Result<history::UndoReport> &done = **applied;
+                    load();
+                    m_status->setText(!done ? done.error().message
+                                            : tr("Undone: %n file(s) restored", nullptr,
+                                                 int(done->restored.size())) +
+                                                  (done->conflicts.isEmpty()
+                                                       ? QString()
+                                                       : tr("; %n changed since and left alone",
+                                                            nullptr, int(done->conflicts.size()))));
+                });
+        });
+}
+
+} // namespace arizuko::desktop

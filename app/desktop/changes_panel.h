@@ -1,0 +1,65 @@
+#pragma once
+
+// The Changes tab of the turn panel: the files a turn added, modified and
+// deleted in its folder's home (and the names its history skipped), the
+// unified diff of the selected one, and "Undo this turn…" after a
+// confirmation listing the files. Everything is read from the home's
+// history (engine/history) on a worker thread.
+
+#include "turns/turn_record.h"
+
+#include <QFutureWatcher>
+#include <QWidget>
+#include <functional>
+
+class QLabel;
+class QPlainTextEdit;
+class QPushButton;
+class QTreeWidget;
+
+namespace arizuko::store {
+class Store;
+}
+
+namespace arizuko::desktop {
+
+class ChangesPanel final : public QWidget
+{
+    Q_OBJECT
+
+public:
+    explicit ChangesPanel(store::Store &store, QWidget *parent = nullptr);
+    ~ChangesPanel() override;
+
+    // Shows this turn's changes (none: an empty record).
+    void showTurn(const turns::TurnRecord &turn);
+    // The history recorded a turn's snapshot after: shown again if it is this one.
+    void changesRecorded(const QString &turnId);
+
+    QTreeWidget *files() const { return m_files; }
+    QPlainTextEdit *diff() const { return m_diff; }
+    QPushButton *undoButton() const { return m_undo; }
+
+signals:
+    // A load or an undo has finished and the panel shows its result.
+    void updated();
+
+private:
+    void load();
+    void showSelectedDiff();
+    void askUndo();
+    // Runs `work` on a worker, then `done` here, unless the turn changed.
+    void runInBackground(std::function<void()> work, std::function<void()> done);
+
+    store::Store &m_store;
+    turns::TurnRecord m_turn;
+    quint64 m_generation = 0;
+    QLabel *m_status;
+    QTreeWidget *m_files;
+    QPlainTextEdit *m_diff;
+    QPushButton *m_undo;
+    QFutureWatcher<void> m_watcher;
+    std::function<void()> m_done;
+};
+
+} // namespace arizuko::desktop

@@ -1,0 +1,64 @@
+#include "history/turn_changes.h"
+
+#include "audit/audit_log.h"
+#include "folders/folders.h"
+#include "store/store.h"
+#include "turns/turn_records.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
+
+namespace arizuko::history {
+
+Result<HomeHistory> openTurnHistory(store::Store &store, const turns::TurnRecord &turn,
+                                    const SnapshotOptions &options)
+{
+    const auto home = folders::Folders(store, QStringLiteral("system:history")).home(turn.folder);
+    if (!home)
+        return home.error();
+    return HomeHistory::openExisting(store.dataDir(), home->id, options);
+}
+
+QJsonObject undoReportJson(const UndoReport &report)
+{
+    QJsonArray conflicts;
+    for (const UndoConflict &conflict : report.conflicts)
+        conflicts.append(QJsonObject{{QStringLiteral("path"), conflict.path},
+                                     {QStringLiteral("why"), conflict.why}});
+    return {{QStringLiteral("turn"), report.turnId},
+            {QStringLiteral("applied"), report.applied},
+            {QStringLiteral("restored"), QJsonArray::fromStringList(report.restored)},
+            {QStringLiteral("conflicts"), conflicts}};
+}
+
+Result<UndoReport> undoTurn(store::Store &store, const turns::TurnRecord &turn, UndoMode mode,
+                            const SnapshotOptions &options, const QString &actor)
+{
+    auto history = openTurnHistory(store, turn, options);
+    if (!history)
+        return history.error();
+    if (mode == UndoMode::Plan)
+        return history->undo(turn.id, mode);
+    // A live turn of the folder writes the same home.
+    const auto live = turns::TurnRecords(store).live();
+    if (!live)
+        return live.error();
+    for (const turns::TurnRecord &other : *live) {
+        if (other.folder == turn.folder)
+            return makeError(QStringLiteral("history.busy"),
+                             QStringLiteral("turn %1 of folder '%2' is %3; undo once it has ended")
+                                 .arg(other.name, other.folder, turns::turnStateName(other.state)));
+    }
+    audit::AuditLog audit(store);
+    const auto report = history->undo(turn.id, mode);
+    QJsonObject detail = report ? undoReportJson(*report)
+                                : QJsonObject{{QStringLiteral("error"), report.error().message}};
+    detail.insert(QStringLiteral("folder"), turn.folder);
+    detail.insert(QStringLiteral("forced"), mode == UndoMode::Force);
+    if (const auto recorded = audit.record(actor, QStringLiteral("turn.undo"), turn.id, detail);
+        !recorded)
+        return recorded.error();
+    return report;
+}
+
+} // namespace arizuko::history

@@ -1,0 +1,33 @@
+#pragma once
+
+// A turn's changes and its undo, for the two front-ends: the history of
+// the home the turn's folder has, and an undo refused while a turn of the
+// folder is live and written to the audit log (turn.undo).
+
+#include "core/result.h"
+#include "history/home_history.h"
+#include "turns/turn_record.h"
+
+#include <QJsonObject>
+
+namespace arizuko::store {
+class Store;
+}
+
+namespace arizuko::history {
+
+// The history of the folder home `turn` ran in; history.none when it has
+// none yet.
+Result<HomeHistory> openTurnHistory(store::Store &store, const turns::TurnRecord &turn,
+                                    const SnapshotOptions &options);
+
+// {turn, applied, restored: [path], conflicts: [{path, why}]}
+QJsonObject undoReportJson(const UndoReport &report);
+
+// HomeHistory::undo on the turn's home. Apply and Force are refused with
+// history.busy while a turn of the folder is queued or running, and are
+// audited (turn.undo, by `actor`) whatever their outcome.
+Result<UndoReport> undoTurn(store::Store &store, const turns::TurnRecord &turn, UndoMode mode,
+                            const SnapshotOptions &options, const QString &actor);
+
+} // namespace arizuko::history
