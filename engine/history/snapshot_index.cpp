@@ -2,7 +2,7 @@
 
 #include <QDataStream>
 #include <QFile>
-#include <QSaveFile>
+#include <cstdio>
 
 namespace arizuko::history {
 namespace {
@@ -42,8 +42,12 @@ SnapshotIndex SnapshotIndex::load(const QString &file)
 
 Result<void> SnapshotIndex::save(const QString &file) const
 {
-    QSaveFile output(file);
-    if (!output.open(QIODevice::WriteOnly))
+    // Written beside and renamed over, but not synced: the index is a
+    // cache, and one lost in a crash only costs the next snapshot a
+    // re-read, while an fsync per snapshot costs more than the walk.
+    const QString temporary = file + QStringLiteral(".new");
+    QFile output(temporary);
+    if (!output.open(QIODevice::WriteOnly | QIODevice::Truncate))
         return makeError(QStringLiteral("history.index"),
                          QStringLiteral("cannot write the snapshot index %1: %2")
                              .arg(file, output.errorString()));
@@ -55,7 +59,10 @@ Result<void> SnapshotIndex::save(const QString &file) const
                << entry.mode << entry.stored
                << QByteArray(reinterpret_cast<const char *>(entry.blob.id), GIT_OID_RAWSZ);
     }
-    if (!output.commit())
+    output.close();
+    if (stream.status() != QDataStream::Ok || output.error() != QFileDevice::NoError ||
+        std::rename(QFile::encodeName(temporary).constData(),
+                    QFile::encodeName(file).constData()) != 0)
         return makeError(QStringLiteral("history.index"),
                          QStringLiteral("cannot write the snapshot index %1: %2")
                              .arg(file, output.errorString()));
