@@ -3,6 +3,9 @@
 // The tools of one turn, as its folder's grants allow them right now: what
 // tools/list shows, and every tools/call, decided by Grants::decide() (so
 // audited) before any tool code runs. Bound to one turn for its lifetime.
+// Besides the catalogue's tools, every connector operation (read from the
+// data directory when the turn starts) is a tool whose grant action is its
+// ext: scope; the host makes its HTTP call (connectors/connector_broker.h).
 
 #include "core/result.h"
 #include "policy/policy.h"
@@ -12,7 +15,13 @@
 #include <QJsonObject>
 #include <QList>
 #include <QObject>
+#include <memory>
 #include <variant>
+
+namespace arizuko::connectors {
+class ConnectorBroker;
+class ConnectorCatalogue;
+} // namespace arizuko::connectors
 
 namespace arizuko::tools {
 
@@ -22,6 +31,10 @@ class TurnTools final : public QObject
 
 public:
     TurnTools(store::Store &store, TurnBinding binding, QueueTurn queue, QObject *parent = nullptr);
+    ~TurnTools() override;
+
+    const connectors::ConnectorCatalogue &connectors() const { return *m_connectors; }
+    connectors::ConnectorBroker &connectorBroker() { return *m_broker; }
 
     const TurnBinding &binding() const { return m_binding; }
 
@@ -47,6 +60,10 @@ private:
     // The folder a call is about, or why the call cannot be about one.
     Result<QString> callScope(const ToolSpec &tool, const QJsonObject &arguments);
     Result<QStringList> candidateScopes(const ToolSpec &tool);
+    // A catalogue tool or a connector operation by name; null when neither.
+    const ToolSpec *spec(const QString &name) const;
+    // The grant action of a tool: mcp:<name>, or a connector's ext: scope.
+    QString actionOf(const QString &name) const;
     // m_queue behind the breadth caps: the turn's own count, and the turns
     // the folder's agents started in the last hour (audited as
     // tools.turn-started, so the count holds across turns and processes).
@@ -58,6 +75,9 @@ private:
     QueueTurn m_queue;
     QueueTurn m_startTurn;
     int m_turnsStarted = 0;
+    std::unique_ptr<connectors::ConnectorCatalogue> m_connectors;
+    QList<ToolSpec> m_connectorTools;
+    connectors::ConnectorBroker *m_broker;
 };
 
 } // namespace arizuko::tools
