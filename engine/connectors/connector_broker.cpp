@@ -86,7 +86,7 @@ Result<QList<SecretValue>> ConnectorBroker::resolveSecrets(const Connector &conn
         if (!found)
             return makeError(QStringLiteral("connectors.no-secret"),
                              QStringLiteral("no secret %1 is set for %2 or any folder above it "
-                                            "(arizukoctl secret set %2 %1)")
+                                            "(arizukoctl secret set %1 --folder %2)")
                                  .arg(key, folder));
         values << SecretValue{key, *found};
     }
