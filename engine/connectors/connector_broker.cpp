@@ -53,6 +53,26 @@ Result<std::optional<TestOrigin>> testOrigin()
     return std::optional<TestOrigin>(TestOrigin{origin, trusted});
 }
 
+Result<QByteArray> resolveFolderSecret(secrets::SecretStore &secrets, const QString &folder,
+                                       const QString &key)
+{
+    QString at = folder;
+    while (true) {
+        auto value = secrets.get(secrets::SecretScope{at}, key);
+        if (value)
+            return value;
+        if (value.error().code != QLatin1String("secrets.not-found"))
+            return value.error();
+        if (at.isEmpty())
+            break;
+        at = parentOf(at);
+    }
+    return makeError(QStringLiteral("connectors.no-secret"),
+                     QStringLiteral("no secret %1 is set for %2 or any folder above it "
+                                    "(arizukoctl secret set %1 --folder %2)")
+                         .arg(key, folder));
+}
+
 ConnectorBroker::ConnectorBroker(store::Store &store, QObject *parent)
     : QObject(parent)
     , m_store(store)
@@ -69,26 +89,10 @@ Result<QList<SecretValue>> ConnectorBroker::resolveSecrets(const Connector &conn
         return secrets.error();
     QList<SecretValue> values;
     for (const QString &key : connector.secretKeys) {
-        // The nearest folder up the tree that holds the key; '' is the base.
-        QString at = folder;
-        std::optional<QByteArray> found;
-        while (!found) {
-            auto value = (*secrets)->get(secrets::SecretScope{at}, key);
-            if (value)
-                found = *value;
-            else if (value.error().code != QLatin1String("secrets.not-found"))
-                return value.error();
-            else if (at.isEmpty())
-                break;
-            else
-                at = parentOf(at);
-        }
-        if (!found)
-            return makeError(QStringLiteral("connectors.no-secret"),
-                             QStringLiteral("no secret %1 is set for %2 or any folder above it "
-                                            "(arizukoctl secret set %1 --folder %2)")
-                                 .arg(key, folder));
-        values << SecretValue{key, *found};
+        const auto value = resolveFolderSecret(**secrets, folder, key);
+        if (!value)
+            return value.error();
+        values << SecretValue{key, *value};
     }
     return values;
 }
@@ -141,7 +145,9 @@ void ConnectorBroker::call(const CatalogueEntry &entry, const QString &folder, c
         const bool success = response.status >= 200 && response.status < 300;
         audit(entry, folder, turn, success ? QStringLiteral("ok") : QStringLiteral("http-error"),
               response.status, finished.latencyMs, path, {});
-        QString text = QStringLiteral("%1 → HTTP %2").arg(line).arg(response.status);
+        // One pass of arg(): a path holds %XX escapes that a second pass would
+        // read as placeholders.
+        QString text = QStringLiteral("%1 → HTTP %2").arg(line, QString::number(response.status));
         if (!response.location.isEmpty())
             text += QStringLiteral(" (redirect to %1, not followed)")
                         .arg(QString::fromUtf8(scrubSecrets(response.location, values)));

@@ -19,6 +19,9 @@ class QNetworkAccessManager;
 namespace arizuko::store {
 class Store;
 }
+namespace arizuko::secrets {
+class SecretStore;
+}
 
 namespace arizuko::connectors {
 
@@ -40,6 +43,12 @@ struct TestOrigin
     QList<QSslCertificate> trusted;
 };
 Result<std::optional<TestOrigin>> testOrigin();
+
+// The value of the folder's secret `key`, from the nearest folder up the
+// tree that holds it (the folder, its parent, …, the base folder '');
+// connectors.no-secret when none does.
+Result<QByteArray> resolveFolderSecret(secrets::SecretStore &secrets, const QString &folder,
+                                       const QString &key);
 
 class ConnectorBroker final : public QObject
 {

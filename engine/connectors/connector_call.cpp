@@ -99,8 +99,7 @@ void ConnectorCall::finish()
                                   QStringLiteral("refused: the service redirected (HTTP %1) to "
                                                  "another host, %2; a connector calls only its "
                                                  "own host")
-                                      .arg(status)
-                                      .arg(target.host())));
+                                      .arg(QString::number(status), target.host())));
         response.location = target.path(QUrl::FullyEncoded).toLatin1();
     }
     deliver(std::move(response));

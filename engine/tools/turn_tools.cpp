@@ -6,7 +6,9 @@
 #include "connectors/connector_request.h"
 #include "folders/folder_names.h"
 #include "folders/folders.h"
+#include "policy/action.h"
 #include "policy/call_params.h"
+#include "secrets/secret_store.h"
 #include "store/store.h"
 #include "store/timestamp.h"
 
@@ -92,6 +94,68 @@ TurnTools::TurnTools(store::Store &store, TurnBinding binding, QueueTurn queue, 
 }
 
 TurnTools::~TurnTools() = default;
+
+QJsonObject TurnTools::shellEnvironment()
+{
+    auto environment = grantedEnvironment();
+    if (environment)
+        return *environment;
+    if (const auto recorded = audit::AuditLog(m_store).record(
+            m_binding.folder, QStringLiteral("shell-env.failed"), m_binding.folder,
+            {{QStringLiteral("turn"), m_binding.turnId},
+             {QStringLiteral("error"), environment.error().code}});
+        !recorded)
+        qWarning("shell-env.failed not audited: %s", qPrintable(recorded.error().message));
+    return {};
+}
+
+Result<QJsonObject> TurnTools::grantedEnvironment()
+{
+    const QString &folder = m_binding.folder;
+    const auto rows = m_policy.grants().list(folder);
+    if (!rows)
+        return rows.error();
+    QStringList keys;
+    for (const policy::Grant &grant : *rows) {
+        const QString key = policy::shellEnvKey(grant.action);
+        if (!key.isEmpty() && grant.effect == policy::Effect::Allow && !keys.contains(key))
+            keys << key;
+    }
+    QJsonObject environment;
+    if (keys.isEmpty())
+        return environment;
+    auto secrets = secrets::SecretStore::open(m_store, QStringLiteral("system:shell-env"));
+    if (!secrets)
+        return secrets.error();
+    QStringList given;
+    QStringList missing;
+    for (const QString &key : std::as_const(keys)) {
+        // A deny row, or an allow on another folder only, keeps it out.
+        const auto decision =
+            m_policy.grants().authorize(folder, QStringLiteral("shell:env:") + key, folder);
+        if (!decision)
+            return decision.error();
+        if (!decision->allowed)
+            continue;
+        const auto value = connectors::resolveFolderSecret(**secrets, folder, key);
+        if (!value) {
+            missing << key;
+            continue;
+        }
+        environment.insert(key, QString::fromUtf8(*value));
+        given << key;
+    }
+    if (given.isEmpty() && missing.isEmpty())
+        return environment;
+    const auto recorded = audit::AuditLog(m_store).record(
+        folder, QStringLiteral("shell-env.granted"), folder,
+        {{QStringLiteral("turn"), m_binding.turnId},
+         {QStringLiteral("keys"), QJsonArray::fromStringList(given)},
+         {QStringLiteral("missing"), QJsonArray::fromStringList(missing)}});
+    if (!recorded)
+        return recorded.error();
+    return environment;
+}
 
 const ToolSpec *TurnTools::spec(const QString &name) const
 {
@@ -268,14 +332,14 @@ std::variant<QJsonObject, ToolOutcome> TurnTools::admit(const QString &name,
     if (!decision)
         return toolError(QStringLiteral("refused: the grants could not be read: %1")
                              .arg(decision.error().message));
-    emit callDecided({{QStringLiteral("tool"), name},
-                      {QStringLiteral("scope"), *scope},
-                      {QStringLiteral("allowed"), decision->allowed},
-                      {QStringLiteral("reason"), decision->reason},
-                      {QStringLiteral("decide_us"), deciding.nsecsElapsed() / 1000},
-                      {QStringLiteral("grant"), decision->decidingGrant
-                                                    ? QJsonValue(decision->decidingGrant->id)
-                                                    : QJsonValue()}});
+    emit callDecided(
+        {{QStringLiteral("tool"), name},
+         {QStringLiteral("scope"), *scope},
+         {QStringLiteral("allowed"), decision->allowed},
+         {QStringLiteral("reason"), decision->reason},
+         {QStringLiteral("decide_us"), deciding.nsecsElapsed() / 1000},
+         {QStringLiteral("grant"),
+          decision->decidingGrant ? QJsonValue(decision->decidingGrant->id) : QJsonValue()}});
     if (!decision->allowed)
         return toolError(QStringLiteral("refused by the grants of %1: %2")
                              .arg(m_binding.folder, decision->reason));

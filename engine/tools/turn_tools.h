@@ -41,6 +41,13 @@ public:
     // The tools some grant lets the folder call on some folder the tool can
     // address (its own, its parent, its subfolders, any other).
     Result<QList<const ToolSpec *>> listed();
+    // The secrets shell:env:<KEY> grants put into the agent's environment in
+    // the guest: each key an allow row names for this folder that the
+    // grants allow now on it, from the nearest folder up that holds it.
+    // Audited as shell-env.granted with the key names (never the values);
+    // a granted key no folder holds is left out and named there. When the
+    // grants or secrets cannot be read, nothing enters (shell-env.failed).
+    QJsonObject shellEnvironment();
     // Decides the call on the folder it addresses, then runs it, and hands
     // the outcome to `finished`: at once, or later from this thread for a
     // tool working on a worker (never after this object is gone). A refusal
@@ -60,6 +67,7 @@ private:
     // The folder a call is about, or why the call cannot be about one.
     Result<QString> callScope(const ToolSpec &tool, const QJsonObject &arguments);
     Result<QStringList> candidateScopes(const ToolSpec &tool);
+    Result<QJsonObject> grantedEnvironment();
     // A catalogue tool or a connector operation by name; null when neither.
     const ToolSpec *spec(const QString &name) const;
     // The grant action of a tool: mcp:<name>, or a connector's ext: scope.

@@ -6,7 +6,7 @@ told to trust DIR/ca.pem trusts it), listens on 127.0.0.1:0, prints the port,
 and appends one JSON line per request (method, raw target, headers, body) to
 DIR/requests.jsonl. A few paths misbehave on purpose: /echo-key answers with
 the request's credentials, /away redirects to another host, /here to itself,
-/slow waits, /huge sends 2 MiB.
+/slow waits, /huge streams without end.
 """
 import http.server
 import json
@@ -82,13 +82,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
             time.sleep(8)
             return
         if path.endswith("/huge"):
-            # No Content-Length: the cap must hold on the bytes themselves.
+            # No Content-Length and no end: the cap must hold on
+            # the bytes as they arrive, not on a finished reply.
             self.send_response(200)
             self.send_header("Connection", "close")
             self.end_headers()
             chunk = b"x" * 65536
             try:
-                for _ in range(32):
+                while True:
                     self.wfile.write(chunk)
             except OSError:
                 pass

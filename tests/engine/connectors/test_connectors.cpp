@@ -404,6 +404,9 @@ private slots:
         const QString target = requests().last().value(QStringLiteral("target")).toString();
         QVERIFY2(target.startsWith(QStringLiteral("/api/items/")), qPrintable(target));
         const QString segment = target.mid(QStringLiteral("/api/items/").size());
+        // The agent reads the same path it was sent to.
+        QVERIFY2(text.startsWith(QStringLiteral("GET ") + target + QStringLiteral(" → HTTP 200")),
+                 qPrintable(text));
         QVERIFY2(!segment.contains(u'/') && !segment.contains(u'?') && !segment.contains(u'#'),
                  qPrintable(target));
         // The server decodes exactly the value the agent sent, as one segment.
@@ -500,6 +503,33 @@ private slots:
         QVERIFY(isError);
         QVERIFY2(text.contains(QStringLiteral("must be https://127.0.0.1:<port>")),
                  qPrintable(text));
+    }
+
+    void shellEnvGrantsPutOnlyTheirSecretsInTheEnvironment()
+    {
+        QCOMPARE(m_tools->shellEnvironment(), QJsonObject());
+        // `*` names no key, so it puts nothing into the guest.
+        grant(QStringLiteral("*"));
+        QCOMPARE(m_tools->shellEnvironment(), QJsonObject());
+        grant(QStringLiteral("shell:env:GITHUB_TOKEN"));
+        grant(QStringLiteral("shell:env:NOT_SET_ANYWHERE"));
+        QCOMPARE(m_tools->shellEnvironment(),
+                 (QJsonObject{{QStringLiteral("GITHUB_TOKEN"), QString::fromUtf8(bearerKey)}}));
+        audit::Query query;
+        query.kind = QStringLiteral("shell-env");
+        const auto rows = audit::AuditLog(m_fixture->store()).query(query);
+        QVERIFY(rows && !rows->isEmpty());
+        QCOMPARE(rows->last().detail.value(QStringLiteral("keys")).toArray(),
+                 QJsonArray{QStringLiteral("GITHUB_TOKEN")});
+        QCOMPARE(rows->last().detail.value(QStringLiteral("missing")).toArray(),
+                 QJsonArray{QStringLiteral("NOT_SET_ANYWHERE")});
+        // A deny wins over the allow.
+        QVERIFY(m_fixture->grants().add(row(QStringLiteral("corp/eng"),
+                                            QStringLiteral("shell:env:GITHUB_TOKEN"),
+                                            QStringLiteral("**"), policy::Effect::Deny),
+                                        QStringLiteral("user")));
+        QCOMPARE(m_tools->shellEnvironment(), QJsonObject());
+        verifyNoKeyInDatabase();
     }
 
     void definitionErrorsNameFileAndLine_data()
