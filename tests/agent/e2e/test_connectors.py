@@ -4,7 +4,8 @@ folder's key (to a loopback server whose CA only this engine trusts, via
 ARIZUKO_CONNECTOR_TEST_ORIGIN) and the answer, which echoes the key, comes
 back scrubbed. The transcript and the audit row say what happened; a copy
 of the guest's environments, command lines and writable files, taken by
-the agent itself, holds no key."""
+the agent itself, holds no key. With a shell:env grant instead, the key
+is in the agent's environment, and the audit names it without its value."""
 
 import json
 import pathlib
@@ -20,6 +21,7 @@ from agent_harness import h, ScriptedUpstream, new_canary, engine_with_upstream,
 
 CONNECTORS = pathlib.Path(__file__).resolve().parents[2] / "engine" / "connectors"
 KEY = "conn-key-" + secrets.token_hex(12)
+ENV_KEY = "env-key-" + secrets.token_hex(12)
 # What the agent (the folder's uid in the guest) can read of the guest.
 DUMP_COMMAND = (
     "env > conn-env.dump; "
@@ -35,6 +37,9 @@ SCRIPT = {
              "tool_use": {"name": "mcp__arizuko__testsvc_echo", "input": {}}},
             {"tool_use": {"name": "mcp__arizuko__testsvc_get_item", "input": {"id": "../../admin"}}},
             {"tool_use": {"name": "Bash", "input": {"command": DUMP_COMMAND}}},
+            {"text": "Done."}]},
+        {"prompt": "show the environment", "steps": [
+            {"tool_use": {"name": "Bash", "input": {"command": "env > lab-env.dump; echo dumped"}}},
             {"text": "Done."}]},
     ],
 }
@@ -72,6 +77,17 @@ class Connectors(unittest.TestCase):
         cls.name = h.turn_name_from(cls.result.stderr)
         cls.events = cls.engine.events(cls.name)
         cls.home = cls.engine.home("corp/eng")
+        # The escape hatch, in a folder of its own.
+        cls.engine.add_folder("lab")
+        stored = subprocess.run(cls.engine.command("secret", "set", "LAB_TOKEN", "--folder", "lab"),
+                                input=ENV_KEY + "\n", capture_output=True, text=True,
+                                env=cls.engine.environment, timeout=60)
+        if stored.returncode != 0:
+            raise AssertionError(stored.stderr)
+        cls.env_grant = cls.engine.run("grant", "add", "lab", "shell:env:LAB_TOKEN", "lab")
+        cls.env_result = cls.engine.run("run", "--model", "claude-sonnet-4-5", "lab",
+                                        "show the environment", timeout=600)
+        cls.env_name = h.turn_name_from(cls.env_result.stderr)
 
     @classmethod
     def tearDownClass(cls):
@@ -127,6 +143,22 @@ class Connectors(unittest.TestCase):
                   if key in path.read_bytes()]
         self.assertEqual(leaked, [])
         self.assertNotIn(KEY, self.result.stdout + self.result.stderr)
+
+    def test_a_shell_env_grant_puts_the_key_in_the_agents_environment(self):
+        self.assertEqual(self.env_grant.returncode, 0, self.env_grant.stderr)
+        self.assertIn("leaves the host's control", self.env_grant.stderr)
+        self.assertIn("connector", self.env_grant.stderr)
+        self.assertEqual(self.env_result.returncode, 0, self.env_result.stderr)
+        lines = (self.engine.home("lab") / "lab-env.dump").read_text().splitlines()
+        self.assertIn("LAB_TOKEN=" + ENV_KEY, lines)
+        rows = self.engine.run("--json", "audit", "--kind", "shell-env")
+        entries = json.loads(rows.stdout)
+        self.assertEqual([(e["subject"], e["detail"]["keys"], e["detail"]["turn"][:8])
+                          for e in entries], [("lab", ["LAB_TOKEN"], self.env_name[3:])])
+        self.assertNotIn(ENV_KEY, rows.stdout)
+        self.assertNotIn(ENV_KEY, json.dumps(self.engine.events(self.env_name)))
+        # The connector folder got no environment from it.
+        self.assertNotIn(ENV_KEY.encode(), (self.home / "conn-env.dump").read_bytes())
 
 
 if __name__ == "__main__":
