@@ -10,6 +10,7 @@ const QList<CommandGroup> &commandGroups()
         {QStringLiteral("topic"), QStringLiteral("topic add|list|fork|rename"), runTopic},
         {QStringLiteral("secret"), QStringLiteral("secret set|list|rm|rotate-key"), runSecret},
         {QStringLiteral("grant"), QStringLiteral("grant add|rm|list|check|tools|join|leave|members"), runGrant},
+        {QStringLiteral("connector"), QStringLiteral("connector list|show|check|call"), runConnector},
         {QStringLiteral("network"), QStringLiteral("network allow|deny|rm|list|resolve|test"), runNetwork},
         {QStringLiteral("route"), QStringLiteral("route add|rm|list|test"), runRoute},
         {QStringLiteral("export"), QStringLiteral("export [--format manifest|script] [--folders F]... [--include acl,acl_membership,routes,secrets] [--unrepresentable omit|refuse] [-o FILE]"), runExport},

@@ -38,5 +38,6 @@ Exit runModel(Context &context, const QStringList &arguments);
 Exit runExport(Context &context, const QStringList &arguments);
 Exit runImport(Context &context, const QStringList &arguments);
 Exit runSettings(Context &context, const QStringList &arguments);
+Exit runConnector(Context &context, const QStringList &arguments);
 
 } // namespace arizuko::cli

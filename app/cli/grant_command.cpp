@@ -2,6 +2,7 @@
 // say what each folder's agent may do through tools, and the membership graph.
 
 #include "commands.h"
+#include "policy/action.h"
 #include "policy/policy.h"
 #include "subcommands.h"
 #include "with_policy.h"
@@ -67,7 +68,10 @@ Exit add(Context &context, const QStringList &arguments)
     const QString command = QStringLiteral("grant add");
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
-        "Add a grant. ACTION is *, admin, interact, egress, mcp:* or mcp:<tool>;\n"
+        "Add a grant. ACTION is *, admin, interact, egress, mcp:*, mcp:<tool>,\n"
+        "ext:<service>:<operation> (a connector, e.g. ext:github:** or\n"
+        "ext:*:issues:read) or shell:env:<KEY> (the folder's secret KEY in the\n"
+        "agent's environment; prefer a connector);\n"
         "SCOPE is corp (exactly), corp/* (children), corp/** (subtree) or ** (all).\n"
         "With --as FOLDER the grant is delegated by that folder: it must hold a row\n"
         "WITH GRANT OPTION covering it, and may not write a deny or name a wildcard."));
@@ -114,6 +118,15 @@ Exit add(Context &context, const QStringList &arguments)
             context.printJson(policy::toJson(*added));
         else
             context.out() << "grant " << policy::describeGrant(*added) << "\n";
+        if (const QString key = policy::shellEnvKey(added->action);
+            !key.isEmpty() && added->effect == policy::Effect::Allow) {
+            context.err() << "warning: " << key << " now enters the agent's environment in "
+                          << "the guest: its value leaves the host's control (the agent can "
+                          << "send it to any host the allowlist allows). A connector keeps the "
+                          << "key on the host and calls the API for the agent (arizukoctl "
+                          << "connector list).\n";
+            context.err().flush();
+        }
         return Exit::Ok;
     });
 }

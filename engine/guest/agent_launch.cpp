@@ -116,6 +116,9 @@ AgentLaunch buildAgentLaunch(const TurnSpec &spec, const GuestLayout &layout)
     }
     if (!spec.gatewayToken.empty())
         set("ANTHROPIC_API_KEY", spec.gatewayToken);
+    // shell:env grants: checked by parseTurnSpec never to be one of the above.
+    for (const auto &[name, value] : spec.environment)
+        set(name, value);
     return launch;
 }
 

@@ -119,6 +119,60 @@ SessionMode parseSessionMode(const std::string &name)
     throw SpecError("unknown session_mode \"" + name + "\" (expected new or resume)");
 }
 
+// Names the launcher sets itself (agent_launch.cpp) or that would change
+// how the agent or its libraries run; a secret may not take their place.
+bool isReservedVariable(const std::string &name)
+{
+    static constexpr std::string_view reserved[] = {"PATH",
+                                                    "HOME",
+                                                    "USER",
+                                                    "LOGNAME",
+                                                    "SHELL",
+                                                    "TERM",
+                                                    "LANG",
+                                                    "TMPDIR",
+                                                    "SSL_CERT_FILE",
+                                                    "DISABLE_TELEMETRY",
+                                                    "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC",
+                                                    "IS_SANDBOX",
+                                                    "NO_PROXY",
+                                                    "no_proxy",
+                                                    "HTTPS_PROXY",
+                                                    "HTTP_PROXY",
+                                                    "https_proxy",
+                                                    "http_proxy",
+                                                    "LD_PRELOAD",
+                                                    "LD_LIBRARY_PATH",
+                                                    "NODE_OPTIONS",
+                                                    "BASH_ENV",
+                                                    "ENV"};
+    for (const std::string_view word : reserved) {
+        if (name == word)
+            return true;
+    }
+    return name.rfind("ARIZUKO_", 0) == 0 || name.rfind("ANTHROPIC_", 0) == 0;
+}
+
+std::vector<std::pair<std::string, std::string>> parseEnvironment(const json::Value *object)
+{
+    std::vector<std::pair<std::string, std::string>> environment;
+    if (!object)
+        return environment;
+    for (const auto &[name, value] : *object->asObject()) {
+        const bool plain =
+            !name.empty() && name.size() <= 128 && !(name[0] >= '0' && name[0] <= '9') &&
+            name.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                   "0123456789_") == std::string::npos;
+        if (!plain || isReservedVariable(name))
+            throw SpecError("env: '" + name + "' is not a variable a secret may set");
+        const std::string *text = value.asString();
+        if (!text || text->find('\0') != std::string::npos)
+            throw SpecError("env: " + name + " must be a string without NUL");
+        environment.emplace_back(name, *text);
+    }
+    return environment;
+}
+
 } // namespace
 
 TurnSpec parseTurnSpec(std::string_view line)
@@ -162,6 +216,7 @@ TurnSpec parseTurnSpec(std::string_view line)
     spec.uid = static_cast<std::uint32_t>(reader.optionalInteger("uid", 0, maxId).value_or(1000));
     spec.gid = static_cast<std::uint32_t>(reader.optionalInteger("gid", 0, maxId).value_or(1000));
     spec.network = parseNetwork(reader.object("network"));
+    spec.environment = parseEnvironment(reader.object("env"));
 
     switch (spec.agent) {
     case AgentKind::Command:

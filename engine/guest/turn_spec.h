@@ -10,6 +10,8 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace arizuko::guest {
 
@@ -56,6 +58,9 @@ struct TurnSpec
     std::uint32_t uid = 1000;
     std::uint32_t gid = 1000;
     std::optional<Ipv4Interface> network;
+    // Secrets a shell:env:<KEY> grant puts into the agent's environment
+    // (docs/tools.md); never a name the launcher sets itself.
+    std::vector<std::pair<std::string, std::string>> environment;
 };
 
 inline constexpr std::int64_t protocolVersion = 1;

@@ -1,9 +1,15 @@
 #include "tools/turn_tools.h"
 
 #include "audit/audit_log.h"
+#include "connectors/connector_broker.h"
+#include "connectors/connector_catalogue.h"
+#include "connectors/connector_request.h"
 #include "folders/folder_names.h"
 #include "folders/folders.h"
+#include "policy/action.h"
 #include "policy/call_params.h"
+#include "secrets/secret_store.h"
+#include "store/store.h"
 #include "store/timestamp.h"
 
 #include <QDateTime>
@@ -50,6 +56,19 @@ policy::CallParams callParams(const QJsonObject &arguments)
     return params;
 }
 
+// A connector operation as the agent sees it: its description says that
+// the host makes the call, to which service, and what it does.
+ToolSpec connectorTool(const connectors::Connector &connector,
+                       const connectors::Operation &operation)
+{
+    return {operation.tool,
+            QStringLiteral("%1 (%2 %3 on %4, called by the host with the folder's key; the key "
+                           "is never shown to you)")
+                .arg(operation.description, QString::fromLatin1(operation.method), operation.path,
+                     connector.baseUrl.host()),
+            connectors::inputSchema(operation), ToolTarget::OwnFolder};
+}
+
 } // namespace
 
 TurnTools::TurnTools(store::Store &store, TurnBinding binding, QueueTurn queue, QObject *parent)
@@ -59,7 +78,102 @@ TurnTools::TurnTools(store::Store &store, TurnBinding binding, QueueTurn queue, 
     , m_binding(std::move(binding))
     , m_queue(std::move(queue))
     , m_startTurn([this](const TurnOrder &order) { return startTurn(order); })
-{}
+    , m_connectors(std::make_unique<connectors::ConnectorCatalogue>(
+          connectors::ConnectorCatalogue::load(store.dataDir())))
+    , m_broker(new connectors::ConnectorBroker(store, this))
+{
+    for (const QString &error : m_connectors->errors())
+        qWarning("connector definition left out: %s", qPrintable(error));
+    for (const connectors::Connector &connector : m_connectors->connectors()) {
+        for (const connectors::Operation &operation : connector.operations) {
+            // A catalogue tool keeps its name: a connector cannot shadow it.
+            if (!findTool(operation.tool))
+                m_connectorTools << connectorTool(connector, operation);
+        }
+    }
+}
+
+TurnTools::~TurnTools() = default;
+
+QJsonObject TurnTools::shellEnvironment()
+{
+    auto environment = grantedEnvironment();
+    if (environment)
+        return *environment;
+    if (const auto recorded = audit::AuditLog(m_store).record(
+            m_binding.folder, QStringLiteral("shell-env.failed"), m_binding.folder,
+            {{QStringLiteral("turn"), m_binding.turnId},
+             {QStringLiteral("error"), environment.error().code}});
+        !recorded)
+        qWarning("shell-env.failed not audited: %s", qPrintable(recorded.error().message));
+    return {};
+}
+
+Result<QJsonObject> TurnTools::grantedEnvironment()
+{
+    const QString &folder = m_binding.folder;
+    const auto rows = m_policy.grants().list(folder);
+    if (!rows)
+        return rows.error();
+    QStringList keys;
+    for (const policy::Grant &grant : *rows) {
+        const QString key = policy::shellEnvKey(grant.action);
+        if (!key.isEmpty() && grant.effect == policy::Effect::Allow && !keys.contains(key))
+            keys << key;
+    }
+    QJsonObject environment;
+    if (keys.isEmpty())
+        return environment;
+    auto secrets = secrets::SecretStore::open(m_store, QStringLiteral("system:shell-env"));
+    if (!secrets)
+        return secrets.error();
+    QStringList given;
+    QStringList missing;
+    for (const QString &key : std::as_const(keys)) {
+        // A deny row, or an allow on another folder only, keeps it out.
+        const auto decision =
+            m_policy.grants().authorize(folder, QStringLiteral("shell:env:") + key, folder);
+        if (!decision)
+            return decision.error();
+        if (!decision->allowed)
+            continue;
+        const auto value = connectors::resolveFolderSecret(**secrets, folder, key);
+        if (!value) {
+            missing << key;
+            continue;
+        }
+        environment.insert(key, QString::fromUtf8(*value));
+        given << key;
+    }
+    if (given.isEmpty() && missing.isEmpty())
+        return environment;
+    const auto recorded = audit::AuditLog(m_store).record(
+        folder, QStringLiteral("shell-env.granted"), folder,
+        {{QStringLiteral("turn"), m_binding.turnId},
+         {QStringLiteral("keys"), QJsonArray::fromStringList(given)},
+         {QStringLiteral("missing"), QJsonArray::fromStringList(missing)}});
+    if (!recorded)
+        return recorded.error();
+    return environment;
+}
+
+const ToolSpec *TurnTools::spec(const QString &name) const
+{
+    if (const ToolSpec *tool = findTool(name))
+        return tool;
+    for (const ToolSpec &tool : m_connectorTools) {
+        if (tool.name == name)
+            return &tool;
+    }
+    return nullptr;
+}
+
+QString TurnTools::actionOf(const QString &name) const
+{
+    if (findTool(name))
+        return toolAction(name);
+    return m_connectors->find(name).operation->scope;
+}
 
 Result<QString> TurnTools::startTurn(const TurnOrder &order)
 {
@@ -137,14 +251,20 @@ Result<QStringList> TurnTools::candidateScopes(const ToolSpec &tool)
 
 Result<QList<const ToolSpec *>> TurnTools::listed()
 {
+    QList<const ToolSpec *> all;
+    for (const ToolSpec &tool : toolCatalogue())
+        all << &tool;
+    for (const ToolSpec &tool : m_connectorTools)
+        all << &tool;
     QList<const ToolSpec *> visible;
-    for (const ToolSpec &tool : toolCatalogue()) {
+    for (const ToolSpec *toolPointer : std::as_const(all)) {
+        const ToolSpec &tool = *toolPointer;
         const auto scopes = candidateScopes(tool);
         if (!scopes)
             return scopes.error();
         for (const QString &scope : *scopes) {
-            const auto actions = m_policy.grants().effectiveActions(m_binding.folder, scope,
-                                                                    {toolAction(tool.name)});
+            const auto actions =
+                m_policy.grants().effectiveActions(m_binding.folder, scope, {actionOf(tool.name)});
             if (!actions)
                 return actions.error();
             if (!actions->isEmpty()) {
@@ -194,7 +314,7 @@ Result<QString> TurnTools::callScope(const ToolSpec &tool, const QJsonObject &ar
 std::variant<QJsonObject, ToolOutcome> TurnTools::admit(const QString &name,
                                                         const QJsonObject &sent)
 {
-    const ToolSpec *tool = findTool(name);
+    const ToolSpec *tool = spec(name);
     if (!tool)
         return toolError(QStringLiteral("there is no tool named %1").arg(name));
     const auto normalized = normalizedArguments(sent);
@@ -207,19 +327,19 @@ std::variant<QJsonObject, ToolOutcome> TurnTools::admit(const QString &name,
     // The one place a tool call is allowed: live grants, audited.
     QElapsedTimer deciding;
     deciding.start();
-    const auto decision = m_policy.grants().decide(m_binding.folder, toolAction(name), *scope,
-                                                   callParams(arguments));
+    const auto decision =
+        m_policy.grants().decide(m_binding.folder, actionOf(name), *scope, callParams(arguments));
     if (!decision)
         return toolError(QStringLiteral("refused: the grants could not be read: %1")
                              .arg(decision.error().message));
-    emit callDecided({{QStringLiteral("tool"), name},
-                      {QStringLiteral("scope"), *scope},
-                      {QStringLiteral("allowed"), decision->allowed},
-                      {QStringLiteral("reason"), decision->reason},
-                      {QStringLiteral("decide_us"), deciding.nsecsElapsed() / 1000},
-                      {QStringLiteral("grant"), decision->decidingGrant
-                                                    ? QJsonValue(decision->decidingGrant->id)
-                                                    : QJsonValue()}});
+    emit callDecided(
+        {{QStringLiteral("tool"), name},
+         {QStringLiteral("scope"), *scope},
+         {QStringLiteral("allowed"), decision->allowed},
+         {QStringLiteral("reason"), decision->reason},
+         {QStringLiteral("decide_us"), deciding.nsecsElapsed() / 1000},
+         {QStringLiteral("grant"),
+          decision->decidingGrant ? QJsonValue(decision->decidingGrant->id) : QJsonValue()}});
     if (!decision->allowed)
         return toolError(QStringLiteral("refused by the grants of %1: %2")
                              .arg(m_binding.folder, decision->reason));
@@ -229,10 +349,20 @@ std::variant<QJsonObject, ToolOutcome> TurnTools::admit(const QString &name,
 void TurnTools::call(const QString &name, const QJsonObject &sent, ToolFinished finished)
 {
     const auto admitted = admit(name, sent);
-    if (const auto *refused = std::get_if<ToolOutcome>(&admitted))
+    const connectors::CatalogueEntry connector =
+        findTool(name) ? connectors::CatalogueEntry{} : m_connectors->find(name);
+    if (const auto *refused = std::get_if<ToolOutcome>(&admitted)) {
+        if (connector.operation)
+            m_broker->recordRefused(connector, m_binding.folder, m_binding.turnId, refused->text);
         return finished(*refused);
-    const ToolSpec &tool = *findTool(name);
+    }
     const QJsonObject &arguments = std::get<QJsonObject>(admitted);
+    if (connector.operation)
+        return m_broker->call(connector, m_binding.folder, m_binding.turnId, arguments,
+                              [finished](const connectors::ConnectorOutcome &outcome) {
+                                  finished({outcome.text, outcome.isError});
+                              });
+    const ToolSpec &tool = *findTool(name);
     ToolContext context{m_store,
                         m_policy,
                         m_binding,

@@ -3,6 +3,9 @@
 // The tools of one turn, as its folder's grants allow them right now: what
 // tools/list shows, and every tools/call, decided by Grants::decide() (so
 // audited) before any tool code runs. Bound to one turn for its lifetime.
+// Besides the catalogue's tools, every connector operation (read from the
+// data directory when the turn starts) is a tool whose grant action is its
+// ext: scope; the host makes its HTTP call (connectors/connector_broker.h).
 
 #include "core/result.h"
 #include "policy/policy.h"
@@ -12,7 +15,13 @@
 #include <QJsonObject>
 #include <QList>
 #include <QObject>
+#include <memory>
 #include <variant>
+
+namespace arizuko::connectors {
+class ConnectorBroker;
+class ConnectorCatalogue;
+} // namespace arizuko::connectors
 
 namespace arizuko::tools {
 
@@ -22,12 +31,23 @@ class TurnTools final : public QObject
 
 public:
     TurnTools(store::Store &store, TurnBinding binding, QueueTurn queue, QObject *parent = nullptr);
+    ~TurnTools() override;
+
+    const connectors::ConnectorCatalogue &connectors() const { return *m_connectors; }
+    connectors::ConnectorBroker &connectorBroker() { return *m_broker; }
 
     const TurnBinding &binding() const { return m_binding; }
 
     // The tools some grant lets the folder call on some folder the tool can
     // address (its own, its parent, its subfolders, any other).
     Result<QList<const ToolSpec *>> listed();
+    // The secrets shell:env:<KEY> grants put into the agent's environment in
+    // the guest: each key an allow row names for this folder that the
+    // grants allow now on it, from the nearest folder up that holds it.
+    // Audited as shell-env.granted with the key names (never the values);
+    // a granted key no folder holds is left out and named there. When the
+    // grants or secrets cannot be read, nothing enters (shell-env.failed).
+    QJsonObject shellEnvironment();
     // Decides the call on the folder it addresses, then runs it, and hands
     // the outcome to `finished`: at once, or later from this thread for a
     // tool working on a worker (never after this object is gone). A refusal
@@ -47,6 +67,11 @@ private:
     // The folder a call is about, or why the call cannot be about one.
     Result<QString> callScope(const ToolSpec &tool, const QJsonObject &arguments);
     Result<QStringList> candidateScopes(const ToolSpec &tool);
+    Result<QJsonObject> grantedEnvironment();
+    // A catalogue tool or a connector operation by name; null when neither.
+    const ToolSpec *spec(const QString &name) const;
+    // The grant action of a tool: mcp:<name>, or a connector's ext: scope.
+    QString actionOf(const QString &name) const;
     // m_queue behind the breadth caps: the turn's own count, and the turns
     // the folder's agents started in the last hour (audited as
     // tools.turn-started, so the count holds across turns and processes).
@@ -58,6 +83,9 @@ private:
     QueueTurn m_queue;
     QueueTurn m_startTurn;
     int m_turnsStarted = 0;
+    std::unique_ptr<connectors::ConnectorCatalogue> m_connectors;
+    QList<ToolSpec> m_connectorTools;
+    connectors::ConnectorBroker *m_broker;
 };
 
 } // namespace arizuko::tools

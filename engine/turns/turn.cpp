@@ -645,6 +645,9 @@ QByteArray Turn::turnSpecLine() const
         // runs as root: the VM, not the uid, is the confinement).
         {QStringLiteral("uid"), qint64(::getuid())},
         {QStringLiteral("gid"), qint64(::getgid())},
+        // Secrets the folder's shell:env:<KEY> grants put into the agent's
+        // environment (docs/tools.md); read when the spec goes out.
+        {QStringLiteral("env"), m_tools->shellEnvironment()},
         {QStringLiteral("network"),
          QJsonObject{{QStringLiteral("address"), QStringLiteral("%1/%2")
                                                      .arg(subnet.guestAddress())

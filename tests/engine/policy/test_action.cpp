@@ -58,6 +58,31 @@ void ActionTest::covers_data()
         << QStringLiteral("mcp:send") << QStringLiteral("mcp:send_file") << false;
     QTest::newRow("a tool does not cover mcp:*")
         << QStringLiteral("mcp:send") << QStringLiteral("mcp:*") << false;
+    // Connector operations: globs split at ':', never implied by admin or
+    // mcp:*, and no secret in the guest is implied by anything.
+    QTest::newRow("ext glob covers an operation")
+        << QStringLiteral("ext:github:*:read") << QStringLiteral("ext:github:issues:read") << true;
+    QTest::newRow("ext * stays in one segment")
+        << QStringLiteral("ext:github:*") << QStringLiteral("ext:github:issues:read") << false;
+    QTest::newRow("ext ** spans segments")
+        << QStringLiteral("ext:github:**") << QStringLiteral("ext:github:issues:read") << true;
+    QTest::newRow("ext service wildcard")
+        << QStringLiteral("ext:*:issues:read") << QStringLiteral("ext:gitlab:issues:read") << true;
+    QTest::newRow("ext other service")
+        << QStringLiteral("ext:github:**") << QStringLiteral("ext:githubx:issues:read") << false;
+    QTest::newRow("ext glob covers a narrower glob")
+        << QStringLiteral("ext:github:**") << QStringLiteral("ext:github:*:read") << true;
+    QTest::newRow("ext narrower glob does not cover a wider")
+        << QStringLiteral("ext:github:*:read") << QStringLiteral("ext:github:**") << false;
+    QTest::newRow("admin does not cover ext")
+        << QStringLiteral("admin") << QStringLiteral("ext:github:issues:read") << false;
+    QTest::newRow("mcp:* does not cover ext")
+        << QStringLiteral("mcp:*") << QStringLiteral("ext:github:issues:read") << false;
+    QTest::newRow("* covers ext") << QStringLiteral("*") << QStringLiteral("ext:a:b") << true;
+    QTest::newRow("* does not cover shell:env")
+        << QStringLiteral("*") << QStringLiteral("shell:env:GITHUB_TOKEN") << false;
+    QTest::newRow("shell:env covers itself") << QStringLiteral("shell:env:GITHUB_TOKEN")
+                                             << QStringLiteral("shell:env:GITHUB_TOKEN") << true;
     QTest::newRow("egress covers itself")
         << QStringLiteral("egress") << QStringLiteral("egress") << true;
 }
@@ -81,6 +106,13 @@ void ActionTest::validation_data()
     QTest::newRow("egress") << QStringLiteral("egress") << true;
     QTest::newRow("mcp:*") << QStringLiteral("mcp:*") << true;
     QTest::newRow("mcp:send_file") << QStringLiteral("mcp:send_file") << true;
+    QTest::newRow("ext operation") << QStringLiteral("ext:github:issues:read") << true;
+    QTest::newRow("ext glob") << QStringLiteral("ext:*:issues:read") << true;
+    QTest::newRow("ext **") << QStringLiteral("ext:github:**") << true;
+    QTest::newRow("ext upper-case") << QStringLiteral("ext:GitHub:read") << false;
+    QTest::newRow("ext empty segment") << QStringLiteral("ext:github::read") << false;
+    QTest::newRow("shell:env") << QStringLiteral("shell:env:GITHUB_TOKEN") << true;
+    QTest::newRow("shell:env glob") << QStringLiteral("shell:env:*") << false;
     QTest::newRow("empty") << QStringLiteral("") << false;
     QTest::newRow("bare mcp:") << QStringLiteral("mcp:") << false;
     QTest::newRow("tool glob") << QStringLiteral("mcp:send*") << false;

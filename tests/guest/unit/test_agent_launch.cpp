@@ -155,6 +155,15 @@ TEST(AgentLaunch, EnvironmentPointsAtProxyAndGatewayOnly)
     EXPECT_EQ(valueOf(launch, "PATH"), "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin");
 }
 
+TEST(AgentLaunch, ShellEnvSecretsJoinTheEnvironment)
+{
+    TurnSpec spec = claudeTurn();
+    spec.environment = {{"GITHUB_TOKEN", "ghp_x"}};
+    const AgentLaunch launch = buildAgentLaunch(spec);
+    EXPECT_EQ(valueOf(launch, "GITHUB_TOKEN"), "ghp_x");
+    EXPECT_TRUE(valuesOf(buildAgentLaunch(claudeTurn()), "GITHUB_TOKEN").empty());
+}
+
 TEST(AgentLaunch, TheHostsUidAndGidAreUsed)
 {
     TurnSpec spec = claudeTurn();

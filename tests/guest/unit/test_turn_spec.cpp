@@ -56,6 +56,16 @@ TEST(TurnSpec, RootOnlyWhenTheHostSaysSoExplicitly)
     EXPECT_EQ(unset.gid, 1000u);
 }
 
+TEST(TurnSpec, EnvironmentFromShellEnvGrants)
+{
+    const TurnSpec spec =
+        parseTurnSpec(commandTurnWith(R"("env":{"GITHUB_TOKEN":"ghp_x","_A1":""})"));
+    ASSERT_EQ(spec.environment.size(), 2u);
+    EXPECT_EQ(spec.environment[0], (std::pair<std::string, std::string>{"GITHUB_TOKEN", "ghp_x"}));
+    EXPECT_EQ(spec.environment[1].first, "_A1");
+    EXPECT_TRUE(parseTurnSpec(commandTurn).environment.empty());
+}
+
 TEST(TurnSpec, ParsesAClaudeTurnWithEverything)
 {
     const TurnSpec spec = parseTurnSpec(
@@ -145,6 +155,19 @@ INSTANTIATE_TEST_SUITE_P(
         BadSpec{R"({"type":"turn","version":1,"turn_id":"x","agent":"claude","prompt":"p",)"
                 R"("timeout_seconds":5})",
                 "gateway_url and gateway_token are required"},
+        // A secret never takes the place of what the launcher sets.
+        BadSpec{commandTurnWith(R"("env":{"PATH":"/tmp"})"), "env: 'PATH' is not a variable"},
+        BadSpec{commandTurnWith(R"("env":{"HTTPS_PROXY":"x"})"), "env: 'HTTPS_PROXY' is not"},
+        BadSpec{commandTurnWith(R"("env":{"ANTHROPIC_BASE_URL":"x"})"),
+                "env: 'ANTHROPIC_BASE_URL'"},
+        BadSpec{commandTurnWith(R"("env":{"ARIZUKO_FOLDER":"x"})"), "env: 'ARIZUKO_FOLDER'"},
+        BadSpec{commandTurnWith(R"("env":{"LD_PRELOAD":"x"})"), "env: 'LD_PRELOAD'"},
+        BadSpec{commandTurnWith(R"("env":{"A=B":"x"})"), "env: 'A=B' is not"},
+        BadSpec{commandTurnWith(R"("env":{"1A":"x"})"), "env: '1A' is not"},
+        BadSpec{commandTurnWith(R"("env":{"K":7})"), "env: K must be a string"},
+        BadSpec{commandTurnWith(R"("env":{"K":"a\u0000b"})"),
+                "env: K must be a string without NUL"},
+        BadSpec{commandTurnWith(R"("env":[1])"), "env must be an object"},
         BadSpec{commandTurnWith(R"("uid":-1)"), "uid must be between 0 and 65534"},
         BadSpec{commandTurnWith(R"("uid":65535)"), "uid must be between 0 and 65534"},
         BadSpec{commandTurnWith(R"("uid":"0")"), "uid must be an integer"},
