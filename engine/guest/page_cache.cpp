@@ -13,9 +13,11 @@
 namespace arizuko::guest::page_cache {
 namespace {
 
-// Large enough that the block layer sees big sequential requests, small
-// enough that the agent's own faults are not queued behind a huge one.
-constexpr off_t chunkBytes = off_t{8} << 20;
+// readahead(2) reads at most the device's readahead window or optimal I/O
+// size per call, whatever it is asked (force_page_cache_ra): 8 MiB calls
+// cached a sixth of the binary. 128 KiB is the kernel's default window; the
+// calls only queue I/O, which the block layer merges.
+constexpr off_t chunkBytes = off_t{128} << 10;
 
 void warm(const std::string &path)
 {
@@ -34,6 +36,11 @@ void warm(const std::string &path)
             return;
         }
     }
+    // readahead only queues the reads; the last page, queued last, is in
+    // once this returns, so the time logged is the whole read's.
+    char lastByte = 0;
+    if (status.st_size > 0)
+        (void)::pread(fd.get(), &lastByte, 1, status.st_size - 1);
     boot::consoleLog("page cache: " + path + " (" + std::to_string(status.st_size >> 20) +
                      " MiB) read ahead in " + std::to_string(boot::uptimeMs() - started) + " ms");
 }
