@@ -1,11 +1,12 @@
 #!/bin/bash
 # Claude Code's start inside the guest, timed with the guest's own clock.
+# The strace step wants the host's /usr/bin/strace and the libraries ldd names (less libc)
+# in $HOME/tools and $HOME/tools/lib: it is never put into the image.
 out=$HOME/out/$1; mkdir -p $out; exec 2>&1
 C=/usr/local/bin/claude
 now() { echo $EPOCHREALTIME; }
 ms() { echo $(( (${2/./} - ${1/./}) / 1000 )); }
 drop() { sync; echo 3 > /proc/sys/vm/drop_caches; }
-args() { echo -p hi --output-format stream-json --verbose --session-id $(cat /proc/sys/kernel/random/uuid) --mcp-config "{\"mcpServers\":{\"arizuko\":{\"type\":\"http\",\"url\":\"$ANTHROPIC_BASE_URL/mcp\",\"headers\":{\"Authorization\":\"Bearer $ANTHROPIC_API_KEY\"}}}}" --strict-mcp-config --dangerously-skip-permissions; }
 stamp() { local s=$1; while IFS= read -r l; do echo "$(ms $s $EPOCHREALTIME) ${l:0:100}"; done; }
 run_claude() { # name home debugfile
   local h=$2; mkdir -p $h; local s=$(now)

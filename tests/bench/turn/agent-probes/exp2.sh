@@ -16,7 +16,7 @@ run_claude() { # name home env...
   local e=$(now)
   local init=$(awk '/"subtype":"init"/{print $1; exit}' $out/$name.lines)
   local text=$(awk '/"type":"assistant"/{print $1; exit}' $out/$name.lines)
-  local req=$(python3 -c 1 2>/dev/null; grep -m1 'API REQUEST' /tmp/$name.debug | cut -c1-24)
+  local req=$(grep -m1 'API REQUEST' /tmp/$name.debug | cut -c1-24)
   echo "RESULT $name init=$init first_text=$text total=$(ms $s $e) cached_delta_kb=$(( $(cached_kb) - c0 )) start=$s req_at=$req"
   cp /tmp/$name.debug $out/$name.debug
 }

@@ -7,12 +7,8 @@ now() { echo $EPOCHREALTIME; }
 ms() { echo $(( (${2/./} - ${1/./}) / 1000 )); }
 stamp() { local s=$1; while IFS= read -r l; do echo "$(ms $s $EPOCHREALTIME) ${l:0:100}"; done; }
 mcp="{\"mcpServers\":{\"arizuko\":{\"type\":\"http\",\"url\":\"$ANTHROPIC_BASE_URL/mcp\",\"headers\":{\"Authorization\":\"Bearer $ANTHROPIC_API_KEY\"}}}}"
-req_ms() { # debugfile start_epoch -> ms from start to first API REQUEST (guest clock)
-  local t=$(grep -m1 'API REQUEST' $1 | cut -c1-23); [ -n "$t" ] || { echo -; return; }
-  local e=$(date -u -d "${t/T/ } UTC" +%s 2>/dev/null); echo "$t"; }
 prestarted() {
   local name=$1 h=/tmp/h-$1; rm -rf $h; mkdir -p $h; rm -f /tmp/in-$name; mkfifo /tmp/in-$name
-  local s=$(now)
   HOME=$h $C -p --input-format stream-json --output-format stream-json --verbose --session-id $(cat /proc/sys/kernel/random/uuid) \
     --mcp-config "$mcp" --strict-mcp-config --dangerously-skip-permissions --debug-file /tmp/$name.debug < /tmp/in-$name > /tmp/$name.out &
   local pid=$!

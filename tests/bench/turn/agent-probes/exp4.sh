@@ -4,7 +4,6 @@ out=$HOME/out/$1; rounds=${2:-3}; mkdir -p $out; exec 2>&1
 C=/usr/local/bin/claude
 now() { echo $EPOCHREALTIME; }
 ms() { echo $(( (${2/./} - ${1/./}) / 1000 )); }
-t_ms() { date -u -d "$(echo $1 | sed 's/T/ /; s/Z//')" +%s%3N; }
 mcp="{\"mcpServers\":{\"arizuko\":{\"type\":\"http\",\"url\":\"$ANTHROPIC_BASE_URL/mcp\",\"headers\":{\"Authorization\":\"Bearer $ANTHROPIC_API_KEY\"}}}}"
 run() { # name env...
   local name=$1; shift; local h=/tmp/h-$name; rm -rf $h; mkdir -p $h
