@@ -4,6 +4,7 @@
 import hashlib
 import os
 import pwd
+import re
 import shutil
 import sys
 import tempfile
@@ -119,6 +120,28 @@ class GuestImageTest(unittest.TestCase):
               f"`claude --version` took {events[1].arrived - events[0].arrived:.2f} s; "
               f"exit -> QEMU gone {powered_off - messages[-1].arrived:.2f} s; "
               f"claude says {lines[1]!r}", file=sys.stderr)
+
+    def test_the_agent_binary_is_read_into_the_page_cache_before_the_spec(self):
+        vm = self.boot()
+        # The guest reads Claude Code's binary while it waits for its spec
+        # and says so on the console; only then does the spec go out.
+        deadline = time.monotonic() + TURN_TIMEOUT
+        while "read ahead in" not in vm.console():
+            self.assertLess(time.monotonic(), deadline,
+                            f"no page-cache warm-up on the console:\n{vm.console()}")
+            time.sleep(0.2)
+        vm.send(turn("awk '/^Cached:/ { print $2 * 1024 }' /proc/meminfo; "
+                     "stat -c %s /usr/local/bin/claude"))
+        messages = vm.collect_until_exit(TURN_TIMEOUT)
+        vm.wait_powered_off(POWER_OFF_TIMEOUT)
+
+        cached, binary = (int(m["line"]) for m in of_type(messages, "event"))
+        # Started on demand, Claude Code itself reads about a quarter of it.
+        self.assertGreaterEqual(cached, binary, "the binary is not all in the page cache")
+        warmed = re.search(r"page cache: /usr/local/bin/claude \(\d+ MiB\) read ahead in \d+ ms",
+                           vm.console())
+        self.assertIsNotNone(warmed, vm.console())
+        print(f"\nTCG: {warmed.group(0)}", file=sys.stderr)
 
     def test_watchdog_stops_a_command_past_its_deadline(self):
         vm = self.boot()

@@ -7,6 +7,8 @@
 //   discard                           discard the spare
 //   keep on|off                       whether the runner keeps spares at all
 //   run FOLDER TOPIC COMMAND...       submit a `command` turn
+//   claude FOLDER TOPIC PROMPT...     submit a `claude` turn (the model: the
+//                                     runner's settings, e.g. ARIZUKO_MODEL_PROVIDER=demo)
 //   quit                              tear everything down and exit
 //
 // Reports: {"event":"ready"}, {"event":"spare","name"} (empty: none made),
@@ -103,11 +105,13 @@ int main(int argc, char **argv)
             runner->setKeepsSpares(words.at(1) == QLatin1String("on"));
         } else if (verb == QLatin1String("discard")) {
             runner->discardSpare(QStringLiteral("asked to"));
-        } else if (verb == QLatin1String("run") && words.size() >= 4) {
+        } else if ((verb == QLatin1String("run") || verb == QLatin1String("claude")) &&
+                   words.size() >= 4) {
             turns::TurnRequest request;
             request.folder = words.at(1);
             request.topic = words.at(2);
-            request.agent = turns::AgentKind::Command;
+            request.agent =
+                verb == QLatin1String("run") ? turns::AgentKind::Command : turns::AgentKind::Claude;
             request.prompt = words.mid(3).join(QLatin1Char(' '));
             const auto turn = runner->submit(request);
             if (turn)

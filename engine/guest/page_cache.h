@@ -1,0 +1,19 @@
+#pragma once
+
+// Reading the agent's binary into the page cache while the guest waits for
+// its turn spec. Claude Code's binary is ~400 MB; read on demand by the
+// loader's and the runtime's page faults it costs seconds under TCG
+// (docs/turns.md, "Where the agent's start goes").
+
+#include <string>
+#include <vector>
+
+namespace arizuko::guest::page_cache {
+
+// Starts one background thread that asks the kernel to read each file
+// whole (readahead(2): no copy into this process) and logs on the console
+// how long it took. It never fails the turn: a file it cannot open or read
+// is named on the console and skipped.
+void warmInBackground(std::vector<std::string> paths);
+
+} // namespace arizuko::guest::page_cache
