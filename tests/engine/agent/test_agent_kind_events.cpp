@@ -217,6 +217,18 @@ private slots:
                  qPrintable(end.value(QStringLiteral("text")).toString()));
     }
 
+    void piDropMidStreamIsAFailedResult()
+    {
+        // With the launch's settings.json (no agent-level retry) a stream
+        // cut mid-reply ends the turn at once.
+        PiEventReader reader;
+        const QList<AgentEvent> events = readAll(reader, "pi-0.73.1-drop.jsonl");
+        QCOMPARE(events.last().kind, QStringLiteral("result"));
+        QCOMPARE(events.last().json.value(QStringLiteral("is_error")).toBool(), true);
+        QCOMPARE(events.last().json.value(QStringLiteral("text")).toString(),
+                 QStringLiteral("terminated"));
+    }
+
     void otherLinesArePlainOutput_data()
     {
         QTest::addColumn<QString>("line");
