@@ -22,6 +22,17 @@ QString settingsKey(const QString &folder, const QString &topic, const char *wha
              QString::fromLatin1(topic.toUtf8().toPercentEncoding()), QLatin1String(what));
 }
 
+struct AgentChoice
+{
+    const char *name; // as in the image's manifest and the topic's settings
+    const char *label;
+};
+
+// The agents a turn can run, each offered when the image carries it.
+constexpr AgentChoice agentChoices[] = {
+    {"claude", QT_TRANSLATE_NOOP("arizuko::desktop::Composer", "Claude Code")},
+};
+
 } // namespace
 
 Composer::Composer(QWidget *parent)
@@ -40,8 +51,7 @@ Composer::Composer(QWidget *parent)
     m_editor->setTabChangesFocus(true);
     m_editor->installEventFilter(this);
     m_editor->setMaximumHeight(120);
-    m_agent->addItem(tr("Claude Code"), QStringLiteral("claude"));
-    m_agent->addItem(tr("Command"), QStringLiteral("command"));
+    offerAgents({QStringLiteral("claude")});
     m_agent->setAccessibleName(tr("Agent"));
     m_agent->setObjectName(QStringLiteral("composerAgent"));
     m_model->setPlaceholderText(tr("default model"));
@@ -115,11 +125,32 @@ void Composer::setTopic(const QString &folder, const QString &topic)
         widget->setEnabled(enabled);
     if (!enabled)
         return;
-    const QSettings settings;
+    selectTopicsAgent();
+    m_model->setText(QSettings().value(settingsKey(folder, topic, "model")).toString());
+}
+
+void Composer::selectTopicsAgent()
+{
+    if (m_folder.isEmpty())
+        return;
     const QSignalBlocker blockAgent(m_agent);
-    m_agent->setCurrentIndex(std::max(
-        0, m_agent->findData(settings.value(settingsKey(folder, topic, "agent"), QStringLiteral("claude")))));
-    m_model->setText(settings.value(settingsKey(folder, topic, "model")).toString());
+    m_agent->setCurrentIndex(
+        std::max(0, m_agent->findData(QSettings().value(settingsKey(m_folder, m_topic, "agent"),
+                                                        QStringLiteral("claude")))));
+}
+
+void Composer::offerAgents(const QStringList &imageAgents)
+{
+    {
+        const QSignalBlocker blockAgent(m_agent);
+        m_agent->clear();
+        for (const AgentChoice &choice : agentChoices) {
+            if (imageAgents.contains(QLatin1String(choice.name)))
+                m_agent->addItem(tr(choice.label), QLatin1String(choice.name));
+        }
+        m_agent->addItem(tr("Command"), QStringLiteral("command"));
+    }
+    selectTopicsAgent();
 }
 
 void Composer::remember()

@@ -2,7 +2,8 @@
 
 // Where a prompt is written: multi-line, Ctrl+Enter sends, Esc cancels the
 // topic's running turn. The agent kind and model are per topic (kept in
-// the settings); a label says how many prompts wait in the queue. When the
+// the settings), and only agents the guest image carries are offered; a
+// label says how many prompts wait in the queue. When the
 // topic's last turn found no model credential, a bar above the prompt
 // offers the fixes: run the prompt on the demo model, or set a key.
 
@@ -30,6 +31,10 @@ public:
     void setActivity(bool running, int queued);
     // Shows or hides the bar that offers a model for the topic.
     void offerModelChoice(bool offered);
+    // The agents the guest image carries (GuestImageStatus::agents' names):
+    // of those a turn can run, only these are offered, and the command
+    // agent, which needs none. Until called, Claude Code is.
+    void offerAgents(const QStringList &imageAgents);
 
     QString agent() const;
     QString model() const;
@@ -49,6 +54,7 @@ protected:
 private:
     void send();
     void remember();
+    void selectTopicsAgent();
 
     QString m_folder;
     QString m_topic;

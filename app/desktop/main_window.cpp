@@ -83,6 +83,17 @@ MainWindow::MainWindow(store::Store &store, const turns::RunnerSettings &setting
     connect(m_composer, &Composer::demoModelRequested, this,
             &MainWindow::runFailedPromptOnDemoModel);
     connect(m_composer, &Composer::modelKeyRequested, this, &MainWindow::setModelKey);
+    // The composer offers the agents the image carries; an image that cannot
+    // be read leaves the offer as it was.
+    connect(m_hostStatus, &HostStatusPanel::refreshed, m_composer,
+            [composer = m_composer](const host::HostStatus &status) {
+                if (!status.guestImage.present)
+                    return;
+                QStringList names;
+                for (const host::GuestAgent &agent : status.guestImage.agents)
+                    names << agent.name;
+                composer->offerAgents(names);
+            });
     connect(m_turnPanel, &TurnPanel::ruleFailed, this, &MainWindow::showError);
     connect(m_turnPanel, &TurnPanel::ruleAdded, this, [this](const QString &folder, const QString &host) {
         statusBar()->showMessage(tr("Allowed %1 for %2 from its next turn").arg(host, folder), 10000);

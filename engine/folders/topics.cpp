@@ -66,7 +66,7 @@ Result<QList<Topic>> Topics::select(const QString &where, const QVariantList &va
     Result<QSqlQuery> query =
         execute(m_store.database(),
                 QStringLiteral("SELECT group_folder, topic, session_id, parent_topic, "
-                               "forked_at, created_at FROM sessions %1 "
+                               "forked_at, created_at, agent_kind FROM sessions %1 "
                                "ORDER BY group_folder, created_at, topic")
                     .arg(where),
                 values);
@@ -76,7 +76,8 @@ Result<QList<Topic>> Topics::select(const QString &where, const QVariantList &va
     while (query->next()) {
         topics.append({query->value(0).toString(), query->value(1).toString(),
                        query->value(2).toString(), query->value(3).toString(),
-                       query->value(4).toString(), query->value(5).toString()});
+                       query->value(4).toString(), query->value(5).toString(),
+                       query->value(6).toString()});
     }
     return topics;
 }
@@ -107,10 +108,11 @@ Result<Topic> Topics::insert(Topic topic, const QString &auditKind)
     if (const Result<QSqlQuery> inserted = execute(
             db,
             QStringLiteral("INSERT INTO sessions (group_folder, topic, session_id, parent_topic, "
-                           "forked_at, created_at) VALUES (?, ?, ?, ?, ?, ?)"),
+                           "forked_at, created_at, agent_kind) VALUES (?, ?, ?, ?, ?, ?, ?)"),
             {topic.folder, topic.name, topic.sessionId,
              topic.parentTopic.isEmpty() ? QVariant() : QVariant(topic.parentTopic),
-             topic.forkedAt.isEmpty() ? QVariant() : QVariant(topic.forkedAt), topic.createdAt});
+             topic.forkedAt.isEmpty() ? QVariant() : QVariant(topic.forkedAt), topic.createdAt,
+             topic.agentKind});
         !inserted)
         return inserted.error();
     QJsonObject detail{{QStringLiteral("topic"), topic.name},
@@ -154,10 +156,11 @@ Result<Topic> Topics::fork(const QString &folder, const QString &source, const Q
             return valid.error();
     }
     return audit::AuditLog(m_store).writeAudited([&]() -> Result<Topic> {
-        const Result<bool> sourceExists = exists(folder, source);
-        if (!sourceExists)
-            return sourceExists.error();
-        if (!*sourceExists)
+        const Result<QList<Topic>> sourceTopic =
+            select(QStringLiteral("WHERE group_folder = ? AND topic = ?"), {folder, source});
+        if (!sourceTopic)
+            return sourceTopic.error();
+        if (sourceTopic->isEmpty())
             return topicNotFound(folder, source);
 
         QString forkName = name;
@@ -181,7 +184,9 @@ Result<Topic> Topics::fork(const QString &folder, const QString &source, const Q
             if (*taken)
                 return topicExists(folder, forkName);
         }
-        return insert(Topic{folder, forkName, {}, source, {}, {}}, QStringLiteral("topic.fork"));
+        // The copied session is the source agent's: the fork keeps its kind.
+        return insert(Topic{folder, forkName, {}, source, {}, {}, sourceTopic->first().agentKind},
+                      QStringLiteral("topic.fork"));
     });
 }
 
@@ -299,6 +304,50 @@ Result<void> Topics::setSessionId(const QString &folder, const QString &name,
             !audited)
             return audited.error();
         return {};
+    });
+}
+
+bool isSessionAgentKind(const QString &kind)
+{
+    return kind == QLatin1String("claude") || kind == QLatin1String("codex") ||
+           kind == QLatin1String("pi");
+}
+
+Result<bool> Topics::useAgent(const QString &folder, const QString &name, const QString &kind)
+{
+    if (const Result<void> valid = validate(folder, name); !valid)
+        return valid.error();
+    if (!isSessionAgentKind(kind))
+        return makeError(QStringLiteral("topic.bad-agent"),
+                         QStringLiteral("agent '%1' is not one of claude, codex, pi").arg(kind));
+    audit::AuditLog log(m_store);
+    return log.writeAudited([&]() -> Result<bool> {
+        const Result<QList<Topic>> found =
+            select(QStringLiteral("WHERE group_folder = ? AND topic = ?"), {folder, name});
+        if (!found)
+            return found.error();
+        if (found->isEmpty())
+            return topicNotFound(folder, name);
+        const QString before = found->first().agentKind;
+        if (before == kind)
+            return false;
+        const QString fresh = QUuid::createUuid().toString(QUuid::WithoutBraces);
+        if (const Result<QSqlQuery> updated =
+                execute(m_store.database(),
+                        QStringLiteral("UPDATE sessions SET agent_kind = ?, session_id = ? "
+                                       "WHERE group_folder = ? AND topic = ?"),
+                        {kind, fresh, folder, name});
+            !updated)
+            return updated.error();
+        if (const Result<qint64> audited =
+                log.record(m_actor, QStringLiteral("topic.agent"), folder,
+                           {{QStringLiteral("topic"), name},
+                            {QStringLiteral("from"), before},
+                            {QStringLiteral("to"), kind},
+                            {QStringLiteral("session_id"), fresh}});
+            !audited)
+            return audited.error();
+        return true;
     });
 }
 

@@ -22,7 +22,12 @@ struct Topic
     QString parentTopic; // empty unless forked
     QString forkedAt;    // empty unless forked
     QString createdAt;
+    // The kind of agent whose session sessionId is: "claude", "codex", "pi".
+    QString agentKind = QStringLiteral("claude");
 };
+
+// The agent kinds a topic's session can belong to.
+bool isSessionAgentKind(const QString &kind);
 
 class Topics
 {
@@ -46,6 +51,10 @@ public:
     // the old session could not be resumed, or the id the agent reported.
     Result<void> setSessionId(const QString &folder, const QString &name,
                               const QString &sessionId, const QString &why);
+    // Makes `kind` the topic's agent. A session belongs to one kind, so a
+    // different kind starts a new session (audited as topic.agent); true
+    // when it did, for the caller to say so. The same kind changes nothing.
+    Result<bool> useAgent(const QString &folder, const QString &name, const QString &kind);
 
 private:
     Result<QList<Topic>> select(const QString &where, const QVariantList &values) const;

@@ -33,4 +33,31 @@ QByteArray anthropicErrorBody(int status, const QString &message)
     return anthropicErrorBody(anthropicErrorType(status), message);
 }
 
+QByteArray openAIErrorBody(int status, const QString &message, const QString &type)
+{
+    // OpenAI's error codes for the statuses a script or the gateway gives
+    // (platform.openai.com/docs/guides/error-codes).
+    QString code;
+    switch (status) {
+    case 401:
+        code = QStringLiteral("invalid_api_key");
+        break;
+    case 429:
+        code = QStringLiteral("rate_limit_exceeded");
+        break;
+    default:
+        break;
+    }
+    const QString kind = !type.isEmpty() ? type
+                         : status >= 500 ? QStringLiteral("server_error")
+                                         : QStringLiteral("invalid_request_error");
+    const QJsonObject error{
+        {QStringLiteral("message"), message},
+        {QStringLiteral("type"), kind},
+        {QStringLiteral("param"), QJsonValue()},
+        {QStringLiteral("code"), code.isEmpty() ? QJsonValue() : QJsonValue(code)}};
+    return QJsonDocument(QJsonObject{{QStringLiteral("error"), error}})
+        .toJson(QJsonDocument::Compact);
+}
+
 } // namespace arizuko::gateway

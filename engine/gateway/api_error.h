@@ -1,7 +1,8 @@
 #pragma once
 
 // Errors in the shape the Anthropic API gives them, so Claude Code reports
-// a refusal by the gateway or the scripted model as it would the real API's.
+// a refusal by the gateway or the scripted model as it would the real API's;
+// and in the OpenAI API's shape, for the scripted model's Responses API.
 
 #include <QByteArray>
 #include <QString>
@@ -13,5 +14,8 @@ QString anthropicErrorType(int status);
 // {"type":"error","error":{"type":…,"message":…}}
 QByteArray anthropicErrorBody(const QString &type, const QString &message);
 QByteArray anthropicErrorBody(int status, const QString &message);
+// {"error":{"message":…,"type":…,"param":null,"code":…}}; `type` empty:
+// the one OpenAI documents for the status.
+QByteArray openAIErrorBody(int status, const QString &message, const QString &type = {});
 
 } // namespace arizuko::gateway

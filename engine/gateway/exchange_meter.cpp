@@ -55,17 +55,20 @@ void ExchangeMeter::finish(bool failedAlready)
     const int status = m_exchange->status();
     if (!m_streamed && status >= 200 && status < 300 && !m_body.isEmpty()) {
         const QJsonObject message = QJsonDocument::fromJson(m_body).object();
-        if (message.value(QStringLiteral("type")).toString() == QLatin1String("message")) {
+        if (message.value(QStringLiteral("type")).toString() == QLatin1String("message") ||
+            message.value(QStringLiteral("object")).toString() == QLatin1String("response")) {
             m_usage.readMessage(message);
             report();
         }
     }
-    // A stream that ends cleanly on the wire but before message_stop lost
-    // its end somewhere; the guest would wait for the rest.
+    // A stream that ends cleanly on the wire but before its last event
+    // (message_stop, response.completed) lost its end somewhere; the guest
+    // would wait for the rest.
     if (m_streamed && status >= 200 && status < 300 && !failedAlready && !m_failed
         && !m_usage.stopped())
         emit failed(makeError(QStringLiteral("gateway.upstream-incomplete"),
-                              QStringLiteral("the model API's reply ended before message_stop")));
+                              QStringLiteral("the model API's reply ended before its last event "
+                                             "(message_stop or response.completed)")));
     const HttpRequest &request = m_exchange->request();
     emit done({{QStringLiteral("method"), QString::fromLatin1(request.method)},
                {QStringLiteral("path"), QString::fromLatin1(request.path)},

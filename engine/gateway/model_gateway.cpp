@@ -26,10 +26,18 @@ bool sameToken(QByteArrayView given, QByteArrayView expected)
     return difference == 0;
 }
 
-// What the supported agent calls (Claude Code, ARCHITECTURE.md 9), with
-// the one method each takes; everything else is refused before it can
-// reach the upstream with the real credential.
-enum class Endpoint { Probe, Messages, CountTokens, Tools };
+// What the supported agents call (Claude Code, ARCHITECTURE.md 9; pi the
+// same Messages API; Codex the Responses API, docs/agents.md), with the one
+// method each takes; everything else is refused before it can reach the
+// upstream with the real credential.
+enum class Endpoint
+{
+    Probe,
+    Messages,
+    CountTokens,
+    Responses,
+    Tools
+};
 
 struct Route
 {
@@ -43,6 +51,7 @@ constexpr Route routes[] = {
     {"/api/hello", {"HEAD", "GET"}, Endpoint::Probe},
     {"/v1/messages", {"POST"}, Endpoint::Messages},
     {"/v1/messages/count_tokens", {"POST"}, Endpoint::CountTokens},
+    {"/v1/responses", {"POST"}, Endpoint::Responses},
     {"/mcp", {}, Endpoint::Tools},
 };
 
@@ -67,6 +76,27 @@ bool isKnownQuery(const HttpRequest &request, Endpoint endpoint)
 {
     const bool model = endpoint == Endpoint::Messages || endpoint == Endpoint::CountTokens;
     return request.query.isEmpty() || (model && request.query == "beta=true");
+}
+
+std::optional<ModelApi> apiOf(Endpoint endpoint)
+{
+    switch (endpoint) {
+    case Endpoint::Messages:
+    case Endpoint::CountTokens:
+        return ModelApi::AnthropicMessages;
+    case Endpoint::Responses:
+        return ModelApi::OpenAIResponses;
+    case Endpoint::Probe:
+    case Endpoint::Tools:
+        break;
+    }
+    return std::nullopt;
+}
+
+QString apiName(ModelApi api)
+{
+    return api == ModelApi::AnthropicMessages ? QStringLiteral("the Anthropic Messages API")
+                                              : QStringLiteral("the OpenAI Responses API");
 }
 
 // Each turn's gateway is one server of the engine; these bound them all.
@@ -191,6 +221,15 @@ std::optional<HttpRefusal> ModelGateway::admit(const HttpRequest &head)
                       QStringLiteral("the model gateway serves only the model endpoints the agent "
                                      "calls; %1 is not one of them")
                           .arg(QString::fromLatin1(head.target.left(200))));
+    // A turn's credential belongs to one API: the other one's path is not
+    // there at all, so a guest cannot spend the key on an API it was not
+    // given for.
+    if (const std::optional<ModelApi> api = apiOf(route->endpoint);
+        api && !providerSpeaks(m_options.provider.kind, *api))
+        return refuse(head, 404, QStringLiteral("path"),
+                      QStringLiteral("this turn's model provider does not speak %1; %2 is not "
+                                     "served")
+                          .arg(apiName(*api), QString::fromLatin1(head.path.left(200))));
     if (!takes(*route, head.method))
         return refuse(head, 405, QStringLiteral("method"),
                       QStringLiteral("%1 does not take %2")
@@ -222,6 +261,7 @@ void ModelGateway::handle(HttpExchange *exchange)
         return;
     case Endpoint::Messages:
     case Endpoint::CountTokens:
+    case Endpoint::Responses:
         break;
     }
     auto *meter = new ExchangeMeter(exchange);

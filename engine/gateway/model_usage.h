@@ -37,7 +37,8 @@ struct ModelPrice
     double cost(const TokenCounts &tokens) const;
 };
 
-// The published price of a model id ("claude-sonnet-4-5-20250929"), or
+// The published price of a model id ("claude-sonnet-4-5-20250929",
+// "gpt-5.4"), or
 // nullopt for a model the table does not know. See docs/model-gateway.md.
 std::optional<ModelPrice> publishedPrice(QStringView model);
 
@@ -57,23 +58,29 @@ struct ModelUsage
     QJsonObject toJson() const;
 };
 
-// Reads one response's usage from its SSE stream or its JSON body.
+// Reads one response's usage from its SSE stream or its JSON body, in
+// either API: Anthropic's message_start/message_delta/message_stop, or the
+// Responses API's response.created/response.completed (docs/model-gateway.md).
 class ResponseUsage
 {
 public:
     // Returns true when the counts changed.
     bool readEvent(QByteArrayView name, QByteArrayView data);
+    // A whole reply: an Anthropic message or a Responses API response object.
     bool readMessage(const QJsonObject &message);
 
     const TokenCounts &counts() const { return m_counts; }
     const QString &model() const { return m_model; }
     bool started() const { return m_started; }
     bool stopped() const { return m_stopped; }
-    // The message of an `error` event inside a stream, if one came.
+    // The message of an `error` (or `response.failed`) event inside a
+    // stream, if one came.
     const QString &streamError() const { return m_streamError; }
 
 private:
     bool readUsage(const QJsonObject &usage);
+    bool readResponsesEvent(QByteArrayView name, const QJsonObject &event);
+    bool readResponse(const QJsonObject &response);
 
     TokenCounts m_counts;
     QString m_model;

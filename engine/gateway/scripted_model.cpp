@@ -1,15 +1,17 @@
 #include "gateway/scripted_model.h"
 
 #include "gateway/api_error.h"
+#include "gateway/scripted_parts.h"
 #include "gateway/sse.h"
 
 #include <QJsonDocument>
-#include <QRandomGenerator>
 #include <QRegularExpression>
 
 namespace arizuko::gateway {
 
 namespace {
+
+using namespace scripted;
 
 // Claude Code wraps context it injects in <system-reminder>; such text is
 // not what the user asked.
@@ -38,30 +40,6 @@ QString promptText(const QJsonValue &content)
             parts.append(text);
     }
     return parts.join(QLatin1Char('\n'));
-}
-
-QString randomId(QStringView prefix)
-{
-    quint32 words[3];
-    QRandomGenerator::global()->fillRange(words);
-    return prefix.toString()
-           + QString::fromLatin1(QByteArray(reinterpret_cast<const char *>(words), sizeof words).toHex());
-}
-
-qint64 roughTokens(qsizetype bytes)
-{
-    return std::max<qint64>(1, bytes / 4);
-}
-
-const HttpHeaders jsonHeaders{{"Content-Type", "application/json"}};
-
-ScriptedReply jsonReply(int status, const QByteArray &body)
-{
-    ScriptedReply reply;
-    reply.status = status;
-    reply.headers = jsonHeaders;
-    reply.body = body;
-    return reply;
 }
 
 QJsonObject usageObject(qint64 input, qint64 output)
@@ -97,11 +75,16 @@ ConversationPosition ScriptedModel::position(const QJsonArray &messages)
 
 const ScriptedStep &ScriptedModel::select(const QJsonObject &request) const
 {
+    return selectAt(position(request.value(QStringLiteral("messages")).toArray()),
+                    !request.value(QStringLiteral("tools")).toArray().isEmpty());
+}
+
+const ScriptedStep &ScriptedModel::selectAt(const ConversationPosition &at, bool offersTools) const
+{
     // Title generation and other side queries come without tools; a tool
     // call there would be answered by nobody.
-    if (request.value(QStringLiteral("tools")).toArray().isEmpty())
+    if (!offersTools)
         return m_textOnlyFallback;
-    const ConversationPosition at = position(request.value(QStringLiteral("messages")).toArray());
     const QString prompt = at.prompt.toLower();
     for (const ScriptedExchange &exchange : m_exchanges) {
         if (!exchange.prompt.isEmpty() && !prompt.contains(exchange.prompt))
@@ -122,14 +105,19 @@ ScriptedReply ScriptedModel::reply(QByteArrayView method, QByteArrayView path,
         return jsonReply(405, anthropicErrorBody(400, QStringLiteral("method not allowed")));
     const bool messages = path == "/v1/messages";
     const bool countTokens = path == "/v1/messages/count_tokens";
-    if (!messages && !countTokens)
+    const bool responses = path == "/v1/responses";
+    if (!messages && !countTokens && !responses)
         return jsonReply(404, anthropicErrorBody(404, QStringLiteral("not found: %1")
                                                           .arg(QString::fromUtf8(path))));
     QJsonParseError parseError;
     const QJsonDocument document = QJsonDocument::fromJson(body, &parseError);
-    if (!document.isObject())
-        return jsonReply(400, anthropicErrorBody(400, QStringLiteral("request body is not a JSON object: %1")
-                                                          .arg(parseError.errorString())));
+    if (!document.isObject()) {
+        const QString why =
+            QStringLiteral("request body is not a JSON object: %1").arg(parseError.errorString());
+        return jsonReply(400, responses ? openAIErrorBody(400, why) : anthropicErrorBody(400, why));
+    }
+    if (responses)
+        return responsesReply(document.object(), body.size());
     if (countTokens)
         return jsonReply(200, QJsonDocument(QJsonObject{{QStringLiteral("input_tokens"),
                                                          roughTokens(body.size())}})
@@ -146,10 +134,7 @@ ScriptedReply ScriptedModel::messageReply(const QJsonObject &request, qsizetype 
     reply.dropAfterEvents = step.dropAfterEvents;
     if (step.error) {
         const ScriptedError &error = *step.error;
-        reply.status = error.status;
-        reply.headers = jsonHeaders;
-        if (error.shouldRetry)
-            reply.headers.append(HttpHeader("x-should-retry", *error.shouldRetry ? "true" : "false"));
+        errorReply(reply, error);
         reply.body = anthropicErrorBody(error.type.isEmpty() ? anthropicErrorType(error.status) : error.type,
                                         error.message);
         return reply;
@@ -160,7 +145,9 @@ ScriptedReply ScriptedModel::messageReply(const QJsonObject &request, qsizetype 
         content.append(QJsonObject{{QStringLiteral("type"), QStringLiteral("text")},
                                    {QStringLiteral("text"), step.text}});
     qsizetype outputBytes = step.text.toUtf8().size();
-    for (const ScriptedToolUse &use : step.toolUses) {
+    const QStringList offered = offeredTools(request);
+    for (const ScriptedToolUse &scripted : step.toolUses) {
+        const ScriptedToolUse use = forOfferedTools(scripted, offered);
         content.append(QJsonObject{{QStringLiteral("type"), QStringLiteral("tool_use")},
                                    {QStringLiteral("id"), use.id.isEmpty() ? randomId(u"toolu_") : use.id},
                                    {QStringLiteral("name"), use.name},
@@ -187,7 +174,7 @@ ScriptedReply ScriptedModel::messageReply(const QJsonObject &request, qsizetype 
     }
 
     reply.streamed = true;
-    reply.headers = {{"Content-Type", "text/event-stream"}, {"Cache-Control", "no-cache"}};
+    reply.headers = streamHeaders;
     message.insert(QStringLiteral("content"), QJsonArray());
     message.insert(QStringLiteral("stop_reason"), QJsonValue());
     message.insert(QStringLiteral("usage"), usageObject(input, 1));

@@ -1,8 +1,10 @@
 #pragma once
 
-// An Anthropic-compatible model that answers from a script instead of a
-// network: the offline demo, the responder tests drive Claude Code with,
-// and the upstream `arizukoctl model serve` serves. The script format is
+// A model that answers from a script instead of a network, in the
+// Anthropic Messages API (/v1/messages) and the OpenAI Responses API
+// (/v1/responses, scripted_responses.cpp): the offline demo, the responder
+// tests drive Claude Code, pi and Codex with, and the upstream
+// `arizukoctl model serve` serves. The script format is
 // documented in docs/model-gateway.md; answering is pure (no I/O), the
 // ScriptPlayer puts a reply on the wire.
 
@@ -100,6 +102,9 @@ public:
     // exchange covers it or the request offers no tools.
     const ScriptedStep &select(const QJsonObject &request) const;
     static ConversationPosition position(const QJsonArray &messages);
+    // The same for a /v1/responses request, whose conversation is `input`.
+    const ScriptedStep &selectResponse(const QJsonObject &request) const;
+    static ConversationPosition responsesPosition(const QJsonArray &input);
 
     const QString &name() const { return m_name; }
     const QList<ScriptedExchange> &exchanges() const { return m_exchanges; }
@@ -108,6 +113,8 @@ public:
 private:
     friend class ScriptLoader;
     ScriptedReply messageReply(const QJsonObject &request, qsizetype requestBytes) const;
+    ScriptedReply responsesReply(const QJsonObject &request, qsizetype requestBytes) const;
+    const ScriptedStep &selectAt(const ConversationPosition &at, bool offersTools) const;
 
     QString m_name;
     QList<ScriptedExchange> m_exchanges;

@@ -7,6 +7,8 @@
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 
+#include <span>
+
 namespace arizuko::gateway {
 
 namespace {
@@ -31,14 +33,25 @@ bool isOwnHeader(QByteArrayView name)
 
 // The guest's request headers the upstream gets: what the Messages API
 // reads, and how Claude Code names itself and its session (2.1.332 sends
-// these, docs/model-gateway.md). Every other one (forwarding hints,
-// cookies, organisation headers, the SDK's telemetry) stays here: an
-// unknown header is a channel to the upstream we cannot vouch for.
-bool isForwardedRequestHeader(QByteArrayView name)
+// these, docs/model-gateway.md); for the Responses API, what it reads and
+// how Codex names itself (docs/agents.md). Every other one (forwarding
+// hints, cookies, organisation and project headers, the SDK's telemetry)
+// stays here: an unknown header is a channel to the upstream we cannot
+// vouch for.
+bool isForwardedRequestHeader(QByteArrayView name, ProviderKind kind)
 {
-    static constexpr QByteArrayView names[] = {
-        "anthropic-version", "anthropic-beta", "content-type", "accept",
-        "user-agent",        "x-app",          "x-claude-code-session-id"};
+    static constexpr QByteArrayView anthropic[] = {"anthropic-version",
+                                                   "anthropic-beta",
+                                                   "content-type",
+                                                   "accept",
+                                                   "user-agent",
+                                                   "x-app",
+                                                   "x-claude-code-session-id"};
+    static constexpr QByteArrayView openAI[] = {"content-type", "accept", "user-agent",
+                                                "openai-beta", "originator"};
+    const std::span<const QByteArrayView> names = kind == ProviderKind::OpenAIApiKey
+                                                      ? std::span<const QByteArrayView>(openAI)
+                                                      : std::span<const QByteArrayView>(anthropic);
     for (const QByteArrayView forwarded : names) {
         if (name.compare(forwarded, Qt::CaseInsensitive) == 0)
             return true;
@@ -55,7 +68,7 @@ HttpHeaders upstreamHeaders(const HttpHeaders &guestHeaders, const ProviderSetti
     HttpHeaders headers;
     QByteArrayList betas;
     for (const HttpHeader &header : guestHeaders) {
-        if (!isForwardedRequestHeader(header.first))
+        if (!isForwardedRequestHeader(header.first, provider.kind))
             continue;
         if (provider.kind == ProviderKind::OAuthToken
             && header.first.compare("anthropic-beta", Qt::CaseInsensitive) == 0) {
@@ -71,6 +84,8 @@ HttpHeaders upstreamHeaders(const HttpHeaders &guestHeaders, const ProviderSetti
         if (!betas.contains(oauthBeta.toByteArray()))
             betas.append(oauthBeta.toByteArray());
         headers.append({"anthropic-beta", betas.join(',')});
+        headers.append({"Authorization", "Bearer " + provider.credential});
+    } else if (provider.kind == ProviderKind::OpenAIApiKey) {
         headers.append({"Authorization", "Bearer " + provider.credential});
     } else {
         headers.append({"x-api-key", provider.credential});

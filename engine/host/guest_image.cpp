@@ -7,11 +7,14 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QHash>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QMutex>
 #include <QStandardPaths>
 #include <sys/stat.h>
+
+#include <algorithm>
 
 namespace arizuko::host {
 namespace {
@@ -57,13 +60,33 @@ QString guestProgramSha256(const QString &path)
     return hash;
 }
 
-// Empty when the image fits; otherwise what is wrong with it.
-QString mismatch(const QDir &dir, const QString &guestProgram)
+// The agents of a manifest: its "agents" list, or, in an image built
+// before that list, the Claude Code its "claude_code" names.
+QList<GuestAgent> agentsOf(const QJsonObject &manifest)
 {
-    QFile file(dir.filePath(QStringLiteral("manifest.json")));
-    if (!file.open(QIODevice::ReadOnly))
-        return QStringLiteral("manifest.json cannot be read");
-    const QJsonObject manifest = QJsonDocument::fromJson(file.readAll()).object();
+    QList<GuestAgent> agents;
+    if (!manifest.contains(QStringLiteral("agents"))) {
+        const QJsonObject claude = manifest.value(QStringLiteral("claude_code")).toObject();
+        if (!claude.isEmpty())
+            agents.append({QStringLiteral("claude"),
+                           claude.value(QStringLiteral("version")).toString(),
+                           QStringLiteral("/usr/local/bin/claude")});
+        return agents;
+    }
+    for (const QJsonValue &value : manifest.value(QStringLiteral("agents")).toArray()) {
+        const QJsonObject agent = value.toObject();
+        const GuestAgent listed{agent.value(QStringLiteral("name")).toString(),
+                                agent.value(QStringLiteral("version")).toString(),
+                                agent.value(QStringLiteral("entry")).toString()};
+        if (!listed.name.isEmpty() && listed.entry.startsWith(QLatin1Char('/')))
+            agents.append(listed);
+    }
+    return agents;
+}
+
+// Empty when the image fits; otherwise what is wrong with it.
+QString mismatch(const QJsonObject &manifest, const QDir &dir, const QString &guestProgram)
+{
     const int format = manifest.value(QStringLiteral("format")).toInt(-1);
     if (format != manifestFormat)
         return QStringLiteral("manifest.json is of format %1; this engine reads format %2")
@@ -120,10 +143,24 @@ GuestImageStatus inspectGuestImage(const QString &directory, const QString &gues
         if (!QFileInfo(dir.filePath(name)).isFile())
             status.missing << name;
     }
-    if (status.missing.isEmpty())
-        status.problem = mismatch(dir, guestProgram);
+    if (status.missing.isEmpty()) {
+        QFile file(dir.filePath(QStringLiteral("manifest.json")));
+        if (file.open(QIODevice::ReadOnly)) {
+            const QJsonObject manifest = QJsonDocument::fromJson(file.readAll()).object();
+            status.problem = mismatch(manifest, dir, guestProgram);
+            status.agents = agentsOf(manifest);
+        } else {
+            status.problem = QStringLiteral("manifest.json cannot be read");
+        }
+    }
     status.present = status.missing.isEmpty() && status.problem.isEmpty();
     return status;
+}
+
+bool GuestImageStatus::hasAgent(QStringView name) const
+{
+    return std::any_of(agents.begin(), agents.end(),
+                       [name](const GuestAgent &agent) { return agent.name == name; });
 }
 
 QString guestImageFault(const GuestImageStatus &status)

@@ -10,12 +10,27 @@
 
 namespace arizuko::host {
 
+// One agent the image carries, as its manifest lists it.
+struct GuestAgent
+{
+    QString name;    // "claude", "codex", "pi"
+    QString version; // "2.1.332"
+    QString entry;   // the program a turn starts: "/usr/local/bin/claude"
+
+    bool operator==(const GuestAgent &) const = default;
+};
+
 struct GuestImageStatus
 {
     QString directory;
     bool present = false;  // complete and consistent: turns may boot it
     QStringList missing;   // file names absent from the directory
     QString problem;       // why a complete image does not fit this engine
+    // What its manifest lists, in the manifest's order; an image built
+    // before the list existed carries Claude Code alone.
+    QList<GuestAgent> agents;
+
+    bool hasAgent(QStringView name) const;
 };
 
 // $ARIZUKO_GUEST_IMAGE_DIR, else $XDG_CACHE_HOME/arizuko-desktop/guest.

@@ -27,6 +27,15 @@ Result<QByteArray> nearestSecret(secrets::SecretStore &secrets,
     }
 }
 
+Error noOpenAIKey(const QString &folder)
+{
+    return makeError(noCredentialErrorCode,
+                     QStringLiteral("no OpenAI API key for folder '%1': set one with `arizukoctl "
+                                    "secret set %2` (the key on stdin), or use the offline demo "
+                                    "model (`arizukoctl run --model-provider demo`)")
+                         .arg(folder, openAIKeySecret));
+}
+
 Error noCredential(const QString &folder)
 {
     return makeError(
@@ -94,6 +103,8 @@ Result<gateway::ProviderSettings> resolveModelProvider(store::Store &store,
                              QStringLiteral("the model URL '%1' is not an http(s) URL with a host")
                                  .arg(request.upstreamUrl));
         provider.upstream = url;
+    } else if (request.api == gateway::ModelApi::OpenAIResponses) {
+        provider.upstream = gateway::openAIUpstream();
     }
     auto secrets = secrets::SecretStore::open(store, engineActor);
     if (!secrets)
@@ -113,6 +124,22 @@ Result<gateway::ProviderSettings> resolveModelProvider(store::Store &store,
     const auto stored = (*secrets)->list();
     if (!stored)
         return stored.error();
+    if (request.api == gateway::ModelApi::OpenAIResponses) {
+        // The Responses API takes an API key; there is no OAuth token to try.
+        if (request.choice == ModelProviderChoice::OAuth)
+            return makeError(QStringLiteral("model.bad-provider"),
+                             QStringLiteral("the OpenAI Responses API takes an API key (%1), not "
+                                            "an OAuth token")
+                                 .arg(openAIKeySecret));
+        const auto key = nearestSecret(**secrets, *stored, request.folder, openAIKeySecret);
+        if (!key)
+            return key.error();
+        if (key->isEmpty())
+            return noOpenAIKey(request.folder);
+        provider.kind = gateway::ProviderKind::OpenAIApiKey;
+        provider.credential = *key;
+        return provider;
+    }
     for (const auto &candidate : candidates) {
         if (!candidate.wanted)
             continue;

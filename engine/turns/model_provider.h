@@ -32,13 +32,18 @@ QString modelProviderChoiceName(ModelProviderChoice choice);
 // then the base folder ''.
 inline const QString apiKeySecret = QStringLiteral("ANTHROPIC_API_KEY");
 inline const QString oauthTokenSecret = QStringLiteral("ANTHROPIC_OAUTH_TOKEN");
+// The key of an agent that speaks the OpenAI Responses API (Codex).
+inline const QString openAIKeySecret = QStringLiteral("OPENAI_API_KEY");
 // The error of a turn that found neither (the window offers its fixes on it).
 inline const QString noCredentialErrorCode = QStringLiteral("model.no-credential");
 
 struct ModelProviderRequest
 {
     ModelProviderChoice choice = ModelProviderChoice::Auto;
-    QString upstreamUrl;  // empty: the Anthropic API
+    // The API the turn's agent speaks: Claude Code and pi the Anthropic
+    // Messages API, Codex the OpenAI Responses API (with OPENAI_API_KEY).
+    gateway::ModelApi api = gateway::ModelApi::AnthropicMessages;
+    QString upstreamUrl;  // empty: the Anthropic API, or OpenAI's
     QString scriptPath;   // demo: a script file instead of the built-in demo
     QString folder;
     // ${NAME} values for the demo script (ALLOWED_URL, DENIED_URL, FOLDER).

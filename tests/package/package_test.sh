@@ -96,7 +96,7 @@ say "built $(basename "$deb") ($(du -h "$deb" | cut -f1))"
 dpkg-deb --contents "$deb" | awk '{print $6}' | sed 's|^\./|/|' >"$scratch/contents"
 for path in /usr/bin/arizuko-desktop /usr/bin/arizukoctl \
     "$helpers/arizuko-egress" "$helpers/arizuko-guest" "$helpers/build-guest-image" "$helpers/guest-image.env" \
-    "$helpers/arizuko-net-helper" \
+    "$helpers/arizuko-net-helper" "$helpers/pi/package.json" "$helpers/pi/package-lock.json" \
     /usr/share/applications/arizuko-desktop.desktop \
     /usr/share/icons/hicolor/scalable/apps/arizuko-desktop.svg \
     /usr/share/metainfo/org.arizuko.desktop.metainfo.xml \

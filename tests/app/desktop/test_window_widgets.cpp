@@ -129,6 +129,29 @@ private slots:
         QCOMPARE(composer.agent(), QStringLiteral("command"));
     }
 
+    void composerOffersOnlyTheAgentsTheImageCarries()
+    {
+        desktop::Composer composer;
+        composer.setTopic(QStringLiteral("corp"), QStringLiteral("agents"));
+        auto *agents = composer.findChild<QComboBox *>(QStringLiteral("composerAgent"));
+        const auto offered = [agents] {
+            QStringList names;
+            for (int index = 0; index < agents->count(); ++index)
+                names << agents->itemData(index).toString();
+            return names;
+        };
+        QCOMPARE(offered(), (QStringList{QStringLiteral("claude"), QStringLiteral("command")}));
+        // An image built with --agents codex,pi has no Claude Code: the
+        // command agent (which needs none) is all a turn can run.
+        composer.offerAgents({QStringLiteral("codex"), QStringLiteral("pi")});
+        QCOMPARE(offered(), QStringList{QStringLiteral("command")});
+        QCOMPARE(composer.agent(), QStringLiteral("command"));
+        composer.offerAgents({QStringLiteral("claude"), QStringLiteral("codex")});
+        QCOMPARE(offered(), (QStringList{QStringLiteral("claude"), QStringLiteral("command")}));
+        // The topic's own choice comes back with the offer.
+        QCOMPARE(composer.agent(), QStringLiteral("claude"));
+    }
+
     void treeFiltersAndFollowsTheStore()
     {
         folders::Folders folders(*m_store, QStringLiteral("user:test"));

@@ -481,6 +481,40 @@ private slots:
         QCOMPARE(taken.error().code, QStringLiteral("topic.exists"));
     }
 
+    void aTopicsSessionBelongsToOneAgentKind()
+    {
+        QVERIFY(m_folders->add(QStringLiteral("corp")));
+        const Result<Topic> main = m_topics->add(QStringLiteral("corp"), QStringLiteral("main"));
+        QVERIFY(main);
+        QCOMPARE(main->agentKind, QStringLiteral("claude"));
+        // The same kind keeps the session.
+        const Result<bool> same = m_topics->useAgent(QStringLiteral("corp"), QStringLiteral("main"),
+                                                     QStringLiteral("claude"));
+        QVERIFY(same && !*same);
+        QCOMPARE(m_topics->list(QStringLiteral("corp"))->first().sessionId, main->sessionId);
+        // Another kind starts a new session, and says so.
+        const Result<bool> switched = m_topics->useAgent(
+            QStringLiteral("corp"), QStringLiteral("main"), QStringLiteral("codex"));
+        QVERIFY2(switched, qPrintable(why(switched)));
+        QVERIFY(*switched);
+        const Topic codex = m_topics->list(QStringLiteral("corp"))->first();
+        QCOMPARE(codex.agentKind, QStringLiteral("codex"));
+        QVERIFY(codex.sessionId != main->sessionId);
+        QVERIFY(!QUuid::fromString(codex.sessionId).isNull());
+        // A fork carries a copy of the source's session: it keeps the kind.
+        const Result<Topic> fork = m_topics->fork(QStringLiteral("corp"), QStringLiteral("main"));
+        QVERIFY(fork);
+        QCOMPARE(fork->agentKind, QStringLiteral("codex"));
+        const Result<bool> unknown = m_topics->useAgent(
+            QStringLiteral("corp"), QStringLiteral("main"), QStringLiteral("gpt"));
+        QVERIFY(!unknown);
+        QCOMPARE(unknown.error().code, QStringLiteral("topic.bad-agent"));
+        const Result<bool> missing = m_topics->useAgent(
+            QStringLiteral("corp"), QStringLiteral("ghost"), QStringLiteral("pi"));
+        QVERIFY(!missing);
+        QCOMPARE(missing.error().code, QStringLiteral("topic.not-found"));
+    }
+
     // corp/eng (with corp/eng/sre below) and everything that names it, and
     // corporate beside it, which must not move.
     void seedForMove()

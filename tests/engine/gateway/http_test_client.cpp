@@ -117,4 +117,23 @@ QByteArray messagesBody(const QString &prompt, const QString &model, bool stream
         .toJson(QJsonDocument::Compact);
 }
 
+QByteArray responsesBody(const QString &prompt, const QString &model, bool stream)
+{
+    const QJsonObject tool{{QStringLiteral("type"), QStringLiteral("function")},
+                           {QStringLiteral("name"), QStringLiteral("shell")},
+                           {QStringLiteral("parameters"),
+                            QJsonObject{{QStringLiteral("type"), QStringLiteral("object")}}}};
+    const QJsonObject text{{QStringLiteral("type"), QStringLiteral("input_text")},
+                           {QStringLiteral("text"), prompt}};
+    return QJsonDocument(QJsonObject{{QStringLiteral("model"), model},
+                                     {QStringLiteral("stream"), stream},
+                                     {QStringLiteral("tools"), QJsonArray{tool}},
+                                     {QStringLiteral("input"),
+                                      QJsonArray{QJsonObject{
+                                          {QStringLiteral("type"), QStringLiteral("message")},
+                                          {QStringLiteral("role"), QStringLiteral("user")},
+                                          {QStringLiteral("content"), QJsonArray{text}}}}}})
+        .toJson(QJsonDocument::Compact);
+}
+
 } // namespace arizuko::gateway::testing

@@ -48,4 +48,9 @@ ClientReply sendRaw(const QHostAddress &server, quint16 port, const QByteArray &
 QByteArray messagesBody(const QString &prompt, const QString &model = QStringLiteral("claude-sonnet-4-5-20250929"),
                         bool stream = true);
 
+// A /v1/responses body (Codex's shape) with one function tool, whose
+// prompt is `prompt`.
+QByteArray responsesBody(const QString &prompt, const QString &model = QStringLiteral("gpt-5.4"),
+                         bool stream = true);
+
 } // namespace arizuko::gateway::testing

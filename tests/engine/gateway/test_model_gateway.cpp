@@ -15,6 +15,8 @@ using namespace arizuko;
 using namespace arizuko::gateway;
 using namespace arizuko::gateway::testing;
 
+Q_DECLARE_METATYPE(arizuko::gateway::ModelApi)
+
 namespace {
 
 const QHostAddress gatewayAddress(QStringLiteral("127.0.0.2"));
@@ -50,6 +52,34 @@ ClientRequest messages(const QByteArray &token, const QString &prompt,
                        {"Content-Type", "application/json"}};
     request.body = messagesBody(prompt, model);
     return request;
+}
+
+// What Codex sends: the turn's token as its env_key's bearer.
+ClientRequest responses(const QByteArray &token, const QString &prompt,
+                        const QString &model = QStringLiteral("gpt-5.4"))
+{
+    ClientRequest request;
+    request.target = "/v1/responses";
+    request.headers = {{"Authorization", "Bearer " + token},
+                       {"Content-Type", "application/json"},
+                       {"Accept", "text/event-stream"},
+                       {"originator", "codex_exec"},
+                       {"OpenAI-Organization", "org-from-the-guest"},
+                       {"x-api-key", token}};
+    request.body = responsesBody(prompt, model);
+    return request;
+}
+
+// The same request in either API, with the provider whose credential it needs.
+ClientRequest requestIn(ModelApi api, const QByteArray &token, const QString &prompt)
+{
+    return api == ModelApi::AnthropicMessages ? messages(token, prompt) : responses(token, prompt);
+}
+
+ProviderKind providerOf(ModelApi api)
+{
+    return api == ModelApi::AnthropicMessages ? ProviderKind::AnthropicApiKey
+                                              : ProviderKind::OpenAIApiKey;
 }
 
 } // namespace
@@ -283,44 +313,161 @@ private slots:
 
     void upstreamErrorsReachTheGuestAndTheTranscript_data()
     {
+        QTest::addColumn<ModelApi>("api");
         QTest::addColumn<QString>("prompt");
         QTest::addColumn<int>("status");
         QTest::addColumn<QString>("sentence");
-        QTest::newRow("401") << QStringLiteral("e401") << 401 << QStringLiteral("refused the credential (401): invalid x-api-key");
-        QTest::newRow("429") << QStringLiteral("e429") << 429 << QStringLiteral("rate limited (429)");
-        QTest::newRow("500") << QStringLiteral("e500") << 500 << QStringLiteral("failed the request (500): boom");
+        for (const ModelApi api : {ModelApi::AnthropicMessages, ModelApi::OpenAIResponses}) {
+            const char *name = api == ModelApi::AnthropicMessages ? "messages" : "responses";
+            QTest::addRow("%s 401", name)
+                << api << QStringLiteral("e401") << 401
+                << QStringLiteral("refused the credential (401): invalid x-api-key");
+            QTest::addRow("%s 429", name)
+                << api << QStringLiteral("e429") << 429 << QStringLiteral("rate limited (429)");
+            QTest::addRow("%s 500", name) << api << QStringLiteral("e500") << 500
+                                          << QStringLiteral("failed the request (500): boom");
+        }
     }
 
     void upstreamErrorsReachTheGuestAndTheTranscript()
     {
+        QFETCH(ModelApi, api);
         QFETCH(QString, prompt);
         QFETCH(int, status);
         QFETCH(QString, sentence);
         const QByteArray token = newTurnToken();
-        auto served = gateway(ProviderKind::AnthropicApiKey, token);
+        auto served = gateway(providerOf(api), token);
         QSignalSpy failed(served.get(), &ModelGateway::upstreamFailed);
-        const ClientReply reply = sendRequest(gatewayAddress, served->port(), messages(token, prompt));
+        const ClientReply reply =
+            sendRequest(gatewayAddress, served->port(), requestIn(api, token, prompt));
         QCOMPARE(reply.status, status);
-        QCOMPARE(QJsonDocument::fromJson(reply.body).object().value(QStringLiteral("type")).toString(), QStringLiteral("error"));
+        // Each API's own error shape reaches the agent as the upstream sent it.
+        const QJsonObject body = QJsonDocument::fromJson(reply.body).object();
+        QVERIFY2(body.value(QStringLiteral("error")).toObject().contains(QStringLiteral("message")),
+                 reply.body.constData());
+        if (api == ModelApi::AnthropicMessages)
+            QCOMPARE(body.value(QStringLiteral("type")).toString(), QStringLiteral("error"));
         QTRY_COMPARE(failed.size(), 1);
         const QString message = failed.first().first().value<Error>().message;
         QVERIFY2(message.contains(sentence), qPrintable(message));
         QVERIFY(!message.contains(QString::fromLatin1(apiKey)));
     }
 
+    void dropMidStreamClosesTheGuestConnection_data()
+    {
+        QTest::addColumn<ModelApi>("api");
+        QTest::addColumn<QByteArray>("firstEvent");
+        QTest::newRow("messages") << ModelApi::AnthropicMessages << QByteArray("message_start");
+        QTest::newRow("responses") << ModelApi::OpenAIResponses << QByteArray("response.created");
+    }
+
     void dropMidStreamClosesTheGuestConnection()
     {
+        QFETCH(ModelApi, api);
+        QFETCH(QByteArray, firstEvent);
         const QByteArray token = newTurnToken();
-        auto served = gateway(ProviderKind::AnthropicApiKey, token);
+        auto served = gateway(providerOf(api), token);
         QSignalSpy failed(served.get(), &ModelGateway::upstreamFailed);
-        const ClientReply reply = sendRequest(gatewayAddress, served->port(), messages(token, QStringLiteral("drop")));
+        const ClientReply reply = sendRequest(gatewayAddress, served->port(),
+                                              requestIn(api, token, QStringLiteral("drop")));
         QCOMPARE(reply.status, 200);
         QVERIFY(reply.closed);
         QVERIFY(!reply.complete);
-        QVERIFY(reply.body.contains("message_start"));
+        QVERIFY(reply.body.contains(firstEvent));
         QTRY_COMPARE(failed.size(), 1);
         const QString message = failed.first().first().value<Error>().message;
         QVERIFY2(message.contains(QStringLiteral("dropped mid-response")), qPrintable(message));
+    }
+
+    void openAIKeyReachesTheResponsesApiAndNeverTheGuest()
+    {
+        const QByteArray token = newTurnToken();
+        auto served = gateway(ProviderKind::OpenAIApiKey, token);
+        const ClientReply reply =
+            sendRequest(gatewayAddress, served->port(), responses(token, QStringLiteral("hi")));
+        QCOMPARE(reply.status, 200);
+        QVERIFY(reply.complete);
+        QVERIFY(reply.body.startsWith("event: response.created"));
+        QVERIFY(reply.body.contains("hello from upstream"));
+        QVERIFY(reply.body.contains("event: response.completed"));
+        QVERIFY(!reply.rawHead.contains(apiKey) && !reply.body.contains(apiKey));
+        QCOMPARE(m_upstreamLog.size(), 1);
+        const QJsonObject seen = m_upstreamLog.first();
+        QCOMPARE(seen.value(QStringLiteral("path")).toString(), QStringLiteral("/v1/responses"));
+        const QJsonObject headers = seen.value(QStringLiteral("headers")).toObject();
+        QCOMPARE(headers.value(QStringLiteral("authorization")).toString().toUtf8(),
+                 "Bearer " + apiKey);
+        QCOMPARE(headers.value(QStringLiteral("originator")).toString(),
+                 QStringLiteral("codex_exec"));
+        // The guest's own credential and organisation headers stay here.
+        QVERIFY(!headers.contains(QStringLiteral("x-api-key")));
+        QVERIFY(!headers.contains(QStringLiteral("openai-organization")));
+        QVERIFY(!QJsonDocument(seen).toJson().contains(token));
+    }
+
+    void responsesWithAWrongTokenAreRefused()
+    {
+        const QByteArray token = newTurnToken();
+        auto served = gateway(ProviderKind::OpenAIApiKey, token);
+        QSignalSpy refused(served.get(), &ModelGateway::refused);
+        const QByteArray wrong = token.left(token.size() - 1) + (token.endsWith('0') ? "1" : "0");
+        QCOMPARE(sendRequest(gatewayAddress, served->port(), responses(wrong, QStringLiteral("hi")))
+                     .status,
+                 401);
+        ClientRequest none = responses(token, QStringLiteral("hi"));
+        none.headers = {{"Content-Type", "application/json"}};
+        QCOMPARE(sendRequest(gatewayAddress, served->port(), none).status, 401);
+        QCOMPARE(refused.size(), 2);
+        QCOMPARE(refused.first().first().toJsonObject().value(QStringLiteral("reason")).toString(),
+                 QStringLiteral("token"));
+        QVERIFY(m_upstreamLog.isEmpty());
+    }
+
+    void aCredentialReachesOnlyItsOwnApi()
+    {
+        const QByteArray token = newTurnToken();
+        auto anthropic = gateway(ProviderKind::AnthropicApiKey, token);
+        const ClientReply toOpenAI =
+            sendRequest(gatewayAddress, anthropic->port(), responses(token, QStringLiteral("hi")));
+        QCOMPARE(toOpenAI.status, 404);
+        QVERIFY2(toOpenAI.body.contains("does not speak the OpenAI Responses API"),
+                 toOpenAI.body.constData());
+        auto openAI = gateway(ProviderKind::OpenAIApiKey, token);
+        QCOMPARE(sendRequest(gatewayAddress, openAI->port(), messages(token, QStringLiteral("hi")))
+                     .status,
+                 404);
+        QVERIFY(m_upstreamLog.isEmpty());
+        // The demo model answers both.
+        auto demo = gateway(ProviderKind::Demo, token);
+        QCOMPARE(sendRequest(gatewayAddress, demo->port(), responses(token, QStringLiteral("hi")))
+                     .status,
+                 200);
+        QCOMPARE(
+            sendRequest(gatewayAddress, demo->port(), messages(token, QStringLiteral("hi"))).status,
+            200);
+    }
+
+    void responsesUsageIsReadFromResponseCompletedAndPriced()
+    {
+        const QByteArray token = newTurnToken();
+        auto priced = gateway(ProviderKind::OpenAIApiKey, token);
+        QSignalSpy exchanged(priced.get(), &ModelGateway::exchanged);
+        for (int round = 0; round < 2; ++round)
+            QCOMPARE(
+                sendRequest(gatewayAddress, priced->port(), responses(token, QStringLiteral("hi")))
+                    .status,
+                200);
+        QTRY_COMPARE(priced->usage().responses, 2);
+        QCOMPARE(priced->usage().inputTokens, 200);
+        QCOMPARE(priced->usage().outputTokens, 20);
+        QVERIFY(priced->usage().costUsd);
+        // gpt-5.4: $2.50 in, $15 out per million.
+        QCOMPARE(*priced->usage().costUsd, (200 * 2.5 + 20 * 15.0) / 1e6);
+        QTRY_COMPARE(exchanged.size(), 2);
+        const QJsonObject summary = exchanged.first().first().toJsonObject();
+        QCOMPARE(summary.value(QStringLiteral("path")).toString(), QStringLiteral("/v1/responses"));
+        QCOMPARE(summary.value(QStringLiteral("model")).toString(), QStringLiteral("gpt-5.4"));
+        QCOMPARE(summary.value(QStringLiteral("output_tokens")).toInt(), 10);
     }
 
     void unreachableUpstreamIsABadGateway()
@@ -335,6 +482,31 @@ private slots:
         QCOMPARE(reply.status, 502);
         QTRY_COMPARE(failed.size(), 1);
         QVERIFY(failed.first().first().value<Error>().message.contains(QStringLiteral("could not reach")));
+    }
+
+    void demoScriptFailuresReadLikeRealOnesInTheResponsesApi()
+    {
+        const QByteArray token = newTurnToken();
+        auto demo = gateway(ProviderKind::Demo, token);
+        QSignalSpy failed(demo.get(), &ModelGateway::upstreamFailed);
+        const ClientReply refused =
+            sendRequest(gatewayAddress, demo->port(), responses(token, QStringLiteral("e401")));
+        QCOMPARE(refused.status, 401);
+        QCOMPARE(QJsonDocument::fromJson(refused.body)
+                     .object()
+                     .value(QStringLiteral("error"))
+                     .toObject()
+                     .value(QStringLiteral("code"))
+                     .toString(),
+                 QStringLiteral("invalid_api_key"));
+        const ClientReply dropped =
+            sendRequest(gatewayAddress, demo->port(), responses(token, QStringLiteral("drop")));
+        QVERIFY(dropped.closed && !dropped.complete);
+        QTRY_COMPARE(failed.size(), 2);
+        QVERIFY(failed[0].first().value<Error>().message.contains(
+            QStringLiteral("refused the credential (401)")));
+        QVERIFY(failed[1].first().value<Error>().message.contains(
+            QStringLiteral("dropped mid-response")));
     }
 
     void demoScriptFailuresReadLikeRealOnes()

@@ -57,6 +57,46 @@ QJsonObject request(const QJsonArray &messages, bool tools = true)
     return object;
 }
 
+// Responses API input items, as Codex sends them.
+QJsonObject inputMessage(const QString &role, const QString &text)
+{
+    return {{QStringLiteral("type"), QStringLiteral("message")},
+            {QStringLiteral("role"), role},
+            {QStringLiteral("content"),
+             QJsonArray{QJsonObject{{QStringLiteral("type"), role == QLatin1String("assistant")
+                                                                 ? QStringLiteral("output_text")
+                                                                 : QStringLiteral("input_text")},
+                                    {QStringLiteral("text"), text}}}}};
+}
+
+QJsonObject functionCall()
+{
+    return {{QStringLiteral("type"), QStringLiteral("function_call")},
+            {QStringLiteral("name"), QStringLiteral("shell")},
+            {QStringLiteral("arguments"), QStringLiteral("{}")},
+            {QStringLiteral("call_id"), QStringLiteral("call_1")}};
+}
+
+QJsonObject functionOutput()
+{
+    return {{QStringLiteral("type"), QStringLiteral("function_call_output")},
+            {QStringLiteral("call_id"), QStringLiteral("call_1")},
+            {QStringLiteral("output"), QStringLiteral("Linux")}};
+}
+
+QByteArray responsesRequest(const QJsonArray &input, bool stream = false)
+{
+    return QJsonDocument(
+               QJsonObject{{QStringLiteral("model"), QStringLiteral("gpt-5.4")},
+                           {QStringLiteral("stream"), stream},
+                           {QStringLiteral("tools"),
+                            QJsonArray{QJsonObject{
+                                {QStringLiteral("type"), QStringLiteral("function")},
+                                {QStringLiteral("name"), QStringLiteral("exec_command")}}}},
+                           {QStringLiteral("input"), input}})
+        .toJson(QJsonDocument::Compact);
+}
+
 ScriptedModel loaded()
 {
     auto model = ScriptedModel::load(script, {{QStringLiteral("WHO"), QStringLiteral("me")}});
@@ -275,8 +315,192 @@ private slots:
         QVERIFY(steps[4].toolUses.isEmpty());
     }
 
+    void responsesPositionCountsRunsOfModelItems()
+    {
+        // Context Codex injects whole, the prompt, then one step (text and
+        // a call: one run of model items) and its output.
+        const QJsonArray input{
+            inputMessage(QStringLiteral("developer"), QStringLiteral("permissions")),
+            inputMessage(
+                QStringLiteral("user"),
+                QStringLiteral(
+                    "<environment_context>\n  <cwd>/home/agent</cwd>\n</environment_context>")),
+            inputMessage(QStringLiteral("user"), QStringLiteral("hello there")),
+            inputMessage(QStringLiteral("assistant"), QStringLiteral("I will run a command.")),
+            functionCall(),
+            functionOutput(),
+        };
+        const ConversationPosition at = ScriptedModel::responsesPosition(input);
+        QCOMPARE(at.prompt, QStringLiteral("hello there"));
+        QCOMPARE(at.step, 1);
+        const ScriptedModel model = loaded();
+        const ScriptedReply reply = model.reply("POST", "/v1/responses", responsesRequest(input));
+        const QJsonObject response = QJsonDocument::fromJson(reply.body).object();
+        QCOMPARE(response.value(QStringLiteral("object")).toString(), QStringLiteral("response"));
+        const QJsonArray output = response.value(QStringLiteral("output")).toArray();
+        QCOMPARE(output.size(), 1);
+        QCOMPARE(output.first()
+                     .toObject()
+                     .value(QStringLiteral("content"))
+                     .toArray()
+                     .first()
+                     .toObject()
+                     .value(QStringLiteral("text"))
+                     .toString(),
+                 QStringLiteral("Done: me."));
+        // A bare string input is a fresh prompt.
+        QJsonObject bare = QJsonDocument::fromJson(responsesRequest({})).object();
+        bare.insert(QStringLiteral("input"), QStringLiteral("hello"));
+        QCOMPARE(model.selectResponse(bare).toolUses.size(), 1);
+    }
+
+    void responsesStreamParsesBack()
+    {
+        const ScriptedModel model = loaded();
+        const ScriptedReply reply =
+            model.reply("POST", "/v1/responses",
+                        responsesRequest(
+                            {inputMessage(QStringLiteral("user"), QStringLiteral("hello"))}, true));
+        QVERIFY(reply.streamed);
+        QCOMPARE(reply.status, 200);
+        SseReader reader;
+        ResponseUsage usage;
+        QList<QByteArray> names;
+        QString text;
+        QJsonObject call;
+        for (const QByteArray &bytes : reply.events) {
+            for (const SseEvent &event : reader.feed(bytes)) {
+                names.append(event.name);
+                usage.readEvent(event.name, event.data);
+                const QJsonObject data = QJsonDocument::fromJson(event.data).object();
+                QCOMPARE(data.value(QStringLiteral("type")).toString().toUtf8(), event.name);
+                QCOMPARE(data.value(QStringLiteral("sequence_number")).toInt(), names.size() - 1);
+                text += data.value(QStringLiteral("delta")).toString();
+                const QJsonObject item = data.value(QStringLiteral("item")).toObject();
+                if (event.name == "response.output_item.done" &&
+                    item.value(QStringLiteral("type")).toString() == QLatin1String("function_call"))
+                    call = item;
+            }
+        }
+        const QList<QByteArray> expected{"response.created",
+                                         "response.in_progress",
+                                         "response.output_item.added",
+                                         "response.content_part.added",
+                                         "response.output_text.delta",
+                                         "response.output_text.done",
+                                         "response.content_part.done",
+                                         "response.output_item.done",
+                                         "response.output_item.added",
+                                         "response.function_call_arguments.delta",
+                                         "response.function_call_arguments.done",
+                                         "response.output_item.done",
+                                         "response.completed"};
+        QCOMPARE(names, expected);
+        // The text delta, then the call's arguments delta (the whole JSON).
+        QVERIFY(text.startsWith(QStringLiteral("I will run a command.")));
+        // The script's Bash call, as the shell tool Codex offers.
+        QCOMPARE(call.value(QStringLiteral("name")).toString(), QStringLiteral("exec_command"));
+        QCOMPARE(call.value(QStringLiteral("call_id")).toString(), QStringLiteral("toolu_1"));
+        QCOMPARE(
+            QJsonDocument::fromJson(call.value(QStringLiteral("arguments")).toString().toUtf8())
+                .object(),
+            QJsonObject({{QStringLiteral("cmd"), QStringLiteral("uname -a")}}));
+        QVERIFY(usage.started());
+        QVERIFY(usage.stopped());
+        QVERIFY(usage.counts().input > 0);
+        QVERIFY(usage.counts().output > 0);
+        QCOMPARE(usage.model(), QStringLiteral("gpt-5.4"));
+    }
+
+    void aShellCallBecomesTheShellToolTheAgentOffers()
+    {
+        // pi offers "bash"; a tool the script names and the request offers
+        // stays as it is, and so does an unknown one.
+        const ScriptedModel model = loaded();
+        QJsonObject body = request({user(QStringLiteral("hello"))});
+        body.insert(QStringLiteral("tools"),
+                    QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("bash")}}});
+        const QJsonObject message =
+            QJsonDocument::fromJson(
+                model.reply("POST", "/v1/messages", QJsonDocument(body).toJson()).body)
+                .object();
+        const QJsonObject use = message.value(QStringLiteral("content")).toArray().at(1).toObject();
+        QCOMPARE(use.value(QStringLiteral("name")).toString(), QStringLiteral("bash"));
+        QCOMPARE(use.value(QStringLiteral("input"))
+                     .toObject()
+                     .value(QStringLiteral("command"))
+                     .toString(),
+                 QStringLiteral("uname -a"));
+        body.insert(QStringLiteral("tools"),
+                    QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("Read")}}});
+        const QJsonObject unchanged =
+            QJsonDocument::fromJson(
+                model.reply("POST", "/v1/messages", QJsonDocument(body).toJson()).body)
+                .object();
+        QCOMPARE(unchanged.value(QStringLiteral("content"))
+                     .toArray()
+                     .at(1)
+                     .toObject()
+                     .value(QStringLiteral("name"))
+                     .toString(),
+                 QStringLiteral("Bash"));
+    }
+
+    void responsesErrorsAreOpenAIShaped()
+    {
+        auto model = ScriptedModel::load(
+            R"({"fallback": {"error": {"status": 429, "message": "slow down"}}})");
+        QVERIFY(model);
+        const ScriptedReply reply = model->reply("POST", "/v1/responses", responsesRequest({}));
+        QCOMPARE(reply.status, 429);
+        const QJsonObject body = QJsonDocument::fromJson(reply.body).object();
+        QVERIFY(!body.contains(QStringLiteral("type")));
+        const QJsonObject error = body.value(QStringLiteral("error")).toObject();
+        QCOMPARE(error.value(QStringLiteral("message")).toString(), QStringLiteral("slow down"));
+        QCOMPARE(error.value(QStringLiteral("code")).toString(),
+                 QStringLiteral("rate_limit_exceeded"));
+        QCOMPARE(model->reply("POST", "/v1/responses", "{not json").status, 400);
+    }
+
+    void responsesUsageKeepsCachedTokensApart()
+    {
+        // response.completed as the API sends it: cached tokens are part of
+        // input_tokens, reasoning tokens part of output_tokens.
+        ResponseUsage usage;
+        usage.readEvent("response.created",
+                        R"({"type":"response.created","response":{"model":"gpt-5.4-2026-03-05"}})");
+        QVERIFY(usage.started());
+        QVERIFY(!usage.stopped());
+        QVERIFY(usage.readEvent(
+            "response.completed",
+            R"({"type":"response.completed","response":{"model":"gpt-5.4-2026-03-05","usage":)"
+            R"({"input_tokens":1000,"input_tokens_details":{"cached_tokens":400},)"
+            R"("output_tokens":70,"output_tokens_details":{"reasoning_tokens":50},"total_tokens":1070}}})"));
+        QVERIFY(usage.stopped());
+        QCOMPARE(usage.counts().input, 600);
+        QCOMPARE(usage.counts().cacheRead, 400);
+        QCOMPARE(usage.counts().output, 70);
+        QCOMPARE(usage.counts().cacheCreation, 0);
+        const auto price = publishedPrice(usage.model());
+        QVERIFY(price);
+        QCOMPARE(price->cost(usage.counts()), (600 * 2.5 + 400 * 0.25 + 70 * 15.0) / 1e6);
+
+        ResponseUsage failed;
+        failed.readEvent(
+            "response.failed",
+            R"({"type":"response.failed","response":{"error":{"code":"server_error","message":"boom"}}})");
+        QCOMPARE(failed.streamError(), QStringLiteral("server_error: boom"));
+        ResponseUsage flat;
+        flat.readEvent("error",
+                       R"({"type":"error","code":"rate_limit_exceeded","message":"slow"})");
+        QCOMPARE(flat.streamError(), QStringLiteral("rate_limit_exceeded: slow"));
+    }
+
     void priceTableKnowsFamiliesNotStrangers()
     {
+        QCOMPARE(publishedPrice(u"gpt-5.4")->output, 15.0);
+        QCOMPARE(publishedPrice(u"gpt-4.1-2025-04-14")->input, 2.0);
+        QVERIFY(!publishedPrice(u"gpt-9"));
         QVERIFY(publishedPrice(u"claude-sonnet-4-5-20250929"));
         QCOMPARE(publishedPrice(u"claude-sonnet-4-5-20250929")->input, 3.0);
         QCOMPARE(publishedPrice(u"claude-opus-4-6[1m]")->output, 25.0);

@@ -7,6 +7,7 @@
 
 #include <QCryptographicHash>
 #include <QElapsedTimer>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QFile>
@@ -19,11 +20,63 @@ using arizuko::libvirt::probeLibvirt;
 
 namespace {
 
+QJsonObject agentEntry(const char *name, const char *version, const char *entry)
+{
+    return QJsonObject{{QStringLiteral("name"), QLatin1String(name)},
+                       {QStringLiteral("version"), QLatin1String(version)},
+                       {QStringLiteral("entry"), QLatin1String(entry)}};
+}
+
 void writeFile(const QString &path, const QByteArray &content)
 {
     QFile file(path);
     QVERIFY(file.open(QIODevice::WriteOnly));
     file.write(content);
+}
+
+// What an image says it carries: the "agents" of its manifest.
+void checkGuestImageAgents()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    for (const char *name : {"vmlinux", "initramfs.img", "root.img"})
+        writeFile(dir.filePath(QString::fromLatin1(name)), "x");
+    const QJsonObject files{
+        {QStringLiteral("vmlinux"), QJsonObject{{QStringLiteral("size"), 1}}},
+        {QStringLiteral("initramfs.img"), QJsonObject{{QStringLiteral("size"), 1}}},
+        {QStringLiteral("root.img"), QJsonObject{{QStringLiteral("size"), 1}}}};
+    // As installer/build-guest-image --agents codex,pi writes it; an
+    // entry that is not an absolute path is no agent.
+    writeFile(dir.filePath(QStringLiteral("manifest.json")),
+              QJsonDocument(
+                  QJsonObject{{QStringLiteral("format"), 1},
+                              {QStringLiteral("files"), files},
+                              {QStringLiteral("agents"),
+                               QJsonArray{agentEntry("codex", "0.171.0", "/usr/local/bin/codex"),
+                                          agentEntry("pi", "0.73.1", "/usr/local/bin/pi"),
+                                          agentEntry("evil", "1", "relative/path")}}})
+                  .toJson());
+    GuestImageStatus status = inspectGuestImage(dir.path(), QString());
+    QVERIFY(status.present);
+    QCOMPARE(status.agents.size(), 2);
+    QCOMPARE(status.agents[0], (GuestAgent{QStringLiteral("codex"), QStringLiteral("0.171.0"),
+                                           QStringLiteral("/usr/local/bin/codex")}));
+    QVERIFY(status.hasAgent(u"pi"));
+    QVERIFY(!status.hasAgent(u"claude"));
+    QVERIFY(!status.hasAgent(u"evil"));
+
+    // An image from before the list: Claude Code alone.
+    writeFile(dir.filePath(QStringLiteral("manifest.json")),
+              QJsonDocument(QJsonObject{{QStringLiteral("format"), 1},
+                                        {QStringLiteral("files"), files},
+                                        {QStringLiteral("claude_code"),
+                                         QJsonObject{{QStringLiteral("version"),
+                                                      QStringLiteral("2.1.332")}}}})
+                  .toJson());
+    status = inspectGuestImage(dir.path(), QString());
+    QCOMPARE(status.agents.size(), 1);
+    QCOMPARE(status.agents[0].entry, QStringLiteral("/usr/local/bin/claude"));
+    QCOMPARE(status.agents[0].version, QStringLiteral("2.1.332"));
 }
 
 } // namespace
@@ -136,6 +189,8 @@ private slots:
         manifest(1, 4, QStringLiteral("0123"));
         QVERIFY(inspectGuestImage(dir.path(), QString()).present);
     }
+
+    void guestImageListsItsAgents() { checkGuestImageAgents(); }
 
     void guestImageDirectoryHonoursTheOverride()
     {

@@ -85,6 +85,28 @@ private slots:
                  QByteArray("corp-token"));
     }
 
+    void codexGetsTheOpenAIKeyAndNoAnthropicOne()
+    {
+        QVERIFY(m_secrets->set({}, turns::apiKeySecret, "anthropic-key"));
+        turns::ModelProviderRequest request;
+        request.folder = QStringLiteral("corp/eng");
+        request.api = gateway::ModelApi::OpenAIResponses;
+        // An Anthropic key is not used for the OpenAI API.
+        auto missing = turns::resolveModelProvider(*m_store, request);
+        QVERIFY(!missing);
+        QCOMPARE(missing.error().code, turns::noCredentialErrorCode);
+        QVERIFY2(missing.error().message.contains(turns::openAIKeySecret),
+                 qPrintable(missing.error().message));
+        QVERIFY(m_secrets->set({QStringLiteral("corp")}, turns::openAIKeySecret, "sk-openai"));
+        const auto provider = turns::resolveModelProvider(*m_store, request);
+        QVERIFY(provider);
+        QCOMPARE(provider->kind, gateway::ProviderKind::OpenAIApiKey);
+        QCOMPARE(provider->credential, QByteArray("sk-openai"));
+        QCOMPARE(provider->upstream, QUrl(QStringLiteral("https://api.openai.com")));
+        request.choice = ModelProviderChoice::OAuth;
+        QVERIFY(!turns::resolveModelProvider(*m_store, request));
+    }
+
     void noCredentialIsAClearError()
     {
         turns::ModelProviderRequest request;

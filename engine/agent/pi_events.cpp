@@ -1,0 +1,143 @@
+#include "agent/pi_events.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+
+namespace arizuko::agent {
+namespace {
+
+QString str(const QJsonObject &object, const char *key)
+{
+    return object.value(QLatin1String(key)).toString();
+}
+
+// A tool's result content: text blocks, and what else there was named.
+QString contentText(const QJsonArray &content)
+{
+    QStringList parts;
+    for (const QJsonValue &value : content) {
+        const QJsonObject block = value.toObject();
+        if (str(block, "type") == QLatin1String("text"))
+            parts << str(block, "text");
+        else
+            parts << QStringLiteral("[%1]").arg(str(block, "type"));
+    }
+    return parts.join(QLatin1Char('\n'));
+}
+
+} // namespace
+
+QList<AgentEvent> PiEventReader::read(const QString &line)
+{
+    QJsonParseError error{};
+    const QJsonDocument document = QJsonDocument::fromJson(line.toUtf8(), &error);
+    if (error.error != QJsonParseError::NoError || !document.isObject())
+        return {{QStringLiteral("output"), {{QStringLiteral("line"), line}}}};
+    const QJsonObject object = document.object();
+    const QString type = str(object, "type");
+    if (type == QLatin1String("session")) {
+        m_sessionId = str(object, "id");
+        return {{QStringLiteral("init"),
+                 {{QStringLiteral("session_id"), m_sessionId},
+                  {QStringLiteral("cwd"), str(object, "cwd")},
+                  {QStringLiteral("agent"), QStringLiteral("pi")}}}};
+    }
+    if (type == QLatin1String("message_end")) {
+        const QJsonObject message = object.value(QStringLiteral("message")).toObject();
+        if (str(message, "role") == QLatin1String("assistant"))
+            return fromAssistant(message);
+        return {};
+    }
+    if (type == QLatin1String("tool_execution_end")) {
+        const QJsonObject result = object.value(QStringLiteral("result")).toObject();
+        return {{QStringLiteral("tool_result"),
+                 {{QStringLiteral("tool_use_id"), str(object, "toolCallId")},
+                  {QStringLiteral("content"),
+                   contentText(result.value(QStringLiteral("content")).toArray())},
+                  {QStringLiteral("is_error"), object.value(QStringLiteral("isError")).toBool()}}}};
+    }
+    if (type == QLatin1String("agent_end"))
+        return {result()};
+    // The rest repeats what message_end and tool_execution_end say whole:
+    // deltas (message_update, tool_execution_update) and bracketing events.
+    static const QStringList known{QStringLiteral("agent_start"),
+                                   QStringLiteral("turn_start"),
+                                   QStringLiteral("turn_end"),
+                                   QStringLiteral("message_start"),
+                                   QStringLiteral("message_update"),
+                                   QStringLiteral("tool_execution_start"),
+                                   QStringLiteral("tool_execution_update")};
+    if (known.contains(type))
+        return {};
+    return {{QStringLiteral("output"), {{QStringLiteral("line"), line}}}};
+}
+
+QList<AgentEvent> PiEventReader::fromAssistant(const QJsonObject &message)
+{
+    ++m_assistantMessages;
+    const QString messageId = QStringLiteral("pi-%1").arg(m_assistantMessages);
+    QList<AgentEvent> events;
+    QStringList texts;
+    for (const QJsonValue &value : message.value(QStringLiteral("content")).toArray()) {
+        const QJsonObject block = value.toObject();
+        const QString type = str(block, "type");
+        if (type == QLatin1String("text")) {
+            texts << str(block, "text");
+            events.append({QStringLiteral("text"),
+                           {{QStringLiteral("text"), str(block, "text")},
+                            {QStringLiteral("message_id"), messageId}}});
+        } else if (type == QLatin1String("thinking")) {
+            events.append({QStringLiteral("thinking"),
+                           {{QStringLiteral("text"), str(block, "thinking")},
+                            {QStringLiteral("message_id"), messageId}}});
+        } else if (type == QLatin1String("toolCall")) {
+            const QJsonObject input = block.value(QStringLiteral("arguments")).toObject();
+            events.append({QStringLiteral("tool_use"),
+                           {{QStringLiteral("id"), str(block, "id")},
+                            {QStringLiteral("name"), str(block, "name")},
+                            {QStringLiteral("input"), input},
+                            {QStringLiteral("summary"), toolCallSummary(str(block, "name"), input)},
+                            {QStringLiteral("message_id"), messageId}}});
+        }
+    }
+    if (!texts.isEmpty())
+        m_lastText = texts.join(QLatin1Char('\n'));
+    m_stopReason = str(message, "stopReason");
+    m_errorMessage = str(message, "errorMessage");
+    const QJsonObject usage = message.value(QStringLiteral("usage")).toObject();
+    m_input += usage.value(QStringLiteral("input")).toInteger();
+    m_output += usage.value(QStringLiteral("output")).toInteger();
+    m_cacheRead += usage.value(QStringLiteral("cacheRead")).toInteger();
+    m_cacheWrite += usage.value(QStringLiteral("cacheWrite")).toInteger();
+    m_cost +=
+        usage.value(QStringLiteral("cost")).toObject().value(QStringLiteral("total")).toDouble();
+    return events;
+}
+
+AgentEvent PiEventReader::result() const
+{
+    // pi exits 0 even when its model call failed: the last message's stop
+    // reason says whether the turn succeeded.
+    const bool failed = m_assistantMessages == 0 || m_stopReason == QLatin1String("error") ||
+                        m_stopReason == QLatin1String("aborted");
+    QString text = failed ? m_errorMessage : m_lastText;
+    if (failed && text.isEmpty())
+        text = m_assistantMessages == 0 ? QStringLiteral("pi ended without an answer")
+                                        : QStringLiteral("pi stopped: %1").arg(m_stopReason);
+    return {
+        QStringLiteral("result"),
+        {{QStringLiteral("subtype"), failed ? QStringLiteral("error") : QStringLiteral("success")},
+         {QStringLiteral("is_error"), failed},
+         {QStringLiteral("text"), text},
+         {QStringLiteral("session_id"), m_sessionId},
+         {QStringLiteral("num_turns"), m_assistantMessages},
+         {QStringLiteral("usage"),
+          QJsonObject{{QStringLiteral("input_tokens"), m_input},
+                      {QStringLiteral("output_tokens"), m_output},
+                      {QStringLiteral("cache_creation_input_tokens"), m_cacheWrite},
+                      {QStringLiteral("cache_read_input_tokens"), m_cacheRead}}},
+         // What pi itself claims it cost; the gateway's count is the bill.
+         {QStringLiteral("agent_cost_usd"), m_cost}}};
+}
+
+} // namespace arizuko::agent

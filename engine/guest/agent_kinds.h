@@ -1,0 +1,71 @@
+#pragma once
+
+// How Codex and pi are started in the guest, as data: their argv, what
+// they add to the agent's environment, the config files written into a
+// scratch directory on the VM's own /run (the engine's, never the folder
+// home's config), and the links and directories that keep their sessions
+// in the home. Pure, so the contract with each binary (flags checked
+// against its --help, docs/agents.md) is tested without a VM.
+
+#include "turn_spec.h"
+
+#include <string>
+#include <vector>
+
+namespace arizuko::guest {
+
+struct AgentKindLayout
+{
+    std::string home = "/home/agent";
+    std::string codex = "/usr/local/bin/codex";
+    std::string pi = "/usr/local/bin/pi";
+    // Scratch config, one directory per agent below it; root-owned, on the
+    // VM's tmpfs, gone with the VM.
+    std::string configRoot = "/run/arizuko-agent";
+    // The home's skills, as the host checked them (boot::linkSkills).
+    std::string homeSkills = "/home/agent/skills";
+};
+
+struct AgentFile
+{
+    std::string path;
+    std::string content;
+};
+
+struct AgentLink
+{
+    std::string path;   // the link, in the scratch config directory
+    std::string target; // what it points at, in the home
+};
+
+struct KindLaunch
+{
+    std::vector<std::string> argv;        // argv[0] is an absolute path
+    std::vector<std::string> environment; // "NAME=value", on top of the common one
+    std::vector<AgentFile> files;         // written before the agent starts
+    // Made (as the agent, in the home) before the links that point there.
+    std::vector<std::string> homeDirectories;
+    std::vector<AgentLink> links;
+};
+
+// The variable both agents read the turn's gateway token from: Codex as
+// its provider's env_key and its MCP server's bearer, pi as the Anthropic
+// key (the gateway swaps in the real one).
+inline constexpr const char *codexTokenVariable = "ARIZUKO_GATEWAY_TOKEN";
+
+// `codex exec --json …` against the gateway's Responses API, with the
+// turn's tools at <gateway>/mcp. SessionMode::Resume with a session id
+// continues that thread (`exec resume <id>`); otherwise a new thread starts
+// and its id comes in the first event (thread.started).
+KindLaunch codexLaunch(const TurnSpec &spec, const AgentKindLayout &layout = {});
+
+// `pi -p --mode json …` against the gateway's Anthropic Messages API. pi
+// has no MCP: the turn's host tools do not reach it. A resumed session is
+// named by its file (pi asks interactively for an id of another cwd).
+KindLaunch piLaunch(const TurnSpec &spec, const AgentKindLayout &layout = {});
+
+// The TOML basic string for `text`: quotes, backslashes and control
+// characters escaped.
+std::string tomlString(const std::string &text);
+
+} // namespace arizuko::guest
