@@ -106,6 +106,25 @@ void EngineThread::prepareSpare(const QString &folder)
     onEngine([folder](turns::TurnRunner &runner) { runner.prepareSpare(folder); });
 }
 
+void EngineThread::discardSpare(const QString &why)
+{
+    onEngine([why](turns::TurnRunner &runner) { runner.discardSpare(why); });
+}
+
+void EngineThread::setKeepsSpares(bool keeps)
+{
+    onEngine([keeps](turns::TurnRunner &runner) { runner.setKeepsSpares(keeps); });
+}
+
+void EngineThread::askSpareName()
+{
+    onEngine([this](turns::TurnRunner &runner) {
+        QMetaObject::invokeMethod(
+            this, [this, name = runner.spareName()] { emit spareNamed(name); },
+            Qt::QueuedConnection);
+    });
+}
+
 void EngineThread::relay()
 {
     using turns::Turn;
@@ -137,6 +156,14 @@ void EngineThread::relay()
                 toWindow([this, record = turn->record(), decision] {
                     emit turnNetworkDecision(record, decision);
                 });
+            });
+    connect(runner, &TurnRunner::spareReady, runner,
+            [this, toWindow](const QString &name, const QString &folder) {
+                toWindow([this, name, folder] { emit spareReady(name, folder); });
+            });
+    connect(runner, &TurnRunner::spareDiscarded, runner,
+            [this, toWindow](const QString &name, const QString &why) {
+                toWindow([this, name, why] { emit spareDiscarded(name, why); });
             });
     connect(runner, &TurnRunner::turnFinished, runner, [this, runner, toWindow](Turn *turn) {
         // As stored: the end time, cost and usage are written by now.

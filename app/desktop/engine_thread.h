@@ -50,6 +50,12 @@ public:
     // Warm start: boots the next turn's guest for `folder` ahead of its
     // prompt, when the setting is on (the runner decides; see TurnRunner).
     void prepareSpare(const QString &folder);
+    // Warm start's other controls, for the runner driven without the window
+    // (tests/turns/spare/spare_driver.cpp, the turn benchmark).
+    void discardSpare(const QString &why);
+    void setKeepsSpares(bool keeps);
+    // Answers with spareNamed() after every call queued before it.
+    void askSpareName();
 
     bool isReady() const { return m_ready; }
     const host::AcceleratorChoice &accelerator() const { return m_accelerator; }
@@ -71,6 +77,12 @@ signals:
     void turnFinished(const arizuko::turns::TurnRecord &turn);
     // The home's history holds the turn's snapshot after: its changes can be read.
     void turnChangesRecorded(const QString &turnId);
+    // The spare's guest is booted behind its verified filter; or it is gone
+    // unused, and why.
+    void spareReady(const QString &name, const QString &folder);
+    void spareDiscarded(const QString &name, const QString &why);
+    // The runner's spare when askSpareName() reached it; empty: none.
+    void spareNamed(const QString &name);
 
 private:
     // Runs `call` with the runner, on the engine thread, after every call

@@ -192,11 +192,11 @@ std::optional<ScriptedError> ScriptLoader::error(const QJsonValue &value, const 
 
 std::optional<ScriptedStep> ScriptLoader::step(const QJsonValue &value, const QString &where)
 {
-    const auto checked =
-        this->object(value, where, QString(),
-                     {QStringLiteral("text"), QStringLiteral("tool_use"), QStringLiteral("error"),
-                      QStringLiteral("drop_after_events"), QStringLiteral("delay_ms"),
-                      QStringLiteral("event_delay_ms"), QStringLiteral("usage")});
+    const auto checked = this->object(value, where, QString(),
+                                      {QStringLiteral("text"), QStringLiteral("tool_use"),
+                                       QStringLiteral("error"), QStringLiteral("drop_after_events"),
+                                       QStringLiteral("delay_ms"), QStringLiteral("event_delay_ms"),
+                                       QStringLiteral("hold"), QStringLiteral("usage")});
     if (!checked)
         return std::nullopt;
     const QJsonObject &object = *checked;
@@ -236,6 +236,14 @@ std::optional<ScriptedStep> ScriptLoader::step(const QJsonValue &value, const QS
     step.delay = std::chrono::milliseconds(integer(object, QStringLiteral("delay_ms"), where, 0).value_or(0));
     step.eventDelay =
         std::chrono::milliseconds(integer(object, QStringLiteral("event_delay_ms"), where, 0).value_or(0));
+    const QJsonValue hold = object.value(QStringLiteral("hold"));
+    static const QRegularExpression holdName(QStringLiteral("^[A-Za-z0-9_.-]+$"));
+    if (!hold.isUndefined() && !holdName.match(hold.toString()).hasMatch()) {
+        fail(at(where, QStringLiteral("hold")),
+             QStringLiteral("must be a name of letters, digits, '_', '.' or '-'"));
+        return std::nullopt;
+    }
+    step.hold = hold.toString();
     if (object.contains(QStringLiteral("usage"))) {
         const QJsonObject usage = object.value(QStringLiteral("usage")).toObject();
         const QString usageAt = at(where, QStringLiteral("usage"));

@@ -132,6 +132,7 @@ ScriptedReply ScriptedModel::messageReply(const QJsonObject &request, qsizetype 
     reply.delay = step.delay;
     reply.eventDelay = step.eventDelay;
     reply.dropAfterEvents = step.dropAfterEvents;
+    reply.hold = step.hold;
     if (step.error) {
         const ScriptedError &error = *step.error;
         errorReply(reply, error);

@@ -46,6 +46,9 @@ struct ScriptedStep
     int dropAfterEvents = -1; // -1: never drop
     std::chrono::milliseconds delay{0};      // before the reply starts
     std::chrono::milliseconds eventDelay{0}; // between two SSE events
+    // The reply waits until its server is told to release this name
+    // (ScriptedServer: POST /script/release/NAME); empty: no hold.
+    QString hold;
     std::optional<qint64> inputTokens;
     std::optional<qint64> outputTokens;
 };
@@ -67,6 +70,7 @@ struct ScriptedReply
     std::chrono::milliseconds delay{0};
     std::chrono::milliseconds eventDelay{0};
     int dropAfterEvents = -1;
+    QString hold; // the step's hold, kept by the server until released
 };
 
 // Where a conversation stands: the prompt of the current turn and how many

@@ -38,8 +38,34 @@ void ScriptedServer::answer(HttpExchange *exchange)
 {
     const HttpRequest &request = exchange->request();
     emit requestLogged(describeRequest(request));
-    auto *player = new ScriptPlayer(m_model->reply(request.method, request.path, request.body), exchange);
-    player->start();
+    static constexpr QByteArrayView releasePrefix = "/script/release/";
+    if (request.method == "POST" && request.path.startsWith(releasePrefix))
+        return release(exchange, QString::fromUtf8(request.path.sliced(releasePrefix.size())));
+    ScriptedReply reply = m_model->reply(request.method, request.path, request.body);
+    const QString hold = reply.hold;
+    auto *player = new ScriptPlayer(std::move(reply), exchange);
+    if (hold.isEmpty() || m_released.contains(hold))
+        player->start();
+    else
+        m_held.insert(hold, player);
+}
+
+void ScriptedServer::release(HttpExchange *exchange, const QString &name)
+{
+    m_released.insert(name);
+    const QList<QPointer<ScriptPlayer>> held = m_held.values(name);
+    m_held.remove(name);
+    int started = 0;
+    for (const QPointer<ScriptPlayer> &player : held) {
+        if (player) {
+            player->start();
+            ++started;
+        }
+    }
+    exchange->respond(200, {HttpHeader("content-type", "application/json")},
+                      QJsonDocument(QJsonObject{{QStringLiteral("released"), name},
+                                                {QStringLiteral("replies"), started}})
+                          .toJson(QJsonDocument::Compact));
 }
 
 } // namespace arizuko::gateway

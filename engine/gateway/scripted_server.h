@@ -8,11 +8,16 @@
 #include "gateway/scripted_model.h"
 
 #include <QJsonObject>
+#include <QMultiHash>
 #include <QObject>
+#include <QPointer>
+#include <QSet>
 
 #include <memory>
 
 namespace arizuko::gateway {
+
+class ScriptPlayer;
 
 class ScriptedServer final : public QObject
 {
@@ -34,9 +39,16 @@ signals:
 
 private:
     void answer(HttpExchange *exchange);
+    // POST /script/release/NAME: every reply held under NAME goes out, and
+    // every later one passes at once. A test releases a hold when it has
+    // done what the model's pause was for, instead of guessing a delay.
+    void release(HttpExchange *exchange, const QString &name);
 
     std::shared_ptr<const ScriptedModel> m_model;
     HttpServer m_server;
+    QSet<QString> m_released;
+    // Replies waiting for their name; a player ends with its exchange.
+    QMultiHash<QString, QPointer<ScriptPlayer>> m_held;
 };
 
 // The request as one JSON object, for logs: {method, path, headers, body}.

@@ -9,6 +9,7 @@ import secrets
 import subprocess
 import sys
 import tempfile
+import urllib.request
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "turns" / "harness"))
 import turns_harness as h  # noqa: E402,F401  (re-exported for the tests)
@@ -38,6 +39,12 @@ class ScriptedUpstream:
             return []
         entries = [json.loads(line) for line in self.log.read_text().splitlines() if line]
         return [e for e in entries if e["path"].split("?")[0] == path_prefix]
+
+    def release(self, hold):
+        """Lets the replies held under `hold` go out (a step's "hold")."""
+        request = urllib.request.Request(f"{self.url}/script/release/{hold}", data=b"", method="POST")
+        with urllib.request.urlopen(request, timeout=30) as reply:
+            return json.loads(reply.read())
 
     def close(self):
         self.process.terminate()

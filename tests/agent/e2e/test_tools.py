@@ -6,7 +6,9 @@ mid-turn. delegate_group and escalate_group queue real turns in other
 folders; the depth limit stops a chain, and the refusal is in the
 transcript. observe_group's context reaches the next turn within its caps,
 and nothing more once that grant is revoked. Every decision is in the audit
-log with folder, tool and the grant that decided it."""
+log with folder, tool and the grant that decided it. An ungranted tool
+called on /mcp from inside a guest with its turn's token is refused by the
+host's grants, and that refusal is audited."""
 
 import json
 import pathlib
@@ -18,9 +20,21 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 from agent_harness import h, ScriptedUpstream, new_canary, engine_with_upstream, agent_kinds  # noqa: E402
 
 MODEL = "claude-sonnet-4-5"
-# Long enough for the test to change a grant from another process while the
-# model "thinks" between two tool calls (arizukoctl takes well under 1 s).
-PAUSE_MS = 15000
+# The model's replies for the second and third call are held until the test
+# has changed the grant from another process and releases them.
+REVOKED, REGRANTED = "revoked", "regranted"
+# What the grants must refuse: called from inside a guest, as a command turn,
+# straight on /mcp with the turn's own token (no Claude Code in between to
+# refuse a tool it was not offered).
+UNGRANTED_CALL = (
+    'wget -Y off -q -O - --header "Authorization: Bearer $ANTHROPIC_API_KEY" '
+    '--header "Content-Type: application/json" --header "Accept: application/json, text/event-stream" '
+    '--post-data \'{"jsonrpc":"2.0","id":7,"method":"tools/call",'
+    '"params":{"name":"network_allow","arguments":{"host":"evil.example"}}}\' '
+    '"$ANTHROPIC_BASE_URL/mcp"')
+# Short observed messages: the count cap (10), not the 4,000-character cap, binds.
+OBSERVED_MESSAGES = 15
+OBSERVED_COUNT_CAP = 10
 
 
 def send(text):
@@ -35,8 +49,8 @@ SCRIPT = {
              "tool_use": {"name": "mcp__arizuko__network_allow", "input": {"host": "evil.example"}}},
             {"tool_use": {"name": "mcp__arizuko__observe_group", "input": {"folder": "corp/eng"}}},
             {"tool_use": send("first")},
-            {"delay_ms": PAUSE_MS, "tool_use": send("second")},
-            {"delay_ms": PAUSE_MS, "tool_use": send("third")},
+            {"hold": REVOKED, "tool_use": send("second")},
+            {"hold": REGRANTED, "tool_use": send("third")},
             {"text": "Live grants done."}]},
         {"prompt": "delegate and escalate", "steps": [
             {"tool_use": {"name": "mcp__arizuko__escalate_group",
@@ -65,6 +79,7 @@ class Tools(unittest.TestCase):
         for folder in ("corp", "corp/eng", "corp/eng/sre", "corp/eng/sre/deep", "lab"):
             cls.engine.add_folder(folder)
         cls.live = cls.live_grants_turn()
+        cls.ungranted = cls.ungranted_call_from_the_guest()
         cls.chain = cls.delegation_turns()
         cls.observed = cls.observing_turn()
         cls.revoked = cls.turn_after_the_observe_grant_is_revoked()
@@ -96,12 +111,20 @@ class Tools(unittest.TestCase):
         changes = {}
 
         def change_grants():
-            # Each change lands while the model pauses before the next call.
-            h.wait_for(lambda: cls.messages("lab"), 400, 0.2, "the first message")
-            changes["revoke"] = cls.engine.run("grant", "rm", str(first))
-            h.wait_for(lambda: [e for e in cls.all_tool_events("lab") if not e["allowed"]
-                                and e["tool"] == "send_message"], 400, 0.2, "the refused call")
-            changes["regrant"] = cls.grant("lab", "mcp:send_message", "lab/**")
+            # Each change lands while the model's reply for the next call is
+            # held; the release lets it go. Released whatever happens, so a
+            # failure here never leaves the turn waiting.
+            try:
+                h.wait_for(lambda: cls.messages("lab"), 400, 0.2, "the first message")
+                changes["revoke"] = cls.engine.run("grant", "rm", str(first))
+                changes["held"] = [cls.upstream.release(REVOKED)]
+                h.wait_for(lambda: [e for e in cls.all_tool_events("lab") if not e["allowed"]
+                                    and e["tool"] == "send_message"], 400, 0.2, "the refused call")
+                changes["regrant"] = cls.grant("lab", "mcp:send_message", "lab/**")
+                changes["held"].append(cls.upstream.release(REGRANTED))
+            finally:
+                for hold in (REVOKED, REGRANTED):
+                    cls.upstream.release(hold)
 
         changer = threading.Thread(target=change_grants)
         changer.start()
@@ -110,6 +133,14 @@ class Tools(unittest.TestCase):
         name = h.turn_name_from(stderr)
         return {"returncode": process.returncode, "stdout": stdout, "stderr": stderr, "name": name,
                 "events": cls.engine.events(name), "first_grant": first, "changes": changes}
+
+    @classmethod
+    def ungranted_call_from_the_guest(cls):
+        """A command turn of lab calls network_allow on its gateway's /mcp
+        with its own token: lab holds no mcp:network_allow grant."""
+        result = cls.engine.run("run", "--topic", "probe", "--agent", "command", "lab", UNGRANTED_CALL,
+                                timeout=600)
+        return {"result": result, "name": h.turn_name_from(result.stderr)}
 
     @classmethod
     def delegation_turns(cls):
@@ -122,13 +153,13 @@ class Tools(unittest.TestCase):
 
     @classmethod
     def observing_turn(cls):
-        """lab observes corp/eng since its first turn; 15 long messages land
-        there (after the escalation's answer), then lab's next turn runs."""
+        """lab observes corp/eng since its first turn; 15 short messages
+        land there (after the escalation's answer), then lab's next turn runs."""
         with cls.engine.database() as db:
-            for index in range(15):
+            for index in range(OBSERVED_MESSAGES):
                 db.execute("INSERT INTO messages (group_folder, topic, role, content, created_at) "
                            "VALUES ('corp/eng', 'main', 'agent', ?, '2026-12-01T00:00:00.000Z')",
-                           (f"note {index:02d} " + "x" * 490,))
+                           (f"note {index:02d}",))
         result = cls.engine.run("run", "--model", MODEL, "lab", "what did you observe", timeout=600)
         requests = [r for r in cls.upstream.requests() if "what did you observe" in json.dumps(r["body"])]
         return {"result": result, "name": h.turn_name_from(result.stderr), "requests": requests}
@@ -176,12 +207,32 @@ class Tools(unittest.TestCase):
         ours = sorted(t for t in init["tools"] if t.startswith("mcp__"))
         self.assertEqual(ours, ["mcp__arizuko__observe_group", "mcp__arizuko__send_message"])
 
-    def test_an_ungranted_tool_never_reaches_the_host(self):
+    def test_an_ungranted_tool_is_not_offered_to_claude_code(self):
+        """Claude Code refuses a tool it was not offered itself; the host's
+        check is the next test's."""
         results = [e["json"] for e in self.live["events"] if e["kind"] == "tool_result"]
         self.assertTrue(results[0]["is_error"], results[0])
         self.assertNotIn("network_allow", [e["tool"] for e in self.tool_events(self.live["name"])])
+
+    def test_an_ungranted_tool_called_from_the_guest_is_refused_by_the_grants(self):
+        result = self.ungranted["result"]
+        self.assertEqual(result.returncode, 0, result.stderr)
+        reply = json.loads(result.stdout.strip().splitlines()[-1])
+        self.assertEqual(reply.get("id"), 7, reply)
+        self.assertTrue(reply["result"]["isError"], reply)
+        text = reply["result"]["content"][0]["text"]
+        self.assertIn("refused by the grants of lab", text)
+        # The host decided it: the turn's tool event and its audit row.
+        decided = [(e["tool"], e["allowed"]) for e in self.tool_events(self.ungranted["name"])]
+        self.assertEqual(decided, [("network_allow", False)])
         with self.engine.database() as db:
-            self.assertEqual(db.execute("SELECT count(*) FROM network_rules").fetchone()[0], 0)
+            audited = [(r[0], json.loads(r[1])) for r in db.execute(
+                "SELECT subject, detail FROM audit_log WHERE kind = 'grant.decision' ORDER BY id")]
+            rules = db.execute("SELECT count(*) FROM network_rules").fetchone()[0]
+        refusals = [(subject, d["action"], d["allowed"], d.get("grant")) for subject, d in audited
+                    if d["action"] == "mcp:network_allow"]
+        self.assertEqual(refusals, [("lab", "mcp:network_allow", False, None)])
+        self.assertEqual(rules, 0)
 
     def test_grants_are_live_on_every_call_also_from_another_process(self):
         self.assertEqual(self.live["returncode"], 0, self.live["stderr"])
@@ -240,9 +291,12 @@ class Tools(unittest.TestCase):
                        if message["role"] == "user")
         start, end = text.index("<observed-messages>"), text.index("</observed-messages>")
         lines = [line for line in text[start:end].splitlines() if line.startswith("[corp/eng / main]")]
-        self.assertLessEqual(len(lines), 10)
-        self.assertLessEqual(sum(len(line) for line in lines), 4000)
-        self.assertTrue(lines[-1].startswith("[corp/eng / main] agent: note 14 "), lines[-1][:40])
+        # Exactly the newest ten of the fifteen: the count cap is the one
+        # that bound, far below the character cap.
+        self.assertEqual([line.rsplit(": ", 1)[-1] for line in lines],
+                         [f"note {index:02d}" for index in
+                          range(OBSERVED_MESSAGES - OBSERVED_COUNT_CAP, OBSERVED_MESSAGES)])
+        self.assertLess(sum(len(line) for line in lines), 4000 // 4)
         self.assertIn("older messages left out", text[start:end])
         observed = [e for e in self.engine.events(self.observed["name"]) if e["kind"] == "observed"]
         self.assertEqual(len(observed), 1)

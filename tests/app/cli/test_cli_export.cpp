@@ -1,8 +1,10 @@
 // arizukoctl export and import end to end: the real binary on real SQLite
-// files. Every hostile manifest is refused naming what is wrong, and the
-// database file is byte-for-byte what it was.
+// files. Every hostile manifest is refused naming what is wrong, the
+// database file is byte-for-byte what it was, and no directory (no home
+// under homes/ above all) was created in the data directory.
 
 #include "cli_runner.h"
+#include "data_dir_tree.h"
 
 #include <QCryptographicHash>
 #include <QDir>
@@ -226,12 +228,14 @@ private slots:
         QCOMPARE(cli.run({QStringLiteral("folder"), QStringLiteral("list")}).exitCode,
                  0); // settles the WAL
         const QByteArray before = storeBytes(dir.path());
+        const QStringList directoriesBefore = arizuko::test::directoriesUnder(dir.path());
         const QString file = dir.filePath(QStringLiteral("hostile.yaml"));
         writeAll(file, manifest);
         const CliRun run = cli.run({QStringLiteral("import"), file, QStringLiteral("--yes")});
         QCOMPARE(run.exitCode, 1);
         QVERIFY2(run.err.contains(named), run.err.constData());
         QCOMPARE(storeBytes(dir.path()), before);
+        QCOMPARE(arizuko::test::directoriesUnder(dir.path()), directoriesBefore);
     }
 
     void serverShapedExportImportsWhatWeModel()

@@ -3,6 +3,7 @@
 // the server cannot hold are listed or refuse the export, and an import
 // shows its plan and writes only when applied, all or nothing.
 
+#include "data_dir_tree.h"
 #include "export_dialog.h"
 #include "import_dialog.h"
 
@@ -155,6 +156,7 @@ private slots:
     {
         QTemporaryDir targetDir;
         auto target = openStore(targetDir);
+        const QStringList directoriesBefore = arizuko::test::directoriesUnder(targetDir.path());
         const QString path = targetDir.filePath(QStringLiteral("laughs.yaml"));
         QFile file(path);
         QVERIFY(file.open(QIODevice::WriteOnly));
@@ -170,6 +172,8 @@ private slots:
                       status.contains(QStringLiteral("alias"), Qt::CaseInsensitive)),
                  qPrintable(status));
         QVERIFY(!folders::Folders(*target, actor).exists(QStringLiteral("x")).value());
+        // Neither x's home under homes/ nor any other directory was made.
+        QCOMPARE(arizuko::test::directoriesUnder(targetDir.path()), directoriesBefore);
     }
 };
 

@@ -15,6 +15,7 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QWebEngineView>
 
 using arizuko::desktop::HostStatusPanel;
 using arizuko::desktop::MainWindow;
@@ -101,12 +102,19 @@ private slots:
     void drawsWithoutOpenGLUnlessTheUserChose()
     {
         MainWindow window(*m_store, settingsFor(QStringLiteral("qemu:///system")));
+        QWebEngineView *view = window.transcript()->webView();
+        QSignalSpy loaded(view, &QWebEngineView::loadFinished);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QTest::qWait(300); // the page's first frame
+        // The page has loaded and the view made the widget it draws into
+        // (its focus proxy): the window's surface has been chosen by now.
+        QVERIFY(!loaded.isEmpty() || loaded.wait(15000));
+        QVERIFY(loaded.first().first().toBool());
+        QTRY_VERIFY_WITH_TIMEOUT(view->focusProxy() && view->focusProxy()->isVisible(), 15000);
         if (qEnvironmentVariableIsSet("QT_QUICK_BACKEND")) {
             QCOMPARE(window.transcript()->compositing(), WebViewCompositing::ChosenByEnvironment);
-            QCOMPARE(window.windowHandle()->surfaceType(), QSurface::OpenGLSurface);
+            QTRY_COMPARE_WITH_TIMEOUT(window.windowHandle()->surfaceType(), QSurface::OpenGLSurface,
+                                      15000);
         } else {
             QCOMPARE(window.transcript()->compositing(), WebViewCompositing::Software);
             QCOMPARE(window.windowHandle()->surfaceType(), QSurface::RasterSurface);

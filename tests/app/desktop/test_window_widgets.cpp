@@ -33,6 +33,7 @@
 #include <QTest>
 #include <QTimer>
 #include <QTreeView>
+#include <memory>
 
 using namespace arizuko;
 
@@ -40,20 +41,24 @@ namespace {
 
 // Answers the modal dialog named `name` once it is open (the panel's
 // dialogs run their own event loop, so the test answers from a timer).
+// The flag turns true once the answer was given.
 template<typename Answer>
-void whenOpen(QObject *context, const QString &name, Answer answer)
+std::shared_ptr<bool> whenOpen(QObject *context, const QString &name, Answer answer)
 {
+    auto answered = std::make_shared<bool>(false);
     auto *poll = new QTimer(context);
     poll->setInterval(20);
-    QObject::connect(poll, &QTimer::timeout, context, [poll, name, answer] {
+    QObject::connect(poll, &QTimer::timeout, context, [poll, name, answer, answered] {
         QWidget *modal = QApplication::activeModalWidget();
         if (!modal || modal->objectName() != name)
             return;
         poll->stop();
         poll->deleteLater();
         answer(modal);
+        *answered = true;
     });
     poll->start();
+    return answered;
 }
 
 void answerText(QObject *context, const QString &name, const QString &text)
@@ -228,11 +233,14 @@ private slots:
             QVERIFY(view->canDropMimeData(data.get(), Qt::MoveAction, -1, -1, indexOf(onto)));
             QVERIFY(!view->dropMimeData(data.get(), Qt::MoveAction, -1, -1, indexOf(onto)));
         };
-        whenOpen(this, QStringLiteral("moveFolderConfirmation"), [](QWidget *dialog) {
-            qobject_cast<QMessageBox *>(dialog)->button(QMessageBox::Cancel)->click();
-        });
+        const auto cancelled =
+            whenOpen(this, QStringLiteral("moveFolderConfirmation"), [](QWidget *dialog) {
+                qobject_cast<QMessageBox *>(dialog)->button(QMessageBox::Cancel)->click();
+            });
         drop(QStringLiteral("corp/platform"), QStringLiteral("x"));
-        QTest::qWait(300);
+        // Cancel returns before anything is moved: once the question is
+        // answered and closed, nothing more comes.
+        QTRY_VERIFY_WITH_TIMEOUT(*cancelled && !QApplication::activeModalWidget(), 10000);
         QVERIFY(exists("corp/platform") && !exists("x/platform"));
         whenOpen(this, QStringLiteral("moveFolderConfirmation"), [](QWidget *dialog) {
             qobject_cast<QMessageBox *>(dialog)->button(QMessageBox::Yes)->click();

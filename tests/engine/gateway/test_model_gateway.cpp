@@ -31,6 +31,7 @@ const QByteArray upstreamScript = R"({
     {"prompt": "e500", "steps": [{"error": {"status": 500, "message": "boom"}}]},
     {"prompt": "drop", "steps": [{"text": "partial answer", "drop_after_events": 2}]},
     {"prompt": "slow", "steps": [{"text": "slow answer", "event_delay_ms": 150}]},
+    {"prompt": "held", "steps": [{"text": "held answer", "hold": "h1"}]},
     {"prompt": "*", "steps": [{"text": "hello from upstream", "usage": {"input_tokens": 100, "output_tokens": 10}}]}]
 })";
 
@@ -202,6 +203,42 @@ private slots:
         QVERIFY(reply.rawHead.isEmpty());
         QTRY_COMPARE(refused.size(), 1);
         QCOMPARE(refused.first().first().toJsonObject().value(QStringLiteral("reason")).toString(), QStringLiteral("peer"));
+    }
+
+    // A step's hold keeps its reply until the test releases the name on
+    // the scripted server; the gateway never forwards a release.
+    void aHeldReplyWaitsForItsRelease()
+    {
+        const QHostAddress upstream(QStringLiteral("127.0.0.1"));
+        const ClientReply waiting =
+            sendRequest(upstream, m_upstream->port(), messages({}, QStringLiteral("held")),
+                        guestAddress, 1500);
+        QVERIFY(waiting.timedOut);
+        QCOMPARE(waiting.status, 0);
+
+        const QByteArray token = newTurnToken();
+        auto served = gateway(ProviderKind::AnthropicApiKey, token);
+        ClientRequest viaGateway = messages(token, QStringLiteral("x"));
+        viaGateway.target = "/script/release/h1";
+        QCOMPARE(sendRequest(gatewayAddress, served->port(), viaGateway).status, 404);
+
+        ClientRequest release;
+        release.target = "/script/release/h1";
+        QTimer::singleShot(300, this, [&] {
+            const ClientReply released = sendRequest(upstream, m_upstream->port(), release);
+            QCOMPARE(released.status, 200);
+        });
+        const ClientReply held =
+            sendRequest(gatewayAddress, served->port(), messages(token, QStringLiteral("held")));
+        QCOMPARE(held.status, 200);
+        QVERIFY(held.complete);
+        QVERIFY(held.body.contains("held answer"));
+        QVERIFY2(held.totalMs >= 250, qPrintable(QString::number(held.totalMs)));
+        // Released once, the name holds nothing more.
+        const ClientReply again =
+            sendRequest(gatewayAddress, served->port(), messages(token, QStringLiteral("held")));
+        QCOMPARE(again.status, 200);
+        QVERIFY2(again.totalMs < 250, qPrintable(QString::number(again.totalMs)));
     }
 
     void onlyModelPathsAreServed()

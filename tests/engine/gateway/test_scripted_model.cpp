@@ -132,6 +132,10 @@ private slots:
         QTest::newRow("negative delay")
             << QByteArray(R"({"exchanges": [{"steps": [{"text": "a", "delay_ms": -1}]}]})")
             << QStringLiteral("exchanges[0].steps[0].delay_ms: must be a whole number >= 0");
+        QTest::newRow("hold name")
+            << QByteArray(R"({"exchanges": [{"steps": [{"text": "a", "hold": "a b"}]}]})")
+            << QStringLiteral("exchanges[0].steps[0].hold: must be a name of letters, digits, "
+                              "'_', '.' or '-'");
         QTest::newRow("unknown variable")
             << QByteArray(R"({"exchanges": [{"steps": [{"text": "go to ${NOWHERE}"}]}]})")
             << QStringLiteral("exchanges[0].steps[0].text: unknown variable ${NOWHERE}");

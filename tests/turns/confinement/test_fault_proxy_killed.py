@@ -106,16 +106,18 @@ class ProxyKilled(unittest.TestCase):
         cls.events = engine.events(cls.name)
 
     @classmethod
-    def _watch_the_guest_try(cls, tap, seconds=10, attempts=3):
-        """While the engine is held: wait until the guest has sent a few
-        SYNs to the dead proxy's port (or `seconds` passed)."""
-        deadline = time.monotonic() + seconds
-        while time.monotonic() < deadline:
-            if len(tap.syns_in(src=cls.guest_ip, dst=cls.host_ip, dport=int(cls.proxy_port),
-                               after=cls.killed_at)) >= attempts:
-                break
-            time.sleep(0.1)
-        time.sleep(1)  # anything those attempts could have let through arrives by now
+    def _watch_the_guest_try(cls, tap, seconds=30, attempts=3):
+        """While the engine is held: wait until the guest has made
+        `attempts` connections to the dead proxy's port, and then a further
+        one. The guest's loop is sequential, so a connection from a new
+        source port means the earlier attempts have ended: whatever they
+        could have let through has arrived."""
+        def connections():
+            syns = tap.syns_in(src=cls.guest_ip, dst=cls.host_ip, dport=int(cls.proxy_port),
+                               after=cls.killed_at)
+            return {syn["sport"] for syn in syns}
+        h.wait_for(lambda: len(connections()) > attempts, seconds, 0.05,
+                   f"{attempts + 1} connections of the guest to the dead proxy's port")
 
     @classmethod
     def tearDownClass(cls):

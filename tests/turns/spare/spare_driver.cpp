@@ -1,7 +1,7 @@
 // A long-lived turn runner for the warm-start tests and the turn benchmark:
-// what the window's engine thread is, without the window (arizukoctl run is
-// one-shot and never keeps a spare). Reads one command a line on stdin and
-// writes one JSON object a line on stdout:
+// the window's own engine thread (app/desktop/engine_thread.h) without the
+// window (arizukoctl run is one-shot and never keeps a spare). Reads one
+// command a line on stdin and writes one JSON object a line on stdout:
 //
 //   spare FOLDER                      make a spare for FOLDER (reports its name)
 //   discard                           discard the spare
@@ -17,10 +17,9 @@
 // {"event":"finished","turn","state"}, {"event":"quitting","spare"},
 // {"event":"error","message"}.
 
+#include "engine_thread.h"
 #include "store/store.h"
 #include "turns/runner_settings.h"
-#include "turns/turn.h"
-#include "turns/turn_runner.h"
 
 #include <QCoreApplication>
 #include <QJsonDocument>
@@ -67,44 +66,75 @@ int main(int argc, char **argv)
         reportError(settings.error().message);
         return 1;
     }
-    auto created = turns::TurnRunner::create(**store, *settings);
-    if (!created) {
-        reportError(created.error().message);
-        return 1;
-    }
-    std::unique_ptr<turns::TurnRunner> runner = std::move(*created);
-    runner->setKeepsSpares(true);
-    QObject::connect(runner.get(), &turns::TurnRunner::spareReady, &application,
+    using desktop::EngineThread;
+    auto engine = std::make_unique<EngineThread>(**store, *settings);
+    // What each answer to askSpareName() is for, in the order asked.
+    QStringList spareQuestions;
+    QObject::connect(engine.get(), &EngineThread::ready, &application, [] {
+        report({{QStringLiteral("event"), QStringLiteral("ready")}});
+    });
+    QObject::connect(engine.get(), &EngineThread::failed, &application, [](const Error &error) {
+        reportError(error.message);
+        QCoreApplication::exit(1);
+    });
+    QObject::connect(engine.get(), &EngineThread::requestFailed, &application, &reportError);
+    QObject::connect(engine.get(), &EngineThread::turnQueued, &application,
+                     [](const turns::TurnRecord &turn) {
+                         report({{QStringLiteral("event"), QStringLiteral("submitted")},
+                                 {QStringLiteral("turn"), turn.name}});
+                     });
+    QObject::connect(engine.get(), &EngineThread::spareReady, &application,
                      [](const QString &name, const QString &folder) {
                          report({{QStringLiteral("event"), QStringLiteral("spare-ready")},
                                  {QStringLiteral("name"), name},
                                  {QStringLiteral("folder"), folder}});
                      });
-    QObject::connect(runner.get(), &turns::TurnRunner::spareDiscarded, &application,
+    QObject::connect(engine.get(), &EngineThread::spareDiscarded, &application,
                      [](const QString &name, const QString &why) {
                          report({{QStringLiteral("event"), QStringLiteral("spare-discarded")},
                                  {QStringLiteral("name"), name},
                                  {QStringLiteral("why"), why}});
                      });
-    QObject::connect(runner.get(), &turns::TurnRunner::turnFinished, &application,
-                     [](turns::Turn *turn) {
+    QObject::connect(engine.get(), &EngineThread::turnFinished, &application,
+                     [](const turns::TurnRecord &turn) {
                          report({{QStringLiteral("event"), QStringLiteral("finished")},
-                                 {QStringLiteral("turn"), turn->name()},
-                                 {QStringLiteral("state"), turns::turnStateName(turn->state())}});
+                                 {QStringLiteral("turn"), turn.name},
+                                 {QStringLiteral("state"), turns::turnStateName(turn.state)}});
                      });
-    report({{QStringLiteral("event"), QStringLiteral("ready")}});
+    QObject::connect(engine.get(), &EngineThread::spareNamed, &application,
+                     [&](const QString &name) {
+                         const QString question = spareQuestions.takeFirst();
+                         if (question == QLatin1String("spare")) {
+                             report({{QStringLiteral("event"), QStringLiteral("spare")},
+                                     {QStringLiteral("name"), name}});
+                             return;
+                         }
+                         // What the engine thread's destructor tears down,
+                         // for the tests to check.
+                         report({{QStringLiteral("event"), QStringLiteral("quitting")},
+                                 {QStringLiteral("spare"), name}});
+                         // Not inside the engine thread's own signal.
+                         QMetaObject::invokeMethod(
+                             &application,
+                             [&engine] {
+                                 engine.reset();
+                                 QCoreApplication::quit();
+                             },
+                             Qt::QueuedConnection);
+                     });
+    engine->start();
 
     const auto handle = [&](const QString &line) {
         const QStringList words = line.split(QLatin1Char(' '), Qt::SkipEmptyParts);
         const QString verb = words.value(0);
         if (verb == QLatin1String("spare") && words.size() == 2) {
-            runner->prepareSpare(words.at(1));
-            report({{QStringLiteral("event"), QStringLiteral("spare")},
-                    {QStringLiteral("name"), runner->spareName()}});
+            engine->prepareSpare(words.at(1));
+            spareQuestions << QStringLiteral("spare");
+            engine->askSpareName();
         } else if (verb == QLatin1String("keep") && words.size() == 2) {
-            runner->setKeepsSpares(words.at(1) == QLatin1String("on"));
+            engine->setKeepsSpares(words.at(1) == QLatin1String("on"));
         } else if (verb == QLatin1String("discard")) {
-            runner->discardSpare(QStringLiteral("asked to"));
+            engine->discardSpare(QStringLiteral("asked to"));
         } else if ((verb == QLatin1String("run") || verb == QLatin1String("claude")) &&
                    words.size() >= 4) {
             turns::TurnRequest request;
@@ -113,12 +143,7 @@ int main(int argc, char **argv)
             request.agent =
                 verb == QLatin1String("run") ? turns::AgentKind::Command : turns::AgentKind::Claude;
             request.prompt = words.mid(3).join(QLatin1Char(' '));
-            const auto turn = runner->submit(request);
-            if (turn)
-                report({{QStringLiteral("event"), QStringLiteral("submitted")},
-                        {QStringLiteral("turn"), (*turn)->name()}});
-            else
-                reportError(turn.error().message);
+            engine->submit(request);
         } else {
             reportError(QStringLiteral("unknown command: ") + line);
         }
@@ -145,11 +170,8 @@ int main(int argc, char **argv)
         }
         if (quit) {
             notifier.setEnabled(false);
-            // What the runner's destructor tears down, for the tests to check.
-            report({{QStringLiteral("event"), QStringLiteral("quitting")},
-                    {QStringLiteral("spare"), runner->spareName()}});
-            runner.reset();
-            QCoreApplication::quit();
+            spareQuestions << QStringLiteral("quit");
+            engine->askSpareName();
         }
     });
     return QCoreApplication::exec();

@@ -1,6 +1,6 @@
 """Warm start with real VMs (TCG here): a spare guest booted ahead of its
-prompt by a long-lived runner (spare_driver, what the window's engine
-thread is), adopted by the next turn of its folder, discarded when the
+prompt by a long-lived runner (spare_driver: the window's own engine
+thread, app/desktop/engine_thread), adopted by the next turn of its folder, discarded when the
 folder's rules changed, yielding its slot, and reaped after its engine died.
 docs/turns.md, "Warm start"."""
 
