@@ -95,9 +95,14 @@ Result<gateway::ProviderSettings> resolveModelProvider(store::Store &store,
                                  .arg(request.upstreamUrl));
         provider.upstream = url;
     }
-    auto secrets = secrets::SecretStore::open(store, engineActor);
-    if (!secrets)
-        return secrets.error();
+    std::unique_ptr<secrets::SecretStore> opened;
+    if (!request.secrets) {
+        auto secrets = secrets::SecretStore::open(store, engineActor);
+        if (!secrets)
+            return secrets.error();
+        opened = std::move(*secrets);
+    }
+    secrets::SecretStore &secrets = request.secrets ? *request.secrets : *opened;
     // Auto prefers the key: it is what the API bills plainly.
     const struct
     {
@@ -110,14 +115,14 @@ Result<gateway::ProviderSettings> resolveModelProvider(store::Store &store,
         {oauthTokenSecret, gateway::ProviderKind::OAuthToken,
          request.choice != ModelProviderChoice::ApiKey},
     };
-    const auto stored = (*secrets)->list();
+    const auto stored = secrets.list();
     if (!stored)
         return stored.error();
     for (const auto &candidate : candidates) {
         if (!candidate.wanted)
             continue;
         const auto credential =
-            nearestSecret(**secrets, *stored, request.folder, candidate.secret);
+            nearestSecret(secrets, *stored, request.folder, candidate.secret);
         if (!credential)
             return credential.error();
         if (!credential->isEmpty()) {

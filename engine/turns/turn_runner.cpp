@@ -15,6 +15,7 @@
 #include "policy/policy.h"
 #include "folders/folders.h"
 #include "store/store.h"
+#include "secrets/secret_store.h"
 #include "store/timestamp.h"
 #include "folders/topics.h"
 #include "tools/observations.h"
@@ -40,6 +41,10 @@ struct TurnRunner::Startup
     libvirt::SubnetPool pool;
     ReapReport reaped;
     host::AcceleratorChoice accelerator;
+    // Opened here, off the runner's thread: the master key may come from an
+    // OS keyring that takes seconds to answer. Null when it failed; a turn's
+    // plan then opens the secrets itself and reports why they do not open.
+    std::unique_ptr<secrets::SecretStore> secrets;
 };
 
 TurnRunner::TurnRunner(store::Store &store, RunnerSettings settings, QObject *parent)
@@ -109,7 +114,12 @@ Result<TurnRunner::Startup> TurnRunner::startUp(store::Store &store, const Runne
     if (!reaped)
         return reaped.error();
     const host::AcceleratorChoice accelerator = libvirt::decideTurnAccelerator(**connection, settings);
-    return Startup{*connection, *pool, *reaped, accelerator};
+    std::unique_ptr<secrets::SecretStore> secrets;
+    if (settings.modelProvider != ModelProviderChoice::Demo) {
+        if (auto opened = secrets::SecretStore::open(store, engineActor))
+            secrets = std::move(*opened);
+    }
+    return Startup{*connection, *pool, *reaped, accelerator, std::move(secrets)};
 }
 
 void TurnRunner::adopt(Startup startup)
@@ -118,6 +128,7 @@ void TurnRunner::adopt(Startup startup)
     m_environment->pool = startup.pool;
     m_environment->accelerator = startup.accelerator;
     m_startupReap = startup.reaped;
+    m_secrets = std::move(startup.secrets);
     m_ready = true;
     m_storePoll.start();
     QTimer::singleShot(0, this, &TurnRunner::schedule);
@@ -284,6 +295,7 @@ Result<TurnPlan> TurnRunner::plan(const Turn &turn)
     model.upstreamUrl = m_environment->settings.modelUrl;
     model.scriptPath = m_environment->settings.modelScript;
     model.folder = turn.folder();
+    model.secrets = m_secrets.get();
     // The built-in demo fetches the engine's demo page, which only its
     // proxy may reach (demo_site.h), and a host nobody allows; a script of
     // one's own gets the folder's first allowed host.
@@ -379,8 +391,15 @@ void TurnRunner::schedule()
         if (turn->state() != TurnState::Queued)
             ++active;
     }
+    // Starting a turn can end it at once; the runner erases a turn only
+    // from a later event, but walk a copy so that no erase can meet this loop.
+    QList<QPointer<Turn>> queued;
     for (const auto &turn : m_turns) {
-        if (turn->state() != TurnState::Queued || topicBusy(*turn))
+        if (turn->state() == TurnState::Queued)
+            queued << turn.get();
+    }
+    for (const QPointer<Turn> &turn : queued) {
+        if (!turn || turn->state() != TurnState::Queued || topicBusy(*turn))
             continue;
         if (m_spare && m_spare->basis().folder == turn->folder()) {
             // Still booting: it is ready (or lost) soon, and schedules again.

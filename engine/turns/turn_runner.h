@@ -25,6 +25,9 @@
 namespace arizuko::store {
 class Store;
 }
+namespace arizuko::secrets {
+class SecretStore;
+}
 
 namespace arizuko::turns {
 
@@ -113,6 +116,7 @@ private:
     TurnRecords m_records;
     QThreadPool m_workers;
     std::unique_ptr<TurnEnvironment> m_environment;
+    std::unique_ptr<secrets::SecretStore> m_secrets; // see Startup::secrets
     std::vector<std::unique_ptr<Turn>> m_turns; // live turns, in submission order
     // At most one spare; it holds a concurrency slot until a turn adopts it
     // or it is discarded. Discarded spares tear down in the background.
