@@ -188,17 +188,9 @@ Result<std::optional<KeyRing>> OsKeyring::load()
     return std::optional<KeyRing>(std::move(ring).value());
 }
 
-Result<KeyRing> OsKeyring::update(const KeyRingChange &change)
+Result<void> OsKeyring::write(const KeyRing &ring)
 {
-    // Keyrings offer no lock; two processes rotating at the same instant
-    // could each keep their own new key. Rotation is a rare, manual act.
-    const Result<std::optional<KeyRing>> stored = load();
-    if (!stored)
-        return stored.error();
-    Result<KeyRing> changed = change(*stored);
-    if (!changed)
-        return changed.error();
-    const JobOutcome outcome = run([entry = m_entry, data = changed->serialize()] {
+    const JobOutcome outcome = run([entry = m_entry, data = ring.serialize()] {
         auto *job = new QKeychain::WritePasswordJob(service);
         job->setKey(entry);
         job->setBinaryData(data);
@@ -207,7 +199,7 @@ Result<KeyRing> OsKeyring::update(const KeyRingChange &change)
     if (!outcome.answered || outcome.error != QKeychain::NoError)
         return keyringError(QStringLiteral("cannot store the master keys in the OS keyring"),
                             outcome);
-    return changed;
+    return {};
 }
 
 } // namespace arizuko::secrets
