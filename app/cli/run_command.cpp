@@ -245,7 +245,7 @@ Exit runRun(Context &context, const QStringList &arguments)
     }
     if (parser.isSet(modelOption))
         settings->model = parser.value(modelOption);
-    auto runner = turns::TurnRunner::create(**store, *settings);
+    auto runner = turns::TurnRunner::startBlocking(**store, *settings);
     if (!runner)
         return context.failure(runner.error());
     const host::AcceleratorChoice &accelerator = (*runner)->accelerator();

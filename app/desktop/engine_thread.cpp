@@ -1,7 +1,7 @@
 #include "engine_thread.h"
 
+#include "turn_records/turn_records.h"
 #include "turns/turn.h"
-#include "turns/turn_records.h"
 #include "turns/turn_runner.h"
 
 #include <QThread>
@@ -61,7 +61,7 @@ void EngineThread::onEngine(Call call)
 
 void EngineThread::start()
 {
-    onEngine([](turns::TurnRunner &runner) { runner.start(); });
+    onEngine([](turns::TurnRunner &runner) { runner.startInBackground(); });
 }
 
 void EngineThread::submit(const turns::TurnRequest &request)

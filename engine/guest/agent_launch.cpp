@@ -11,10 +11,9 @@ namespace {
 // say) out of the turn.
 std::string mcpConfig(const TurnSpec &spec)
 {
-    const std::string server = "{\"type\":\"http\",\"url\":" +
-                               jsontext::quote(spec.gatewayUrl + "/mcp") +
-                               ",\"headers\":{\"Authorization\":" +
-                               jsontext::quote("Bearer " + spec.gatewayToken) + "}}";
+    const std::string server =
+        "{\"type\":\"http\",\"url\":" + jsontext::quote(spec.gatewayUrl + "/mcp") +
+        ",\"headers\":{\"Authorization\":" + jsontext::quote("Bearer " + spec.gatewayToken) + "}}";
     return "{\"mcpServers\":{\"arizuko\":" + server + "}}";
 }
 

@@ -121,8 +121,7 @@ Result<gateway::ProviderSettings> resolveModelProvider(store::Store &store,
     for (const auto &candidate : candidates) {
         if (!candidate.wanted)
             continue;
-        const auto credential =
-            nearestSecret(secrets, *stored, request.folder, candidate.secret);
+        const auto credential = nearestSecret(secrets, *stored, request.folder, candidate.secret);
         if (!credential)
             return credential.error();
         if (!credential->isEmpty()) {

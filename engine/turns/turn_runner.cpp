@@ -53,7 +53,8 @@ TurnRunner::TurnRunner(store::Store &store, RunnerSettings settings, QObject *pa
     , m_records(store)
     , m_engine(EngineProcess::current())
 {
-    // The connection and pool arrive with adopt(); until then no turn starts.
+    // The connection and pool arrive with becomeReady(); until then no turn
+    // starts.
     m_environment.reset(new TurnEnvironment{store,
                                             m_records,
                                             nullptr,
@@ -84,7 +85,7 @@ TurnRunner::TurnRunner(store::Store &store, RunnerSettings settings, QObject *pa
             emit failed((*startup)->error());
             return;
         }
-        adopt(std::move((*startup)->value()));
+        becomeReady(std::move((*startup)->value()));
         emit ready();
     });
 }
@@ -99,7 +100,7 @@ TurnRunner::~TurnRunner()
     m_discardedSpares.clear();
 }
 
-Result<TurnRunner::Startup> TurnRunner::startUp(store::Store &store, const RunnerSettings &settings)
+Result<TurnRunner::Startup> TurnRunner::prepareHost(store::Store &store, const RunnerSettings &settings)
 {
     const auto pool = libvirt::SubnetPool::parse(settings.subnetPool);
     if (!pool)
@@ -122,7 +123,7 @@ Result<TurnRunner::Startup> TurnRunner::startUp(store::Store &store, const Runne
     return Startup{*connection, *pool, *reaped, accelerator, std::move(secrets)};
 }
 
-void TurnRunner::adopt(Startup startup)
+void TurnRunner::becomeReady(Startup startup)
 {
     m_environment->connection = std::move(startup.connection);
     m_environment->pool = startup.pool;
@@ -134,17 +135,18 @@ void TurnRunner::adopt(Startup startup)
     QTimer::singleShot(0, this, &TurnRunner::schedule);
 }
 
-Result<std::unique_ptr<TurnRunner>> TurnRunner::create(store::Store &store, RunnerSettings settings)
+Result<std::unique_ptr<TurnRunner>> TurnRunner::startBlocking(store::Store &store,
+                                                                 RunnerSettings settings)
 {
-    auto startup = startUp(store, settings);
+    auto startup = prepareHost(store, settings);
     if (!startup)
         return startup.error();
     auto runner = std::make_unique<TurnRunner>(store, std::move(settings));
-    runner->adopt(std::move(*startup));
+    runner->becomeReady(std::move(*startup));
     return runner;
 }
 
-void TurnRunner::start()
+void TurnRunner::startInBackground()
 {
     if (m_ready || m_startupWatcher.isRunning())
         return;
@@ -153,7 +155,7 @@ void TurnRunner::start()
     m_startup = std::make_shared<std::optional<Result<Startup>>>();
     m_startupWatcher.setFuture(QtConcurrent::run(&m_workers,
         [slot = m_startup, &store = m_store, settings = m_environment->settings] {
-            slot->emplace(startUp(store, settings));
+            slot->emplace(prepareHost(store, settings));
         }));
 }
 

@@ -21,7 +21,8 @@ TEST(JsonString, EscapesWhatJsonRequires)
 TEST(JsonString, KeepsMultiByteTextAsItIs)
 {
     // Two, three and four bytes: a German host, a Japanese reason, an emoji.
-    const std::string host = "b\xC3\xBC" "cher.example";
+    const std::string host = "b\xC3\xBC"
+                             "cher.example";
     const std::string reason = "\xE6\x8B\x92\xE5\x90\xA6\xE3\x81\x95\xE3\x82\x8C\xE3\x81\x9F";
     const std::string emoji = "\xF0\x9F\x9A\xAB";
     EXPECT_EQ(quote(host), "\"" + host + "\"");

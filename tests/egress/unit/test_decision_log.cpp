@@ -56,10 +56,14 @@ TEST(DecisionLog, KeepsMultiByteHostsAndReasonsReadable)
     // An internationalised host as a client may send it, and a reason with
     // a non-Latin script: UTF-8 stays UTF-8.
     const std::string line = JsonLine(kTime, "x")
-                                 .add("host", "b\xC3\xBC" "cher.example")
+                                 .add("host", "b\xC3\xBC"
+                                              "cher.example")
                                  .add("reason", "\xE6\x8B\x92\xE5\x90\xA6 \xF0\x9F\x9A\xAB")
                                  .finish();
-    EXPECT_NE(line.find("\"host\":\"b\xC3\xBC" "cher.example\""), std::string::npos) << line;
+    EXPECT_NE(line.find("\"host\":\"b\xC3\xBC"
+                        "cher.example\""),
+              std::string::npos)
+        << line;
     EXPECT_NE(line.find("\"reason\":\"\xE6\x8B\x92\xE5\x90\xA6 \xF0\x9F\x9A\xAB\""),
               std::string::npos)
         << line;

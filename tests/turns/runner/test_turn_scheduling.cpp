@@ -55,8 +55,7 @@ public:
         QDir().mkpath(directory);
         m_daemon.start(QStringLiteral("dbus-daemon"),
                        {QStringLiteral("--session"), QStringLiteral("--nofork"),
-                        QStringLiteral("--address=unix:path=") + directory +
-                            QStringLiteral("/bus"),
+                        QStringLiteral("--address=unix:path=") + directory + QStringLiteral("/bus"),
                         QStringLiteral("--print-address")});
         if (!m_daemon.waitForStarted() || !m_daemon.waitForReadyRead(5000))
             qFatal("dbus-daemon did not start: %s", qPrintable(m_daemon.errorString()));
@@ -111,12 +110,13 @@ private slots:
 
         auto store = store::Store::open(directory.filePath(QStringLiteral("data")));
         QVERIFY(store.ok());
-        QVERIFY(
-            folders::Folders(**store, QStringLiteral("user:test")).add(QStringLiteral("corp")).ok());
+        QVERIFY(folders::Folders(**store, QStringLiteral("user:test"))
+                    .add(QStringLiteral("corp"))
+                    .ok());
         auto settings = RunnerSettings::fromEnvironment();
         QVERIFY(settings.ok());
         settings->modelProvider = ModelProviderChoice::Auto;
-        auto runner = TurnRunner::create(**store, *settings);
+        auto runner = TurnRunner::startBlocking(**store, *settings);
         QVERIFY2(runner.ok(), runner.ok() ? "" : qPrintable(runner.error().message));
 
         // A Claude turn with no model credential: its plan asks the secrets,

@@ -65,7 +65,7 @@ int main(int argc, char **argv)
         reportError(settings.error().message);
         return 1;
     }
-    auto created = turns::TurnRunner::create(**store, *settings);
+    auto created = turns::TurnRunner::startBlocking(**store, *settings);
     if (!created) {
         reportError(created.error().message);
         return 1;
