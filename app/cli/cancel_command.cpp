@@ -3,8 +3,8 @@
 
 #include "commands.h"
 #include "subcommands.h"
+#include "turn_records/turn_state.h"
 #include "turns/remote_cancel.h"
-#include "turns/turn_state.h"
 
 #include <QCommandLineParser>
 

@@ -250,7 +250,7 @@ Exit runRun(Context &context, const QStringList &arguments)
     // tear down in its destructor and queue their last snapshots, which
     // the recorder's destructor waits for.
     history::TurnHistoryRecorder history(**store, history::snapshotOptions(*settings));
-    auto runner = turns::TurnRunner::create(**store, *settings);
+    auto runner = turns::TurnRunner::startBlocking(**store, *settings);
     if (!runner)
         return context.failure(runner.error());
     history.watch(**runner);

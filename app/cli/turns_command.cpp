@@ -4,7 +4,7 @@
 #include "commands.h"
 #include "subcommands.h"
 #include "terminal_text.h"
-#include "turns/turn_records.h"
+#include "turn_records/turn_records.h"
 
 #include <QCommandLineParser>
 #include <QDateTime>

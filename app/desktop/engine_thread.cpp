@@ -1,8 +1,8 @@
 #include "engine_thread.h"
 
 #include "history/turn_history_recorder.h"
+#include "turn_records/turn_records.h"
 #include "turns/turn.h"
-#include "turns/turn_records.h"
 #include "turns/turn_runner.h"
 
 #include <QThread>
@@ -76,7 +76,7 @@ void EngineThread::onEngine(Call call)
 
 void EngineThread::start()
 {
-    onEngine([](turns::TurnRunner &runner) { runner.start(); });
+    onEngine([](turns::TurnRunner &runner) { runner.startInBackground(); });
 }
 
 void EngineThread::submit(const turns::TurnRequest &request)

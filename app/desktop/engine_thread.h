@@ -8,8 +8,8 @@
 
 #include "core/result.h"
 #include "host/host_status.h"
+#include "turn_records/turn_record.h"
 #include "turns/runner_settings.h"
-#include "turns/turn_record.h"
 #include "turns/turn_request.h"
 
 #include <QList>

@@ -148,11 +148,6 @@ ExportDialog::ExportDialog(store::Store &store, QWidget *parent)
     refresh();
 }
 
-ExportDialog::~ExportDialog()
-{
-    m_watcher.waitForFinished();
-}
-
 void ExportDialog::loadFolders()
 {
     const auto folders = folders::Folders(m_store, actor).list();

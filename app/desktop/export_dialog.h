@@ -32,7 +32,6 @@ class ExportDialog final : public QDialog
 
 public:
     explicit ExportDialog(store::Store &store, QWidget *parent = nullptr);
-    ~ExportDialog() override;
 
     // What Save would write now (empty while a preview is computed or when
     // the export is refused).

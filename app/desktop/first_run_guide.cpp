@@ -109,12 +109,6 @@ FirstRunGuide::FirstRunGuide(store::Store &store, turns::RunnerSettings settings
     recheck();
 }
 
-FirstRunGuide::~FirstRunGuide()
-{
-    // The worker uses the store; it must not outlive the guide.
-    m_checking.waitForFinished();
-}
-
 void FirstRunGuide::recheck()
 {
     if (m_checking.isRunning())

@@ -28,7 +28,6 @@ class FirstRunGuide final : public QDialog
 
 public:
     FirstRunGuide(store::Store &store, turns::RunnerSettings settings, QWidget *parent = nullptr);
-    ~FirstRunGuide() override;
 
     // Runs the checks on a worker; ends in checked().
     void recheck();

@@ -234,13 +234,12 @@ void FolderTreePanel::addFolder()
         QLineEdit::Normal, parent.isEmpty() ? QString() : parent + QLatin1Char('/'), &ok);
     if (!ok || name.trimmed().isEmpty())
         return;
-    const auto added = folders::Folders(m_store, guiActor).add(name.trimmed());
-    if (!added) {
-        emit failed(added.error().message);
-        return;
-    }
-    (void)m_model->reload();
-    select(added->path);
+    runOnWorker([&store = m_store, name = name.trimmed()]() -> Result<TreePlace> {
+        const auto added = folders::Folders(store, guiActor).add(name);
+        if (!added)
+            return added.error();
+        return TreePlace{added->path, {}};
+    });
 }
 
 void FolderTreePanel::addTopic()
@@ -255,13 +254,12 @@ void FolderTreePanel::addTopic()
                                                QLineEdit::Normal, QString(), &ok);
     if (!ok || name.trimmed().isEmpty())
         return;
-    const auto added = folders::Topics(m_store, guiActor).add(folder, name.trimmed());
-    if (!added) {
-        emit failed(added.error().message);
-        return;
-    }
-    (void)m_model->reload();
-    select(folder, added->name);
+    runOnWorker([&store = m_store, folder, name = name.trimmed()]() -> Result<TreePlace> {
+        const auto added = folders::Topics(store, guiActor).add(folder, name);
+        if (!added)
+            return added.error();
+        return TreePlace{folder, added->name};
+    });
 }
 
 bool FolderTreePanel::confirm(const QString &objectName, const QString &title, const QString &text)
@@ -307,13 +305,12 @@ void FolderTreePanel::renameSelected()
                               tr("New name for %1:").arg(topic), topic);
     if (!name || *name == topic)
         return;
-    const auto renamed = folders::Topics(m_store, guiActor).rename(folder, topic, *name);
-    if (!renamed) {
-        emit failed(renamed.error().message);
-        return;
-    }
-    (void)m_model->reload();
-    select(folder, renamed->name);
+    runOnWorker([&store = m_store, folder, topic, name = *name]() -> Result<TreePlace> {
+        const auto renamed = folders::Topics(store, guiActor).rename(folder, topic, name);
+        if (!renamed)
+            return renamed.error();
+        return TreePlace{folder, renamed->name};
+    });
 }
 
 void FolderTreePanel::moveFolder()
@@ -358,23 +355,22 @@ void FolderTreePanel::confirmMove(const QString &from, const QString &to)
                     nullptr, int(topicCount))
                      .arg(from, to, lines.join(QLatin1Char('\n')))))
         return;
-    runOnWorker(
-        [&store = m_store, from, to]() -> QString {
-            // The secrets' master key is fetched (from the OS keyring, maybe
-            // slowly) only when the subtree has secrets to re-seal.
-            std::unique_ptr<secrets::SecretStore> secretStore;
-            const auto moveSecrets = [&](const QString &source,
-                                         const QString &target) -> Result<void> {
-                auto opened = secrets::SecretStore::open(store, guiActor);
-                if (!opened)
-                    return opened.error();
-                secretStore = std::move(opened).value();
-                return secretStore->moveFolder(source, target);
-            };
-            const auto moved = folders::Folders(store, guiActor).move(from, to, moveSecrets);
-            return moved ? QString() : moved.error().message;
-        },
-        to, {});
+    runOnWorker([&store = m_store, from, to]() -> Result<TreePlace> {
+        // The secrets' master key is fetched (from the OS keyring, maybe
+        // slowly) only when the subtree has secrets to re-seal.
+        std::unique_ptr<secrets::SecretStore> secretStore;
+        const auto moveSecrets = [&](const QString &source, const QString &target) -> Result<void> {
+            auto opened = secrets::SecretStore::open(store, guiActor);
+            if (!opened)
+                return opened.error();
+            secretStore = std::move(opened).value();
+            return secretStore->moveFolder(source, target);
+        };
+        const auto moved = folders::Folders(store, guiActor).move(from, to, moveSecrets);
+        if (!moved)
+            return moved.error();
+        return TreePlace{to, {}};
+    });
 }
 
 void FolderTreePanel::removeSelected()
@@ -396,27 +392,26 @@ void FolderTreePanel::removeTopic()
                "be undone.")
                 .arg(topic, folder)))
         return;
-    runOnWorker(
-        [&store = m_store, folder, topic]() -> QString {
-            const Result<void> removed = folders::Topics(store, guiActor).remove(folder, topic);
-            return removed ? QString() : removed.error().message;
-        },
-        folder, {});
+    runOnWorker([&store = m_store, folder, topic]() -> Result<TreePlace> {
+        const Result<void> removed = folders::Topics(store, guiActor).remove(folder, topic);
+        if (!removed)
+            return removed.error();
+        return TreePlace{folder, {}};
+    });
 }
 
-void FolderTreePanel::runOnWorker(std::function<QString()> change, const QString &folder,
-                                  const QString &topic)
+void FolderTreePanel::runOnWorker(std::function<Result<TreePlace>()> change)
 {
-    auto *watcher = new QFutureWatcher<QString>(this);
-    connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher, folder, topic] {
-        const QString error = watcher->result();
+    auto *watcher = new QFutureWatcher<Result<TreePlace>>(this);
+    connect(watcher, &QFutureWatcher<Result<TreePlace>>::finished, this, [this, watcher] {
+        const Result<TreePlace> place = watcher->result();
         watcher->deleteLater();
-        if (!error.isEmpty()) {
-            emit failed(error);
+        if (!place) {
+            emit failed(place.error().message);
             return;
         }
         (void)m_model->reload();
-        select(folder, topic);
+        select(place->folder, place->topic);
         emit changed();
     });
     watcher->setFuture(QtConcurrent::run(std::move(change)));
@@ -434,12 +429,12 @@ void FolderTreePanel::removeFolder()
                      .arg(folder)))
         return;
     // Deleting a home full of files takes as long as the files make it.
-    runOnWorker(
-        [&store = m_store, folder]() -> QString {
-            const auto removed = folders::Folders(store, guiActor).remove(folder, true);
-            return removed ? QString() : removed.error().message;
-        },
-        folders::parentFolder(folder), {});
+    runOnWorker([&store = m_store, folder]() -> Result<TreePlace> {
+        const auto removed = folders::Folders(store, guiActor).remove(folder, true);
+        if (!removed)
+            return removed.error();
+        return TreePlace{folders::parentFolder(folder), {}};
+    });
 }
 
 } // namespace arizuko::desktop

@@ -8,6 +8,8 @@
 // keyring, a removal delete a home full of files). Running and queued
 // topics are marked.
 
+#include "core/result.h"
+
 #include <QWidget>
 #include <functional>
 #include <optional>
@@ -63,9 +65,16 @@ private:
     void removeTopic();
     // Shows what moves with `from` and asks; then moves it on a worker.
     void confirmMove(const QString &from, const QString &to);
-    // Runs `change` (returns an error message, empty on success) on a
-    // worker, then reloads the tree and selects `folder`/`topic`.
-    void runOnWorker(std::function<QString()> change, const QString &folder, const QString &topic);
+    // Where the tree goes after a change: a folder, or a topic in it.
+    struct TreePlace
+    {
+        QString folder;
+        QString topic;
+    };
+    // Runs `change` on a worker (the window's thread never writes the
+    // store), then reloads the tree and selects the place it returns, or
+    // reports its error through failed().
+    void runOnWorker(std::function<Result<TreePlace>()> change);
     bool confirm(const QString &objectName, const QString &title, const QString &text);
     std::optional<QString> askText(const QString &objectName, const QString &title,
                                    const QString &label, const QString &text);

@@ -79,11 +79,6 @@ ImportDialog::ImportDialog(store::Store &store, QWidget *parent)
     resize(800, 560);
 }
 
-ImportDialog::~ImportDialog()
-{
-    m_watcher.waitForFinished();
-}
-
 void ImportDialog::openFile(const QString &path)
 {
     if (m_watcher.isRunning())

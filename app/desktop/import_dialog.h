@@ -27,7 +27,6 @@ class ImportDialog final : public QDialog
 
 public:
     explicit ImportDialog(store::Store &store, QWidget *parent = nullptr);
-    ~ImportDialog() override;
 
     // Reads the file and plans it (also what Open… does after its chooser).
     void openFile(const QString &path);

@@ -1,18 +1,18 @@
 // arizuko-desktop: the window over the engine.
 
 #include "main_window.h"
-#include "translations.h"
-
 #include "store/data_dir.h"
 #include "store/store.h"
+#include "translations.h"
 #include "turns/first_run.h"
 #include "turns/runner_settings.h"
 
 #include <QApplication>
 #include <QLocale>
 #include <QMessageBox>
+#include <QScopeGuard>
 #include <QTextStream>
-
+#include <QThreadPool>
 #include <unistd.h>
 
 namespace {
@@ -76,6 +76,10 @@ int main(int argc, char *argv[])
                               settings.error().message);
         return 1;
     }
+    // Dialogs and panels hand their store work to the global thread pool
+    // and never wait for it (a closed dialog just drops the answer); the
+    // store outlives that work.
+    const auto waitForStoreWork = qScopeGuard([] { QThreadPool::globalInstance()->waitForDone(); });
     arizuko::desktop::MainWindow window(**store, *settings);
     window.show();
     if (const auto firstRun = arizuko::turns::isFirstRun(**store); firstRun && *firstRun)

@@ -12,16 +12,16 @@
 #include "host_status_panel.h"
 #include "import_dialog.h"
 #include "models/folder_topic_model.h"
+#include "models/turn_list_model.h"
 #include "routes_editor.h"
 #include "secrets_editor.h"
 #include "settings_dialog.h"
-#include "models/turn_list_model.h"
 #include "store/store.h"
 #include "store/store_watcher.h"
 #include "transcript_view.h"
 #include "turn_panel.h"
+#include "turn_records/turn_records.h"
 #include "turns/model_provider.h"
-#include "turns/turn_records.h"
 
 #include <QAction>
 #include <QApplication>
@@ -364,18 +364,11 @@ void MainWindow::refreshTopicActivity()
         m_composer->offerModelChoice(false);
         return;
     }
-    const auto topicTurns = turns::TurnRecords(m_store).ofTopic(folder, topic);
-    if (!topicTurns)
+    const auto activity = turns::TurnRecords(m_store).topicActivity(folder, topic);
+    if (!activity)
         return;
-    int queued = 0;
-    bool running = false;
-    for (const turns::TurnRecord &turn : *topicTurns) {
-        queued += turn.state == turns::TurnState::Queued;
-        running = running || (!turns::isTerminal(turn.state) && turn.state != turns::TurnState::Queued);
-    }
-    m_composer->setActivity(running, queued);
-    const turns::TurnRecord latest =
-        topicTurns->isEmpty() ? turns::TurnRecord{} : topicTurns->last();
+    m_composer->setActivity(activity->running, activity->queued);
+    const turns::TurnRecord &latest = activity->latest;
     m_turnPanel->showTurn(latest);
     m_changes->showTurn(latest);
     const bool modelless = latest.state == turns::TurnState::Failed &&

@@ -7,8 +7,8 @@
 // (EngineThread) and a watcher that tells it what other processes changed
 // in the store.
 
+#include "turn_records/turn_record.h"
 #include "turns/runner_settings.h"
-#include "turns/turn_record.h"
 
 #include <QMainWindow>
 #include <QPointer>

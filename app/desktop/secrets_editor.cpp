@@ -107,12 +107,6 @@ SecretsEditor::SecretsEditor(store::Store &store, store::StoreWatcher *watcher,
     run({});
 }
 
-SecretsEditor::~SecretsEditor()
-{
-    // The worker holds a reference to the store; it must not outlive us.
-    m_watcher.waitForFinished();
-}
-
 void SecretsEditor::prepareFor(const QString &name)
 {
     m_name->setText(name);

@@ -36,7 +36,6 @@ class SecretsEditor final : public QDialog
 public:
     SecretsEditor(store::Store &store, store::StoreWatcher *watcher, const QString &folder,
                   QWidget *parent = nullptr);
-    ~SecretsEditor() override;
 
     models::SecretListModel *model() const { return m_model; }
     // Ready to set `name`: the name filled in, the value field focused.

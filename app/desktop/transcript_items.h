@@ -5,7 +5,7 @@
 // from markdown, a folded tool call, its output, an engine note, the turn's
 // closing line). Everything but the rendered markdown is plain text.
 
-#include "turns/turn_record.h"
+#include "turn_records/turn_record.h"
 
 #include <QJsonArray>
 #include <QJsonObject>

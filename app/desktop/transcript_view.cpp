@@ -3,8 +3,8 @@
 #include "transcript_bridge.h"
 #include "transcript_items.h"
 #include "transcript_page.h"
+#include "turn_records/turn_records.h"
 #include "turns/turn_event_slice.h"
-#include "turns/turn_records.h"
 
 #include <QApplication>
 #include <QClipboard>

@@ -6,7 +6,7 @@
 // turn's events as the engine reports them.
 // Ctrl+F finds text; the whole topic can be copied as markdown.
 
-#include "turns/turn_record.h"
+#include "turn_records/turn_record.h"
 #include "web_view_compositing.h"
 
 #include <QList>

@@ -5,12 +5,13 @@
 #include "policy/policy.h"
 #include "store/store.h"
 #include "turn_error_text.h"
-#include "turns/turn_records.h"
+#include "turn_records/turn_records.h"
 
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QFormLayout>
+#include <QFutureWatcher>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
@@ -21,6 +22,7 @@
 #include <QTableView>
 #include <QTreeWidget>
 #include <QVBoxLayout>
+#include <QtConcurrent>
 
 namespace arizuko::desktop {
 namespace {
@@ -225,14 +227,24 @@ void TurnPanel::confirmAllow()
     connect(box, &QMessageBox::finished, this, [this, host, folder](int result) {
         if (result != QMessageBox::Yes)
             return;
-        policy::Policy policy(m_store);
-        const auto added =
-            policy.network().add(folder, host, policy::RuleKind::Allow, QStringLiteral("user:gui"));
-        if (!added) {
-            emit ruleFailed(added.error().message);
-            return;
-        }
-        emit ruleAdded(folder, added->rule.target);
+        // Written on a worker: the window's thread never writes the store.
+        auto *watcher = new QFutureWatcher<Result<QString>>(this);
+        connect(watcher, &QFutureWatcher<Result<QString>>::finished, this, [this, watcher, folder] {
+            const Result<QString> added = watcher->result();
+            watcher->deleteLater();
+            if (!added) {
+                emit ruleFailed(added.error().message);
+                return;
+            }
+            emit ruleAdded(folder, *added);
+        });
+        watcher->setFuture(QtConcurrent::run([&store = m_store, host, folder]() -> Result<QString> {
+            const auto added = policy::Policy(store).network().add(
+                folder, host, policy::RuleKind::Allow, QStringLiteral("user:gui"));
+            if (!added)
+                return added.error();
+            return added->rule.target;
+        }));
     });
     box->open();
 }

@@ -6,7 +6,7 @@
 // guest's serial console.
 
 #include "host/host_status.h"
-#include "turns/turn_record.h"
+#include "turn_records/turn_record.h"
 
 #include <QTimer>
 #include <QWidget>

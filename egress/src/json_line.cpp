@@ -1,5 +1,7 @@
 #include "json_line.hpp"
 
+#include "jsontext/json_string.h"
+
 #include <cstdio>
 #include <ctime>
 
@@ -32,35 +34,16 @@ void JsonLine::appendKey(std::string_view key)
 {
     if (text_.size() > 1)
         text_.push_back(',');
-    appendString(key);
+    jsontext::appendString(text_, key);
     text_.push_back(':');
-}
-
-void JsonLine::appendString(std::string_view value)
-{
-    text_.push_back('"');
-    for (const char c : value) {
-        const auto byte = static_cast<unsigned char>(c);
-        if (c == '"' || c == '\\') {
-            text_.push_back('\\');
-            text_.push_back(c);
-        } else if (byte < 0x20 || byte >= 0x7F) {
-            // Client-supplied text is not trusted to be UTF-8; escaping every non-ASCII byte keeps
-            // each line valid JSON.
-            char escaped[8];
-            std::snprintf(escaped, sizeof(escaped), "\\u%04x", byte);
-            text_.append(escaped);
-        } else {
-            text_.push_back(c);
-        }
-    }
-    text_.push_back('"');
 }
 
 JsonLine &JsonLine::add(std::string_view key, std::string_view value)
 {
     appendKey(key);
-    appendString(value);
+    // Client-supplied text is not trusted to be UTF-8; jsontext keeps each
+    // line valid JSON and valid UTF-8 whatever it is.
+    jsontext::appendString(text_, value);
     return *this;
 }
 

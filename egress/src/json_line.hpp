@@ -24,7 +24,6 @@ public:
 
 private:
     void appendKey(std::string_view key);
-    void appendString(std::string_view value);
 
     std::string text_;
 };

@@ -34,7 +34,7 @@ Result<void> validate(const QString &folder, const QString &topic)
 }
 
 // The terminal states are spelled out: folders sit below turns, whose
-// TurnState knows them (turns/turn_state.h).
+// TurnState knows them (turn_records/turn_state.h).
 Result<void> refuseWhileATurnIsLive(const QSqlDatabase &db, const QString &folder,
                                     const QString &topic, const QString &verb)
 {

@@ -1,6 +1,6 @@
 #include "agent_launch.h"
 
-#include "json.h"
+#include "jsontext/json_string.h"
 
 namespace arizuko::guest {
 namespace {
@@ -11,9 +11,9 @@ namespace {
 // say) out of the turn.
 std::string mcpConfig(const TurnSpec &spec)
 {
-    const std::string server = "{\"type\":\"http\",\"url\":" + json::quote(spec.gatewayUrl + "/mcp") +
-                               ",\"headers\":{\"Authorization\":" +
-                               json::quote("Bearer " + spec.gatewayToken) + "}}";
+    const std::string server =
+        "{\"type\":\"http\",\"url\":" + jsontext::quote(spec.gatewayUrl + "/mcp") +
+        ",\"headers\":{\"Authorization\":" + jsontext::quote("Bearer " + spec.gatewayToken) + "}}";
     return "{\"mcpServers\":{\"arizuko\":" + server + "}}";
 }
 

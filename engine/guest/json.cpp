@@ -1,6 +1,7 @@
 #include "json.h"
 
-#include "utf8.h"
+#include "jsontext/json_string.h"
+#include "jsontext/utf8.h"
 
 #include <charconv>
 #include <cmath>
@@ -302,61 +303,6 @@ private:
     std::size_t m_position = 0;
 };
 
-void appendEscaped(std::string &out, std::string_view text)
-{
-    static constexpr char hex[] = "0123456789abcdef";
-    std::size_t position = 0;
-    while (position < text.size()) {
-        const auto byte = static_cast<unsigned char>(text[position]);
-        switch (byte) {
-        case '"':
-            out += "\\\"";
-            ++position;
-            continue;
-        case '\\':
-            out += "\\\\";
-            ++position;
-            continue;
-        case '\n':
-            out += "\\n";
-            ++position;
-            continue;
-        case '\r':
-            out += "\\r";
-            ++position;
-            continue;
-        case '\t':
-            out += "\\t";
-            ++position;
-            continue;
-        case '\b':
-            out += "\\b";
-            ++position;
-            continue;
-        case '\f':
-            out += "\\f";
-            ++position;
-            continue;
-        default:
-            break;
-        }
-        if (byte < 0x20) {
-            out += "\\u00";
-            out.push_back(hex[byte >> 4]);
-            out.push_back(hex[byte & 0xF]);
-            ++position;
-            continue;
-        }
-        const std::size_t start = position;
-        if (utf8::decode(text, position)) {
-            out.append(text.substr(start, position - start));
-        } else {
-            utf8::append(out, 0xFFFD);
-            ++position;
-        }
-    }
-}
-
 } // namespace
 
 Value parse(std::string_view text)
@@ -364,30 +310,18 @@ Value parse(std::string_view text)
     return Parser(text).parseDocument();
 }
 
-std::string quote(std::string_view text)
-{
-    std::string out;
-    out.reserve(text.size() + 2);
-    out.push_back('"');
-    appendEscaped(out, text);
-    out.push_back('"');
-    return out;
-}
-
 void ObjectWriter::addKey(std::string_view key)
 {
     if (m_text.size() > 1)
         m_text.push_back(',');
-    m_text += quote(key);
+    jsontext::appendString(m_text, key);
     m_text.push_back(':');
 }
 
 ObjectWriter &ObjectWriter::add(std::string_view key, std::string_view text)
 {
     addKey(key);
-    m_text.push_back('"');
-    appendEscaped(m_text, text);
-    m_text.push_back('"');
+    jsontext::appendString(m_text, text);
     return *this;
 }
 

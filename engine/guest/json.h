@@ -75,10 +75,6 @@ private:
 // 64 levels are errors.
 Value parse(std::string_view text);
 
-// `text` as a JSON string literal, quotes included. Bytes that are not valid
-// UTF-8 become U+FFFD, so the result is valid JSON whatever came in.
-std::string quote(std::string_view text);
-
 // Builds one JSON object, member by member, in the order added.
 class ObjectWriter
 {

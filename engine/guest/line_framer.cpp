@@ -1,6 +1,6 @@
 #include "line_framer.h"
 
-#include "utf8.h"
+#include "jsontext/utf8.h"
 
 #include <stdexcept>
 

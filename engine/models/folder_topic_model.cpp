@@ -3,7 +3,7 @@
 #include "folders/folders.h"
 #include "folders/topics.h"
 #include "models/turn_list_model.h"
-#include "turns/turn_records.h"
+#include "turn_records/turn_records.h"
 
 #include <QCollator>
 #include <QHash>

@@ -1,8 +1,8 @@
 #include "models/network_rule_model.h"
 
+#include "policy/egress_command_line.h"
 #include "policy/host_name.h"
 #include "policy/policy.h"
-#include "turns/egress_proxy.h"
 
 namespace arizuko::models {
 
@@ -76,13 +76,13 @@ Result<policy::HostVerdict> NetworkRuleModel::test(const QString &host)
 
 QStringList NetworkRuleModel::proxyArguments() const
 {
-    turns::EgressOptions options;
+    policy::EgressCommandLine options;
     options.listenAddress = QStringLiteral("<turn address>:0");
     options.client = QStringLiteral("<guest address>");
     options.allow = m_policy.allow;
     options.deny = m_policy.deny;
     options.allowAll = m_policy.allowAll;
-    return turns::egressArguments(options);
+    return policy::egressArguments(options);
 }
 
 int NetworkRuleModel::rowCount(const QModelIndex &parent) const

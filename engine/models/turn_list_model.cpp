@@ -1,6 +1,6 @@
 #include "models/turn_list_model.h"
 
-#include "turns/turn_records.h"
+#include "turn_records/turn_records.h"
 
 #include <QDateTime>
 #include <QJsonDocument>

@@ -5,7 +5,7 @@
 // changed, new turns as inserted, so a view does not jump.
 
 #include "core/result.h"
-#include "turns/turn_record.h"
+#include "turn_records/turn_record.h"
 
 #include <QAbstractTableModel>
 

@@ -133,23 +133,20 @@ Result<void> KeyFile::write(const KeyRing &ring)
     return {};
 }
 
-Result<KeyRing> KeyFile::update(const KeyRingChange &change)
+Result<std::unique_ptr<MasterKeyStore::Lock>> KeyFile::lock()
 {
-    QLockFile lock(m_path + QStringLiteral(".lock"));
-    if (!lock.tryLock(lockTimeoutMs))
+    struct FileLock final : Lock
+    {
+        explicit FileLock(const QString &path)
+            : file(path)
+        {}
+        QLockFile file;
+    };
+    auto held = std::make_unique<FileLock>(m_path + QStringLiteral(".lock"));
+    if (!held->file.tryLock(lockTimeoutMs))
         return makeError(QStringLiteral("secrets.key-file"),
                          QStringLiteral("another process holds %1.lock").arg(m_path));
-    const Result<std::optional<KeyRing>> stored = load();
-    if (!stored)
-        return stored.error();
-    Result<KeyRing> changed = change(*stored);
-    if (!changed)
-        return changed.error();
-    if (!stored->has_value() || stored->value().serialize() != changed->serialize()) {
-        if (const Result<void> written = write(*changed); !written)
-            return written.error();
-    }
-    return changed;
+    return std::unique_ptr<Lock>(std::move(held));
 }
 
 } // namespace arizuko::secrets

@@ -16,12 +16,13 @@ public:
     KeyStoreKind kind() const override { return KeyStoreKind::KeyFile; }
     QString description() const override;
     Result<std::optional<KeyRing>> load() override;
-    // Under a lock file; written to a 0600 temporary file, synced and
-    // renamed over the old one, so a crash leaves the old or the new ring.
-    Result<KeyRing> update(const KeyRingChange &change) override;
 
 private:
-    Result<void> write(const KeyRing &ring);
+    // update() runs under a lock file beside the key file.
+    Result<std::unique_ptr<Lock>> lock() override;
+    // To a 0600 temporary file, synced and renamed over the old one, so a
+    // crash leaves the old or the new ring.
+    Result<void> write(const KeyRing &ring) override;
 
     QString m_path;
 };

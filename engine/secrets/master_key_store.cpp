@@ -7,6 +7,24 @@
 
 namespace arizuko::secrets {
 
+Result<KeyRing> MasterKeyStore::update(const KeyRingChange &change)
+{
+    const Result<std::unique_ptr<Lock>> held = lock();
+    if (!held)
+        return held.error();
+    const Result<std::optional<KeyRing>> stored = load();
+    if (!stored)
+        return stored.error();
+    Result<KeyRing> changed = change(*stored);
+    if (!changed)
+        return changed.error();
+    if (!stored->has_value() || stored->value().serialize() != changed->serialize()) {
+        if (const Result<void> written = write(*changed); !written)
+            return written.error();
+    }
+    return changed;
+}
+
 Result<KeyStoreChoice> chooseMasterKeyStore(const QString &dataDir, bool sealedValuesExist)
 {
     const QString forced = qEnvironmentVariable("ARIZUKO_KEY_STORE");

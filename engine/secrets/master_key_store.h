@@ -31,8 +31,19 @@ public:
     virtual QString description() const = 0;
     virtual Result<std::optional<KeyRing>> load() = 0;
     // Read-modify-write, serialised against other processes where the
-    // backend allows it. Returns the ring now stored.
-    virtual Result<KeyRing> update(const KeyRingChange &change) = 0;
+    // backend allows it; writes only a ring that changed. Returns the ring
+    // now stored.
+    Result<KeyRing> update(const KeyRingChange &change);
+
+protected:
+    // Held from the read to the write of update(); released when destroyed.
+    // Null when the backend offers no lock.
+    struct Lock
+    {
+        virtual ~Lock() = default;
+    };
+    virtual Result<std::unique_ptr<Lock>> lock() = 0;
+    virtual Result<void> write(const KeyRing &ring) = 0;
 };
 
 struct KeyStoreChoice

@@ -1,10 +1,12 @@
 #include "secrets/os_keyring.h"
 
 #include <QCoreApplication>
-#include <QEventLoop>
 #include <QFile>
 #include <QProcess>
-#include <QTimer>
+#include <QSemaphore>
+#include <QThread>
+#include <functional>
+#include <memory>
 #include <qt6keychain/keychain.h>
 
 namespace arizuko::secrets {
@@ -57,7 +59,7 @@ QString sessionBusProblem()
 QString unavailableReason()
 {
     if (!QCoreApplication::instance())
-        return QStringLiteral("no Qt application object to run the keyring's event loop");
+        return QStringLiteral("no Qt application object to run the keyring's thread");
 #if defined(Q_OS_LINUX)
     static const QString busProblem = sessionBusProblem();
     return busProblem;
@@ -66,38 +68,78 @@ QString unavailableReason()
 #endif
 }
 
-// Runs a QtKeychain job and waits at most answerTimeoutMs for it. A job that
-// does not answer is left to delete itself whenever it finishes; the local
-// event loop it would have reported to is gone by then, so nothing dangles.
-JobOutcome run(QKeychain::Job *job)
+// QtKeychain answers through the event loop of the thread its jobs live in,
+// and serialises them through an object that lives in the thread of the
+// first one. So every job lives in this one thread, started on first use
+// and stopped with the application, and a caller waits on a semaphore: it
+// runs none of its own events meanwhile (a nested event loop would run the
+// caller's timers and re-enter its code while it waits).
+QThread *keyringThread()
 {
+    static QThread *const thread = [] {
+        auto *started = new QThread;
+        started->setObjectName(QStringLiteral("os-keyring"));
+        started->start();
+        qAddPostRoutine([] {
+            thread->quit();
+            // A job the keyring never answers may hold the thread; it is
+            // left to the process's end rather than waited for.
+            if (thread->wait(answerTimeoutMs))
+                delete thread;
+        });
+        return started;
+    }();
+    return thread;
+}
+
+struct PendingJob
+{
+    QSemaphore answered;
     JobOutcome outcome;
-    QEventLoop loop;
-    QObject::connect(job, &QKeychain::Job::finished, &loop,
-                     [&outcome, &loop](QKeychain::Job *finished) {
-                         outcome.answered = true;
-                         outcome.error = finished->error();
-                         outcome.errorText = finished->errorString();
-                         if (auto *read = qobject_cast<QKeychain::ReadPasswordJob *>(finished))
-                             outcome.data = read->binaryData();
-                         loop.quit();
-                     });
-    QTimer::singleShot(answerTimeoutMs, &loop, &QEventLoop::quit);
-    job->setAutoDelete(true);
-    job->start();
-    if (!outcome.answered)
-        loop.exec();
-    if (!outcome.answered)
-        outcome.errorText =
-            QStringLiteral("the keyring did not answer within %1 s").arg(answerTimeoutMs / 1000);
-    return outcome;
+};
+
+// Runs the job `makeJob` creates (in the keyring thread) and waits at most
+// answerTimeoutMs for its answer. A job that does not answer is left to
+// delete itself whenever it finishes; its answer then goes nowhere.
+JobOutcome run(std::function<QKeychain::Job *()> makeJob)
+{
+    auto pending = std::make_shared<PendingJob>();
+    auto *context = new QObject;
+    context->moveToThread(keyringThread());
+    QMetaObject::invokeMethod(
+        context,
+        [context, pending, makeJob = std::move(makeJob)] {
+            QKeychain::Job *job = makeJob();
+            QObject::connect(job, &QKeychain::Job::finished, context,
+                             [context, pending](QKeychain::Job *finished) {
+                                 pending->outcome.answered = true;
+                                 pending->outcome.error = finished->error();
+                                 pending->outcome.errorText = finished->errorString();
+                                 if (auto *read =
+                                         qobject_cast<QKeychain::ReadPasswordJob *>(finished))
+                                     pending->outcome.data = read->binaryData();
+                                 context->deleteLater();
+                                 pending->answered.release();
+                             });
+            job->setAutoDelete(true);
+            job->start();
+        },
+        Qt::QueuedConnection);
+    if (pending->answered.tryAcquire(1, answerTimeoutMs))
+        return pending->outcome;
+    JobOutcome silent;
+    silent.errorText =
+        QStringLiteral("the keyring did not answer within %1 s").arg(answerTimeoutMs / 1000);
+    return silent;
 }
 
 JobOutcome read(const QString &entry)
 {
-    auto *job = new QKeychain::ReadPasswordJob(service);
-    job->setKey(entry);
-    return run(job);
+    return run([entry] {
+        auto *job = new QKeychain::ReadPasswordJob(service);
+        job->setKey(entry);
+        return job;
+    });
 }
 
 Error keyringError(const QString &what, const JobOutcome &outcome)
@@ -146,24 +188,18 @@ Result<std::optional<KeyRing>> OsKeyring::load()
     return std::optional<KeyRing>(std::move(ring).value());
 }
 
-Result<KeyRing> OsKeyring::update(const KeyRingChange &change)
+Result<void> OsKeyring::write(const KeyRing &ring)
 {
-    // Keyrings offer no lock; two processes rotating at the same instant
-    // could each keep their own new key. Rotation is a rare, manual act.
-    const Result<std::optional<KeyRing>> stored = load();
-    if (!stored)
-        return stored.error();
-    Result<KeyRing> changed = change(*stored);
-    if (!changed)
-        return changed.error();
-    auto *job = new QKeychain::WritePasswordJob(service);
-    job->setKey(m_entry);
-    job->setBinaryData(changed->serialize());
-    const JobOutcome outcome = run(job);
+    const JobOutcome outcome = run([entry = m_entry, data = ring.serialize()] {
+        auto *job = new QKeychain::WritePasswordJob(service);
+        job->setKey(entry);
+        job->setBinaryData(data);
+        return job;
+    });
     if (!outcome.answered || outcome.error != QKeychain::NoError)
         return keyringError(QStringLiteral("cannot store the master keys in the OS keyring"),
                             outcome);
-    return changed;
+    return {};
 }
 
 } // namespace arizuko::secrets

@@ -26,9 +26,13 @@ public:
     KeyStoreKind kind() const override { return KeyStoreKind::OsKeyring; }
     QString description() const override;
     Result<std::optional<KeyRing>> load() override;
-    Result<KeyRing> update(const KeyRingChange &change) override;
 
 private:
+    // Keyrings offer no lock; two processes rotating at the same instant
+    // could each keep their own new key. Rotation is a rare, manual act.
+    Result<std::unique_ptr<Lock>> lock() override { return std::unique_ptr<Lock>(); }
+    Result<void> write(const KeyRing &ring) override;
+
     QString m_entry;
 };
 

@@ -8,24 +8,6 @@
 
 namespace arizuko::turns {
 
-QStringList egressArguments(const EgressOptions &options)
-{
-    QStringList arguments{QStringLiteral("--listen"),        options.listenAddress,
-                          QStringLiteral("--client"),        options.client,
-                          QStringLiteral("--drain-timeout"), QStringLiteral("1")};
-    if (!options.allow.isEmpty())
-        arguments << QStringLiteral("--allow") << options.allow.join(QLatin1Char(','));
-    if (!options.deny.isEmpty())
-        arguments << QStringLiteral("--deny") << options.deny.join(QLatin1Char(','));
-    if (options.allowAll)
-        arguments << QStringLiteral("--allow-all");
-    if (options.denyPrivate)
-        arguments << QStringLiteral("--deny-private");
-    if (options.allowLoopback)
-        arguments << QStringLiteral("--allow-loopback");
-    return arguments;
-}
-
 EgressProxy::EgressProxy(EgressOptions options, QObject *parent)
     : QObject(parent)
     , m_options(std::move(options))
@@ -65,7 +47,7 @@ void EgressProxy::start()
     environment.insert(QLatin1String(ownerEnvironmentVariable), m_options.owner);
     m_process.setProcessEnvironment(environment);
     m_process.setProgram(m_options.program);
-    m_process.setArguments(egressArguments(m_options));
+    m_process.setArguments(policy::egressArguments(m_options));
     m_process.setStandardOutputFile(QProcess::nullDevice());
     // The proxy must not outlive the engine, even one killed with SIGKILL.
     m_process.setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGKILL); });

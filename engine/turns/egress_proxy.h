@@ -7,6 +7,7 @@
 // the engine dies.
 
 #include "core/result.h"
+#include "policy/egress_command_line.h"
 
 #include <QElapsedTimer>
 #include <QJsonObject>
@@ -18,18 +19,12 @@
 
 namespace arizuko::turns {
 
-struct EgressOptions
+// The command line (policy/egress_command_line.h) and how the process runs.
+struct EgressOptions : policy::EgressCommandLine
 {
     QString program;  // path of arizuko-egress
     QString turnName; // az-<turn8>, put in the process environment for the reaper
     QString owner;    // the engine's mark, likewise
-    QString listenAddress;
-    QString client;
-    QStringList allow;
-    QStringList deny;
-    bool allowAll = false;
-    bool denyPrivate = true;
-    bool allowLoopback = false;
     std::chrono::milliseconds healthTimeout = std::chrono::seconds(15);
 };
 
@@ -37,8 +32,6 @@ struct EgressOptions
 inline constexpr const char *turnEnvironmentVariable = "ARIZUKO_TURN";
 // The environment variable naming the engine that started a proxy.
 inline constexpr const char *ownerEnvironmentVariable = "ARIZUKO_ENGINE";
-
-QStringList egressArguments(const EgressOptions &options);
 
 class EgressProxy final : public QObject
 {

@@ -106,9 +106,14 @@ Result<gateway::ProviderSettings> resolveModelProvider(store::Store &store,
     } else if (request.api == gateway::ModelApi::OpenAIResponses) {
         provider.upstream = gateway::openAIUpstream();
     }
-    auto secrets = secrets::SecretStore::open(store, engineActor);
-    if (!secrets)
-        return secrets.error();
+    std::unique_ptr<secrets::SecretStore> opened;
+    if (!request.secrets) {
+        auto secrets = secrets::SecretStore::open(store, engineActor);
+        if (!secrets)
+            return secrets.error();
+        opened = std::move(*secrets);
+    }
+    secrets::SecretStore &secrets = request.secrets ? *request.secrets : *opened;
     // Auto prefers the key: it is what the API bills plainly.
     const struct
     {
@@ -121,7 +126,7 @@ Result<gateway::ProviderSettings> resolveModelProvider(store::Store &store,
         {oauthTokenSecret, gateway::ProviderKind::OAuthToken,
          request.choice != ModelProviderChoice::ApiKey},
     };
-    const auto stored = (*secrets)->list();
+    const auto stored = secrets.list();
     if (!stored)
         return stored.error();
     if (request.api == gateway::ModelApi::OpenAIResponses) {
@@ -143,8 +148,7 @@ Result<gateway::ProviderSettings> resolveModelProvider(store::Store &store,
     for (const auto &candidate : candidates) {
         if (!candidate.wanted)
             continue;
-        const auto credential =
-            nearestSecret(**secrets, *stored, request.folder, candidate.secret);
+        const auto credential = nearestSecret(secrets, *stored, request.folder, candidate.secret);
         if (!credential)
             return credential.error();
         if (!credential->isEmpty()) {

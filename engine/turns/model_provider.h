@@ -14,6 +14,9 @@
 namespace arizuko::store {
 class Store;
 }
+namespace arizuko::secrets {
+class SecretStore;
+}
 
 namespace arizuko::turns {
 
@@ -48,6 +51,9 @@ struct ModelProviderRequest
     QString folder;
     // ${NAME} values for the demo script (ALLOWED_URL, DENIED_URL, FOLDER).
     QMap<QString, QString> scriptVariables;
+    // Secrets opened once with their master key (the runner's); null opens
+    // them here, which may wait for the OS keyring.
+    secrets::SecretStore *secrets = nullptr;
 };
 
 Result<gateway::ProviderSettings> resolveModelProvider(store::Store &store,

@@ -1,8 +1,8 @@
 #include "turns/remote_cancel.h"
 
 #include "store/timestamp.h"
+#include "turn_records/turn_records.h"
 #include "turns/engine_process.h"
-#include "turns/turn_records.h"
 
 #include <QDeadlineTimer>
 #include <QThread>

@@ -6,7 +6,7 @@
 // turn to end.
 
 #include "core/result.h"
-#include "turns/turn_record.h"
+#include "turn_records/turn_record.h"
 
 #include <QString>
 #include <chrono>

@@ -10,9 +10,9 @@
 #include "turns/guest_channel_messages.h"
 #include "turns/spare_guest.h"
 #include "turns/turn_environment.h"
-#include "turns/turn_record.h"
+#include "turn_records/turn_record.h"
 #include "turns/turn_request.h"
-#include "turns/turn_state.h"
+#include "turn_records/turn_state.h"
 
 #include <QDeadlineTimer>
 #include <QElapsedTimer>

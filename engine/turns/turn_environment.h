@@ -11,7 +11,7 @@
 #include "turns/demo_site.h"
 #include "turns/runner_settings.h"
 #include "turns/turn_home.h"
-#include "turns/turn_records.h"
+#include "turn_records/turn_records.h"
 #include "turns/turn_request.h"
 
 #include <QList>

@@ -5,7 +5,7 @@
 // turn to show the last screen of them is what made opening a topic slow.
 
 #include "core/result.h"
-#include "turns/turn_record.h"
+#include "turn_records/turn_record.h"
 
 #include <QList>
 #include <QString>

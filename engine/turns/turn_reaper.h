@@ -8,7 +8,7 @@
 
 #include "core/result.h"
 #include "libvirt/connection.h"
-#include "turns/turn_records.h"
+#include "turn_records/turn_records.h"
 
 #include <QList>
 #include <QSet>

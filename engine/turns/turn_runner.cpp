@@ -15,6 +15,7 @@
 #include "policy/policy.h"
 #include "folders/folders.h"
 #include "store/store.h"
+#include "secrets/secret_store.h"
 #include "store/timestamp.h"
 #include "folders/topics.h"
 #include "tools/observations.h"
@@ -40,6 +41,10 @@ struct TurnRunner::Startup
     libvirt::SubnetPool pool;
     ReapReport reaped;
     host::AcceleratorChoice accelerator;
+    // Opened here, off the runner's thread: the master key may come from an
+    // OS keyring that takes seconds to answer. Null when it failed; a turn's
+    // plan then opens the secrets itself and reports why they do not open.
+    std::unique_ptr<secrets::SecretStore> secrets;
 };
 
 TurnRunner::TurnRunner(store::Store &store, RunnerSettings settings, QObject *parent)
@@ -48,7 +53,8 @@ TurnRunner::TurnRunner(store::Store &store, RunnerSettings settings, QObject *pa
     , m_records(store)
     , m_engine(EngineProcess::current())
 {
-    // The connection and pool arrive with adopt(); until then no turn starts.
+    // The connection and pool arrive with becomeReady(); until then no turn
+    // starts.
     m_environment.reset(new TurnEnvironment{store,
                                             m_records,
                                             nullptr,
@@ -79,7 +85,7 @@ TurnRunner::TurnRunner(store::Store &store, RunnerSettings settings, QObject *pa
             emit failed((*startup)->error());
             return;
         }
-        adopt(std::move((*startup)->value()));
+        becomeReady(std::move((*startup)->value()));
         emit ready();
     });
 }
@@ -94,7 +100,7 @@ TurnRunner::~TurnRunner()
     m_discardedSpares.clear();
 }
 
-Result<TurnRunner::Startup> TurnRunner::startUp(store::Store &store, const RunnerSettings &settings)
+Result<TurnRunner::Startup> TurnRunner::prepareHost(store::Store &store, const RunnerSettings &settings)
 {
     const auto pool = libvirt::SubnetPool::parse(settings.subnetPool);
     if (!pool)
@@ -109,31 +115,38 @@ Result<TurnRunner::Startup> TurnRunner::startUp(store::Store &store, const Runne
     if (!reaped)
         return reaped.error();
     const host::AcceleratorChoice accelerator = libvirt::decideTurnAccelerator(**connection, settings);
-    return Startup{*connection, *pool, *reaped, accelerator};
+    std::unique_ptr<secrets::SecretStore> secrets;
+    if (settings.modelProvider != ModelProviderChoice::Demo) {
+        if (auto opened = secrets::SecretStore::open(store, engineActor))
+            secrets = std::move(*opened);
+    }
+    return Startup{*connection, *pool, *reaped, accelerator, std::move(secrets)};
 }
 
-void TurnRunner::adopt(Startup startup)
+void TurnRunner::becomeReady(Startup startup)
 {
     m_environment->connection = std::move(startup.connection);
     m_environment->pool = startup.pool;
     m_environment->accelerator = startup.accelerator;
     m_startupReap = startup.reaped;
+    m_secrets = std::move(startup.secrets);
     m_ready = true;
     m_storePoll.start();
     QTimer::singleShot(0, this, &TurnRunner::schedule);
 }
 
-Result<std::unique_ptr<TurnRunner>> TurnRunner::create(store::Store &store, RunnerSettings settings)
+Result<std::unique_ptr<TurnRunner>> TurnRunner::startBlocking(store::Store &store,
+                                                                 RunnerSettings settings)
 {
-    auto startup = startUp(store, settings);
+    auto startup = prepareHost(store, settings);
     if (!startup)
         return startup.error();
     auto runner = std::make_unique<TurnRunner>(store, std::move(settings));
-    runner->adopt(std::move(*startup));
+    runner->becomeReady(std::move(*startup));
     return runner;
 }
 
-void TurnRunner::start()
+void TurnRunner::startInBackground()
 {
     if (m_ready || m_startupWatcher.isRunning())
         return;
@@ -142,7 +155,7 @@ void TurnRunner::start()
     m_startup = std::make_shared<std::optional<Result<Startup>>>();
     m_startupWatcher.setFuture(QtConcurrent::run(&m_workers,
         [slot = m_startup, &store = m_store, settings = m_environment->settings] {
-            slot->emplace(startUp(store, settings));
+            slot->emplace(prepareHost(store, settings));
         }));
 }
 
@@ -284,6 +297,7 @@ Result<TurnPlan> TurnRunner::plan(const Turn &turn)
     model.upstreamUrl = m_environment->settings.modelUrl;
     model.scriptPath = m_environment->settings.modelScript;
     model.folder = turn.folder();
+    model.secrets = m_secrets.get();
     // The built-in demo fetches the engine's demo page, which only its
     // proxy may reach (demo_site.h), and a host nobody allows; a script of
     // one's own gets the folder's first allowed host.
@@ -379,8 +393,15 @@ void TurnRunner::schedule()
         if (turn->state() != TurnState::Queued)
             ++active;
     }
+    // Starting a turn can end it at once; the runner erases a turn only
+    // from a later event, but walk a copy so that no erase can meet this loop.
+    QList<QPointer<Turn>> queued;
     for (const auto &turn : m_turns) {
-        if (turn->state() != TurnState::Queued || topicBusy(*turn))
+        if (turn->state() == TurnState::Queued)
+            queued << turn.get();
+    }
+    for (const QPointer<Turn> &turn : queued) {
+        if (!turn || turn->state() != TurnState::Queued || topicBusy(*turn))
             continue;
         if (m_spare && m_spare->basis().folder == turn->folder()) {
             // Still booting: it is ready (or lost) soon, and schedules again.

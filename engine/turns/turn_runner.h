@@ -12,7 +12,7 @@
 #include "turns/spare_guest.h"
 #include "turns/turn.h"
 #include "turns/turn_reaper.h"
-#include "turns/turn_records.h"
+#include "turn_records/turn_records.h"
 #include "turns/turn_request.h"
 
 #include <QFutureWatcher>
@@ -25,6 +25,9 @@
 namespace arizuko::store {
 class Store;
 }
+namespace arizuko::secrets {
+class SecretStore;
+}
 
 namespace arizuko::turns {
 
@@ -34,19 +37,19 @@ class TurnRunner final : public QObject
 
 public:
     // A runner that is not started yet: turns submitted now stay queued
-    // until start() has made it ready.
+    // until startInBackground() has made it ready.
     TurnRunner(store::Store &store, RunnerSettings settings, QObject *parent = nullptr);
-    // Connects to libvirt, defines the nwfilter, decides KVM or TCG (once,
-    // cached) and reaps orphans, blocking the caller (for arizukoctl).
-    // Fails with advice when libvirt is not reachable or the settings are
-    // wrong.
-    static Result<std::unique_ptr<TurnRunner>> create(store::Store &store, RunnerSettings settings);
+    // A ready runner: prepareHost() on the calling thread, which waits (for
+    // arizukoctl). Fails with advice when libvirt is not reachable or the
+    // settings are wrong.
+    static Result<std::unique_ptr<TurnRunner>> startBlocking(store::Store &store,
+                                                             RunnerSettings settings);
     ~TurnRunner() override;
 
-    // The same start-up as create(), on a worker thread: the calling
-    // thread (a window's) never waits for libvirt. Ends in ready() or
-    // failed(); start() again after a failure retries.
-    void start();
+    // prepareHost() on a worker thread: the calling thread (a window's)
+    // never waits for libvirt. Ends in ready() or failed(); calling it again
+    // after a failure retries.
+    void startInBackground();
     bool isReady() const { return m_ready; }
 
     // Records the turn as queued and starts it as soon as a slot and its
@@ -91,9 +94,12 @@ signals:
 
 private:
     struct Startup;
-    // What start() and create() do before the runner can run turns; blocks.
-    static Result<Startup> startUp(store::Store &store, const RunnerSettings &settings);
-    void adopt(Startup startup);
+    // Connects to libvirt, defines the nwfilter, decides KVM or TCG (once,
+    // cached), reaps orphans and opens the secrets: what the runner needs
+    // before it runs turns. Blocks.
+    static Result<Startup> prepareHost(store::Store &store, const RunnerSettings &settings);
+    // Takes over what prepareHost() made and starts scheduling.
+    void becomeReady(Startup startup);
     void schedule();
     bool topicBusy(const Turn &candidate);
     Result<TurnPlan> plan(const Turn &turn);
@@ -113,6 +119,7 @@ private:
     TurnRecords m_records;
     QThreadPool m_workers;
     std::unique_ptr<TurnEnvironment> m_environment;
+    std::unique_ptr<secrets::SecretStore> m_secrets; // see Startup::secrets
     std::vector<std::unique_ptr<Turn>> m_turns; // live turns, in submission order
     // At most one spare; it holds a concurrency slot until a turn adopts it
     // or it is discarded. Discarded spares tear down in the background.

@@ -14,8 +14,8 @@
 #include "store/store.h"
 #include "transcript_view.h"
 #include "turn_panel.h"
+#include "turn_records/turn_records.h"
 #include "turns/model_provider.h"
-#include "turns/turn_records.h"
 #include "web_test_support.h"
 
 #include <QAbstractButton>

@@ -4,16 +4,15 @@
 // and that nothing in the agent's output runs: a canary it would set stays
 // unset.
 
-#include "transcript_bridge.h"
-#include "transcript_page.h"
-#include "transcript_view.h"
-#include "web_test_support.h"
-
 #include "agent/agent_events.h"
 #include "folders/folders.h"
 #include "store/store.h"
 #include "store/timestamp.h"
-#include "turns/turn_records.h"
+#include "transcript_bridge.h"
+#include "transcript_page.h"
+#include "transcript_view.h"
+#include "turn_records/turn_records.h"
+#include "web_test_support.h"
 
 #include <QApplication>
 #include <QDesktopServices>

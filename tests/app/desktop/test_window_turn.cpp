@@ -21,7 +21,7 @@
 #include "transcript_page.h"
 #include "transcript_view.h"
 #include "turn_panel.h"
-#include "turns/turn_record.h"
+#include "turn_records/turn_record.h"
 #include "web_test_support.h"
 
 #include <QAbstractButton>
@@ -33,8 +33,8 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
-#include <QStatusBar>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>

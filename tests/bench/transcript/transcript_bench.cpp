@@ -3,16 +3,15 @@
 // ms per event and the page's JS heap; (2) opening a topic whose turn has
 // 10,000 stored events: time until the first screen is drawn.
 
+#include "folders/folders.h"
 #include "stall_meter.h"
+#include "store/store.h"
+#include "store/timestamp.h"
 #include "transcript_bridge.h"
 #include "transcript_page.h"
 #include "transcript_view.h"
+#include "turn_records/turn_records.h"
 #include "web_test_support.h"
-
-#include "folders/folders.h"
-#include "store/store.h"
-#include "store/timestamp.h"
-#include "turns/turn_records.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

@@ -1,4 +1,4 @@
-# Runs the egress fuzzer for MAX_TOTAL_TIME seconds on a fresh copy of the seed corpus (so the
+# Runs a fuzzer for MAX_TOTAL_TIME seconds on a fresh copy of the seed corpus (so the
 # committed corpus never changes) and fails on any crash, leak or sanitizer report.
 foreach(required FUZZER SEED_CORPUS DICTIONARY WORK_DIR MAX_TOTAL_TIME)
     if(NOT DEFINED ${required})
@@ -20,5 +20,5 @@ execute_process(
             "${WORK_DIR}/corpus"
     RESULT_VARIABLE result)
 if(NOT result EQUAL 0)
-    message(FATAL_ERROR "egress fuzzer failed (exit ${result}); reproducer in ${WORK_DIR}/artifacts")
+    message(FATAL_ERROR "${FUZZER} failed (exit ${result}); reproducer in ${WORK_DIR}/artifacts")
 endif()

@@ -45,9 +45,29 @@ TEST(DecisionLog, CloseLine)
 TEST(DecisionLog, EscapesUntrustedText)
 {
     const std::string line = JsonLine(kTime, "x").add("method", "a\"b\\c\n\x01\xff").finish();
-    EXPECT_NE(line.find("\"method\":\"a\\\"b\\\\c\\u000a\\u0001\\u00ff\""), std::string::npos)
+    // An invalid byte becomes U+FFFD, never \u00ff (which would decode as 'ÿ').
+    EXPECT_NE(line.find("\"method\":\"a\\\"b\\\\c\\n\\u0001\xEF\xBF\xBD\""), std::string::npos)
         << line;
     EXPECT_EQ(line.find('\n'), line.size() - 1);
+}
+
+TEST(DecisionLog, KeepsMultiByteHostsAndReasonsReadable)
+{
+    // An internationalised host as a client may send it, and a reason with
+    // a non-Latin script: UTF-8 stays UTF-8.
+    const std::string line = JsonLine(kTime, "x")
+                                 .add("host", "b\xC3\xBC"
+                                              "cher.example")
+                                 .add("reason", "\xE6\x8B\x92\xE5\x90\xA6 \xF0\x9F\x9A\xAB")
+                                 .finish();
+    EXPECT_NE(line.find("\"host\":\"b\xC3\xBC"
+                        "cher.example\""),
+              std::string::npos)
+        << line;
+    EXPECT_NE(line.find("\"reason\":\"\xE6\x8B\x92\xE5\x90\xA6 \xF0\x9F\x9A\xAB\""),
+              std::string::npos)
+        << line;
+    EXPECT_EQ(line.find("\\u00"), std::string::npos) << line;
 }
 
 } // namespace

@@ -1,14 +1,14 @@
 // The window's item models, each under QAbstractItemModelTester (which
 // fails the test on any broken model invariant) while the store changes.
 
+#include "folders/folders.h"
+#include "folders/topics.h"
 #include "models/folder_topic_model.h"
 #include "models/network_decision_model.h"
 #include "models/turn_list_model.h"
-#include "folders/folders.h"
 #include "store/store.h"
 #include "store/timestamp.h"
-#include "folders/topics.h"
-#include "turns/turn_records.h"
+#include "turn_records/turn_records.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
@@ -128,6 +128,44 @@ private slots:
         QCOMPARE(model.folderIndex(QStringLiteral("corp")).data(FolderTopicModel::ActivityRole),
                  QVariant(QStringLiteral("running")));
         QVERIFY(changed.count() >= 2); // the topic and its folder
+    }
+
+    void topicActivityCountsTheQueueAndNamesTheLatestTurn()
+    {
+        QVERIFY(folders::Folders(*m_store, QStringLiteral("user:test"))
+                    .add(QStringLiteral("corp"))
+                    .ok());
+        turns::TurnRecords records(*m_store);
+        auto empty = records.topicActivity(QStringLiteral("corp"), QStringLiteral("main"));
+        QVERIFY(empty.ok());
+        QCOMPARE(empty->queued, 0);
+        QVERIFY(!empty->running);
+        QVERIFY(empty->latest.id.isEmpty());
+
+        const QStringList ids{QStringLiteral("aaaaaaaa-0000-0000-0000-000000000000"),
+                              QStringLiteral("bbbbbbbb-0000-0000-0000-000000000000"),
+                              QStringLiteral("cccccccc-0000-0000-0000-000000000000")};
+        for (const QString &id : ids)
+            QVERIFY(
+                records.insert(turnIn(QStringLiteral("corp"), QStringLiteral("main"), id)).ok());
+        QVERIFY(records
+                    .insert(turnIn(QStringLiteral("corp"), QStringLiteral("other"),
+                                   QStringLiteral("dddddddd-0000-0000-0000-000000000000")))
+                    .ok());
+        QVERIFY(records.setState(ids[0], turns::TurnState::Running, store::nowTimestamp()).ok());
+        auto activity = records.topicActivity(QStringLiteral("corp"), QStringLiteral("main"));
+        QVERIFY(activity.ok());
+        QCOMPARE(activity->queued, 2);
+        QVERIFY(activity->running);
+        QCOMPARE(activity->latest.id, ids[2]);
+
+        QVERIFY(records.setState(ids[0], turns::TurnState::Done, store::nowTimestamp()).ok());
+        QVERIFY(records.setState(ids[2], turns::TurnState::Failed, store::nowTimestamp()).ok());
+        activity = records.topicActivity(QStringLiteral("corp"), QStringLiteral("main"));
+        QVERIFY(activity.ok());
+        QCOMPARE(activity->queued, 1);
+        QVERIFY(!activity->running);
+        QCOMPARE(activity->latest.state, turns::TurnState::Failed);
     }
 
     void turnListAppendsAndUpdatesInPlace()

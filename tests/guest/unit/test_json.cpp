@@ -1,10 +1,12 @@
 // The guest's JSON reader and writer: strict on input, always valid on output.
 
 #include "json.h"
+#include "jsontext/json_string.h"
 
 #include <gtest/gtest.h>
 #include <string>
 
+using namespace arizuko;
 using namespace arizuko::guest;
 
 namespace {
@@ -78,31 +80,31 @@ TEST(JsonParse, NestingUpToTheLimitIsFine)
     EXPECT_NO_THROW(json::parse(std::string(60, '[') + std::string(60, ']')));
 }
 
-TEST(JsonQuote, EscapesWhatJsonRequires)
+TEST(JsonQuoted, EscapesWhatJsonRequires)
 {
-    EXPECT_EQ(json::quote("a\"b\\c"), R"("a\"b\\c")");
-    EXPECT_EQ(json::quote("\n\r\t\b\f"), R"("\n\r\t\b\f")");
-    EXPECT_EQ(json::quote(std::string("\x01\x1f\x00", 3)), R"("\u0001\u001f\u0000")");
-    EXPECT_EQ(json::quote("/ \x7f \xE2\x82\xAC"), "\"/ \x7f \xE2\x82\xAC\"");
+    EXPECT_EQ(jsontext::quote("a\"b\\c"), R"("a\"b\\c")");
+    EXPECT_EQ(jsontext::quote("\n\r\t\b\f"), R"("\n\r\t\b\f")");
+    EXPECT_EQ(jsontext::quote(std::string("\x01\x1f\x00", 3)), R"("\u0001\u001f\u0000")");
+    EXPECT_EQ(jsontext::quote("/ \x7f \xE2\x82\xAC"), "\"/ \x7f \xE2\x82\xAC\"");
 }
 
-TEST(JsonQuote, ReplacesInvalidUtf8SoTheOutputParses)
+TEST(JsonQuoted, ReplacesInvalidUtf8SoTheOutputParses)
 {
     const std::string invalid = "ok \xFF \xC3 \xED\xA0\x80 \xF0\x9F\x98 end";
-    const std::string quoted = json::quote(invalid);
+    const std::string quoted = jsontext::quote(invalid);
     const std::string decoded = stringOf(json::parse(quoted));
     EXPECT_EQ(decoded.rfind("ok \xEF\xBF\xBD ", 0), 0u) << decoded;
     EXPECT_NE(decoded.find(" end"), std::string::npos);
     EXPECT_EQ(decoded.find('\xFF'), std::string::npos);
 }
 
-TEST(JsonQuote, RoundTripsEveryByteValue)
+TEST(JsonQuoted, RoundTripsEveryByteValue)
 {
     std::string all;
     for (int byte = 0; byte < 0x80; ++byte)
         all.push_back(static_cast<char>(byte));
     all += "\xC3\xA9\xF0\x9F\x98\x80";
-    EXPECT_EQ(stringOf(json::parse(json::quote(all))), all);
+    EXPECT_EQ(stringOf(json::parse(jsontext::quote(all))), all);
 }
 
 TEST(JsonObjectWriter, WritesMembersInOrder)

@@ -72,7 +72,7 @@ private slots:
         // The image cannot boot: classic mode creates no VM before the
         // proxy is healthy, so every turn fails on the proxy alone.
         settings->filterMode = libvirt::FilterMode::Classic;
-        auto runner = TurnRunner::create(**store, *settings);
+        auto runner = TurnRunner::startBlocking(**store, *settings);
         QVERIFY2(runner.ok(), runner.ok() ? "" : qPrintable(runner.error().message));
 
         int active = 0;

@@ -1,7 +1,7 @@
 // The turn states the store's queries select by: live, active and terminal
 // come from one definition, so a state added later lands in every query.
 
-#include "turns/turn_state.h"
+#include "turn_records/turn_state.h"
 
 #include <QTest>
 

@@ -4,7 +4,7 @@
 // time, and every event as it arrives, so a crash loses nothing reported.
 
 #include "core/result.h"
-#include "turns/turn_record.h"
+#include "turn_records/turn_record.h"
 
 #include <QList>
 #include <QString>
@@ -16,6 +16,14 @@ class Store;
 }
 
 namespace arizuko::turns {
+
+// What a topic's view shows of its turns.
+struct TopicActivity
+{
+    int queued = 0;
+    bool running = false; // a turn of the topic is active (preparing … finishing)
+    TurnRecord latest;    // the newest turn; empty when the topic has none
+};
 
 class TurnRecords
 {
@@ -41,6 +49,8 @@ public:
     Result<TurnRecord> findLive(const QString &reference);
     // The turns of one topic, oldest first.
     Result<QList<TurnRecord>> ofTopic(const QString &folder, const QString &topic);
+    // In one query, without loading the topic's turns.
+    Result<TopicActivity> topicActivity(const QString &folder, const QString &topic);
     // Every turn not in an end state.
     Result<QList<TurnRecord>> live();
     // The engines ("pid", "starttime") running an active turn of the topic

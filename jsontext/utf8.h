@@ -1,14 +1,14 @@
 #pragma once
 
-// UTF-8 decoding shared by the JSON reader (which rejects bad input) and the
-// writer (which replaces it).
+// UTF-8 decoding shared by the guest's JSON reader (which rejects bad input)
+// and the JSON string writer (which replaces it).
 
 #include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
 
-namespace arizuko::guest::utf8 {
+namespace arizuko::utf8 {
 
 // Decodes the well-formed sequence starting at `position` and advances past
 // it; nullopt (position unchanged) for an invalid, overlong, surrogate or
@@ -21,4 +21,4 @@ void append(std::string &out, char32_t codePoint);
 // does not end inside a multi-byte sequence.
 std::size_t boundaryAtOrBefore(std::string_view text, std::size_t limit);
 
-} // namespace arizuko::guest::utf8
+} // namespace arizuko::utf8

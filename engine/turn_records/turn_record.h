@@ -2,7 +2,7 @@
 
 // One row of `turns` and one of `turn_events`, as read back from the store.
 
-#include "turns/turn_state.h"
+#include "turn_records/turn_state.h"
 
 #include <QJsonObject>
 #include <QString>

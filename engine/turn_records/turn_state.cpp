@@ -1,4 +1,4 @@
-#include "turns/turn_state.h"
+#include "turn_records/turn_state.h"
 
 #include <QStringList>
 #include <array>

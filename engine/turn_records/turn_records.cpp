@@ -1,4 +1,4 @@
-#include "turns/turn_records.h"
+#include "turn_records/turn_records.h"
 
 #include "audit/audit_log.h"
 #include "store/query.h"
@@ -248,6 +248,32 @@ Result<QList<TurnRecord>> TurnRecords::ofTopic(const QString &folder, const QStr
 {
     return select(QStringLiteral("WHERE group_folder = ? AND topic = ? ORDER BY queued_at, rowid"),
                   {folder, topic});
+}
+
+Result<TopicActivity> TurnRecords::topicActivity(const QString &folder, const QString &topic)
+{
+    const QString ofTheTopic = QStringLiteral("FROM turns WHERE group_folder = ? AND topic = ?");
+    QSqlQuery query(m_store.database());
+    query.prepare(QStringLiteral("SELECT %1, (SELECT count(*) %2 AND state = '%3'), "
+                                 "EXISTS (SELECT 1 %2 AND state IN %4) %2 "
+                                 "ORDER BY queued_at DESC, rowid DESC LIMIT 1")
+                      .arg(columns, ofTheTopic, turnStateName(TurnState::Queued),
+                           activeStatesSql()));
+    for (int binding = 0; binding < 3; ++binding) {
+        query.addBindValue(folder);
+        query.addBindValue(topic);
+    }
+    if (!query.exec())
+        return store::sqlError(query,
+                               QStringLiteral("reading the activity of topic %1").arg(topic));
+    TopicActivity activity;
+    if (!query.next())
+        return activity;
+    activity.latest = recordFrom(query);
+    const int extra = query.record().count() - 2;
+    activity.queued = query.value(extra).toInt();
+    activity.running = query.value(extra + 1).toBool();
+    return activity;
 }
 
 Result<QList<TurnRecord>> TurnRecords::live()

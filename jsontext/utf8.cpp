@@ -1,6 +1,6 @@
-#include "utf8.h"
+#include "jsontext/utf8.h"
 
-namespace arizuko::guest::utf8 {
+namespace arizuko::utf8 {
 namespace {
 
 bool isContinuation(unsigned char byte)
@@ -89,4 +89,4 @@ std::size_t boundaryAtOrBefore(std::string_view text, std::size_t limit)
     return cut;
 }
 
-} // namespace arizuko::guest::utf8
+} // namespace arizuko::utf8

@@ -1,0 +1,23 @@
+#include "policy/egress_command_line.h"
+
+namespace arizuko::policy {
+
+QStringList egressArguments(const EgressCommandLine &line)
+{
+    QStringList arguments{QStringLiteral("--listen"),        line.listenAddress,
+                          QStringLiteral("--client"),        line.client,
+                          QStringLiteral("--drain-timeout"), QStringLiteral("1")};
+    if (!line.allow.isEmpty())
+        arguments << QStringLiteral("--allow") << line.allow.join(QLatin1Char(','));
+    if (!line.deny.isEmpty())
+        arguments << QStringLiteral("--deny") << line.deny.join(QLatin1Char(','));
+    if (line.allowAll)
+        arguments << QStringLiteral("--allow-all");
+    if (line.denyPrivate)
+        arguments << QStringLiteral("--deny-private");
+    if (line.allowLoopback)
+        arguments << QStringLiteral("--allow-loopback");
+    return arguments;
+}
+
+} // namespace arizuko::policy

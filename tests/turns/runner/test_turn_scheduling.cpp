@@ -1,0 +1,155 @@
+// Scheduling while the OS keyring is slow to answer: a queued turn starts
+// once, and a turn that ends while the runner waits for the keyring is not
+// erased under the runner's feet.
+//
+// The keyring here is held back on purpose. No real keyring daemon runs on
+// this machine (no gnome-keyring, no KWallet, no libsecret for QtKeychain),
+// so the keyring is a fake: the test starts a real D-Bus session bus
+// (dbus-daemon) on which it owns the keyring services' names and answers no
+// call, and QtKeychain's request waits until the keyring limit passes.
+// Everything else is real: QtKeychain, the bus, libvirtd, the store.
+
+#include "folders/folders.h"
+#include "store/store.h"
+#include "turns/turn_runner.h"
+
+#include <QDBusConnection>
+#include <QDBusMessage>
+#include <QDBusVirtualObject>
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace arizuko;
+using namespace arizuko::turns;
+
+namespace {
+
+// Takes every call to the keyring services it owns and answers none of
+// them: a keyring that is there but slow (locked, waiting for a password
+// prompt, busy).
+class SilentKeyring final : public QDBusVirtualObject
+{
+public:
+    bool handleMessage(const QDBusMessage &message, const QDBusConnection &) override
+    {
+        m_held << message;
+        return true;
+    }
+    QString introspect(const QString &) const override { return {}; }
+
+private:
+    QList<QDBusMessage> m_held;
+};
+
+// A session bus of the test's own on which the keyrings QtKeychain may ask
+// (the Secret Service, KWallet 4 and 5) are owned by a SilentKeyring.
+class HeldBackKeyringBus
+{
+public:
+    explicit HeldBackKeyringBus(const QString &directory)
+    {
+        QDir().mkpath(directory);
+        m_daemon.start(QStringLiteral("dbus-daemon"),
+                       {QStringLiteral("--session"), QStringLiteral("--nofork"),
+                        QStringLiteral("--address=unix:path=") + directory + QStringLiteral("/bus"),
+                        QStringLiteral("--print-address")});
+        if (!m_daemon.waitForStarted() || !m_daemon.waitForReadyRead(5000))
+            qFatal("dbus-daemon did not start: %s", qPrintable(m_daemon.errorString()));
+        m_address = m_daemon.readLine().trimmed();
+        QDBusConnection keyring =
+            QDBusConnection::connectToBus(QString::fromUtf8(m_address), QStringLiteral("keyring"));
+        if (!keyring.registerVirtualObject(QStringLiteral("/"), &m_keyring,
+                                           QDBusConnection::SubPath))
+            qFatal("cannot serve the keyring object");
+        for (const char *name :
+             {"org.freedesktop.secrets", "org.kde.kwalletd", "org.kde.kwalletd5"}) {
+            if (!keyring.registerService(QLatin1String(name)))
+                qFatal("cannot own %s: %s", name, qPrintable(keyring.lastError().message()));
+        }
+    }
+    ~HeldBackKeyringBus()
+    {
+        QDBusConnection::disconnectFromBus(QStringLiteral("keyring"));
+        m_daemon.kill();
+        m_daemon.waitForFinished();
+    }
+    HeldBackKeyringBus(const HeldBackKeyringBus &) = delete;
+    HeldBackKeyringBus &operator=(const HeldBackKeyringBus &) = delete;
+
+    QByteArray address() const { return m_address; }
+
+private:
+    QProcess m_daemon;
+    QByteArray m_address;
+    SilentKeyring m_keyring;
+};
+
+} // namespace
+
+class TestTurnScheduling : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void aQueuedTurnStartsOnceWhileTheKeyringIsSlow()
+    {
+        QTemporaryDir directory;
+        QVERIFY(directory.isValid());
+        const HeldBackKeyringBus bus(directory.filePath(QStringLiteral("bus")));
+        QVERIFY(!bus.address().isEmpty());
+        qputenv("DBUS_SESSION_BUS_ADDRESS", bus.address());
+        qputenv("ARIZUKO_KEY_STORE", "auto");
+        // QtKeychain asks KWallet on a Plasma desktop; outside one, with no
+        // libsecret, it gives up at once without asking the bus.
+        qputenv("XDG_CURRENT_DESKTOP", "KDE");
+        qputenv("KDE_SESSION_VERSION", "5");
+
+        auto store = store::Store::open(directory.filePath(QStringLiteral("data")));
+        QVERIFY(store.ok());
+        QVERIFY(folders::Folders(**store, QStringLiteral("user:test"))
+                    .add(QStringLiteral("corp"))
+                    .ok());
+        auto settings = RunnerSettings::fromEnvironment();
+        QVERIFY(settings.ok());
+        settings->modelProvider = ModelProviderChoice::Auto;
+        auto runner = TurnRunner::startBlocking(**store, *settings);
+        QVERIFY2(runner.ok(), runner.ok() ? "" : qPrintable(runner.error().message));
+
+        // A Claude turn with no model credential: its plan asks the secrets,
+        // and so the keyring, then fails the turn before any VM exists.
+        TurnRequest request;
+        request.folder = QStringLiteral("corp");
+        request.topic = QStringLiteral("slow-keyring");
+        request.agent = AgentKind::Claude;
+        request.prompt = QStringLiteral("hello");
+        auto turn = (*runner)->submit(request);
+        QVERIFY(turn.ok());
+        const QString name = (*turn)->name();
+        int preparing = 0;
+        int finished = 0;
+        connect(runner->get(), &TurnRunner::turnPhaseChanged, this,
+                [&preparing](Turn *, TurnState state) {
+                    if (state == TurnState::Preparing)
+                        ++preparing;
+                });
+        connect(runner->get(), &TurnRunner::turnFinished, this, [&finished] { ++finished; });
+
+        QTRY_VERIFY_WITH_TIMEOUT(finished > 0, 30000);
+        // Long enough for the store poll to run a dozen times more.
+        QTest::qWait(3000);
+        qInfo("turn ended: %s", qPrintable((*runner)->records().find(name)->error));
+        QCOMPARE(preparing, 1);
+        QCOMPARE(finished, 1);
+        QVERIFY((*runner)->turns().isEmpty());
+        const auto record = (*runner)->records().find(name);
+        QVERIFY(record.ok());
+        QCOMPARE(record->errorCode, noCredentialErrorCode);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTurnScheduling)
+#include "test_turn_scheduling.moc"
