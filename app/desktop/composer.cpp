@@ -36,7 +36,8 @@ Composer::Composer(QWidget *parent)
 {
     m_editor->setObjectName(QStringLiteral("composerEditor"));
     m_editor->setAccessibleName(tr("Prompt"));
-    m_editor->setPlaceholderText(tr("Write a prompt; Ctrl+Enter sends, Esc cancels the running turn"));
+    m_editor->setPlaceholderText(
+        tr("Write a prompt; Ctrl+Enter sends, Esc cancels the running turn"));
     m_editor->setTabChangesFocus(true);
     m_editor->installEventFilter(this);
     m_editor->setMaximumHeight(120);
@@ -117,8 +118,9 @@ void Composer::setTopic(const QString &folder, const QString &topic)
         return;
     const QSettings settings;
     const QSignalBlocker blockAgent(m_agent);
-    m_agent->setCurrentIndex(std::max(
-        0, m_agent->findData(settings.value(settingsKey(folder, topic, "agent"), QStringLiteral("claude")))));
+    m_agent->setCurrentIndex(
+        std::max(0, m_agent->findData(settings.value(settingsKey(folder, topic, "agent"),
+                                                     QStringLiteral("claude")))));
     m_model->setText(settings.value(settingsKey(folder, topic, "model")).toString());
 }
 
