@@ -51,7 +51,8 @@ ParsedCommandLine parseCommandLine(const QStringList &arguments)
         } else if (isOption(argument, libvirtUri)) {
             if (!takeValue(arguments, index, libvirtUri, parsed.options.libvirtUri, parsed.error))
                 return parsed;
-        } else if (parsed.command.isEmpty() && (argument == QLatin1String("--help") || argument == QLatin1String("-h"))) {
+        } else if (parsed.command.isEmpty() &&
+                   (argument == QLatin1String("--help") || argument == QLatin1String("-h"))) {
             parsed.help = true;
         } else if (parsed.command.isEmpty() && argument == QLatin1String("--version")) {
             parsed.version = true;

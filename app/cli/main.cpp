@@ -14,11 +14,13 @@ using namespace arizuko::cli;
 
 void printUsage(QTextStream &out)
 {
-    out << "Usage: arizukoctl [--data-dir DIR] [--libvirt-uri URI] [--json] <command> [arguments]\n\n"
+    out << "Usage: arizukoctl [--data-dir DIR] [--libvirt-uri URI] [--json] <command> "
+           "[arguments]\n\n"
            "Global options (anywhere before `--`):\n"
            "  --data-dir DIR     the data directory (default $ARIZUKO_DATA_DIR or\n"
            "                     $XDG_DATA_HOME/arizuko-desktop)\n"
-           "  --libvirt-uri URI  the libvirt connection (default $ARIZUKO_LIBVIRT_URI or qemu:///system)\n"
+           "  --libvirt-uri URI  the libvirt connection (default $ARIZUKO_LIBVIRT_URI or "
+           "qemu:///system)\n"
            "  --json             machine-readable output\n\n"
            "Commands (`arizukoctl <command> --help` for each):\n";
     for (const CommandGroup &group : commandGroups())

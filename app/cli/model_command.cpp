@@ -56,12 +56,14 @@ Exit serve(Context &context, const QStringList &arguments)
     QCommandLineParser parser;
     parser.setApplicationDescription(
         QStringLiteral("Serve a model script as an Anthropic-compatible HTTP server."));
-    const QCommandLineOption script(QStringLiteral("script"),
-                                    QStringLiteral("The model script (JSON), or :/gateway/demo-script.json."),
-                                    QStringLiteral("FILE"));
-    const QCommandLineOption listen(QStringLiteral("listen"),
-                                    QStringLiteral("Address and port (default 127.0.0.1:0, any free port)."),
-                                    QStringLiteral("HOST:PORT"), QStringLiteral("127.0.0.1:0"));
+    const QCommandLineOption script(
+        QStringLiteral("script"),
+        QStringLiteral("The model script (JSON), or :/gateway/demo-script.json."),
+        QStringLiteral("FILE"));
+    const QCommandLineOption listen(
+        QStringLiteral("listen"),
+        QStringLiteral("Address and port (default 127.0.0.1:0, any free port)."),
+        QStringLiteral("HOST:PORT"), QStringLiteral("127.0.0.1:0"));
     const QCommandLineOption requestLog(
         QStringLiteral("request-log"),
         QStringLiteral("Append each request (method, path, all headers, body) as a JSON line."),
@@ -76,13 +78,14 @@ Exit serve(Context &context, const QStringList &arguments)
         return context.usageError(QStringLiteral("model serve: --script is required"));
     const auto address = parseListen(parser.value(listen));
     if (!address)
-        return context.usageError(
-            QStringLiteral("model serve: --listen wants HOST:PORT, not '%1'").arg(parser.value(listen)));
+        return context.usageError(QStringLiteral("model serve: --listen wants HOST:PORT, not '%1'")
+                                      .arg(parser.value(listen)));
     QMap<QString, QString> variables;
     for (const QString &assignment : parser.values(variable)) {
         const qsizetype equals = assignment.indexOf(QLatin1Char('='));
         if (equals <= 0)
-            return context.usageError(QStringLiteral("model serve: --var wants NAME=VALUE, not '%1'").arg(assignment));
+            return context.usageError(
+                QStringLiteral("model serve: --var wants NAME=VALUE, not '%1'").arg(assignment));
         variables.insert(assignment.left(equals), assignment.mid(equals + 1));
     }
     auto model = gateway::ScriptedModel::loadFile(parser.value(script), variables);
@@ -93,13 +96,15 @@ Exit serve(Context &context, const QStringList &arguments)
     if (parser.isSet(requestLog)) {
         log = std::make_unique<QFile>(parser.value(requestLog));
         if (!log->open(QIODevice::WriteOnly | QIODevice::Append))
-            return context.failure(QStringLiteral("cannot open %1: %2").arg(log->fileName(), log->errorString()));
+            return context.failure(
+                QStringLiteral("cannot open %1: %2").arg(log->fileName(), log->errorString()));
     }
 
     gateway::HttpServerOptions options;
     options.address = address->address;
     options.port = address->port;
-    gateway::ScriptedServer server(std::make_shared<const gateway::ScriptedModel>(std::move(*model)), options);
+    gateway::ScriptedServer server(
+        std::make_shared<const gateway::ScriptedModel>(std::move(*model)), options);
     QObject::connect(&server, &gateway::ScriptedServer::requestLogged, &server,
                      [&log](const QJsonObject &entry) {
                          if (!log)
@@ -131,11 +136,12 @@ Exit serve(Context &context, const QStringList &arguments)
 
 Exit runModel(Context &context, const QStringList &arguments)
 {
-    return runSubcommand(context, QStringLiteral("model"), arguments,
-                         {{QStringLiteral("serve"),
-                           QStringLiteral("serve --script FILE [--listen HOST:PORT] [--request-log FILE] "
-                                          "[--var NAME=VALUE]..."),
-                           serve}});
+    return runSubcommand(
+        context, QStringLiteral("model"), arguments,
+        {{QStringLiteral("serve"),
+          QStringLiteral("serve --script FILE [--listen HOST:PORT] [--request-log FILE] "
+                         "[--var NAME=VALUE]..."),
+          serve}});
 }
 
 } // namespace arizuko::cli

@@ -101,7 +101,8 @@ void printEngineEvent(Context &context, const turns::TurnEventRecord &event)
             << text(json, "model") << ", session " << text(json, "session_id") << "\n";
     else if (event.kind == QLatin1String("session"))
         err << "[session] " << text(json, "reason") << "\n";
-    else if (event.kind == QLatin1String("result") && json.value(QStringLiteral("is_error")).toBool())
+    else if (event.kind == QLatin1String("result") &&
+             json.value(QStringLiteral("is_error")).toBool())
         err << "[agent] ended with an error: " << text(json, "text") << "\n";
     else if (event.kind == QLatin1String("tool"))
         err << "[tool] " << text(json, "tool") << " on " << text(json, "scope") << ": "
@@ -153,9 +154,10 @@ QString closingLine(const turns::TurnRecord &record)
         head += QStringLiteral(" in %1 s").arg(double(started.msecsTo(ended)) / 1000.0, 0, 'f', 1);
     parts << head;
     if (!record.usage.isEmpty()) {
-        const qint64 input = record.usage.value(QStringLiteral("input_tokens")).toInteger() +
-                             record.usage.value(QStringLiteral("cache_read_input_tokens")).toInteger() +
-                             record.usage.value(QStringLiteral("cache_creation_input_tokens")).toInteger();
+        const qint64 input =
+            record.usage.value(QStringLiteral("input_tokens")).toInteger() +
+            record.usage.value(QStringLiteral("cache_read_input_tokens")).toInteger() +
+            record.usage.value(QStringLiteral("cache_creation_input_tokens")).toInteger();
         parts << QStringLiteral("%1 tokens in, %2 out")
                      .arg(input)
                      .arg(record.usage.value(QStringLiteral("output_tokens")).toInteger());
@@ -184,7 +186,8 @@ Exit runRun(Context &context, const QStringList &arguments)
         QStringLiteral("SECONDS"));
     const QCommandLineOption providerOption(
         QStringLiteral("model-provider"),
-        QStringLiteral("auto, api-key, oauth or demo (default: ARIZUKO_MODEL_PROVIDER, else auto)."),
+        QStringLiteral(
+            "auto, api-key, oauth or demo (default: ARIZUKO_MODEL_PROVIDER, else auto)."),
         QStringLiteral("P"));
     const QCommandLineOption scriptOption(
         QStringLiteral("model-script"),
@@ -277,11 +280,12 @@ Exit runRun(Context &context, const QStringList &arguments)
     // Turns the submitted one's tools queue (delegate_group, escalate_group)
     // run in this engine too: it stays until every one of them has ended.
     turns::TurnRunner *engine = runner->get();
-    QObject::connect(engine, &turns::TurnRunner::turnQueued, engine, [&context](turns::Turn *queued) {
-        context.err() << "[engine] turn " << queued->name() << " queued by a tool in "
-                      << queued->folder() << " (topic " << queued->topic() << ")\n";
-        context.err().flush();
-    });
+    QObject::connect(
+        engine, &turns::TurnRunner::turnQueued, engine, [&context](turns::Turn *queued) {
+            context.err() << "[engine] turn " << queued->name() << " queued by a tool in "
+                          << queued->folder() << " (topic " << queued->topic() << ")\n";
+            context.err().flush();
+        });
     QObject::connect(engine, &turns::TurnRunner::turnFinished, engine,
                      [&context, engine, turn](turns::Turn *ended) {
                          if (ended != turn) {

@@ -33,7 +33,8 @@ QString filterModeState(libvirt::FilterMode mode)
                    "cap_net_admin+ep %1)")
             .arg(libvirt::netHelperProgram());
     return libvirt::engineHasNetAdmin()
-               ? QStringLiteral("the engine makes each turn's tap and binds its filter beside the boot")
+               ? QStringLiteral(
+                     "the engine makes each turn's tap and binds its filter beside the boot")
                : QStringLiteral("the engine makes each turn's tap (through %1) and binds its "
                                 "filter beside the boot")
                      .arg(libvirt::netHelperProgram());
@@ -56,13 +57,15 @@ QJsonObject toJson(const host::HostStatus &status, const std::optional<host::Qem
                      {QStringLiteral("error"), status.libvirt.error},
                      {QStringLiteral("hint"), status.libvirt.hint}}},
         {QStringLiteral("accelerator"),
-         QJsonObject{{QStringLiteral("name"), host::acceleratorName(status.accelerator.accelerator)},
-                     {QStringLiteral("reason"), status.accelerator.reason}}},
+         QJsonObject{
+             {QStringLiteral("name"), host::acceleratorName(status.accelerator.accelerator)},
+             {QStringLiteral("reason"), status.accelerator.reason}}},
         {QStringLiteral("guest_image"),
-         QJsonObject{{QStringLiteral("directory"), status.guestImage.directory},
-                     {QStringLiteral("present"), status.guestImage.present},
-                     {QStringLiteral("missing"), QJsonArray::fromStringList(status.guestImage.missing)},
-                     {QStringLiteral("problem"), status.guestImage.problem}}},
+         QJsonObject{
+             {QStringLiteral("directory"), status.guestImage.directory},
+             {QStringLiteral("present"), status.guestImage.present},
+             {QStringLiteral("missing"), QJsonArray::fromStringList(status.guestImage.missing)},
+             {QStringLiteral("problem"), status.guestImage.problem}}},
         {QStringLiteral("ready_for_turns"), status.readyForTurns()},
     };
 }
@@ -72,9 +75,10 @@ QList<QStringList> toRows(const host::HostStatus &status,
                           libvirt::FilterMode filterMode)
 {
     const host::LibvirtStatus &libvirt = status.libvirt;
-    const QString libvirtState = libvirt.reachable
-                                     ? QStringLiteral("reachable (libvirt %1)").arg(libvirt.version)
-                                     : QStringLiteral("NOT reachable: %1 — %2").arg(libvirt.error, libvirt.hint);
+    const QString libvirtState =
+        libvirt.reachable
+            ? QStringLiteral("reachable (libvirt %1)").arg(libvirt.version)
+            : QStringLiteral("NOT reachable: %1 — %2").arg(libvirt.error, libvirt.hint);
     const host::GuestImageStatus &image = status.guestImage;
     const QString imageState = image.present
                                    ? QStringLiteral("present")
@@ -85,7 +89,8 @@ QList<QStringList> toRows(const host::HostStatus &status,
         {QStringLiteral("accelerator"), host::acceleratorName(status.accelerator.accelerator),
          status.accelerator.reason.simplified()},
         {QStringLiteral("guest image"), image.directory, imageState},
-        {QStringLiteral("filter mode"), turns::filterModeName(filterMode), filterModeState(filterMode)},
+        {QStringLiteral("filter mode"), turns::filterModeName(filterMode),
+         filterModeState(filterMode)},
     };
     if (reaper)
         rows.append({QStringLiteral("QEMU reaper"), reaper->reaper,
@@ -100,13 +105,14 @@ Exit runStatus(Context &context, const QStringList &arguments)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(
-        QStringLiteral("Show whether this machine can run turns: libvirt, KVM or TCG (as turns will\nreally use it), the guest image.\n"
+        QStringLiteral("Show whether this machine can run turns: libvirt, KVM or TCG (as turns "
+                       "will\nreally use it), the guest image.\n"
                        "Exits 1 when libvirt is not reachable."));
     if (const auto stop = context.parse(parser, QStringLiteral("status"), arguments))
         return *stop;
     if (!parser.positionalArguments().isEmpty())
-        return context.usageError(
-            QStringLiteral("status: unexpected argument '%1'").arg(parser.positionalArguments().first()));
+        return context.usageError(QStringLiteral("status: unexpected argument '%1'")
+                                      .arg(parser.positionalArguments().first()));
 
     auto store = openStore(context);
     if (!store)
@@ -119,8 +125,9 @@ Exit runStatus(Context &context, const QStringList &arguments)
     if (context.json())
         context.printJson(toJson(status, reaper, settings->filterMode));
     else
-        context.printTable({QStringLiteral("CHECK"), QStringLiteral("WHAT"), QStringLiteral("STATE")},
-                           toRows(status, reaper, settings->filterMode));
+        context.printTable(
+            {QStringLiteral("CHECK"), QStringLiteral("WHAT"), QStringLiteral("STATE")},
+            toRows(status, reaper, settings->filterMode));
     if (reaper && !reaper->prompt) {
         context.err() << "arizukoctl: warning: " << reaper->advice << "\n";
         context.err().flush();

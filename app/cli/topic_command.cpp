@@ -145,7 +145,8 @@ Exit list(Context &context, const QStringList &arguments)
     const Result<std::unique_ptr<store::Store>> opened = openStore(context);
     if (!opened)
         return context.failure(opened.error());
-    const Result<QList<folders::Topic>> listed = folders::Topics(**opened, actor).list(values.value(0));
+    const Result<QList<folders::Topic>> listed =
+        folders::Topics(**opened, actor).list(values.value(0));
     if (!listed)
         return context.failure(listed.error());
     context.printList(

@@ -51,7 +51,8 @@ AllowlistEditor::AllowlistEditor(store::Store &store, store::StoreWatcher *watch
     , m_store(store)
     , m_model(new models::NetworkRuleModel(store, this))
     , m_folder(new QComboBox(this))
-    , m_table(makeReadOnlyTable(this, QStringLiteral("rules"), tr("Rules that apply to the folder")))
+    , m_table(
+          makeReadOnlyTable(this, QStringLiteral("rules"), tr("Rules that apply to the folder")))
     , m_host(new QLineEdit(this))
     , m_kind(new QComboBox(this))
     , m_add(new QPushButton(tr("&Add rule"), this))
@@ -196,15 +197,17 @@ void AllowlistEditor::validate()
 {
     const QString text = m_host->text();
     if (text.isEmpty()) {
-        m_validation->setText(tr("Type a host name or an IP address; a name covers its subdomains."));
+        m_validation->setText(
+            tr("Type a host name or an IP address; a name covers its subdomains."));
         m_add->setEnabled(false);
         return;
     }
     const Result<QString> accepted = models::NetworkRuleModel::acceptedForm(text);
     m_add->setEnabled(bool(accepted));
     m_validation->setProperty("refused", !accepted);
-    m_validation->setText(accepted ? tr("Will be stored as %1").arg(*accepted)
-                                   : tr("Refused: %1").arg(printable(accepted.error().message, 400)));
+    m_validation->setText(accepted
+                              ? tr("Will be stored as %1").arg(*accepted)
+                              : tr("Refused: %1").arg(printable(accepted.error().message, 400)));
 }
 
 void AllowlistEditor::addRule()
@@ -255,9 +258,13 @@ void AllowlistEditor::testHost()
 void AllowlistEditor::showEffective()
 {
     const policy::NetworkPolicy &policy = m_model->effective();
-    QString text = QStringLiteral("arizuko-egress %1\n").arg(m_model->proxyArguments().join(QLatin1Char(' ')));
-    text += tr("allow: %1\n").arg(policy.allow.isEmpty() ? tr("(none)") : policy.allow.join(QStringLiteral(", ")));
-    text += tr("deny: %1\n").arg(policy.deny.isEmpty() ? tr("(none)") : policy.deny.join(QStringLiteral(", ")));
+    QString text =
+        QStringLiteral("arizuko-egress %1\n").arg(m_model->proxyArguments().join(QLatin1Char(' ')));
+    text +=
+        tr("allow: %1\n")
+            .arg(policy.allow.isEmpty() ? tr("(none)") : policy.allow.join(QStringLiteral(", ")));
+    text += tr("deny: %1\n")
+                .arg(policy.deny.isEmpty() ? tr("(none)") : policy.deny.join(QStringLiteral(", ")));
     text += policy.allowAll ? tr("every other host: allowed by the egress grant")
                             : tr("every other host: denied");
     m_effective->setPlainText(text);

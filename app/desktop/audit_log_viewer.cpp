@@ -39,7 +39,8 @@ AuditLogViewer::AuditLogViewer(store::Store &store, const QString &folder, QWidg
     m_kind->setInsertPolicy(QComboBox::NoInsert);
     // Prefixes: "network" also matches network.add and network.remove.
     m_kind->addItem(tr("(every kind)"), QString());
-    for (const char *kind : {"network", "grant", "grant.decision", "secret", "route", "folder", "topic", "turn"})
+    for (const char *kind :
+         {"network", "grant", "grant.decision", "secret", "route", "folder", "topic", "turn"})
         m_kind->addItem(QString::fromLatin1(kind), QString::fromLatin1(kind));
     m_since->setObjectName(QStringLiteral("since"));
     m_since->setAccessibleName(tr("Since"));
@@ -86,7 +87,8 @@ AuditLogViewer::AuditLogViewer(store::Store &store, const QString &folder, QWidg
 
 void AuditLogViewer::loadFolders(const QString &select)
 {
-    if (const Result<void> filled = fillFolderChooser(m_folder, m_store, tr("(every subject)"), select);
+    if (const Result<void> filled =
+            fillFolderChooser(m_folder, m_store, tr("(every subject)"), select);
         !filled)
         m_status->setText(filled.error().message);
 }

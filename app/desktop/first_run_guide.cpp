@@ -117,8 +117,9 @@ void FirstRunGuide::recheck()
     m_libvirt->setText(tr("Checking %1…").arg(m_settings.libvirtUri));
     m_model->setText(tr("Checking…"));
     m_image->refresh();
-    m_checking.setFuture(QtConcurrent::run(
-        [&store = m_store, settings = m_settings] { return turns::checkFirstRun(store, settings); }));
+    m_checking.setFuture(QtConcurrent::run([&store = m_store, settings = m_settings] {
+        return turns::checkFirstRun(store, settings);
+    }));
 }
 
 void FirstRunGuide::showCheck(const turns::FirstRunCheck &check)
@@ -127,13 +128,15 @@ void FirstRunGuide::showCheck(const turns::FirstRunCheck &check)
     const host::LibvirtStatus &libvirt = check.machine.libvirt;
     m_machineReady = libvirt.reachable;
     if (libvirt.reachable) {
-        m_libvirt->setText(tr("Ready: %1 answers (libvirt %2); turns run under %3 — %4")
-                               .arg(libvirt.uri, libvirt.version,
-                                    host::acceleratorName(check.machine.accelerator.accelerator).toUpper(),
-                                    check.machine.accelerator.reason));
+        m_libvirt->setText(
+            tr("Ready: %1 answers (libvirt %2); turns run under %3 — %4")
+                .arg(libvirt.uri, libvirt.version,
+                     host::acceleratorName(check.machine.accelerator.accelerator).toUpper(),
+                     check.machine.accelerator.reason));
         m_libvirtTodo->setText(QString());
     } else {
-        m_libvirt->setText(tr("Missing: %1 does not answer: %2").arg(libvirt.uri, printable(libvirt.error, 300)));
+        m_libvirt->setText(
+            tr("Missing: %1 does not answer: %2").arg(libvirt.uri, printable(libvirt.error, 300)));
         m_libvirtTodo->setText(
             tr("To do: %1.\nWhen it answers \"permission denied\": `sudo adduser $USER "
                "libvirt`, then log in again. Then press Check again.")
@@ -166,10 +169,12 @@ void FirstRunGuide::startDemo()
 {
     const Result<QString> folder = turns::createDemoFolder(m_store, QStringLiteral("user:gui"));
     if (!folder) {
-        m_status->setText(tr("Cannot create the demo folder: %1").arg(printable(folder.error().message, 400)));
+        m_status->setText(
+            tr("Cannot create the demo folder: %1").arg(printable(folder.error().message, 400)));
         return;
     }
-    m_status->setText(tr("Demo turn asked for in folder %1; it shows in the main window.").arg(*folder));
+    m_status->setText(
+        tr("Demo turn asked for in folder %1; it shows in the main window.").arg(*folder));
     emit demoTurnRequested(*folder, turns::demoTopic);
 }
 

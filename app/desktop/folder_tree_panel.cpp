@@ -44,7 +44,8 @@ public:
 
     QVariant data(const QModelIndex &index, int role) const override
     {
-        const QString activity = QSortFilterProxyModel::data(index, FolderTopicModel::ActivityRole).toString();
+        const QString activity =
+            QSortFilterProxyModel::data(index, FolderTopicModel::ActivityRole).toString();
         const bool running = activity == QLatin1String("running");
         if (role == Qt::DisplayRole && !activity.isEmpty())
             return (running ? FolderTreePanel::tr("%1  \u25cf running")
@@ -230,7 +231,8 @@ void FolderTreePanel::addFolder()
     bool ok = false;
     const QString name = QInputDialog::getText(
         this, tr("New folder"),
-        parent.isEmpty() ? tr("Folder path (a/b/c):") : tr("Folder path (inside %1 by default):").arg(parent),
+        parent.isEmpty() ? tr("Folder path (a/b/c):")
+                         : tr("Folder path (inside %1 by default):").arg(parent),
         QLineEdit::Normal, parent.isEmpty() ? QString() : parent + QLatin1Char('/'), &ok);
     if (!ok || name.trimmed().isEmpty())
         return;
@@ -250,8 +252,9 @@ void FolderTreePanel::addTopic()
         return;
     }
     bool ok = false;
-    const QString name = QInputDialog::getText(this, tr("New topic"), tr("Topic name in %1:").arg(folder),
-                                               QLineEdit::Normal, QString(), &ok);
+    const QString name =
+        QInputDialog::getText(this, tr("New topic"), tr("Topic name in %1:").arg(folder),
+                              QLineEdit::Normal, QString(), &ok);
     if (!ok || name.trimmed().isEmpty())
         return;
     runOnWorker([&store = m_store, folder, name = name.trimmed()]() -> Result<TreePlace> {

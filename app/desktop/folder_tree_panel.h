@@ -33,7 +33,8 @@ class FolderTreePanel final : public QWidget
     Q_OBJECT
 
 public:
-    FolderTreePanel(store::Store &store, models::FolderTopicModel *model, QWidget *parent = nullptr);
+    FolderTreePanel(store::Store &store, models::FolderTopicModel *model,
+                    QWidget *parent = nullptr);
 
     QString currentFolder() const;
     QString currentTopic() const;

@@ -59,7 +59,8 @@ GrantsEditor::GrantsEditor(store::Store &store, store::StoreWatcher *watcher, co
     , m_model(new models::GrantModel(store, this))
     , m_tools(new models::EffectiveToolModel(this))
     , m_folder(new QComboBox(this))
-    , m_table(makeReadOnlyTable(this, QStringLiteral("grants"), tr("Grants that apply to the folder")))
+    , m_table(
+          makeReadOnlyTable(this, QStringLiteral("grants"), tr("Grants that apply to the folder")))
     , m_preset(new QComboBox(this))
     , m_principal(new QLineEdit(this))
     , m_action(new QLineEdit(this))
@@ -71,7 +72,8 @@ GrantsEditor::GrantsEditor(store::Store &store, store::StoreWatcher *watcher, co
     , m_confirmBroad(new QCheckBox(this))
     , m_add(new QPushButton(tr("&Add grant"), this))
     , m_remove(new QPushButton(tr("&Remove grant"), this))
-    , m_toolView(makeReadOnlyTable(this, QStringLiteral("effectiveTools"), tr("Tools the agent will see")))
+    , m_toolView(
+          makeReadOnlyTable(this, QStringLiteral("effectiveTools"), tr("Tools the agent will see")))
     , m_toolsTitle(new QLabel(this))
     , m_status(new QLabel(this))
 {
@@ -175,7 +177,8 @@ GrantsEditor::~GrantsEditor() = default;
 
 void GrantsEditor::loadFolders(const QString &select)
 {
-    if (const Result<void> filled = fillFolderChooser(m_folder, m_store, tr("(every grant)"), select);
+    if (const Result<void> filled =
+            fillFolderChooser(m_folder, m_store, tr("(every grant)"), select);
         !filled) {
         setStatus(filled.error().message, true);
         return;
@@ -250,11 +253,11 @@ void GrantsEditor::validate()
         const QSignalBlocker blocker(m_confirmBroad);
         m_confirmBroad->setChecked(false);
     }
-    m_validation->setText(error.isEmpty() ? tr("Will add: %1 %2 %3 on %4")
-                                                .arg(policy::effectName(grant.effect),
-                                                     printable(grant.principal),
-                                                     printable(grant.action), printable(grant.scope))
-                                          : tr("Refused: %1").arg(printable(error, 400)));
+    m_validation->setText(
+        error.isEmpty() ? tr("Will add: %1 %2 %3 on %4")
+                              .arg(policy::effectName(grant.effect), printable(grant.principal),
+                                   printable(grant.action), printable(grant.scope))
+                        : tr("Refused: %1").arg(printable(error, 400)));
     m_add->setEnabled(error.isEmpty() && (broad.isEmpty() || m_confirmBroad->isChecked()));
 }
 
@@ -285,7 +288,8 @@ void GrantsEditor::addGrant()
 void GrantsEditor::removeGrant()
 {
     const int row = m_table->currentIndex().row();
-    const QString described = m_table->currentIndex().siblingAtColumn(0).data(Qt::ToolTipRole).toString();
+    const QString described =
+        m_table->currentIndex().siblingAtColumn(0).data(Qt::ToolTipRole).toString();
     if (const Result<void> removed = m_model->removeGrant(row); !removed) {
         setStatus(printable(removed.error().message, 400), true);
         return;

@@ -64,11 +64,13 @@ void HostStatusPanel::refresh()
 void HostStatusPanel::show(const host::HostStatus &status)
 {
     const host::LibvirtStatus &libvirt = status.libvirt;
-    m_libvirt->setText(libvirt.reachable
-                           ? tr("%1 reachable (libvirt %2)").arg(libvirt.uri, libvirt.version)
-                           : tr("%1 NOT reachable: %2\n%3").arg(libvirt.uri, libvirt.error, libvirt.hint));
+    m_libvirt->setText(
+        libvirt.reachable
+            ? tr("%1 reachable (libvirt %2)").arg(libvirt.uri, libvirt.version)
+            : tr("%1 NOT reachable: %2\n%3").arg(libvirt.uri, libvirt.error, libvirt.hint));
     m_accelerator->setText(QStringLiteral("%1 — %2").arg(
-        host::acceleratorName(status.accelerator.accelerator).toUpper(), status.accelerator.reason));
+        host::acceleratorName(status.accelerator.accelerator).toUpper(),
+        status.accelerator.reason));
     const host::GuestImageStatus &image = status.guestImage;
     m_guestImage->setText(image.present
                               ? tr("present in %1").arg(image.directory)

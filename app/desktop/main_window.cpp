@@ -95,9 +95,11 @@ MainWindow::MainWindow(store::Store &store, const turns::RunnerSettings &setting
                 composer->offerAgents(names);
             });
     connect(m_turnPanel, &TurnPanel::ruleFailed, this, &MainWindow::showError);
-    connect(m_turnPanel, &TurnPanel::ruleAdded, this, [this](const QString &folder, const QString &host) {
-        statusBar()->showMessage(tr("Allowed %1 for %2 from its next turn").arg(host, folder), 10000);
-    });
+    connect(m_turnPanel, &TurnPanel::ruleAdded, this,
+            [this](const QString &folder, const QString &host) {
+                statusBar()->showMessage(
+                    tr("Allowed %1 for %2 from its next turn").arg(host, folder), 10000);
+            });
 
     // What any process changed: the tree, and the selected topic's turns.
     const auto reloadTree = [this] { (void)m_treeModel->reload(); };
@@ -227,7 +229,8 @@ void MainWindow::createMenus()
     quit->setShortcut(QKeySequence::Quit);
 
     QMenu *edit = menuBar()->addMenu(tr("&Edit"));
-    QAction *find = edit->addAction(tr("&Find in transcript\u2026"), m_transcript, &TranscriptView::showFindBar);
+    QAction *find = edit->addAction(tr("&Find in transcript\u2026"), m_transcript,
+                                    &TranscriptView::showFindBar);
     find->setObjectName(QStringLiteral("findInTranscript"));
     find->setShortcut(QKeySequence::Find);
     QAction *copy = edit->addAction(tr("&Copy transcript as Markdown"), m_transcript,
@@ -268,11 +271,14 @@ void MainWindow::createMenus()
     audit->setObjectName(QStringLiteral("openAuditLog"));
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
-    QAction *tree = view->addAction(tr("Go to &folders"), this, [this] { m_tree->view()->setFocus(); });
+    QAction *tree =
+        view->addAction(tr("Go to &folders"), this, [this] { m_tree->view()->setFocus(); });
     tree->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_1));
-    QAction *filter = view->addAction(tr("F&ilter folders"), this, [this] { m_tree->filter()->setFocus(); });
+    QAction *filter =
+        view->addAction(tr("F&ilter folders"), this, [this] { m_tree->filter()->setFocus(); });
     filter->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_K));
-    QAction *prompt = view->addAction(tr("Go to &prompt"), this, [this] { m_composer->editor()->setFocus(); });
+    QAction *prompt =
+        view->addAction(tr("Go to &prompt"), this, [this] { m_composer->editor()->setFocus(); });
     prompt->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
     QAction *refresh = view->addAction(tr("&Check this machine again"), m_hostStatus,
                                        &HostStatusPanel::refresh);
@@ -280,7 +286,8 @@ void MainWindow::createMenus()
     refresh->setShortcut(QKeySequence::Refresh);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
-    QAction *firstRun = help->addAction(tr("&First-run guide\u2026"), this, &MainWindow::showFirstRunGuide);
+    QAction *firstRun =
+        help->addAction(tr("&First-run guide\u2026"), this, &MainWindow::showFirstRunGuide);
     firstRun->setObjectName(QStringLiteral("openFirstRunGuide"));
     help->addAction(tr("&About Arizuko Desktop"), this, [this] {
         QMessageBox::about(this, tr("About Arizuko Desktop"),

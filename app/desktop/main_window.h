@@ -40,7 +40,8 @@ class MainWindow final : public QMainWindow
     Q_OBJECT
 
 public:
-    MainWindow(store::Store &store, const turns::RunnerSettings &settings, QWidget *parent = nullptr);
+    MainWindow(store::Store &store, const turns::RunnerSettings &settings,
+               QWidget *parent = nullptr);
     ~MainWindow() override;
 
     HostStatusPanel *hostStatusPanel() const { return m_hostStatus; }

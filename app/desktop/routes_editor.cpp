@@ -23,7 +23,8 @@ namespace arizuko::desktop {
 RoutesEditor::RoutesEditor(store::Store &store, store::StoreWatcher *watcher, QWidget *parent)
     : QDialog(parent)
     , m_model(new models::RouteModel(store, this))
-    , m_table(makeReadOnlyTable(this, QStringLiteral("routes"), tr("Routes in the order they are tried; drag a row to move it")))
+    , m_table(makeReadOnlyTable(this, QStringLiteral("routes"),
+                                tr("Routes in the order they are tried; drag a row to move it")))
     , m_seq(new QSpinBox(this))
     , m_match(new QLineEdit(this))
     , m_target(new QLineEdit(this))
@@ -144,7 +145,8 @@ void RoutesEditor::validate()
 
 void RoutesEditor::addRoute()
 {
-    const Result<policy::Route> added = m_model->add(m_seq->value(), m_match->text(), m_target->text());
+    const Result<policy::Route> added =
+        m_model->add(m_seq->value(), m_match->text(), m_target->text());
     if (!added) {
         m_status->setText(tr("Not added: %1").arg(printable(added.error().message, 400)));
         return;
@@ -154,7 +156,8 @@ void RoutesEditor::addRoute()
 
 void RoutesEditor::removeRoute()
 {
-    if (const Result<void> removed = m_model->removeRoute(m_table->currentIndex().row()); !removed) {
+    if (const Result<void> removed = m_model->removeRoute(m_table->currentIndex().row());
+        !removed) {
         m_status->setText(printable(removed.error().message, 400));
         return;
     }

@@ -1,8 +1,9 @@
 #pragma once
 
 // Which folder an incoming message goes to: the routes in the order they are
-// tried (drag a row to reorder; a change by arizukoctl shows at once), a form to add one (checked by the engine as you type), and "test a
-// message" naming the route that wins and why each earlier one did not.
+// tried (drag a row to reorder; a change by arizukoctl shows at once), a form to add one (checked
+// by the engine as you type), and "test a message" naming the route that wins and why each earlier
+// one did not.
 
 #include <QDialog>
 

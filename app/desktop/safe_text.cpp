@@ -13,7 +13,8 @@ QString printable(const QString &text, qsizetype maxLength)
         const QChar::Category category = c.category();
         if (category == QChar::Other_Control || category == QChar::Other_Format ||
             category == QChar::Other_NotAssigned)
-            shown += QStringLiteral("\\u{%1}").arg(QString::number(c.unicode(), 16).toUpper().rightJustified(4, QLatin1Char('0')));
+            shown += QStringLiteral("\\u{%1}").arg(
+                QString::number(c.unicode(), 16).toUpper().rightJustified(4, QLatin1Char('0')));
         else
             shown += c;
     }

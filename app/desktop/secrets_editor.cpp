@@ -115,7 +115,8 @@ void SecretsEditor::prepareFor(const QString &name)
 
 void SecretsEditor::loadFolders(const QString &select)
 {
-    if (const Result<void> filled = fillFolderChooser(m_folder, m_store, tr("'' (every folder)"), select);
+    if (const Result<void> filled =
+            fillFolderChooser(m_folder, m_store, tr("'' (every folder)"), select);
         !filled)
         m_status->setText(filled.error().message);
 }
@@ -158,7 +159,8 @@ void SecretsEditor::showOutcome()
         m_table->resizeColumnsToContents();
     }
     else
-        m_keyStore->setText(tr("The secrets cannot be opened: %1").arg(outcome.secrets.error().message));
+        m_keyStore->setText(
+            tr("The secrets cannot be opened: %1").arg(outcome.secrets.error().message));
     if (!outcome.refused.isEmpty())
         m_status->setText(tr("Not changed: %1").arg(printable(outcome.refused, 400)));
     else if (!outcome.done.isEmpty())
@@ -177,8 +179,9 @@ void SecretsEditor::validate()
         return;
     }
     const Result<void> valid = secrets::SecretStore::validateKey(name);
-    m_validation->setText(valid ? tr("The value is sealed under the master key and never shown again.")
-                                : tr("Refused: %1").arg(printable(valid.error().message, 400)));
+    m_validation->setText(
+        valid ? tr("The value is sealed under the master key and never shown again.")
+              : tr("Refused: %1").arg(printable(valid.error().message, 400)));
     m_set->setEnabled(valid && !m_value->text().isEmpty() && !isBusy());
 }
 

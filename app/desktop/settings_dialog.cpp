@@ -57,7 +57,8 @@ SettingsDialog::SettingsDialog(store::Store &store, store::StoreWatcher *watcher
     setObjectName(QStringLiteral("settingsDialog"));
     setWindowTitle(tr("Settings"));
 
-    const auto addLine = [this](const QString &key, const QString &label, const QString &placeholder) {
+    const auto addLine = [this](const QString &key, const QString &label,
+                                const QString &placeholder) {
         auto *line = new QLineEdit(this);
         line->setPlaceholderText(placeholder);
         addField(key, label, line, [line] { return line->text(); },
@@ -70,8 +71,11 @@ SettingsDialog::SettingsDialog(store::Store &store, store::StoreWatcher *watcher
         });
     };
     const auto addChoice = [this](const QString &key, const QString &label, QComboBox *box) {
-        addField(key, label, box, [box] { return box->currentData().toString(); },
-                 [box](const QString &value) { box->setCurrentIndex(std::max(0, box->findData(value))); });
+        addField(
+            key, label, box, [box] { return box->currentData().toString(); },
+            [box](const QString &value) {
+                box->setCurrentIndex(std::max(0, box->findData(value)));
+            });
     };
 
     addLine(turns::setting::libvirtUri, tr("&libvirt URI:"), QStringLiteral("qemu:///system"));
@@ -84,11 +88,12 @@ SettingsDialog::SettingsDialog(store::Store &store, store::StoreWatcher *watcher
     checkRow->addWidget(m_check);
     checkRow->addWidget(m_connection, 1);
     m_form->addRow(QString(), checkRow);
-    addChoice(turns::setting::accelerator, tr("&Accelerator:"),
-              makeChoice(this, {{QStringLiteral("auto"),
-                                 tr("auto: KVM when a guest really boots under it, else TCG")},
-                                {QStringLiteral("kvm"), tr("KVM (forced)")},
-                                {QStringLiteral("tcg"), tr("TCG (forced; slower, works everywhere)")}}));
+    addChoice(
+        turns::setting::accelerator, tr("&Accelerator:"),
+        makeChoice(this, {{QStringLiteral("auto"),
+                           tr("auto: KVM when a guest really boots under it, else TCG")},
+                          {QStringLiteral("kvm"), tr("KVM (forced)")},
+                          {QStringLiteral("tcg"), tr("TCG (forced; slower, works everywhere)")}}));
     addLine(turns::setting::subnetPool, tr("&Subnet pool:"), QStringLiteral("10.213.0.0/16"));
 
     auto *turnsAtOnce = new QSpinBox(this);
@@ -109,11 +114,13 @@ SettingsDialog::SettingsDialog(store::Store &store, store::StoreWatcher *watcher
                                  tr("on: boot the next turn's VM ahead (costs one idle VM's "
                                     "memory and CPU)")}}));
 
-    addChoice(turns::setting::modelProvider, tr("&Model provider:"),
-              makeChoice(this, {{QStringLiteral("auto"), tr("auto: the API key, else the OAuth token")},
-                                {QStringLiteral("api-key"), tr("API key (secret ANTHROPIC_API_KEY)")},
-                                {QStringLiteral("oauth"), tr("OAuth token (secret ANTHROPIC_OAUTH_TOKEN)")},
-                                {QStringLiteral("demo"), tr("demo model (offline, no key)")}}));
+    addChoice(
+        turns::setting::modelProvider, tr("&Model provider:"),
+        makeChoice(this,
+                   {{QStringLiteral("auto"), tr("auto: the API key, else the OAuth token")},
+                    {QStringLiteral("api-key"), tr("API key (secret ANTHROPIC_API_KEY)")},
+                    {QStringLiteral("oauth"), tr("OAuth token (secret ANTHROPIC_OAUTH_TOKEN)")},
+                    {QStringLiteral("demo"), tr("demo model (offline, no key)")}}));
     auto *credential = new QHBoxLayout;
     auto *credentialNote = new QLabel(
         tr("The key or token itself is a secret, never a setting."), this);
@@ -194,7 +201,8 @@ void SettingsDialog::reloadSaved()
 {
     const auto saved = turns::SavedSettings(m_store).load();
     if (!saved) {
-        m_status->setText(tr("Cannot read the saved settings: %1").arg(printable(saved.error().message, 400)));
+        m_status->setText(
+            tr("Cannot read the saved settings: %1").arg(printable(saved.error().message, 400)));
         return;
     }
     m_saved = *saved;

@@ -66,9 +66,10 @@ QJsonObject transcriptItem(const turns::TurnEventRecord &event)
         QJsonObject result = item(event, QStringLiteral("tool"));
         result.insert(QStringLiteral("id"), text(json, "id"));
         result.insert(QStringLiteral("summary"), text(json, "summary"));
-        result.insert(QStringLiteral("input"),
-                      QString::fromUtf8(QJsonDocument(json.value(QStringLiteral("input")).toObject())
-                                            .toJson(QJsonDocument::Indented)));
+        result.insert(
+            QStringLiteral("input"),
+            QString::fromUtf8(QJsonDocument(json.value(QStringLiteral("input")).toObject())
+                                  .toJson(QJsonDocument::Indented)));
         return result;
     }
     if (kind == QLatin1String("tool_result")) {
@@ -89,7 +90,8 @@ QJsonObject transcriptItem(const turns::TurnEventRecord &event)
                                .arg(state ? models::turnStateText(*state) : text(json, "state")));
     }
     if (kind == QLatin1String("network") && text(json, "event") == QLatin1String("decision")) {
-        const models::EgressOutcome outcome = models::egressOutcome(text(json, "decision"), text(json, "reason"));
+        const models::EgressOutcome outcome =
+            models::egressOutcome(text(json, "decision"), text(json, "reason"));
         const bool denied = outcome != models::EgressOutcome::Allowed;
         const QString line = outcome == models::EgressOutcome::Allowed
                                  ? TranscriptText::tr("\u2713 allowed %1:%2 (%3)")
@@ -164,12 +166,14 @@ QString transcriptMarkdown(const QList<turns::TurnRecord> &turns,
                 out << text(json, "text");
             else if (event.kind == QLatin1String("tool_use"))
                 out << QStringLiteral("- `%1`").arg(text(json, "summary"));
-            else if (event.kind == QLatin1String("tool_result") || event.kind == QLatin1String("output"))
+            else if (event.kind == QLatin1String("tool_result") ||
+                     event.kind == QLatin1String("output"))
                 out << QStringLiteral("```\n%1\n```")
                            .arg(event.kind == QLatin1String("output") ? text(json, "line")
                                                                       : text(json, "content"));
         }
-        out << QStringLiteral("*%1*").arg(footerItem(turns[index]).value(QStringLiteral("text")).toString());
+        out << QStringLiteral("*%1*").arg(
+            footerItem(turns[index]).value(QStringLiteral("text")).toString());
     }
     return out.join(QStringLiteral("\n\n")) + QLatin1Char('\n');
 }

@@ -122,8 +122,9 @@ void TurnPanel::addTab(QWidget *page, const QString &label)
 
 void TurnPanel::setAccelerator(const host::AcceleratorChoice &choice)
 {
-    m_accelerator->setText(tr("Accelerator: %1 \u2014 %2")
-                               .arg(host::acceleratorName(choice.accelerator).toUpper(), choice.reason));
+    m_accelerator->setText(
+        tr("Accelerator: %1 \u2014 %2")
+            .arg(host::acceleratorName(choice.accelerator).toUpper(), choice.reason));
 }
 
 void TurnPanel::showTurn(const turns::TurnRecord &turn)
@@ -185,7 +186,9 @@ void TurnPanel::refreshFacts()
             continue;
         if (last && previous.isValid())
             last->setText(2, tr("%1 s").arg(double(previous.msecsTo(time)) / 1000.0, 0, 'f', 1));
-        last = new QTreeWidgetItem(m_timeline, {name, time.toLocalTime().toString(QStringLiteral("HH:mm:ss.zzz")), QString()});
+        last = new QTreeWidgetItem(
+            m_timeline,
+            {name, time.toLocalTime().toString(QStringLiteral("HH:mm:ss.zzz")), QString()});
         previous = time;
     }
     QString proxyPort = m_turn.proxyAddress.section(QLatin1Char(':'), -1);
@@ -214,12 +217,13 @@ void TurnPanel::confirmAllow()
     const QString host = rows.first().data(models::NetworkDecisionModel::HostRole).toString();
     const QString folder = m_turn.folder;
     // The exact rule and where it goes, before anything is written.
-    auto *box = new QMessageBox(QMessageBox::Question, tr("Allow a host"),
-                                tr("Add this network rule?\n\n    allow %1\n\nto the folder \"%2\". "
-                                   "The next turns of %2 and of its subfolders may reach %1 and its "
-                                   "subdomains through their proxy.")
-                                    .arg(host, folder),
-                                QMessageBox::Yes | QMessageBox::Cancel, this);
+    auto *box =
+        new QMessageBox(QMessageBox::Question, tr("Allow a host"),
+                        tr("Add this network rule?\n\n    allow %1\n\nto the folder \"%2\". "
+                           "The next turns of %2 and of its subfolders may reach %1 and its "
+                           "subdomains through their proxy.")
+                            .arg(host, folder),
+                        QMessageBox::Yes | QMessageBox::Cancel, this);
     box->setObjectName(QStringLiteral("allowRuleConfirmation"));
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->button(QMessageBox::Yes)->setText(tr("Add the rule"));
@@ -253,7 +257,8 @@ void TurnPanel::readConsole()
 {
     if (m_turn.id.isEmpty())
         return;
-    QFile log(QDir(m_store.dataDir()).filePath(QStringLiteral("turns/%1/console.log").arg(m_turn.id)));
+    QFile log(
+        QDir(m_store.dataDir()).filePath(QStringLiteral("turns/%1/console.log").arg(m_turn.id)));
     if (!log.open(QIODevice::ReadOnly) || log.size() <= m_consoleOffset)
         return;
     log.seek(m_consoleOffset);

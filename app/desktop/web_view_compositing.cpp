@@ -8,7 +8,8 @@ namespace arizuko::desktop {
 WebViewCompositing webViewCompositing()
 {
     static const WebViewCompositing chosen = [] {
-        if (qEnvironmentVariableIsSet("QT_QUICK_BACKEND") || qEnvironmentVariableIsSet("QSG_RHI_BACKEND"))
+        if (qEnvironmentVariableIsSet("QT_QUICK_BACKEND") ||
+            qEnvironmentVariableIsSet("QSG_RHI_BACKEND"))
             return WebViewCompositing::ChosenByEnvironment;
         QQuickWindow::setGraphicsApi(QSGRendererInterface::Software);
         return WebViewCompositing::Software;

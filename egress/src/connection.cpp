@@ -46,7 +46,8 @@ void Connection::SocketWatcher::onEvents(uint32_t events)
         connection_.onClientEvents(events);
 }
 
-Connection::Connection(ProxyServer &server, uint64_t id, posix::UniqueFd client, const SocketAddress &peer)
+Connection::Connection(ProxyServer &server, uint64_t id, posix::UniqueFd client,
+                       const SocketAddress &peer)
     : server_(server)
     , id_(id)
     , client_(std::move(client))
@@ -246,7 +247,8 @@ void Connection::connectNext()
 {
     while (nextAddress_ < addresses_.size()) {
         const SocketAddress &address = addresses_[nextAddress_++];
-        posix::UniqueFd socket(::socket(address.family(), SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
+        posix::UniqueFd socket(
+            ::socket(address.family(), SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
         if (socket && (::connect(socket.get(), address.get(), address.length()) == 0 ||
                        errno == EINPROGRESS)) {
             disableNagle(socket.get());

@@ -39,7 +39,8 @@ ProxyServer::ProxyServer(Config config)
 Expected<SocketAddress> ProxyServer::listen()
 {
     const SocketAddress &wanted = config_.listen;
-    posix::UniqueFd listener(::socket(wanted.family(), SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
+    posix::UniqueFd listener(
+        ::socket(wanted.family(), SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
     if (!listener)
         return Failure{systemError("socket")};
     const int on = 1;
@@ -135,8 +136,8 @@ void ProxyServer::acceptAll()
     while (listener_) {
         sockaddr_storage peer{};
         socklen_t length = sizeof(peer);
-        posix::UniqueFd client(accept4(listener_.get(), reinterpret_cast<sockaddr *>(&peer), &length,
-                                SOCK_NONBLOCK | SOCK_CLOEXEC));
+        posix::UniqueFd client(accept4(listener_.get(), reinterpret_cast<sockaddr *>(&peer),
+                                       &length, SOCK_NONBLOCK | SOCK_CLOEXEC));
         if (!client) {
             if (errno == EINTR || errno == ECONNABORTED)
                 continue;

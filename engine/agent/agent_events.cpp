@@ -81,10 +81,11 @@ QList<AgentEvent> fromUser(const QJsonObject &line)
         const QJsonObject block = value.toObject();
         if (str(block, "type") != QLatin1String("tool_result"))
             continue;
-        events.append({QStringLiteral("tool_result"),
-                       {{QStringLiteral("tool_use_id"), str(block, "tool_use_id")},
-                        {QStringLiteral("content"), resultText(block.value(QStringLiteral("content")))},
-                        {QStringLiteral("is_error"), block.value(QStringLiteral("is_error")).toBool()}}});
+        events.append(
+            {QStringLiteral("tool_result"),
+             {{QStringLiteral("tool_use_id"), str(block, "tool_use_id")},
+              {QStringLiteral("content"), resultText(block.value(QStringLiteral("content")))},
+              {QStringLiteral("is_error"), block.value(QStringLiteral("is_error")).toBool()}}});
     }
     return events;
 }
@@ -106,15 +107,14 @@ AgentEvent fromInit(const QJsonObject &line)
 
 AgentEvent fromResult(const QJsonObject &line)
 {
-    QJsonObject result{{QStringLiteral("subtype"), str(line, "subtype")},
-                       {QStringLiteral("is_error"), line.value(QStringLiteral("is_error")).toBool()},
-                       {QStringLiteral("text"), str(line, "result")},
-                       {QStringLiteral("session_id"), str(line, "session_id")},
-                       {QStringLiteral("num_turns"), line.value(QStringLiteral("num_turns")).toInteger()},
-                       {QStringLiteral("duration_ms"),
-                        line.value(QStringLiteral("duration_ms")).toInteger()},
-                       {QStringLiteral("usage"),
-                        usageOf(line.value(QStringLiteral("usage")).toObject())}};
+    QJsonObject result{
+        {QStringLiteral("subtype"), str(line, "subtype")},
+        {QStringLiteral("is_error"), line.value(QStringLiteral("is_error")).toBool()},
+        {QStringLiteral("text"), str(line, "result")},
+        {QStringLiteral("session_id"), str(line, "session_id")},
+        {QStringLiteral("num_turns"), line.value(QStringLiteral("num_turns")).toInteger()},
+        {QStringLiteral("duration_ms"), line.value(QStringLiteral("duration_ms")).toInteger()},
+        {QStringLiteral("usage"), usageOf(line.value(QStringLiteral("usage")).toObject())}};
     // What the agent itself claims it cost; the gateway's own count is on
     // the turn (the agent is not trusted with the bill).
     if (line.value(QStringLiteral("total_cost_usd")).isDouble())

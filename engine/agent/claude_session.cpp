@@ -40,8 +40,9 @@ SessionFileCheck inspectClaudeSession(const HomeDirectory &home, const QString &
         QJsonParseError error{};
         const QJsonDocument document = QJsonDocument::fromJson(line, &error);
         if (error.error != QJsonParseError::NoError || !document.isObject())
-            return {SessionFileState::Unusable,
-                    QStringLiteral("line %1 of the session file is not a JSON object").arg(lineNumber)};
+            return {
+                SessionFileState::Unusable,
+                QStringLiteral("line %1 of the session file is not a JSON object").arg(lineNumber)};
         ++entries;
     }
     if (entries == 0)
@@ -53,8 +54,9 @@ Result<bool> forkClaudeSession(const HomeDirectory &home, const QString &fromId,
                                const QString &toId, qint64 maxBytes)
 {
     if (!validSessionId(fromId) || !validSessionId(toId))
-        return makeError(QStringLiteral("session.bad-id"),
-                         QStringLiteral("session ids must be UUIDs ('%1', '%2')").arg(fromId, toId));
+        return makeError(
+            QStringLiteral("session.bad-id"),
+            QStringLiteral("session ids must be UUIDs ('%1', '%2')").arg(fromId, toId));
     const auto data = home.read(claudeSessionFile(fromId), maxBytes);
     if (!data)
         return data.error();

@@ -33,8 +33,9 @@ Error homeError(const QString &home, const QString &relative, const QString &wha
     QString why = QString::fromLocal8Bit(std::strerror(error));
     if (error == ELOOP || error == EXDEV)
         why = QStringLiteral("a symbolic link or a path out of the home, which is never followed");
-    return makeError(QStringLiteral("home.unsafe-path"),
-                     QStringLiteral("cannot %1 %2 in the home %3: %4").arg(what, relative, home, why));
+    return makeError(
+        QStringLiteral("home.unsafe-path"),
+        QStringLiteral("cannot %1 %2 in the home %3: %4").arg(what, relative, home, why));
 }
 
 // RESOLVE_BENEATH keeps every lookup inside the home; RESOLVE_NO_SYMLINKS
@@ -101,8 +102,9 @@ Result<std::optional<QByteArray>> HomeDirectory::read(const QString &relative,
     if (::fstat(file.get(), &status) != 0)
         return homeError(m_path, relative, QStringLiteral("read"), errno);
     if (!S_ISREG(status.st_mode))
-        return makeError(QStringLiteral("home.unsafe-path"),
-                         QStringLiteral("%1 in the home %2 is not a regular file").arg(relative, m_path));
+        return makeError(
+            QStringLiteral("home.unsafe-path"),
+            QStringLiteral("%1 in the home %2 is not a regular file").arg(relative, m_path));
     // A second link may be a file outside the home that the agent was given
     // a name for; reading it would carry that file into the agent's reach.
     if (status.st_nlink != 1)
@@ -138,7 +140,8 @@ Result<std::optional<QStringList>> HomeDirectory::entries(const QString &relativ
 {
     if (!validRelative(relative))
         return homeError(m_path, relative, QStringLiteral("list"), EINVAL);
-    const int fd = openBeneath(m_directory->fd, QFile::encodeName(relative), O_DIRECTORY | O_RDONLY);
+    const int fd =
+        openBeneath(m_directory->fd, QFile::encodeName(relative), O_DIRECTORY | O_RDONLY);
     if (fd < 0) {
         if (errno == ENOENT)
             return std::optional<QStringList>();

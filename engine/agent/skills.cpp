@@ -13,10 +13,11 @@ constexpr qint64 maxSkillBytes = 256 * 1024;
 
 Error malformed(const QString &file, const QString &field, const QString &problem)
 {
-    return makeError(QStringLiteral("skills.malformed"),
-                     field.isEmpty()
-                         ? QStringLiteral("%1: %2").arg(file, problem)
-                         : QStringLiteral("%1: front matter field '%2' %3").arg(file, field, problem));
+    return makeError(
+        QStringLiteral("skills.malformed"),
+        field.isEmpty()
+            ? QStringLiteral("%1: %2").arg(file, problem)
+            : QStringLiteral("%1: front matter field '%2' %3").arg(file, field, problem));
 }
 
 QString unquoted(QString value)
@@ -46,8 +47,9 @@ Result<void> checkSkillFrontMatter(const QString &file, const QString &directory
             continue;
         const qsizetype colon = raw.indexOf(u':');
         if (colon <= 0)
-            return malformed(file, {},
-                             QStringLiteral("front matter line %1 is not 'field: value'").arg(index + 1));
+            return malformed(
+                file, {},
+                QStringLiteral("front matter line %1 is not 'field: value'").arg(index + 1));
         fields.insert(raw.left(colon).trimmed(), unquoted(raw.mid(colon + 1)));
     }
     if (index >= lines.size())
@@ -68,7 +70,8 @@ Result<void> checkSkillFrontMatter(const QString &file, const QString &directory
                              .arg(name, directoryName));
     const QString description = fields.value(QStringLiteral("description"));
     if (description.isEmpty())
-        return malformed(file, QStringLiteral("description"), QStringLiteral("is missing or empty"));
+        return malformed(file, QStringLiteral("description"),
+                         QStringLiteral("is missing or empty"));
     if (description.size() > maxDescriptionLength)
         return malformed(file, QStringLiteral("description"),
                          QStringLiteral("is longer than %1 characters").arg(maxDescriptionLength));
@@ -89,7 +92,8 @@ Result<QStringList> checkSkills(const HomeDirectory &home)
         if (!content)
             return content.error();
         if (!*content)
-            return malformed(file, {}, QStringLiteral("is missing (every directory in skills/ is a skill)"));
+            return malformed(file, {},
+                             QStringLiteral("is missing (every directory in skills/ is a skill)"));
         if (const Result<void> checked = checkSkillFrontMatter(file, name, **content); !checked)
             return checked.error();
         skills << name;

@@ -38,11 +38,12 @@ Result<void> validate(const QString &folder, const QString &topic)
 Result<void> refuseWhileATurnIsLive(const QSqlDatabase &db, const QString &folder,
                                     const QString &topic, const QString &verb)
 {
-    Result<QSqlQuery> live = execute(
-        db,
-        QStringLiteral("SELECT name, state FROM turns WHERE group_folder = ? AND topic = ? AND state "
-                       "NOT IN ('done', 'failed', 'cancelled', 'interrupted') LIMIT 1"),
-        {folder, topic});
+    Result<QSqlQuery> live =
+        execute(db,
+                QStringLiteral(
+                    "SELECT name, state FROM turns WHERE group_folder = ? AND topic = ? AND state "
+                    "NOT IN ('done', 'failed', 'cancelled', 'interrupted') LIMIT 1"),
+                {folder, topic});
     if (!live)
         return live.error();
     if (live->next())
@@ -218,7 +219,8 @@ Result<Topic> Topics::rename(const QString &folder, const QString &from, const Q
             return deferred.error();
         // A live turn would go on under the old name (its reply, its
         // records); its past turns and observations follow the topic.
-        if (const Result<void> idle = refuseWhileATurnIsLive(db, folder, from, QStringLiteral("rename"));
+        if (const Result<void> idle =
+                refuseWhileATurnIsLive(db, folder, from, QStringLiteral("rename"));
             !idle)
             return idle.error();
         const QStringList renames = {
@@ -227,8 +229,9 @@ Result<Topic> Topics::rename(const QString &folder, const QString &from, const Q
             QStringLiteral(
                 "UPDATE sessions SET parent_topic = ? WHERE group_folder = ? AND parent_topic = ?"),
             QStringLiteral("UPDATE turns SET topic = ? WHERE group_folder = ? AND topic = ?"),
-            QStringLiteral("UPDATE observations SET observer_topic = ? WHERE observer_folder = ? AND "
-                           "observer_topic = ?"),
+            QStringLiteral(
+                "UPDATE observations SET observer_topic = ? WHERE observer_folder = ? AND "
+                "observer_topic = ?"),
         };
         for (const QString &statement : renames) {
             if (const Result<QSqlQuery> done = execute(db, statement, {to, folder, from}); !done)
@@ -259,7 +262,8 @@ Result<void> Topics::remove(const QString &folder, const QString &name)
             return found.error();
         if (!*found)
             return topicNotFound(folder, name);
-        if (const Result<void> idle = refuseWhileATurnIsLive(db, folder, name, QStringLiteral("remove"));
+        if (const Result<void> idle =
+                refuseWhileATurnIsLive(db, folder, name, QStringLiteral("remove"));
             !idle)
             return idle;
         // Messages and observations go with the session row (ON DELETE

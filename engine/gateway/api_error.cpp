@@ -16,7 +16,8 @@ QString anthropicErrorType(int status)
     case 413: return QStringLiteral("request_too_large");
     case 429: return QStringLiteral("rate_limit_error");
     case 529: return QStringLiteral("overloaded_error");
-    default: return status < 500 ? QStringLiteral("invalid_request_error") : QStringLiteral("api_error");
+    default:
+        return status < 500 ? QStringLiteral("invalid_request_error") : QStringLiteral("api_error");
     }
 }
 

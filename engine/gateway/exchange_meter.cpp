@@ -70,15 +70,16 @@ void ExchangeMeter::finish(bool failedAlready)
                               QStringLiteral("the model API's reply ended before its last event "
                                              "(message_stop or response.completed)")));
     const HttpRequest &request = m_exchange->request();
-    emit done({{QStringLiteral("method"), QString::fromLatin1(request.method)},
-               {QStringLiteral("path"), QString::fromLatin1(request.path)},
-               {QStringLiteral("status"), status},
-               {QStringLiteral("model"), m_usage.model().isEmpty() ? m_requestModel : m_usage.model()},
-               {QStringLiteral("input_tokens"), m_usage.counts().input},
-               {QStringLiteral("output_tokens"), m_usage.counts().output},
-               {QStringLiteral("cache_creation_input_tokens"), m_usage.counts().cacheCreation},
-               {QStringLiteral("cache_read_input_tokens"), m_usage.counts().cacheRead},
-               {QStringLiteral("ms"), m_elapsed.elapsed()}});
+    emit done(
+        {{QStringLiteral("method"), QString::fromLatin1(request.method)},
+         {QStringLiteral("path"), QString::fromLatin1(request.path)},
+         {QStringLiteral("status"), status},
+         {QStringLiteral("model"), m_usage.model().isEmpty() ? m_requestModel : m_usage.model()},
+         {QStringLiteral("input_tokens"), m_usage.counts().input},
+         {QStringLiteral("output_tokens"), m_usage.counts().output},
+         {QStringLiteral("cache_creation_input_tokens"), m_usage.counts().cacheCreation},
+         {QStringLiteral("cache_read_input_tokens"), m_usage.counts().cacheRead},
+         {QStringLiteral("ms"), m_elapsed.elapsed()}});
 }
 
 } // namespace arizuko::gateway

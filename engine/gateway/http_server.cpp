@@ -47,7 +47,8 @@ HttpExchange::HttpExchange(HttpRequest request, QHostAddress peer, HttpConnectio
 
 QByteArray HttpExchange::head(int status, const HttpHeaders &headers, bool chunked) const
 {
-    QByteArray head = "HTTP/1.1 " + QByteArray::number(status) + ' ' + reasonPhrase(status) + "\r\n";
+    QByteArray head =
+        "HTTP/1.1 " + QByteArray::number(status) + ' ' + reasonPhrase(status) + "\r\n";
     for (const HttpHeader &header : headers)
         head += header.first + ": " + header.second + "\r\n";
     if (chunked)

@@ -112,8 +112,9 @@ std::shared_ptr<Budget> bodyBytesInAll()
     return budget;
 }
 
-HttpServerOptions serverOptions(const GatewayOptions &options,
-                                std::function<std::optional<HttpRefusal>(const HttpRequest &)> admit)
+HttpServerOptions
+serverOptions(const GatewayOptions &options,
+              std::function<std::optional<HttpRefusal>(const HttpRequest &)> admit)
 {
     HttpServerOptions server;
     server.admit = std::move(admit);
@@ -183,8 +184,9 @@ bool ModelGateway::authorized(const HttpRequest &request) const
     if (const auto key = request.header("x-api-key"); key && sameToken(*key, m_options.token))
         return true;
     const QByteArray authorization = request.header("authorization").value_or(QByteArray());
-    return authorization.size() > 7 && authorization.first(7).compare("bearer ", Qt::CaseInsensitive) == 0
-           && sameToken(QByteArrayView(authorization).sliced(7).trimmed(), m_options.token);
+    return authorization.size() > 7 &&
+           authorization.first(7).compare("bearer ", Qt::CaseInsensitive) == 0 &&
+           sameToken(QByteArrayView(authorization).sliced(7).trimmed(), m_options.token);
 }
 
 HttpRefusal ModelGateway::refuse(const HttpRequest &head, int status, const QString &reason,
@@ -314,9 +316,11 @@ void ModelGateway::answerFromScript(HttpExchange *exchange, ExchangeMeter *meter
         // tests can drive a turn's error handling with the demo provider.
         const QString who = QStringLiteral("the demo model");
         if (dropped)
-            emit upstreamFailed(makeError(QStringLiteral("gateway.upstream-dropped"),
-                                          QStringLiteral("the connection to %1 dropped mid-response "
-                                                         "(scripted)").arg(who)));
+            emit upstreamFailed(
+                makeError(QStringLiteral("gateway.upstream-dropped"),
+                          QStringLiteral("the connection to %1 dropped mid-response "
+                                         "(scripted)")
+                              .arg(who)));
         else if (reply.status >= 400)
             emit upstreamFailed(upstreamStatusError(reply.status, reply.body, who));
         meter->finish(dropped || reply.status >= 400);

@@ -111,7 +111,8 @@ QUrl upstreamUrl(const QUrl &upstream, const QByteArray &path, const QByteArray 
 
 Error upstreamStatusError(int status, const QByteArray &body, const QString &who)
 {
-    const QJsonObject error = QJsonDocument::fromJson(body).object().value(QStringLiteral("error")).toObject();
+    const QJsonObject error =
+        QJsonDocument::fromJson(body).object().value(QStringLiteral("error")).toObject();
     QString detail = error.value(QStringLiteral("message")).toString();
     if (detail.isEmpty())
         detail = QString::fromUtf8(body.left(300)).simplified();
@@ -130,12 +131,13 @@ Error upstreamStatusError(int status, const QByteArray &body, const QString &who
         return makeError(QStringLiteral("gateway.upstream-overloaded"),
                          QStringLiteral("%1 is overloaded (529)%2").arg(who, tail));
     default:
-        return makeError(status >= 500 ? QStringLiteral("gateway.upstream-failed")
-                                       : QStringLiteral("gateway.upstream-rejected"),
-                         QStringLiteral("%1 %2 the request (%3)%4")
-                             .arg(who, status >= 500 ? QStringLiteral("failed") : QStringLiteral("rejected"))
-                             .arg(status)
-                             .arg(tail));
+        return makeError(
+            status >= 500 ? QStringLiteral("gateway.upstream-failed")
+                          : QStringLiteral("gateway.upstream-rejected"),
+            QStringLiteral("%1 %2 the request (%3)%4")
+                .arg(who, status >= 500 ? QStringLiteral("failed") : QStringLiteral("rejected"))
+                .arg(status)
+                .arg(tail));
     }
 }
 
@@ -167,7 +169,8 @@ void UpstreamCall::start()
     for (const HttpHeader &header : upstreamHeaders(request.headers, m_provider))
         upstream.setRawHeader(header.first, header.second);
     // A redirect could lead the credential to another host: never follow one.
-    upstream.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
+    upstream.setAttribute(QNetworkRequest::RedirectPolicyAttribute,
+                          QNetworkRequest::ManualRedirectPolicy);
     // A stream stalled for this long is dead; the API pings far more often.
     upstream.setTransferTimeout(10 * 60 * 1000);
     m_reply = m_network.sendCustomRequest(upstream, request.method, request.body);
@@ -231,24 +234,31 @@ void UpstreamCall::complete()
         }
     } else if (m_status == 0) {
         const QString why = m_reply->errorString();
-        m_exchange->respond(502, {{"Content-Type", "application/json"}},
-                            anthropicErrorBody(QStringLiteral("api_error"),
-                                               QStringLiteral("the model gateway could not reach %1: %2")
-                                                   .arg(where, why)));
+        m_exchange->respond(
+            502, {{"Content-Type", "application/json"}},
+            anthropicErrorBody(
+                QStringLiteral("api_error"),
+                QStringLiteral("the model gateway could not reach %1: %2").arg(where, why)));
         fail(makeError(QStringLiteral("gateway.upstream-unreachable"),
                               QStringLiteral("could not reach %1: %2").arg(who, why)));
     } else if (m_status >= 300 && m_status < 400) {
         const QString location = QString::fromUtf8(m_reply->rawHeader("location"));
-        m_exchange->respond(502, {{"Content-Type", "application/json"}},
-                            anthropicErrorBody(QStringLiteral("api_error"),
-                                               QStringLiteral("the model API redirected (%1); the gateway "
-                                                              "follows no redirects").arg(m_status)));
+        m_exchange->respond(
+            502, {{"Content-Type", "application/json"}},
+            anthropicErrorBody(QStringLiteral("api_error"),
+                               QStringLiteral("the model API redirected (%1); the gateway "
+                                              "follows no redirects")
+                                   .arg(m_status)));
         fail(makeError(QStringLiteral("gateway.upstream-redirect"),
-                              QStringLiteral("%1 answered with a redirect (%2) to %3, which the gateway "
-                                             "does not follow").arg(who).arg(m_status).arg(location)));
+                       QStringLiteral("%1 answered with a redirect (%2) to %3, which the gateway "
+                                      "does not follow")
+                           .arg(who)
+                           .arg(m_status)
+                           .arg(location)));
     } else {
         const QByteArray contentType = m_reply->rawHeader("content-type");
-        HttpHeaders headers{{"Content-Type", contentType.isEmpty() ? "application/json" : contentType}};
+        HttpHeaders headers{
+            {"Content-Type", contentType.isEmpty() ? "application/json" : contentType}};
         for (const QByteArray &name : {QByteArray("retry-after"), QByteArray("x-should-retry"),
                                       QByteArray("request-id")}) {
             if (m_reply->hasRawHeader(name))

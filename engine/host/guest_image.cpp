@@ -97,7 +97,8 @@ QString mismatch(const QJsonObject &manifest, const QDir &dir, const QString &gu
     // from two builds; hashing the 400 MiB root on every turn is not.
     const QJsonObject files = manifest.value(QStringLiteral("files")).toObject();
     for (const QString &name : bootFiles) {
-        const qint64 listed = files.value(name).toObject().value(QStringLiteral("size")).toInteger(-1);
+        const qint64 listed =
+            files.value(name).toObject().value(QStringLiteral("size")).toInteger(-1);
         const qint64 actual = QFileInfo(dir.filePath(name)).size();
         if (listed != actual)
             return QStringLiteral("%1 is %2 bytes but the manifest lists %3: the image is "
@@ -109,8 +110,10 @@ QString mismatch(const QJsonObject &manifest, const QDir &dir, const QString &gu
 
     if (guestProgram.isEmpty())
         return {};
-    const QString carried =
-        manifest.value(QStringLiteral("guest")).toObject().value(QStringLiteral("sha256")).toString();
+    const QString carried = manifest.value(QStringLiteral("guest"))
+                                .toObject()
+                                .value(QStringLiteral("sha256"))
+                                .toString();
     if (carried != guestProgramSha256(guestProgram))
         return QStringLiteral("it carries another arizuko-guest than %1 (a stale image from an "
                               "earlier build)")

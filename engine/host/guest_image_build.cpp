@@ -82,18 +82,19 @@ GuestImageBuild::GuestImageBuild(QObject *parent)
             emit finished(Outcome::Failed, QStringLiteral("cannot start %1: %2")
                                                .arg(m_process.program(), m_process.errorString()));
     });
-    connect(&m_process, &QProcess::finished, this, [this](int exitCode, QProcess::ExitStatus status) {
-        readLines();
-        if (m_cancelled)
-            emit finished(Outcome::Cancelled, QStringLiteral("cancelled"));
-        else if (status == QProcess::NormalExit && exitCode == 0)
-            emit finished(Outcome::Built, m_lastLine);
-        else
-            emit finished(Outcome::Failed,
-                          m_lastLine.isEmpty()
-                              ? QStringLiteral("the builder exited with %1").arg(exitCode)
-                              : m_lastLine);
-    });
+    connect(&m_process, &QProcess::finished, this,
+            [this](int exitCode, QProcess::ExitStatus status) {
+                readLines();
+                if (m_cancelled)
+                    emit finished(Outcome::Cancelled, QStringLiteral("cancelled"));
+                else if (status == QProcess::NormalExit && exitCode == 0)
+                    emit finished(Outcome::Built, m_lastLine);
+                else
+                    emit finished(Outcome::Failed,
+                                  m_lastLine.isEmpty()
+                                      ? QStringLiteral("the builder exited with %1").arg(exitCode)
+                                      : m_lastLine);
+            });
 }
 
 GuestImageBuild::~GuestImageBuild()

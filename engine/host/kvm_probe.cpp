@@ -88,11 +88,13 @@ QString describeExit(int code)
 {
     switch (code) {
     case Halted:
-        return QStringLiteral("a test vCPU ran and halted under KVM (a full guest boot is not checked yet)");
+        return QStringLiteral(
+            "a test vCPU ran and halted under KVM (a full guest boot is not checked yet)");
     case NoDevice:
         return QStringLiteral("/dev/kvm cannot be opened (%1)")
-            .arg(::access("/dev/kvm", F_OK) == 0 ? QStringLiteral("permission denied: join the kvm group")
-                                                 : QStringLiteral("no such device"));
+            .arg(::access("/dev/kvm", F_OK) == 0
+                     ? QStringLiteral("permission denied: join the kvm group")
+                     : QStringLiteral("no such device"));
     case BadApi:
         return QStringLiteral("/dev/kvm speaks an unexpected API version");
     case NoVm:
@@ -118,7 +120,8 @@ KvmProbeResult probeKvm(std::chrono::milliseconds timeout)
     // stopped reliably by killing its process.
     const pid_t child = ::fork();
     if (child < 0)
-        return {false, QStringLiteral("cannot start the KVM probe: %1").arg(QString::fromLocal8Bit(std::strerror(errno)))};
+        return {false, QStringLiteral("cannot start the KVM probe: %1")
+                           .arg(QString::fromLocal8Bit(std::strerror(errno)))};
     if (child == 0)
         runProbeGuest();
 

@@ -71,7 +71,8 @@ QemuReaper assessQemuReaper(const std::function<std::optional<ProcessInfo>(qint6
         if (!ancestor)
             break;
         if (isSubreaperTini(*ancestor) || ancestor->name == QLatin1String("systemd")) {
-            result.reaper = QStringLiteral("%1 (pid %2)").arg(ancestor->arguments.join(QLatin1Char(' ')))
+            result.reaper = QStringLiteral("%1 (pid %2)")
+                                .arg(ancestor->arguments.join(QLatin1Char(' ')))
                                 .arg(ancestor->pid);
             return result;
         }

@@ -16,7 +16,8 @@ QString libvirtConnectionHint(const QString &uri, const QString &error)
 {
     if (error.contains(QLatin1String("Permission denied"), Qt::CaseInsensitive)
         || error.contains(QLatin1String("authentication"), Qt::CaseInsensitive))
-        return QStringLiteral("join the libvirt group (sudo adduser $USER libvirt), then log in again");
+        return QStringLiteral(
+            "join the libvirt group (sudo adduser $USER libvirt), then log in again");
     if (error.contains(QLatin1String("No such file"), Qt::CaseInsensitive)
         || error.contains(QLatin1String("Connection refused"), Qt::CaseInsensitive)
         || error.contains(QLatin1String("Failed to connect socket"), Qt::CaseInsensitive))

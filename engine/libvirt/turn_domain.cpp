@@ -33,10 +33,12 @@ void writeChannel(QXmlStreamWriter &writer, const QString &socketPath, const QSt
 {
     writer.writeStartElement(QStringLiteral("channel"));
     writer.writeAttribute(QStringLiteral("type"), QStringLiteral("unix"));
-    writeElement(writer, QStringLiteral("source"),
-                 {{QStringLiteral("mode"), QStringLiteral("bind")}, {QStringLiteral("path"), socketPath}});
+    writeElement(
+        writer, QStringLiteral("source"),
+        {{QStringLiteral("mode"), QStringLiteral("bind")}, {QStringLiteral("path"), socketPath}});
     writeElement(writer, QStringLiteral("target"),
-                 {{QStringLiteral("type"), QStringLiteral("virtio")}, {QStringLiteral("name"), channelName}});
+                 {{QStringLiteral("type"), QStringLiteral("virtio")},
+                  {QStringLiteral("name"), channelName}});
     writer.writeEndElement();
 }
 
@@ -47,14 +49,17 @@ void writeInterface(QXmlStreamWriter &writer, const TurnDomainSpec &spec)
     writer.writeAttribute(QStringLiteral("type"),
                           pretap ? QStringLiteral("ethernet") : QStringLiteral("network"));
     if (!pretap)
-        writeElement(writer, QStringLiteral("source"), {{QStringLiteral("network"), spec.networkName}});
+        writeElement(writer, QStringLiteral("source"),
+                     {{QStringLiteral("network"), spec.networkName}});
     writeElement(writer, QStringLiteral("mac"), {{QStringLiteral("address"), spec.macAddress}});
     if (pretap)
         writeElement(writer, QStringLiteral("target"),
-                     {{QStringLiteral("dev"), spec.tapName}, {QStringLiteral("managed"), QStringLiteral("no")}});
+                     {{QStringLiteral("dev"), spec.tapName},
+                      {QStringLiteral("managed"), QStringLiteral("no")}});
     else
         writeElement(writer, QStringLiteral("target"), {{QStringLiteral("dev"), spec.tapName}});
-    writeElement(writer, QStringLiteral("model"), {{QStringLiteral("type"), QStringLiteral("virtio")}});
+    writeElement(writer, QStringLiteral("model"),
+                 {{QStringLiteral("type"), QStringLiteral("virtio")}});
     if (!pretap)
         writeTurnFilterReference(writer, spec.filter);
     writer.writeEndElement();
@@ -83,7 +88,8 @@ QString turnDomainXml(const TurnDomainSpec &spec)
     QXmlStreamWriter writer(&xml);
     writer.setAutoFormatting(true);
     writer.writeStartElement(QStringLiteral("domain"));
-    writer.writeAttribute(QStringLiteral("type"), kvm ? QStringLiteral("kvm") : QStringLiteral("qemu"));
+    writer.writeAttribute(QStringLiteral("type"),
+                          kvm ? QStringLiteral("kvm") : QStringLiteral("qemu"));
     writer.writeTextElement(QStringLiteral("name"), spec.name);
     if (!spec.uuid.isEmpty())
         writer.writeTextElement(QStringLiteral("uuid"), spec.uuid);
@@ -119,10 +125,12 @@ QString turnDomainXml(const TurnDomainSpec &spec)
     writer.writeAttribute(QStringLiteral("type"), QStringLiteral("file"));
     writer.writeAttribute(QStringLiteral("device"), QStringLiteral("disk"));
     writeElement(writer, QStringLiteral("driver"),
-                 {{QStringLiteral("name"), QStringLiteral("qemu")}, {QStringLiteral("type"), QStringLiteral("raw")}});
+                 {{QStringLiteral("name"), QStringLiteral("qemu")},
+                  {QStringLiteral("type"), QStringLiteral("raw")}});
     writeElement(writer, QStringLiteral("source"), {{QStringLiteral("file"), spec.rootImage}});
     writeElement(writer, QStringLiteral("target"),
-                 {{QStringLiteral("dev"), QStringLiteral("vda")}, {QStringLiteral("bus"), QStringLiteral("virtio")}});
+                 {{QStringLiteral("dev"), QStringLiteral("vda")},
+                  {QStringLiteral("bus"), QStringLiteral("virtio")}});
     writer.writeEmptyElement(QStringLiteral("readonly"));
     writer.writeEndElement();
 
@@ -130,7 +138,8 @@ QString turnDomainXml(const TurnDomainSpec &spec)
     writer.writeAttribute(QStringLiteral("type"), QStringLiteral("mount"));
     writer.writeAttribute(QStringLiteral("accessmode"), QStringLiteral("passthrough"));
     writeElement(writer, QStringLiteral("source"), {{QStringLiteral("dir"), spec.homeDirectory}});
-    writeElement(writer, QStringLiteral("target"), {{QStringLiteral("dir"), QStringLiteral("home")}});
+    writeElement(writer, QStringLiteral("target"),
+                 {{QStringLiteral("dir"), QStringLiteral("home")}});
     writer.writeEndElement();
 
     writeInterface(writer, spec);
@@ -139,7 +148,8 @@ QString turnDomainXml(const TurnDomainSpec &spec)
     writeConsole(writer, QStringLiteral("serial"), spec.consoleLogPath,
                  {{QStringLiteral("port"), QStringLiteral("0")}});
     writeConsole(writer, QStringLiteral("console"), spec.consoleLogPath,
-                 {{QStringLiteral("type"), QStringLiteral("serial")}, {QStringLiteral("port"), QStringLiteral("0")}});
+                 {{QStringLiteral("type"), QStringLiteral("serial")},
+                  {QStringLiteral("port"), QStringLiteral("0")}});
     // TLS in the guest needs entropy early; no display, no USB, no balloon.
     writer.writeStartElement(QStringLiteral("rng"));
     writer.writeAttribute(QStringLiteral("model"), QStringLiteral("virtio"));
@@ -149,15 +159,18 @@ QString turnDomainXml(const TurnDomainSpec &spec)
     writer.writeEndElement();
     writer.writeEndElement();
     writeElement(writer, QStringLiteral("controller"),
-                 {{QStringLiteral("type"), QStringLiteral("usb")}, {QStringLiteral("model"), QStringLiteral("none")}});
-    writeElement(writer, QStringLiteral("memballoon"), {{QStringLiteral("model"), QStringLiteral("none")}});
+                 {{QStringLiteral("type"), QStringLiteral("usb")},
+                  {QStringLiteral("model"), QStringLiteral("none")}});
+    writeElement(writer, QStringLiteral("memballoon"),
+                 {{QStringLiteral("model"), QStringLiteral("none")}});
     writer.writeEndElement(); // devices
 
     writer.writeStartElement(QStringLiteral("seclabel"));
     writer.writeAttribute(QStringLiteral("type"), QStringLiteral("static"));
     writer.writeAttribute(QStringLiteral("model"), QStringLiteral("dac"));
     writer.writeAttribute(QStringLiteral("relabel"), QStringLiteral("no"));
-    writer.writeTextElement(QStringLiteral("label"), QStringLiteral("+%1:+%2").arg(spec.uid).arg(spec.gid));
+    writer.writeTextElement(QStringLiteral("label"),
+                            QStringLiteral("+%1:+%2").arg(spec.uid).arg(spec.gid));
     writer.writeEndElement();
     writer.writeEndElement(); // domain
     return xml;

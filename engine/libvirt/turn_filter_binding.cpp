@@ -77,8 +77,8 @@ void checkJumps(const QHash<QString, QStringList> &chains, const QString &tap,
     };
     for (const auto &jump : jumps) {
         if (!hasRule(chains.value(QLatin1String(jump.from)), jump.rule))
-            missing << QStringLiteral("%1: %2 has no jump for the tap").arg(family,
-                                                                             QLatin1String(jump.from));
+            missing << QStringLiteral("%1: %2 has no jump for the tap")
+                           .arg(family, QLatin1String(jump.from));
     }
     for (const char *prefix : {"HI-", "FI-", "FO-"}) {
         const QString chain = QLatin1String(prefix) + tap;
@@ -128,8 +128,9 @@ Result<void> deleteTurnFilterBinding(Connection &connection, const QString &tap)
     if (!binding && lastLibvirtErrorNumber() == VIR_ERR_NO_NWFILTER_BINDING)
         return {};
     if (!binding || virNWFilterBindingDelete(binding.get()) < 0) {
-        Error error = lastLibvirtError(QStringLiteral("libvirt.nwfilter"),
-                                       QStringLiteral("deleting the filter binding of %1").arg(tap));
+        Error error =
+            lastLibvirtError(QStringLiteral("libvirt.nwfilter"),
+                             QStringLiteral("deleting the filter binding of %1").arg(tap));
         // Gone meanwhile (libvirt removes the bindings it made with their VM).
         const FilterBindingHandle again(
             virNWFilterBindingLookupByPortDev(connection.get(), port.constData()));
@@ -163,18 +164,23 @@ QStringList missingTurnFilterRules(const QString &tap, const TurnFilterParameter
     const QHash<QString, QStringList> bridge = ebtablesChains(ebtables);
     const QString in = QStringLiteral("libvirt-I-") + tap;
     const QString out = QStringLiteral("libvirt-O-") + tap;
-    if (!hasRule(bridge.value(QStringLiteral("PREROUTING")), QStringLiteral("-i %1 -j %2").arg(tap, in)))
+    if (!hasRule(bridge.value(QStringLiteral("PREROUTING")),
+                 QStringLiteral("-i %1 -j %2").arg(tap, in)))
         missing << QStringLiteral("ebtables: PREROUTING has no jump for the tap");
-    if (!hasRule(bridge.value(QStringLiteral("POSTROUTING")), QStringLiteral("-o %1 -j %2").arg(tap, out)))
+    if (!hasRule(bridge.value(QStringLiteral("POSTROUTING")),
+                 QStringLiteral("-o %1 -j %2").arg(tap, out)))
         missing << QStringLiteral("ebtables: POSTROUTING has no jump for the tap");
     for (const QString &chain : {in, out}) {
         if (!hasRule(bridge.value(chain), QStringLiteral("-p IPv6 -j DROP")))
             missing << QStringLiteral("ebtables: %1 does not drop IPv6").arg(chain);
     }
-    if (!endsInDrop(bridge.value(in)) || !hasRule(bridge.value(in), QStringLiteral("-j I-%1-mac").arg(tap)))
-        missing << QStringLiteral("ebtables: %1 does not pin the guest's MAC and end in a drop").arg(in);
+    if (!endsInDrop(bridge.value(in)) ||
+        !hasRule(bridge.value(in), QStringLiteral("-j I-%1-mac").arg(tap)))
+        missing << QStringLiteral("ebtables: %1 does not pin the guest's MAC and end in a drop")
+                       .arg(in);
     const QStringList sourceAddress = bridge.value(QStringLiteral("I-%1-ipv4-ip").arg(tap));
-    if (!hasRuleContaining(sourceAddress, QStringLiteral("--ip-src %1 -j RETURN").arg(parameters.guestAddress)) ||
+    if (!hasRuleContaining(sourceAddress,
+                           QStringLiteral("--ip-src %1 -j RETURN").arg(parameters.guestAddress)) ||
         !endsInDrop(sourceAddress))
         missing << QStringLiteral("ebtables: the guest's IPv4 source address is not pinned");
     return missing;
@@ -213,10 +219,11 @@ Result<void> verifyTurnFilterRules(const QString &tap, const TurnFilterParameter
     const QStringList missing =
         missingTurnFilterRules(tap, parameters, ipv4.out, ipv6.out, bridge.out);
     if (!missing.isEmpty())
-        return makeError(QStringLiteral("libvirt.nwfilter-missing"),
-                         QStringLiteral("the filter %1 is not in force on %2, so the guest gets "
-                                        "no turn: %3")
-                             .arg(QLatin1String(turnFilterName), tap, missing.join(QStringLiteral("; "))));
+        return makeError(
+            QStringLiteral("libvirt.nwfilter-missing"),
+            QStringLiteral("the filter %1 is not in force on %2, so the guest gets "
+                           "no turn: %3")
+                .arg(QLatin1String(turnFilterName), tap, missing.join(QStringLiteral("; "))));
     return {};
 }
 
@@ -237,7 +244,8 @@ Result<void> flushTurnConntrack(const QString &bridge, const QString &guestAddre
         const NetAdminOutput flushed =
             runNetAdminStep(QStringLiteral("conntrack"),
                             {QStringLiteral("-D"), QLatin1String(direction), guestAddress}, {});
-        if (!flushed.ran || (flushed.exitCode != 0 && !flushed.err.contains(QLatin1String("0 flow entries"))))
+        if (!flushed.ran ||
+            (flushed.exitCode != 0 && !flushed.err.contains(QLatin1String("0 flow entries"))))
             return makeError(QStringLiteral("libvirt.conntrack"),
                              QStringLiteral("cannot forget the tracked connections of %1 (install "
                                             "the conntrack package): %2")

@@ -77,11 +77,9 @@ Result<void> TurnNetwork::destroy()
     return {};
 }
 
-Result<std::unique_ptr<TurnNetwork>> TurnNetwork::createInPool(std::shared_ptr<Connection> connection,
-                                                               const QString &name,
-                                                               const SubnetPool &pool,
-                                                               QList<Ipv4Range> taken,
-                                                               const QString &owner)
+Result<std::unique_ptr<TurnNetwork>>
+TurnNetwork::createInPool(std::shared_ptr<Connection> connection, const QString &name,
+                          const SubnetPool &pool, QList<Ipv4Range> taken, const QString &owner)
 {
     constexpr int maxAttempts = 8;
     for (int attempt = 0; attempt < maxAttempts; ++attempt) {

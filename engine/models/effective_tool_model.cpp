@@ -17,7 +17,8 @@ Result<void> EffectiveToolModel::compute(policy::Policy &policy, const QString &
         for (const QString &tool : *catalogue) {
             // authorize() names the row; a call without params is what the
             // agent's listing asks, so its reason is the one shown.
-            const Result<policy::Decision> decision = policy.grants().authorize(folder, tool, folder);
+            const Result<policy::Decision> decision =
+                policy.grants().authorize(folder, tool, folder);
             if (!decision)
                 return decision.error();
             rows.append({tool, visible->contains(tool), decision->decidingGrant, decision->reason});

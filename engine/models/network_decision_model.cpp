@@ -8,9 +8,9 @@ EgressOutcome egressOutcome(const QString &decision, const QString &reason)
 {
     if (decision == QLatin1String("allow"))
         return EgressOutcome::Allowed;
-    static const QStringList policy = {QStringLiteral("host-not-allowed"), QStringLiteral("host-denied"),
-                                       QStringLiteral("private-address"),
-                                       QStringLiteral("client-not-allowed")};
+    static const QStringList policy = {
+        QStringLiteral("host-not-allowed"), QStringLiteral("host-denied"),
+        QStringLiteral("private-address"), QStringLiteral("client-not-allowed")};
     return policy.contains(reason) ? EgressOutcome::Refused : EgressOutcome::Failed;
 }
 

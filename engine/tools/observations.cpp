@@ -103,10 +103,11 @@ Result<QString> takeObservedContext(store::Store &store, const QString &folder,
     // Newest first, so the caps keep the most recent messages.
     auto fresh = store::execute(
         store.database(),
-        QStringLiteral("SELECT m.id, m.group_folder, m.topic, m.role, m.content FROM observations o "
-                       "JOIN messages m ON m.group_folder = o.source_folder AND m.id > "
-                       "o.seen_message WHERE o.observer_folder = ? AND o.observer_topic = ? "
-                       "ORDER BY m.id DESC"),
+        QStringLiteral(
+            "SELECT m.id, m.group_folder, m.topic, m.role, m.content FROM observations o "
+            "JOIN messages m ON m.group_folder = o.source_folder AND m.id > "
+            "o.seen_message WHERE o.observer_folder = ? AND o.observer_topic = ? "
+            "ORDER BY m.id DESC"),
         {folder, topic});
     if (!fresh)
         return fresh.error();

@@ -111,7 +111,8 @@ Result<RunnerSettings> RunnerSettings::fromLayers(const SettingValues &saved)
         positiveNumber("ARIZUKO_PROXY_HEALTH_TIMEOUT_MS", int(settings.proxyHealthTimeout.count()));
     const auto memory = positiveNumber("ARIZUKO_TURN_MEMORY_MIB", settings.memoryMiB);
     const auto depth = positiveNumber("ARIZUKO_DELEGATION_DEPTH", settings.maxDelegationDepth);
-    const auto spareAge = positiveNumber("ARIZUKO_SPARE_MAX_AGE", int(settings.spareMaxAge.count()));
+    const auto spareAge =
+        positiveNumber("ARIZUKO_SPARE_MAX_AGE", int(settings.spareMaxAge.count()));
     for (const Result<int> *number : {&health, &memory, &depth, &spareAge}) {
         if (!*number)
             return number->error();

@@ -229,7 +229,8 @@ std::optional<QString> settingProblem(const QString &key, const QString &value)
         return modelUrlProblem(value);
     if (key == setting::warmStart) {
         if (value != QLatin1String("on") && value != QLatin1String("off"))
-            return QStringLiteral("%1 is not a warm-start choice: write on or off").arg(shown(value));
+            return QStringLiteral("%1 is not a warm-start choice: write on or off")
+                .arg(shown(value));
         return std::nullopt;
     }
     return modelNameProblem(value);

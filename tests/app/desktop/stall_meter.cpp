@@ -19,7 +19,8 @@ StallMeter::StallMeter(QObject *parent)
     , m_schedstat(::open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC))
 {
     if (m_schedstat < 0)
-        qWarning("StallMeter: no /proc/thread-self/schedstat; stalls are measured without where the thread was");
+        qWarning("StallMeter: no /proc/thread-self/schedstat; stalls are measured without where "
+                 "the thread was");
     m_timer.setTimerType(Qt::PreciseTimer);
     m_timer.setInterval(tickMs);
     connect(&m_timer, &QTimer::timeout, this, &StallMeter::tick);

@@ -37,7 +37,8 @@ private:
 
     QByteArray rulesJson(const QString &folder)
     {
-        return arizukoctl(m_dir.path(), {QStringLiteral("network"), QStringLiteral("list"), folder}).out;
+        return arizukoctl(m_dir.path(), {QStringLiteral("network"), QStringLiteral("list"), folder})
+            .out;
     }
 
 private slots:
@@ -60,7 +61,8 @@ private slots:
     void modelIsConsistent()
     {
         models::NetworkRuleModel model(*m_store);
-        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
         QVERIFY(model.setFolder(QStringLiteral("corp/eng")));
         QVERIFY(model.reload());
     }
@@ -99,10 +101,12 @@ private slots:
         QTest::addColumn<QString>("shown");
         QTest::addColumn<bool>("accepted");
         QTest::newRow("upper case") << "GitHub.COM" << "Will be stored as github.com" << true;
-        QTest::newRow("idn") << "bücher.example" << "Will be stored as xn--bcher-kva.example" << true;
+        QTest::newRow("idn") << "bücher.example"
+                             << "Will be stored as xn--bcher-kva.example" << true;
         QTest::newRow("wildcard") << "*.github.com" << "Will be stored as github.com" << true;
         QTest::newRow("url") << "https://github.com/x" << "is a URL" << false;
-        QTest::newRow("url suggestion") << "https://github.com/x" << "did you mean 'github.com'" << false;
+        QTest::newRow("url suggestion") << "https://github.com/x"
+                                        << "did you mean 'github.com'" << false;
         QTest::newRow("star") << "*" << "egress grant" << false;
         QTest::newRow("port") << "github.com:443" << "carries a port" << false;
         QTest::newRow("path") << "github.com/org" << "contains a path" << false;
@@ -141,9 +145,10 @@ private slots:
         policy::Policy policy(*m_store);
         const auto verdict = policy.network().test(QStringLiteral("corp/eng"), host);
         QVERIFY(verdict);
-        const QString expected = QStringLiteral("%1 %2: %3")
-                                     .arg(verdict->allowed ? QStringLiteral("ALLOWED") : QStringLiteral("DENIED"),
-                                          verdict->host, verdict->reason);
+        const QString expected =
+            QStringLiteral("%1 %2: %3")
+                .arg(verdict->allowed ? QStringLiteral("ALLOWED") : QStringLiteral("DENIED"),
+                     verdict->host, verdict->reason);
         QCOMPARE(child<QLabel>(editor, "verdict")->text(), expected);
     }
 
@@ -151,8 +156,9 @@ private slots:
     {
         AllowlistEditor editor(*m_store, nullptr, QStringLiteral("corp/eng"));
         const QString text = child<QPlainTextEdit>(editor, "effective")->toPlainText();
-        QVERIFY2(text.contains(QStringLiteral("--allow pypi.org,github.com --deny gist.github.com")),
-                 qPrintable(text));
+        QVERIFY2(
+            text.contains(QStringLiteral("--allow pypi.org,github.com --deny gist.github.com")),
+            qPrintable(text));
         QVERIFY(text.contains(QStringLiteral("every other host: denied")));
     }
 
@@ -164,10 +170,13 @@ private slots:
         const QJsonArray rules = QJsonDocument::fromJson(rulesJson(QStringLiteral("corp"))).array();
         bool found = false;
         for (const QJsonValue &rule : rules)
-            found = found || (rule[QLatin1String("target")].toString() == QLatin1String("crates.io") &&
-                              rule[QLatin1String("folder")].toString() == QLatin1String("corp"));
+            found =
+                found || (rule[QLatin1String("target")].toString() == QLatin1String("crates.io") &&
+                          rule[QLatin1String("folder")].toString() == QLatin1String("corp"));
         QVERIFY2(found, rulesJson(QStringLiteral("corp")).constData());
-        QVERIFY(child<QLabel>(editor, "status")->text().startsWith(QStringLiteral("Added allow crates.io")));
+        QVERIFY(child<QLabel>(editor, "status")
+                    ->text()
+                    .startsWith(QStringLiteral("Added allow crates.io")));
         // And removed again through the editor.
         auto *table = child<QTableView>(editor, "rules");
         for (int row = 0; row < editor.model()->rowCount(); ++row) {
@@ -184,23 +193,30 @@ private slots:
         watcher.setInterval(50);
         AllowlistEditor editor(*m_store, &watcher, QStringLiteral("corp/eng"));
         const int before = editor.model()->rowCount();
-        const CtlResult added = arizukoctl(m_dir.path(), {QStringLiteral("network"), QStringLiteral("allow"),
-                                                          QStringLiteral("corp"), QStringLiteral("npmjs.org")});
+        const CtlResult added =
+            arizukoctl(m_dir.path(), {QStringLiteral("network"), QStringLiteral("allow"),
+                                      QStringLiteral("corp"), QStringLiteral("npmjs.org")});
         QCOMPARE(added.exitCode, 0);
         QTRY_COMPARE_WITH_TIMEOUT(editor.model()->rowCount(), before + 1, 5000);
-        QTRY_VERIFY(child<QPlainTextEdit>(editor, "effective")->toPlainText().contains(QStringLiteral("npmjs.org")));
+        QTRY_VERIFY(child<QPlainTextEdit>(editor, "effective")
+                        ->toPlainText()
+                        .contains(QStringLiteral("npmjs.org")));
         // An egress grant by arizukoctl turns "every other host" to allowed.
-        const CtlResult granted = arizukoctl(m_dir.path(), {QStringLiteral("grant"), QStringLiteral("add"),
-                                                            QStringLiteral("corp/eng"), QStringLiteral("egress"),
-                                                            QStringLiteral("corp/eng")});
+        const CtlResult granted =
+            arizukoctl(m_dir.path(),
+                       {QStringLiteral("grant"), QStringLiteral("add"), QStringLiteral("corp/eng"),
+                        QStringLiteral("egress"), QStringLiteral("corp/eng")});
         QVERIFY2(granted.exitCode == 0, granted.err.constData());
-        QTRY_VERIFY(child<QPlainTextEdit>(editor, "effective")->toPlainText().contains(QStringLiteral("--allow-all")));
+        QTRY_VERIFY(child<QPlainTextEdit>(editor, "effective")
+                        ->toPlainText()
+                        .contains(QStringLiteral("--allow-all")));
         child<QLineEdit>(editor, "host")->setText(QStringLiteral("https://Bücher.Example/docs"));
         child<QLineEdit>(editor, "testHost")->setText(QStringLiteral("api.github.com"));
         screenshot(editor, QStringLiteral("allowlist-editor"));
         child<QLineEdit>(editor, "host")->clear();
-        const CtlResult removed = arizukoctl(m_dir.path(), {QStringLiteral("network"), QStringLiteral("rm"),
-                                                            QStringLiteral("corp"), QStringLiteral("npmjs.org")});
+        const CtlResult removed =
+            arizukoctl(m_dir.path(), {QStringLiteral("network"), QStringLiteral("rm"),
+                                      QStringLiteral("corp"), QStringLiteral("npmjs.org")});
         QCOMPARE(removed.exitCode, 0);
         QTRY_COMPARE_WITH_TIMEOUT(editor.model()->rowCount(), before, 5000);
     }
@@ -221,7 +237,9 @@ private slots:
             const QString status = child<QLabel>(editor, "status")->text();
             QVERIFY2(status.startsWith(QStringLiteral("Not added: ")), qPrintable(status));
             testHost->setText(input);
-            QVERIFY(child<QLabel>(editor, "verdict")->text().startsWith(QStringLiteral("Not a host: ")));
+            QVERIFY(child<QLabel>(editor, "verdict")
+                        ->text()
+                        .startsWith(QStringLiteral("Not a host: ")));
             // Shown escaped and cut short, never reordering the sentence
             // (the fields themselves hold what was typed).
             for (const QLabel *label : editor.findChildren<QLabel *>()) {

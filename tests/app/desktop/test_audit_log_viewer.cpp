@@ -58,7 +58,8 @@ private slots:
     void modelIsConsistent()
     {
         models::AuditLogModel model(*m_store);
-        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
         QVERIFY(model.setFilter({}));
         QVERIFY(model.rowCount() >= 4);
         QVERIFY(model.poll());
@@ -72,7 +73,8 @@ private slots:
                  (QStringList{QStringLiteral("network.add"), QStringLiteral("network.add")}));
         auto *folder = viewer.findChild<QComboBox *>(QStringLiteral("folder"));
         folder->setCurrentIndex(folder->findData(QStringLiteral("lab")));
-        QCOMPARE(column(viewer, models::AuditLogModel::SubjectColumn), QStringList{QStringLiteral("lab")});
+        QCOMPARE(column(viewer, models::AuditLogModel::SubjectColumn),
+                 QStringList{QStringLiteral("lab")});
         auto *since = viewer.findChild<QComboBox *>(QStringLiteral("since"));
         since->setCurrentIndex(since->findData(3600));
         QCOMPARE(viewer.model()->rowCount(), 1);
@@ -88,11 +90,13 @@ private slots:
         AuditLogViewer viewer(*m_store, {});
         chooseKind(viewer, QStringLiteral("network"));
         const int before = viewer.model()->rowCount();
-        const CtlResult added = arizukoctl(m_dir.path(), {QStringLiteral("network"), QStringLiteral("allow"),
-                                                          QStringLiteral("corp"), QStringLiteral("crates.io")});
+        const CtlResult added =
+            arizukoctl(m_dir.path(), {QStringLiteral("network"), QStringLiteral("allow"),
+                                      QStringLiteral("corp"), QStringLiteral("crates.io")});
         QCOMPARE(added.exitCode, 0);
         QTRY_COMPARE_WITH_TIMEOUT(viewer.model()->rowCount(), before + 1, 5000);
-        QCOMPARE(column(viewer, models::AuditLogModel::ActorColumn).last(), QStringLiteral("user:cli"));
+        QCOMPARE(column(viewer, models::AuditLogModel::ActorColumn).last(),
+                 QStringLiteral("user:cli"));
         screenshot(viewer, QStringLiteral("audit-log-viewer"));
     }
 

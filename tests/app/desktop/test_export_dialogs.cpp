@@ -92,7 +92,8 @@ private slots:
         ExportDialog dialog(*m_source);
         QSignalSpy ready(&dialog, &ExportDialog::previewReady);
         QVERIFY(ready.wait(10000));
-        const QString text = dialog.findChild<QPlainTextEdit *>(QStringLiteral("preview"))->toPlainText();
+        const QString text =
+            dialog.findChild<QPlainTextEdit *>(QStringLiteral("preview"))->toPlainText();
         QVERIFY2(text.contains(QStringLiteral("checksum: sha256:")), qPrintable(text));
         QVERIFY(text.contains(QStringLiteral("github.com")));
         QVERIFY(!text.contains(QStringLiteral("acl:")));
@@ -105,7 +106,9 @@ private slots:
         dialog.findChild<QCheckBox *>(QStringLiteral("include-acl"))->setChecked(true);
         QVERIFY(ready.wait(10000));
         QVERIFY(dialog.previewText().contains("acl:"));
-        QVERIFY2(dialog.findChild<QLabel *>(QStringLiteral("warnings"))->text().contains(QStringLiteral("acl")),
+        QVERIFY2(dialog.findChild<QLabel *>(QStringLiteral("warnings"))
+                     ->text()
+                     .contains(QStringLiteral("acl")),
                  "choosing acl warns that it replaces the server's table");
 
         // Refusing: nothing to save, and the refused row is named.
@@ -160,7 +163,8 @@ private slots:
         const QString path = targetDir.filePath(QStringLiteral("laughs.yaml"));
         QFile file(path);
         QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write("subsystem: routd\nresources:\n  groups: &a\n    - folder: x\n  network_rules: *a\n");
+        file.write(
+            "subsystem: routd\nresources:\n  groups: &a\n    - folder: x\n  network_rules: *a\n");
         file.close();
         ImportDialog dialog(*target);
         QSignalSpy planned(&dialog, &ImportDialog::planned);

@@ -44,7 +44,8 @@ private:
         child<QLineEdit>(editor, "scope")->setText(scope);
         child<QLineEdit>(editor, "params")->setText(params);
         auto *effect = child<QComboBox>(editor, "effect");
-        effect->setCurrentIndex(effect->findData(int(deny ? policy::Effect::Deny : policy::Effect::Allow)));
+        effect->setCurrentIndex(
+            effect->findData(int(deny ? policy::Effect::Deny : policy::Effect::Allow)));
     }
 
     int rowOfGrant(GrantsEditor &editor, qint64 id)
@@ -68,11 +69,13 @@ private slots:
     void modelsAreConsistent()
     {
         models::GrantModel grants(*m_store);
-        QAbstractItemModelTester grantsTester(&grants, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester grantsTester(
+            &grants, QAbstractItemModelTester::FailureReportingMode::QtTest);
         QVERIFY(grants.setFolder(QStringLiteral("corp/eng")));
         QVERIFY(grants.rowCount() > 0); // the seeded role:member rows apply
         models::EffectiveToolModel tools;
-        QAbstractItemModelTester toolsTester(&tools, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester toolsTester(
+            &tools, QAbstractItemModelTester::FailureReportingMode::QtTest);
         QVERIFY(tools.compute(grants.engine(), QStringLiteral("corp/eng")));
     }
 
@@ -156,7 +159,8 @@ private slots:
                 id = row[QLatin1String("id")].toInteger();
         }
         QVERIFY2(id > 0, grantsJson().constData());
-        QCOMPARE(arizukoctl(m_dir.path(), {QStringLiteral("grant"), QStringLiteral("rm"), QString::number(id)})
+        QCOMPARE(arizukoctl(m_dir.path(),
+                            {QStringLiteral("grant"), QStringLiteral("rm"), QString::number(id)})
                      .exitCode,
                  0);
     }
@@ -167,9 +171,10 @@ private slots:
         watcher.setInterval(50);
         GrantsEditor editor(*m_store, &watcher, QStringLiteral("corp/eng"));
         QVERIFY(!editor.tools()->find(QStringLiteral("mcp:lint")));
-        const CtlResult added = arizukoctl(m_dir.path(), {QStringLiteral("grant"), QStringLiteral("add"),
-                                                          QStringLiteral("corp/eng"), QStringLiteral("mcp:lint"),
-                                                          QStringLiteral("corp/eng")});
+        const CtlResult added =
+            arizukoctl(m_dir.path(),
+                       {QStringLiteral("grant"), QStringLiteral("add"), QStringLiteral("corp/eng"),
+                        QStringLiteral("mcp:lint"), QStringLiteral("corp/eng")});
         QVERIFY2(added.exitCode == 0, added.err.constData());
         QTRY_VERIFY_WITH_TIMEOUT(editor.tools()->find(QStringLiteral("mcp:lint")), 5000);
         QVERIFY(editor.tools()->find(QStringLiteral("mcp:lint"))->visible);
@@ -188,14 +193,16 @@ private slots:
                 child<QLineEdit>(editor, field)->setText(typed);
                 const QString validation = child<QLabel>(editor, "validation")->text();
                 QVERIFY2(validation.startsWith(QStringLiteral("Refused: ")),
-                         qPrintable(QStringLiteral("%1: %2").arg(QLatin1String(field), validation.left(300))));
+                         qPrintable(QStringLiteral("%1: %2").arg(QLatin1String(field),
+                                                                 validation.left(300))));
                 QVERIFY(!child<QPushButton>(editor, "add")->isEnabled());
                 // The engine refuses the same row on its own, whatever the form does.
                 policy::Grant grant;
                 grant.principal = child<QLineEdit>(editor, "principal")->text();
                 grant.action = child<QLineEdit>(editor, "action")->text();
                 grant.scope = child<QLineEdit>(editor, "scope")->text();
-                const auto params = models::GrantModel::parseParams(child<QLineEdit>(editor, "params")->text());
+                const auto params =
+                    models::GrantModel::parseParams(child<QLineEdit>(editor, "params")->text());
                 // Params that are not NAME=GLOB pairs never make a row at all.
                 if (params) {
                     grant.params = *params;

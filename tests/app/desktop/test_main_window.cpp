@@ -60,7 +60,8 @@ private slots:
 
         const auto *libvirt = window.findChild<QLabel *>(QStringLiteral("libvirtState"));
         QVERIFY(libvirt);
-        QVERIFY2(libvirt->text().contains(QLatin1String("reachable (libvirt")), qPrintable(libvirt->text()));
+        QVERIFY2(libvirt->text().contains(QLatin1String("reachable (libvirt")),
+                 qPrintable(libvirt->text()));
         const auto *accelerator = window.findChild<QLabel *>(QStringLiteral("acceleratorState"));
         QVERIFY(accelerator->text().startsWith(QLatin1String("KVM"))
                 || accelerator->text().startsWith(QLatin1String("TCG")));
@@ -68,11 +69,13 @@ private slots:
 
     void explainsAnUnreachableDaemon()
     {
-        MainWindow window(*m_store, settingsFor(QStringLiteral("qemu+unix:///system?socket=/nonexistent/sock")));
+        MainWindow window(
+            *m_store, settingsFor(QStringLiteral("qemu+unix:///system?socket=/nonexistent/sock")));
         QSignalSpy refreshed(window.hostStatusPanel(), &HostStatusPanel::refreshed);
         QVERIFY(refreshed.wait(15000));
         const auto *libvirt = window.findChild<QLabel *>(QStringLiteral("libvirtState"));
-        QVERIFY2(libvirt->text().contains(QLatin1String("is libvirtd running?")), qPrintable(libvirt->text()));
+        QVERIFY2(libvirt->text().contains(QLatin1String("is libvirtd running?")),
+                 qPrintable(libvirt->text()));
         const auto *summary = window.findChild<QLabel *>(QStringLiteral("summary"));
         QCOMPARE(summary->text(), QStringLiteral("This machine cannot run turns yet."));
     }

@@ -41,7 +41,8 @@ private:
     {
         QStringList verdicts;
         for (int row = 0; row < editor.model()->rowCount(); ++row)
-            verdicts << editor.model()->index(row, models::RouteModel::TestColumn).data().toString();
+            verdicts
+                << editor.model()->index(row, models::RouteModel::TestColumn).data().toString();
         return verdicts;
     }
 
@@ -64,7 +65,8 @@ private slots:
     void modelIsConsistent()
     {
         models::RouteModel model(*m_store);
-        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
         QVERIFY(model.reload());
         QCOMPARE(model.rowCount(), 3);
         QVERIFY(model.test({{QStringLiteral("platform"), QStringLiteral("cli")}}));
@@ -83,10 +85,12 @@ private slots:
                                 << QStringList{QStringLiteral("no match: chat=team-*"),
                                                QStringLiteral("WINS: every predicate matches"),
                                                QStringLiteral("not tried: an earlier route won")};
-        QTest::newRow("catch-all") << "platform=slack" << "lab"
-                                   << QStringList{QStringLiteral("no match: platform=telegram, chat=team-*"),
-                                                  QStringLiteral("no match: platform=telegram"),
-                                                  QStringLiteral("WINS: matches every message")};
+        QTest::newRow("catch-all")
+            << "platform=slack"
+            << "lab"
+            << QStringList{QStringLiteral("no match: platform=telegram, chat=team-*"),
+                           QStringLiteral("no match: platform=telegram"),
+                           QStringLiteral("WINS: matches every message")};
     }
 
     void testAMessageNamesTheWinnerAndWhyNotTheOthers()
@@ -100,12 +104,16 @@ private slots:
         const QString verdict = child<QLabel>(editor, "verdict")->text();
         QVERIFY2(verdict.startsWith(QStringLiteral("Goes to %1").arg(folder)), qPrintable(verdict));
         // The same answer as arizukoctl's, which is the engine's resolve().
-        const CtlResult ctl = arizukoctl(m_dir.path(), QStringList{QStringLiteral("route"), QStringLiteral("test")} +
-                                                           message.split(QLatin1Char(' ')));
+        const CtlResult ctl =
+            arizukoctl(m_dir.path(), QStringList{QStringLiteral("route"), QStringLiteral("test")} +
+                                         message.split(QLatin1Char(' ')));
         const QJsonObject answer = ctl.json().object();
         QCOMPARE(answer.value(QLatin1String("folder")).toString(), folder);
-        QVERIFY(verdict.contains(QStringLiteral("route #%1 ").arg(
-            answer.value(QLatin1String("route")).toObject().value(QLatin1String("id")).toInteger())));
+        QVERIFY(verdict.contains(QStringLiteral("route #%1 ")
+                                     .arg(answer.value(QLatin1String("route"))
+                                              .toObject()
+                                              .value(QLatin1String("id"))
+                                              .toInteger())));
         if (qstrcmp(QTest::currentDataTag(), "second") == 0)
             screenshot(editor, QStringLiteral("routes-editor"));
     }
@@ -120,8 +128,9 @@ private slots:
         QTest::mouseClick(child<QPushButton>(editor, "add"), Qt::LeftButton);
         bool found = false;
         for (const QJsonValue &route : QJsonDocument::fromJson(routesJson()).array())
-            found = found || (route[QLatin1String("seq")].toInteger() == 5 &&
-                              route[QLatin1String("match")].toString() == QLatin1String("platform=cli"));
+            found = found ||
+                    (route[QLatin1String("seq")].toInteger() == 5 &&
+                     route[QLatin1String("match")].toString() == QLatin1String("platform=cli"));
         QVERIFY2(found, routesJson().constData());
         child<QLineEdit>(editor, "message")->setText(QStringLiteral("platform=cli"));
         QVERIFY(child<QLabel>(editor, "verdict")->text().startsWith(QStringLiteral("Goes to lab")));
@@ -138,8 +147,10 @@ private slots:
         auto *target = child<QLineEdit>(editor, "target");
         const auto refused = [&](const QString &why) {
             const QString validation = child<QLabel>(editor, "validation")->text();
-            QVERIFY2(validation.startsWith(QStringLiteral("Refused: ")), qPrintable(why + QLatin1Char(':') + validation.left(300)));
-            QVERIFY(!validation.contains(QChar(0x202E)) && !validation.contains(QChar(0)) && validation.size() < 1000);
+            QVERIFY2(validation.startsWith(QStringLiteral("Refused: ")),
+                     qPrintable(why + QLatin1Char(':') + validation.left(300)));
+            QVERIFY(!validation.contains(QChar(0x202E)) && !validation.contains(QChar(0)) &&
+                    validation.size() < 1000);
             QVERIFY(!child<QPushButton>(editor, "add")->isEnabled());
             QVERIFY(!editor.model()->add(1, match->text(), target->text()));
         };
@@ -184,7 +195,8 @@ private slots:
         QVERIFY(model->dropMimeData(dragged.get(), Qt::MoveAction, 0, 0, {}));
         const auto order = [&dir] {
             QStringList matches;
-            const CtlResult listed = arizukoctl(dir.path(), {QStringLiteral("route"), QStringLiteral("list")});
+            const CtlResult listed =
+                arizukoctl(dir.path(), {QStringLiteral("route"), QStringLiteral("list")});
             for (const QJsonValue &route : listed.json().array())
                 matches << route[QLatin1String("match")].toString() + QLatin1Char('@') +
                                QString::number(route[QLatin1String("seq")].toInteger());
@@ -193,10 +205,12 @@ private slots:
         // The seq values stay 10, 20, 30, dealt out in the new order.
         QCOMPARE(order(), (QStringList{QStringLiteral("n=30@10"), QStringLiteral("n=10@20"),
                                        QStringLiteral("n=20@30")}));
-        QCOMPARE(model->index(0, models::RouteModel::MatchColumn).data().toString(), QStringLiteral("n=30"));
+        QCOMPARE(model->index(0, models::RouteModel::MatchColumn).data().toString(),
+                 QStringLiteral("n=30"));
         // The move is audited with the new order.
-        const CtlResult audit = arizukoctl(dir.path(), {QStringLiteral("audit"), QStringLiteral("--kind"),
-                                                        QStringLiteral("route.reorder")});
+        const CtlResult audit =
+            arizukoctl(dir.path(), {QStringLiteral("audit"), QStringLiteral("--kind"),
+                                    QStringLiteral("route.reorder")});
         QCOMPARE(audit.json().array().size(), 1);
         // Dropping a row back onto its own place changes nothing.
         std::unique_ptr<QMimeData> again(model->mimeData({model->index(1, 0)}));
@@ -205,7 +219,8 @@ private slots:
                                        QStringLiteral("n=20@30")}));
         // A row removed elsewhere while it was dragged: refused, and said.
         const qint64 gone = model->index(2, 0).data(models::RouteModel::IdRole).toLongLong();
-        QCOMPARE(arizukoctl(dir.path(), {QStringLiteral("route"), QStringLiteral("rm"), QString::number(gone)})
+        QCOMPARE(arizukoctl(dir.path(),
+                            {QStringLiteral("route"), QStringLiteral("rm"), QString::number(gone)})
                      .exitCode,
                  0);
         std::unique_ptr<QMimeData> stale(model->mimeData({model->index(2, 0)}));
@@ -221,8 +236,9 @@ private slots:
         store::StoreWatcher watcher(*store);
         RoutesEditor editor(*store, &watcher);
         QCOMPARE(editor.model()->rowCount(), 0);
-        QCOMPARE(arizukoctl(dir.path(), {QStringLiteral("route"), QStringLiteral("add"), QStringLiteral("5"),
-                                         QStringLiteral("platform=cli"), QStringLiteral("lab")})
+        QCOMPARE(arizukoctl(dir.path(),
+                            {QStringLiteral("route"), QStringLiteral("add"), QStringLiteral("5"),
+                             QStringLiteral("platform=cli"), QStringLiteral("lab")})
                      .exitCode,
                  0);
         QTRY_COMPARE_WITH_TIMEOUT(editor.model()->rowCount(), 1, 5000);

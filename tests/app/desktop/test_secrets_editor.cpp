@@ -73,7 +73,8 @@ private slots:
         // No desktop keyring in a test: the key file, as on a headless host.
         qputenv("ARIZUKO_KEY_STORE", "file");
         m_store = openStore(m_dir);
-        QVERIFY(folders::Folders(*m_store, QStringLiteral("user:test")).add(QStringLiteral("corp")));
+        QVERIFY(
+            folders::Folders(*m_store, QStringLiteral("user:test")).add(QStringLiteral("corp")));
     }
 
     void setValueIsSealedAndNeverReadableBack()
@@ -98,7 +99,8 @@ private slots:
         QVERIFY(!secretsJson().contains(secretValue.toUtf8()));
 
         // Replacing it: same name, one row, and still nothing readable.
-        QTest::keyClicks(child<QLineEdit>(editor, "value"), QStringLiteral("second-") + secretValue);
+        QTest::keyClicks(child<QLineEdit>(editor, "value"),
+                         QStringLiteral("second-") + secretValue);
         QTest::mouseClick(child<QPushButton>(editor, "set"), Qt::LeftButton);
         QVERIFY(settled.wait(10000));
         QCOMPARE(editor.model()->rowCount(), 1);
@@ -125,7 +127,8 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(editor.model()->rowCount(), before + 1, 10000);
         bool listed = false;
         for (int row = 0; row < editor.model()->rowCount(); ++row)
-            listed = listed || editor.model()->index(row, 0).data().toString() == QStringLiteral("FROM_CLI");
+            listed = listed ||
+                     editor.model()->index(row, 0).data().toString() == QStringLiteral("FROM_CLI");
         QVERIFY(listed);
     }
 
@@ -139,7 +142,8 @@ private slots:
         for (const QString &input : hostileInputs()) {
             child<QLineEdit>(editor, "name")->setText(input);
             const QString validation = child<QLabel>(editor, "validation")->text();
-            QVERIFY2(validation.startsWith(QStringLiteral("Refused: ")), qPrintable(validation.left(300)));
+            QVERIFY2(validation.startsWith(QStringLiteral("Refused: ")),
+                     qPrintable(validation.left(300)));
             QVERIFY(!validation.contains(QChar(0x202E)) && !validation.contains(QChar(0)) &&
                     validation.size() < 1000);
             QVERIFY(!child<QPushButton>(editor, "set")->isEnabled());

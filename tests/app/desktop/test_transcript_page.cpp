@@ -46,7 +46,8 @@ QList<turns::TurnEventRecord> recordedStream(const QString &turn)
 turns::TurnRecord turnRecord(int number, turns::TurnState state)
 {
     turns::TurnRecord record;
-    record.id = QStringLiteral("%1-0000-0000-0000-000000000000").arg(number, 8, 10, QLatin1Char('0'));
+    record.id =
+        QStringLiteral("%1-0000-0000-0000-000000000000").arg(number, 8, 10, QLatin1Char('0'));
     record.name = QStringLiteral("az-") + record.id.left(8);
     record.folder = QStringLiteral("corp");
     record.topic = QStringLiteral("main");
@@ -89,7 +90,9 @@ private slots:
         auto opened = store::Store::open(m_directory->filePath(QStringLiteral("data")));
         QVERIFY(opened.ok());
         m_store = std::move(*opened);
-        QVERIFY(folders::Folders(*m_store, QStringLiteral("user:test")).add(QStringLiteral("corp")).ok());
+        QVERIFY(folders::Folders(*m_store, QStringLiteral("user:test"))
+                    .add(QStringLiteral("corp"))
+                    .ok());
     }
     void cleanup() { m_store.reset(); }
 
@@ -117,7 +120,8 @@ private slots:
         turns::TurnRecord ended = turn;
         ended.state = turns::TurnState::Done;
         ended.endedAt = store::nowTimestamp();
-        ended.usage = QJsonObject{{QStringLiteral("input_tokens"), 100}, {QStringLiteral("output_tokens"), 20}};
+        ended.usage = QJsonObject{{QStringLiteral("input_tokens"), 100},
+                                  {QStringLiteral("output_tokens"), 20}};
         ended.costUsd = 0.001;
         view.endTurn(ended);
         QWebEnginePage *page = view.page();
@@ -132,61 +136,114 @@ private slots:
                                      QStringLiteral("tool"), QStringLiteral("text"),
                                      QStringLiteral("tool"), QStringLiteral("text"),
                                      QStringLiteral("footer")}));
-        const QVariantList seqs = runJavaScript(page, QStringLiteral(
-            "Array.from(document.querySelectorAll('section.turn > *')).map(e => Number(e.dataset.seq))"))
-                                      .toList();
+        const QVariantList seqs =
+            runJavaScript(page, QStringLiteral("Array.from(document.querySelectorAll('section.turn "
+                                               "> *')).map(e => Number(e.dataset.seq))"))
+                .toList();
         for (qsizetype i = 1; i < seqs.size(); ++i)
             QVERIFY(seqs[i].toLongLong() > seqs[i - 1].toLongLong());
-        QCOMPARE(runJavaScript(page, QStringLiteral("document.querySelector('.prompt').textContent")).toString(),
-                 QStringLiteral("prompt number 1 <b>not bold</b>"));
+        QCOMPARE(
+            runJavaScript(page, QStringLiteral("document.querySelector('.prompt').textContent"))
+                .toString(),
+            QStringLiteral("prompt number 1 <b>not bold</b>"));
 
         // Folding: each tool call is one closed line, its output inside.
-        QCOMPARE(runJavaScript(page, QStringLiteral("document.querySelectorAll('details.tool').length")).toInt(), 2);
-        QCOMPARE(runJavaScript(page, QStringLiteral("document.querySelectorAll('details.tool[open]').length")).toInt(), 0);
-        QCOMPARE(runJavaScript(page, QStringLiteral("document.querySelector('details.tool > summary').textContent")).toString(),
+        QCOMPARE(
+            runJavaScript(page, QStringLiteral("document.querySelectorAll('details.tool').length"))
+                .toInt(),
+            2);
+        QCOMPARE(runJavaScript(
+                     page, QStringLiteral("document.querySelectorAll('details.tool[open]').length"))
+                     .toInt(),
+                 0);
+        QCOMPARE(runJavaScript(
+                     page,
+                     QStringLiteral("document.querySelector('details.tool > summary').textContent"))
+                     .toString(),
                  QStringLiteral("Bash: uname -sr; id"));
-        QVERIFY(runJavaScript(page, QStringLiteral(
-            "document.querySelector('details.tool > pre.output').textContent.includes('uid=0(root)')")).toBool());
+        QVERIFY(
+            runJavaScript(page, QStringLiteral("document.querySelector('details.tool > "
+                                               "pre.output').textContent.includes('uid=0(root)')"))
+                .toBool());
         QVERIFY(runJavaScript(page, QStringLiteral(
             "document.querySelectorAll('details.tool')[1].classList.contains('error')")).toBool());
         // Expanding shows the input and output.
-        QVERIFY(runJavaScript(page, QStringLiteral(
-            "const d = document.querySelector('details.tool'); d.open = true; "
-            "d.querySelector('pre.input').offsetHeight > 0 && d.querySelector('pre.output').offsetHeight > 0")).toBool());
+        QVERIFY(runJavaScript(
+                    page, QStringLiteral(
+                              "const d = document.querySelector('details.tool'); d.open = true; "
+                              "d.querySelector('pre.input').offsetHeight > 0 && "
+                              "d.querySelector('pre.output').offsetHeight > 0"))
+                    .toBool());
 
         // Markdown from cmark-gfm: bold, a table, a code block.
-        QCOMPARE(runJavaScript(page, QStringLiteral("document.querySelector('.text strong').textContent")).toString(),
+        QCOMPARE(runJavaScript(page,
+                               QStringLiteral("document.querySelector('.text strong').textContent"))
+                     .toString(),
                  QStringLiteral("bold"));
-        QCOMPARE(runJavaScript(page, QStringLiteral("document.querySelectorAll('.text table td').length")).toInt(), 2);
-        QVERIFY(runJavaScript(page, QStringLiteral("document.querySelector('.text pre code').textContent.includes('ls -la')")).toBool());
-        QCOMPARE(runJavaScript(page, QStringLiteral("document.querySelector('.footer').textContent")).toString(),
-                 QStringLiteral("done in 0.0 s \u00b7 100 tokens in, 20 out \u00b7 $0.0010"));
+        QCOMPARE(runJavaScript(page,
+                               QStringLiteral("document.querySelectorAll('.text table td').length"))
+                     .toInt(),
+                 2);
+        QVERIFY(runJavaScript(
+                    page,
+                    QStringLiteral(
+                        "document.querySelector('.text pre code').textContent.includes('ls -la')"))
+                    .toBool());
+        QCOMPARE(
+            runJavaScript(page, QStringLiteral("document.querySelector('.footer').textContent"))
+                .toString(),
+            QStringLiteral("done in 0.0 s \u00b7 100 tokens in, 20 out \u00b7 $0.0010"));
 
         // Nothing from the agent ran or can run. Counts come back as text: a
         // script that threw or timed out answers nothing, which toInt() would
         // read as the 0 these checks want.
         QVERIFY(runJavaScript(page, canaryUnset).toBool());
-        QCOMPARE(runJavaScript(page, QStringLiteral("String(document.querySelectorAll('#turns script, #turns img, #turns iframe').length)")).toString(), QStringLiteral("0"));
-        QCOMPARE(runJavaScript(page, QStringLiteral(
-            "String(Array.from(document.querySelectorAll('#turns *')).filter(e => Array.from(e.attributes).some(a => a.name.startsWith('on'))).length)")).toString(), QStringLiteral("0"));
-        QCOMPARE(runJavaScript(page, QStringLiteral(
-            "String(Array.from(document.querySelectorAll('#turns a')).filter(a => /^\\s*javascript:/i.test(a.getAttribute('href') || '')).length)")).toString(), QStringLiteral("0"));
+        QCOMPARE(runJavaScript(page, QStringLiteral("String(document.querySelectorAll('#turns "
+                                                    "script, #turns img, #turns iframe').length)"))
+                     .toString(),
+                 QStringLiteral("0"));
+        QCOMPARE(
+            runJavaScript(
+                page, QStringLiteral(
+                          "String(Array.from(document.querySelectorAll('#turns *')).filter(e => "
+                          "Array.from(e.attributes).some(a => a.name.startsWith('on'))).length)"))
+                .toString(),
+            QStringLiteral("0"));
+        QCOMPARE(
+            runJavaScript(page,
+                          QStringLiteral(
+                              "String(Array.from(document.querySelectorAll('#turns a')).filter(a "
+                              "=> /^\\s*javascript:/i.test(a.getAttribute('href') || '')).length)"))
+                .toString(),
+            QStringLiteral("0"));
         // The text survives as text.
-        QVERIFY(runJavaScript(page, QStringLiteral(
-            "document.getElementById('turns').textContent.includes(\"window.canary = 'tool-output'\")")).toBool());
+        QVERIFY(runJavaScript(page, QStringLiteral("document.getElementById('turns').textContent."
+                                                   "includes(\"window.canary = 'tool-output'\")"))
+                    .toBool());
         // Clicking every link does not run anything either. The clicks go in
         // page order; the web link after the hostile ones reaches the desktop
         // browser last, so once it has, every earlier click was handled.
-        QCOMPARE(runJavaScript(page, QStringLiteral("String(document.querySelectorAll('#turns a').length)")).toString(),
+        QCOMPARE(runJavaScript(
+                     page, QStringLiteral("String(document.querySelectorAll('#turns a').length)"))
+                     .toString(),
                  QStringLiteral("%1").arg(renderedLinks));
         OpenedUrls browser;
         QDesktopServices::setUrlHandler(QStringLiteral("https"), &browser, "open");
-        QVERIFY(runJavaScript(page, QStringLiteral("document.querySelectorAll('#turns a').forEach(a => a.click()); true")).toBool());
-        QTRY_COMPARE_WITH_TIMEOUT(browser.urls, QList<QUrl>{QUrl(QStringLiteral("https://example.com/after-the-hostile-links"))}, 10000);
+        QVERIFY(
+            runJavaScript(
+                page, QStringLiteral(
+                          "document.querySelectorAll('#turns a').forEach(a => a.click()); true"))
+                .toBool());
+        QTRY_COMPARE_WITH_TIMEOUT(
+            browser.urls,
+            QList<QUrl>{QUrl(QStringLiteral("https://example.com/after-the-hostile-links"))},
+            10000);
         QDesktopServices::unsetUrlHandler(QStringLiteral("https"));
         QVERIFY(runJavaScript(page, canaryUnset).toBool());
         // The canary is real: the page's own context would set it.
-        QVERIFY(runJavaScript(page, QStringLiteral("window.canary = 'test'; window.canary === 'test'")).toBool());
+        QVERIFY(
+            runJavaScript(page, QStringLiteral("window.canary = 'test'; window.canary === 'test'"))
+                .toBool());
         // The policy is in force: an inline script added at run time is refused.
         runJavaScript(page, QStringLiteral(
             "window.canary = undefined; const s = document.createElement('script'); "
@@ -214,14 +271,20 @@ private slots:
         view.showTopic(QStringLiteral("corp"), QStringLiteral("main"));
         QVERIFY(ready.wait(30000));
         QWebEnginePage *page = view.page();
-        QVERIFY(waitForScript(page, QStringLiteral("document.querySelectorAll('section.turn').length === 5")));
-        QVERIFY(runJavaScript(page, QStringLiteral("!document.getElementById('earlier').hidden")).toBool());
+        QVERIFY(waitForScript(
+            page, QStringLiteral("document.querySelectorAll('section.turn').length === 5")));
+        QVERIFY(runJavaScript(page, QStringLiteral("!document.getElementById('earlier').hidden"))
+                    .toBool());
         runJavaScript(page, QStringLiteral("document.getElementById('earlier').click(); true"));
-        QVERIFY(waitForScript(page, QStringLiteral("document.querySelectorAll('section.turn').length === 7")));
-        QCOMPARE(runJavaScript(page, QStringLiteral(
-            "Array.from(document.querySelectorAll('.prompt')).map(p => p.textContent.split(' ')[2]).join(',')")).toString(),
-                 QStringLiteral("1,2,3,4,5,6,7"));
-        QVERIFY(runJavaScript(page, QStringLiteral("document.getElementById('earlier').hidden")).toBool());
+        QVERIFY(waitForScript(
+            page, QStringLiteral("document.querySelectorAll('section.turn').length === 7")));
+        QCOMPARE(
+            runJavaScript(page, QStringLiteral("Array.from(document.querySelectorAll('.prompt'))."
+                                               "map(p => p.textContent.split(' ')[2]).join(',')"))
+                .toString(),
+            QStringLiteral("1,2,3,4,5,6,7"));
+        QVERIFY(runJavaScript(page, QStringLiteral("document.getElementById('earlier').hidden"))
+                    .toBool());
         QVERIFY(runJavaScript(page, canaryUnset).toBool());
     }
 

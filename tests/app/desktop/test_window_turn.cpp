@@ -58,7 +58,8 @@ void screenshot(QWidget *window, const QString &name, QWidget *dialog = nullptr)
     if (dialog) {
         QPainter painter(&picture);
         const QPixmap over = dialog->grab();
-        painter.drawPixmap((picture.width() - over.width()) / 2, (picture.height() - over.height()) / 3, over);
+        painter.drawPixmap((picture.width() - over.width()) / 2,
+                           (picture.height() - over.height()) / 3, over);
     }
     QVERIFY2(picture.save(path), qPrintable(path));
     qInfo("screenshot %s", qPrintable(path));
@@ -71,7 +72,8 @@ bool engineIsReady(MainWindow &window)
     const QString cannot = QStringLiteral("The engine cannot run turns");
     const bool settled = QTest::qWaitFor(
         [&window, &cannot] {
-            return window.engine()->isReady() || window.statusBar()->currentMessage().startsWith(cannot);
+            return window.engine()->isReady() ||
+                   window.statusBar()->currentMessage().startsWith(cannot);
         },
         120000);
     if (window.engine()->isReady())
@@ -106,8 +108,12 @@ private slots:
         QTemporaryDir directory;
         auto store = store::Store::open(directory.filePath(QStringLiteral("data")));
         QVERIFY(store.ok());
-        QVERIFY(folders::Folders(**store, QStringLiteral("user:test")).add(QStringLiteral("corp")).ok());
-        QVERIFY(folders::Topics(**store, QStringLiteral("user:test")).add(QStringLiteral("corp"), QStringLiteral("demo")).ok());
+        QVERIFY(folders::Folders(**store, QStringLiteral("user:test"))
+                    .add(QStringLiteral("corp"))
+                    .ok());
+        QVERIFY(folders::Topics(**store, QStringLiteral("user:test"))
+                    .add(QStringLiteral("corp"), QStringLiteral("demo"))
+                    .ok());
         // A rule of the folder's own (the confirmation below counts it). The
         // demo fetches the engine's demo page, which its proxy alone may
         // reach, and a host the folder does not allow.
@@ -160,7 +166,9 @@ private slots:
         models::NetworkDecisionModel *network = panel->networkModel();
         const auto deniedRow = [network] {
             for (int row = 0; row < network->rowCount(); ++row) {
-                if (network->index(row, 0).data(models::NetworkDecisionModel::HostRole).toString() == deniedHost)
+                if (network->index(row, 0)
+                        .data(models::NetworkDecisionModel::HostRole)
+                        .toString() == deniedHost)
                     return row;
             }
             return -1;
@@ -170,7 +178,9 @@ private slots:
             QStringList seen;
             for (const turns::TurnEventRecord &event : events)
                 seen << event.kind + QLatin1Char(' ') +
-                            QString::fromUtf8(QJsonDocument(event.json).toJson(QJsonDocument::Compact)).left(200);
+                            QString::fromUtf8(
+                                QJsonDocument(event.json).toJson(QJsonDocument::Compact))
+                                .left(200);
             qWarning("events: %s", qPrintable(seen.join(QLatin1Char('\n'))));
             QFAIL("the turn ended without a denied host in the network tab");
         }
@@ -200,13 +210,15 @@ private slots:
               "%lld ms in them: %lld ms on a CPU, %lld ms waiting for one",
               stall, qint64(stalls.size()), stalledMs, onCpuMs, waitingMs);
         for (const desktop::StallMeter::Stall &each : stalls)
-            qInfo("  stall of %lld ms (%lld ms on a CPU, %lld ms waiting for one) ending at %s", each.ms,
-                  each.onCpuMs, each.waitingForCpuMs, qPrintable(each.endedAt.toString(Qt::ISODateWithMs)));
+            qInfo("  stall of %lld ms (%lld ms on a CPU, %lld ms waiting for one) ending at %s",
+                  each.ms, each.onCpuMs, each.waitingForCpuMs,
+                  qPrintable(each.endedAt.toString(Qt::ISODateWithMs)));
 
         // Phases and events in order.
-        QCOMPARE(phases, (QList<turns::TurnState>{turns::TurnState::Preparing, turns::TurnState::Booting,
-                                                  turns::TurnState::Running, turns::TurnState::Finishing,
-                                                  turns::TurnState::Done}));
+        QCOMPARE(phases,
+                 (QList<turns::TurnState>{turns::TurnState::Preparing, turns::TurnState::Booting,
+                                          turns::TurnState::Running, turns::TurnState::Finishing,
+                                          turns::TurnState::Done}));
         for (qsizetype i = 1; i < events.size(); ++i)
             QCOMPARE(events[i].seq, events[i - 1].seq + 1);
         QStringList kinds;
@@ -217,7 +229,8 @@ private slots:
         for (const turns::TurnEventRecord &event : events) {
             if (event.kind == QLatin1String("phase") || event.kind == QLatin1String("timing"))
                 qInfo("  %s %s %s", qPrintable(event.at), qPrintable(event.kind),
-                      qPrintable(QString::fromUtf8(QJsonDocument(event.json).toJson(QJsonDocument::Compact))));
+                      qPrintable(QString::fromUtf8(
+                          QJsonDocument(event.json).toJson(QJsonDocument::Compact))));
         }
         // Each kind is found before its order is compared: a missing one is -1.
         const qsizetype init = kinds.indexOf(QStringLiteral("init"));
@@ -231,10 +244,15 @@ private slots:
 
         // The transcript shows them, in the same order, tool calls folded.
         QWebEnginePage *page = window.transcript()->page();
-        QVERIFY(waitForScript(page, QStringLiteral("document.querySelector('.footer') !== null"), 30000));
-        QVERIFY(runJavaScript(page, QStringLiteral("document.querySelectorAll('details.tool').length >= 4")).toBool());
-        const QVariantList seqs = runJavaScript(page, QStringLiteral(
-            "Array.from(document.querySelectorAll('section.turn > *')).map(e => Number(e.dataset.seq))")).toList();
+        QVERIFY(waitForScript(page, QStringLiteral("document.querySelector('.footer') !== null"),
+                              30000));
+        QVERIFY(runJavaScript(
+                    page, QStringLiteral("document.querySelectorAll('details.tool').length >= 4"))
+                    .toBool());
+        const QVariantList seqs =
+            runJavaScript(page, QStringLiteral("Array.from(document.querySelectorAll('section.turn "
+                                               "> *')).map(e => Number(e.dataset.seq))"))
+                .toList();
         for (qsizetype i = 1; i < seqs.size(); ++i)
             QVERIFY(seqs[i].toLongLong() > seqs[i - 1].toLongLong());
         QVERIFY(runJavaScript(page, QStringLiteral(
@@ -251,8 +269,10 @@ private slots:
         QVERIFY(panel->allowButton()->isEnabled());
         QTest::mouseClick(panel->allowButton(), Qt::LeftButton);
         QMessageBox *confirmation = nullptr;
-        QTRY_VERIFY((confirmation = window.findChild<QMessageBox *>(QStringLiteral("allowRuleConfirmation"))));
-        QVERIFY2(confirmation->text().contains(QStringLiteral("allow %1").arg(deniedHost)), qPrintable(confirmation->text()));
+        QTRY_VERIFY((confirmation =
+                         window.findChild<QMessageBox *>(QStringLiteral("allowRuleConfirmation"))));
+        QVERIFY2(confirmation->text().contains(QStringLiteral("allow %1").arg(deniedHost)),
+                 qPrintable(confirmation->text()));
         QVERIFY(confirmation->text().contains(QStringLiteral("\"corp\"")));
         QVERIFY(!policy.network().list(QStringLiteral("corp"))->isEmpty());
         QCOMPARE(policy.network().list(QStringLiteral("corp"))->size(), 1); // nothing written yet
@@ -316,8 +336,11 @@ private slots:
         QCOMPARE(record.id, submitted.id);
         QCOMPARE(record.state, turns::TurnState::Done);
         QWebEnginePage *page = window.transcript()->page();
-        QVERIFY(waitForScript(page, QStringLiteral("document.querySelector('.footer') !== null"), 30000));
-        QVERIFY(runJavaScript(page, QStringLiteral("document.querySelectorAll('details.tool').length >= 1")).toBool());
+        QVERIFY(waitForScript(page, QStringLiteral("document.querySelector('.footer') !== null"),
+                              30000));
+        QVERIFY(runJavaScript(
+                    page, QStringLiteral("document.querySelectorAll('details.tool').length >= 1"))
+                    .toBool());
     }
 
 private:

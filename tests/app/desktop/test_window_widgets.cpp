@@ -365,22 +365,26 @@ private slots:
         desktop::MainWindow window(*m_store, *settings);
         QStringList unnamed;
         for (QWidget *widget : window.findChildren<QWidget *>()) {
-            const bool control = qobject_cast<QAbstractButton *>(widget) || qobject_cast<QLineEdit *>(widget) ||
-                                 qobject_cast<QComboBox *>(widget) || qobject_cast<QPlainTextEdit *>(widget) ||
-                                 qobject_cast<QAbstractItemView *>(widget);
+            const bool control =
+                qobject_cast<QAbstractButton *>(widget) || qobject_cast<QLineEdit *>(widget) ||
+                qobject_cast<QComboBox *>(widget) || qobject_cast<QPlainTextEdit *>(widget) ||
+                qobject_cast<QAbstractItemView *>(widget);
             // Buttons are named by their text; the rest need an accessible name.
             const auto *button = qobject_cast<QAbstractButton *>(widget);
-            if (!control || (button && !button->text().isEmpty()) || !widget->accessibleName().isEmpty())
+            if (!control || (button && !button->text().isEmpty()) ||
+                !widget->accessibleName().isEmpty())
                 continue;
             // Qt's own parts of composite widgets (headers and the corner
             // button of a view, the clear button of a line edit, …).
-            if (widget->objectName().startsWith(QLatin1String("qt_")) || qobject_cast<QComboBox *>(widget->parentWidget()) ||
+            if (widget->objectName().startsWith(QLatin1String("qt_")) ||
+                qobject_cast<QComboBox *>(widget->parentWidget()) ||
                 qobject_cast<QAbstractItemView *>(widget->parentWidget()) ||
                 qobject_cast<QLineEdit *>(widget->parentWidget()) ||
-                widget->parentWidget()->inherits("QTabBar") || widget->parentWidget()->inherits("QToolBar"))
+                widget->parentWidget()->inherits("QTabBar") ||
+                widget->parentWidget()->inherits("QToolBar"))
                 continue;
-            unnamed << QStringLiteral("%1 %2").arg(QString::fromLatin1(widget->metaObject()->className()),
-                                                   widget->objectName());
+            unnamed << QStringLiteral("%1 %2").arg(
+                QString::fromLatin1(widget->metaObject()->className()), widget->objectName());
         }
         QVERIFY2(unnamed.isEmpty(), qPrintable(unnamed.join(QStringLiteral(", "))));
     }

@@ -52,13 +52,16 @@ private slots:
                                         .value(QStringLiteral("name")).toString();
         QVERIFY2(accelerator == QLatin1String("kvm") || accelerator == QLatin1String("tcg"),
                  qPrintable(accelerator));
-        QVERIFY(status.value(QStringLiteral("guest_image")).toObject().contains(QStringLiteral("present")));
+        QVERIFY(status.value(QStringLiteral("guest_image"))
+                    .toObject()
+                    .contains(QStringLiteral("present")));
     }
 
     void failsWithAdviceWhenTheDaemonIsAbsent()
     {
         const QString uri = QStringLiteral("qemu+unix:///system?socket=/nonexistent/libvirt-sock");
-        const Run run = arizukoctl({QStringLiteral("--libvirt-uri"), uri, QStringLiteral("status")});
+        const Run run =
+            arizukoctl({QStringLiteral("--libvirt-uri"), uri, QStringLiteral("status")});
         QCOMPARE(run.exitCode, 1);
         QVERIFY2(run.out.contains("NOT reachable"), run.out.constData());
         QVERIFY2(run.out.contains("is libvirtd running?"), run.out.constData());

@@ -37,7 +37,8 @@ class BlockingClient
 public:
     bool open(const QHostAddress &host, quint16 port)
     {
-        return m_socket.bind(guest) && (m_socket.connectToHost(host, port), m_socket.waitForConnected(5000));
+        return m_socket.bind(guest) &&
+               (m_socket.connectToHost(host, port), m_socket.waitForConnected(5000));
     }
 
     // One request on the kept-alive connection; nullopt on any failure.
@@ -106,19 +107,21 @@ int main(int argc, char *argv[])
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("Gateway vs direct, per streamed response."));
     parser.addHelpOption();
-    const QCommandLineOption upstreamOption(QStringLiteral("upstream"), QStringLiteral("The scripted upstream."),
+    const QCommandLineOption upstreamOption(QStringLiteral("upstream"),
+                                            QStringLiteral("The scripted upstream."),
                                             QStringLiteral("URL"));
     const QCommandLineOption countOption(QStringLiteral("n"), QStringLiteral("Requests per path."),
                                          QStringLiteral("N"), QStringLiteral("200"));
-    const QCommandLineOption promptOption(QStringLiteral("prompt"),
-                                          QStringLiteral("The prompt, which picks the script's reply."),
-                                          QStringLiteral("TEXT"), QStringLiteral("instant"));
+    const QCommandLineOption promptOption(
+        QStringLiteral("prompt"), QStringLiteral("The prompt, which picks the script's reply."),
+        QStringLiteral("TEXT"), QStringLiteral("instant"));
     parser.addOptions({upstreamOption, countOption, promptOption});
     parser.process(application);
     const QUrl upstream(parser.value(upstreamOption));
     const int count = parser.value(countOption).toInt();
     if (!upstream.isValid() || upstream.port() <= 0 || count <= 0) {
-        std::fputs("gateway-bench: --upstream http://HOST:PORT and --n N > 0 are required\n", stderr);
+        std::fputs("gateway-bench: --upstream http://HOST:PORT and --n N > 0 are required\n",
+                   stderr);
         return 2;
     }
 
@@ -147,11 +150,13 @@ int main(int argc, char *argv[])
     const QByteArray body =
         R"({"model":"claude-sonnet-4-5-20250929","max_tokens":1024,"stream":true,)"
         R"("tools":[{"name":"Bash","input_schema":{"type":"object"}}],)"
-        R"("messages":[{"role":"user","content":")" + parser.value(promptOption).toUtf8() + R"("}]})";
+        R"("messages":[{"role":"user","content":")" +
+        parser.value(promptOption).toUtf8() + R"("}]})";
     const auto request = [&body](const QByteArray &key) {
-        return "POST /v1/messages?beta=true HTTP/1.1\r\nHost: bench\r\nx-api-key: " + key
-               + "\r\nanthropic-version: 2023-06-01\r\nContent-Type: application/json\r\nContent-Length: "
-               + QByteArray::number(body.size()) + "\r\n\r\n" + body;
+        return "POST /v1/messages?beta=true HTTP/1.1\r\nHost: bench\r\nx-api-key: " + key +
+               "\r\nanthropic-version: 2023-06-01\r\nContent-Type: "
+               "application/json\r\nContent-Length: " +
+               QByteArray::number(body.size()) + "\r\n\r\n" + body;
     };
     BlockingClient direct;
     BlockingClient throughGateway;
@@ -178,7 +183,8 @@ int main(int argc, char *argv[])
             a = direct.roundTrip(directRequest);
         }
         if (!a || !b) {
-            std::fprintf(stderr, "gateway-bench: round %d failed (%s)\n", round, !a ? "direct" : "gateway");
+            std::fprintf(stderr, "gateway-bench: round %d failed (%s)\n", round,
+                         !a ? "direct" : "gateway");
             status = 1;
             break;
         }
@@ -188,7 +194,8 @@ int main(int argc, char *argv[])
         }
     }
 
-    QMetaObject::invokeMethod(&gatewayContext, [&] { gateway.reset(); }, Qt::BlockingQueuedConnection);
+    QMetaObject::invokeMethod(
+        &gatewayContext, [&] { gateway.reset(); }, Qt::BlockingQueuedConnection);
     gatewayThread.quit();
     gatewayThread.wait();
     if (status != 0)

@@ -39,25 +39,31 @@ QList<turns::TurnEventRecord> syntheticEvents(const QString &turn)
         const QString at = store::nowTimestamp();
         switch (i % 4) {
         case 0:
-            events.append({turn, seq, QStringLiteral("text"),
-                           QJsonObject{{QStringLiteral("text"),
-                                        QStringLiteral("Step %1: I **look** at `file%1.txt` and then decide.").arg(i)}},
-                           at});
+            events.append(
+                {turn, seq, QStringLiteral("text"),
+                 QJsonObject{{QStringLiteral("text"),
+                              QStringLiteral("Step %1: I **look** at `file%1.txt` and then decide.")
+                                  .arg(i)}},
+                 at});
             break;
         case 1:
             events.append({turn, seq, QStringLiteral("tool_use"),
                            QJsonObject{{QStringLiteral("id"), QStringLiteral("toolu_%1").arg(i)},
                                        {QStringLiteral("name"), QStringLiteral("Bash")},
-                                       {QStringLiteral("summary"), QStringLiteral("Bash: cat file%1.txt").arg(i)},
-                                       {QStringLiteral("input"), QJsonObject{{QStringLiteral("command"),
-                                                                             QStringLiteral("cat file%1.txt").arg(i)}}}},
+                                       {QStringLiteral("summary"),
+                                        QStringLiteral("Bash: cat file%1.txt").arg(i)},
+                                       {QStringLiteral("input"),
+                                        QJsonObject{{QStringLiteral("command"),
+                                                     QStringLiteral("cat file%1.txt").arg(i)}}}},
                            at});
             break;
         case 2:
-            events.append({turn, seq, QStringLiteral("tool_result"),
-                           QJsonObject{{QStringLiteral("tool_use_id"), QStringLiteral("toolu_%1").arg(i - 1)},
-                                       {QStringLiteral("content"), QStringLiteral("line one\nline two\nline three")}},
-                           at});
+            events.append(
+                {turn, seq, QStringLiteral("tool_result"),
+                 QJsonObject{
+                     {QStringLiteral("tool_use_id"), QStringLiteral("toolu_%1").arg(i - 1)},
+                     {QStringLiteral("content"), QStringLiteral("line one\nline two\nline three")}},
+                 at});
             break;
         default:
             events.append({turn, seq, QStringLiteral("network"),
@@ -96,7 +102,8 @@ int main(int argc, char *argv[])
     QApplication application(argc, argv);
     QTemporaryDir directory;
     auto store = store::Store::open(directory.filePath(QStringLiteral("data")));
-    if (!store || !folders::Folders(**store, QStringLiteral("user:bench")).add(QStringLiteral("bench")))
+    if (!store ||
+        !folders::Folders(**store, QStringLiteral("user:bench")).add(QStringLiteral("bench")))
         return 2;
 
     // (1) Appending to the open transcript.
@@ -108,13 +115,18 @@ int main(int argc, char *argv[])
         view.showTopic(QStringLiteral("bench"), QStringLiteral("main"));
         if (!ready.wait(30000))
             return 2;
-        std::printf("compositing: %s\n", view.compositing() == desktop::WebViewCompositing::Software
-                                              ? "software (the window's default)"
-                                              : qPrintable(QStringLiteral("chosen by the environment (QT_QUICK_BACKEND=%1)")
-                                                               .arg(qEnvironmentVariable("QT_QUICK_BACKEND"))));
-        const turns::TurnRecord turn = turnRecord(QStringLiteral("11111111-0000-0000-0000-000000000000"));
+        std::printf(
+            "compositing: %s\n",
+            view.compositing() == desktop::WebViewCompositing::Software
+                ? "software (the window's default)"
+                : qPrintable(QStringLiteral("chosen by the environment (QT_QUICK_BACKEND=%1)")
+                                 .arg(qEnvironmentVariable("QT_QUICK_BACKEND"))));
+        const turns::TurnRecord turn =
+            turnRecord(QStringLiteral("11111111-0000-0000-0000-000000000000"));
         const QList<turns::TurnEventRecord> events = syntheticEvents(turn.id);
-        const double heapBefore = runJavaScript(view.page(), QStringLiteral("performance.memory.usedJSHeapSize")).toDouble();
+        const double heapBefore =
+            runJavaScript(view.page(), QStringLiteral("performance.memory.usedJSHeapSize"))
+                .toDouble();
         QElapsedTimer clock;
         clock.start();
         view.addTurn(turn);
@@ -125,17 +137,23 @@ int main(int argc, char *argv[])
         }
         // Tool results fold into their call: prompt + text + tool + network rows.
         const int expected = 1 + eventCount / 4 * 3;
-        if (!waitForScript(view.page(), itemCount + QStringLiteral(" >= %1").arg(expected), 600000)) {
+        if (!waitForScript(view.page(), itemCount + QStringLiteral(" >= %1").arg(expected),
+                           600000)) {
             std::printf("append: only %d of %d items arrived\n",
                         runJavaScript(view.page(), itemCount).toInt(), expected);
             return 1;
         }
         const double ms = double(clock.elapsed());
-        const double heapAfter = runJavaScript(view.page(), QStringLiteral("performance.memory.usedJSHeapSize")).toDouble();
-        const int nodes = runJavaScript(view.page(), QStringLiteral("document.getElementsByTagName('*').length")).toInt();
-        std::printf("append %d events: %.0f ms, %.3f ms/event (target <= 2), JS heap %.1f MiB -> %.1f MiB, "
-                    "%d DOM elements\n",
-                    eventCount, ms, ms / eventCount, heapBefore / 1048576.0, heapAfter / 1048576.0, nodes);
+        const double heapAfter =
+            runJavaScript(view.page(), QStringLiteral("performance.memory.usedJSHeapSize"))
+                .toDouble();
+        const int nodes =
+            runJavaScript(view.page(), QStringLiteral("document.getElementsByTagName('*').length"))
+                .toInt();
+        std::printf(
+            "append %d events: %.0f ms, %.3f ms/event (target <= 2), JS heap %.1f MiB -> %.1f MiB, "
+            "%d DOM elements\n",
+            eventCount, ms, ms / eventCount, heapBefore / 1048576.0, heapAfter / 1048576.0, nodes);
     }
 
     // (3) The GUI thread while a turn streams into the page, without the
@@ -175,15 +193,18 @@ int main(int argc, char *argv[])
             onCpuMs += stall.onCpuMs;
             waitingMs += stall.waitingForCpuMs;
         }
-        std::printf("stream %d events at %d ms per batch of %d into the page: longest GUI stall %lld ms "
-                    "(%lld stalls over 16 ms, %lld ms in them: %lld ms on a CPU, %lld ms waiting for one)\n",
-                    int(events.size()), pacedIntervalMs, batchSize, meter.longestStallMs(),
-                    qint64(meter.stalls().size()), stalledMs, onCpuMs, waitingMs);
+        std::printf(
+            "stream %d events at %d ms per batch of %d into the page: longest GUI stall %lld ms "
+            "(%lld stalls over 16 ms, %lld ms in them: %lld ms on a CPU, %lld ms waiting for "
+            "one)\n",
+            int(events.size()), pacedIntervalMs, batchSize, meter.longestStallMs(),
+            qint64(meter.stalls().size()), stalledMs, onCpuMs, waitingMs);
     }
 
     // (2) Opening a topic with 10,000 stored events.
     {
-        const turns::TurnRecord turn = turnRecord(QStringLiteral("22222222-0000-0000-0000-000000000000"));
+        const turns::TurnRecord turn =
+            turnRecord(QStringLiteral("22222222-0000-0000-0000-000000000000"));
         turns::TurnRecords records(**store);
         if (!records.insert(turn) || !records.appendEvents(syntheticEvents(turn.id)))
             return 2;

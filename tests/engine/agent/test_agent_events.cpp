@@ -53,9 +53,12 @@ private slots:
         const QJsonObject result = events[2].json;
         QCOMPARE(result.value(QStringLiteral("tool_use_id")).toString(),
                  use.value(QStringLiteral("id")).toString());
-        QVERIFY(result.value(QStringLiteral("content")).toString().startsWith(QStringLiteral("Linux ")));
+        QVERIFY(result.value(QStringLiteral("content"))
+                    .toString()
+                    .startsWith(QStringLiteral("Linux ")));
         QCOMPARE(result.value(QStringLiteral("is_error")).toBool(), false);
-        QCOMPARE(events[3].json.value(QStringLiteral("text")).toString(), QStringLiteral("Done: 4"));
+        QCOMPARE(events[3].json.value(QStringLiteral("text")).toString(),
+                 QStringLiteral("Done: 4"));
 
         const QJsonObject end = events[4].json;
         QCOMPARE(end.value(QStringLiteral("subtype")).toString(), QStringLiteral("success"));
@@ -99,7 +102,8 @@ private slots:
         QCOMPARE(events[0].kind, QStringLiteral("tool_progress"));
         QCOMPARE(events[0].json.value(QStringLiteral("tool_use_id")).toString(),
                  QStringLiteral("toolu_1"));
-        QCOMPARE(events[0].json.value(QStringLiteral("tool_name")).toString(), QStringLiteral("Bash"));
+        QCOMPARE(events[0].json.value(QStringLiteral("tool_name")).toString(),
+                 QStringLiteral("Bash"));
         QCOMPARE(events[0].json.value(QStringLiteral("elapsed_seconds")).toDouble(), 3.5);
     }
 
@@ -116,7 +120,8 @@ private slots:
         QCOMPARE(events[2].json.value(QStringLiteral("summary")).toString(),
                  QStringLiteral("Read: /home/agent/a.md"));
         for (const AgentEvent &event : events)
-            QCOMPARE(event.json.value(QStringLiteral("message_id")).toString(), QStringLiteral("m1"));
+            QCOMPARE(event.json.value(QStringLiteral("message_id")).toString(),
+                     QStringLiteral("m1"));
     }
 
     void toolResultBlocksBecomeText()
@@ -132,11 +137,12 @@ private slots:
 
     void summariesAreOneShortLine()
     {
-        const QString summary = toolCallSummary(
-            QStringLiteral("Bash"),
-            QJsonObject{{QStringLiteral("command"), QStringLiteral("for i in 1 2 3\ndo echo $i\ndone ") +
-                                                        QString(200, QLatin1Char('x'))}},
-            40);
+        const QString summary =
+            toolCallSummary(QStringLiteral("Bash"),
+                            QJsonObject{{QStringLiteral("command"),
+                                         QStringLiteral("for i in 1 2 3\ndo echo $i\ndone ") +
+                                             QString(200, QLatin1Char('x'))}},
+                            40);
         QCOMPARE(summary.size(), 40);
         QVERIFY(!summary.contains(QLatin1Char('\n')));
         QVERIFY(summary.startsWith(QStringLiteral("Bash: for i in 1 2 3 do echo $i done")));

@@ -110,7 +110,8 @@ private slots:
         QVERIFY(copied.contains(child.toUtf8()));
         QVERIFY(!copied.contains(parent.toUtf8()));
         QCOMPARE(copied.count('\n'), 2);
-        QCOMPARE(QFileInfo(sessionPath(child)).permissions() & (QFile::ReadOther | QFile::ReadGroup),
+        QCOMPARE(QFileInfo(sessionPath(child)).permissions() &
+                     (QFile::ReadOther | QFile::ReadGroup),
                  QFileDevice::Permissions());
         QCOMPARE(inspectClaudeSession(*home, child).state, SessionFileState::Usable);
         QVERIFY2(!forkClaudeSession(*home, parent, child), "a fork never overwrites a file");
@@ -138,7 +139,8 @@ private slots:
         const auto home = openHome();
         const SessionFileCheck check = inspectClaudeSession(*home, parent);
         QCOMPARE(check.state, SessionFileState::Unusable);
-        QVERIFY2(check.problem.contains(QStringLiteral("symbolic link")), qPrintable(check.problem));
+        QVERIFY2(check.problem.contains(QStringLiteral("symbolic link")),
+                 qPrintable(check.problem));
         const auto forked = forkClaudeSession(*home, parent, child);
         QVERIFY(!forked);
         QCOMPARE(forked.error().code, QStringLiteral("home.unsafe-path"));

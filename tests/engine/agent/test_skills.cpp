@@ -22,7 +22,8 @@ void write(const QString &path, const QByteArray &content)
         qFatal("cannot write %s", qPrintable(path));
 }
 
-const QByteArray good = "---\nname: release-notes\ndescription: Writes release notes.\n---\n\nBody.\n";
+const QByteArray good =
+    "---\nname: release-notes\ndescription: Writes release notes.\n---\n\nBody.\n";
 
 } // namespace
 
@@ -43,7 +44,10 @@ private:
     }
 
     QString homePath() const { return m_dir.filePath(QStringLiteral("homes/h")); }
-    QString skill(const QString &name) { return homePath() + QStringLiteral("/skills/%1/SKILL.md").arg(name); }
+    QString skill(const QString &name)
+    {
+        return homePath() + QStringLiteral("/skills/%1/SKILL.md").arg(name);
+    }
 
 private slots:
     void init()
@@ -103,7 +107,8 @@ private slots:
                  qPrintable(checked.error().message));
         QVERIFY(QFile::remove(homePath() + QStringLiteral("/skills")));
         QDir().mkpath(homePath() + QStringLiteral("/skills/x"));
-        QVERIFY(QFile::link(outside.filePath(QStringLiteral("x/SKILL.md")), skill(QStringLiteral("x"))));
+        QVERIFY(QFile::link(outside.filePath(QStringLiteral("x/SKILL.md")),
+                            skill(QStringLiteral("x"))));
         checked = check();
         QVERIFY(!checked);
         QCOMPARE(checked.error().code, QStringLiteral("home.unsafe-path"));
@@ -114,8 +119,9 @@ private slots:
         QDir().mkpath(homePath() + QStringLiteral("/skills/empty"));
         const auto checked = check();
         QVERIFY(!checked);
-        QVERIFY2(checked.error().message.startsWith(QStringLiteral("skills/empty/SKILL.md: is missing")),
-                 qPrintable(checked.error().message));
+        QVERIFY2(
+            checked.error().message.startsWith(QStringLiteral("skills/empty/SKILL.md: is missing")),
+            qPrintable(checked.error().message));
     }
 };
 

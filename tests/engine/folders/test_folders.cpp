@@ -347,8 +347,9 @@ private slots:
         const Result<QStringList> busy = m_folders->remove(QStringLiteral("corp/eng"), true);
         QVERIFY(!busy);
         QCOMPARE(busy.error().code, QStringLiteral("folder.busy"));
-        QVERIFY2(busy.error().message.contains(QStringLiteral("az-t2 of 'corp/eng/sre' is running")),
-                 qPrintable(busy.error().message));
+        QVERIFY2(
+            busy.error().message.contains(QStringLiteral("az-t2 of 'corp/eng/sre' is running")),
+            qPrintable(busy.error().message));
         QCOMPARE(rows(), before);
         QVERIFY(QFileInfo::exists(homeOf(QStringLiteral("corp/eng/sre")) +
                                   QStringLiteral("/notes.md")));
@@ -357,28 +358,39 @@ private slots:
         const Result<QStringList> removed = m_folders->remove(QStringLiteral("corp/eng"), true);
         QVERIFY2(removed, qPrintable(why(removed)));
         const auto naming = [this](const QString &table, const QString &column) {
-            return count(*m_store, QStringLiteral("SELECT count(*) FROM %1 WHERE %2 LIKE 'corp/eng%'")
-                                       .arg(table, column));
+            return count(*m_store,
+                         QStringLiteral("SELECT count(*) FROM %1 WHERE %2 LIKE 'corp/eng%'")
+                             .arg(table, column));
         };
         QCOMPARE(naming(QStringLiteral("acl"), QStringLiteral("principal")), 0);
         QCOMPARE(naming(QStringLiteral("acl"), QStringLiteral("scope")), 0);
         QCOMPARE(naming(QStringLiteral("routes"), QStringLiteral("target")), 0);
         QCOMPARE(naming(QStringLiteral("network_rules"), QStringLiteral("folder")), 0);
         // What names other folders stays: corp's grant on corp/*, corporate's rows.
-        QCOMPARE(count(*m_store, QStringLiteral("SELECT count(*) FROM acl WHERE principal IN ('corp', 'corporate')")), 2);
-        QCOMPARE(count(*m_store, QStringLiteral("SELECT count(*) FROM routes WHERE target = 'corporate'")), 1);
-        QCOMPARE(count(*m_store, QStringLiteral("SELECT count(*) FROM network_rules WHERE folder = 'corporate'")), 1);
+        QCOMPARE(count(*m_store,
+                       QStringLiteral(
+                           "SELECT count(*) FROM acl WHERE principal IN ('corp', 'corporate')")),
+                 2);
+        QCOMPARE(count(*m_store,
+                       QStringLiteral("SELECT count(*) FROM routes WHERE target = 'corporate'")),
+                 1);
+        QCOMPARE(
+            count(*m_store,
+                  QStringLiteral("SELECT count(*) FROM network_rules WHERE folder = 'corporate'")),
+            1);
         const Result<QList<audit::Entry>> logged =
             audit::AuditLog(*m_store).query({QStringLiteral("folder.rm"), {}, 0, 10, {}});
         QVERIFY(logged && logged->size() == 1);
-        const QJsonObject also = logged->first().detail.value(QStringLiteral("also_removed")).toObject();
+        const QJsonObject also =
+            logged->first().detail.value(QStringLiteral("also_removed")).toObject();
         QCOMPARE(also.value(QStringLiteral("acl.principal")).toInt(), 1);
         QCOMPARE(also.value(QStringLiteral("routes.target")).toInt(), 2);
         QCOMPARE(also.value(QStringLiteral("network_rules.folder")).toInt(), 2);
 
         QVERIFY(m_folders->add(QStringLiteral("corp/eng")));
-        QCOMPARE(count(*m_store, QStringLiteral("SELECT count(*) FROM acl WHERE principal = 'corp/eng' OR "
-                                                "scope LIKE 'corp/eng%'")),
+        QCOMPARE(count(*m_store,
+                       QStringLiteral("SELECT count(*) FROM acl WHERE principal = 'corp/eng' OR "
+                                      "scope LIKE 'corp/eng%'")),
                  0);
         QCOMPARE(naming(QStringLiteral("network_rules"), QStringLiteral("folder")), 0);
     }
@@ -778,7 +790,9 @@ private slots:
         QCOMPARE(busy.error().code, QStringLiteral("topic.busy"));
         QVERIFY2(busy.error().message.contains(QStringLiteral("az-t2 is running")),
                  qPrintable(busy.error().message));
-        QCOMPARE(count(*m_store, QStringLiteral("SELECT count(*) FROM sessions WHERE topic = 'main'")), 1);
+        QCOMPARE(
+            count(*m_store, QStringLiteral("SELECT count(*) FROM sessions WHERE topic = 'main'")),
+            1);
         exec(QStringLiteral("UPDATE turns SET state = 'cancelled' WHERE id = 't2'"));
 
         const Result<Topic> renamed = m_topics->rename(
@@ -796,9 +810,12 @@ private slots:
         QCOMPARE(
             count(*m_store, QStringLiteral("SELECT count(*) FROM sessions WHERE topic = 'main'")),
             0);
-        QCOMPARE(count(*m_store, QStringLiteral("SELECT count(*) FROM turns WHERE topic = 'release'")), 2);
-        QCOMPARE(count(*m_store, QStringLiteral(
-                                     "SELECT count(*) FROM observations WHERE observer_topic = 'release'")),
+        QCOMPARE(
+            count(*m_store, QStringLiteral("SELECT count(*) FROM turns WHERE topic = 'release'")),
+            2);
+        QCOMPARE(count(*m_store,
+                       QStringLiteral(
+                           "SELECT count(*) FROM observations WHERE observer_topic = 'release'")),
                  1);
 
         const Result<Topic> clash = m_topics->rename(

@@ -32,9 +32,11 @@ bool parse(QByteArray &buffer, ClientReply &reply, bool &headDone, bool headOnly
         if (headOnly)
             return true;
     }
-    const bool chunked = headerValue(reply.headers, "transfer-encoding").value_or(QByteArray()) == "chunked";
+    const bool chunked =
+        headerValue(reply.headers, "transfer-encoding").value_or(QByteArray()) == "chunked";
     if (!chunked) {
-        const qsizetype length = headerValue(reply.headers, "content-length").value_or("0").toLongLong();
+        const qsizetype length =
+            headerValue(reply.headers, "content-length").value_or("0").toLongLong();
         if (buffer.size() > 0 && reply.firstBodyMs < 0)
             reply.firstBodyMs = clock.elapsed();
         if (buffer.size() < length)
@@ -69,12 +71,13 @@ ClientReply sendRequest(const QHostAddress &server, quint16 port, const ClientRe
     QByteArray bytes = request.method + ' ' + request.target + " HTTP/1.1\r\nHost: gateway\r\n";
     for (const HttpHeader &header : request.headers)
         bytes += header.first + ": " + header.second + "\r\n";
-    bytes += "Content-Length: " + QByteArray::number(request.body.size()) + "\r\n\r\n" + request.body;
+    bytes +=
+        "Content-Length: " + QByteArray::number(request.body.size()) + "\r\n\r\n" + request.body;
     return sendRaw(server, port, bytes, request.method == "HEAD", from, timeoutMs);
 }
 
-ClientReply sendRaw(const QHostAddress &server, quint16 port, const QByteArray &bytes, bool headOnly,
-                    const QHostAddress &from, int timeoutMs)
+ClientReply sendRaw(const QHostAddress &server, quint16 port, const QByteArray &bytes,
+                    bool headOnly, const QHostAddress &from, int timeoutMs)
 {
     ClientReply reply;
     QTcpSocket socket;
@@ -106,14 +109,16 @@ ClientReply sendRaw(const QHostAddress &server, quint16 port, const QByteArray &
 QByteArray messagesBody(const QString &prompt, const QString &model, bool stream)
 {
     const QJsonObject tool{{QStringLiteral("name"), QStringLiteral("Bash")},
-                           {QStringLiteral("input_schema"), QJsonObject{{QStringLiteral("type"), QStringLiteral("object")}}}};
-    return QJsonDocument(QJsonObject{{QStringLiteral("model"), model},
-                                     {QStringLiteral("max_tokens"), 1000},
-                                     {QStringLiteral("stream"), stream},
-                                     {QStringLiteral("tools"), QJsonArray{tool}},
-                                     {QStringLiteral("messages"),
-                                      QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
-                                                             {QStringLiteral("content"), prompt}}}}})
+                           {QStringLiteral("input_schema"),
+                            QJsonObject{{QStringLiteral("type"), QStringLiteral("object")}}}};
+    return QJsonDocument(
+               QJsonObject{{QStringLiteral("model"), model},
+                           {QStringLiteral("max_tokens"), 1000},
+                           {QStringLiteral("stream"), stream},
+                           {QStringLiteral("tools"), QJsonArray{tool}},
+                           {QStringLiteral("messages"),
+                            QJsonArray{QJsonObject{{QStringLiteral("role"), QStringLiteral("user")},
+                                                   {QStringLiteral("content"), prompt}}}}})
         .toJson(QJsonDocument::Compact);
 }
 

@@ -45,7 +45,8 @@ ClientReply sendRaw(const QHostAddress &server, quint16 port, const QByteArray &
                     int timeoutMs = 5000);
 
 // A /v1/messages body with tools, streamed, whose prompt is `prompt`.
-QByteArray messagesBody(const QString &prompt, const QString &model = QStringLiteral("claude-sonnet-4-5-20250929"),
+QByteArray messagesBody(const QString &prompt,
+                        const QString &model = QStringLiteral("claude-sonnet-4-5-20250929"),
                         bool stream = true);
 
 // A /v1/responses body (Codex's shape) with one function tool, whose

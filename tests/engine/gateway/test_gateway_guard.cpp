@@ -36,20 +36,24 @@ constexpr qsizetype bodyBytesPerTurn = 64 * 1024 * 1024;
 // A request as Claude Code sends it, with `extra` header lines (raw,
 // CRLF-terminated) and the body given; Content-Length is the body's
 // unless `declaredLength` says otherwise.
-QByteArray rawRequest(const QByteArray &token, const QByteArray &requestLine = "POST /v1/messages?beta=true HTTP/1.1",
-                      const QByteArray &extra = {}, const QByteArray &body = messagesBody(QStringLiteral("hi")),
+QByteArray rawRequest(const QByteArray &token,
+                      const QByteArray &requestLine = "POST /v1/messages?beta=true HTTP/1.1",
+                      const QByteArray &extra = {},
+                      const QByteArray &body = messagesBody(QStringLiteral("hi")),
                       qsizetype declaredLength = -1)
 {
-    return requestLine + "\r\nHost: 127.0.0.2:3129\r\nx-api-key: " + token
-           + "\r\nanthropic-version: 2023-06-01\r\ncontent-type: application/json\r\n" + extra
-           + "Content-Length: " + QByteArray::number(declaredLength < 0 ? body.size() : declaredLength)
-           + "\r\n\r\n" + body;
+    return requestLine + "\r\nHost: 127.0.0.2:3129\r\nx-api-key: " + token +
+           "\r\nanthropic-version: 2023-06-01\r\ncontent-type: application/json\r\n" + extra +
+           "Content-Length: " +
+           QByteArray::number(declaredLength < 0 ? body.size() : declaredLength) + "\r\n\r\n" +
+           body;
 }
 
 QString reasonOf(const QSignalSpy &refused)
 {
-    return refused.isEmpty() ? QStringLiteral("(nothing recorded)")
-                             : refused.last().first().toJsonObject().value(QStringLiteral("reason")).toString();
+    return refused.isEmpty()
+               ? QStringLiteral("(nothing recorded)")
+               : refused.last().first().toJsonObject().value(QStringLiteral("reason")).toString();
 }
 
 // Sockets from the guest's address that connect and then send nothing.
@@ -105,7 +109,8 @@ private:
         options.client = guestAddress;
         options.token = m_token;
         options.provider.kind = ProviderKind::AnthropicApiKey;
-        options.provider.upstream = QUrl(QStringLiteral("http://127.0.0.1:%1").arg(m_upstream->port()));
+        options.provider.upstream =
+            QUrl(QStringLiteral("http://127.0.0.1:%1").arg(m_upstream->port()));
         options.provider.credential = apiKey;
         options.tools = [](const QByteArray &, const ToolReplyTo &reply) {
             reply(ToolReply{200, R"({"jsonrpc":"2.0"})"});
@@ -124,11 +129,15 @@ private:
         auto served = gateway();
         QSignalSpy refused(served.get(), &ModelGateway::refused);
         const ClientReply reply = sendRaw(gatewayAddress, served->port(), request);
-        QVERIFY2(reply.status == status,
-                 qPrintable(QStringLiteral("status %1 (want %2), timed out: %3; the upstream got %4 bytes:\n%5")
-                                .arg(reply.status).arg(status).arg(reply.timedOut)
-                                .arg(m_upstream->received().size())
-                                .arg(QString::fromLatin1(m_upstream->received().left(400)))));
+        QVERIFY2(
+            reply.status == status,
+            qPrintable(
+                QStringLiteral("status %1 (want %2), timed out: %3; the upstream got %4 bytes:\n%5")
+                    .arg(reply.status)
+                    .arg(status)
+                    .arg(reply.timedOut)
+                    .arg(m_upstream->received().size())
+                    .arg(QString::fromLatin1(m_upstream->received().left(400)))));
         QVERIFY2(m_upstream->received().isEmpty(), m_upstream->received().left(400).constData());
         QTRY_VERIFY2(!refused.isEmpty(), "the refusal was not recorded");
     }
@@ -147,14 +156,16 @@ private slots:
         QTest::addColumn<QByteArray>("requestLine");
         QTest::newRow("messages") << QByteArray("POST /v1/messages?beta=true HTTP/1.1");
         QTest::newRow("messages-no-query") << QByteArray("POST /v1/messages HTTP/1.1");
-        QTest::newRow("count-tokens") << QByteArray("POST /v1/messages/count_tokens?beta=true HTTP/1.1");
+        QTest::newRow("count-tokens")
+            << QByteArray("POST /v1/messages/count_tokens?beta=true HTTP/1.1");
     }
 
     void theAgentsEndpointsReachTheUpstream()
     {
         QFETCH(QByteArray, requestLine);
         auto served = gateway();
-        const ClientReply reply = sendRaw(gatewayAddress, served->port(), rawRequest(m_token, requestLine));
+        const ClientReply reply =
+            sendRaw(gatewayAddress, served->port(), rawRequest(m_token, requestLine));
         QCOMPARE(reply.status, 200);
         const QByteArray target = requestLine.split(' ')[1];
         QVERIFY2(m_upstream->received().startsWith("POST " + target + " HTTP/1.1\r\n"),
@@ -166,10 +177,13 @@ private slots:
     void theProbeIsAnsweredHere()
     {
         auto served = gateway();
-        const ClientReply hello =
-            sendRaw(gatewayAddress, served->port(), "HEAD /api/hello HTTP/1.1\r\nHost: x\r\n\r\n", true);
+        const ClientReply hello = sendRaw(gatewayAddress, served->port(),
+                                          "HEAD /api/hello HTTP/1.1\r\nHost: x\r\n\r\n", true);
         QCOMPARE(hello.status, 200);
-        QCOMPARE(sendRaw(gatewayAddress, served->port(), "GET /api/hello HTTP/1.1\r\nHost: x\r\n\r\n").status, 200);
+        QCOMPARE(
+            sendRaw(gatewayAddress, served->port(), "GET /api/hello HTTP/1.1\r\nHost: x\r\n\r\n")
+                .status,
+            200);
         QVERIFY(m_upstream->received().isEmpty());
     }
 
@@ -178,23 +192,32 @@ private slots:
         QTest::addColumn<QByteArray>("requestLine");
         QTest::addColumn<int>("status");
         QTest::newRow("files-list") << QByteArray("GET /v1/files HTTP/1.1") << 404;
-        QTest::newRow("files-download") << QByteArray("GET /v1/files/file_011CNha8iCJcU1wXNR6q4V8w/content HTTP/1.1") << 404;
-        QTest::newRow("files-delete") << QByteArray("DELETE /v1/files/file_011CNha8iCJcU1wXNR6q4V8w HTTP/1.1") << 404;
+        QTest::newRow("files-download")
+            << QByteArray("GET /v1/files/file_011CNha8iCJcU1wXNR6q4V8w/content HTTP/1.1") << 404;
+        QTest::newRow("files-delete")
+            << QByteArray("DELETE /v1/files/file_011CNha8iCJcU1wXNR6q4V8w HTTP/1.1") << 404;
         QTest::newRow("batches-list") << QByteArray("GET /v1/messages/batches HTTP/1.1") << 404;
         QTest::newRow("batches-create") << QByteArray("POST /v1/messages/batches HTTP/1.1") << 404;
-        QTest::newRow("batch-results") << QByteArray("GET /v1/messages/batches/msgbatch_01/results HTTP/1.1") << 404;
+        QTest::newRow("batch-results")
+            << QByteArray("GET /v1/messages/batches/msgbatch_01/results HTTP/1.1") << 404;
         QTest::newRow("models") << QByteArray("GET /v1/models HTTP/1.1") << 404;
         QTest::newRow("messages-get") << QByteArray("GET /v1/messages HTTP/1.1") << 405;
         QTest::newRow("messages-delete") << QByteArray("DELETE /v1/messages HTTP/1.1") << 405;
-        QTest::newRow("count-tokens-put") << QByteArray("PUT /v1/messages/count_tokens HTTP/1.1") << 405;
-        QTest::newRow("messages-other-query") << QByteArray("POST /v1/messages?beta=true&x=1 HTTP/1.1") << 404;
-        QTest::newRow("messages-trailing-slash") << QByteArray("POST /v1/messages/ HTTP/1.1") << 404;
+        QTest::newRow("count-tokens-put")
+            << QByteArray("PUT /v1/messages/count_tokens HTTP/1.1") << 405;
+        QTest::newRow("messages-other-query")
+            << QByteArray("POST /v1/messages?beta=true&x=1 HTTP/1.1") << 404;
+        QTest::newRow("messages-trailing-slash")
+            << QByteArray("POST /v1/messages/ HTTP/1.1") << 404;
         QTest::newRow("probe-post") << QByteArray("POST /api/hello HTTP/1.1") << 405;
         QTest::newRow("probe-query") << QByteArray("HEAD /api/hello?x=1 HTTP/1.1") << 404;
-        QTest::newRow("absolute-form") << QByteArray("POST http://127.0.0.1:1/v1/messages HTTP/1.1") << 400;
-        QTest::newRow("absolute-form-files") << QByteArray("GET https://api.anthropic.com/v1/files HTTP/1.1") << 400;
+        QTest::newRow("absolute-form")
+            << QByteArray("POST http://127.0.0.1:1/v1/messages HTTP/1.1") << 400;
+        QTest::newRow("absolute-form-files")
+            << QByteArray("GET https://api.anthropic.com/v1/files HTTP/1.1") << 400;
         QTest::newRow("asterisk-form") << QByteArray("OPTIONS * HTTP/1.1") << 400;
-        QTest::newRow("authority-form") << QByteArray("CONNECT api.anthropic.com:443 HTTP/1.1") << 400;
+        QTest::newRow("authority-form")
+            << QByteArray("CONNECT api.anthropic.com:443 HTTP/1.1") << 400;
     }
 
     void everythingElseIsRefusedBeforeTheUpstream()
@@ -220,8 +243,10 @@ private slots:
         QTest::newRow("delete-character") << line << QByteArray("anthropic-beta: a\x7f" "b\r\n");
         QTest::newRow("space-in-a-name") << line << QByteArray("X Inj: a\r\n");
         QTest::newRow("separator-in-a-name") << line << QByteArray("X(Inj): a\r\n");
-        QTest::newRow("folded-line") << line << QByteArray("anthropic-beta: a\r\n Host: evil.example\r\n");
-        QTest::newRow("nul-in-the-target") << QByteArray("POST /v1/messages\0x HTTP/1.1", 29) << QByteArray();
+        QTest::newRow("folded-line")
+            << line << QByteArray("anthropic-beta: a\r\n Host: evil.example\r\n");
+        QTest::newRow("nul-in-the-target")
+            << QByteArray("POST /v1/messages\0x HTTP/1.1", 29) << QByteArray();
         QTest::newRow("bare-lf-after-the-request-line")
             << QByteArray("POST /v1/messages HTTP/1.1\nHost: evil.example") << QByteArray();
     }
@@ -243,7 +268,8 @@ private slots:
                                  "Forwarded: for=203.0.113.7\r\nProxy-Authorization: Basic eDp5\r\n"
                                  "Cookie: session=guest\r\nanthropic-organization-id: org-guest\r\n"
                                  "Connection: keep-alive, X-Custom-Thing\r\nTE: trailers\r\n";
-        QCOMPARE(sendRaw(gatewayAddress, served->port(), rawRequest(m_token, "POST /v1/messages?beta=true HTTP/1.1", extra))
+        QCOMPARE(sendRaw(gatewayAddress, served->port(),
+                         rawRequest(m_token, "POST /v1/messages?beta=true HTTP/1.1", extra))
                      .status,
                  200);
         const QByteArray seen = m_upstream->received().toLower();
@@ -271,19 +297,24 @@ private slots:
     {
         auto served = gateway();
         const QByteArray pad = "X-Pad: " + QByteArray(maxHeadBytes - 1024, 'a') + "\r\n";
-        QCOMPARE(sendRaw(gatewayAddress, served->port(), rawRequest(m_token, "POST /v1/messages HTTP/1.1", pad)).status,
+        QCOMPARE(sendRaw(gatewayAddress, served->port(),
+                         rawRequest(m_token, "POST /v1/messages HTTP/1.1", pad))
+                     .status,
                  200);
     }
 
     void anOversizedBodyIsRefusedFromItsLength()
     {
         // Only the head is sent: the refusal must not wait for the body.
-        expectRefused(rawRequest(m_token, "POST /v1/messages?beta=true HTTP/1.1", {}, {}, maxBodyBytes + 1), 413);
+        expectRefused(
+            rawRequest(m_token, "POST /v1/messages?beta=true HTTP/1.1", {}, {}, maxBodyBytes + 1),
+            413);
     }
 
     void aWrongTokenIsRefusedBeforeTheBody()
     {
-        expectRefused(rawRequest("not-the-token", "POST /v1/messages?beta=true HTTP/1.1", {}, {}, 8 * 1024 * 1024),
+        expectRefused(rawRequest("not-the-token", "POST /v1/messages?beta=true HTTP/1.1", {}, {},
+                                 8 * 1024 * 1024),
                       401);
     }
 
@@ -292,8 +323,9 @@ private slots:
         auto served = gateway();
         const QByteArray body = messagesBody(QString(8 * 1024 * 1024, QLatin1Char('x')));
         const ClientReply reply =
-            sendRaw(gatewayAddress, served->port(), rawRequest(m_token, "POST /v1/messages HTTP/1.1", {}, body),
-                    false, guestAddress, 30000);
+            sendRaw(gatewayAddress, served->port(),
+                    rawRequest(m_token, "POST /v1/messages HTTP/1.1", {}, body), false,
+                    guestAddress, 30000);
         QCOMPARE(reply.status, 200);
         QVERIFY(m_upstream->received().size() > body.size());
     }
@@ -330,7 +362,8 @@ private slots:
         const int turns = connectionsInAll / connectionsPerTurn + 1;
         for (int turn = 0; turn < turns; ++turn) {
             gateways.push_back(gateway());
-            floods.push_back(std::make_unique<IdleClients>(gateways.back()->port(), connectionsPerTurn));
+            floods.push_back(
+                std::make_unique<IdleClients>(gateways.back()->port(), connectionsPerTurn));
             QTRY_VERIFY_WITH_TIMEOUT(floods.back()->settled(), 20000);
         }
         const auto open = [&floods] {
@@ -342,7 +375,8 @@ private slots:
         QTRY_VERIFY2_WITH_TIMEOUT(open() <= connectionsInAll, qPrintable(QString::number(open())),
                                   20000);
         floods.clear();
-        QTRY_COMPARE(sendRaw(gatewayAddress, gateways.front()->port(), rawRequest(m_token)).status, 200);
+        QTRY_COMPARE(sendRaw(gatewayAddress, gateways.front()->port(), rawRequest(m_token)).status,
+                     200);
     }
 
     void bodiesInFlightPerTurnAreCapped()
@@ -360,13 +394,15 @@ private slots:
             connect(raw, &QTcpSocket::connected, raw, [raw, this, declared] {
                 raw->write(rawRequest(m_token, "POST /v1/messages HTTP/1.1", {}, "{", declared));
             });
-            connect(raw, &QTcpSocket::readyRead, raw, [raw, &replies] { replies += raw->readAll(); });
+            connect(raw, &QTcpSocket::readyRead, raw,
+                    [raw, &replies] { replies += raw->readAll(); });
             raw->connectToHost(gatewayAddress, served->port());
             clients.push_back(std::move(socket));
         }
         const int held = int(bodyBytesPerTurn / declared);
-        QTRY_VERIFY2_WITH_TIMEOUT(replies.count("HTTP/1.1 503") >= connectionsPerTurn - held,
-                                  qPrintable(QStringLiteral("%1 refused").arg(replies.count("HTTP/1.1 503"))), 5000);
+        QTRY_VERIFY2_WITH_TIMEOUT(
+            replies.count("HTTP/1.1 503") >= connectionsPerTurn - held,
+            qPrintable(QStringLiteral("%1 refused").arg(replies.count("HTTP/1.1 503"))), 5000);
         QVERIFY(m_upstream->received().isEmpty());
     }
 

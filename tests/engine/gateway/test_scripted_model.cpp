@@ -32,8 +32,9 @@ QJsonObject user(const QJsonValue &content)
 QJsonObject assistant(const QString &text)
 {
     return {{QStringLiteral("role"), QStringLiteral("assistant")},
-            {QStringLiteral("content"), QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("text")},
-                                                               {QStringLiteral("text"), text}}}}};
+            {QStringLiteral("content"),
+             QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("text")},
+                                    {QStringLiteral("text"), text}}}}};
 }
 
 QJsonObject textBlock(const QString &text)
@@ -53,7 +54,8 @@ QJsonObject request(const QJsonArray &messages, bool tools = true)
     QJsonObject object{{QStringLiteral("model"), QStringLiteral("claude-test")},
                        {QStringLiteral("messages"), messages}};
     if (tools)
-        object.insert(QStringLiteral("tools"), QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("Bash")}}});
+        object.insert(QStringLiteral("tools"),
+                      QJsonArray{QJsonObject{{QStringLiteral("name"), QStringLiteral("Bash")}}});
     return object;
 }
 
@@ -117,14 +119,17 @@ private slots:
         QTest::addColumn<QByteArray>("json");
         QTest::addColumn<QString>("expected");
         QTest::newRow("not json") << QByteArray("{") << QStringLiteral("not JSON");
-        QTest::newRow("unknown top field") << QByteArray(R"({"exchange": []})") << QStringLiteral("exchange: unknown field");
+        QTest::newRow("unknown top field")
+            << QByteArray(R"({"exchange": []})") << QStringLiteral("exchange: unknown field");
         QTest::newRow("bad step field")
             << QByteArray(R"({"exchanges": [{"steps": [{"txet": "x"}]}]})")
             << QStringLiteral("exchanges[0].steps[0].txet: unknown field");
-        QTest::newRow("empty step") << QByteArray(R"({"exchanges": [{"steps": [{}]}]})")
-                                    << QStringLiteral("exchanges[0].steps[0]: needs text, tool_use or error");
+        QTest::newRow("empty step")
+            << QByteArray(R"({"exchanges": [{"steps": [{}]}]})")
+            << QStringLiteral("exchanges[0].steps[0]: needs text, tool_use or error");
         QTest::newRow("tool without name")
-            << QByteArray(R"({"exchanges": [{"steps": [{"text": "a"}, {"tool_use": [{"input": {}}]}]}]})")
+            << QByteArray(
+                   R"({"exchanges": [{"steps": [{"text": "a"}, {"tool_use": [{"input": {}}]}]}]})")
             << QStringLiteral("exchanges[0].steps[1].tool_use[0].name: must be a non-empty string");
         QTest::newRow("bad status")
             << QByteArray(R"({"fallback": {"error": {"status": 200}}})")
@@ -140,7 +145,8 @@ private slots:
             << QByteArray(R"({"exchanges": [{"steps": [{"text": "go to ${NOWHERE}"}]}]})")
             << QStringLiteral("exchanges[0].steps[0].text: unknown variable ${NOWHERE}");
         QTest::newRow("no steps") << QByteArray(R"({"exchanges": [{"prompt": "x"}]})")
-                                  << QStringLiteral("exchanges[0].steps: must be a non-empty array");
+                                  << QStringLiteral(
+                                         "exchanges[0].steps: must be a non-empty array");
     }
 
     void loadErrorsNameThePlace()
@@ -170,16 +176,17 @@ private slots:
     void toolRoundTripGetsNextStep()
     {
         const ScriptedModel model = loaded();
-        const ScriptedStep &step =
-            model.select(request({user(QStringLiteral("HELLO")), assistant(QStringLiteral("run")), toolResult()}));
+        const ScriptedStep &step = model.select(request(
+            {user(QStringLiteral("HELLO")), assistant(QStringLiteral("run")), toolResult()}));
         QCOMPARE(step.text, QStringLiteral("Done: me."));
     }
 
     void pastTheLastStepGetsFallback()
     {
         const ScriptedModel model = loaded();
-        const ScriptedStep &step = model.select(request({user(QStringLiteral("hello")), assistant(QStringLiteral("run")),
-                                                         toolResult(), assistant(QStringLiteral("done"))}));
+        const ScriptedStep &step =
+            model.select(request({user(QStringLiteral("hello")), assistant(QStringLiteral("run")),
+                                  toolResult(), assistant(QStringLiteral("done"))}));
         QCOMPARE(step.text, QStringLiteral("nothing scripted"));
     }
 
@@ -236,20 +243,26 @@ private slots:
                     const QJsonObject delta = data.value(QStringLiteral("delta")).toObject();
                     text += delta.value(QStringLiteral("text")).toString();
                     partialJson += delta.value(QStringLiteral("partial_json")).toString();
-                    const QJsonObject block = data.value(QStringLiteral("content_block")).toObject();
+                    const QJsonObject block =
+                        data.value(QStringLiteral("content_block")).toObject();
                     if (block.value(QStringLiteral("type")).toString() == QLatin1String("tool_use"))
                         toolId = block.value(QStringLiteral("id")).toString();
                     if (event.name == "message_delta")
-                        QCOMPARE(delta.value(QStringLiteral("stop_reason")).toString(), QStringLiteral("tool_use"));
+                        QCOMPARE(delta.value(QStringLiteral("stop_reason")).toString(),
+                                 QStringLiteral("tool_use"));
                 }
             }
         }
-        const QList<QByteArray> expected{"message_start", "content_block_start", "content_block_delta",
-                                         "content_block_stop", "content_block_start", "content_block_delta",
-                                         "content_block_stop", "message_delta", "message_stop"};
+        const QList<QByteArray> expected{
+            "message_start",      "content_block_start", "content_block_delta",
+            "content_block_stop", "content_block_start", "content_block_delta",
+            "content_block_stop", "message_delta",       "message_stop"};
         QCOMPARE(names, expected);
         QCOMPARE(text, QStringLiteral("I will run a command."));
-        QCOMPARE(QJsonDocument::fromJson(partialJson.toUtf8()).object().value(QStringLiteral("command")).toString(),
+        QCOMPARE(QJsonDocument::fromJson(partialJson.toUtf8())
+                     .object()
+                     .value(QStringLiteral("command"))
+                     .toString(),
                  QStringLiteral("uname -a"));
         QCOMPARE(toolId, QStringLiteral("toolu_1"));
         QVERIFY(usage.stopped());
@@ -261,13 +274,20 @@ private slots:
     void wholeReplyIsAMessage()
     {
         const ScriptedModel model = loaded();
-        const ScriptedReply reply = model.reply(
-            "POST", "/v1/messages", QJsonDocument(request({user(QStringLiteral("other"))})).toJson());
+        const ScriptedReply reply =
+            model.reply("POST", "/v1/messages",
+                        QJsonDocument(request({user(QStringLiteral("other"))})).toJson());
         QVERIFY(!reply.streamed);
         const QJsonObject message = QJsonDocument::fromJson(reply.body).object();
         QCOMPARE(message.value(QStringLiteral("type")).toString(), QStringLiteral("message"));
-        QCOMPARE(message.value(QStringLiteral("stop_reason")).toString(), QStringLiteral("end_turn"));
-        QCOMPARE(message.value(QStringLiteral("content")).toArray().first().toObject().value(QStringLiteral("text")).toString(),
+        QCOMPARE(message.value(QStringLiteral("stop_reason")).toString(),
+                 QStringLiteral("end_turn"));
+        QCOMPARE(message.value(QStringLiteral("content"))
+                     .toArray()
+                     .first()
+                     .toObject()
+                     .value(QStringLiteral("text"))
+                     .toString(),
                  QStringLiteral("any prompt"));
     }
 
@@ -276,12 +296,19 @@ private slots:
         const ScriptedModel model = loaded();
         QCOMPARE(model.reply("HEAD", "/api/hello", {}).status, 200);
         QCOMPARE(model.reply("GET", "/anything", {}).status, 200);
-        const ScriptedReply count = model.reply("POST", "/v1/messages/count_tokens", R"({"messages":[]})");
+        const ScriptedReply count =
+            model.reply("POST", "/v1/messages/count_tokens", R"({"messages":[]})");
         QCOMPARE(count.status, 200);
-        QVERIFY(QJsonDocument::fromJson(count.body).object().value(QStringLiteral("input_tokens")).toInt() > 0);
+        QVERIFY(QJsonDocument::fromJson(count.body)
+                    .object()
+                    .value(QStringLiteral("input_tokens"))
+                    .toInt() > 0);
         const ScriptedReply malformed = model.reply("POST", "/v1/messages", "{not json");
         QCOMPARE(malformed.status, 400);
-        QCOMPARE(QJsonDocument::fromJson(malformed.body).object().value(QStringLiteral("type")).toString(),
+        QCOMPARE(QJsonDocument::fromJson(malformed.body)
+                     .object()
+                     .value(QStringLiteral("type"))
+                     .toString(),
                  QStringLiteral("error"));
         QCOMPARE(model.reply("POST", "/v1/other", "{}").status, 404);
     }
@@ -291,10 +318,13 @@ private slots:
         auto model = ScriptedModel::load(
             R"({"fallback": {"error": {"status": 429, "message": "slow down", "should_retry": false}}})");
         QVERIFY(model);
-        const ScriptedReply reply = model->reply("POST", "/v1/messages", QJsonDocument(request({})).toJson());
+        const ScriptedReply reply =
+            model->reply("POST", "/v1/messages", QJsonDocument(request({})).toJson());
         QCOMPARE(reply.status, 429);
-        const QJsonObject error = QJsonDocument::fromJson(reply.body).object().value(QStringLiteral("error")).toObject();
-        QCOMPARE(error.value(QStringLiteral("type")).toString(), QStringLiteral("rate_limit_error"));
+        const QJsonObject error =
+            QJsonDocument::fromJson(reply.body).object().value(QStringLiteral("error")).toObject();
+        QCOMPARE(error.value(QStringLiteral("type")).toString(),
+                 QStringLiteral("rate_limit_error"));
         QCOMPARE(error.value(QStringLiteral("message")).toString(), QStringLiteral("slow down"));
         QCOMPARE(headerValue(reply.headers, "x-should-retry"), QByteArray("false"));
     }
@@ -303,9 +333,11 @@ private slots:
     {
         const auto missing = ScriptedModel::demo({});
         QVERIFY(!missing);
-        QVERIFY2(missing.error().message.contains(QStringLiteral("ALLOWED_URL")), qPrintable(missing.error().message));
-        const auto demo = ScriptedModel::demo({{QStringLiteral("ALLOWED_URL"), QStringLiteral("http://allowed.test/")},
-                                               {QStringLiteral("DENIED_URL"), QStringLiteral("http://denied.test/")}});
+        QVERIFY2(missing.error().message.contains(QStringLiteral("ALLOWED_URL")),
+                 qPrintable(missing.error().message));
+        const auto demo = ScriptedModel::demo(
+            {{QStringLiteral("ALLOWED_URL"), QStringLiteral("http://allowed.test/")},
+             {QStringLiteral("DENIED_URL"), QStringLiteral("http://denied.test/")}});
         QVERIFY2(demo, demo ? "" : qPrintable(demo.error().message));
         const QList<ScriptedStep> &steps = demo->exchanges().first().steps;
         QCOMPARE(steps.size(), 5);
@@ -314,8 +346,11 @@ private slots:
         QVERIFY(demo->fallback().text.startsWith(QStringLiteral("Demo model — scripted, no AI: ")));
         for (qsizetype index = 0; index < 4; ++index)
             QCOMPARE(steps[index].toolUses.size(), 1);
-        QVERIFY(steps[2].toolUses.first().input.value(QStringLiteral("command")).toString().contains(
-            QStringLiteral("http://allowed.test/")));
+        QVERIFY(steps[2]
+                    .toolUses.first()
+                    .input.value(QStringLiteral("command"))
+                    .toString()
+                    .contains(QStringLiteral("http://allowed.test/")));
         QVERIFY(steps[4].toolUses.isEmpty());
     }
 
@@ -510,7 +545,8 @@ private slots:
         QCOMPARE(publishedPrice(u"claude-opus-4-6[1m]")->output, 25.0);
         QCOMPARE(publishedPrice(u"claude-opus-4-20250514")->output, 75.0);
         QVERIFY(!publishedPrice(u"my-local-model"));
-        QVERIFY(!publishedPrice(u"claude-opus-5-5")); // not in the table: unknown, not Opus 5's price
+        QVERIFY(
+            !publishedPrice(u"claude-opus-5-5")); // not in the table: unknown, not Opus 5's price
     }
 };
 

@@ -55,13 +55,15 @@ private slots:
         host::GuestImageBuild build;
         QSignalSpy progress(&build, &host::GuestImageBuild::progress);
         QSignalSpy finished(&build, &host::GuestImageBuild::finished);
-        build.start({QStringLiteral(BUILDER_SCRIPT), QStringLiteral(GUEST_BINARY), output.path()}, true);
+        build.start({QStringLiteral(BUILDER_SCRIPT), QStringLiteral(GUEST_BINARY), output.path()},
+                    true);
         // Wait for a real step of the script (not our own "starting" line),
         // then for its work directory, which the cancel must take with it: it
         // comes after the downloads (cached by ./dev's own image build).
         QTRY_VERIFY_WITH_TIMEOUT(progress.size() >= 2 && progress.last().at(0).toInt() >= 5, 60000);
         const auto workDirectories = [&output] {
-            return QDir(output.path()).entryList({QStringLiteral(".work.*")}, QDir::Dirs | QDir::Hidden);
+            return QDir(output.path())
+                .entryList({QStringLiteral(".work.*")}, QDir::Dirs | QDir::Hidden);
         };
         QTRY_VERIFY_WITH_TIMEOUT(!workDirectories().isEmpty(), 300000);
         QVERIFY(build.isRunning());

@@ -100,7 +100,8 @@ private slots:
         const LibvirtStatus status = probeLibvirt(uri);
         QVERIFY(!status.reachable);
         QVERIFY(!status.error.isEmpty());
-        QVERIFY2(status.hint.contains(QLatin1String("is libvirtd running?")), qPrintable(status.hint));
+        QVERIFY2(status.hint.contains(QLatin1String("is libvirtd running?")),
+                 qPrintable(status.hint));
         QVERIFY2(status.hint.contains(uri), qPrintable(status.hint));
     }
 
@@ -108,7 +109,8 @@ private slots:
     {
         const QString hint = libvirtConnectionHint(
             QStringLiteral("qemu:///system"),
-            QStringLiteral("Failed to connect socket to '/var/run/libvirt/libvirt-sock': Permission denied"));
+            QStringLiteral(
+                "Failed to connect socket to '/var/run/libvirt/libvirt-sock': Permission denied"));
         QVERIFY2(hint.contains(QLatin1String("libvirt group")), qPrintable(hint));
     }
 
@@ -179,11 +181,13 @@ private slots:
 
         status = manifest(1, 5, guestSha);
         QVERIFY(!status.present);
-        QVERIFY2(status.problem.contains(QLatin1String("root.img is 4 bytes")), qPrintable(status.problem));
+        QVERIFY2(status.problem.contains(QLatin1String("root.img is 4 bytes")),
+                 qPrintable(status.problem));
 
         status = manifest(1, 4, QStringLiteral("0123"));
         QVERIFY(!status.present);
-        QVERIFY2(status.problem.contains(QLatin1String("another arizuko-guest")), qPrintable(status.problem));
+        QVERIFY2(status.problem.contains(QLatin1String("another arizuko-guest")),
+                 qPrintable(status.problem));
 
         // Without a guest program beside the engine, the manifest alone decides.
         manifest(1, 4, QStringLiteral("0123"));

@@ -23,7 +23,8 @@ QemuReaper assess(const Tree &tree, std::optional<qint64> libvirtd = 100)
         libvirtd);
 }
 
-ProcessInfo process(qint64 pid, qint64 parent, const QString &name, const QStringList &arguments = {})
+ProcessInfo process(qint64 pid, qint64 parent, const QString &name,
+                    const QStringList &arguments = {})
 {
     return {pid, parent, name, arguments.isEmpty() ? QStringList{name} : arguments};
 }
@@ -43,8 +44,8 @@ private slots:
         const QemuReaper reaper =
             assess({{1, lateInit},
                     {50, process(50, 1, QStringLiteral("tini"),
-                                 {QStringLiteral("tini"), QStringLiteral("-s"), QStringLiteral("--"),
-                                  QStringLiteral("libvirtd")})},
+                                 {QStringLiteral("tini"), QStringLiteral("-s"),
+                                  QStringLiteral("--"), QStringLiteral("libvirtd")})},
                     {100, process(100, 50, QStringLiteral("libvirtd"))}});
         QVERIFY(reaper.libvirtdFound);
         QVERIFY(reaper.prompt);
@@ -54,7 +55,8 @@ private slots:
 
     void aDaemonizedLibvirtdUnderALateInitIsSlow()
     {
-        const QemuReaper reaper = assess({{1, lateInit}, {100, process(100, 1, QStringLiteral("libvirtd"))}});
+        const QemuReaper reaper =
+            assess({{1, lateInit}, {100, process(100, 1, QStringLiteral("libvirtd"))}});
         QVERIFY(reaper.libvirtdFound);
         QVERIFY(!reaper.prompt);
         QCOMPARE(reaper.reaper, QStringLiteral("PID 1 (process_api)"));

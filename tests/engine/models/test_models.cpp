@@ -61,7 +61,8 @@ private slots:
     void folderTreeFollowsTheStoreRowByRow()
     {
         FolderTopicModel model(*m_store);
-        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
         folders::Folders folders(*m_store, QStringLiteral("user:test"));
         folders::Topics topics(*m_store, QStringLiteral("user:test"));
         QVERIFY(folders.add(QStringLiteral("corp")).ok());
@@ -90,7 +91,9 @@ private slots:
                      .toString(),
                  QStringLiteral("oncall"));
 
-        QVERIFY(topics.rename(QStringLiteral("corp"), QStringLiteral("main"), QStringLiteral("zeta")).ok());
+        QVERIFY(
+            topics.rename(QStringLiteral("corp"), QStringLiteral("main"), QStringLiteral("zeta"))
+                .ok());
         QVERIFY(folders.remove(QStringLiteral("home"), true).ok());
         QVERIFY(model.reload().ok());
         QCOMPARE(labels(model), QStringList{QStringLiteral("corp")});
@@ -101,8 +104,11 @@ private slots:
     void topicsShowTheirRunningAndQueuedTurns()
     {
         FolderTopicModel model(*m_store);
-        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-        QVERIFY(folders::Folders(*m_store, QStringLiteral("user:test")).add(QStringLiteral("corp")).ok());
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QVERIFY(folders::Folders(*m_store, QStringLiteral("user:test"))
+                    .add(QStringLiteral("corp"))
+                    .ok());
         folders::Topics topics(*m_store, QStringLiteral("user:test"));
         QVERIFY(topics.add(QStringLiteral("corp"), QStringLiteral("a")).ok());
         QVERIFY(topics.add(QStringLiteral("corp"), QStringLiteral("b")).ok());
@@ -170,14 +176,17 @@ private slots:
 
     void turnListAppendsAndUpdatesInPlace()
     {
-        QVERIFY(folders::Folders(*m_store, QStringLiteral("user:test")).add(QStringLiteral("corp")).ok());
+        QVERIFY(folders::Folders(*m_store, QStringLiteral("user:test"))
+                    .add(QStringLiteral("corp"))
+                    .ok());
         turns::TurnRecords records(*m_store);
         const QString first = QStringLiteral("aaaaaaaa-0000-0000-0000-000000000000");
         const QString second = QStringLiteral("bbbbbbbb-0000-0000-0000-000000000000");
         QVERIFY(records.insert(turnIn(QStringLiteral("corp"), QStringLiteral("main"), first)).ok());
 
         models::TurnListModel model(*m_store);
-        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
         model.setTopic(QStringLiteral("corp"), QStringLiteral("main"));
         QCOMPARE(model.rowCount(), 1);
         QCOMPARE(model.index(0, models::TurnListModel::PromptColumn).data().toString(),
@@ -185,7 +194,8 @@ private slots:
 
         QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
         QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
-        QVERIFY(records.insert(turnIn(QStringLiteral("corp"), QStringLiteral("main"), second)).ok());
+        QVERIFY(
+            records.insert(turnIn(QStringLiteral("corp"), QStringLiteral("main"), second)).ok());
         QVERIFY(records.setState(first, turns::TurnState::Done, store::nowTimestamp()).ok());
         QVERIFY(model.reload().ok());
         QCOMPARE(reset.count(), 0);
@@ -204,7 +214,8 @@ private slots:
     void networkDecisionsJoinTheirCloseLine()
     {
         models::NetworkDecisionModel model;
-        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
         const auto line = [](const char *event, const char *host, const char *decision) {
             return QJsonObject{{QStringLiteral("event"), QLatin1String(event)},
                               {QStringLiteral("time"), QStringLiteral("2025-01-01T10:00:00.000Z")},
@@ -217,7 +228,8 @@ private slots:
                               {QStringLiteral("bytes_up"), 10},
                               {QStringLiteral("bytes_down"), 20}};
         };
-        model.addDecisions({line("decision", "localhost", "allow"), line("close", "localhost", "allow")});
+        model.addDecisions(
+            {line("decision", "localhost", "allow"), line("close", "localhost", "allow")});
         QCOMPARE(model.rowCount(), 1);
         QCOMPARE(model.index(0, models::NetworkDecisionModel::BytesColumn).data().toString(),
                  QStringLiteral("10 up, 20 down"));

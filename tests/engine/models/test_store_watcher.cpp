@@ -43,14 +43,18 @@ private slots:
         store::StoreWatcher watcher(**store);
         models::FolderTopicModel tree(**store);
         QVERIFY(tree.reload().ok());
-        connect(&watcher, &store::StoreWatcher::foldersChanged, &tree, [&tree] { (void)tree.reload(); });
-        connect(&watcher, &store::StoreWatcher::topicsChanged, &tree, [&tree] { (void)tree.reload(); });
+        connect(&watcher, &store::StoreWatcher::foldersChanged, &tree,
+                [&tree] { (void)tree.reload(); });
+        connect(&watcher, &store::StoreWatcher::topicsChanged, &tree,
+                [&tree] { (void)tree.reload(); });
         QSignalSpy folders(&watcher, &store::StoreWatcher::foldersChanged);
         QSignalSpy topics(&watcher, &store::StoreWatcher::topicsChanged);
         QSignalSpy rules(&watcher, &store::StoreWatcher::rulesChanged);
         QSignalSpy turns(&watcher, &store::StoreWatcher::turnsChanged);
 
-        QCOMPARE(arizukoctl({QStringLiteral("folder"), QStringLiteral("add"), QStringLiteral("corp")}), 0);
+        QCOMPARE(
+            arizukoctl({QStringLiteral("folder"), QStringLiteral("add"), QStringLiteral("corp")}),
+            0);
         QElapsedTimer seen;
         seen.start();
         QTRY_VERIFY_WITH_TIMEOUT(tree.folderIndex(QStringLiteral("corp")).isValid(), 1000);
@@ -61,10 +65,10 @@ private slots:
         QCOMPARE(arizukoctl({QStringLiteral("topic"), QStringLiteral("add"), QStringLiteral("corp"),
                              QStringLiteral("ideas")}),
                  0);
-        QTRY_VERIFY_WITH_TIMEOUT(tree.topicIndex(QStringLiteral("corp"), QStringLiteral("ideas")).isValid(),
-                                 1000);
-        QCOMPARE(arizukoctl({QStringLiteral("network"), QStringLiteral("allow"), QStringLiteral("corp"),
-                             QStringLiteral("example.org")}),
+        QTRY_VERIFY_WITH_TIMEOUT(
+            tree.topicIndex(QStringLiteral("corp"), QStringLiteral("ideas")).isValid(), 1000);
+        QCOMPARE(arizukoctl({QStringLiteral("network"), QStringLiteral("allow"),
+                             QStringLiteral("corp"), QStringLiteral("example.org")}),
                  0);
         QTRY_COMPARE_WITH_TIMEOUT(rules.count(), 1, 1000);
         QCOMPARE(turns.count(), 0);
@@ -77,9 +81,10 @@ private slots:
                              QString(), QStringLiteral("corp")}),
                  0);
         QTRY_COMPARE_WITH_TIMEOUT(routes.count(), 1, 1000);
-        QCOMPARE(arizukoctl({QStringLiteral("secret"), QStringLiteral("set"), QStringLiteral("TOKEN")},
-                            "value\n"),
-                 0);
+        QCOMPARE(
+            arizukoctl({QStringLiteral("secret"), QStringLiteral("set"), QStringLiteral("TOKEN")},
+                       "value\n"),
+            0);
         QTRY_COMPARE_WITH_TIMEOUT(secrets.count(), 1, 1000);
         QCOMPARE(arizukoctl({QStringLiteral("settings"), QStringLiteral("set"),
                              QStringLiteral("max-turns"), QStringLiteral("3")}),

@@ -94,7 +94,8 @@ private slots:
         QVERIFY(secrets->keyStoreDescription().contains(keyFilePath()));
         QCOMPARE(QFile::permissions(keyFilePath()) & 0x0077, QFileDevice::Permissions());
 
-        QVERIFY(folders::Folders(*m_store, QStringLiteral("user:test")).add(QStringLiteral("corp")));
+        QVERIFY(
+            folders::Folders(*m_store, QStringLiteral("user:test")).add(QStringLiteral("corp")));
         QVERIFY2(secrets->set({}, QStringLiteral("API_TOKEN"), "base-token"), "set base");
         QVERIFY(secrets->set({QStringLiteral("corp")}, QStringLiteral("API_TOKEN"), "corp-token"));
         QCOMPARE(*secrets->get({}, QStringLiteral("API_TOKEN")), QByteArray("base-token"));

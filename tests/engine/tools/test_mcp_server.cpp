@@ -102,8 +102,10 @@ private:
     {
         const QJsonObject reply = parsed(handled(rpc(QStringLiteral("tools/list"))));
         QStringList names;
-        for (const QJsonValue &tool :
-             reply.value(QStringLiteral("result")).toObject().value(QStringLiteral("tools")).toArray())
+        for (const QJsonValue &tool : reply.value(QStringLiteral("result"))
+                                          .toObject()
+                                          .value(QStringLiteral("tools"))
+                                          .toArray())
             names << tool.toObject().value(QStringLiteral("name")).toString();
         return names;
     }
@@ -156,13 +158,19 @@ private slots:
                 .value(QStringLiteral("result"))
                 .toObject();
         };
-        QCOMPARE(asked(QStringLiteral("2025-06-18")).value(QStringLiteral("protocolVersion")).toString(),
-                 QStringLiteral("2025-06-18"));
+        QCOMPARE(
+            asked(QStringLiteral("2025-06-18")).value(QStringLiteral("protocolVersion")).toString(),
+            QStringLiteral("2025-06-18"));
         const QJsonObject unknown = asked(QStringLiteral("2099-01-01"));
         QCOMPARE(unknown.value(QStringLiteral("protocolVersion")).toString(),
                  supportedProtocolVersions().first());
-        QVERIFY(unknown.value(QStringLiteral("capabilities")).toObject().contains(QStringLiteral("tools")));
-        QCOMPARE(unknown.value(QStringLiteral("serverInfo")).toObject().value(QStringLiteral("name")).toString(),
+        QVERIFY(unknown.value(QStringLiteral("capabilities"))
+                    .toObject()
+                    .contains(QStringLiteral("tools")));
+        QCOMPARE(unknown.value(QStringLiteral("serverInfo"))
+                     .toObject()
+                     .value(QStringLiteral("name"))
+                     .toString(),
                  QStringLiteral("arizuko"));
     }
 
@@ -174,13 +182,20 @@ private slots:
         QVERIFY(notification.body.isEmpty());
         const auto notJson = handled("{nope");
         QCOMPARE(notJson.status, 400);
-        QCOMPARE(parsed(notJson).value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toInt(),
+        QCOMPARE(parsed(notJson)
+                     .value(QStringLiteral("error"))
+                     .toObject()
+                     .value(QStringLiteral("code"))
+                     .toInt(),
                  -32700);
         QCOMPARE(handled("[]").status, 400);
         QCOMPARE(handled(R"({"jsonrpc":"1.0","id":1,"method":"ping"})").status, 400);
         // Claude Code's first probe: it falls back to initialize on this.
         const QJsonObject discover = parsed(handled(rpc(QStringLiteral("server/discover"))));
-        QCOMPARE(discover.value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toInt(),
+        QCOMPARE(discover.value(QStringLiteral("error"))
+                     .toObject()
+                     .value(QStringLiteral("code"))
+                     .toInt(),
                  -32601);
         QCOMPARE(discover.value(QStringLiteral("id")).toInt(), 1);
     }
@@ -193,9 +208,11 @@ private slots:
         const auto [text, isError] =
             call(QStringLiteral("send_message"), {{QStringLiteral("text"), QStringLiteral("hi")}});
         QVERIFY(isError);
-        QVERIFY2(text.startsWith(QStringLiteral("refused by the grants of corp/eng")), qPrintable(text));
-        QVERIFY(topicMessages(m_fixture->store(), QStringLiteral("corp/eng"), QStringLiteral("main"))
-                    ->isEmpty());
+        QVERIFY2(text.startsWith(QStringLiteral("refused by the grants of corp/eng")),
+                 qPrintable(text));
+        QVERIFY(
+            topicMessages(m_fixture->store(), QStringLiteral("corp/eng"), QStringLiteral("main"))
+                ->isEmpty());
         const auto logged = decisions();
         QCOMPARE(logged.size(), 1);
         QCOMPARE(logged.first().subject, QStringLiteral("corp/eng"));
@@ -210,8 +227,8 @@ private slots:
         QCOMPARE(listedNames(), QStringList{QStringLiteral("send_message")});
         QSignalSpy posted(m_tools.get(), &TurnTools::messagePosted);
         QSignalSpy decided(m_tools.get(), &TurnTools::callDecided);
-        const auto [text, isError] =
-            call(QStringLiteral("send_message"), {{QStringLiteral("text"), QStringLiteral("hello user")}});
+        const auto [text, isError] = call(QStringLiteral("send_message"),
+                                          {{QStringLiteral("text"), QStringLiteral("hello user")}});
         QVERIFY2(!isError, qPrintable(text));
         const auto messages =
             topicMessages(m_fixture->store(), QStringLiteral("corp/eng"), QStringLiteral("main"));
@@ -219,7 +236,8 @@ private slots:
         QCOMPARE(messages->first().content, QStringLiteral("hello user"));
         QCOMPARE(posted.size(), 1);
         QCOMPARE(decided.size(), 1);
-        QCOMPARE(decided.first().first().toJsonObject().value(QStringLiteral("grant")).toInteger(), id);
+        QCOMPARE(decided.first().first().toJsonObject().value(QStringLiteral("grant")).toInteger(),
+                 id);
         const auto logged = decisions();
         QCOMPARE(logged.size(), 1);
         QCOMPARE(logged.first().detail.value(QStringLiteral("grant")).toInteger(), id);
@@ -229,7 +247,9 @@ private slots:
     void aRevokeByAnotherConnectionStopsTheNextCall()
     {
         const qint64 id = grant(QStringLiteral("mcp:send_message"), QStringLiteral("corp/**"));
-        QVERIFY(!call(QStringLiteral("send_message"), {{QStringLiteral("text"), QStringLiteral("one")}}).second);
+        QVERIFY(
+            !call(QStringLiteral("send_message"), {{QStringLiteral("text"), QStringLiteral("one")}})
+                 .second);
         // Another writer (here: another store instance with its own
         // connection, as arizukoctl in another process would be).
         {
@@ -244,7 +264,9 @@ private slots:
         QVERIFY(listedNames().isEmpty());
         // And granting again works on the very next call.
         grant(QStringLiteral("mcp:send_message"), QStringLiteral("corp/eng"));
-        QVERIFY(!call(QStringLiteral("send_message"), {{QStringLiteral("text"), QStringLiteral("three")}}).second);
+        QVERIFY(!call(QStringLiteral("send_message"),
+                      {{QStringLiteral("text"), QStringLiteral("three")}})
+                     .second);
         QCOMPARE(decisions().size(), 3);
     }
 
@@ -253,16 +275,19 @@ private slots:
         grant(QStringLiteral("mcp:network_allow"), QStringLiteral("corp/eng"),
               {{QStringLiteral("host"), QStringLiteral("*.example.com")}});
         QVERIFY(listedNames().contains(QStringLiteral("network_allow")));
-        QVERIFY(!call(QStringLiteral("network_allow"), {{QStringLiteral("host"), QStringLiteral("api.example.com")}})
+        QVERIFY(!call(QStringLiteral("network_allow"),
+                      {{QStringLiteral("host"), QStringLiteral("api.example.com")}})
                      .second);
-        QVERIFY(call(QStringLiteral("network_allow"), {{QStringLiteral("host"), QStringLiteral("evil.org")}})
+        QVERIFY(call(QStringLiteral("network_allow"),
+                     {{QStringLiteral("host"), QStringLiteral("evil.org")}})
                     .second);
         auto resolved = m_fixture->policy().network().resolve(QStringLiteral("corp/eng"));
         QCOMPARE(resolved->allow, QStringList{QStringLiteral("api.example.com")});
         QVERIFY(m_fixture->grants().add(row(QStringLiteral("corp/eng"), QStringLiteral("mcp:*"),
                                             QStringLiteral("**"), policy::Effect::Deny),
                                         QStringLiteral("user")));
-        QVERIFY(call(QStringLiteral("network_allow"), {{QStringLiteral("host"), QStringLiteral("b.example.com")}})
+        QVERIFY(call(QStringLiteral("network_allow"),
+                     {{QStringLiteral("host"), QStringLiteral("b.example.com")}})
                     .second);
         QVERIFY(listedNames().isEmpty());
     }
@@ -437,22 +462,25 @@ private slots:
     {
         grant(QStringLiteral("mcp:delegate_group"), QStringLiteral("corp/eng/*"));
         QCOMPARE(listedNames(), QStringList{QStringLiteral("delegate_group")});
-        const auto [text, isError] = call(QStringLiteral("delegate_group"),
-                                          {{QStringLiteral("folder"), QStringLiteral("corp/eng/sre")},
-                                           {QStringLiteral("prompt"), QStringLiteral("check the pager")}});
+        const auto [text, isError] =
+            call(QStringLiteral("delegate_group"),
+                 {{QStringLiteral("folder"), QStringLiteral("corp/eng/sre")},
+                  {QStringLiteral("prompt"), QStringLiteral("check the pager")}});
         QVERIFY2(!isError, qPrintable(text));
         QCOMPARE(m_orders.size(), 1);
         QCOMPARE(m_orders.first().folder, QStringLiteral("corp/eng/sre"));
         QCOMPARE(m_orders.first().depth, 1);
         QVERIFY(m_orders.first().replyFolder.isEmpty());
         // Not below the turn's folder: refused before any grant is asked.
-        QVERIFY(call(QStringLiteral("delegate_group"), {{QStringLiteral("folder"), QStringLiteral("other")},
-                                                        {QStringLiteral("prompt"), QStringLiteral("x")}})
+        QVERIFY(call(QStringLiteral("delegate_group"),
+                     {{QStringLiteral("folder"), QStringLiteral("other")},
+                      {QStringLiteral("prompt"), QStringLiteral("x")}})
                     .second);
         bind(QStringLiteral("corp/eng"), 3);
-        const auto [deep, refused] = call(QStringLiteral("delegate_group"),
-                                          {{QStringLiteral("folder"), QStringLiteral("corp/eng/sre")},
-                                           {QStringLiteral("prompt"), QStringLiteral("again")}});
+        const auto [deep, refused] =
+            call(QStringLiteral("delegate_group"),
+                 {{QStringLiteral("folder"), QStringLiteral("corp/eng/sre")},
+                  {QStringLiteral("prompt"), QStringLiteral("again")}});
         QVERIFY(refused);
         QVERIFY2(deep.contains(QStringLiteral("the limit is 3")), qPrintable(deep));
         QCOMPARE(m_orders.size(), 1);
@@ -463,7 +491,8 @@ private slots:
         QVERIFY(!listedNames().contains(QStringLiteral("escalate_group")));
         grant(QStringLiteral("mcp:escalate_group"), QStringLiteral("corp"));
         QVERIFY(listedNames().contains(QStringLiteral("escalate_group")));
-        QVERIFY(!call(QStringLiteral("escalate_group"), {{QStringLiteral("prompt"), QStringLiteral("help?")}})
+        QVERIFY(!call(QStringLiteral("escalate_group"),
+                      {{QStringLiteral("prompt"), QStringLiteral("help?")}})
                      .second);
         QCOMPARE(m_orders.size(), 1);
         QCOMPARE(m_orders.first().folder, QStringLiteral("corp"));
@@ -475,13 +504,15 @@ private slots:
     {
         grant(QStringLiteral("mcp:observe_group"), QStringLiteral("other"));
         QCOMPARE(listedNames(), QStringList{QStringLiteral("observe_group")});
-        QVERIFY(!call(QStringLiteral("observe_group"), {{QStringLiteral("folder"), QStringLiteral("other")}})
+        QVERIFY(!call(QStringLiteral("observe_group"),
+                      {{QStringLiteral("folder"), QStringLiteral("other")}})
                      .second);
-        const auto [text, isError] =
-            call(QStringLiteral("observe_group"), {{QStringLiteral("folder"), QStringLiteral("corp")}});
+        const auto [text, isError] = call(QStringLiteral("observe_group"),
+                                          {{QStringLiteral("folder"), QStringLiteral("corp")}});
         QVERIFY(isError);
         QVERIFY2(text.startsWith(QStringLiteral("refused by the grants")), qPrintable(text));
-        QVERIFY(call(QStringLiteral("observe_group"), {{QStringLiteral("folder"), QStringLiteral("nowhere")}})
+        QVERIFY(call(QStringLiteral("observe_group"),
+                     {{QStringLiteral("folder"), QStringLiteral("nowhere")}})
                     .second);
     }
 
@@ -494,7 +525,9 @@ private slots:
         QVERIFY2(text.contains(QStringLiteral("'text'")), qPrintable(text));
         const QJsonObject bad =
             parsed(handled(rpc(QStringLiteral("tools/call"), {{QStringLiteral("name"), 7}})));
-        QCOMPARE(bad.value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toInt(), -32602);
+        QCOMPARE(
+            bad.value(QStringLiteral("error")).toObject().value(QStringLiteral("code")).toInt(),
+            -32602);
     }
 
     void servedAtMcpOnTheGatewayBehindItsToken()
@@ -514,15 +547,20 @@ private slots:
         request.headers = {{"Authorization", "Bearer " + options.token},
                            {"Content-Type", "application/json"},
                            {"Accept", "application/json, text/event-stream"}};
-        request.body = callBody(QStringLiteral("send_message"), {{QStringLiteral("text"), QStringLiteral("over http")}});
-        const auto reply = gateway::testing::sendRequest(options.listenAddress, gateway.port(), request);
+        request.body = callBody(QStringLiteral("send_message"),
+                                {{QStringLiteral("text"), QStringLiteral("over http")}});
+        const auto reply =
+            gateway::testing::sendRequest(options.listenAddress, gateway.port(), request);
         QCOMPARE(reply.status, 200);
         QVERIFY2(reply.body.contains("posted to topic main"), reply.body.constData());
-        QCOMPARE(gateway::headerValue(reply.headers, "content-type").value_or(QByteArray()), QByteArray("application/json"));
+        QCOMPARE(gateway::headerValue(reply.headers, "content-type").value_or(QByteArray()),
+                 QByteArray("application/json"));
 
         auto wrongToken = request;
         wrongToken.headers[0].second = "Bearer " + gateway::newTurnToken();
-        QCOMPARE(gateway::testing::sendRequest(options.listenAddress, gateway.port(), wrongToken).status, 401);
+        QCOMPARE(
+            gateway::testing::sendRequest(options.listenAddress, gateway.port(), wrongToken).status,
+            401);
         QCOMPARE(gateway::testing::sendRequest(options.listenAddress, gateway.port(), request,
                                                QHostAddress(QStringLiteral("127.0.0.4")))
                      .status,
@@ -530,8 +568,13 @@ private slots:
         auto stream = request;
         stream.method = "GET";
         stream.body.clear();
-        QCOMPARE(gateway::testing::sendRequest(options.listenAddress, gateway.port(), stream).status, 405);
-        QCOMPARE(topicMessages(m_fixture->store(), QStringLiteral("corp/eng"), QStringLiteral("main"))->size(), 1);
+        QCOMPARE(
+            gateway::testing::sendRequest(options.listenAddress, gateway.port(), stream).status,
+            405);
+        QCOMPARE(
+            topicMessages(m_fixture->store(), QStringLiteral("corp/eng"), QStringLiteral("main"))
+                ->size(),
+            1);
     }
 };
 

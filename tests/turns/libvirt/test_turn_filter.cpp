@@ -39,7 +39,8 @@ QString iptablesChain(const QString &chain)
 QStringList ebtablesRulesOf(const QString &tap)
 {
     const QString listing =
-        run(QStringLiteral("ebtables"), {QStringLiteral("-t"), QStringLiteral("nat"), QStringLiteral("-L")});
+        run(QStringLiteral("ebtables"),
+            {QStringLiteral("-t"), QStringLiteral("nat"), QStringLiteral("-L")});
     QStringList rules;
     QString chain;
     for (const QString &line : listing.split(QLatin1Char('\n'))) {
@@ -47,7 +48,8 @@ QStringList ebtablesRulesOf(const QString &tap)
             chain = line.mid(14).section(QLatin1Char(','), 0, 0);
             continue;
         }
-        const bool ours = chain == QLatin1String("libvirt-I-") + tap || chain == QLatin1String("libvirt-O-") + tap ||
+        const bool ours = chain == QLatin1String("libvirt-I-") + tap ||
+                          chain == QLatin1String("libvirt-O-") + tap ||
                           chain.startsWith(QLatin1String("I-") + tap + QLatin1Char('-')) ||
                           chain.startsWith(QLatin1String("O-") + tap + QLatin1Char('-'));
         if (ours && line.startsWith(QLatin1Char('-')))
@@ -61,7 +63,8 @@ bool anyRule(const QStringList &rules, const QString &chainPrefix, const QString
     for (const QString &rule : rules) {
         if (!rule.startsWith(chainPrefix))
             continue;
-        if (std::all_of(parts.begin(), parts.end(), [&](const QString &part) { return rule.contains(part); }))
+        if (std::all_of(parts.begin(), parts.end(),
+                        [&](const QString &part) { return rule.contains(part); }))
             return true;
     }
     return false;
@@ -111,13 +114,14 @@ private slots:
         auto connection = test::connectOrDie();
         QVERIFY(defineTurnFilter(*connection).ok());
         const QString name = test::testTurnName();
-        auto network = TurnNetwork::createInPool(connection, name, SubnetPool(Ipv4Range{0x0AD50000, 16}),
-                                                 routedRanges(), test::testOwner());
+        auto network =
+            TurnNetwork::createInPool(connection, name, SubnetPool(Ipv4Range{0x0AD50000, 16}),
+                                      routedRanges(), test::testOwner());
         VERIFY_OK(network);
 
         const QString tap = name + QStringLiteral("-g");
-        const TurnFilterParameters parameters{(*network)->subnet().guestAddress(), (*network)->subnet().hostAddress(), 40123,
-                                              40124};
+        const TurnFilterParameters parameters{(*network)->subnet().guestAddress(),
+                                              (*network)->subnet().hostAddress(), 40123, 40124};
         const QByteArray xml = nicOnlyDomainXml(name, name, tap, parameters).toUtf8();
         const DomainHandle domain(
             virDomainCreateXML(connection->get(), xml.constData(), VIR_DOMAIN_START_AUTODESTROY));
@@ -140,8 +144,10 @@ private slots:
             QVERIFY2(chain.contains(guestToProxy), qPrintable(chain));
             QVERIFY2(chain.contains(guestToGateway), qPrintable(chain));
             QVERIFY2(chain.trimmed().endsWith(QLatin1String("-j DROP")), qPrintable(chain));
-            const auto accepts = chain.count(QLatin1String("-j ACCEPT")) + chain.count(QLatin1String("-j RETURN"));
-            QVERIFY2(accepts == 2, qPrintable(QStringLiteral("%1 accepting rules:\n%2").arg(accepts).arg(chain)));
+            const auto accepts =
+                chain.count(QLatin1String("-j ACCEPT")) + chain.count(QLatin1String("-j RETURN"));
+            QVERIFY2(accepts == 2,
+                     qPrintable(QStringLiteral("%1 accepting rules:\n%2").arg(accepts).arg(chain)));
         }
         const QString toGuest = iptablesChain(QStringLiteral("FO-") + tap);
         QVERIFY2(toGuest.trimmed().endsWith(QLatin1String("-j DROP")), qPrintable(toGuest));
@@ -150,7 +156,8 @@ private slots:
         // guest's MAC and IPv4 source pinned (libvirt's no-*-spoofing).
         const QStringList bridgeRules = ebtablesRulesOf(tap);
         const QString dump = bridgeRules.join(QLatin1Char('\n'));
-        QVERIFY2(anyRule(bridgeRules, QLatin1String("libvirt-I-") + tap, {QStringLiteral("-p IPv6 -j DROP")}),
+        QVERIFY2(anyRule(bridgeRules, QLatin1String("libvirt-I-") + tap,
+                         {QStringLiteral("-p IPv6 -j DROP")}),
                  qPrintable(dump));
         QVERIFY2(anyRule(bridgeRules, QLatin1String("I-") + tap + QLatin1String("-mac"),
                          {QStringLiteral("-s "), QStringLiteral("-j RETURN")}) &&

@@ -38,12 +38,14 @@ struct Fixture
     {
         if (!defineTurnFilter(*connection))
             qFatal("cannot define the turn filter");
-        auto created = TurnNetwork::createInPool(connection, name, SubnetPool(Ipv4Range{0x0AD50000, 16}),
-                                                 routedRanges(), test::testOwner());
+        auto created =
+            TurnNetwork::createInPool(connection, name, SubnetPool(Ipv4Range{0x0AD50000, 16}),
+                                      routedRanges(), test::testOwner());
         if (!created)
             qFatal("%s", qPrintable(created.error().message));
         network = std::move(*created);
-        parameters = {network->subnet().guestAddress(), network->subnet().hostAddress(), 40123, 40124};
+        parameters = {network->subnet().guestAddress(), network->subnet().hostAddress(), 40123,
+                      40124};
     }
     ~Fixture()
     {
@@ -109,19 +111,25 @@ private slots:
         VERIFY_OK(createTurnFilterBinding(*turn.connection, turn.binding()));
         const QString ipv4 = listing(QStringLiteral("iptables"), {QStringLiteral("-S")});
         const QString ipv6 = listing(QStringLiteral("ip6tables"), {QStringLiteral("-S")});
-        const QString bridge = listing(QStringLiteral("ebtables"),
-                                       {QStringLiteral("-t"), QStringLiteral("nat"), QStringLiteral("-L")});
-        QCOMPARE(missingTurnFilterRules(turn.tap, turn.parameters, ipv4, ipv6, bridge), QStringList());
+        const QString bridge =
+            listing(QStringLiteral("ebtables"),
+                    {QStringLiteral("-t"), QStringLiteral("nat"), QStringLiteral("-L")});
+        QCOMPARE(missingTurnFilterRules(turn.tap, turn.parameters, ipv4, ipv6, bridge),
+                 QStringList());
 
         // Each table alone, taken away, is missed.
-        QVERIFY(!missingTurnFilterRules(turn.tap, turn.parameters, QString(), ipv6, bridge).isEmpty());
-        QVERIFY(!missingTurnFilterRules(turn.tap, turn.parameters, ipv4, QString(), bridge).isEmpty());
-        QVERIFY(!missingTurnFilterRules(turn.tap, turn.parameters, ipv4, ipv6, QString()).isEmpty());
+        QVERIFY(
+            !missingTurnFilterRules(turn.tap, turn.parameters, QString(), ipv6, bridge).isEmpty());
+        QVERIFY(
+            !missingTurnFilterRules(turn.tap, turn.parameters, ipv4, QString(), bridge).isEmpty());
+        QVERIFY(
+            !missingTurnFilterRules(turn.tap, turn.parameters, ipv4, ipv6, QString()).isEmpty());
         // A final drop removed from one chain, or the IPv6 drop at layer 2.
         QString noDrop = ipv4;
         noDrop.replace(QStringLiteral("-A FO-%1 -j DROP").arg(turn.tap), QString());
-        QCOMPARE(missingTurnFilterRules(turn.tap, turn.parameters, noDrop, ipv6, bridge),
-                 QStringList{QStringLiteral("iptables: FO-%1 does not end in a drop").arg(turn.tap)});
+        QCOMPARE(
+            missingTurnFilterRules(turn.tap, turn.parameters, noDrop, ipv6, bridge),
+            QStringList{QStringLiteral("iptables: FO-%1 does not end in a drop").arg(turn.tap)});
         const QString inChain = QStringLiteral("Bridge chain: libvirt-I-%1").arg(turn.tap);
         QString ipv6Passes = bridge;
         const qsizetype chainAt = ipv6Passes.indexOf(inChain);
@@ -129,7 +137,8 @@ private slots:
         ipv6Passes.replace(ipv6Passes.indexOf(QLatin1String("-p IPv6 -j DROP"), chainAt), 15,
                            QStringLiteral("-p IPv6 -j ACCEPT"));
         QVERIFY(missingTurnFilterRules(turn.tap, turn.parameters, ipv4, ipv6, ipv6Passes)
-                    .contains(QStringLiteral("ebtables: libvirt-I-%1 does not drop IPv6").arg(turn.tap)));
+                    .contains(
+                        QStringLiteral("ebtables: libvirt-I-%1 does not drop IPv6").arg(turn.tap)));
     }
 };
 

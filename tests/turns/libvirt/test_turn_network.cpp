@@ -57,8 +57,8 @@ private slots:
         bool hostAddressOnBridge = false;
         for (const QNetworkAddressEntry &entry :
              QNetworkInterface::interfaceFromName(name).addressEntries())
-            hostAddressOnBridge |=
-                entry.ip().toString() == (*network)->subnet().hostAddress() && entry.prefixLength() == 30;
+            hostAddressOnBridge |= entry.ip().toString() == (*network)->subnet().hostAddress() &&
+                                   entry.prefixLength() == 30;
         QVERIFY(hostAddressOnBridge);
         QVERIFY(connection->networkNames()->contains(name));
 
@@ -91,8 +91,9 @@ private slots:
     void aTakenSubnetIsReportedAsACollision()
     {
         auto connection = test::connectOrDie();
-        auto first = TurnNetwork::createInPool(connection, test::testTurnName(), SubnetPool(testPool),
-                                               routedRanges(), test::testOwner());
+        auto first =
+            TurnNetwork::createInPool(connection, test::testTurnName(), SubnetPool(testPool),
+                                      routedRanges(), test::testOwner());
         VERIFY_OK(first);
         const QString secondName = test::testTurnName();
         auto second =

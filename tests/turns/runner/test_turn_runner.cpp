@@ -60,8 +60,9 @@ private slots:
 
         auto store = store::Store::open(directory.filePath(QStringLiteral("data")));
         QVERIFY(store.ok());
-        QVERIFY(
-            folders::Folders(**store, QStringLiteral("user:test")).add(QStringLiteral("corp")).ok());
+        QVERIFY(folders::Folders(**store, QStringLiteral("user:test"))
+                    .add(QStringLiteral("corp"))
+                    .ok());
 
         auto settings = RunnerSettings::fromEnvironment();
         QVERIFY(settings.ok());

@@ -25,8 +25,10 @@ private slots:
 
     void theSqlListsNameTheStates()
     {
-        QCOMPARE(terminalStatesSql(), QStringLiteral("('done', 'failed', 'cancelled', 'interrupted')"));
-        QCOMPARE(activeStatesSql(), QStringLiteral("('preparing', 'booting', 'running', 'finishing')"));
+        QCOMPARE(terminalStatesSql(),
+                 QStringLiteral("('done', 'failed', 'cancelled', 'interrupted')"));
+        QCOMPARE(activeStatesSql(),
+                 QStringLiteral("('preparing', 'booting', 'running', 'finishing')"));
     }
 };
 

@@ -99,7 +99,8 @@ private slots:
             << turns::setting::modelProvider << QStringLiteral("demo") << QString();
         QTest::newRow("warm start") << turns::setting::warmStart << QStringLiteral("yes")
                                     << QStringLiteral("write on or off");
-        QTest::newRow("warm start ok") << turns::setting::warmStart << QStringLiteral("on") << QString();
+        QTest::newRow("warm start ok")
+            << turns::setting::warmStart << QStringLiteral("on") << QString();
         QTest::newRow("turns per turn 0") << turns::setting::turnsPerTurn << QStringLiteral("0")
                                           << QStringLiteral("of turns from 1 to 100");
         QTest::newRow("turns per turn ok")
