@@ -86,9 +86,9 @@ void EngineThread::cancel(const QString &turnId)
     });
 }
 
-void EngineThread::prepareSpare(const QString &folder)
+void EngineThread::suggestSpare(const QString &folder)
 {
-    onEngine([folder](turns::TurnRunner &runner) { runner.prepareSpare(folder); });
+    onEngine([folder](turns::TurnRunner &runner) { runner.suggestSpare(folder); });
 }
 
 void EngineThread::relay()

@@ -44,8 +44,9 @@ public:
     void submit(const turns::TurnRequest &request);
     void cancel(const QString &turnId);
     // Warm start: boots the next turn's guest for `folder` ahead of its
-    // prompt, when the setting is on (the runner decides; see TurnRunner).
-    void prepareSpare(const QString &folder);
+    // prompt once the user stays on it, when the setting is on (the runner
+    // decides; see TurnRunner::suggestSpare).
+    void suggestSpare(const QString &folder);
 
     bool isReady() const { return m_ready; }
     const host::AcceleratorChoice &accelerator() const { return m_accelerator; }
