@@ -79,7 +79,7 @@ LibvirtGuestMachine::~LibvirtGuestMachine()
 {
     // The engine is going away: the VM must not outlive it.
     if (state() != State::Stopped)
-        (void)stopAndWait();
+        stopAndWait();
 }
 
 std::optional<libvirt::TurnSubnet> LibvirtGuestMachine::subnet() const
