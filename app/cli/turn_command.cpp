@@ -5,7 +5,7 @@
 #include "history/turn_changes.h"
 #include "history/turn_history_recorder.h"
 #include "subcommands.h"
-#include "turns/turn_records.h"
+#include "turn_records/turn_records.h"
 
 #include <QCommandLineParser>
 #include <QJsonArray>

@@ -6,7 +6,7 @@
 // confirmation listing the files. Everything is read from the home's
 // history (engine/history) on a worker thread.
 
-#include "turns/turn_record.h"
+#include "turn_records/turn_record.h"
 
 #include <QFutureWatcher>
 #include <QWidget>

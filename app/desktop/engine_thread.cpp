@@ -101,6 +101,11 @@ void EngineThread::cancel(const QString &turnId)
     });
 }
 
+void EngineThread::suggestSpare(const QString &folder)
+{
+    onEngine([folder](turns::TurnRunner &runner) { runner.suggestSpare(folder); });
+}
+
 void EngineThread::prepareSpare(const QString &folder)
 {
     onEngine([folder](turns::TurnRunner &runner) { runner.prepareSpare(folder); });

@@ -48,10 +48,13 @@ public:
     void submit(const turns::TurnRequest &request);
     void cancel(const QString &turnId);
     // Warm start: boots the next turn's guest for `folder` ahead of its
-    // prompt, when the setting is on (the runner decides; see TurnRunner).
-    void prepareSpare(const QString &folder);
+    // prompt once the user stays on it, when the setting is on (the runner
+    // decides; see TurnRunner::suggestSpare).
+    void suggestSpare(const QString &folder);
     // Warm start's other controls, for the runner driven without the window
-    // (tests/turns/spare/spare_driver.cpp, the turn benchmark).
+    // (tests/turns/spare/spare_driver.cpp, the turn benchmark): a spare now,
+    // with no wait for the user to stay.
+    void prepareSpare(const QString &folder);
     void discardSpare(const QString &why);
     void setKeepsSpares(bool keeps);
     // Answers with spareNamed() after every call queued before it.

@@ -113,7 +113,7 @@ MainWindow::MainWindow(store::Store &store, const turns::RunnerSettings &setting
                 m_turnPanel->setAccelerator(accelerator);
                 // Warm start: the selected folder's next turn, booted ahead.
                 if (!m_transcript->folder().isEmpty())
-                    m_engine->prepareSpare(m_transcript->folder());
+                    m_engine->suggestSpare(m_transcript->folder());
                 statusBar()->showMessage(
                     tr("Engine ready: turns run under %1")
                         .arg(host::acceleratorName(accelerator.accelerator).toUpper()));
@@ -353,9 +353,10 @@ void MainWindow::onSelection(const QString &folder, const QString &topic)
 {
     m_transcript->showTopic(folder, topic);
     m_composer->setTopic(folder, topic);
-    // The next prompt is likely here: warm start boots its guest now.
+    // The next prompt is likely here: warm start boots its guest once the
+    // user stays on the folder (a click through the tree boots none).
     if (!folder.isEmpty())
-        m_engine->prepareSpare(folder);
+        m_engine->suggestSpare(folder);
     refreshTopicActivity();
 }
 

@@ -3,7 +3,7 @@
 #include "audit/audit_log.h"
 #include "folders/folders.h"
 #include "store/store.h"
-#include "turns/turn_records.h"
+#include "turn_records/turn_records.h"
 
 #include <QJsonArray>
 #include <QJsonObject>

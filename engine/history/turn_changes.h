@@ -6,7 +6,7 @@
 
 #include "core/result.h"
 #include "history/home_history.h"
-#include "turns/turn_record.h"
+#include "turn_records/turn_record.h"
 
 #include <QJsonObject>
 

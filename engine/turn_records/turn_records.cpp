@@ -148,6 +148,48 @@ Result<void> TurnRecords::setState(const QString &id, TurnState state, const QSt
     });
 }
 
+Result<void> TurnRecords::setNetwork(const QString &id, const QString &subnet,
+                                     const QString &networkName)
+{
+    return update(
+        id, {{QStringLiteral("subnet"), subnet}, {QStringLiteral("network_name"), networkName}});
+}
+
+Result<void> TurnRecords::setProxyPid(const QString &id, qint64 pid)
+{
+    return update(id, {{QStringLiteral("proxy_pid"), pid}});
+}
+
+Result<void> TurnRecords::setProxyAddress(const QString &id, const QString &address)
+{
+    return update(id, {{QStringLiteral("proxy_address"), address}});
+}
+
+Result<void> TurnRecords::setMachine(const QString &id, const QString &vmName,
+                                     const QString &accelerator)
+{
+    return update(
+        id, {{QStringLiteral("vm_name"), vmName}, {QStringLiteral("accelerator"), accelerator}});
+}
+
+Result<void> TurnRecords::setExitCode(const QString &id, int code)
+{
+    return update(id, {{QStringLiteral("exit_code"), code}});
+}
+
+Result<void> TurnRecords::setError(const QString &id, const QString &code, const QString &message)
+{
+    return update(id, {{QStringLiteral("error_code"), code}, {QStringLiteral("error"), message}});
+}
+
+Result<void> TurnRecords::setUsage(const QString &id, const QJsonObject &usage,
+                                   std::optional<double> costUsd)
+{
+    return update(id, {{QStringLiteral("usage"),
+                        QString::fromUtf8(QJsonDocument(usage).toJson(QJsonDocument::Compact))},
+                       {QStringLiteral("cost_usd"), costUsd ? QVariant(*costUsd) : QVariant()}});
+}
+
 Result<void> TurnRecords::update(const QString &id,
                                  const QList<std::pair<QString, QVariant>> &changes)
 {

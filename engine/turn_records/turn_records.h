@@ -10,6 +10,7 @@
 #include <QString>
 #include <QVariant>
 #include <functional>
+#include <optional>
 
 namespace arizuko::store {
 class Store;
@@ -33,8 +34,15 @@ public:
     Result<void> insert(const TurnRecord &record);
     // Sets the state and the time it was entered (and ends a turn).
     Result<void> setState(const QString &id, TurnState state, const QString &at);
-    // Sets other columns of a turn; `columns` names come from our code only.
-    Result<void> update(const QString &id, const QList<std::pair<QString, QVariant>> &columns);
+    // What a turn learns on its way, each written as it is known.
+    Result<void> setNetwork(const QString &id, const QString &subnet, const QString &networkName);
+    Result<void> setProxyPid(const QString &id, qint64 pid);
+    Result<void> setProxyAddress(const QString &id, const QString &address);
+    Result<void> setMachine(const QString &id, const QString &vmName, const QString &accelerator);
+    Result<void> setExitCode(const QString &id, int code);
+    Result<void> setError(const QString &id, const QString &code, const QString &message);
+    Result<void> setUsage(const QString &id, const QJsonObject &usage,
+                          std::optional<double> costUsd);
     Result<void> appendEvent(const TurnEventRecord &event);
     // In one transaction: a turn's events arrive in bursts.
     Result<void> appendEvents(const QList<TurnEventRecord> &events);
@@ -67,6 +75,9 @@ public:
     Result<bool> hasSessionTurns(const QString &folder, const QString &topic, const QString &except);
 
 private:
+    // The setters' one way to the table: column names from this file only,
+    // never from a caller.
+    Result<void> update(const QString &id, const QList<std::pair<QString, QVariant>> &columns);
     Result<void> audited(const QString &id, TurnState state,
                          const std::function<Result<void>()> &change);
     Result<void> insertRow(const TurnRecord &record);

@@ -1,6 +1,6 @@
 #pragma once
 
-// The egress proxy of one guest, a turn's or a spare's (spare_guest.h): it
+// The egress proxy of one guest, a turn's or a spare's (spare_pool.h): it
 // listens on the host's address of the guest's /30, serves that guest only,
 // and allows what the folder's lists allow, with the runner's settings.
 

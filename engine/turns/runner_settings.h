@@ -49,7 +49,7 @@ struct RunnerSettings : libvirt::MachineSettings
     int maxTurnsPerTurn = tools::defaultTurnsPerTurn;
     int maxTurnsPerFolderHour = tools::defaultTurnsPerFolderHour;
     // A long-lived runner boots the next turn's guest ahead of its prompt
-    // (spare_guest.h); off by default (docs/turns.md says why).
+    // (spare_pool.h); off by default (docs/turns.md says why).
     bool warmStart = false;
     // A spare older than this is dropped: it holds memory nobody asked for,
     // and its guest has idled long enough.

@@ -9,6 +9,7 @@
 #include "libvirt/connection.h"
 #include "libvirt/subnet_pool.h"
 #include "turns/demo_site.h"
+#include "turns/guest_machine.h"
 #include "turns/runner_settings.h"
 #include "turns/turn_home.h"
 #include "turn_records/turn_records.h"
@@ -43,6 +44,8 @@ struct TurnEnvironment
     QThreadPool *workers = nullptr;
     // Queues a turn a tool asked for (delegate_group, escalate_group); its name.
     std::function<Result<QString>(const TurnRequest &request)> submit;
+    // Makes each turn's and spare's VM.
+    GuestMachineFactory makeMachine;
     // The page demo turns fetch, made for the first of them.
     std::unique_ptr<DemoSite> demoSite;
 };

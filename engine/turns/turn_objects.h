@@ -1,7 +1,7 @@
 #pragma once
 
 // The libvirt objects behind one guest (a turn's, or a spare's before a
-// turn adopts it, spare_guest.h) and their destruction, in the order that
+// turn adopts it, spare_pool.h) and their destruction, in the order that
 // cuts the guest off first: the VM, then the filter binding and tap the
 // engine made (Pretap mode), then the network.
 

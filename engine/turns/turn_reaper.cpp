@@ -1,5 +1,6 @@
 #include "turns/turn_reaper.h"
 
+#include "core/soft_assert.h"
 #include "libvirt/turn_domain.h"
 #include "libvirt/turn_filter_binding.h"
 #include "libvirt/turn_network.h"
@@ -85,13 +86,13 @@ Result<ReapReport> reapOrphans(libvirt::Connection &connection, TurnRecords &rec
             continue;
         }
         const QString at = store::nowTimestamp();
-        (void)records.update(turn.id,
-                             {{QStringLiteral("error_code"), QStringLiteral("turns.interrupted")},
-                              {QStringLiteral("error"),
-                               QStringLiteral("the engine running this turn stopped (pid %1); "
-                                              "its events up to then are kept")
-                                   .arg(turn.enginePid)}});
-        (void)records.setState(turn.id, TurnState::Interrupted, at);
+        AZ_ASSERT_OK(records.setError(turn.id, QStringLiteral("turns.interrupted"),
+                                      QStringLiteral("the engine running this turn stopped "
+                                                     "(pid %1); its events up to then are kept")
+                                          .arg(turn.enginePid)),
+                     "recording why a turn was interrupted");
+        AZ_ASSERT_OK(records.setState(turn.id, TurnState::Interrupted, at),
+                     "marking a turn interrupted");
         report.interruptedTurns << turn.name;
     }
 

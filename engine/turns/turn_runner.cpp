@@ -1,24 +1,22 @@
 #include "turns/turn_runner.h"
 
-#include "turns/model_provider.h"
-
-#include "libvirt/turn_domain.h"
-#include "libvirt/turn_network.h"
-#include "turns/egress_proxy.h"
-#include "turns/guest_channel.h"
-
 #include "agent/claude_session.h"
 #include "agent/skills.h"
-
-#include "libvirt/machine_status.h"
-#include "libvirt/turn_filter.h"
-#include "policy/policy.h"
 #include "folders/folders.h"
+#include "folders/topics.h"
+#include "libvirt/machine_status.h"
+#include "libvirt/turn_domain.h"
+#include "libvirt/turn_filter.h"
+#include "libvirt/turn_network.h"
+#include "policy/policy.h"
 #include "store/store.h"
 #include "secrets/secret_store.h"
 #include "store/timestamp.h"
-#include "folders/topics.h"
 #include "tools/observations.h"
+#include "turns/egress_proxy.h"
+#include "turns/guest_channel.h"
+#include "turns/libvirt_guest_machine.h"
+#include "turns/model_provider.h"
 
 #include <QUuid>
 #include <QtConcurrent>
@@ -65,7 +63,26 @@ TurnRunner::TurnRunner(store::Store &store, RunnerSettings settings, QObject *pa
                                             {},
                                             {},
                                             {},
+                                            {},
                                             {}});
+    m_environment->makeMachine = [this](GuestMachineSpec spec) {
+        return std::unique_ptr<GuestMachine>(
+            std::make_unique<LibvirtGuestMachine>(*m_environment, std::move(spec)));
+    };
+    m_spares = std::make_unique<SparePool>(*m_environment);
+    connect(m_spares.get(), &SparePool::ready, this,
+            [this](const QString &name, const QString &folder) {
+                emit spareReady(name, folder);
+                // A waiting turn adopts it; not from inside the spare's own signal,
+                // since adopting it takes it from the pool.
+                QTimer::singleShot(0, this, &TurnRunner::schedule);
+            });
+    connect(m_spares.get(), &SparePool::lost, this, [this](const QString &why) {
+        discardSpare(why);
+        schedule();
+    });
+    connect(m_spares.get(), &SparePool::discarded, this, &TurnRunner::spareDiscarded);
+    connect(m_spares.get(), &SparePool::settled, this, &TurnRunner::prepareSpare);
     m_environment->subnetsInUse = [this] { return subnetsInUse(); };
     m_workers.setMaxThreadCount(maxWorkers);
     m_environment->workers = &m_workers;
@@ -96,8 +113,7 @@ TurnRunner::~TurnRunner()
     m_startupWatcher.waitForFinished();
     // Turns tear down their own VM, network and proxy as they go; so do spares.
     m_turns.clear();
-    m_spare.reset();
-    m_discardedSpares.clear();
+    m_spares.reset();
 }
 
 Result<TurnRunner::Startup> TurnRunner::prepareHost(store::Store &store, const RunnerSettings &settings)
@@ -388,7 +404,7 @@ void TurnRunner::schedule()
     }
     // A turn that ended holds its slot until it is released (torn down); a
     // spare holds one until it is adopted or discarded.
-    int active = m_spare ? 1 : 0;
+    int active = m_spares->hasSpare() ? 1 : 0;
     for (const auto &turn : m_turns) {
         if (turn->state() != TurnState::Queued)
             ++active;
@@ -403,14 +419,14 @@ void TurnRunner::schedule()
     for (const QPointer<Turn> &turn : queued) {
         if (!turn || turn->state() != TurnState::Queued || topicBusy(*turn))
             continue;
-        if (m_spare && m_spare->basis().folder == turn->folder()) {
+        if (m_spares->basis() && m_spares->basis()->folder == turn->folder()) {
             // Still booting: it is ready (or lost) soon, and schedules again.
-            if (m_spare->isReady())
+            if (m_spares->isReady())
                 startInSpare(*turn);
             continue;
         }
         // A spare never keeps a queued turn waiting: it yields its slot.
-        if (active >= m_environment->settings.maxConcurrentTurns && m_spare) {
+        if (active >= m_environment->settings.maxConcurrentTurns && m_spares->hasSpare()) {
             discardSpare(QStringLiteral("a queued turn of another folder needs its slot"));
             --active;
         }
@@ -444,18 +460,16 @@ void TurnRunner::startInSpare(Turn &turn)
     // What the turn would run with now, against what the spare was made
     // with: a changed rule, grant or home means the spare's proxy or share
     // is stale, and a stale allowlist is never used.
-    QString stale = turnPlan ? m_spare->basis().differenceFrom(
-                                   SpareBasis::of(turn.folder(), *turnPlan))
-                             : turnPlan.error().message;
-    if (stale.isEmpty() && !m_spare->connectionAlive())
+    QString stale =
+        turnPlan ? m_spares->basis()->differenceFrom(SpareBasis::of(turn.folder(), *turnPlan))
+                 : turnPlan.error().message;
+    if (stale.isEmpty() && !m_spares->connectionAlive())
         stale = QStringLiteral("libvirtd closed the connection the spare was made on");
     if (turnPlan && stale.isEmpty()) {
-        SpareParts parts = m_spare->adopt();
-        m_spare.reset();
-        turn.startWarm(*turnPlan, std::move(parts));
+        turn.startWarm(*turnPlan, m_spares->adopt());
         return;
     }
-    turn.recordSpareSkipped(m_spare->name(), stale);
+    turn.recordSpareSkipped(m_spares->spareName(), stale);
     discardSpare(stale);
     turn.start(turnPlan);
 }
@@ -464,7 +478,7 @@ void TurnRunner::prepareSpare(const QString &folder)
 {
     if (!m_ready || !m_keepsSpares || !m_environment->settings.warmStart)
         return;
-    if (m_spare && m_spare->basis().folder == folder)
+    if (m_spares->basis() && m_spares->basis()->folder == folder)
         return;
     int active = 0;
     for (const auto &turn : m_turns) {
@@ -473,49 +487,28 @@ void TurnRunner::prepareSpare(const QString &folder)
             return;
         ++active;
     }
-    if (m_spare)
+    if (active >= m_environment->settings.maxConcurrentTurns) {
         discardSpare(QStringLiteral("the next turn is more likely in %1").arg(folder));
-    if (active >= m_environment->settings.maxConcurrentTurns)
         return;
-    const auto basis = spareBasis(folder);
-    if (!basis)
-        return;
-    m_spare = std::make_unique<SpareGuest>(*m_environment, *basis);
-    SpareGuest *spare = m_spare.get();
-    connect(spare, &SpareGuest::ready, this, [this, spare] {
-        emit spareReady(spare->name(), spare->basis().folder);
-        // A waiting turn adopts it; not from inside the spare's own signal,
-        // since adopting it destroys it.
-        QTimer::singleShot(0, this, &TurnRunner::schedule);
-    });
-    connect(spare, &SpareGuest::lost, this, [this, spare](const QString &why) {
-        // Not from inside the spare's own signal.
-        QTimer::singleShot(0, this, [this, spare, why] {
-            if (m_spare.get() != spare)
-                return;
-            discardSpare(why);
-            schedule();
-        });
-    });
-    spare->start();
+    }
+    if (const auto basis = spareBasis(folder))
+        m_spares->boot(*basis);
+}
+
+void TurnRunner::suggestSpare(const QString &folder)
+{
+    if (m_ready && m_keepsSpares && m_environment->settings.warmStart)
+        m_spares->settle(folder);
 }
 
 void TurnRunner::discardSpare(const QString &why)
 {
-    if (!m_spare)
-        return;
-    SpareGuest *spare = m_spare.get();
-    disconnect(spare, &SpareGuest::ready, this, nullptr);
-    disconnect(spare, &SpareGuest::lost, this, nullptr);
-    connect(spare, &SpareGuest::released, this, [this, spare] {
-        QTimer::singleShot(0, this, [this, spare] {
-            std::erase_if(m_discardedSpares,
-                          [spare](const auto &owned) { return owned.get() == spare; });
-        });
-    });
-    emit spareDiscarded(spare->name(), why);
-    spare->discard();
-    m_discardedSpares.push_back(std::move(m_spare));
+    m_spares->discard(why);
+}
+
+QString TurnRunner::spareName() const
+{
+    return m_spares->spareName();
 }
 
 void TurnRunner::pollStore()
@@ -542,13 +535,7 @@ QList<libvirt::Ipv4Range> TurnRunner::subnetsInUse() const
             ranges << *subnet;
     }
     // A spare's /30, and those of spares still tearing down.
-    if (m_spare && m_spare->subnet())
-        ranges << *m_spare->subnet();
-    for (const auto &spare : m_discardedSpares) {
-        if (const auto subnet = spare->subnet())
-            ranges << *subnet;
-    }
-    return ranges;
+    return ranges + m_spares->subnets();
 }
 
 } // namespace arizuko::turns

@@ -9,7 +9,7 @@
 #include "core/result.h"
 #include "turns/engine_process.h"
 #include "turns/runner_settings.h"
-#include "turns/spare_guest.h"
+#include "turns/spare_pool.h"
 #include "turns/turn.h"
 #include "turns/turn_reaper.h"
 #include "turn_records/turn_records.h"
@@ -59,7 +59,7 @@ public:
     // that runs it (through the store) to cancel it.
     Result<void> cancel(const QString &reference);
 
-    // Warm start (spare_guest.h), for a runner that outlives its turns (the
+    // Warm start (spare_pool.h), for a runner that outlives its turns (the
     // window's); arizukoctl's one-shot runner never keeps a spare.
     void setKeepsSpares(bool keeps) { m_keepsSpares = keeps; }
     // Boots a guest for the next turn of `folder` ahead of its prompt, when
@@ -67,10 +67,13 @@ public:
     // queued and a slot is free. At most one spare: one for another folder
     // is torn down.
     void prepareSpare(const QString &folder);
+    // The folder the user looks at: prepareSpare() once the user stays
+    // there (SparePool::settle), so a click in the tree boots no VM.
+    void suggestSpare(const QString &folder);
     // Tears the spare down (in the background), if there is one.
     void discardSpare(const QString &why);
     // The spare's name while one is being made or waits; empty otherwise.
-    QString spareName() const { return m_spare ? m_spare->name() : QString(); }
+    QString spareName() const;
 
     const host::AcceleratorChoice &accelerator() const { return m_environment->accelerator; }
     const ReapReport &startupReap() const { return m_startupReap; }
@@ -103,7 +106,7 @@ private:
     void schedule();
     bool topicBusy(const Turn &candidate);
     Result<TurnPlan> plan(const Turn &turn);
-    // What a spare for `folder` is made with (spare_guest.h).
+    // What a spare for `folder` is made with (spare_pool.h).
     Result<SpareBasis> spareBasis(const QString &folder);
     // Starts `turn` in the spare of its folder when its plan matches what the
     // spare was made with; otherwise records why, discards the spare and
@@ -122,9 +125,9 @@ private:
     std::unique_ptr<secrets::SecretStore> m_secrets; // see Startup::secrets
     std::vector<std::unique_ptr<Turn>> m_turns; // live turns, in submission order
     // At most one spare; it holds a concurrency slot until a turn adopts it
-    // or it is discarded. Discarded spares tear down in the background.
-    std::unique_ptr<SpareGuest> m_spare;
-    std::vector<std::unique_ptr<SpareGuest>> m_discardedSpares;
+    // or it is discarded. After the turns on destruction: they may hold
+    // machines it made.
+    std::unique_ptr<SparePool> m_spares;
     bool m_keepsSpares = false;
     QTimer m_storePoll;
     ReapReport m_startupReap;

@@ -8,7 +8,7 @@
 #include "history/home_history.h"
 #include "store/store.h"
 #include "store/timestamp.h"
-#include "turns/turn_records.h"
+#include "turn_records/turn_records.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,11 +1,11 @@
-// What decides whether a turn may adopt a spare (spare_guest.h): any
+// What decides whether a turn may adopt a spare (spare_pool.h): any
 // difference in what the spare fixed (its proxy's lists, the egress grant,
 // the home it shares, the demo page's loopback access) sends the turn cold,
 // and the reason names it. The home is known by the folder's home id and
 // the directory's device and inode: a folder of the same name (moved away,
 // then added again) differs.
 
-#include "turns/spare_guest.h"
+#include "turns/spare_pool.h"
 
 #include <QTest>
 

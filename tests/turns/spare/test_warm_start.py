@@ -285,7 +285,8 @@ class WarmStart(unittest.TestCase):
         turn = driver.expect("submitted", 30)["turn"]
         discarded = driver.expect("spare-discarded", 30, name=spare)
         self.assertIn("slot", discarded["why"])
-        self.assertEqual(driver.expect("finished", 300, turn=turn)["state"], "done")
+        self.assertEqual(driver.expect("finished", 300, turn=turn)["state"], "done",
+                         self.engine.events(turn))
         self.assertIsNone(spare_event(self.engine, turn), "a turn of another folder used the spare")
 
     def test_arizukoctl_run_never_makes_a_spare(self):

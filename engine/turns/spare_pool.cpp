@@ -1,0 +1,211 @@
+#include "turns/spare_pool.h"
+
+#include "store/store.h"
+
+#include <QDir>
+#include <QUuid>
+
+namespace arizuko::turns {
+
+SpareBasis SpareBasis::of(const QString &folder, const TurnPlan &plan)
+{
+    return {folder, plan.home, plan.allow, plan.deny, plan.allowAll, plan.allowLoopback};
+}
+
+QString SpareBasis::differenceFrom(const SpareBasis &now) const
+{
+    QStringList changed;
+    if (folder != now.folder)
+        changed << QStringLiteral("the folder");
+    // A folder moved away and another added under its name has another
+    // home id; a home directory replaced under the same id another inode.
+    if (home.id != now.home.id)
+        changed << QStringLiteral("the folder's identity");
+    else if (home.identity != now.home.identity || home.path != now.home.path)
+        changed << QStringLiteral("the folder's home");
+    if (allow != now.allow)
+        changed << QStringLiteral("the allowlist");
+    if (deny != now.deny)
+        changed << QStringLiteral("the denylist");
+    if (allowAll != now.allowAll)
+        changed << QStringLiteral("the egress grant");
+    if (allowLoopback != now.allowLoopback)
+        changed << QStringLiteral("the demo page's loopback access");
+    if (changed.isEmpty())
+        return {};
+    return changed.join(QStringLiteral(", ")) + QStringLiteral(" changed since the spare was made");
+}
+
+namespace {
+
+void removeSpareDirectory(const GuestMachine &machine)
+{
+    QDir(QFileInfo(machine.consoleLogPath()).absolutePath()).removeRecursively();
+}
+
+} // namespace
+
+SparePool::SparePool(TurnEnvironment &environment, QObject *parent)
+    : QObject(parent)
+    , m_environment(environment)
+{
+    m_maxAge.setSingleShot(true);
+    connect(&m_maxAge, &QTimer::timeout, this, [this] {
+        if (m_spare)
+            emit lost(QStringLiteral("the spare is older than %1 s")
+                          .arg(m_environment.settings.spareMaxAge.count()));
+    });
+    m_settle.setSingleShot(true);
+    connect(&m_settle, &QTimer::timeout, this, &SparePool::onSettled);
+}
+
+SparePool::~SparePool()
+{
+    // The engine is going away: nothing of a spare may outlive it.
+    if (m_spare)
+        m_discarded.push_back(std::move(m_spare->machine));
+    for (const auto &machine : m_discarded) {
+        disconnect(machine.get(), nullptr, this, nullptr);
+        const GuestTeardown teardown = machine->stopAndWait();
+        for (const QString &error : teardown.errors)
+            qWarning("spare %s: %s", qPrintable(machine->name()), qPrintable(error));
+        removeSpareDirectory(*machine);
+    }
+}
+
+QString SparePool::spareName() const
+{
+    return m_spare ? m_spare->machine->name() : QString();
+}
+
+bool SparePool::isReady() const
+{
+    return m_spare && m_spare->machine->state() == GuestMachine::State::Ready;
+}
+
+bool SparePool::connectionAlive() const
+{
+    return m_spare && m_spare->connection && m_spare->connection->isAlive();
+}
+
+QList<libvirt::Ipv4Range> SparePool::subnets() const
+{
+    QList<libvirt::Ipv4Range> ranges;
+    if (m_spare) {
+        if (const auto subnet = m_spare->machine->subnet())
+            ranges << subnet->range;
+    }
+    for (const auto &machine : m_discarded) {
+        if (const auto subnet = machine->subnet())
+            ranges << subnet->range;
+    }
+    return ranges;
+}
+
+void SparePool::boot(SpareBasis basis)
+{
+    if (m_spare && m_spare->basis.folder == basis.folder)
+        return;
+    if (m_spare)
+        discard(QStringLiteral("the next turn is more likely in %1").arg(basis.folder));
+    const QString name =
+        QStringLiteral("az-") + QUuid::createUuid().toString(QUuid::WithoutBraces).left(8);
+    GuestMachineSpec spec{
+        name, basis.home,
+        QDir(m_environment.store.dataDir()).filePath(QStringLiteral("spares/") + name), basis.allow,
+        basis.deny, basis.allowAll, basis.allowLoopback,
+        // The guest waits for its spec as long as the spare may live.
+        int(m_environment.settings.spareMaxAge.count()) + 60};
+    m_spare = Spare{m_environment.makeMachine(std::move(spec)),
+                    std::move(basis),
+                    m_environment.connection,
+                    {},
+                    {}};
+    m_spare->age.start();
+    GuestMachine *machine = m_spare->machine.get();
+    connect(machine, &GuestMachine::ready, this, [this, machine] {
+        if (!m_spare || m_spare->machine.get() != machine)
+            return;
+        m_maxAge.start(m_environment.settings.spareMaxAge);
+        emit ready(machine->name(), m_spare->basis.folder);
+    });
+    connect(machine, &GuestMachine::guestMessage, this,
+            [this, machine](const QJsonObject &message) {
+                if (m_spare && m_spare->machine.get() == machine)
+                    m_spare->guestMessages << message;
+            });
+    connect(machine, &GuestMachine::failed, this,
+            [this, machine](const Error &error) { loseLater(machine, error.message); });
+    connect(machine, &GuestMachine::guestClosed, this, [this, machine] {
+        loseLater(machine,
+                  QStringLiteral("the spare's guest stopped; see ") + machine->consoleLogPath());
+    });
+    machine->start();
+}
+
+void SparePool::loseLater(GuestMachine *machine, const QString &why)
+{
+    // Not from inside the machine's own signal: losing it destroys it.
+    QTimer::singleShot(0, this, [this, machine, why] {
+        if (m_spare && m_spare->machine.get() == machine)
+            emit lost(why);
+    });
+}
+
+void SparePool::settle(const QString &folder)
+{
+    m_settling = folder;
+    m_settle.start(settleTime);
+}
+
+void SparePool::onSettled()
+{
+    // A spare costs a VM's boot: no more than a few a minute, however the
+    // user moves through the tree.
+    while (!m_settledBoots.empty() && m_settledBoots.front().hasExpired(60000))
+        m_settledBoots.pop_front();
+    if (int(m_settledBoots.size()) >= maxSettledBootsPerMinute) {
+        m_settle.start(std::chrono::milliseconds(60000 - m_settledBoots.front().elapsed()));
+        return;
+    }
+    m_settledBoots.emplace_back().start();
+    emit settled(m_settling);
+}
+
+BootedGuest SparePool::adopt()
+{
+    if (!isReady())
+        return {};
+    m_maxAge.stop();
+    Spare spare = std::move(*m_spare);
+    m_spare.reset();
+    disconnect(spare.machine.get(), nullptr, this, nullptr);
+    return {std::move(spare.machine), std::move(spare.guestMessages), spare.age.elapsed()};
+}
+
+void SparePool::discard(const QString &why)
+{
+    if (!m_spare)
+        return;
+    m_maxAge.stop();
+    std::unique_ptr<GuestMachine> machine = std::move(m_spare->machine);
+    m_spare.reset();
+    GuestMachine *stopping = machine.get();
+    disconnect(stopping, nullptr, this, nullptr);
+    connect(
+        stopping, &GuestMachine::stopped, this, [this, stopping](const GuestTeardown &teardown) {
+            for (const QString &error : teardown.errors)
+                qWarning("spare %s: %s", qPrintable(stopping->name()), qPrintable(error));
+            removeSpareDirectory(*stopping);
+            // Destroyed later: the machine is still inside its own signal here.
+            QTimer::singleShot(0, this, [this, stopping] {
+                std::erase_if(m_discarded,
+                              [stopping](const auto &owned) { return owned.get() == stopping; });
+            });
+        });
+    emit discarded(stopping->name(), why);
+    stopping->stop();
+    m_discarded.push_back(std::move(machine));
+}
+
+} // namespace arizuko::turns

@@ -1,0 +1,136 @@
+#include "turns/turn_journal.h"
+
+#include "store/timestamp.h"
+
+namespace arizuko::turns {
+
+TurnJournal::TurnJournal(TurnRecords &records, TurnRecord row, QObject *parent)
+    : QObject(parent)
+    , m_records(records)
+    , m_row(std::move(row))
+{}
+
+void TurnJournal::enter(TurnState state)
+{
+    const QString at = store::nowTimestamp();
+    m_row.state = state;
+    switch (state) {
+    case TurnState::Queued:
+        m_row.queuedAt = at;
+        break;
+    case TurnState::Preparing:
+        m_row.preparingAt = at;
+        break;
+    case TurnState::Booting:
+        m_row.bootingAt = at;
+        break;
+    case TurnState::Running:
+        m_row.runningAt = at;
+        break;
+    case TurnState::Finishing:
+        m_row.finishingAt = at;
+        break;
+    default:
+        m_row.endedAt = at;
+        break;
+    }
+    write(m_records.setState(m_row.id, state, at), QStringLiteral("state"));
+    record(QStringLiteral("phase"), {{QStringLiteral("state"), turnStateName(state)}});
+}
+
+void TurnJournal::setError(const Error &error)
+{
+    m_row.errorCode = error.code;
+    m_row.error = error.message;
+    write(m_records.setError(m_row.id, error.code, error.message), QStringLiteral("error"));
+    record(QStringLiteral("error"),
+           {{QStringLiteral("code"), error.code}, {QStringLiteral("message"), error.message}});
+}
+
+void TurnJournal::setExitCode(int code)
+{
+    m_row.exitCode = code;
+    write(m_records.setExitCode(m_row.id, code), QStringLiteral("exit code"));
+}
+
+void TurnJournal::setUsage(const QJsonObject &usage, std::optional<double> costUsd)
+{
+    m_row.usage = usage;
+    m_row.costUsd = costUsd;
+    write(m_records.setUsage(m_row.id, usage, costUsd), QStringLiteral("usage"));
+    record(QStringLiteral("usage"), usage);
+}
+
+void TurnJournal::write(const Result<void> &written, const QString &what)
+{
+    if (!written)
+        emit storeFailed(makeError(QStringLiteral("turns.store"),
+                                   QStringLiteral("the store did not keep the turn's %1 (%2); the "
+                                                  "turn stops rather than run unrecorded")
+                                       .arg(what, written.error().message)));
+}
+
+void TurnJournal::record(const QString &kind, const QJsonObject &json)
+{
+    m_pending.append({m_row.id, m_nextSeq++, kind, json, store::nowTimestamp()});
+    if (m_pending.size() == 1)
+        QMetaObject::invokeMethod(this, &TurnJournal::flush, Qt::QueuedConnection);
+}
+
+void TurnJournal::recordTiming(const QString &step, const QJsonValue &ms)
+{
+    record(QStringLiteral("timing"), {{QStringLiteral("step"), step}, {QStringLiteral("ms"), ms}});
+}
+
+void TurnJournal::recordGuestOutput(const QString &kind, const QJsonObject &json, qsizetype chars)
+{
+    switch (m_guestOutput.take(chars)) {
+    case GuestOutputBudget::Outcome::Store:
+        record(kind, json);
+        return;
+    case GuestOutputBudget::Outcome::LimitReached:
+        record(QStringLiteral("guest-limit"),
+               {{QStringLiteral("rows"), m_guestOutput.rows()},
+                {QStringLiteral("chars"), m_guestOutput.chars()},
+                {QStringLiteral("message"),
+                 QStringLiteral("the agent's output reached the turn's limit of %1 rows or %2 "
+                                "characters; the rest is not stored")
+                     .arg(maxGuestOutputRows)
+                     .arg(maxGuestOutputChars)}});
+        return;
+    case GuestOutputBudget::Outcome::Drop:
+        return;
+    }
+}
+
+void TurnJournal::recordGuestViolation(const QString &why)
+{
+    if (m_guestViolations++ == 0)
+        record(
+            QStringLiteral("guest-protocol"),
+            {{QStringLiteral("violation"), why},
+             {QStringLiteral("message"),
+              QStringLiteral("the guest sent what its protocol does not allow; it was dropped")}});
+}
+
+void TurnJournal::recordGuestViolationTotal()
+{
+    if (m_guestViolations > 1)
+        record(
+            QStringLiteral("guest-protocol"),
+            {{QStringLiteral("violations"), m_guestViolations},
+             {QStringLiteral("message"),
+              QStringLiteral("%1 lines of the guest were dropped in all").arg(m_guestViolations)}});
+}
+
+void TurnJournal::flush()
+{
+    if (m_pending.isEmpty())
+        return;
+    const QList<TurnEventRecord> events = std::exchange(m_pending, {});
+    const Result<void> stored = m_records.appendEvents(events);
+    emit batch(events);
+    write(stored, QStringLiteral("events"));
+}
+
+} // namespace arizuko::turns

@@ -1,0 +1,67 @@
+#pragma once
+
+// Everything a turn writes to the store: its row (state and the time each
+// was entered, what it learns on its way, how it ended) and its events.
+// Events are numbered in order, kept for one event-loop pass, then stored
+// in one transaction and handed on as one batch (a turn's events arrive in
+// bursts; a commit each would cost milliseconds apiece). A write the store
+// refuses is reported with the reason, never dropped.
+
+#include "core/result.h"
+#include "turns/guest_channel_messages.h"
+#include "turn_records/turn_record.h"
+#include "turn_records/turn_records.h"
+
+#include <QJsonObject>
+#include <QList>
+#include <QObject>
+#include <optional>
+
+namespace arizuko::turns {
+
+class TurnJournal final : public QObject
+{
+    Q_OBJECT
+
+public:
+    TurnJournal(TurnRecords &records, TurnRecord row, QObject *parent = nullptr);
+
+    const TurnRecord &row() const { return m_row; }
+
+    // The state and the time it was entered, and its `phase` event.
+    void enter(TurnState state);
+    void setError(const Error &error);
+    void setExitCode(int code);
+    void setUsage(const QJsonObject &usage, std::optional<double> costUsd);
+    // A write of the turn's row made elsewhere (records.setNetwork(…)).
+    void write(const Result<void> &written, const QString &what);
+
+    void record(const QString &kind, const QJsonObject &json);
+    // How long one step took (`ms` a number, or an object of parts), for
+    // `turns --events` and the benchmark.
+    void recordTiming(const QString &step, const QJsonValue &ms);
+    // The agent's output, within the turn's budget for it.
+    void recordGuestOutput(const QString &kind, const QJsonObject &json, qsizetype chars);
+    // A line of the guest its protocol does not allow: recorded once, the
+    // total at the turn's end.
+    void recordGuestViolation(const QString &why);
+    void recordGuestViolationTotal();
+    // Stores what is pending now and hands it on (also when storing failed:
+    // the window and arizukoctl still see it).
+    void flush();
+
+signals:
+    void batch(const QList<arizuko::turns::TurnEventRecord> &events);
+    // The store refused a write of the turn (turns.store, naming what).
+    void storeFailed(const arizuko::Error &error);
+
+private:
+    TurnRecords &m_records;
+    TurnRecord m_row;
+    QList<TurnEventRecord> m_pending;
+    qint64 m_nextSeq = 1;
+    GuestOutputBudget m_guestOutput;
+    qint64 m_guestViolations = 0;
+};
+
+} // namespace arizuko::turns

@@ -1,0 +1,32 @@
+#pragma once
+
+// The turn spec, the one line that starts the agent in the guest
+// (docs/guest.md): the agent's own members (agent_session.h) and where the
+// guest finds its network, proxy and gateway.
+
+#include "libvirt/subnet_pool.h"
+
+#include <QByteArray>
+#include <QJsonObject>
+
+namespace arizuko::turns {
+
+struct TurnSpecPlace
+{
+    QString turnId;
+    QString folder;
+    QString topic;
+    libvirt::TurnSubnet subnet;
+    quint16 proxyPort = 0;
+    quint16 gatewayPort = 0;
+    QByteArray gatewayToken;
+    bool skills = false;
+    qint64 timeoutSeconds = 1;
+    // Secrets the folder's shell:env:<KEY> grants put into the agent's
+    // environment (docs/tools.md); read when the spec goes out.
+    QJsonObject environment;
+};
+
+QByteArray turnSpecLine(QJsonObject agentMembers, const TurnSpecPlace &place);
+
+} // namespace arizuko::turns

@@ -1,0 +1,99 @@
+#pragma once
+
+// A guest machine without a VM: the test moves it through its states and
+// sees what the turn asked of it (the spec, the lines sent, the stop).
+
+#include "turns/guest_machine.h"
+
+#include <QJsonDocument>
+
+namespace arizuko::turns {
+
+class FakeGuestMachine final : public GuestMachine
+{
+    Q_OBJECT
+
+public:
+    explicit FakeGuestMachine(GuestMachineSpec spec)
+        : m_spec(std::move(spec))
+    {}
+    ~FakeGuestMachine() override { ++destroyed(); }
+
+    // How many fakes were destroyed (shared by every test).
+    static int &destroyed()
+    {
+        static int count = 0;
+        return count;
+    }
+
+    QString name() const override { return m_spec.name; }
+    std::optional<libvirt::TurnSubnet> subnet() const override { return m_subnet; }
+    qint64 proxyPid() const override { return m_subnet ? 4242 : 0; }
+    quint16 proxyPort() const override { return 3128; }
+    bool proxyRunning() const override { return m_subnet.has_value(); }
+    QString consoleLogPath() const override { return m_spec.directory + QStringLiteral("/console.log"); }
+    QJsonObject timings() const override { return {{QStringLiteral("network"), 1}}; }
+
+    void start() override { setState(State::Preparing); }
+    void sendSpec(const QByteArray &line) override
+    {
+        specs << QJsonDocument::fromJson(line).object();
+        setState(State::Running);
+    }
+    void send(const QJsonObject &message) override { sent << message; }
+    void recheck() override
+    {
+        ++rechecks;
+        setState(State::Booting);
+    }
+    void stop() override
+    {
+        ++stops;
+        setState(State::Stopping);
+    }
+    GuestTeardown stopAndWait() override
+    {
+        setState(State::Stopped);
+        return {};
+    }
+
+    // What the libvirt machine would report, step by step.
+    void reachNetwork()
+    {
+        // Loopback: the turn's gateway listens on the host side for real.
+        m_subnet = libvirt::TurnSubnet{libvirt::Ipv4Range{0x7f000000, 30}};
+        emit networkReady();
+        emit proxyStarted();
+    }
+    void beginBoot()
+    {
+        setState(State::Booting);
+        emit booting();
+    }
+    void becomeReady()
+    {
+        setState(State::Ready);
+        emit ready();
+    }
+    void say(const QJsonObject &message) { emit guestMessage(message); }
+    void closeChannel() { emit guestClosed(); }
+    void breakDown(const Error &error)
+    {
+        setState(State::Failed);
+        emit failed(error);
+    }
+    void finishStopping()
+    {
+        setState(State::Stopped);
+        emit stopped({{{QStringLiteral("domain"), 1}}, {}, 2});
+    }
+
+    GuestMachineSpec m_spec;
+    std::optional<libvirt::TurnSubnet> m_subnet;
+    QList<QJsonObject> specs;
+    QList<QJsonObject> sent;
+    int rechecks = 0;
+    int stops = 0;
+};
+
+} // namespace arizuko::turns

@@ -1,0 +1,295 @@
+// A turn's lifecycle against a fake guest machine (fake_guest_machine.h):
+// no VM, no libvirt, a real store. The spec goes out only once the machine
+// is ready (the VM up, the proxy healthy, the filter in force) and the
+// turn's gateway listens; a cancel in any phase ends the turn once and
+// stops its machine; a failed write of the turn's events fails the turn
+// with the reason; a second start is refused.
+
+#include "fake_guest_machine.h"
+#include "folders/folders.h"
+#include "folders/topics.h"
+#include "store/store.h"
+#include "store/timestamp.h"
+#include "turns/turn.h"
+
+#include <QRegularExpression>
+#include <QSignalSpy>
+#include <QSqlQuery>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUuid>
+
+using namespace arizuko;
+using namespace arizuko::turns;
+
+namespace {
+
+// One turn of folder `corp` on a fresh store, with the machines it asks for.
+struct Bench
+{
+    QTemporaryDir directory;
+    std::unique_ptr<store::Store> store;
+    std::unique_ptr<TurnRecords> records;
+    std::unique_ptr<TurnEnvironment> environment;
+    QList<FakeGuestMachine *> machines;
+    std::unique_ptr<Turn> turn;
+
+    explicit Bench(AgentKind agent = AgentKind::Command)
+    {
+        auto opened = store::Store::open(directory.filePath(QStringLiteral("data")));
+        if (!opened)
+            qFatal("store: %s", qPrintable(opened.error().message));
+        store = std::move(*opened);
+        if (!folders::Folders(*store, QStringLiteral("user:test")).add(QStringLiteral("corp")) ||
+            !folders::Topics(*store, QStringLiteral("user:test"))
+                 .add(QStringLiteral("corp"), QStringLiteral("main")))
+            qFatal("no folder or topic");
+        records = std::make_unique<TurnRecords>(*store);
+        RunnerSettings settings;
+        settings.gatewayPort = 0; // any free port on loopback
+        const GuestMachineFactory makeMachine = [this](GuestMachineSpec spec) {
+            auto machine = std::make_unique<FakeGuestMachine>(std::move(spec));
+            machines << machine.get();
+            return std::unique_ptr<GuestMachine>(std::move(machine));
+        };
+        environment.reset(new TurnEnvironment{*store,
+                                              *records,
+                                              nullptr,
+                                              QStringLiteral("1:1"),
+                                              settings,
+                                              libvirt::SubnetPool(libvirt::Ipv4Range{}),
+                                              {},
+                                              {},
+                                              nullptr,
+                                              {},
+                                              makeMachine,
+                                              {}});
+        const QString id = QUuid::createUuid().toString(QUuid::WithoutBraces);
+        TurnRecord record;
+        record.id = id;
+        record.name = QStringLiteral("az-") + id.left(8);
+        record.folder = QStringLiteral("corp");
+        record.topic = QStringLiteral("main");
+        record.agent = agentKindName(agent);
+        record.prompt = QStringLiteral("echo hello");
+        record.queuedAt = store::nowTimestamp();
+        if (!records->insert(record))
+            qFatal("no turn record");
+        TurnRequest request;
+        request.folder = record.folder;
+        request.topic = record.topic;
+        request.agent = agent;
+        request.prompt = record.prompt;
+        turn = std::make_unique<Turn>(*environment, record, request);
+    }
+
+    FakeGuestMachine &machine() { return *machines.value(0); }
+    void settle() { QTest::qWait(20); }
+    QStringList storedKinds()
+    {
+        QStringList kinds;
+        const auto events = records->events(turn->id());
+        for (const TurnEventRecord &event : events.value())
+            kinds << event.kind;
+        return kinds;
+    }
+};
+
+} // namespace
+
+class TestTurnLifecycle : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void theSpecWaitsForTheReadyMachine()
+    {
+        Bench bench;
+        bench.turn->start(TurnPlan{});
+        QCOMPARE(bench.machines.size(), 1);
+        QCOMPARE(bench.turn->state(), TurnState::Preparing);
+        bench.machine().reachNetwork();
+        bench.settle();
+        bench.machine().beginBoot();
+        bench.settle();
+        QCOMPARE(bench.turn->state(), TurnState::Booting);
+        // Network, proxy and boot under way: still no spec.
+        QVERIFY(bench.machine().specs.isEmpty());
+        bench.machine().becomeReady();
+        QTRY_COMPARE(bench.machine().specs.size(), 1);
+        const QJsonObject spec = bench.machine().specs.first();
+        QCOMPARE(spec.value(QStringLiteral("turn_id")).toString(), bench.turn->id());
+        QCOMPARE(spec.value(QStringLiteral("command")).toString(), QStringLiteral("echo hello"));
+        QCOMPARE(spec.value(QStringLiteral("proxy_url")).toString(),
+                 QStringLiteral("http://127.0.0.1:3128"));
+        QCOMPARE(spec.value(QStringLiteral("gateway_token")).toString().size(), 48);
+        // A second ready (a warm recheck) sends no second spec.
+        bench.machine().becomeReady();
+        bench.settle();
+        QCOMPARE(bench.machine().specs.size(), 1);
+        QVERIFY(bench.storedKinds().contains(QStringLiteral("timing")));
+    }
+
+    void aTurnRunsToDoneAndAcksTheExit()
+    {
+        Bench bench;
+        QSignalSpy released(bench.turn.get(), &Turn::released);
+        bench.turn->start(TurnPlan{});
+        bench.machine().reachNetwork();
+        bench.machine().beginBoot();
+        bench.machine().becomeReady();
+        bench.machine().say({{QStringLiteral("type"), QStringLiteral("event")},
+                             {QStringLiteral("line"), QStringLiteral("hello")}});
+        QTRY_COMPARE(bench.turn->state(), TurnState::Running);
+        bench.machine().say({{QStringLiteral("type"), QStringLiteral("exit")},
+                             {QStringLiteral("reason"), QStringLiteral("exited")},
+                             {QStringLiteral("code"), 0},
+                             {QStringLiteral("seq"), 7}});
+        bench.machine().closeChannel();
+        QTRY_COMPARE(bench.turn->state(), TurnState::Done);
+        QCOMPARE(bench.machine().sent.value(0).value(QStringLiteral("type")).toString(),
+                 QStringLiteral("ack"));
+        QCOMPARE(bench.machine().stops, 1);
+        QCOMPARE(bench.records->find(bench.turn->id())->exitCode, 0);
+        QVERIFY(released.isEmpty());
+        bench.machine().finishStopping();
+        QTRY_COMPARE(released.size(), 1);
+        QTRY_VERIFY(bench.storedKinds().contains(QStringLiteral("event")));
+    }
+
+    void cancelInEachPhase_data()
+    {
+        QTest::addColumn<int>("phase");
+        QTest::newRow("preparing") << 0;
+        QTest::newRow("network made") << 1;
+        QTest::newRow("booting") << 2;
+        QTest::newRow("running") << 3;
+    }
+
+    void cancelInEachPhase()
+    {
+        QFETCH(int, phase);
+        Bench bench;
+        QSignalSpy finished(bench.turn.get(), &Turn::finished);
+        QSignalSpy released(bench.turn.get(), &Turn::released);
+        bench.turn->start(TurnPlan{});
+        FakeGuestMachine &machine = bench.machine();
+        if (phase >= 1)
+            machine.reachNetwork();
+        if (phase >= 2)
+            machine.beginBoot();
+        if (phase >= 3) {
+            machine.becomeReady();
+            machine.say({{QStringLiteral("type"), QStringLiteral("status")},
+                         {QStringLiteral("state"), QStringLiteral("running")}});
+        }
+        bench.settle();
+        bench.turn->cancel(QStringLiteral("the test cancels"));
+        QCOMPARE(bench.turn->state(), TurnState::Cancelled);
+        QCOMPARE(finished.size(), 1);
+        QCOMPARE(machine.stops, 1);
+        // What the machine reports afterwards changes nothing.
+        if (phase < 3)
+            machine.becomeReady();
+        machine.closeChannel();
+        bench.turn->cancel(QStringLiteral("again"));
+        bench.settle();
+        QCOMPARE(bench.turn->state(), TurnState::Cancelled);
+        QCOMPARE(finished.size(), 1);
+        QCOMPARE(machine.specs.size(), phase >= 3 ? 1 : 0);
+        machine.finishStopping();
+        QTRY_COMPARE(released.size(), 1);
+        const TurnRecord stored = *bench.records->find(bench.turn->id());
+        QCOMPARE(stored.state, TurnState::Cancelled);
+        QTRY_VERIFY(bench.storedKinds().contains(QStringLiteral("cancel")));
+    }
+
+    void aMachineFailureFailsTheTurnWithItsReason()
+    {
+        Bench bench;
+        bench.turn->start(TurnPlan{});
+        bench.machine().reachNetwork();
+        bench.machine().breakDown(makeError(QStringLiteral("turns.proxy-unhealthy"),
+                                            QStringLiteral("no health within 15 s")));
+        QTRY_COMPARE(bench.turn->state(), TurnState::Failed);
+        QCOMPARE(bench.turn->record().errorCode, QStringLiteral("turns.proxy-unhealthy"));
+        QCOMPARE(bench.records->find(bench.turn->id())->error,
+                 QStringLiteral("no health within 15 s"));
+        QVERIFY(bench.machine().specs.isEmpty());
+    }
+
+    void aFailedEventWriteFailsTheTurn()
+    {
+        QList<TurnEventRecord> emitted; // outlives the turn, which emits until its end
+        Bench bench;
+        connect(bench.turn.get(), &Turn::eventReceived, bench.turn.get(),
+                [&emitted](const TurnEventRecord &event) { emitted << event; });
+        bench.turn->start(TurnPlan{});
+        bench.settle();
+        // The transcript's table is gone: the next batch cannot be stored.
+        QSqlQuery query(bench.store->database());
+        QVERIFY(query.exec(QStringLiteral("ALTER TABLE turn_events RENAME TO turn_events_gone")));
+        QTest::ignoreMessage(QtWarningMsg, QRegularExpression(QStringLiteral("failed at")));
+        bench.machine().reachNetwork();
+        bench.machine().say({{QStringLiteral("type"), QStringLiteral("status")},
+                             {QStringLiteral("state"), QStringLiteral("booted")}});
+        QTRY_COMPARE(bench.turn->state(), TurnState::Failed);
+        QCOMPARE(bench.turn->record().errorCode, QStringLiteral("turns.store"));
+        QVERIFY2(bench.turn->record().error.contains(QStringLiteral("turn's events")),
+                 qPrintable(bench.turn->record().error));
+        // The reason reaches the transcript (and arizukoctl) as an event,
+        // and the turn's row, which is still writable.
+        const auto error = std::find_if(emitted.begin(), emitted.end(), [](const auto &event) {
+            return event.kind == QLatin1String("error");
+        });
+        QVERIFY(error != emitted.end());
+        QCOMPARE(error->json.value(QStringLiteral("code")).toString(),
+                 QStringLiteral("turns.store"));
+        QCOMPARE(bench.records->find(bench.turn->id())->errorCode, QStringLiteral("turns.store"));
+        QCOMPARE(bench.machine().stops, 1);
+        QVERIFY(bench.machine().specs.isEmpty());
+    }
+
+    void aSecondStartIsRefused()
+    {
+        Bench bench;
+        bench.turn->start(TurnPlan{});
+        bench.machine().reachNetwork();
+        bench.settle();
+        QTest::ignoreMessage(QtWarningMsg, QRegularExpression(QStringLiteral("soft assert")));
+        bench.turn->start(TurnPlan{});
+        QCOMPARE(bench.machines.size(), 1);
+        QTest::ignoreMessage(QtWarningMsg, QRegularExpression(QStringLiteral("soft assert")));
+        bench.turn->startWarm(TurnPlan{}, {});
+        QCOMPARE(bench.turn->state(), TurnState::Preparing);
+        QCOMPARE(bench.machines.size(), 1);
+    }
+
+    void aWarmTurnRechecksItsMachineBeforeTheSpec()
+    {
+        Bench bench;
+        auto spare = std::make_unique<FakeGuestMachine>(
+            GuestMachineSpec{QStringLiteral("az-5pa7e000"), {}, bench.directory.path(), {}, {},
+                             false, false, 0});
+        FakeGuestMachine *machine = spare.get();
+        machine->reachNetwork();
+        machine->beginBoot();
+        machine->becomeReady();
+        bench.turn->startWarm(TurnPlan{}, {std::move(spare),
+                                           {{{QStringLiteral("type"), QStringLiteral("status")},
+                                             {QStringLiteral("state"), QStringLiteral("booted")}}},
+                                           1234});
+        QCOMPARE(machine->rechecks, 1);
+        bench.settle();
+        QVERIFY(machine->specs.isEmpty());
+        machine->becomeReady();
+        QTRY_COMPARE(machine->specs.size(), 1);
+        const TurnRecord stored = *bench.records->find(bench.turn->id());
+        QCOMPARE(stored.vmName, QStringLiteral("az-5pa7e000"));
+        QCOMPARE(stored.subnet, QStringLiteral("127.0.0.0/30"));
+        QTRY_VERIFY(bench.storedKinds().contains(QStringLiteral("spare")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTurnLifecycle)
+#include "test_turn_lifecycle.moc"
