@@ -1,6 +1,6 @@
 #include "agent_kinds.h"
 
-#include "json.h"
+#include "jsontext/json_string.h"
 
 #include <cstdio>
 
@@ -121,7 +121,7 @@ KindLaunch piLaunch(const TurnSpec &spec, const AgentKindLayout &layout)
     // /v1/messages itself, as the Anthropic SDK does).
     launch.files = {
         {agentDir + "/models.json", "{\"providers\":{\"anthropic\":{\"baseUrl\":" +
-                                        json::quote(trimmedSlash(spec.gatewayUrl)) + "}}}\n"},
+                                        jsontext::quote(trimmedSlash(spec.gatewayUrl)) + "}}}\n"},
         // A failed model call ends the turn with the gateway's reason at
         // once instead of three backed-off retries; no install ping.
         {agentDir + "/settings.json", "{\"retry\":{\"enabled\":false},\"enableInstallTelemetry\":"

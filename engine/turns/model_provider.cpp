@@ -136,7 +136,7 @@ Result<gateway::ProviderSettings> resolveModelProvider(store::Store &store,
                              QStringLiteral("the OpenAI Responses API takes an API key (%1), not "
                                             "an OAuth token")
                                  .arg(openAIKeySecret));
-        const auto key = nearestSecret(**secrets, *stored, request.folder, openAIKeySecret);
+        const auto key = nearestSecret(secrets, *stored, request.folder, openAIKeySecret);
         if (!key)
             return key.error();
         if (key->isEmpty())

@@ -210,10 +210,7 @@ private slots:
         const QString error = QStringLiteral("cannot open /var/lib/") +
                               QString(300, QLatin1Char('x')) + QStringLiteral(": ") +
                               QStringLiteral("the reason goes on and on ").repeated(40);
-        QVERIFY(records
-                    .update(turn.id, {{QStringLiteral("error_code"), QStringLiteral("test.long")},
-                                      {QStringLiteral("error"), error}})
-                    .ok());
+        QVERIFY(records.setError(turn.id, QStringLiteral("test.long"), error).ok());
 
         desktop::MainWindow window(*m_store, runnerSettings());
         window.resize(1280, 800);
