@@ -2,10 +2,10 @@
 // they arrive; exits 0 when the turn is done, 1 otherwise.
 
 #include "commands.h"
+#include "history/turn_history_recorder.h"
 #include "interrupt_notifier.h"
 #include "subcommands.h"
 #include "terminal_text.h"
-#include "history/turn_history_recorder.h"
 #include "turns/turn_runner.h"
 
 #include <QCommandLineParser>

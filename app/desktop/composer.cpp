@@ -47,7 +47,8 @@ Composer::Composer(QWidget *parent)
 {
     m_editor->setObjectName(QStringLiteral("composerEditor"));
     m_editor->setAccessibleName(tr("Prompt"));
-    m_editor->setPlaceholderText(tr("Write a prompt; Ctrl+Enter sends, Esc cancels the running turn"));
+    m_editor->setPlaceholderText(
+        tr("Write a prompt; Ctrl+Enter sends, Esc cancels the running turn"));
     m_editor->setTabChangesFocus(true);
     m_editor->installEventFilter(this);
     m_editor->setMaximumHeight(120);

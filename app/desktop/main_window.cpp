@@ -2,8 +2,8 @@
 
 #include "allowlist_editor.h"
 #include "audit_log_viewer.h"
-#include "composer.h"
 #include "changes_panel.h"
+#include "composer.h"
 #include "engine_thread.h"
 #include "export_dialog.h"
 #include "first_run_guide.h"

@@ -2,7 +2,6 @@
 
 #include <QJsonDocument>
 #include <QRegularExpression>
-
 #include <array>
 #include <span>
 

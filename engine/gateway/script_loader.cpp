@@ -138,8 +138,9 @@ std::optional<qint64> ScriptLoader::integer(const QJsonObject &object, const QSt
 
 std::optional<ScriptedToolUse> ScriptLoader::toolUse(const QJsonValue &value, const QString &where)
 {
-    const auto checked = this->object(value, where, QStringLiteral(" {name, input, id?}"),
-                                      {QStringLiteral("name"), QStringLiteral("input"), QStringLiteral("id")});
+    const auto checked =
+        this->object(value, where, QStringLiteral(" {name, input, id?}"),
+                     {QStringLiteral("name"), QStringLiteral("input"), QStringLiteral("id")});
     if (!checked)
         return std::nullopt;
     const QJsonObject &object = *checked;
@@ -175,7 +176,8 @@ std::optional<ScriptedError> ScriptLoader::error(const QJsonValue &value, const 
     ScriptedError scripted;
     const auto status = integer(object, QStringLiteral("status"), where, 400);
     if (!status || *status > 599) {
-        fail(at(where, QStringLiteral("status")), QStringLiteral("must be an HTTP error status (400-599)"));
+        fail(at(where, QStringLiteral("status")),
+             QStringLiteral("must be an HTTP error status (400-599)"));
         return std::nullopt;
     }
     scripted.status = int(*status);
@@ -224,7 +226,8 @@ std::optional<ScriptedStep> ScriptLoader::step(const QJsonValue &value, const QS
         step.toolUses.append(*use);
     }
     if (object.contains(QStringLiteral("error"))) {
-        step.error = error(object.value(QStringLiteral("error")), at(where, QStringLiteral("error")));
+        step.error =
+            error(object.value(QStringLiteral("error")), at(where, QStringLiteral("error")));
         if (!step.error)
             return std::nullopt;
     }
@@ -232,10 +235,12 @@ std::optional<ScriptedStep> ScriptLoader::step(const QJsonValue &value, const QS
         fail(where, QStringLiteral("needs text, tool_use or error"));
         return std::nullopt;
     }
-    step.dropAfterEvents = int(integer(object, QStringLiteral("drop_after_events"), where, 0).value_or(-1));
-    step.delay = std::chrono::milliseconds(integer(object, QStringLiteral("delay_ms"), where, 0).value_or(0));
-    step.eventDelay =
-        std::chrono::milliseconds(integer(object, QStringLiteral("event_delay_ms"), where, 0).value_or(0));
+    step.dropAfterEvents =
+        int(integer(object, QStringLiteral("drop_after_events"), where, 0).value_or(-1));
+    step.delay = std::chrono::milliseconds(
+        integer(object, QStringLiteral("delay_ms"), where, 0).value_or(0));
+    step.eventDelay = std::chrono::milliseconds(
+        integer(object, QStringLiteral("event_delay_ms"), where, 0).value_or(0));
     const QJsonValue hold = object.value(QStringLiteral("hold"));
     static const QRegularExpression holdName(QStringLiteral("^[A-Za-z0-9_.-]+$"));
     if (!hold.isUndefined() && !holdName.match(hold.toString()).hasMatch()) {
@@ -247,7 +252,8 @@ std::optional<ScriptedStep> ScriptLoader::step(const QJsonValue &value, const QS
     if (object.contains(QStringLiteral("usage"))) {
         const QJsonObject usage = object.value(QStringLiteral("usage")).toObject();
         const QString usageAt = at(where, QStringLiteral("usage"));
-        if (!checkKeys(usage, usageAt, {QStringLiteral("input_tokens"), QStringLiteral("output_tokens")}))
+        if (!checkKeys(usage, usageAt,
+                       {QStringLiteral("input_tokens"), QStringLiteral("output_tokens")}))
             return std::nullopt;
         step.inputTokens = integer(usage, QStringLiteral("input_tokens"), usageAt, 0);
         step.outputTokens = integer(usage, QStringLiteral("output_tokens"), usageAt, 0);
@@ -274,8 +280,9 @@ Result<ScriptedModel> ScriptLoader::load(const QByteArray &json)
     const QJsonObject root = substitute(document.object(), QString()).toObject();
     if (!m_error.isEmpty())
         return invalid(m_error);
-    if (!checkKeys(root, QString(),
-                   {QStringLiteral("name"), QStringLiteral("exchanges"), QStringLiteral("fallback")}))
+    if (!checkKeys(
+            root, QString(),
+            {QStringLiteral("name"), QStringLiteral("exchanges"), QStringLiteral("fallback")}))
         return invalid(m_error);
 
     ScriptedModel model;
@@ -294,30 +301,36 @@ Result<ScriptedModel> ScriptLoader::load(const QByteArray &json)
         ScriptedExchange exchange;
         const QJsonValue prompt = object.value(QStringLiteral("prompt"));
         if (!prompt.isUndefined() && !prompt.isString())
-            return invalid(at(where, QStringLiteral("prompt")) + QStringLiteral(": must be a string"));
+            return invalid(at(where, QStringLiteral("prompt")) +
+                           QStringLiteral(": must be a string"));
         exchange.prompt = prompt.toString().toLower();
         if (exchange.prompt == QLatin1String("*"))
             exchange.prompt.clear();
         const QJsonArray steps = object.value(QStringLiteral("steps")).toArray();
         if (steps.isEmpty())
-            return invalid(at(where, QStringLiteral("steps")) + QStringLiteral(": must be a non-empty array"));
+            return invalid(at(where, QStringLiteral("steps")) +
+                           QStringLiteral(": must be a non-empty array"));
         for (qsizetype stepIndex = 0; stepIndex < steps.size(); ++stepIndex) {
-            const auto parsed = step(steps[stepIndex], at(at(where, QStringLiteral("steps")), stepIndex));
+            const auto parsed =
+                step(steps[stepIndex], at(at(where, QStringLiteral("steps")), stepIndex));
             if (!parsed)
                 return invalid(m_error);
             exchange.steps.append(*parsed);
         }
         model.m_exchanges.append(exchange);
     }
-    model.m_fallback.text = QStringLiteral("(scripted model) Nothing is scripted for this request.");
+    model.m_fallback.text =
+        QStringLiteral("(scripted model) Nothing is scripted for this request.");
     if (root.contains(QStringLiteral("fallback"))) {
-        const auto fallback = step(root.value(QStringLiteral("fallback")), QStringLiteral("fallback"));
+        const auto fallback =
+            step(root.value(QStringLiteral("fallback")), QStringLiteral("fallback"));
         if (!fallback)
             return invalid(m_error);
         model.m_fallback = *fallback;
     }
-    model.m_textOnlyFallback.text =
-        model.m_fallback.text.isEmpty() ? QStringLiteral("(scripted model) OK.") : model.m_fallback.text;
+    model.m_textOnlyFallback.text = model.m_fallback.text.isEmpty()
+                                        ? QStringLiteral("(scripted model) OK.")
+                                        : model.m_fallback.text;
     return model;
 }
 
@@ -332,8 +345,9 @@ Result<ScriptedModel> ScriptedModel::loadFile(const QString &path,
 {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
-        return makeError(QStringLiteral("gateway.bad-script"),
-                         QStringLiteral("cannot read model script %1: %2").arg(path, file.errorString()));
+        return makeError(
+            QStringLiteral("gateway.bad-script"),
+            QStringLiteral("cannot read model script %1: %2").arg(path, file.errorString()));
     auto model = load(file.readAll(), variables);
     if (!model)
         return makeError(model.error().code, path + QStringLiteral(": ") + model.error().message);

@@ -136,8 +136,8 @@ ScriptedReply ScriptedModel::messageReply(const QJsonObject &request, qsizetype 
     if (step.error) {
         const ScriptedError &error = *step.error;
         errorReply(reply, error);
-        reply.body = anthropicErrorBody(error.type.isEmpty() ? anthropicErrorType(error.status) : error.type,
-                                        error.message);
+        reply.body = anthropicErrorBody(
+            error.type.isEmpty() ? anthropicErrorType(error.status) : error.type, error.message);
         return reply;
     }
 
@@ -149,16 +149,19 @@ ScriptedReply ScriptedModel::messageReply(const QJsonObject &request, qsizetype 
     const QStringList offered = offeredTools(request);
     for (const ScriptedToolUse &scripted : step.toolUses) {
         const ScriptedToolUse use = forOfferedTools(scripted, offered);
-        content.append(QJsonObject{{QStringLiteral("type"), QStringLiteral("tool_use")},
-                                   {QStringLiteral("id"), use.id.isEmpty() ? randomId(u"toolu_") : use.id},
-                                   {QStringLiteral("name"), use.name},
-                                   {QStringLiteral("input"), use.input}});
+        content.append(
+            QJsonObject{{QStringLiteral("type"), QStringLiteral("tool_use")},
+                        {QStringLiteral("id"), use.id.isEmpty() ? randomId(u"toolu_") : use.id},
+                        {QStringLiteral("name"), use.name},
+                        {QStringLiteral("input"), use.input}});
         outputBytes += QJsonDocument(use.input).toJson(QJsonDocument::Compact).size();
     }
     const qint64 input = step.inputTokens.value_or(roughTokens(requestBytes));
     const qint64 output = step.outputTokens.value_or(roughTokens(outputBytes));
-    const QString model = request.value(QStringLiteral("model")).toString(QStringLiteral("scripted"));
-    const QString stopReason = step.toolUses.isEmpty() ? QStringLiteral("end_turn") : QStringLiteral("tool_use");
+    const QString model =
+        request.value(QStringLiteral("model")).toString(QStringLiteral("scripted"));
+    const QString stopReason =
+        step.toolUses.isEmpty() ? QStringLiteral("end_turn") : QStringLiteral("tool_use");
     QJsonObject message{{QStringLiteral("id"), randomId(u"msg_")},
                         {QStringLiteral("type"), QStringLiteral("message")},
                         {QStringLiteral("role"), QStringLiteral("assistant")},
@@ -179,8 +182,9 @@ ScriptedReply ScriptedModel::messageReply(const QJsonObject &request, qsizetype 
     message.insert(QStringLiteral("content"), QJsonArray());
     message.insert(QStringLiteral("stop_reason"), QJsonValue());
     message.insert(QStringLiteral("usage"), usageObject(input, 1));
-    reply.events.append(encodeSseEvent("message_start", {{QStringLiteral("type"), QStringLiteral("message_start")},
-                                                         {QStringLiteral("message"), message}}));
+    reply.events.append(
+        encodeSseEvent("message_start", {{QStringLiteral("type"), QStringLiteral("message_start")},
+                                         {QStringLiteral("message"), message}}));
     for (qsizetype index = 0; index < content.size(); ++index) {
         QJsonObject block = content[index].toObject();
         const bool isText = block.value(QStringLiteral("type")).toString() == QLatin1String("text");
@@ -189,21 +193,22 @@ ScriptedReply ScriptedModel::messageReply(const QJsonObject &request, qsizetype 
                                  {QStringLiteral("text"), block.value(QStringLiteral("text"))}}
                    : QJsonObject{{QStringLiteral("type"), QStringLiteral("input_json_delta")},
                                  {QStringLiteral("partial_json"),
-                                  QString::fromUtf8(QJsonDocument(block.value(QStringLiteral("input")).toObject())
-                                                        .toJson(QJsonDocument::Compact))}};
+                                  QString::fromUtf8(
+                                      QJsonDocument(block.value(QStringLiteral("input")).toObject())
+                                          .toJson(QJsonDocument::Compact))}};
         block.insert(isText ? QStringLiteral("text") : QStringLiteral("input"),
                      isText ? QJsonValue(QString()) : QJsonValue(QJsonObject()));
-        reply.events.append(encodeSseEvent("content_block_start",
-                                           {{QStringLiteral("type"), QStringLiteral("content_block_start")},
-                                            {QStringLiteral("index"), index},
-                                            {QStringLiteral("content_block"), block}}));
-        reply.events.append(encodeSseEvent("content_block_delta",
-                                           {{QStringLiteral("type"), QStringLiteral("content_block_delta")},
-                                            {QStringLiteral("index"), index},
-                                            {QStringLiteral("delta"), delta}}));
-        reply.events.append(encodeSseEvent("content_block_stop",
-                                           {{QStringLiteral("type"), QStringLiteral("content_block_stop")},
-                                            {QStringLiteral("index"), index}}));
+        reply.events.append(encodeSseEvent(
+            "content_block_start", {{QStringLiteral("type"), QStringLiteral("content_block_start")},
+                                    {QStringLiteral("index"), index},
+                                    {QStringLiteral("content_block"), block}}));
+        reply.events.append(encodeSseEvent(
+            "content_block_delta", {{QStringLiteral("type"), QStringLiteral("content_block_delta")},
+                                    {QStringLiteral("index"), index},
+                                    {QStringLiteral("delta"), delta}}));
+        reply.events.append(encodeSseEvent(
+            "content_block_stop", {{QStringLiteral("type"), QStringLiteral("content_block_stop")},
+                                   {QStringLiteral("index"), index}}));
     }
     reply.events.append(encodeSseEvent(
         "message_delta",
@@ -211,7 +216,8 @@ ScriptedReply ScriptedModel::messageReply(const QJsonObject &request, qsizetype 
          {QStringLiteral("delta"), QJsonObject{{QStringLiteral("stop_reason"), stopReason},
                                                {QStringLiteral("stop_sequence"), QJsonValue()}}},
          {QStringLiteral("usage"), QJsonObject{{QStringLiteral("output_tokens"), output}}}}));
-    reply.events.append(encodeSseEvent("message_stop", {{QStringLiteral("type"), QStringLiteral("message_stop")}}));
+    reply.events.append(
+        encodeSseEvent("message_stop", {{QStringLiteral("type"), QStringLiteral("message_stop")}}));
     return reply;
 }
 

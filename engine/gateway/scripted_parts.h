@@ -8,7 +8,6 @@
 
 #include <QJsonArray>
 #include <QRandomGenerator>
-
 #include <algorithm>
 
 namespace arizuko::gateway::scripted {

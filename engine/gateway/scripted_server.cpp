@@ -11,7 +11,8 @@ QJsonObject describeRequest(const HttpRequest &request)
 {
     QJsonObject headers;
     for (const HttpHeader &header : request.headers)
-        headers.insert(QString::fromLatin1(header.first).toLower(), QString::fromLatin1(header.second));
+        headers.insert(QString::fromLatin1(header.first).toLower(),
+                       QString::fromLatin1(header.second));
     QJsonParseError error;
     const QJsonDocument document = QJsonDocument::fromJson(request.body, &error);
     const QJsonValue body = request.body.isEmpty() ? QJsonValue()

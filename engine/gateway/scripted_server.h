@@ -12,7 +12,6 @@
 #include <QObject>
 #include <QPointer>
 #include <QSet>
-
 #include <memory>
 
 namespace arizuko::gateway {

@@ -6,7 +6,6 @@
 #include <QJsonObject>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
-
 #include <span>
 
 namespace arizuko::gateway {

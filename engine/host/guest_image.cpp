@@ -12,9 +12,8 @@
 #include <QJsonObject>
 #include <QMutex>
 #include <QStandardPaths>
-#include <sys/stat.h>
-
 #include <algorithm>
+#include <sys/stat.h>
 
 namespace arizuko::host {
 namespace {

@@ -143,8 +143,8 @@ Result<void> TurnRecords::insertRow(const TurnRecord &record)
 Result<void> TurnRecords::setState(const QString &id, TurnState state, const QString &at)
 {
     return audited(id, state, [this, &id, state, &at] {
-        return update(
-            id, {{QStringLiteral("state"), turnStateName(state)}, {turnStateTimeColumn(state), at}});
+        return update(id, {{QStringLiteral("state"), turnStateName(state)},
+                           {turnStateTimeColumn(state), at}});
     });
 }
 
@@ -218,7 +218,8 @@ Result<void> TurnRecords::appendEvent(const TurnEventRecord &event)
     query.addBindValue(QString::fromUtf8(QJsonDocument(event.json).toJson(QJsonDocument::Compact)));
     query.addBindValue(event.at);
     if (!query.exec())
-        return store::sqlError(query, QStringLiteral("recording an event of turn %1").arg(event.turn));
+        return store::sqlError(query,
+                               QStringLiteral("recording an event of turn %1").arg(event.turn));
     return {};
 }
 
@@ -296,11 +297,11 @@ Result<TopicActivity> TurnRecords::topicActivity(const QString &folder, const QS
 {
     const QString ofTheTopic = QStringLiteral("FROM turns WHERE group_folder = ? AND topic = ?");
     QSqlQuery query(m_store.database());
-    query.prepare(QStringLiteral("SELECT %1, (SELECT count(*) %2 AND state = '%3'), "
-                                 "EXISTS (SELECT 1 %2 AND state IN %4) %2 "
-                                 "ORDER BY queued_at DESC, rowid DESC LIMIT 1")
-                      .arg(columns, ofTheTopic, turnStateName(TurnState::Queued),
-                           activeStatesSql()));
+    query.prepare(
+        QStringLiteral("SELECT %1, (SELECT count(*) %2 AND state = '%3'), "
+                       "EXISTS (SELECT 1 %2 AND state IN %4) %2 "
+                       "ORDER BY queued_at DESC, rowid DESC LIMIT 1")
+            .arg(columns, ofTheTopic, turnStateName(TurnState::Queued), activeStatesSql()));
     for (int binding = 0; binding < 3; ++binding) {
         query.addBindValue(folder);
         query.addBindValue(topic);
@@ -324,8 +325,8 @@ Result<QList<TurnRecord>> TurnRecords::live()
 }
 
 Result<QList<std::pair<qint64, QString>>> TurnRecords::activeEnginesInTopic(const QString &folder,
-                                                                             const QString &topic,
-                                                                             const QString &except)
+                                                                            const QString &topic,
+                                                                            const QString &except)
 {
     QSqlQuery query(m_store.database());
     query.prepare(QStringLiteral("SELECT engine_pid, engine_started FROM turns WHERE group_folder "
@@ -335,7 +336,8 @@ Result<QList<std::pair<qint64, QString>>> TurnRecords::activeEnginesInTopic(cons
     query.addBindValue(topic);
     query.addBindValue(except);
     if (!query.exec())
-        return store::sqlError(query, QStringLiteral("reading the active turns of topic %1").arg(topic));
+        return store::sqlError(query,
+                               QStringLiteral("reading the active turns of topic %1").arg(topic));
     QList<std::pair<qint64, QString>> engines;
     while (query.next())
         engines.append({query.value(0).toLongLong(), query.value(1).toString()});
@@ -377,8 +379,9 @@ Result<bool> TurnRecords::hasSessionTurns(const QString &folder, const QString &
                                           const QString &except)
 {
     QSqlQuery query(m_store.database());
-    query.prepare(QStringLiteral("SELECT 1 FROM turns WHERE group_folder = ? AND topic = ? AND "
-                                 "id != ? AND agent = 'claude' AND running_at IS NOT NULL LIMIT 1"));
+    query.prepare(
+        QStringLiteral("SELECT 1 FROM turns WHERE group_folder = ? AND topic = ? AND "
+                       "id != ? AND agent = 'claude' AND running_at IS NOT NULL LIMIT 1"));
     query.addBindValue(folder);
     query.addBindValue(topic);
     query.addBindValue(except);

@@ -63,16 +63,16 @@ public:
     Result<QList<TurnRecord>> live();
     // The engines ("pid", "starttime") running an active turn of the topic
     // other than `except`.
-    Result<QList<std::pair<qint64, QString>>> activeEnginesInTopic(const QString &folder,
-                                                                    const QString &topic,
-                                                                    const QString &except);
+    Result<QList<std::pair<qint64, QString>>>
+    activeEnginesInTopic(const QString &folder, const QString &topic, const QString &except);
     // The live turns of the engine `enginePid` whose cancel another process
     // requested (arizukoctl cancel).
     Result<QStringList> cancelRequested(qint64 enginePid);
     Result<QList<TurnEventRecord>> events(const QString &id);
     // Whether a claude turn of the topic other than `except` ran its agent,
     // so the topic should have a session by now.
-    Result<bool> hasSessionTurns(const QString &folder, const QString &topic, const QString &except);
+    Result<bool> hasSessionTurns(const QString &folder, const QString &topic,
+                                 const QString &except);
 
 private:
     // The setters' one way to the table: column names from this file only,

@@ -37,7 +37,7 @@ bool isActive(TurnState state)
 
 namespace {
 
-template <typename Predicate>
+template<typename Predicate>
 QString sqlListOf(Predicate matches)
 {
     QStringList quoted;

@@ -7,12 +7,12 @@
 // Reads like Konsole's Session: a few fine-grained signals.
 
 #include "core/result.h"
+#include "turn_records/turn_record.h"
+#include "turn_records/turn_state.h"
 #include "turns/guest_machine.h"
 #include "turns/turn_environment.h"
-#include "turn_records/turn_record.h"
 #include "turns/turn_journal.h"
 #include "turns/turn_request.h"
-#include "turn_records/turn_state.h"
 
 #include <QDeadlineTimer>
 #include <QElapsedTimer>

@@ -8,11 +8,11 @@
 #include "host/host_status.h"
 #include "libvirt/connection.h"
 #include "libvirt/subnet_pool.h"
+#include "turn_records/turn_records.h"
 #include "turns/demo_site.h"
 #include "turns/guest_machine.h"
 #include "turns/runner_settings.h"
 #include "turns/turn_home.h"
-#include "turn_records/turn_records.h"
 #include "turns/turn_request.h"
 
 #include <QList>

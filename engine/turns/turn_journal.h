@@ -8,9 +8,9 @@
 // refuses is reported with the reason, never dropped.
 
 #include "core/result.h"
-#include "turns/guest_channel_messages.h"
 #include "turn_records/turn_record.h"
 #include "turn_records/turn_records.h"
+#include "turns/guest_channel_messages.h"
 
 #include <QJsonObject>
 #include <QList>

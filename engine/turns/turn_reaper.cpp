@@ -138,7 +138,8 @@ Result<ReapReport> reapOrphans(libvirt::Connection &connection, TurnRecords &rec
                                   : libvirt::ownerFromXml(connection.domainXml(turn));
         if (turn.isEmpty() || !isOrphan(turn, owner, protectedNames))
             continue;
-        if (const Result<void> deleted = libvirt::deleteTurnFilterBinding(connection, tap); !deleted)
+        if (const Result<void> deleted = libvirt::deleteTurnFilterBinding(connection, tap);
+            !deleted)
             return deleted.error();
         report.filterBindings << tap;
     }

@@ -9,8 +9,8 @@
 #include "libvirt/turn_filter.h"
 #include "libvirt/turn_network.h"
 #include "policy/policy.h"
-#include "store/store.h"
 #include "secrets/secret_store.h"
+#include "store/store.h"
 #include "store/timestamp.h"
 #include "tools/observations.h"
 #include "turns/egress_proxy.h"
@@ -116,7 +116,8 @@ TurnRunner::~TurnRunner()
     m_spares.reset();
 }
 
-Result<TurnRunner::Startup> TurnRunner::prepareHost(store::Store &store, const RunnerSettings &settings)
+Result<TurnRunner::Startup> TurnRunner::prepareHost(store::Store &store,
+                                                    const RunnerSettings &settings)
 {
     const auto pool = libvirt::SubnetPool::parse(settings.subnetPool);
     if (!pool)
@@ -130,7 +131,8 @@ Result<TurnRunner::Startup> TurnRunner::prepareHost(store::Store &store, const R
     auto reaped = reapOrphans(**connection, records, {});
     if (!reaped)
         return reaped.error();
-    const host::AcceleratorChoice accelerator = libvirt::decideTurnAccelerator(**connection, settings);
+    const host::AcceleratorChoice accelerator =
+        libvirt::decideTurnAccelerator(**connection, settings);
     std::unique_ptr<secrets::SecretStore> secrets;
     if (settings.modelProvider != ModelProviderChoice::Demo) {
         if (auto opened = secrets::SecretStore::open(store, engineActor))
@@ -152,7 +154,7 @@ void TurnRunner::becomeReady(Startup startup)
 }
 
 Result<std::unique_ptr<TurnRunner>> TurnRunner::startBlocking(store::Store &store,
-                                                                 RunnerSettings settings)
+                                                              RunnerSettings settings)
 {
     auto startup = prepareHost(store, settings);
     if (!startup)
@@ -169,8 +171,8 @@ void TurnRunner::startInBackground()
     // The worker opens its own store connection (one per thread) and its
     // own libvirt connection, which it hands over when done.
     m_startup = std::make_shared<std::optional<Result<Startup>>>();
-    m_startupWatcher.setFuture(QtConcurrent::run(&m_workers,
-        [slot = m_startup, &store = m_store, settings = m_environment->settings] {
+    m_startupWatcher.setFuture(QtConcurrent::run(
+        &m_workers, [slot = m_startup, &store = m_store, settings = m_environment->settings] {
             slot->emplace(prepareHost(store, settings));
         }));
 }
@@ -220,8 +222,9 @@ Result<Turn *> TurnRunner::submit(const TurnRequest &request)
             [this, turn](TurnState state) { emit turnPhaseChanged(turn, state); });
     connect(turn, &Turn::eventsReceived, this,
             [this, turn](const QList<TurnEventRecord> &events) { emit turnEvents(turn, events); });
-    connect(turn, &Turn::networkDecision, this,
-            [this, turn](const QJsonObject &decision) { emit turnNetworkDecision(turn, decision); });
+    connect(turn, &Turn::networkDecision, this, [this, turn](const QJsonObject &decision) {
+        emit turnNetworkDecision(turn, decision);
+    });
     connect(turn, &Turn::finished, this, [this, turn] { emit turnFinished(turn); });
     // The slot stays taken until the turn's VM, filter and network are gone.
     connect(turn, &Turn::released, this, [this, turn] {
@@ -309,7 +312,8 @@ Result<TurnPlan> TurnRunner::plan(const Turn &turn)
     }
 
     ModelProviderRequest model;
-    model.choice = turn.demoModel() ? ModelProviderChoice::Demo : m_environment->settings.modelProvider;
+    model.choice =
+        turn.demoModel() ? ModelProviderChoice::Demo : m_environment->settings.modelProvider;
     model.upstreamUrl = m_environment->settings.modelUrl;
     model.scriptPath = m_environment->settings.modelScript;
     model.folder = turn.folder();

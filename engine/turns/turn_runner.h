@@ -7,12 +7,12 @@
 // network decisions, so a view subscribes once.
 
 #include "core/result.h"
+#include "turn_records/turn_records.h"
 #include "turns/engine_process.h"
 #include "turns/runner_settings.h"
 #include "turns/spare_pool.h"
 #include "turns/turn.h"
 #include "turns/turn_reaper.h"
-#include "turn_records/turn_records.h"
 #include "turns/turn_request.h"
 
 #include <QFutureWatcher>

@@ -5,10 +5,9 @@
 
 #include "data_dir_tree.h"
 #include "export_dialog.h"
-#include "import_dialog.h"
-
-#include "policy/policy.h"
 #include "folders/folders.h"
+#include "import_dialog.h"
+#include "policy/policy.h"
 #include "store/store.h"
 
 #include <QCheckBox>

@@ -4,10 +4,9 @@
 
 #include "host_status_panel.h"
 #include "main_window.h"
+#include "store/store.h"
 #include "transcript_view.h"
 #include "web_view_compositing.h"
-
-#include "store/store.h"
 
 #include <QAction>
 #include <QLabel>

@@ -91,16 +91,16 @@ int main(int argc, char **argv)
     for (int i = 0; i < kFiles; ++i)
         writeFile(filePath(home, i), random);
     QProcess init;
-    init.start(QStringLiteral("git"), {QStringLiteral("init"), QStringLiteral("-q"),
-                                       QStringLiteral("--bare"), plainGit});
+    init.start(QStringLiteral("git"),
+               {QStringLiteral("init"), QStringLiteral("-q"), QStringLiteral("--bare"), plainGit});
     init.waitForFinished(-1);
 
     auto opened = history::HomeHistory::open(data, kHomeId, {});
     if (!opened)
         qFatal("%s", qPrintable(opened.error().message));
     history::HomeHistory &history = *opened;
-    out << "home: " << kFiles << " files, " << qint64(kFiles) * kFileBytes / 1'000'000
-        << " MB in " << kDirectories << " directories\n";
+    out << "home: " << kFiles << " files, " << qint64(kFiles) * kFileBytes / 1'000'000 << " MB in "
+        << kDirectories << " directories\n";
 
     QElapsedTimer timer;
     timer.start();
@@ -134,7 +134,7 @@ int main(int argc, char **argv)
         out << ms << " ";
     out << ")\n";
     const bool met = median(ours) <= kIncrementalTargetMs;
-    out << "target: incremental <= " << kIncrementalTargetMs << " ms: "
-        << (met ? "PASS" : "MISS") << "\n";
+    out << "target: incremental <= " << kIncrementalTargetMs << " ms: " << (met ? "PASS" : "MISS")
+        << "\n";
     return met ? 0 : 1;
 }

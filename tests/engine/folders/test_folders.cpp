@@ -275,10 +275,12 @@ private slots:
     {
         QVERIFY(m_folders->add(QStringLiteral("kept")));
         QVERIFY(m_folders->add(QStringLiteral("gone")));
-        const QString history = m_store->dataDir() + QLatin1Char('/') +
-                                arizuko::store::historyRelativePath(m_folders->home(QStringLiteral("gone"))->id);
-        const QString keptHistory = m_store->dataDir() + QLatin1Char('/') +
-                                    arizuko::store::historyRelativePath(m_folders->home(QStringLiteral("kept"))->id);
+        const QString history =
+            m_store->dataDir() + QLatin1Char('/') +
+            arizuko::store::historyRelativePath(m_folders->home(QStringLiteral("gone"))->id);
+        const QString keptHistory =
+            m_store->dataDir() + QLatin1Char('/') +
+            arizuko::store::historyRelativePath(m_folders->home(QStringLiteral("kept"))->id);
         QVERIFY(QDir().mkpath(history + QStringLiteral("/objects")));
         QVERIFY(QDir().mkpath(keptHistory + QStringLiteral("/objects")));
         const Result<QStringList> removed = m_folders->remove(QStringLiteral("gone"), false);

@@ -47,10 +47,11 @@ ClientRequest messages(const QByteArray &token, const QString &prompt,
                        const QString &model = QStringLiteral("claude-sonnet-4-5-20250929"))
 {
     ClientRequest request;
-    request.headers = {{"x-api-key", token},
-                       {"anthropic-version", "2023-06-01"},
-                       {"anthropic-beta", "claude-code-20250219,fine-grained-tool-streaming-2025-05-14"},
-                       {"Content-Type", "application/json"}};
+    request.headers = {
+        {"x-api-key", token},
+        {"anthropic-version", "2023-06-01"},
+        {"anthropic-beta", "claude-code-20250219,fine-grained-tool-streaming-2025-05-14"},
+        {"Content-Type", "application/json"}};
     request.body = messagesBody(prompt, model);
     return request;
 }
@@ -140,12 +141,19 @@ private slots:
         const QByteArray token = newTurnToken();
         auto served = gateway(ProviderKind::AnthropicApiKey, token);
         QSignalSpy refused(served.get(), &ModelGateway::refused);
-        const ClientReply reply = sendRequest(gatewayAddress, served->port(), messages("not-the-token", QStringLiteral("hi")));
+        const ClientReply reply = sendRequest(gatewayAddress, served->port(),
+                                              messages("not-the-token", QStringLiteral("hi")));
         QCOMPARE(reply.status, 401);
-        QCOMPARE(QJsonDocument::fromJson(reply.body).object().value(QStringLiteral("error")).toObject()
-                     .value(QStringLiteral("type")).toString(), QStringLiteral("authentication_error"));
+        QCOMPARE(QJsonDocument::fromJson(reply.body)
+                     .object()
+                     .value(QStringLiteral("error"))
+                     .toObject()
+                     .value(QStringLiteral("type"))
+                     .toString(),
+                 QStringLiteral("authentication_error"));
         QCOMPARE(refused.size(), 1);
-        QCOMPARE(refused.first().first().toJsonObject().value(QStringLiteral("reason")).toString(), QStringLiteral("token"));
+        QCOMPARE(refused.first().first().toJsonObject().value(QStringLiteral("reason")).toString(),
+                 QStringLiteral("token"));
         QVERIFY(m_upstreamLog.isEmpty());
         // A bearer token is read too, and a wrong one refused alike.
         ClientRequest bearer = messages({}, QStringLiteral("hi"));
@@ -161,8 +169,12 @@ private slots:
         const QByteArray theirs = newTurnToken();
         auto first = gateway(ProviderKind::Demo, mine);
         auto second = gateway(ProviderKind::Demo, theirs);
-        QCOMPARE(sendRequest(gatewayAddress, first->port(), messages(theirs, QStringLiteral("hi"))).status, 401);
-        QCOMPARE(sendRequest(gatewayAddress, first->port(), messages(mine, QStringLiteral("hi"))).status, 200);
+        QCOMPARE(sendRequest(gatewayAddress, first->port(), messages(theirs, QStringLiteral("hi")))
+                     .status,
+                 401);
+        QCOMPARE(
+            sendRequest(gatewayAddress, first->port(), messages(mine, QStringLiteral("hi"))).status,
+            200);
         ClientRequest bearer = messages({}, QStringLiteral("hi"));
         bearer.headers[0] = {"Authorization", "Bearer " + mine};
         QCOMPARE(sendRequest(gatewayAddress, first->port(), bearer).status, 200);
@@ -173,9 +185,11 @@ private slots:
         const QByteArray token = newTurnToken();
         auto served = gateway(ProviderKind::Demo, token);
         const quint16 port = served->port();
-        QCOMPARE(sendRequest(gatewayAddress, port, messages(token, QStringLiteral("hi"))).status, 200);
+        QCOMPARE(sendRequest(gatewayAddress, port, messages(token, QStringLiteral("hi"))).status,
+                 200);
         served->close();
-        const ClientReply reply = sendRequest(gatewayAddress, port, messages(token, QStringLiteral("hi")));
+        const ClientReply reply =
+            sendRequest(gatewayAddress, port, messages(token, QStringLiteral("hi")));
         QCOMPARE(reply.status, 0);
         QVERIFY(reply.closed);
         QVERIFY(!served->listen());
@@ -186,7 +200,8 @@ private slots:
         const QByteArray token = newTurnToken();
         auto served = gateway(ProviderKind::AnthropicApiKey, token);
         QTimer::singleShot(200, served.get(), [&served] { served->close(); });
-        const ClientReply reply = sendRequest(gatewayAddress, served->port(), messages(token, QStringLiteral("slow")));
+        const ClientReply reply =
+            sendRequest(gatewayAddress, served->port(), messages(token, QStringLiteral("slow")));
         QVERIFY(reply.closed);
         QVERIFY(!reply.complete);
     }
@@ -196,13 +211,15 @@ private slots:
         const QByteArray token = newTurnToken();
         auto served = gateway(ProviderKind::Demo, token);
         QSignalSpy refused(served.get(), &ModelGateway::refused);
-        const ClientReply reply = sendRequest(gatewayAddress, served->port(), messages(token, QStringLiteral("hi")),
-                                              QHostAddress(QStringLiteral("127.0.0.4")));
+        const ClientReply reply =
+            sendRequest(gatewayAddress, served->port(), messages(token, QStringLiteral("hi")),
+                        QHostAddress(QStringLiteral("127.0.0.4")));
         QCOMPARE(reply.status, 0);
         QVERIFY(reply.closed);
         QVERIFY(reply.rawHead.isEmpty());
         QTRY_COMPARE(refused.size(), 1);
-        QCOMPARE(refused.first().first().toJsonObject().value(QStringLiteral("reason")).toString(), QStringLiteral("peer"));
+        QCOMPARE(refused.first().first().toJsonObject().value(QStringLiteral("reason")).toString(),
+                 QStringLiteral("peer"));
     }
 
     // A step's hold keeps its reply until the test releases the name on
@@ -210,9 +227,8 @@ private slots:
     void aHeldReplyWaitsForItsRelease()
     {
         const QHostAddress upstream(QStringLiteral("127.0.0.1"));
-        const ClientReply waiting =
-            sendRequest(upstream, m_upstream->port(), messages({}, QStringLiteral("held")),
-                        guestAddress, 1500);
+        const ClientReply waiting = sendRequest(
+            upstream, m_upstream->port(), messages({}, QStringLiteral("held")), guestAddress, 1500);
         QVERIFY(waiting.timedOut);
         QCOMPARE(waiting.status, 0);
 
@@ -263,18 +279,21 @@ private slots:
     {
         const QByteArray token = newTurnToken();
         auto served = gateway(ProviderKind::AnthropicApiKey, token);
-        const ClientReply reply = sendRequest(gatewayAddress, served->port(), messages(token, QStringLiteral("hi")));
+        const ClientReply reply =
+            sendRequest(gatewayAddress, served->port(), messages(token, QStringLiteral("hi")));
         QCOMPARE(reply.status, 200);
         QVERIFY(reply.complete);
         QVERIFY(reply.body.contains("hello from upstream"));
         QVERIFY(!reply.rawHead.contains(apiKey) && !reply.body.contains(apiKey));
         QCOMPARE(m_upstreamLog.size(), 1);
         const QJsonObject seen = m_upstreamLog.first();
-        QCOMPARE(seen.value(QStringLiteral("path")).toString(), QStringLiteral("/v1/messages?beta=true"));
+        QCOMPARE(seen.value(QStringLiteral("path")).toString(),
+                 QStringLiteral("/v1/messages?beta=true"));
         const QJsonObject headers = seen.value(QStringLiteral("headers")).toObject();
         QCOMPARE(headers.value(QStringLiteral("x-api-key")).toString().toUtf8(), apiKey);
         QVERIFY(!headers.contains(QStringLiteral("authorization")));
-        QCOMPARE(headers.value(QStringLiteral("anthropic-version")).toString(), QStringLiteral("2023-06-01"));
+        QCOMPARE(headers.value(QStringLiteral("anthropic-version")).toString(),
+                 QStringLiteral("2023-06-01"));
         QVERIFY(!QJsonDocument(seen).toJson().contains(token));
     }
 
@@ -282,14 +301,18 @@ private slots:
     {
         const QByteArray token = newTurnToken();
         auto served = gateway(ProviderKind::OAuthToken, token);
-        const ClientReply reply = sendRequest(gatewayAddress, served->port(), messages(token, QStringLiteral("hi")));
+        const ClientReply reply =
+            sendRequest(gatewayAddress, served->port(), messages(token, QStringLiteral("hi")));
         QCOMPARE(reply.status, 200);
         QVERIFY(!reply.rawHead.contains(apiKey) && !reply.body.contains(apiKey));
         QCOMPARE(m_upstreamLog.size(), 1);
-        const QJsonObject headers = m_upstreamLog.first().value(QStringLiteral("headers")).toObject();
-        QCOMPARE(headers.value(QStringLiteral("authorization")).toString().toUtf8(), "Bearer " + apiKey);
+        const QJsonObject headers =
+            m_upstreamLog.first().value(QStringLiteral("headers")).toObject();
+        QCOMPARE(headers.value(QStringLiteral("authorization")).toString().toUtf8(),
+                 "Bearer " + apiKey);
         QVERIFY(!headers.contains(QStringLiteral("x-api-key")));
-        const QStringList betas = headers.value(QStringLiteral("anthropic-beta")).toString().split(QLatin1Char(','));
+        const QStringList betas =
+            headers.value(QStringLiteral("anthropic-beta")).toString().split(QLatin1Char(','));
         QVERIFY(betas.contains(QStringLiteral("oauth-2025-04-20")));
         QVERIFY(betas.contains(QStringLiteral("claude-code-20250219")));
         QVERIFY(!QJsonDocument(m_upstreamLog.first()).toJson().contains(token));
@@ -301,11 +324,14 @@ private slots:
         // first event must reach the guest long before the upstream is done.
         const QByteArray token = newTurnToken();
         auto served = gateway(ProviderKind::AnthropicApiKey, token);
-        const ClientReply reply = sendRequest(gatewayAddress, served->port(), messages(token, QStringLiteral("slow")));
+        const ClientReply reply =
+            sendRequest(gatewayAddress, served->port(), messages(token, QStringLiteral("slow")));
         QVERIFY(reply.complete);
         QVERIFY2(reply.totalMs >= 700, qPrintable(QString::number(reply.totalMs)));
         QVERIFY2(reply.firstBodyMs >= 0 && reply.firstBodyMs < 300,
-                 qPrintable(QStringLiteral("first event after %1 ms of %2").arg(reply.firstBodyMs).arg(reply.totalMs)));
+                 qPrintable(QStringLiteral("first event after %1 ms of %2")
+                                .arg(reply.firstBodyMs)
+                                .arg(reply.totalMs)));
         QVERIFY(reply.body.startsWith("event: message_start"));
         QVERIFY(reply.body.contains("event: message_stop"));
     }
@@ -317,7 +343,10 @@ private slots:
         QSignalSpy changed(demo.get(), &ModelGateway::usageChanged);
         QSignalSpy exchanged(demo.get(), &ModelGateway::exchanged);
         for (int round = 0; round < 2; ++round)
-            QCOMPARE(sendRequest(gatewayAddress, demo->port(), messages(token, QStringLiteral("hi"))).status, 200);
+            QCOMPARE(
+                sendRequest(gatewayAddress, demo->port(), messages(token, QStringLiteral("hi")))
+                    .status,
+                200);
         QTRY_COMPARE(demo->usage().responses, 2);
         QCOMPARE(demo->usage().inputTokens, 200);
         QCOMPARE(demo->usage().outputTokens, 20);
@@ -332,16 +361,23 @@ private slots:
 
         auto priced = gateway(ProviderKind::AnthropicApiKey, token);
         for (int round = 0; round < 2; ++round)
-            QCOMPARE(sendRequest(gatewayAddress, priced->port(), messages(token, QStringLiteral("hi"))).status, 200);
+            QCOMPARE(
+                sendRequest(gatewayAddress, priced->port(), messages(token, QStringLiteral("hi")))
+                    .status,
+                200);
         QTRY_COMPARE(priced->usage().responses, 2);
         QVERIFY(priced->usage().costUsd);
         QCOMPARE(*priced->usage().costUsd, (200 * 3.0 + 20 * 15.0) / 1e6);
-        QCOMPARE(priced->usage().toJson().value(QStringLiteral("cost_usd")).toDouble(), (200 * 3.0 + 20 * 15.0) / 1e6);
+        QCOMPARE(priced->usage().toJson().value(QStringLiteral("cost_usd")).toDouble(),
+                 (200 * 3.0 + 20 * 15.0) / 1e6);
         priced->close();
 
         auto unknown = gateway(ProviderKind::AnthropicApiKey, token);
-        QCOMPARE(sendRequest(gatewayAddress, unknown->port(),
-                             messages(token, QStringLiteral("hi"), QStringLiteral("my-local-model"))).status, 200);
+        QCOMPARE(
+            sendRequest(gatewayAddress, unknown->port(),
+                        messages(token, QStringLiteral("hi"), QStringLiteral("my-local-model")))
+                .status,
+            200);
         QTRY_COMPARE(unknown->usage().responses, 1);
         QCOMPARE(unknown->usage().inputTokens, 100);
         QVERIFY(!unknown->usage().costUsd);
@@ -515,10 +551,12 @@ private slots:
         auto served = gateway(ProviderKind::AnthropicApiKey, token,
                               QUrl(QStringLiteral("http://127.0.0.1:%1").arg(deadPort)));
         QSignalSpy failed(served.get(), &ModelGateway::upstreamFailed);
-        const ClientReply reply = sendRequest(gatewayAddress, served->port(), messages(token, QStringLiteral("hi")));
+        const ClientReply reply =
+            sendRequest(gatewayAddress, served->port(), messages(token, QStringLiteral("hi")));
         QCOMPARE(reply.status, 502);
         QTRY_COMPARE(failed.size(), 1);
-        QVERIFY(failed.first().first().value<Error>().message.contains(QStringLiteral("could not reach")));
+        QVERIFY(failed.first().first().value<Error>().message.contains(
+            QStringLiteral("could not reach")));
     }
 
     void demoScriptFailuresReadLikeRealOnesInTheResponsesApi()
@@ -551,12 +589,17 @@ private slots:
         const QByteArray token = newTurnToken();
         auto demo = gateway(ProviderKind::Demo, token);
         QSignalSpy failed(demo.get(), &ModelGateway::upstreamFailed);
-        QCOMPARE(sendRequest(gatewayAddress, demo->port(), messages(token, QStringLiteral("e429"))).status, 429);
-        const ClientReply dropped = sendRequest(gatewayAddress, demo->port(), messages(token, QStringLiteral("drop")));
+        QCOMPARE(sendRequest(gatewayAddress, demo->port(), messages(token, QStringLiteral("e429")))
+                     .status,
+                 429);
+        const ClientReply dropped =
+            sendRequest(gatewayAddress, demo->port(), messages(token, QStringLiteral("drop")));
         QVERIFY(dropped.closed && !dropped.complete);
         QTRY_COMPARE(failed.size(), 2);
-        QVERIFY(failed[0].first().value<Error>().message.contains(QStringLiteral("rate limited (429)")));
-        QVERIFY(failed[1].first().value<Error>().message.contains(QStringLiteral("dropped mid-response")));
+        QVERIFY(failed[0].first().value<Error>().message.contains(
+            QStringLiteral("rate limited (429)")));
+        QVERIFY(failed[1].first().value<Error>().message.contains(
+            QStringLiteral("dropped mid-response")));
     }
 };
 

@@ -70,9 +70,9 @@ QList<HostCase> hostCases()
 // out: a policy that refused more would otherwise "deny" by refusing, and
 // its cases would pass as denies. Each is checked to be refused below.
 const QStringList refusedEntries{u"0.0.1"_s, u"0.1"_s};
-const QStringList refusedHosts{u"github.com.."_s, u".github.com"_s, u"api..github.com"_s,
-                               u"127.1"_s,        u"0x7f.0.0.1"_s,  u"1.2.3.4.5"_s,
-                               u"256.1.1.1"_s,    u"2130706433"_s,  u"[fe80::1%25eth0]"_s,
+const QStringList refusedHosts{u"github.com.."_s, u".github.com"_s,   u"api..github.com"_s,
+                               u"127.1"_s,        u"0x7f.0.0.1"_s,    u"1.2.3.4.5"_s,
+                               u"256.1.1.1"_s,    u"2130706433"_s,    u"[fe80::1%25eth0]"_s,
                                u"bad!name.com"_s, u"space name.com"_s};
 
 // What of the case is on those lists: an entry ("allow X"/"deny X") or the
@@ -170,8 +170,8 @@ private slots:
         for (const HostCase &hostCase : hostCases()) {
             const QStringList refused = refusedByThePolicy(hostCase);
             if (!refused.isEmpty())
-                QTest::addRow("line %d: %s (refused: %s)", hostCase.line,
-                              qPrintable(hostCase.text), qPrintable(refused.join(", "_L1)))
+                QTest::addRow("line %d: %s (refused: %s)", hostCase.line, qPrintable(hostCase.text),
+                              qPrintable(refused.join(", "_L1)))
                     << hostCase.allow << hostCase.deny << hostCase.host << hostCase.allowed;
         }
     }

@@ -31,7 +31,10 @@ public:
     qint64 proxyPid() const override { return m_subnet ? 4242 : 0; }
     quint16 proxyPort() const override { return 3128; }
     bool proxyRunning() const override { return m_subnet.has_value(); }
-    QString consoleLogPath() const override { return m_spec.directory + QStringLiteral("/console.log"); }
+    QString consoleLogPath() const override
+    {
+        return m_spec.directory + QStringLiteral("/console.log");
+    }
     QJsonObject timings() const override { return {{QStringLiteral("network"), 1}}; }
 
     void start() override { setState(State::Preparing); }
