@@ -13,9 +13,6 @@ namespace arizuko::cli {
 Exit runAudit(Context &context, const QStringList &arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "Show the audit log: grant decisions, rule/grant/secret changes, folder and topic\n"
-        "changes, turn lifecycle events. Secret values are never in it."));
     const QCommandLineOption kind(
         QStringLiteral("kind"),
         QStringLiteral("Only this kind and its sub-kinds (secret, grant.add)."),
@@ -34,10 +31,13 @@ Exit runAudit(Context &context, const QStringList &arguments)
         QStringLiteral("Only entries at or after this UTC time (2026-12-01T16:00:00.000Z)."),
         QStringLiteral("time"));
     parser.addOptions({kind, subject, after, limit, since});
-    if (const auto stop = context.parse(parser, QStringLiteral("audit"), arguments))
-        return *stop;
-    if (const auto stop =
-            expectPositionals(context, QStringLiteral("audit"), parser.positionalArguments(), {}))
+    if (const auto stop = context.parse(
+            parser,
+            {QStringLiteral("audit"),
+             QStringLiteral("Show the audit log: grant decisions, rule/grant/secret changes, "
+                            "folder and topic\n"
+                            "changes, turn lifecycle events. Secret values are never in it.")},
+            arguments))
         return *stop;
     bool limitOk = false;
     const int limitValue = parser.value(limit).toInt(&limitOk);

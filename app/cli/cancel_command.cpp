@@ -13,13 +13,14 @@ namespace arizuko::cli {
 Exit runCancel(Context &context, const QStringList &arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Cancel a queued or running turn."));
-    parser.addPositionalArgument(QStringLiteral("turn"),
-                                 QStringLiteral("The turn: its id, an id prefix or az-<name>."));
-    if (const auto stop = context.parse(parser, QStringLiteral("cancel"), arguments))
+    if (const auto stop =
+            context.parse(parser,
+                          {QStringLiteral("cancel"),
+                           QStringLiteral("Cancel a queued or running turn."),
+                           {{QStringLiteral("turn"),
+                             QStringLiteral("The turn: its id, an id prefix or az-<name>.")}}},
+                          arguments))
         return *stop;
-    if (parser.positionalArguments().size() != 1)
-        return context.usageError(QStringLiteral("cancel: expected one turn"));
 
     auto store = openStore(context);
     if (!store)

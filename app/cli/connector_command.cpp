@@ -65,14 +65,13 @@ QJsonObject connectorJson(const connectors::Connector &connector)
 Exit list(Context &context, const QStringList &arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("List every connector tool: built-in ones and the user's own from\n"
-                       "<data dir>/connectors/*.toml. A definition file with an error is\n"
-                       "left out and named on stderr."));
-    if (const auto stop = context.parse(parser, QStringLiteral("connector list"), arguments))
-        return *stop;
-    if (const auto stop = expectPositionals(context, QStringLiteral("connector list"),
-                                            parser.positionalArguments(), {}))
+    if (const auto stop = context.parse(
+            parser,
+            {QStringLiteral("connector list"),
+             QStringLiteral("List every connector tool: built-in ones and the user's own from\n"
+                            "<data dir>/connectors/*.toml. A definition file with an error is\n"
+                            "left out and named on stderr.")},
+            arguments))
         return *stop;
     const auto opened = openStore(context);
     if (!opened)
@@ -109,13 +108,13 @@ Exit show(Context &context, const QStringList &arguments)
 {
     const QString command = QStringLiteral("connector show");
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Show a connector (by service or tool name): "
-                                                    "its URL, auth, secrets and tools."));
-    parser.addPositionalArgument(QStringLiteral("name"), QStringLiteral("A service or tool."));
-    if (const auto stop = context.parse(parser, command, arguments))
-        return *stop;
-    if (const auto stop = expectPositionals(context, command, parser.positionalArguments(),
-                                            {QStringLiteral("name")}))
+    if (const auto stop =
+            context.parse(parser,
+                          {command,
+                           QStringLiteral("Show a connector (by service or tool name): "
+                                          "its URL, auth, secrets and tools."),
+                           {{QStringLiteral("name"), QStringLiteral("A service or tool.")}}},
+                          arguments))
         return *stop;
     const QString name = parser.positionalArguments().at(0);
     const auto opened = openStore(context);
@@ -164,15 +163,14 @@ Exit check(Context &context, const QStringList &arguments)
 {
     const QString command = QStringLiteral("connector check");
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("Check a definition file as the app would read it; an error names the\n"
-                       "file and line. Nothing is installed: copy a good file to\n"
-                       "<data dir>/connectors/ to use it."));
-    parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("A .toml file."));
-    if (const auto stop = context.parse(parser, command, arguments))
-        return *stop;
-    if (const auto stop = expectPositionals(context, command, parser.positionalArguments(),
-                                            {QStringLiteral("file")}))
+    if (const auto stop = context.parse(
+            parser,
+            {command,
+             QStringLiteral("Check a definition file as the app would read it; an error names the\n"
+                            "file and line. Nothing is installed: copy a good file to\n"
+                            "<data dir>/connectors/ to use it."),
+             {{QStringLiteral("file"), QStringLiteral("A .toml file.")}}},
+            arguments))
         return *stop;
     const QString path = parser.positionalArguments().at(0);
     QFile file(path);
@@ -205,20 +203,20 @@ Exit call(Context &context, const QStringList &arguments)
 {
     const QString command = QStringLiteral("connector call");
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("Call a connector tool for a folder, the way its agent would: the folder's\n"
-                       "grants decide (and the decision is audited), the host makes the request\n"
-                       "with the folder's secret, and the answer comes back with the secret\n"
-                       "scrubbed. Exit 1 when refused or when the service answers an error."));
-    parser.addPositionalArgument(QStringLiteral("folder"), QStringLiteral("The folder."));
-    parser.addPositionalArgument(QStringLiteral("tool"), QStringLiteral("The tool's name."));
     const QCommandLineOption arg(QStringLiteral("arg"), QStringLiteral("One argument."),
                                  QStringLiteral("NAME=VALUE"));
     parser.addOption(arg);
-    if (const auto stop = context.parse(parser, command, arguments))
-        return *stop;
-    if (const auto stop = expectPositionals(context, command, parser.positionalArguments(),
-                                            {QStringLiteral("folder"), QStringLiteral("tool")}))
+    if (const auto stop = context.parse(
+            parser,
+            {command,
+             QStringLiteral(
+                 "Call a connector tool for a folder, the way its agent would: the folder's\n"
+                 "grants decide (and the decision is audited), the host makes the request\n"
+                 "with the folder's secret, and the answer comes back with the secret\n"
+                 "scrubbed. Exit 1 when refused or when the service answers an error."),
+             {{QStringLiteral("folder"), QStringLiteral("The folder.")},
+              {QStringLiteral("tool"), QStringLiteral("The tool's name.")}}},
+            arguments))
         return *stop;
     QJsonObject values;
     for (const QString &pair : parser.values(arg)) {

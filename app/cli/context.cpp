@@ -14,20 +14,37 @@ Context::Context(GlobalOptions options, QTextStream &out, QTextStream &err)
     , m_err(err)
 {}
 
-std::optional<Exit> Context::parse(QCommandLineParser &parser, const QString &command,
+std::optional<Exit> Context::parse(QCommandLineParser &parser, const CommandLine &line,
                                    const QStringList &arguments)
 {
+    parser.setApplicationDescription(line.description);
+    for (const Positional &positional : line.positionals)
+        parser.addPositionalArgument(positional.name, positional.help, positional.syntax);
     const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")},
                                   QStringLiteral("Show this help."));
     parser.addOption(help);
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
-    if (!parser.parse(QStringList{QStringLiteral("arizukoctl ") + command} + arguments))
-        return usageError(QStringLiteral("%1: %2").arg(command, parser.errorText()));
+    if (!parser.parse(QStringList{QStringLiteral("arizukoctl ") + line.command} + arguments))
+        return usageError(QStringLiteral("%1: %2").arg(line.command, parser.errorText()));
     if (parser.isSet(help)) {
         m_out << parser.helpText();
         m_out.flush();
         return Exit::Ok;
     }
+    const QStringList given = parser.positionalArguments();
+    const auto required = std::count_if(
+        line.positionals.cbegin(), line.positionals.cend(),
+        [](const Positional &positional) { return positional.kind == Positional::Kind::Required; });
+    if (given.size() < required)
+        return usageError(QStringLiteral("%1: missing <%2>")
+                              .arg(line.command, line.positionals[given.size()].name));
+    const bool variadic =
+        !line.positionals.isEmpty() && line.positionals.last().kind == Positional::Kind::Variadic;
+    if (!variadic && given.size() > line.positionals.size())
+        return usageError(line.tooMany.isEmpty()
+                              ? QStringLiteral("%1: unexpected argument '%2'")
+                                    .arg(line.command, given[line.positionals.size()])
+                              : QStringLiteral("%1: %2").arg(line.command, line.tooMany));
     return std::nullopt;
 }
 

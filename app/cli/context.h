@@ -21,6 +21,34 @@ namespace arizuko::cli {
 // 0 success, 1 a refused or failed operation, 2 a usage error.
 enum class Exit : int { Ok = 0, Failed = 1, Usage = 2 };
 
+// A command's positional argument, as --help lists it. Optional ones come
+// last and may be left out; a variadic one comes last and takes any number.
+struct Positional
+{
+    enum class Kind
+    {
+        Required,
+        Optional,
+        Variadic
+    };
+    QString name;
+    QString help;
+    Kind kind = Kind::Required;
+    QString syntax = {}; // how --help shows it; empty: the name
+};
+
+// What a command's own command line is, besides its options.
+struct CommandLine
+{
+    QString command;     // "folder add": named in --help and in every usage error
+    QString description; // the first lines of --help
+    QList<Positional> positionals = {};
+    // The usage error when more positionals are given than declared; empty:
+    // one naming the first extra argument (which must not be echoed when it
+    // may be a secret).
+    QString tooMany = {};
+};
+
 struct GlobalOptions
 {
     QString dataDir;    // empty: the store's default resolution
@@ -38,10 +66,13 @@ public:
     QTextStream &out() { return m_out; }
     QTextStream &err() { return m_err; }
 
-    // Parses a command's own arguments. Returns an exit code when the
-    // command must stop here: Usage after printing what was wrong, Ok after
-    // printing --help.
-    std::optional<Exit> parse(QCommandLineParser &parser, const QString &command,
+    // Parses a command's own arguments with `parser`, which holds the
+    // command's options: registers the positionals of `line`, prints --help,
+    // and checks how many positionals were given, naming the missing or extra
+    // one. Returns an exit code when the command must stop here: Usage after
+    // printing what was wrong, Ok after printing --help. The positionals are
+    // then parser.positionalArguments() (optional ones left out are absent).
+    std::optional<Exit> parse(QCommandLineParser &parser, const CommandLine &line,
                               const QStringList &arguments);
 
     Exit usageError(const QString &message);

@@ -33,11 +33,6 @@ Exit runExport(Context &context, const QStringList &arguments)
 {
     const QString command = QStringLiteral("export");
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "Export folders, network rules and, when chosen, grants, memberships, routes and\n"
-        "secret names for an arizuko server: as its manifest (routd document, canonical\n"
-        "form, checksum) or as a shell script of arizuko commands. Rows arizuko cannot\n"
-        "represent are listed on stderr. On the server: arizuko plan, then apply --force."));
     const QCommandLineOption format(QStringLiteral("format"),
                                     QStringLiteral("manifest (default) or script."),
                                     QStringLiteral("FORMAT"), QStringLiteral("manifest"));
@@ -59,9 +54,16 @@ Exit runExport(Context &context, const QStringList &arguments)
                                     QStringLiteral("Write to FILE, not stdout."),
                                     QStringLiteral("FILE"));
     parser.addOptions({format, folders, include, unrepresentable, output});
-    if (const auto stop = context.parse(parser, command, arguments))
-        return *stop;
-    if (const auto stop = expectPositionals(context, command, parser.positionalArguments(), {}))
+    if (const auto stop = context.parse(
+            parser,
+            {command,
+             QStringLiteral(
+                 "Export folders, network rules and, when chosen, grants, memberships, routes and\n"
+                 "secret names for an arizuko server: as its manifest (routd document, canonical\n"
+                 "form, checksum) or as a shell script of arizuko commands. Rows arizuko cannot\n"
+                 "represent are listed on stderr. On the server: arizuko plan, then apply "
+                 "--force.")},
+            arguments))
         return *stop;
     const QString chosenFormat = parser.value(format);
     if (chosenFormat != u"manifest" && chosenFormat != u"script")

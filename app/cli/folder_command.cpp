@@ -27,18 +27,15 @@ QJsonObject toJson(const folders::Folder &folder, const QString &home)
 Exit add(Context &context, const QStringList &arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("Add a folder; its parent must exist. Creates its home."));
-    parser.addPositionalArgument(QStringLiteral("folder"),
-                                 QStringLiteral("The folder path, e.g. corp/eng."));
     const QCommandLineOption name(QStringLiteral("name"), QStringLiteral("A display name."),
                                   QStringLiteral("name"));
     parser.addOption(name);
-    if (const auto stop = context.parse(parser, QStringLiteral("folder add"), arguments))
-        return *stop;
-    if (const auto stop =
-            expectPositionals(context, QStringLiteral("folder add"), parser.positionalArguments(),
-                              {QStringLiteral("folder")}))
+    if (const auto stop = context.parse(
+            parser,
+            {QStringLiteral("folder add"),
+             QStringLiteral("Add a folder; its parent must exist. Creates its home."),
+             {{QStringLiteral("folder"), QStringLiteral("The folder path, e.g. corp/eng.")}}},
+            arguments))
         return *stop;
     const Result<std::unique_ptr<store::Store>> opened = openStore(context);
     if (!opened)
@@ -61,11 +58,9 @@ Exit add(Context &context, const QStringList &arguments)
 Exit list(Context &context, const QStringList &arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("List the folders."));
-    if (const auto stop = context.parse(parser, QStringLiteral("folder list"), arguments))
-        return *stop;
-    if (const auto stop = expectPositionals(context, QStringLiteral("folder list"),
-                                            parser.positionalArguments(), {}))
+    if (const auto stop = context.parse(
+            parser, {QStringLiteral("folder list"), QStringLiteral("List the folders.")},
+            arguments))
         return *stop;
     const Result<std::unique_ptr<store::Store>> opened = openStore(context);
     if (!opened)
@@ -98,19 +93,18 @@ Exit list(Context &context, const QStringList &arguments)
 Exit remove(Context &context, const QStringList &arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "Remove a folder with its topics, network rules, folder secrets and home.\n"
-        "Refused when it has subfolders or its home is not empty, unless --recursive."));
-    parser.addPositionalArgument(QStringLiteral("folder"), QStringLiteral("The folder path."));
     const QCommandLineOption recursive(
         QStringLiteral("recursive"),
         QStringLiteral("Also remove subfolders and delete a home with files in it."));
     parser.addOption(recursive);
-    if (const auto stop = context.parse(parser, QStringLiteral("folder rm"), arguments))
-        return *stop;
-    if (const auto stop =
-            expectPositionals(context, QStringLiteral("folder rm"), parser.positionalArguments(),
-                              {QStringLiteral("folder")}))
+    if (const auto stop = context.parse(
+            parser,
+            {QStringLiteral("folder rm"),
+             QStringLiteral(
+                 "Remove a folder with its topics, network rules, folder secrets and home.\n"
+                 "Refused when it has subfolders or its home is not empty, unless --recursive."),
+             {{QStringLiteral("folder"), QStringLiteral("The folder path.")}}},
+            arguments))
         return *stop;
     const Result<std::unique_ptr<store::Store>> opened = openStore(context);
     if (!opened)
@@ -131,18 +125,17 @@ Exit remove(Context &context, const QStringList &arguments)
 Exit move(Context &context, const QStringList &arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "Rename a folder and its subfolders everywhere (topics, turns, rules, grants, routes,\n"
-        "secrets) and move its home. Refused while a turn of them is queued or running."));
-    parser.addPositionalArgument(QStringLiteral("from"), QStringLiteral("The folder path."));
-    parser.addPositionalArgument(QStringLiteral("to"),
-                                 QStringLiteral("Its new path; must not exist."));
-    if (const auto stop = context.parse(parser, QStringLiteral("folder move"), arguments))
+    if (const auto stop = context.parse(
+            parser,
+            {QStringLiteral("folder move"),
+             QStringLiteral("Rename a folder and its subfolders everywhere (topics, turns, rules, "
+                            "grants, routes,\nsecrets) and move its home. Refused while a turn "
+                            "of them is queued or running."),
+             {{QStringLiteral("from"), QStringLiteral("The folder path.")},
+              {QStringLiteral("to"), QStringLiteral("Its new path; must not exist.")}}},
+            arguments))
         return *stop;
     const QStringList values = parser.positionalArguments();
-    if (const auto stop = expectPositionals(context, QStringLiteral("folder move"), values,
-                                            {QStringLiteral("from"), QStringLiteral("to")}))
-        return *stop;
     const Result<std::unique_ptr<store::Store>> opened = openStore(context);
     if (!opened)
         return context.failure(opened.error());

@@ -67,18 +67,6 @@ Exit add(Context &context, const QStringList &arguments)
 {
     const QString command = QStringLiteral("grant add");
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "Add a grant. ACTION is *, admin, interact, egress, mcp:*, mcp:<tool>,\n"
-        "ext:<service>:<operation> (a connector, e.g. ext:github:** or\n"
-        "ext:*:issues:read) or shell:env:<KEY> (the folder's secret KEY in the\n"
-        "agent's environment; prefer a connector);\n"
-        "SCOPE is corp (exactly), corp/* (children), corp/** (subtree) or ** (all).\n"
-        "With --as FOLDER the grant is delegated by that folder: it must hold a row\n"
-        "WITH GRANT OPTION covering it, and may not write a deny or name a wildcard."));
-    parser.addPositionalArgument(QStringLiteral("principal"),
-                                 QStringLiteral("A folder, role:<name> or a glob."));
-    parser.addPositionalArgument(QStringLiteral("action"), QStringLiteral("What is granted."));
-    parser.addPositionalArgument(QStringLiteral("scope"), QStringLiteral("Where it is granted."));
     const QCommandLineOption deny(QStringLiteral("deny"),
                                   QStringLiteral("Add a deny row (deny wins)."));
     const QCommandLineOption param(QStringLiteral("param"),
@@ -90,13 +78,23 @@ Exit add(Context &context, const QStringList &arguments)
     const QCommandLineOption as(QStringLiteral("as"), QStringLiteral("Delegate as this folder."),
                                 QStringLiteral("FOLDER"));
     parser.addOptions({deny, param, grantOption, as});
-    if (const auto stop = context.parse(parser, command, arguments))
+    if (const auto stop = context.parse(
+            parser,
+            {command,
+             QStringLiteral(
+                 "Add a grant. ACTION is *, admin, interact, egress, mcp:*, mcp:<tool>,\n"
+                 "ext:<service>:<operation> (a connector, e.g. ext:github:** or\n"
+                 "ext:*:issues:read) or shell:env:<KEY> (the folder's secret KEY in the\n"
+                 "agent's environment; prefer a connector);\n"
+                 "SCOPE is corp (exactly), corp/* (children), corp/** (subtree) or ** (all).\n"
+                 "With --as FOLDER the grant is delegated by that folder: it must hold a row\n"
+                 "WITH GRANT OPTION covering it, and may not write a deny or name a wildcard."),
+             {{QStringLiteral("principal"), QStringLiteral("A folder, role:<name> or a glob.")},
+              {QStringLiteral("action"), QStringLiteral("What is granted.")},
+              {QStringLiteral("scope"), QStringLiteral("Where it is granted.")}}},
+            arguments))
         return *stop;
     const QStringList positionals = parser.positionalArguments();
-    if (const auto stop = expectPositionals(
-            context, command, positionals,
-            {QStringLiteral("principal"), QStringLiteral("action"), QStringLiteral("scope")}))
-        return *stop;
     Exit usage = Exit::Usage;
     const auto params = parseParams(context, command, parser.values(param), usage);
     if (!params)
@@ -135,12 +133,12 @@ Exit remove(Context &context, const QStringList &arguments)
 {
     const QString command = QStringLiteral("grant rm");
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Remove a grant by its id (see grant list)."));
-    parser.addPositionalArgument(QStringLiteral("id"), QStringLiteral("The grant's id."));
-    if (const auto stop = context.parse(parser, command, arguments))
-        return *stop;
-    if (const auto stop = expectPositionals(context, command, parser.positionalArguments(),
-                                            {QStringLiteral("id")}))
+    if (const auto stop =
+            context.parse(parser,
+                          {command,
+                           QStringLiteral("Remove a grant by its id (see grant list)."),
+                           {{QStringLiteral("id"), QStringLiteral("The grant's id.")}}},
+                          arguments))
         return *stop;
     bool numeric = false;
     const qint64 id = parser.positionalArguments().first().toLongLong(&numeric);
@@ -163,15 +161,15 @@ Exit list(Context &context, const QStringList &arguments)
 {
     const QString command = QStringLiteral("grant list");
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("List every grant, or the grants that apply to PRINCIPAL: its own, its\n"
-                       "roles' (transitively) and wildcard principals matching any of them."));
-    parser.addPositionalArgument(QStringLiteral("principal"), QStringLiteral("Optional."),
-                                 QStringLiteral("[principal]"));
-    if (const auto stop = context.parse(parser, command, arguments))
-        return *stop;
-    if (const auto stop = expectPositionals(context, command, parser.positionalArguments(),
-                                            {QStringLiteral("principal")}, 1))
+    if (const auto stop = context.parse(
+            parser,
+            {command,
+             QStringLiteral(
+                 "List every grant, or the grants that apply to PRINCIPAL: its own, its\n"
+                 "roles' (transitively) and wildcard principals matching any of them."),
+             {{QStringLiteral("principal"), QStringLiteral("Optional."), Positional::Kind::Optional,
+               QStringLiteral("[principal]")}}},
+            arguments))
         return *stop;
     return withPolicy(context, [&](policy::Policy &policy) {
         const Result<QList<policy::Grant>> grants =
@@ -187,23 +185,21 @@ Exit check(Context &context, const QStringList &arguments)
 {
     const QString command = QStringLiteral("grant check");
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "Would PRINCIPAL be allowed ACTION on SCOPE? Prints the decision and the row\n"
-        "that decided. Exits 0 when allowed, 1 when denied."));
-    parser.addPositionalArgument(QStringLiteral("principal"),
-                                 QStringLiteral("Who asks, e.g. corp/eng."));
-    parser.addPositionalArgument(QStringLiteral("action"), QStringLiteral("e.g. mcp:send_file."));
-    parser.addPositionalArgument(QStringLiteral("scope"), QStringLiteral("The folder acted upon."));
     const QCommandLineOption param(QStringLiteral("param"), QStringLiteral("A call parameter."),
                                    QStringLiteral("NAME=VALUE"));
     parser.addOption(param);
-    if (const auto stop = context.parse(parser, command, arguments))
+    if (const auto stop = context.parse(
+            parser,
+            {command,
+             QStringLiteral(
+                 "Would PRINCIPAL be allowed ACTION on SCOPE? Prints the decision and the row\n"
+                 "that decided. Exits 0 when allowed, 1 when denied."),
+             {{QStringLiteral("principal"), QStringLiteral("Who asks, e.g. corp/eng.")},
+              {QStringLiteral("action"), QStringLiteral("e.g. mcp:send_file.")},
+              {QStringLiteral("scope"), QStringLiteral("The folder acted upon.")}}},
+            arguments))
         return *stop;
     const QStringList positionals = parser.positionalArguments();
-    if (const auto stop = expectPositionals(
-            context, command, positionals,
-            {QStringLiteral("principal"), QStringLiteral("action"), QStringLiteral("scope")}))
-        return *stop;
     Exit usage = Exit::Usage;
     const auto params = parseParams(context, command, parser.values(param), usage);
     if (!params)
@@ -231,19 +227,18 @@ Exit tools(Context &context, const QStringList &arguments)
 {
     const QString command = QStringLiteral("grant tools");
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "The tools PRINCIPAL's agent can see at SCOPE (default: the principal's own\n"
-        "folder): those some allow row covers and no unconditional deny removes."));
-    parser.addPositionalArgument(QStringLiteral("principal"),
-                                 QStringLiteral("A folder, e.g. corp/eng."));
     const QCommandLineOption scope(QStringLiteral("scope"),
                                    QStringLiteral("The folder to look at."),
                                    QStringLiteral("FOLDER"));
     parser.addOption(scope);
-    if (const auto stop = context.parse(parser, command, arguments))
-        return *stop;
-    if (const auto stop = expectPositionals(context, command, parser.positionalArguments(),
-                                            {QStringLiteral("principal")}))
+    if (const auto stop = context.parse(
+            parser,
+            {command,
+             QStringLiteral(
+                 "The tools PRINCIPAL's agent can see at SCOPE (default: the principal's own\n"
+                 "folder): those some allow row covers and no unconditional deny removes."),
+             {{QStringLiteral("principal"), QStringLiteral("A folder, e.g. corp/eng.")}}},
+            arguments))
         return *stop;
     const QString principal = parser.positionalArguments().first();
     return withPolicy(context, [&](policy::Policy &policy) {
@@ -265,19 +260,18 @@ Exit membership(Context &context, const QStringList &arguments, bool join)
 {
     const QString command = join ? QStringLiteral("grant join") : QStringLiteral("grant leave");
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        join ? QStringLiteral("Make CHILD a member of PARENT: CHILD gets every "
-                              "grant PARENT has.\nRefused if it would close a "
-                              "cycle.")
-             : QStringLiteral("End CHILD's membership of PARENT."));
-    parser.addPositionalArgument(QStringLiteral("child"), QStringLiteral("A folder or role."));
-    parser.addPositionalArgument(QStringLiteral("parent"), QStringLiteral("A role (or folder)."));
-    if (const auto stop = context.parse(parser, command, arguments))
+    if (const auto stop =
+            context.parse(parser,
+                          {command,
+                           join ? QStringLiteral("Make CHILD a member of PARENT: CHILD gets every "
+                                                 "grant PARENT has.\nRefused if it would close a "
+                                                 "cycle.")
+                                : QStringLiteral("End CHILD's membership of PARENT."),
+                           {{QStringLiteral("child"), QStringLiteral("A folder or role.")},
+                            {QStringLiteral("parent"), QStringLiteral("A role (or folder).")}}},
+                          arguments))
         return *stop;
     const QStringList positionals = parser.positionalArguments();
-    if (const auto stop = expectPositionals(context, command, positionals,
-                                            {QStringLiteral("child"), QStringLiteral("parent")}))
-        return *stop;
     return withPolicy(context, [&](policy::Policy &policy) {
         const Result<void> changed =
             join ? policy.grants().addMembership(positionals.at(0), positionals.at(1), actor)
@@ -299,10 +293,9 @@ Exit members(Context &context, const QStringList &arguments)
 {
     const QString command = QStringLiteral("grant members");
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("List every membership (child -> parent)."));
-    if (const auto stop = context.parse(parser, command, arguments))
-        return *stop;
-    if (const auto stop = expectPositionals(context, command, parser.positionalArguments(), {}))
+    if (const auto stop = context.parse(
+            parser, {command, QStringLiteral("List every membership (child -> parent).")},
+            arguments))
         return *stop;
     return withPolicy(context, [&](policy::Policy &policy) {
         const Result<QList<policy::Membership>> edges = policy.grants().memberships();

@@ -69,19 +69,19 @@ Exit runImport(Context &context, const QStringList &arguments)
 {
     const QString command = QStringLiteral("import");
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "Import an arizuko manifest (a server's export or ours). Shows the plan: rows\n"
-        "added (+), changed (~) and removed (-), scoped like arizuko's apply. Applies it\n"
-        "in one transaction only after confirmation or --yes."));
-    parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("The manifest."));
     const QCommandLineOption planOnly(QStringLiteral("plan"),
                                       QStringLiteral("Show the plan and stop."));
     const QCommandLineOption yes(QStringLiteral("yes"), QStringLiteral("Apply without asking."));
     parser.addOptions({planOnly, yes});
-    if (const auto stop = context.parse(parser, command, arguments))
-        return *stop;
-    if (const auto stop = expectPositionals(context, command, parser.positionalArguments(),
-                                            {QStringLiteral("file")}))
+    if (const auto stop = context.parse(
+            parser,
+            {command,
+             QStringLiteral(
+                 "Import an arizuko manifest (a server's export or ours). Shows the plan: rows\n"
+                 "added (+), changed (~) and removed (-), scoped like arizuko's apply. Applies it\n"
+                 "in one transaction only after confirmation or --yes."),
+             {{QStringLiteral("file"), QStringLiteral("The manifest.")}}},
+            arguments))
         return *stop;
     const QString path = parser.positionalArguments().first();
     QFile file(path);

@@ -54,8 +54,6 @@ void onStopSignal(int)
 Exit serve(Context &context, const QStringList &arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("Serve a model script as an Anthropic-compatible HTTP server."));
     const QCommandLineOption script(
         QStringLiteral("script"),
         QStringLiteral("The model script (JSON), or :/gateway/demo-script.json."),
@@ -72,7 +70,11 @@ Exit serve(Context &context, const QStringList &arguments)
                                       QStringLiteral("A script variable, ${NAME} in the script."),
                                       QStringLiteral("NAME=VALUE"));
     parser.addOptions({script, listen, requestLog, variable});
-    if (const auto stop = context.parse(parser, QStringLiteral("model serve"), arguments))
+    if (const auto stop = context.parse(
+            parser,
+            {QStringLiteral("model serve"),
+             QStringLiteral("Serve a model script as an Anthropic-compatible HTTP server.")},
+            arguments))
         return *stop;
     if (!parser.isSet(script))
         return context.usageError(QStringLiteral("model serve: --script is required"));

@@ -38,22 +38,22 @@ Exit addRule(Context &context, const QStringList &arguments, policy::RuleKind ki
 {
     const QString command = QStringLiteral("network ") + policy::ruleKindName(kind);
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        (kind == policy::RuleKind::Allow
-             ? QStringLiteral("Allow the folder's turns (and its subfolders') to reach HOST.\n")
-             : QStringLiteral(
-                   "Deny HOST to the folder and its subfolders; a deny wins over every allow.\n")) +
-        QStringLiteral(
-            "HOST is a host name (covers its subdomains; *.x is the same as x) or an IP\n"
-            "literal; no URL, path or port. Allowing every host is the egress grant."));
-    parser.addPositionalArgument(QStringLiteral("folder"), folderHelp);
-    parser.addPositionalArgument(QStringLiteral("host"), QStringLiteral("e.g. github.com."));
-    if (const auto stop = context.parse(parser, command, arguments))
+    if (const auto stop = context.parse(
+            parser,
+            {command,
+             (kind == policy::RuleKind::Allow
+                  ? QStringLiteral(
+                        "Allow the folder's turns (and its subfolders') to reach HOST.\n")
+                  : QStringLiteral("Deny HOST to the folder and its subfolders; a deny wins over "
+                                   "every allow.\n")) +
+                 QStringLiteral(
+                     "HOST is a host name (covers its subdomains; *.x is the same as x) or an IP\n"
+                     "literal; no URL, path or port. Allowing every host is the egress grant."),
+             {{QStringLiteral("folder"), folderHelp},
+              {QStringLiteral("host"), QStringLiteral("e.g. github.com.")}}},
+            arguments))
         return *stop;
     const QStringList positionals = parser.positionalArguments();
-    if (const auto stop = expectPositionals(context, command, positionals,
-                                            {QStringLiteral("folder"), QStringLiteral("host")}))
-        return *stop;
     return withPolicy(context, [&](policy::Policy &policy) {
         const Result<policy::AddedRule> added =
             policy.network().add(positionals.at(0), positionals.at(1), kind, actor);
@@ -76,22 +76,22 @@ Exit remove(Context &context, const QStringList &arguments)
 {
     const QString command = QStringLiteral("network rm");
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "Remove the folder's own rule(s) for HOST (both kinds unless --allow/--deny)."));
-    parser.addPositionalArgument(QStringLiteral("folder"), folderHelp);
-    parser.addPositionalArgument(
-        QStringLiteral("host"), QStringLiteral("As it was added (it is normalised the same way)."));
     const QCommandLineOption allowOnly(QStringLiteral("allow"),
                                        QStringLiteral("Only the allow rule."));
     const QCommandLineOption denyOnly(QStringLiteral("deny"),
                                       QStringLiteral("Only the deny rule."));
     parser.addOptions({allowOnly, denyOnly});
-    if (const auto stop = context.parse(parser, command, arguments))
+    if (const auto stop = context.parse(
+            parser,
+            {command,
+             QStringLiteral(
+                 "Remove the folder's own rule(s) for HOST (both kinds unless --allow/--deny)."),
+             {{QStringLiteral("folder"), folderHelp},
+              {QStringLiteral("host"),
+               QStringLiteral("As it was added (it is normalised the same way).")}}},
+            arguments))
         return *stop;
     const QStringList positionals = parser.positionalArguments();
-    if (const auto stop = expectPositionals(context, command, positionals,
-                                            {QStringLiteral("folder"), QStringLiteral("host")}))
-        return *stop;
     if (parser.isSet(allowOnly) && parser.isSet(denyOnly))
         return context.usageError(
             QStringLiteral("%1: give --allow or --deny, not both").arg(command));
@@ -120,18 +120,17 @@ Exit list(Context &context, const QStringList &arguments)
 {
     const QString command = QStringLiteral("network list");
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("List every rule, or with FOLDER the rules that apply to it: its own and\n"
-                       "those it inherits, each with the folder it comes from."));
-    parser.addPositionalArgument(QStringLiteral("folder"),
-                                 QStringLiteral("Optional. ") + folderHelp,
-                                 QStringLiteral("[folder]"));
-    if (const auto stop = context.parse(parser, command, arguments))
+    if (const auto stop = context.parse(
+            parser,
+            {command,
+             QStringLiteral(
+                 "List every rule, or with FOLDER the rules that apply to it: its own and\n"
+                 "those it inherits, each with the folder it comes from."),
+             {{QStringLiteral("folder"), QStringLiteral("Optional. ") + folderHelp,
+               Positional::Kind::Optional, QStringLiteral("[folder]")}}},
+            arguments))
         return *stop;
     const QStringList positionals = parser.positionalArguments();
-    if (const auto stop =
-            expectPositionals(context, command, positionals, {QStringLiteral("folder")}, 1))
-        return *stop;
     return withPolicy(context, [&](policy::Policy &policy) {
         if (positionals.isEmpty()) {
             const Result<QList<policy::NetworkRule>> rules = policy.network().list();
@@ -152,16 +151,16 @@ Exit resolve(Context &context, const QStringList &arguments)
 {
     const QString command = QStringLiteral("network resolve");
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "What the folder's turns get: the deduplicated allow and deny lists over\n"
-        "'' -> a -> a/b ..., and allow-all when the folder holds the egress grant."));
-    parser.addPositionalArgument(QStringLiteral("folder"), folderHelp);
-    if (const auto stop = context.parse(parser, command, arguments))
+    if (const auto stop = context.parse(
+            parser,
+            {command,
+             QStringLiteral(
+                 "What the folder's turns get: the deduplicated allow and deny lists over\n"
+                 "'' -> a -> a/b ..., and allow-all when the folder holds the egress grant."),
+             {{QStringLiteral("folder"), folderHelp}}},
+            arguments))
         return *stop;
     const QStringList positionals = parser.positionalArguments();
-    if (const auto stop =
-            expectPositionals(context, command, positionals, {QStringLiteral("folder")}))
-        return *stop;
     return withPolicy(context, [&](policy::Policy &policy) {
         const Result<policy::NetworkPolicy> resolved = policy.network().resolve(positionals.at(0));
         if (!resolved)
@@ -196,17 +195,17 @@ Exit test(Context &context, const QStringList &arguments)
 {
     const QString command = QStringLiteral("network test");
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("Would the folder's turn proxy let HOST through? Names the rule and folder\n"
-                       "that decide. Exits 0 when allowed, 1 when denied."));
-    parser.addPositionalArgument(QStringLiteral("folder"), folderHelp);
-    parser.addPositionalArgument(QStringLiteral("host"), QStringLiteral("e.g. api.github.com."));
-    if (const auto stop = context.parse(parser, command, arguments))
+    if (const auto stop = context.parse(
+            parser,
+            {command,
+             QStringLiteral(
+                 "Would the folder's turn proxy let HOST through? Names the rule and folder\n"
+                 "that decide. Exits 0 when allowed, 1 when denied."),
+             {{QStringLiteral("folder"), folderHelp},
+              {QStringLiteral("host"), QStringLiteral("e.g. api.github.com.")}}},
+            arguments))
         return *stop;
     const QStringList positionals = parser.positionalArguments();
-    if (const auto stop = expectPositionals(context, command, positionals,
-                                            {QStringLiteral("folder"), QStringLiteral("host")}))
-        return *stop;
     return withPolicy(context, [&](policy::Policy &policy) {
         const Result<policy::HostVerdict> verdict =
             policy.network().test(positionals.at(0), positionals.at(1));

@@ -30,23 +30,20 @@ Exit add(Context &context, const QStringList &arguments)
 {
     const QString command = QStringLiteral("route add");
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("Add a route. The lowest SEQ whose predicates all match a message wins.\n"
-                       "MATCH is one argument of whitespace-separated key=glob predicates, e.g.\n"
-                       "'platform=cli chat=corp/*' ('*' does not cross '/', '**' does; '' matches\n"
-                       "every message). TARGET is a folder, optionally with #observe."));
-    parser.addPositionalArgument(QStringLiteral("seq"),
-                                 QStringLiteral("The route's order (lower first)."));
-    parser.addPositionalArgument(QStringLiteral("match"), QStringLiteral("key=glob predicates."));
-    parser.addPositionalArgument(QStringLiteral("target"),
-                                 QStringLiteral("e.g. corp/eng or corp/eng#observe."));
-    if (const auto stop = context.parse(parser, command, arguments))
+    if (const auto stop = context.parse(
+            parser,
+            {command,
+             QStringLiteral(
+                 "Add a route. The lowest SEQ whose predicates all match a message wins.\n"
+                 "MATCH is one argument of whitespace-separated key=glob predicates, e.g.\n"
+                 "'platform=cli chat=corp/*' ('*' does not cross '/', '**' does; '' matches\n"
+                 "every message). TARGET is a folder, optionally with #observe."),
+             {{QStringLiteral("seq"), QStringLiteral("The route's order (lower first).")},
+              {QStringLiteral("match"), QStringLiteral("key=glob predicates.")},
+              {QStringLiteral("target"), QStringLiteral("e.g. corp/eng or corp/eng#observe.")}}},
+            arguments))
         return *stop;
     const QStringList positionals = parser.positionalArguments();
-    if (const auto stop = expectPositionals(
-            context, command, positionals,
-            {QStringLiteral("seq"), QStringLiteral("match"), QStringLiteral("target")}))
-        return *stop;
     Exit usage = Exit::Usage;
     const auto seq = parseNumber(context, command, QStringLiteral("seq"), positionals.at(0), usage);
     if (!seq)
@@ -68,12 +65,12 @@ Exit remove(Context &context, const QStringList &arguments)
 {
     const QString command = QStringLiteral("route rm");
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Remove a route by its id (see route list)."));
-    parser.addPositionalArgument(QStringLiteral("id"), QStringLiteral("The route's id."));
-    if (const auto stop = context.parse(parser, command, arguments))
-        return *stop;
-    if (const auto stop = expectPositionals(context, command, parser.positionalArguments(),
-                                            {QStringLiteral("id")}))
+    if (const auto stop =
+            context.parse(parser,
+                          {command,
+                           QStringLiteral("Remove a route by its id (see route list)."),
+                           {{QStringLiteral("id"), QStringLiteral("The route's id.")}}},
+                          arguments))
         return *stop;
     Exit usage = Exit::Usage;
     const auto id = parseNumber(context, command, QStringLiteral("id"),
@@ -96,11 +93,9 @@ Exit list(Context &context, const QStringList &arguments)
 {
     const QString command = QStringLiteral("route list");
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("List the routes in the order they are tried."));
-    if (const auto stop = context.parse(parser, command, arguments))
-        return *stop;
-    if (const auto stop = expectPositionals(context, command, parser.positionalArguments(), {}))
+    if (const auto stop = context.parse(
+            parser, {command, QStringLiteral("List the routes in the order they are tried.")},
+            arguments))
         return *stop;
     return withPolicy(context, [&](policy::Policy &policy) {
         const Result<QList<policy::Route>> routes = policy.routes().list();
@@ -125,12 +120,14 @@ Exit test(Context &context, const QStringList &arguments)
 {
     const QString command = QStringLiteral("route test");
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "Which route takes a message with these attributes? Exits 1 when none does."));
-    parser.addPositionalArgument(QStringLiteral("attributes"),
-                                 QStringLiteral("key=value pairs, e.g. platform=cli."),
-                                 QStringLiteral("key=value..."));
-    if (const auto stop = context.parse(parser, command, arguments))
+    if (const auto stop = context.parse(
+            parser,
+            {command,
+             QStringLiteral(
+                 "Which route takes a message with these attributes? Exits 1 when none does."),
+             {{QStringLiteral("attributes"), QStringLiteral("key=value pairs, e.g. platform=cli."),
+               Positional::Kind::Variadic, QStringLiteral("key=value...")}}},
+            arguments))
         return *stop;
     policy::MessageAttributes attributes;
     for (const QString &pair : parser.positionalArguments()) {

@@ -172,9 +172,6 @@ QString closingLine(const turns::TurnRecord &record)
 Exit runRun(Context &context, const QStringList &arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("Run one agent turn in a throw-away VM and stream its events.\n"
-                       "The command agent runs one shell command line in the guest."));
     const QCommandLineOption topicOption(QStringLiteral("topic"),
                                          QStringLiteral("The topic (default main)."),
                                          QStringLiteral("T"), QStringLiteral("main"));
@@ -198,16 +195,18 @@ Exit runRun(Context &context, const QStringList &arguments)
                                          QStringLiteral("NAME"));
     parser.addOptions(
         {topicOption, agentOption, deadlineOption, providerOption, scriptOption, modelOption});
-    parser.addPositionalArgument(QStringLiteral("folder"),
-                                 QStringLiteral("The folder the turn runs for."));
-    parser.addPositionalArgument(QStringLiteral("prompt"),
-                                 QStringLiteral("The prompt, or the command line."));
-    if (const auto stop = context.parse(parser, QStringLiteral("run"), arguments))
+    if (const auto stop = context.parse(
+            parser,
+            {QStringLiteral("run"),
+             QStringLiteral("Run one agent turn in a throw-away VM and stream its events.\n"
+                            "The command agent runs one shell command line in the guest."),
+             {{QStringLiteral("folder"), QStringLiteral("The folder the turn runs for.")},
+              {QStringLiteral("prompt"), QStringLiteral("The prompt, or the command line.")}},
+             // An unquoted command line arrives as several arguments.
+             QStringLiteral("expected <folder> and one prompt or command argument")},
+            arguments))
         return *stop;
     const QStringList positional = parser.positionalArguments();
-    if (positional.size() != 2)
-        return context.usageError(
-            QStringLiteral("run: expected <folder> and one prompt or command argument"));
     const QString agent = parser.value(agentOption);
     if (agent != QLatin1String("command") && agent != QLatin1String("claude"))
         return context.usageError(

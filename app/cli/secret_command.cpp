@@ -103,23 +103,22 @@ QString keyStoreKind(const secrets::SecretStore &secrets)
 Exit set(Context &context, const QStringList &arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "Set a secret. The value is read from stdin (one trailing newline dropped) or,\n"
-        "on a terminal, from a prompt that does not echo. Never pass it as an argument."));
-    parser.addPositionalArgument(
-        QStringLiteral("name"), QStringLiteral("The secret's name, like an environment variable."));
     const QCommandLineOption folder = folderOption();
     parser.addOption(folder);
-    if (const auto stop = context.parse(parser, QStringLiteral("secret set"), arguments))
+    if (const auto stop = context.parse(
+            parser,
+            {QStringLiteral("secret set"),
+             QStringLiteral(
+                 "Set a secret. The value is read from stdin (one trailing newline dropped) or,\n"
+                 "on a terminal, from a prompt that does not echo. Never pass it as an argument."),
+             {{QStringLiteral("name"),
+               QStringLiteral("The secret's name, like an environment variable.")}},
+             // Not repeated: the extra argument is most likely the value.
+             QStringLiteral("unexpected argument after <name>; a secret value is never taken "
+                            "from the command line, pipe it on stdin")},
+            arguments))
         return *stop;
     const QStringList positionals = parser.positionalArguments();
-    if (positionals.isEmpty())
-        return context.usageError(QStringLiteral("secret set: missing <name>"));
-    if (positionals.size() > 1)
-        // Not repeated here: the extra argument is most likely the value.
-        return context.usageError(
-            QStringLiteral("secret set: unexpected argument after <name>; a secret value "
-                           "is never taken from the command line, pipe it on stdin"));
     const QString key = positionals.first();
     if (const Result<void> valid = secrets::SecretStore::validateKey(key); !valid)
         return context.failure(valid.error());
@@ -144,12 +143,11 @@ Exit set(Context &context, const QStringList &arguments)
 Exit list(Context &context, const QStringList &arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("List secret names (never values) and where the master key is."));
-    if (const auto stop = context.parse(parser, QStringLiteral("secret list"), arguments))
-        return *stop;
-    if (const auto stop = expectPositionals(context, QStringLiteral("secret list"),
-                                            parser.positionalArguments(), {}))
+    if (const auto stop = context.parse(
+            parser,
+            {QStringLiteral("secret list"),
+             QStringLiteral("List secret names (never values) and where the master key is.")},
+            arguments))
         return *stop;
     std::unique_ptr<store::Store> store;
     const Result<std::unique_ptr<secrets::SecretStore>> secrets = openSecrets(context, store);
@@ -187,14 +185,14 @@ Exit list(Context &context, const QStringList &arguments)
 Exit remove(Context &context, const QStringList &arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Remove a secret."));
-    parser.addPositionalArgument(QStringLiteral("name"), QStringLiteral("The secret's name."));
     const QCommandLineOption folder = folderOption();
     parser.addOption(folder);
-    if (const auto stop = context.parse(parser, QStringLiteral("secret rm"), arguments))
-        return *stop;
-    if (const auto stop = expectPositionals(context, QStringLiteral("secret rm"),
-                                            parser.positionalArguments(), {QStringLiteral("name")}))
+    if (const auto stop =
+            context.parse(parser,
+                          {QStringLiteral("secret rm"),
+                           QStringLiteral("Remove a secret."),
+                           {{QStringLiteral("name"), QStringLiteral("The secret's name.")}}},
+                          arguments))
         return *stop;
     std::unique_ptr<store::Store> store;
     const Result<std::unique_ptr<secrets::SecretStore>> secrets = openSecrets(context, store);
@@ -215,12 +213,11 @@ Exit remove(Context &context, const QStringList &arguments)
 Exit rotateKey(Context &context, const QStringList &arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "Add a new master key that seals from now on; older keys still open older values."));
-    if (const auto stop = context.parse(parser, QStringLiteral("secret rotate-key"), arguments))
-        return *stop;
-    if (const auto stop = expectPositionals(context, QStringLiteral("secret rotate-key"),
-                                            parser.positionalArguments(), {}))
+    if (const auto stop = context.parse(parser,
+                                        {QStringLiteral("secret rotate-key"),
+                                         QStringLiteral("Add a new master key that seals from now "
+                                                        "on; older keys still open older values.")},
+                                        arguments))
         return *stop;
     std::unique_ptr<store::Store> store;
     const Result<std::unique_ptr<secrets::SecretStore>> secrets = openSecrets(context, store);

@@ -31,14 +31,15 @@ Exit show(Context &context, const QStringList &arguments)
 {
     const QString command = QStringLiteral("settings show");
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("Show each setting, the value turns run with and where it comes from:\n"
-                       "default, saved (settings set, or the window) or environment (the variable\n"
-                       "named beside it wins over a saved value). The data directory is chosen by\n"
-                       "--data-dir or ARIZUKO_DATA_DIR, not by a setting."));
-    if (const auto stop = context.parse(parser, command, arguments))
-        return *stop;
-    if (const auto stop = expectPositionals(context, command, parser.positionalArguments(), {}))
+    if (const auto stop = context.parse(
+            parser,
+            {command,
+             QStringLiteral(
+                 "Show each setting, the value turns run with and where it comes from:\n"
+                 "default, saved (settings set, or the window) or environment (the variable\n"
+                 "named beside it wins over a saved value). The data directory is chosen by\n"
+                 "--data-dir or ARIZUKO_DATA_DIR, not by a setting.")},
+            arguments))
         return *stop;
     auto store = openStore(context);
     if (!store)
@@ -83,19 +84,18 @@ Exit set(Context &context, const QStringList &arguments)
     QStringList keys;
     for (const turns::SettingDefinition &definition : turns::settingDefinitions())
         keys << definition.key;
-    parser.setApplicationDescription(
-        QStringLiteral(
-            "Save a setting; an empty VALUE ('') goes back to the default. The value is\n"
-            "checked first and nothing is saved when it is refused. KEY is one of:\n  ") +
-        keys.join(QStringLiteral(", ")) + QStringLiteral("\nturn-deadline is in seconds."));
-    parser.addPositionalArgument(QStringLiteral("key"), QStringLiteral("The setting."));
-    parser.addPositionalArgument(QStringLiteral("value"), QStringLiteral("Its new value."));
-    if (const auto stop = context.parse(parser, command, arguments))
+    if (const auto stop = context.parse(
+            parser,
+            {command,
+             QStringLiteral(
+                 "Save a setting; an empty VALUE ('') goes back to the default. The value is\n"
+                 "checked first and nothing is saved when it is refused. KEY is one of:\n  ") +
+                 keys.join(QStringLiteral(", ")) + QStringLiteral("\nturn-deadline is in seconds."),
+             {{QStringLiteral("key"), QStringLiteral("The setting.")},
+              {QStringLiteral("value"), QStringLiteral("Its new value.")}}},
+            arguments))
         return *stop;
     const QStringList positionals = parser.positionalArguments();
-    if (const auto stop = expectPositionals(context, command, positionals,
-                                            {QStringLiteral("key"), QStringLiteral("value")}))
-        return *stop;
     auto store = openStore(context);
     if (!store)
         return context.failure(store.error());

@@ -104,15 +104,15 @@ QList<QStringList> toRows(const host::HostStatus &status,
 Exit runStatus(Context &context, const QStringList &arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("Show whether this machine can run turns: libvirt, KVM or TCG (as turns "
-                       "will\nreally use it), the guest image.\n"
-                       "Exits 1 when libvirt is not reachable."));
-    if (const auto stop = context.parse(parser, QStringLiteral("status"), arguments))
+    if (const auto stop = context.parse(
+            parser,
+            {QStringLiteral("status"),
+             QStringLiteral(
+                 "Show whether this machine can run turns: libvirt, KVM or TCG (as turns "
+                 "will\nreally use it), the guest image.\n"
+                 "Exits 1 when libvirt is not reachable.")},
+            arguments))
         return *stop;
-    if (!parser.positionalArguments().isEmpty())
-        return context.usageError(QStringLiteral("status: unexpected argument '%1'")
-                                      .arg(parser.positionalArguments().first()));
 
     auto store = openStore(context);
     if (!store)

@@ -33,20 +33,6 @@ Exit runSubcommand(Context &context, const QString &group, const QStringList &ar
     return context.usageError(QStringLiteral("%1: unknown subcommand '%2'").arg(group, name));
 }
 
-std::optional<Exit> expectPositionals(Context &context, const QString &command,
-                                      const QStringList &given, const QStringList &names,
-                                      qsizetype optional)
-{
-    const qsizetype required = names.size() - optional;
-    if (given.size() < required)
-        return context.usageError(
-            QStringLiteral("%1: missing <%2>").arg(command, names[given.size()]));
-    if (given.size() > names.size())
-        return context.usageError(
-            QStringLiteral("%1: unexpected argument '%2'").arg(command, given[names.size()]));
-    return std::nullopt;
-}
-
 Result<std::unique_ptr<store::Store>> openStore(const Context &context)
 {
     return store::Store::open(store::resolveDataDir(context.options().dataDir));

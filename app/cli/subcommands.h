@@ -1,8 +1,8 @@
 #pragma once
 
 // For command groups made of subcommands ("folder add", "secret rm"):
-// picking the subcommand, checking positional arguments and opening the
-// store, with the same usage errors everywhere.
+// picking the subcommand, asking for confirmation and opening the store,
+// with the same usage errors everywhere.
 
 #include "context.h"
 #include "store/store.h"
@@ -12,7 +12,6 @@
 #include <QString>
 #include <QStringList>
 #include <memory>
-#include <optional>
 
 namespace arizuko::cli {
 
@@ -28,12 +27,6 @@ struct Subcommand
 // subcommand that is missing or unknown.
 Exit runSubcommand(Context &context, const QString &group, const QStringList &arguments,
                    const QList<Subcommand> &subcommands);
-
-// Checks the positional arguments against `names`, of which the last
-// `optional` may be left out; a usage error names the missing or extra one.
-std::optional<Exit> expectPositionals(Context &context, const QString &command,
-                                      const QStringList &given, const QStringList &names,
-                                      qsizetype optional = 0);
 
 // Asks `question` on the terminal ([y/N]); false without a terminal.
 bool confirmed(Context &context, const QString &question);

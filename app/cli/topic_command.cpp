@@ -25,23 +25,17 @@ QJsonObject toJson(const folders::Topic &topic)
             {QStringLiteral("created_at"), topic.createdAt}};
 }
 
-// Parses `arguments` for `command` with the given positional names, opens the
-// store and runs `change`, printing the topic it returns.
+// Parses `arguments` as `line` says, opens the store and runs `change`,
+// printing the topic it returns.
 template<typename Change>
-Exit changeTopic(Context &context, const QString &command, const QString &description,
-                 const QStringList &arguments, const QStringList &names, qsizetype optional,
+Exit changeTopic(Context &context, const CommandLine &line, const QStringList &arguments,
                  Change change)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(description);
-    for (const QString &name : names)
-        parser.addPositionalArgument(name, name);
-    if (const auto stop = context.parse(parser, command, arguments))
+    if (const auto stop = context.parse(parser, line, arguments))
         return *stop;
     QStringList values = parser.positionalArguments();
-    if (const auto stop = expectPositionals(context, command, values, names, optional))
-        return *stop;
-    while (values.size() < names.size())
+    while (values.size() < line.positionals.size())
         values << QString();
     const Result<std::unique_ptr<store::Store>> opened = openStore(context);
     if (!opened)
@@ -63,10 +57,12 @@ Exit changeTopic(Context &context, const QString &command, const QString &descri
 
 Exit add(Context &context, const QStringList &arguments)
 {
-    return changeTopic(context, QStringLiteral("topic add"),
-                       QStringLiteral("Add a topic with a new session."), arguments,
-                       {QStringLiteral("folder"), QStringLiteral("topic")}, 0,
-                       [](store::Store &store, const QStringList &values) {
+    return changeTopic(context,
+                       {QStringLiteral("topic add"),
+                        QStringLiteral("Add a topic with a new session."),
+                        {{QStringLiteral("folder"), QStringLiteral("folder")},
+                         {QStringLiteral("topic"), QStringLiteral("topic")}}},
+                       arguments, [](store::Store &store, const QStringList &values) {
                            return folders::Topics(store, actor).add(values[0], values[1]);
                        });
 }
@@ -74,11 +70,15 @@ Exit add(Context &context, const QStringList &arguments)
 Exit fork(Context &context, const QStringList &arguments)
 {
     return changeTopic(
-        context, QStringLiteral("topic fork"),
-        QStringLiteral("Fork a topic: a new session that records the topic it came from.\n"
-                       "The new name defaults to <topic>-fork, <topic>-fork-2, ..."),
-        arguments, {QStringLiteral("folder"), QStringLiteral("topic"), QStringLiteral("new-name")},
-        1, [&context](store::Store &store, const QStringList &values) -> Result<folders::Topic> {
+        context,
+        {QStringLiteral("topic fork"),
+         QStringLiteral("Fork a topic: a new session that records the topic it came from.\n"
+                        "The new name defaults to <topic>-fork, <topic>-fork-2, ..."),
+         {{QStringLiteral("folder"), QStringLiteral("folder")},
+          {QStringLiteral("topic"), QStringLiteral("topic")},
+          {QStringLiteral("new-name"), QStringLiteral("new-name"), Positional::Kind::Optional}}},
+        arguments,
+        [&context](store::Store &store, const QStringList &values) -> Result<folders::Topic> {
             const auto forked = agent::forkTopic(store, actor, values[0], values[1], values[2]);
             if (!forked)
                 return forked.error();
@@ -93,10 +93,13 @@ Exit fork(Context &context, const QStringList &arguments)
 Exit rename(Context &context, const QStringList &arguments)
 {
     return changeTopic(
-        context, QStringLiteral("topic rename"),
-        QStringLiteral("Rename a topic; its session stays."), arguments,
-        {QStringLiteral("folder"), QStringLiteral("topic"), QStringLiteral("new-name")}, 0,
-        [](store::Store &store, const QStringList &values) {
+        context,
+        {QStringLiteral("topic rename"),
+         QStringLiteral("Rename a topic; its session stays."),
+         {{QStringLiteral("folder"), QStringLiteral("folder")},
+          {QStringLiteral("topic"), QStringLiteral("topic")},
+          {QStringLiteral("new-name"), QStringLiteral("new-name")}}},
+        arguments, [](store::Store &store, const QStringList &values) {
             return folders::Topics(store, actor).rename(values[0], values[1], values[2]);
         });
 }
@@ -104,17 +107,16 @@ Exit rename(Context &context, const QStringList &arguments)
 Exit remove(Context &context, const QStringList &arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("Remove a topic with its messages, turns and their events.\n"
-                       "Refused while one of its turns is queued or running."));
-    parser.addPositionalArgument(QStringLiteral("folder"), QStringLiteral("The folder."));
-    parser.addPositionalArgument(QStringLiteral("topic"), QStringLiteral("The topic."));
-    if (const auto stop = context.parse(parser, QStringLiteral("topic rm"), arguments))
+    if (const auto stop = context.parse(
+            parser,
+            {QStringLiteral("topic rm"),
+             QStringLiteral("Remove a topic with its messages, turns and their events.\n"
+                            "Refused while one of its turns is queued or running."),
+             {{QStringLiteral("folder"), QStringLiteral("The folder.")},
+              {QStringLiteral("topic"), QStringLiteral("The topic.")}}},
+            arguments))
         return *stop;
     const QStringList values = parser.positionalArguments();
-    if (const auto stop = expectPositionals(context, QStringLiteral("topic rm"), values,
-                                            {QStringLiteral("folder"), QStringLiteral("topic")}))
-        return *stop;
     const Result<std::unique_ptr<store::Store>> opened = openStore(context);
     if (!opened)
         return context.failure(opened.error());
@@ -132,16 +134,15 @@ Exit remove(Context &context, const QStringList &arguments)
 Exit list(Context &context, const QStringList &arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("List the topics of a folder, or of every folder."));
-    parser.addPositionalArgument(QStringLiteral("folder"),
-                                 QStringLiteral("The folder (optional)."));
-    if (const auto stop = context.parse(parser, QStringLiteral("topic list"), arguments))
+    if (const auto stop =
+            context.parse(parser,
+                          {QStringLiteral("topic list"),
+                           QStringLiteral("List the topics of a folder, or of every folder."),
+                           {{QStringLiteral("folder"), QStringLiteral("The folder (optional)."),
+                             Positional::Kind::Optional}}},
+                          arguments))
         return *stop;
     const QStringList values = parser.positionalArguments();
-    if (const auto stop = expectPositionals(context, QStringLiteral("topic list"), values,
-                                            {QStringLiteral("folder")}, 1))
-        return *stop;
     const Result<std::unique_ptr<store::Store>> opened = openStore(context);
     if (!opened)
         return context.failure(opened.error());

@@ -77,16 +77,16 @@ Exit changes(Context &context, const QStringList &arguments)
 {
     const QString command = QStringLiteral("turn changes");
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "The files a turn added (A), modified (M) and deleted (D) in its folder's home,\n"
-        "and the names the history skipped (S), from the home's history."));
-    parser.addPositionalArgument(QStringLiteral("turn"), QStringLiteral("Turn id or name."));
     const QCommandLineOption diff(QStringLiteral("diff"), QStringLiteral("Show unified diffs."));
     parser.addOption(diff);
-    if (const auto stop = context.parse(parser, command, arguments))
-        return *stop;
-    if (const auto stop = expectPositionals(context, command, parser.positionalArguments(),
-                                            {QStringLiteral("turn")}))
+    if (const auto stop = context.parse(
+            parser,
+            {command,
+             QStringLiteral(
+                 "The files a turn added (A), modified (M) and deleted (D) in its folder's home,\n"
+                 "and the names the history skipped (S), from the home's history."),
+             {{QStringLiteral("turn"), QStringLiteral("Turn id or name.")}}},
+            arguments))
         return *stop;
     const auto found = openTurnHistory(context, parser.positionalArguments().first());
     if (!found)
@@ -133,20 +133,20 @@ Exit undo(Context &context, const QStringList &arguments)
 {
     const QString command = QStringLiteral("turn undo");
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "Restore the files a turn changed to their state before it. A file changed\n"
-        "since (by a later turn or you) is a conflict and left alone unless --force.\n"
-        "Lists the files and asks first, unless --yes. Recorded in the home's history\n"
-        "and in the audit log (kind turn.undo)."));
-    parser.addPositionalArgument(QStringLiteral("turn"), QStringLiteral("Turn id or name."));
     const QCommandLineOption yes(QStringLiteral("yes"), QStringLiteral("Undo without asking."));
     const QCommandLineOption force(QStringLiteral("force"),
                                    QStringLiteral("Restore files changed since the turn too."));
     parser.addOptions({yes, force});
-    if (const auto stop = context.parse(parser, command, arguments))
-        return *stop;
-    if (const auto stop = expectPositionals(context, command, parser.positionalArguments(),
-                                            {QStringLiteral("turn")}))
+    if (const auto stop = context.parse(
+            parser,
+            {command,
+             QStringLiteral(
+                 "Restore the files a turn changed to their state before it. A file changed\n"
+                 "since (by a later turn or you) is a conflict and left alone unless --force.\n"
+                 "Lists the files and asks first, unless --yes. Recorded in the home's history\n"
+                 "and in the audit log (kind turn.undo)."),
+             {{QStringLiteral("turn"), QStringLiteral("Turn id or name.")}}},
+            arguments))
         return *stop;
     auto found = openTurnHistory(context, parser.positionalArguments().first());
     if (!found)

@@ -83,8 +83,6 @@ Exit listEvents(Context &context, turns::TurnRecords &records, const QString &re
 Exit runTurns(Context &context, const QStringList &arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("List turns with the milliseconds each phase took."));
     const QCommandLineOption limitOption(QStringLiteral("limit"),
                                          QStringLiteral("At most N turns (default 50)."),
                                          QStringLiteral("N"), QStringLiteral("50"));
@@ -92,7 +90,11 @@ Exit runTurns(Context &context, const QStringList &arguments)
                                           QStringLiteral("Show the events of one turn."),
                                           QStringLiteral("TURN"));
     parser.addOptions({limitOption, eventsOption});
-    if (const auto stop = context.parse(parser, QStringLiteral("turns"), arguments))
+    if (const auto stop =
+            context.parse(parser,
+                          {QStringLiteral("turns"),
+                           QStringLiteral("List turns with the milliseconds each phase took.")},
+                          arguments))
         return *stop;
     bool numeric = false;
     const int limit = parser.value(limitOption).toInt(&numeric);
