@@ -16,23 +16,6 @@ AgentEvent output(const QString &line)
     return {QStringLiteral("output"), QJsonObject{{QStringLiteral("line"), line}}};
 }
 
-// A tool result's content is a string or a list of blocks; the transcript
-// shows its text and says what else there was.
-QString resultText(const QJsonValue &content)
-{
-    if (content.isString())
-        return content.toString();
-    QStringList parts;
-    for (const QJsonValue &block : content.toArray()) {
-        const QJsonObject object = block.toObject();
-        if (str(object, "type") == QLatin1String("text"))
-            parts << str(object, "text");
-        else
-            parts << QStringLiteral("[%1]").arg(str(object, "type"));
-    }
-    return parts.join(QLatin1Char('\n'));
-}
-
 QJsonObject usageOf(const QJsonObject &usage)
 {
     QJsonObject kept;
@@ -48,28 +31,8 @@ QList<AgentEvent> fromAssistant(const QJsonObject &line)
 {
     const QJsonObject message = line.value(QStringLiteral("message")).toObject();
     const QString messageId = str(message, "id");
-    QList<AgentEvent> events;
-    for (const QJsonValue &value : message.value(QStringLiteral("content")).toArray()) {
-        const QJsonObject block = value.toObject();
-        const QString type = str(block, "type");
-        if (type == QLatin1String("text")) {
-            events.append({QStringLiteral("text"), {{QStringLiteral("text"), str(block, "text")},
-                                                    {QStringLiteral("message_id"), messageId}}});
-        } else if (type == QLatin1String("thinking")) {
-            events.append({QStringLiteral("thinking"),
-                           {{QStringLiteral("text"), str(block, "thinking")},
-                            {QStringLiteral("message_id"), messageId}}});
-        } else if (type == QLatin1String("tool_use")) {
-            const QJsonObject input = block.value(QStringLiteral("input")).toObject();
-            events.append({QStringLiteral("tool_use"),
-                           {{QStringLiteral("id"), str(block, "id")},
-                            {QStringLiteral("name"), str(block, "name")},
-                            {QStringLiteral("input"), input},
-                            {QStringLiteral("summary"), toolCallSummary(str(block, "name"), input)},
-                            {QStringLiteral("message_id"), messageId}}});
-        }
-    }
-    return events;
+    return assistantContentEvents(message.value(QStringLiteral("content")).toArray(), messageId,
+                                  {QLatin1String("tool_use"), QLatin1String("input")});
 }
 
 QList<AgentEvent> fromUser(const QJsonObject &line)
@@ -84,7 +47,7 @@ QList<AgentEvent> fromUser(const QJsonObject &line)
         events.append(
             {QStringLiteral("tool_result"),
              {{QStringLiteral("tool_use_id"), str(block, "tool_use_id")},
-              {QStringLiteral("content"), resultText(block.value(QStringLiteral("content")))},
+              {QStringLiteral("content"), toolResultText(block.value(QStringLiteral("content")))},
               {QStringLiteral("is_error"), block.value(QStringLiteral("is_error")).toBool()}}});
     }
     return events;
@@ -174,6 +137,49 @@ QString toolCallSummary(const QString &name, const QJsonObject &input, int width
     if (summary.size() > width)
         summary = summary.left(width - 1) + QChar(0x2026);
     return summary;
+}
+
+QList<AgentEvent> assistantContentEvents(const QJsonArray &content, const QString &messageId,
+                                         ToolCallBlock toolCall)
+{
+    QList<AgentEvent> events;
+    for (const QJsonValue &value : content) {
+        const QJsonObject block = value.toObject();
+        const QString type = str(block, "type");
+        if (type == QLatin1String("text")) {
+            events.append({QStringLiteral("text"),
+                           {{QStringLiteral("text"), str(block, "text")},
+                            {QStringLiteral("message_id"), messageId}}});
+        } else if (type == QLatin1String("thinking")) {
+            events.append({QStringLiteral("thinking"),
+                           {{QStringLiteral("text"), str(block, "thinking")},
+                            {QStringLiteral("message_id"), messageId}}});
+        } else if (type == toolCall.type) {
+            const QJsonObject input = block.value(toolCall.input).toObject();
+            events.append({QStringLiteral("tool_use"),
+                           {{QStringLiteral("id"), str(block, "id")},
+                            {QStringLiteral("name"), str(block, "name")},
+                            {QStringLiteral("input"), input},
+                            {QStringLiteral("summary"), toolCallSummary(str(block, "name"), input)},
+                            {QStringLiteral("message_id"), messageId}}});
+        }
+    }
+    return events;
+}
+
+QString toolResultText(const QJsonValue &content)
+{
+    if (content.isString())
+        return content.toString();
+    QStringList parts;
+    for (const QJsonValue &block : content.toArray()) {
+        const QJsonObject object = block.toObject();
+        if (str(object, "type") == QLatin1String("text"))
+            parts << str(object, "text");
+        else
+            parts << QStringLiteral("[%1]").arg(str(object, "type"));
+    }
+    return parts.join(QLatin1Char('\n'));
 }
 
 } // namespace arizuko::agent

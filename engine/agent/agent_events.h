@@ -5,7 +5,9 @@
 // events"). The agent is untrusted: a line that is not what Claude Code
 // writes is kept as plain output, never dropped and never trusted further.
 
+#include <QJsonArray>
 #include <QJsonObject>
+#include <QLatin1String>
 #include <QList>
 #include <QString>
 
@@ -18,6 +20,21 @@ struct AgentEvent
 };
 
 QList<AgentEvent> agentEventsFromLine(const QString &line);
+
+// An assistant message's content blocks as text, thinking and tool_use
+// events. Agents name the tool-call block and its input differently (Claude
+// Code: tool_use/input, pi: toolCall/arguments); the events are the same.
+struct ToolCallBlock
+{
+    QLatin1String type;
+    QLatin1String input;
+};
+QList<AgentEvent> assistantContentEvents(const QJsonArray &content, const QString &messageId,
+                                         ToolCallBlock toolCall);
+
+// A tool result's content, a string or a list of blocks: its text, and what
+// else there was named.
+QString toolResultText(const QJsonValue &content);
 
 // One line for a tool call: the tool and its most telling argument
 // ("Bash: ls -la", "Write: notes.md"), cut to `width` characters.

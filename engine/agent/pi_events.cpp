@@ -11,20 +11,6 @@ QString str(const QJsonObject &object, const char *key)
     return object.value(QLatin1String(key)).toString();
 }
 
-// A tool's result content: text blocks, and what else there was named.
-QString contentText(const QJsonArray &content)
-{
-    QStringList parts;
-    for (const QJsonValue &value : content) {
-        const QJsonObject block = value.toObject();
-        if (str(block, "type") == QLatin1String("text"))
-            parts << str(block, "text");
-        else
-            parts << QStringLiteral("[%1]").arg(str(block, "type"));
-    }
-    return parts.join(QLatin1Char('\n'));
-}
-
 } // namespace
 
 QList<AgentEvent> PiEventReader::read(const QString &line)
@@ -53,7 +39,7 @@ QList<AgentEvent> PiEventReader::read(const QString &line)
         return {{QStringLiteral("tool_result"),
                  {{QStringLiteral("tool_use_id"), str(object, "toolCallId")},
                   {QStringLiteral("content"),
-                   contentText(result.value(QStringLiteral("content")).toArray())},
+                   toolResultText(result.value(QStringLiteral("content")).toArray())},
                   {QStringLiteral("is_error"), object.value(QStringLiteral("isError")).toBool()}}}};
     }
     if (type == QLatin1String("agent_end"))
@@ -76,29 +62,13 @@ QList<AgentEvent> PiEventReader::fromAssistant(const QJsonObject &message)
 {
     ++m_assistantMessages;
     const QString messageId = QStringLiteral("pi-%1").arg(m_assistantMessages);
-    QList<AgentEvent> events;
+    const QList<AgentEvent> events =
+        assistantContentEvents(message.value(QStringLiteral("content")).toArray(), messageId,
+                               {QLatin1String("toolCall"), QLatin1String("arguments")});
     QStringList texts;
-    for (const QJsonValue &value : message.value(QStringLiteral("content")).toArray()) {
-        const QJsonObject block = value.toObject();
-        const QString type = str(block, "type");
-        if (type == QLatin1String("text")) {
-            texts << str(block, "text");
-            events.append({QStringLiteral("text"),
-                           {{QStringLiteral("text"), str(block, "text")},
-                            {QStringLiteral("message_id"), messageId}}});
-        } else if (type == QLatin1String("thinking")) {
-            events.append({QStringLiteral("thinking"),
-                           {{QStringLiteral("text"), str(block, "thinking")},
-                            {QStringLiteral("message_id"), messageId}}});
-        } else if (type == QLatin1String("toolCall")) {
-            const QJsonObject input = block.value(QStringLiteral("arguments")).toObject();
-            events.append({QStringLiteral("tool_use"),
-                           {{QStringLiteral("id"), str(block, "id")},
-                            {QStringLiteral("name"), str(block, "name")},
-                            {QStringLiteral("input"), input},
-                            {QStringLiteral("summary"), toolCallSummary(str(block, "name"), input)},
-                            {QStringLiteral("message_id"), messageId}}});
-        }
+    for (const AgentEvent &event : events) {
+        if (event.kind == QLatin1String("text"))
+            texts << event.json.value(QStringLiteral("text")).toString();
     }
     if (!texts.isEmpty())
         m_lastText = texts.join(QLatin1Char('\n'));
