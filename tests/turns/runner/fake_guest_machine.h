@@ -4,6 +4,7 @@
 // sees what the turn asked of it (the spec, the lines sent, the stop).
 
 #include "turns/guest_machine.h"
+#include "turns/turn_environment.h"
 
 #include <QJsonDocument>
 
@@ -98,5 +99,32 @@ public:
     int rechecks = 0;
     int stops = 0;
 };
+
+// A turn environment whose machines are fakes, each recorded in `made` as
+// it is asked for; no libvirt connection, no workers.
+inline std::unique_ptr<TurnEnvironment> fakeMachineEnvironment(store::Store &store,
+                                                               TurnRecords &records,
+                                                               const RunnerSettings &settings,
+                                                               QList<FakeGuestMachine *> &made)
+{
+    const GuestMachineFactory makeMachine = [&made](GuestMachineSpec spec) {
+        auto machine = std::make_unique<FakeGuestMachine>(std::move(spec));
+        made << machine.get();
+        return std::unique_ptr<GuestMachine>(std::move(machine));
+    };
+    return std::unique_ptr<TurnEnvironment>(
+        new TurnEnvironment{store,
+                            records,
+                            nullptr,
+                            QStringLiteral("1:1"),
+                            settings,
+                            libvirt::SubnetPool(libvirt::Ipv4Range{}),
+                            {},
+                            {},
+                            nullptr,
+                            {},
+                            makeMachine,
+                            {}});
+}
 
 } // namespace arizuko::turns

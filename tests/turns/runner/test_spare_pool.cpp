@@ -35,23 +35,7 @@ struct PoolBench
         records = std::make_unique<TurnRecords>(*store);
         RunnerSettings settings;
         settings.spareMaxAge = maxAge;
-        const GuestMachineFactory makeMachine = [this](GuestMachineSpec spec) {
-            auto machine = std::make_unique<FakeGuestMachine>(std::move(spec));
-            machines << machine.get();
-            return std::unique_ptr<GuestMachine>(std::move(machine));
-        };
-        environment.reset(new TurnEnvironment{*store,
-                                              *records,
-                                              nullptr,
-                                              QStringLiteral("1:1"),
-                                              settings,
-                                              libvirt::SubnetPool(libvirt::Ipv4Range{}),
-                                              {},
-                                              {},
-                                              nullptr,
-                                              {},
-                                              makeMachine,
-                                              {}});
+        environment = fakeMachineEnvironment(*store, *records, settings, machines);
         pool = std::make_unique<SparePool>(*environment);
     }
 

@@ -47,23 +47,7 @@ struct Bench
         records = std::make_unique<TurnRecords>(*store);
         RunnerSettings settings;
         settings.gatewayPort = 0; // any free port on loopback
-        const GuestMachineFactory makeMachine = [this](GuestMachineSpec spec) {
-            auto machine = std::make_unique<FakeGuestMachine>(std::move(spec));
-            machines << machine.get();
-            return std::unique_ptr<GuestMachine>(std::move(machine));
-        };
-        environment.reset(new TurnEnvironment{*store,
-                                              *records,
-                                              nullptr,
-                                              QStringLiteral("1:1"),
-                                              settings,
-                                              libvirt::SubnetPool(libvirt::Ipv4Range{}),
-                                              {},
-                                              {},
-                                              nullptr,
-                                              {},
-                                              makeMachine,
-                                              {}});
+        environment = fakeMachineEnvironment(*store, *records, settings, machines);
         const QString id = QUuid::createUuid().toString(QUuid::WithoutBraces);
         TurnRecord record;
         record.id = id;
