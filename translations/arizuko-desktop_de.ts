@@ -316,6 +316,14 @@
             <numerusform>; %n seitdem geändert und unverändert gelassen</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Turn(s) %1 of this home ran at the same time; their writes may be among these changes.</source>
+        <translation>Turn(s) %1 dieses Home-Verzeichnisses liefen gleichzeitig; deren Schreibzugriffe können unter diesen Änderungen sein.</translation>
+    </message>
+    <message>
+        <source>Restore the files changed since the turn too (their current content stays in the history)</source>
+        <translation>Auch die seit dem Turn geänderten Dateien zurücksetzen (ihr jetziger Inhalt bleibt im Verlauf)</translation>
+    </message>
 </context>
 <context>
     <name>arizuko::desktop::Composer</name>
@@ -1718,6 +1726,26 @@ Wird vor dem Start festgelegt: Setzen Sie ARIZUKO_DATA_DIR (arizukoctl: --data-d
     <message>
         <source>on: boot the next turn&apos;s VM ahead (costs one idle VM&apos;s memory and CPU)</source>
         <translation>an: die VM des nächsten Durchlaufs vorab starten (kostet Speicher und CPU einer wartenden VM)</translation>
+    </message>
+    <message>
+        <source> MiB</source>
+        <translation> MiB</translation>
+    </message>
+    <message>
+        <source>History &amp;file limit:</source>
+        <translation>Verlauf: &amp;Dateigrenze:</translation>
+    </message>
+    <message>
+        <source>History of .&amp;git:</source>
+        <translation>Verlauf von .&amp;git:</translation>
+    </message>
+    <message>
+        <source>off: a home&apos;s .git directories are left out of its history</source>
+        <translation>aus: die .git-Verzeichnisse eines Home-Verzeichnisses bleiben aus seinem Verlauf heraus</translation>
+    </message>
+    <message>
+        <source>on: recorded, shown and undone like any other files</source>
+        <translation>an: aufgezeichnet, angezeigt und rückgängig gemacht wie alle anderen Dateien</translation>
     </message>
 </context>
 <context>

@@ -91,18 +91,30 @@ Exit changes(Context &context, const QStringList &arguments)
     const auto found = openTurnHistory(context, parser.positionalArguments().first());
     if (!found)
         return context.failure(found.error());
-    const auto changes = found->history->changes(found->turn.id, parser.isSet(diff));
+    const auto changes =
+        history::turnChanges(*found->store, found->turn, found->options, parser.isSet(diff));
     if (!changes)
         return context.failure(changes.error());
     if (context.json()) {
         QJsonArray files;
         for (const history::FileChange &change : changes->files)
             files.append(changeJson(change, parser.isSet(diff)));
+        QJsonArray overlapping;
+        for (const history::OverlappingTurn &other : changes->overlapping)
+            overlapping.append(QJsonObject{{QStringLiteral("turn"), other.turnId},
+                                           {QStringLiteral("name"), other.name},
+                                           {QStringLiteral("ended"), other.ended}});
         context.printJson(QJsonObject{{QStringLiteral("turn"), found->turn.id},
                                       {QStringLiteral("folder"), found->turn.folder},
-                                      {QStringLiteral("files"), files}});
+                                      {QStringLiteral("files"), files},
+                                      {QStringLiteral("overlapping"), overlapping}});
         return Exit::Ok;
     }
+    // Both turns wrote the one home: each one's changes may hold the other's.
+    for (const history::OverlappingTurn &other : changes->overlapping)
+        context.out() << "note: turn " << other.name
+                      << " of this home ran at the same time; its writes may be among these "
+                         "changes\n";
     for (const history::FileChange &change : changes->files) {
         context.out() << kindMark(change.kind) << " " << change.path;
         if (!change.why.isEmpty())

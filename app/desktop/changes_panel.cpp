@@ -4,6 +4,7 @@
 #include "history/turn_history_recorder.h"
 #include "turns/runner_settings.h"
 
+#include <QCheckBox>
 #include <QFont>
 #include <QHeaderView>
 #include <QLabel>
@@ -35,10 +36,7 @@ Result<history::TurnChanges> readChanges(store::Store &store, const turns::TurnR
     const auto snapshot = options(store);
     if (!snapshot)
         return snapshot.error();
-    auto history = history::openTurnHistory(store, turn, *snapshot);
-    if (!history)
-        return history.error();
-    return history->changes(turn.id, true);
+    return history::turnChanges(store, turn, *snapshot, true);
 }
 
 Result<history::UndoReport> undo(store::Store &store, const turns::TurnRecord &turn,
@@ -132,6 +130,7 @@ void ChangesPanel::load()
 {
     m_files->clear();
     m_diff->clear();
+    m_overlapping.clear();
     m_undo->setEnabled(false);
     if (m_turn.id.isEmpty()) {
         m_status->setText(tr("No turn selected."));
@@ -159,13 +158,27 @@ void ChangesPanel::load()
                                   : QStringLiteral("%1 (%2)").arg(change.path, change.why)});
                 item->setData(0, diffRole, change.diff);
             }
-            m_status->setText(changes->files.isEmpty() ? tr("The turn changed no file in the home.")
-                                                       : tr("%n file(s) changed in the home.",
-                                                            nullptr, int(changes->files.size())));
+            for (const history::OverlappingTurn &other : changes->overlapping)
+                m_overlapping << other.name;
+            m_status->setText(
+                (changes->files.isEmpty()
+                     ? tr("The turn changed no file in the home.")
+                     : tr("%n file(s) changed in the home.", nullptr, int(changes->files.size()))) +
+                overlapNote());
             m_undo->setEnabled(!changes->files.isEmpty());
             if (QTreeWidgetItem *first = m_files->topLevelItem(0))
                 m_files->setCurrentItem(first);
         });
+}
+
+QString ChangesPanel::overlapNote() const
+{
+    // Both turns wrote the one home: the list may hold the other's writes.
+    return m_overlapping.isEmpty()
+               ? QString()
+               : QStringLiteral("\n") + tr("Turn(s) %1 of this home ran at the same time; their "
+                                           "writes may be among these changes.")
+                                            .arg(m_overlapping.join(QStringLiteral(", ")));
 }
 
 void ChangesPanel::showSelectedDiff()
@@ -190,7 +203,8 @@ void ChangesPanel::askUndo()
                 return;
             }
             QString text = tr("Restore these files to their state before the turn?") +
-                           QStringLiteral("\n\n") + report->restored.join(QLatin1Char('\n'));
+                           overlapNote() + QStringLiteral("\n\n") +
+                           report->restored.join(QLatin1Char('\n'));
             if (!report->conflicts.isEmpty()) {
                 text += QStringLiteral("\n\n") + tr("Changed since the turn, left alone:") +
                         QLatin1Char('\n');
@@ -202,14 +216,27 @@ void ChangesPanel::askUndo()
             box.setObjectName(QStringLiteral("undoConfirmation"));
             box.setTextFormat(Qt::PlainText);
             box.setDefaultButton(QMessageBox::Cancel);
+            // The user's choice to restore the conflicts too (what they hold
+            // now is recorded in the history first, so it is not lost).
+            if (!report->conflicts.isEmpty()) {
+                auto *force = new QCheckBox(
+                    tr("Restore the files changed since the turn too (their current content "
+                       "stays in the history)"),
+                    &box);
+                force->setObjectName(QStringLiteral("undoForce"));
+                box.setCheckBox(force);
+            }
             if (box.exec() != QMessageBox::Yes) {
                 m_undo->setEnabled(true);
                 return;
             }
+            const history::UndoMode mode = box.checkBox() && box.checkBox()->isChecked()
+                                               ? history::UndoMode::Force
+                                               : history::UndoMode::Apply;
             auto applied = std::make_shared<std::optional<Result<history::UndoReport>>>();
             runInBackground(
-                [applied, &store = m_store, turn = m_turn] {
-                    applied->emplace(undo(store, turn, history::UndoMode::Apply));
+                [applied, mode, &store = m_store, turn = m_turn] {
+                    applied->emplace(undo(store, turn, mode));
                 },
                 [this, applied] {
                     const Result<history::UndoReport> &done = **applied;

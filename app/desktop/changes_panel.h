@@ -47,12 +47,15 @@ signals:
 private:
     void load();
     void showSelectedDiff();
+    // A line naming the turns that shared the home meanwhile, or nothing.
+    QString overlapNote() const;
     void askUndo();
     // Runs `work` on a worker, then `done` here, unless the turn changed.
     void runInBackground(std::function<void()> work, std::function<void()> done);
 
     store::Store &m_store;
     turns::TurnRecord m_turn;
+    QStringList m_overlapping; // names of turns that shared the home meanwhile
     quint64 m_generation = 0;
     QLabel *m_status;
     QTreeWidget *m_files;

@@ -113,6 +113,18 @@ SettingsDialog::SettingsDialog(store::Store &store, store::StoreWatcher *watcher
                                 {QStringLiteral("on"),
                                  tr("on: boot the next turn's VM ahead (costs one idle VM's "
                                     "memory and CPU)")}}));
+    auto *historyLimit = new QSpinBox(this);
+    historyLimit->setRange(1, turns::maxHistoryFileLimitMiB);
+    historyLimit->setSuffix(tr(" MiB"));
+    addField(
+        turns::setting::historyFileLimit, tr("History &file limit:"), historyLimit,
+        [historyLimit] { return QString::number(historyLimit->value()); },
+        [historyLimit](const QString &value) { historyLimit->setValue(value.toInt()); });
+    addChoice(turns::setting::historyIncludeGit, tr("History of .&git:"),
+              makeChoice(this, {{QStringLiteral("off"),
+                                 tr("off: a home's .git directories are left out of its history")},
+                                {QStringLiteral("on"),
+                                 tr("on: recorded, shown and undone like any other files")}}));
 
     addChoice(
         turns::setting::modelProvider, tr("&Model provider:"),

@@ -30,6 +30,8 @@ using Blob = GitHandle<git_blob, git_blob_free>;
 using Diff = GitHandle<git_diff, git_diff_free>;
 using Patch = GitHandle<git_patch, git_patch_free>;
 using Signature = GitHandle<git_signature, git_signature_free>;
+using RevWalk = GitHandle<git_revwalk, git_revwalk_free>;
+using ReferenceIterator = GitHandle<git_reference_iterator, git_reference_iterator_free>;
 
 // Keeps libgit2 initialised while alive (reference-counted by libgit2).
 class GitLibrary

@@ -2,18 +2,21 @@
 
 #include "folders/folders.h"
 #include "history/home_restore.h"
+#include "history/tree_names.h"
 #include "posix/unique_fd.h"
 #include "store/data_subdirectory.h"
 #include "store/home_layout.h"
 
 #include <QDir>
 #include <QFile>
+#include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QRegularExpression>
 #include <algorithm>
 #include <fcntl.h>
+#include <limits>
 #include <sys/file.h>
 
 namespace arizuko::history {
@@ -394,13 +397,14 @@ Result<TurnChanges> HomeHistory::changes(const QString &turnId, bool withDiff) c
     if (!diff)
         return diff.error();
 
-    TurnChanges changes{turnId, {}};
+    TurnChanges changes{turnId, {}, {}};
     const size_t count = git_diff_num_deltas(diff->get());
     for (size_t i = 0; i < count; ++i) {
         const git_diff_delta *delta = git_diff_get_delta(diff->get(), i);
+        const QByteArray stored(delta->status == GIT_DELTA_DELETED ? delta->old_file.path
+                                                                   : delta->new_file.path);
         FileChange change;
-        change.path = QString::fromUtf8(delta->status == GIT_DELTA_DELETED ? delta->old_file.path
-                                                                           : delta->new_file.path);
+        change.path = shownPath(stored);
         change.kind = delta->status == GIT_DELTA_ADDED     ? ChangeKind::Added
                       : delta->status == GIT_DELTA_DELETED ? ChangeKind::Deleted
                                                            : ChangeKind::Modified;
@@ -413,7 +417,8 @@ Result<TurnChanges> HomeHistory::changes(const QString &turnId, bool withDiff) c
                 return gitError(QStringLiteral("diff %1").arg(change.path));
             const Patch patch(rawPatch);
             if (rawPatch && git_patch_to_buf(&text, rawPatch) == 0) {
-                change.diff = QString::fromUtf8(text.ptr, qsizetype(text.size));
+                change.diff =
+                    diffWithHomePath(QString::fromUtf8(text.ptr, qsizetype(text.size)), stored);
                 git_buf_dispose(&text);
             }
             if (change.diff.size() > maxDiffChars)
@@ -422,6 +427,11 @@ Result<TurnChanges> HomeHistory::changes(const QString &turnId, bool withDiff) c
         }
         changes.files.append(change);
     }
+    const Result<QList<OverlappingTurn>> overlapping =
+        overlappingTurns(turnId, *beforeId, *afterId);
+    if (!overlapping)
+        return overlapping.error();
+    changes.overlapping = *overlapping;
     // Names the snapshot after the turn left out and the one before did not.
     const QJsonArray skippedBefore =
         commitMetadata(before->get()).value(QStringLiteral("skipped")).toArray();
@@ -437,6 +447,57 @@ Result<TurnChanges> HomeHistory::changes(const QString &turnId, bool withDiff) c
         changes.files.append(change);
     }
     return changes;
+}
+
+Result<QList<OverlappingTurn>> HomeHistory::overlappingTurns(const QString &turnId,
+                                                             const git_oid &before,
+                                                             const git_oid &after) const
+{
+    git_repository *repository = m_state->repository.get();
+    // Each commit's place on the history's one line, oldest first.
+    git_revwalk *rawWalk = nullptr;
+    if (git_revwalk_new(&rawWalk, repository) != 0)
+        return gitError(QStringLiteral("walk the history"));
+    const RevWalk walk(rawWalk);
+    git_revwalk_simplify_first_parent(rawWalk);
+    if (git_revwalk_push_ref(rawWalk, historyBranch) != 0)
+        return gitError(QStringLiteral("walk the history"));
+    QList<QByteArray> newestFirst;
+    for (git_oid oid{}; git_revwalk_next(&oid, rawWalk) == 0;)
+        newestFirst.append(QByteArray(reinterpret_cast<const char *>(oid.id), GIT_OID_RAWSZ));
+    git_error_clear();
+    QHash<QByteArray, qsizetype> place;
+    for (qsizetype i = 0; i < newestFirst.size(); ++i)
+        place.insert(newestFirst[i], newestFirst.size() - i);
+    const auto placeOf = [&place](const git_oid &oid) {
+        return place.value(QByteArray(reinterpret_cast<const char *>(oid.id), GIT_OID_RAWSZ), -1);
+    };
+    const qsizetype start = placeOf(before);
+    const qsizetype end = placeOf(after);
+
+    git_reference_iterator *rawIterator = nullptr;
+    if (git_reference_iterator_glob_new(&rawIterator, repository, "refs/turns/*/before") != 0)
+        return gitError(QStringLiteral("list the turns"));
+    const ReferenceIterator iterator(rawIterator);
+    QList<OverlappingTurn> overlapping;
+    for (const char *name = nullptr; git_reference_next_name(&name, rawIterator) == 0;) {
+        const QString other = QString::fromUtf8(name).section(QLatin1Char('/'), 2, 2);
+        if (other == turnId)
+            continue;
+        const Result<git_oid> otherBefore = turnCommit(other, "before");
+        if (!otherBefore)
+            continue;
+        const Result<git_oid> otherAfter = turnCommit(other, "after");
+        const qsizetype otherStart = placeOf(*otherBefore);
+        const qsizetype otherEnd =
+            otherAfter ? placeOf(*otherAfter) : std::numeric_limits<qsizetype>::max();
+        // Equal places are one commit: nothing changed in the home between
+        // those snapshots, so neither turn saw the other's writes there.
+        if (otherStart < end && start < otherEnd)
+            overlapping.append({other, QString(), otherAfter.ok()});
+    }
+    git_error_clear();
+    return overlapping;
 }
 
 Result<UndoReport> HomeHistory::undo(const QString &turnId, UndoMode mode)
@@ -476,7 +537,7 @@ Result<UndoReport> HomeHistory::undo(const QString &turnId, UndoMode mode)
 
     struct Step
     {
-        QByteArray path;
+        QByteArray path; // the home's, not the tree's (tree_names.h)
         Entry target;
     };
     UndoReport report{turnId, {}, {}, false};
@@ -486,7 +547,7 @@ Result<UndoReport> HomeHistory::undo(const QString &turnId, UndoMode mode)
         const git_diff_delta *delta = git_diff_get_delta(diff->get(), i);
         const QByteArray path(delta->status == GIT_DELTA_DELETED ? delta->old_file.path
                                                                  : delta->new_file.path);
-        const QString shown = QString::fromUtf8(path);
+        const QString shown = shownPath(path);
         const Entry target = entryAt(beforeTree->get(), path.constData());
         if (target.present && isUnstored(repository, delta->old_file)) {
             report.conflicts.append({shown, QStringLiteral("not stored (over the size limit "
@@ -499,7 +560,7 @@ Result<UndoReport> HomeHistory::undo(const QString &turnId, UndoMode mode)
             report.conflicts.append({shown, QStringLiteral("changed since the turn")});
             continue;
         }
-        steps.append({path, target});
+        steps.append({homePath(path), target});
         report.restored << shown;
     }
     if (mode == UndoMode::Plan)

@@ -43,10 +43,24 @@ struct FileChange
     QString diff; // unified diff, when asked for
 };
 
+// Another turn of the same home that ran while this one did, so that some
+// of `files` may be its writes (both share the home). Told from the order
+// of the snapshots: its before was taken before this turn's after, and its
+// after (if any) after this turn's before, with the home changed between.
+struct OverlappingTurn
+{
+    QString turnId;
+    QString name; // filled by the front-ends' turnChanges (turn_changes.h)
+    // false: it has no snapshot after (still running, or its end was never
+    // recorded: turnChanges keeps only those still live).
+    bool ended = true;
+};
+
 struct TurnChanges
 {
     QString turnId;
     QList<FileChange> files;
+    QList<OverlappingTurn> overlapping;
 };
 
 enum class UndoMode
@@ -120,6 +134,9 @@ private:
     Result<git_oid> snapshot(const QString &subject, const QString &body);
     Result<void> setReference(const QString &turnId, const char *which, const git_oid &commit);
     Result<git_oid> turnCommit(const QString &turnId, const char *which) const;
+    // The turns whose snapshots interleave with [before, after].
+    Result<QList<OverlappingTurn>> overlappingTurns(const QString &turnId, const git_oid &before,
+                                                    const git_oid &after) const;
 
     QString m_dataDir;
     QString m_homeId;

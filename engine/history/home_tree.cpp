@@ -1,6 +1,7 @@
 #include "history/home_tree.h"
 
 #include "history/git_handles.h"
+#include "history/tree_names.h"
 #include "posix/unique_fd.h"
 
 #include <QCryptographicHash>
@@ -104,7 +105,7 @@ Result<git_oid> Walk::directory(int fd, const QByteArray &prefix, int depth)
         if (name == "." || name == "..")
             continue;
         const QByteArray path = prefix.isEmpty() ? name : prefix + '/' + name;
-        if (prefix.isEmpty() && name == ".git" && !m_options.includeGitDirectory)
+        if (name == ".git" && !m_options.includeGitDirectory)
             continue;
         struct stat status
         {
@@ -155,12 +156,19 @@ Result<git_oid> Walk::directory(int fd, const QByteArray &prefix, int depth)
         }
         if (!oid)
             continue;
-        if (git_treebuilder_insert(nullptr, builder.get(), name.constData(), &*oid,
+        const QByteArray stored = storedName(name);
+        if (git_treebuilder_insert(nullptr, builder.get(), stored.constData(), &*oid,
                                    git_filemode_t(mode)) != 0) {
-            // A name git trees cannot hold (".git" below the top, "..."):
-            // listed rather than failing the whole snapshot.
-            skip(path, QStringLiteral("name"));
             git_error_clear();
+            // A name git refuses as a tree entry (".git", "git~1"): stored
+            // escaped (tree_names.h); one refused even so is listed rather
+            // than failing the whole snapshot.
+            if (stored != name ||
+                git_treebuilder_insert(nullptr, builder.get(), escapedName(name).constData(), &*oid,
+                                       git_filemode_t(mode)) != 0) {
+                skip(path, QStringLiteral("name"));
+                git_error_clear();
+            }
         }
     }
     git_oid tree{};

@@ -21,7 +21,9 @@ namespace arizuko::history {
 struct SnapshotOptions
 {
     qint64 fileLimit = 50 * 1024 * 1024; // bytes; larger files are not stored
-    bool includeGitDirectory = false;    // the home's top-level .git
+    // Every entry named .git (a work tree's, a submodule's): recorded
+    // (under an escaped name, tree_names.h) or left out unlisted.
+    bool includeGitDirectory = false;
 };
 
 // A name in the home the snapshot left out, and why ("fifo", "socket",

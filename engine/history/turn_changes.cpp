@@ -7,6 +7,7 @@
 
 #include <QJsonArray>
 #include <QJsonObject>
+#include <algorithm>
 
 namespace arizuko::history {
 
@@ -17,6 +18,34 @@ Result<HomeHistory> openTurnHistory(store::Store &store, const turns::TurnRecord
     if (!home)
         return home.error();
     return HomeHistory::openExisting(store.dataDir(), home->id, options);
+}
+
+Result<TurnChanges> turnChanges(store::Store &store, const turns::TurnRecord &turn,
+                                const SnapshotOptions &options, bool withDiff)
+{
+    const auto history = openTurnHistory(store, turn, options);
+    if (!history)
+        return history.error();
+    auto changes = history->changes(turn.id, withDiff);
+    if (!changes)
+        return changes.error();
+    turns::TurnRecords records(store);
+    const auto live = records.live();
+    if (!live)
+        return live.error();
+    QList<OverlappingTurn> kept;
+    for (OverlappingTurn other : std::as_const(changes->overlapping)) {
+        const bool running = std::any_of(live->begin(), live->end(), [&other](const auto &row) {
+            return row.id == other.turnId;
+        });
+        if (!other.ended && !running)
+            continue;
+        const auto record = records.find(other.turnId);
+        other.name = record ? record->name : other.turnId;
+        kept << other;
+    }
+    changes->overlapping = kept;
+    return changes;
 }
 
 QJsonObject undoReportJson(const UndoReport &report)

@@ -21,6 +21,11 @@ namespace arizuko::history {
 Result<HomeHistory> openTurnHistory(store::Store &store, const turns::TurnRecord &turn,
                                     const SnapshotOptions &options);
 
+// HomeHistory::changes of `turn`, with the turns that overlapped it named
+// (a turn without a snapshot after kept only while it is queued or running).
+Result<TurnChanges> turnChanges(store::Store &store, const turns::TurnRecord &turn,
+                                const SnapshotOptions &options, bool withDiff);
+
 // {turn, applied, restored: [path], conflicts: [{path, why}]}
 QJsonObject undoReportJson(const UndoReport &report);
 

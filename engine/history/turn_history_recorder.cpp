@@ -22,6 +22,7 @@ SnapshotOptions snapshotOptions(const turns::RunnerSettings &settings)
 {
     SnapshotOptions options;
     options.fileLimit = settings.historyFileLimitBytes;
+    options.includeGitDirectory = settings.historyIncludesGit;
     return options;
 }
 
@@ -50,10 +51,10 @@ TurnHistoryRecorder::~TurnHistoryRecorder()
 
 void TurnHistoryRecorder::watch(turns::TurnRunner &runner)
 {
-    connect(&runner, &turns::TurnRunner::turnQueued, this, &TurnHistoryRecorder::onTurnQueued);
+    connect(&runner, &turns::TurnRunner::turnQueued, this, &TurnHistoryRecorder::record);
 }
 
-void TurnHistoryRecorder::onTurnQueued(turns::Turn *turn)
+void TurnHistoryRecorder::record(turns::Turn *turn)
 {
     const Result<folders::Home> home = folders::Folders(m_store, actor).home(turn->folder());
     if (!home) {
@@ -61,12 +62,16 @@ void TurnHistoryRecorder::onTurnQueued(turns::Turn *turn)
         return;
     }
     const Job job{{turn->id(), turn->topic(), turn->record().prompt}, home->id, false};
-    // Preparing comes before the turn's VM is made, so before the agent
-    // can write (docs/turns.md, "Home history", on the ordering).
-    connect(turn, &turns::Turn::phaseChanged, this, [this, job](turns::TurnState state) {
+    // Preparing comes before the turn's VM is made; the snapshot runs
+    // while the VM boots, and the agent is held until it is taken
+    // (docs/turns.md, "Home history", on the ordering). Connected directly:
+    // the hold is in place before the turn goes on.
+    connect(turn, &turns::Turn::phaseChanged, this, [this, turn, job](turns::TurnState state) {
         if (state != turns::TurnState::Preparing || m_started.contains(job.label.turnId))
             return;
         m_started.insert(job.label.turnId);
+        m_held.insert(job.label.turnId, turn);
+        turn->holdAgent();
         enqueue(job);
     });
     // After the VM is gone: released in a long-lived runner; a runner that
@@ -102,15 +107,31 @@ void TurnHistoryRecorder::enqueue(const Job &job)
                  {QStringLiteral("error"), recorded.error().message}});
         }
         QMetaObject::invokeMethod(
-            this,
-            [this, job, recorded] {
-                if (!recorded)
-                    emit recordFailed(job.label.turnId, recorded.error());
-                else if (job.after)
-                    emit changesRecorded(job.label.turnId);
-            },
-            Qt::QueuedConnection);
+            this, [this, job, recorded] { reported(job, recorded); }, Qt::QueuedConnection);
     });
+}
+
+void TurnHistoryRecorder::reported(const Job &job, const Result<void> &recorded)
+{
+    const QString &turnId = job.label.turnId;
+    if (!job.after) {
+        // Without its snapshot before, the turn's changes could not be
+        // told from what was there: the agent does not start.
+        if (!recorded)
+            m_started.remove(turnId);
+        if (const QPointer<turns::Turn> turn = m_held.take(turnId))
+            turn->releaseAgent(
+                recorded ? Result<void>()
+                         : Result<void>(makeError(
+                               QStringLiteral("history.before-failed"),
+                               QStringLiteral("the snapshot of the home before the turn failed, "
+                                              "so its agent was not started: %1")
+                                   .arg(recorded.error().message))));
+    }
+    if (!recorded)
+        emit recordFailed(turnId, recorded.error());
+    else if (job.after)
+        emit changesRecorded(turnId);
 }
 
 } // namespace arizuko::history

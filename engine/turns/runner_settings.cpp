@@ -100,6 +100,7 @@ Result<RunnerSettings> RunnerSettings::fromLayers(const SettingValues &saved)
     settings.maxTurnsPerTurn = values.value(setting::turnsPerTurn).toInt();
     settings.maxTurnsPerFolderHour = values.value(setting::turnsPerFolderHour).toInt();
     settings.historyFileLimitBytes = qint64(values.value(setting::historyFileLimit).toInt()) << 20;
+    settings.historyIncludesGit = values.value(setting::historyIncludeGit) == QLatin1String("on");
 
     settings.guestImageDirectory = host::guestImageDirectory();
     settings.egressProgram = qEnvironmentVariable("ARIZUKO_EGRESS_BIN", defaultEgressProgram());

@@ -57,6 +57,8 @@ struct RunnerSettings : libvirt::MachineSettings
     // Files of a home larger than this go into its history by size and
     // hash only (engine/history).
     qint64 historyFileLimitBytes = qint64(50) * 1024 * 1024;
+    // A home's .git directories go into its history too (off: left out).
+    bool historyIncludesGit = false;
 
     // What turns run with: the defaults, then the settings saved in the
     // store (saved_settings.h), then the environment. The saved settings and
@@ -65,7 +67,7 @@ struct RunnerSettings : libvirt::MachineSettings
     // ARIZUKO_MODEL_PROVIDER (auto|api-key|oauth|demo), ARIZUKO_MODEL_URL,
     // ARIZUKO_MODEL, ARIZUKO_WARM_START (on|off), ARIZUKO_BOOT_LIMIT (seconds),
     // ARIZUKO_TURNS_PER_TURN, ARIZUKO_TURNS_PER_FOLDER_HOUR,
-    // ARIZUKO_HISTORY_FILE_LIMIT (MiB). Only in the
+    // ARIZUKO_HISTORY_FILE_LIMIT (MiB), ARIZUKO_HISTORY_INCLUDE_GIT (on|off). Only in the
     // environment: ARIZUKO_GUEST_IMAGE_DIR,
     // ARIZUKO_EGRESS_BIN, ARIZUKO_FILTER_MODE (auto|pretap|classic),
     // ARIZUKO_PROXY_HEALTH_TIMEOUT_MS, ARIZUKO_TURN_MEMORY_MIB,

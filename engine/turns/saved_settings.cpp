@@ -169,6 +169,7 @@ const QList<SettingDefinition> &settingDefinitions()
         {setting::turnsPerFolderHour, "ARIZUKO_TURNS_PER_FOLDER_HOUR",
          QString::number(tools::defaultTurnsPerFolderHour)},
         {setting::historyFileLimit, "ARIZUKO_HISTORY_FILE_LIMIT", QStringLiteral("50")},
+        {setting::historyIncludeGit, "ARIZUKO_HISTORY_INCLUDE_GIT", QStringLiteral("off")},
     };
     return definitions;
 }
@@ -227,10 +228,9 @@ std::optional<QString> settingProblem(const QString &key, const QString &value)
     }
     if (key == setting::modelUrl)
         return modelUrlProblem(value);
-    if (key == setting::warmStart) {
+    if (key == setting::warmStart || key == setting::historyIncludeGit) {
         if (value != QLatin1String("on") && value != QLatin1String("off"))
-            return QStringLiteral("%1 is not a warm-start choice: write on or off")
-                .arg(shown(value));
+            return QStringLiteral("%1 is not a %2 choice: write on or off").arg(shown(value), key);
         return std::nullopt;
     }
     return modelNameProblem(value);

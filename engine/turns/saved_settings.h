@@ -42,6 +42,8 @@ inline const QString turnsPerFolderHour = QStringLiteral("turns-per-folder-hour"
 // MiB: a home's file larger than this is recorded in its history by size
 // and SHA-256 only (docs/turns.md, "Home history").
 inline const QString historyFileLimit = QStringLiteral("history-file-limit");
+// on | off: a home's .git directories are recorded in its history too.
+inline const QString historyIncludeGit = QStringLiteral("history-include-git");
 } // namespace setting
 
 // Every saved setting, in the order the window and `settings show` list them.

@@ -201,6 +201,15 @@ void Turn::cancel(const QString &why)
     finish(TurnState::Cancelled);
 }
 
+void Turn::releaseAgent(const Result<void> &ready)
+{
+    m_agentHeld = false;
+    if (!ready)
+        finish(TurnState::Failed, ready.error());
+    else
+        onMachineReady();
+}
+
 void Turn::onNetworkReady()
 {
     if (m_finished)
@@ -263,7 +272,8 @@ void Turn::onMachineReady()
 {
     // The machine says the VM is up, the proxy healthy and the filter's
     // rules in force; the spec also needs the gateway it names.
-    if (m_finished || m_specSent || m_machine->state() != GuestMachine::State::Ready)
+    if (m_finished || m_specSent || m_agentHeld || !m_machine ||
+        m_machine->state() != GuestMachine::State::Ready)
         return;
     AZ_ASSERT(m_services && m_services->isListening(), return );
     m_specSent = true;

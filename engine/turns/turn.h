@@ -58,6 +58,12 @@ public:
     void recordSpareSkipped(const QString &spare, const QString &why);
     // Ends the turn as cancelled: the VM, network and proxy go at once.
     void cancel(const QString &why);
+    // Keeps the agent from starting (its spec unsent) until releaseAgent;
+    // called while the turn enters Preparing by what must see the home
+    // first (the home history's snapshot before, engine/history). A
+    // release with an error fails the turn with it instead.
+    void holdAgent() { m_agentHeld = true; }
+    void releaseAgent(const Result<void> &ready);
 
 signals:
     void phaseChanged(arizuko::turns::TurnState state);
@@ -112,6 +118,7 @@ private:
     std::optional<QJsonObject> m_exit;
     bool m_started = false;
     bool m_specSent = false;
+    bool m_agentHeld = false;
     bool m_finished = false;
 };
 

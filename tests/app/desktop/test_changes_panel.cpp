@@ -10,8 +10,10 @@
 #include "store/timestamp.h"
 #include "turn_records/turn_records.h"
 
+#include <QCheckBox>
 #include <QDir>
 #include <QFile>
+#include <QLabel>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -50,6 +52,53 @@ private:
     std::unique_ptr<store::Store> m_store;
     turns::TurnRecord m_turn;
     QString m_home;
+    QString m_homeId;
+
+    // An ended turn of corp/main.
+    turns::TurnRecord insertTurn(const QString &id)
+    {
+        turns::TurnRecord turn;
+        turn.id = id;
+        turn.name = QStringLiteral("az-") + id.left(8);
+        turn.folder = QStringLiteral("corp");
+        turn.topic = QStringLiteral("main");
+        turn.agent = QStringLiteral("command");
+        turn.prompt = QStringLiteral("edit");
+        turn.state = turns::TurnState::Done;
+        turn.queuedAt = store::nowTimestamp();
+        if (!turns::TurnRecords(*m_store).insert(turn))
+            qFatal("no turn record");
+        return turn;
+    }
+
+    history::HomeHistory openHistory()
+    {
+        auto history = history::HomeHistory::open(m_data.path(), m_homeId, {});
+        if (!history)
+            qFatal("%s", qPrintable(history.error().message));
+        return std::move(*history);
+    }
+
+    // Clicks Yes on the undo's confirmation once it is up, checking "restore
+    // the conflicts too" first when `force`; returns what it said.
+    std::shared_ptr<QString> answerUndo(desktop::ChangesPanel &panel, bool force)
+    {
+        auto asked = std::make_shared<QString>();
+        auto *answer = new QTimer(&panel);
+        answer->setInterval(50);
+        connect(answer, &QTimer::timeout, &panel, [&panel, answer, asked, force] {
+            auto *box = panel.findChild<QMessageBox *>(QStringLiteral("undoConfirmation"));
+            if (!box)
+                return;
+            answer->stop();
+            *asked = box->text();
+            if (force)
+                box->checkBox()->setChecked(true);
+            box->button(QMessageBox::Yes)->click();
+        });
+        answer->start();
+        return asked;
+    }
 
 private slots:
     void initTestCase()
@@ -65,16 +114,8 @@ private slots:
         write(m_home + QStringLiteral("/edit.txt"), "one\ntwo\n");
         write(m_home + QStringLiteral("/gone.txt"), "bye\n");
 
-        m_turn.id = QStringLiteral("5b0c2f7e-1111-4222-8333-944455556666");
-        m_turn.name = QStringLiteral("az-5b0c2f7e");
-        m_turn.folder = QStringLiteral("corp");
-        m_turn.topic = QStringLiteral("main");
-        m_turn.agent = QStringLiteral("command");
-        m_turn.prompt = QStringLiteral("edit");
-        m_turn.state = turns::TurnState::Done;
-        m_turn.queuedAt = store::nowTimestamp();
-        QVERIFY(turns::TurnRecords(*m_store).insert(m_turn));
-
+        m_homeId = home->id;
+        m_turn = insertTurn(QStringLiteral("5b0c2f7e-1111-4222-8333-944455556666"));
         auto history = history::HomeHistory::open(m_data.path(), home->id, {});
         QVERIFY(history);
         const history::TurnLabel label{m_turn.id, m_turn.topic, m_turn.prompt};
@@ -116,25 +157,14 @@ private slots:
         QSignalSpy updated(&panel, &desktop::ChangesPanel::updated);
         panel.showTurn(m_turn);
         QVERIFY(updated.wait(10000));
-        QString asked;
-        // Answers the confirmation once it is up: it lists the files.
-        QTimer answer;
-        answer.setInterval(50);
-        connect(&answer, &QTimer::timeout, &panel, [&] {
-            auto *box = panel.findChild<QMessageBox *>(QStringLiteral("undoConfirmation"));
-            if (!box)
-                return;
-            answer.stop();
-            asked = box->text();
-            box->button(QMessageBox::Yes)->click();
-        });
-        answer.start();
+        // The confirmation lists the files.
+        const auto asked = answerUndo(panel, false);
         panel.undoButton()->click();
         QTRY_VERIFY_WITH_TIMEOUT(updated.count() >= 4, 20000); // plan, undo, reload
-        QVERIFY2(asked.contains(QStringLiteral("edit.txt")) &&
-                     asked.contains(QStringLiteral("gone.txt")) &&
-                     asked.contains(QStringLiteral("new.txt")),
-                 qPrintable(asked));
+        QVERIFY2(asked->contains(QStringLiteral("edit.txt")) &&
+                     asked->contains(QStringLiteral("gone.txt")) &&
+                     asked->contains(QStringLiteral("new.txt")),
+                 qPrintable(*asked));
         QCOMPARE(read(m_home + QStringLiteral("/edit.txt")), QByteArray("one\ntwo\n"));
         QCOMPARE(read(m_home + QStringLiteral("/gone.txt")), QByteArray("bye\n"));
         QVERIFY(!QFile::exists(m_home + QStringLiteral("/new.txt")));
@@ -145,6 +175,78 @@ private slots:
         QVERIFY(entries);
         QCOMPARE(entries->size(), 1);
         QCOMPARE(entries->first().actor, QStringLiteral("user:gui"));
+    }
+
+    void aConflictIsLeftAloneUnlessTheUserChoosesToRestoreIt()
+    {
+        const turns::TurnRecord turn = insertTurn(QStringLiteral("7d1e3a9b-1111-4222-8333-9444"));
+        history::HomeHistory history = openHistory();
+        const history::TurnLabel label{turn.id, turn.topic, turn.prompt};
+        QVERIFY(history.recordBefore(label));
+        write(m_home + QStringLiteral("/edit.txt"), "by the turn\n");
+        write(m_home + QStringLiteral("/t2.txt"), "added\n");
+        QVERIFY(history.recordAfter(label));
+        write(m_home + QStringLiteral("/edit.txt"), "by the user since\n");
+
+        desktop::ChangesPanel panel(*m_store);
+        QSignalSpy updated(&panel, &desktop::ChangesPanel::updated);
+        panel.showTurn(turn);
+        QVERIFY(updated.wait(10000));
+        auto asked = answerUndo(panel, false);
+        panel.undoButton()->click();
+        QTRY_VERIFY_WITH_TIMEOUT(updated.count() >= 4, 20000);
+        QVERIFY2(asked->contains(QStringLiteral("Changed since the turn, left alone:\nedit.txt")),
+                 qPrintable(*asked));
+        QCOMPARE(read(m_home + QStringLiteral("/edit.txt")), QByteArray("by the user since\n"));
+        QVERIFY(!QFile::exists(m_home + QStringLiteral("/t2.txt")));
+
+        // The user chooses otherwise: the conflict is restored too.
+        QTRY_VERIFY(panel.undoButton()->isEnabled());
+        asked = answerUndo(panel, true);
+        panel.undoButton()->click();
+        QTRY_VERIFY_WITH_TIMEOUT(updated.count() >= 7, 20000);
+        QCOMPARE(read(m_home + QStringLiteral("/edit.txt")), QByteArray("one\ntwo\n"));
+        audit::Query query;
+        query.kind = QStringLiteral("turn.undo");
+        query.subject = turn.id;
+        const auto entries = audit::AuditLog(*m_store).query(query);
+        QVERIFY(entries);
+        QCOMPARE(entries->size(), 2);
+        QStringList forced;
+        for (const audit::Entry &entry : *entries)
+            forced << (entry.detail.value(QStringLiteral("forced")).toBool()
+                           ? QStringLiteral("forced")
+                           : QStringLiteral("not"));
+        forced.sort();
+        QCOMPARE(forced, (QStringList{QStringLiteral("forced"), QStringLiteral("not")}));
+    }
+
+    void turnsThatSharedTheHomeAreNamed()
+    {
+        const turns::TurnRecord first = insertTurn(QStringLiteral("91aa0000-1111-4222-8333-9444"));
+        const turns::TurnRecord second = insertTurn(QStringLiteral("92bb0000-1111-4222-8333-9444"));
+        // Ended without a snapshot after (an engine that died): not named.
+        const turns::TurnRecord lost = insertTurn(QStringLiteral("93cc0000-1111-4222-8333-9444"));
+        history::HomeHistory history = openHistory();
+        const history::TurnLabel one{first.id, first.topic, first.prompt};
+        const history::TurnLabel two{second.id, second.topic, second.prompt};
+        QVERIFY(history.recordBefore(one));
+        QVERIFY(history.recordBefore(two));
+        QVERIFY(history.recordBefore({lost.id, lost.topic, lost.prompt}));
+        write(m_home + QStringLiteral("/one.txt"), "1\n");
+        write(m_home + QStringLiteral("/two.txt"), "2\n");
+        QVERIFY(history.recordAfter(one));
+        QVERIFY(history.recordAfter(two));
+
+        desktop::ChangesPanel panel(*m_store);
+        QSignalSpy updated(&panel, &desktop::ChangesPanel::updated);
+        panel.showTurn(first);
+        QVERIFY(updated.wait(10000));
+        const QString status = panel.findChild<QLabel *>(QStringLiteral("changesStatus"))->text();
+        QVERIFY2(status.contains(QStringLiteral("Turn(s) az-92bb0000 of this home ran at the same "
+                                                "time")),
+                 qPrintable(status));
+        QVERIFY2(!status.contains(QStringLiteral("az-93cc0000")), qPrintable(status));
     }
 };
 

@@ -126,10 +126,13 @@ private slots:
         provider->setCurrentIndex(provider->findData(QStringLiteral("demo")));
         child<QLineEdit>(dialog, "subnet-pool")->setText(QStringLiteral("10.77.0.0/20"));
         child<QLineEdit>(dialog, "model-url")->setText(QStringLiteral("http://127.0.0.1:9/v1"));
+        child<QSpinBox>(dialog, "history-file-limit")->setValue(100);
+        auto *includeGit = child<QComboBox>(dialog, "history-include-git");
+        includeGit->setCurrentIndex(includeGit->findData(QStringLiteral("on")));
         QVERIFY(problemOf(dialog, turns::setting::subnetPool)->isHidden());
         child<QPushButton>(dialog, "save")->click();
         QVERIFY2(
-            child<QLabel>(dialog, "status")->text().startsWith(QStringLiteral("Saved 5 setting")),
+            child<QLabel>(dialog, "status")->text().startsWith(QStringLiteral("Saved 7 setting")),
             qPrintable(child<QLabel>(dialog, "status")->text()));
         const QJsonArray saved = savedSettings(dir.path());
         QCOMPARE(
@@ -154,6 +157,14 @@ private slots:
         QCOMPARE(
             settingIn(saved, QStringLiteral("model-url")).value(QStringLiteral("value")).toString(),
             QStringLiteral("http://127.0.0.1:9/v1"));
+        QCOMPARE(settingIn(saved, QStringLiteral("history-file-limit"))
+                     .value(QStringLiteral("value"))
+                     .toString(),
+                 QStringLiteral("100"));
+        QCOMPARE(settingIn(saved, QStringLiteral("history-include-git"))
+                     .value(QStringLiteral("value"))
+                     .toString(),
+                 QStringLiteral("on"));
         // Untouched fields stay unsaved (defaults).
         QCOMPARE(settingIn(saved, QStringLiteral("libvirt-uri"))
                      .value(QStringLiteral("source"))
@@ -162,7 +173,7 @@ private slots:
         const CtlResult audit =
             arizukoctl(dir.path(), {QStringLiteral("audit"), QStringLiteral("--kind"),
                                     QStringLiteral("settings")});
-        QCOMPARE(audit.json().array().size(), 5);
+        QCOMPARE(audit.json().array().size(), 7);
     }
 
     void aChangeByArizukoctlShowsInTheOpenDialog()

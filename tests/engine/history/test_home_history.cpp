@@ -5,6 +5,7 @@
 // outside it, hanging or running out of memory.
 
 #include "history/home_history.h"
+#include "history/tree_names.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -13,6 +14,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <fcntl.h>
+#include <git2.h>
 #include <sys/inotify.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -87,6 +89,22 @@ QStringList summary(const TurnChanges &changes)
     return lines;
 }
 
+// The message of the commit `reference` names in the repository at `path`.
+QString commitMessage(const QString &path, const char *reference)
+{
+    git_repository *repository = nullptr;
+    if (git_repository_open_bare(&repository, QFile::encodeName(path).constData()) != 0)
+        return QStringLiteral("<no repository>");
+    git_object *commit = nullptr;
+    QString message = QStringLiteral("<no commit>");
+    if (git_revparse_single(&commit, repository, reference) == 0) {
+        message = QString::fromUtf8(git_commit_message(reinterpret_cast<git_commit *>(commit)));
+        git_object_free(commit);
+    }
+    git_repository_free(repository);
+    return message;
+}
+
 } // namespace
 
 class TestHomeHistory final : public QObject
@@ -100,9 +118,9 @@ private:
 
     QString home(const QString &relative) const { return m_home + QLatin1Char('/') + relative; }
 
-    HomeHistory history(qint64 limit = 50 * 1024 * 1024)
+    HomeHistory history(qint64 limit = 50 * 1024 * 1024, bool includeGit = false)
     {
-        auto opened = HomeHistory::open(m_data->path(), homeId, {limit, false});
+        auto opened = HomeHistory::open(m_data->path(), homeId, {limit, includeGit});
         if (!opened)
             qFatal("%s", qPrintable(opened.error().message));
         return std::move(*opened);
@@ -258,6 +276,70 @@ private slots:
         QCOMPARE(summary(*first), QStringList{QStringLiteral("added y.txt")});
     }
 
+    void snapshotsAndTheUndoAreCommitsNamingTheTurn()
+    {
+        write(home(QStringLiteral("u.txt")), "u0\n");
+        HomeHistory h = history();
+        turn(h, QStringLiteral("turn-u"), [&] { write(home(QStringLiteral("u.txt")), "u1\n"); });
+        const QString before = commitMessage(h.path(), "refs/turns/turn-u/before");
+        QVERIFY2(before.startsWith(QStringLiteral("Changes outside turns, before turn turn-u\n\n"
+                                                  "Turn: turn-u\nTopic: main\n"
+                                                  "Prompt: do the thing\n")),
+                 qPrintable(before));
+        const QString after = commitMessage(h.path(), "refs/turns/turn-u/after");
+        QVERIFY2(after.startsWith(QStringLiteral("Turn turn-u: do the thing\n")),
+                 qPrintable(after));
+        QVERIFY(!after.contains(QStringLiteral("second line")));
+        QCOMPARE(commitMessage(h.path(), "refs/turns/turn-u/after~1"), before);
+
+        QVERIFY(h.undo(QStringLiteral("turn-u"), UndoMode::Apply));
+        const QString undone = commitMessage(h.path(), "refs/turns/turn-u/undo");
+        QVERIFY2(undone.startsWith(QStringLiteral("Undo of turn turn-u\n\nTurn: turn-u\n"
+                                                  "Restored: [\"u.txt\"]\nConflicts: []\n")),
+                 qPrintable(undone));
+        // Its own step: the next turn's changes do not hold what it restored.
+        turn(h, QStringLiteral("turn-next"), [&] { write(home(QStringLiteral("n.txt")), "n\n"); });
+        const auto next = h.changes(QStringLiteral("turn-next"), false);
+        QVERIFY(next);
+        QCOMPARE(summary(*next), QStringList{QStringLiteral("added n.txt")});
+        QVERIFY(next->overlapping.isEmpty());
+    }
+
+    void turnsThatOverlapInOneHomeAreNamed()
+    {
+        HomeHistory h = history();
+        // a and b start together and both write the one home.
+        QVERIFY(h.recordBefore(label(QStringLiteral("turn-a"))));
+        QVERIFY(h.recordBefore(label(QStringLiteral("turn-b"))));
+        write(home(QStringLiteral("a.txt")), "a\n");
+        write(home(QStringLiteral("b.txt")), "b\n");
+        QVERIFY(h.recordAfter(label(QStringLiteral("turn-a"))));
+        auto a = h.changes(QStringLiteral("turn-a"), false);
+        QVERIFY(a);
+        QCOMPARE(summary(*a),
+                 (QStringList{QStringLiteral("added a.txt"), QStringLiteral("added b.txt")}));
+        QCOMPARE(a->overlapping.size(), 1);
+        QCOMPARE(a->overlapping.first().turnId, QStringLiteral("turn-b"));
+        QVERIFY(!a->overlapping.first().ended); // b is still running
+        write(home(QStringLiteral("b2.txt")), "b2\n");
+        QVERIFY(h.recordAfter(label(QStringLiteral("turn-b"))));
+        a = h.changes(QStringLiteral("turn-a"), false);
+        QVERIFY(a);
+        QCOMPARE(a->overlapping.size(), 1);
+        QVERIFY(a->overlapping.first().ended);
+        const auto b = h.changes(QStringLiteral("turn-b"), false);
+        QVERIFY(b);
+        QCOMPARE(b->overlapping.size(), 1);
+        QCOMPARE(b->overlapping.first().turnId, QStringLiteral("turn-a"));
+        // c runs after both: it overlapped neither, nor they it.
+        turn(h, QStringLiteral("turn-c"), [&] { write(home(QStringLiteral("c.txt")), "c\n"); });
+        const auto c = h.changes(QStringLiteral("turn-c"), false);
+        QVERIFY(c);
+        QCOMPARE(summary(*c), QStringList{QStringLiteral("added c.txt")});
+        QVERIFY(c->overlapping.isEmpty());
+        QCOMPARE(h.changes(QStringLiteral("turn-a"), false)->overlapping.size(), 1);
+    }
+
     void aRunningTurnHasNoChangesYet()
     {
         HomeHistory h = history();
@@ -356,6 +438,120 @@ private slots:
         // sub is still the planted link: its file is a conflict, never written.
         QCOMPARE(undone->conflicts.size(), 1);
         QCOMPARE(undone->conflicts.first().path, QStringLiteral("sub/f.txt"));
+    }
+
+    void gitDirectoriesAreLeftOutByDefault()
+    {
+        write(home(QStringLiteral(".git/HEAD")), "ref: refs/heads/main\n");
+        write(home(QStringLiteral("lib/.git")), "gitdir: ../.git/modules/lib\n");
+        write(home(QStringLiteral("a.txt")), "a\n");
+        HomeHistory h = history();
+        turn(h, QStringLiteral("turn-git-off"), [&] {
+            write(home(QStringLiteral(".git/HEAD")), "ref: refs/heads/other\n");
+            write(home(QStringLiteral(".git/new")), "x\n");
+            write(home(QStringLiteral("lib/.git")), "gitdir: elsewhere\n");
+            write(home(QStringLiteral("a.txt")), "a2\n");
+        });
+        const auto changes = h.changes(QStringLiteral("turn-git-off"), false);
+        QVERIFY(changes);
+        // Left out by the setting: not a change, not a skipped name.
+        QCOMPARE(summary(*changes), QStringList{QStringLiteral("modified a.txt")});
+        const auto undone = h.undo(QStringLiteral("turn-git-off"), UndoMode::Apply);
+        QVERIFY(undone);
+        QCOMPARE(undone->restored, QStringList{QStringLiteral("a.txt")});
+        QCOMPARE(read(home(QStringLiteral(".git/HEAD"))), QByteArray("ref: refs/heads/other\n"));
+    }
+
+    void gitDirectoriesIncludedAreRecordedShownAndUndone()
+    {
+        write(home(QStringLiteral(".git/config")), "[core]\n\tbare = false\n");
+        write(home(QStringLiteral(".git/HEAD")), "ref: refs/heads/main\n");
+        write(home(QStringLiteral("lib/.git")), "gitdir: ../.git/modules/lib\n");
+        HomeHistory h = history(50 * 1024 * 1024, true);
+        turn(h, QStringLiteral("turn-git-on"), [&] {
+            write(home(QStringLiteral(".git/config")), "[core]\n\tbare = true\n");
+            write(home(QStringLiteral(".git/refs/heads/planted")), "0000\n");
+            QVERIFY(QFile::remove(home(QStringLiteral(".git/HEAD"))));
+            write(home(QStringLiteral("lib/.git")), "gitdir: /elsewhere\n");
+        });
+        const auto changes = h.changes(QStringLiteral("turn-git-on"), true);
+        QVERIFY2(changes, qPrintable(changes.ok() ? QString() : changes.error().message));
+        QCOMPARE(summary(*changes), (QStringList{QStringLiteral("added .git/refs/heads/planted"),
+                                                 QStringLiteral("deleted .git/HEAD"),
+                                                 QStringLiteral("modified .git/config"),
+                                                 QStringLiteral("modified lib/.git")}));
+        for (const FileChange &change : changes->files) {
+            if (change.path == u".git/config")
+                QCOMPARE(change.diff, QStringLiteral("diff --git a/.git/config b/.git/config\n"
+                                                     "index 91e50ff..cbdf39c 100644\n"
+                                                     "--- a/.git/config\n"
+                                                     "+++ b/.git/config\n"
+                                                     "@@ -1,2 +1,2 @@\n"
+                                                     " [core]\n"
+                                                     "-\tbare = false\n"
+                                                     "+\tbare = true\n"));
+            QVERIFY2(!change.diff.contains(QLatin1Char(escapeMark)), qPrintable(change.diff));
+        }
+        const auto undone = h.undo(QStringLiteral("turn-git-on"), UndoMode::Apply);
+        QVERIFY(undone);
+        QVERIFY(undone->conflicts.isEmpty());
+        QCOMPARE(undone->restored.size(), 4);
+        QCOMPARE(read(home(QStringLiteral(".git/config"))), QByteArray("[core]\n\tbare = false\n"));
+        QCOMPARE(read(home(QStringLiteral(".git/HEAD"))), QByteArray("ref: refs/heads/main\n"));
+        QVERIFY(!QFileInfo::exists(home(QStringLiteral(".git/refs/heads/planted"))));
+        QCOMPARE(read(home(QStringLiteral("lib/.git"))),
+                 QByteArray("gitdir: ../.git/modules/lib\n"));
+    }
+
+    void namesLikeTheEscapeStayApart()
+    {
+        // ".git" is stored as "%.git"; a real "%.git" beside it, and every
+        // other name starting with the mark, must not be taken for it.
+        const QStringList names{QStringLiteral(".git/x"), QStringLiteral("%.git/x"),
+                                QStringLiteral("%%.git"), QStringLiteral("%"),
+                                QStringLiteral(".GIT/x"), QStringLiteral("git~1"),
+                                QStringLiteral("d/%x"),   QStringLiteral("d/%.git/%")};
+        for (const QString &name : names)
+            write(home(name), name.toUtf8() + '\n');
+        HomeHistory h = history(50 * 1024 * 1024, true);
+        turn(h, QStringLiteral("turn-marks"), [&] {
+            for (const QString &name : names)
+                write(home(name), "changed " + name.toUtf8() + '\n');
+        });
+        const auto changes = h.changes(QStringLiteral("turn-marks"), true);
+        QVERIFY(changes);
+        QStringList expected;
+        for (const QString &name : names)
+            expected << QStringLiteral("modified ") + name;
+        expected.sort();
+        QCOMPARE(summary(*changes), expected);
+        for (const FileChange &change : changes->files)
+            QVERIFY2(
+                change.diff.startsWith(QStringLiteral("diff --git a/%1 b/%1\n").arg(change.path)),
+                qPrintable(change.diff));
+
+        // The stored names, as git sees them: each escaped once.
+        git_repository *repository = nullptr;
+        QCOMPARE(git_repository_open_bare(&repository, QFile::encodeName(h.path()).constData()), 0);
+        git_object *tree = nullptr;
+        QCOMPARE(git_revparse_single(&tree, repository, "refs/turns/turn-marks/after^{tree}"), 0);
+        QStringList stored;
+        const auto *root = reinterpret_cast<git_tree *>(tree);
+        for (size_t i = 0; i < git_tree_entrycount(root); ++i)
+            stored << QString::fromUtf8(git_tree_entry_name(git_tree_entry_byindex(root, i)));
+        git_object_free(tree);
+        git_repository_free(repository);
+        for (const QString &name : {QStringLiteral("%.git"), QStringLiteral("%%.git"),
+                                    QStringLiteral("%%%.git"), QStringLiteral("%%")})
+            QVERIFY2(stored.contains(name), qPrintable(stored.join(QLatin1Char(' '))));
+        QVERIFY2(!stored.contains(QStringLiteral(".git")),
+                 qPrintable(stored.join(QLatin1Char(' '))));
+
+        const auto undone = h.undo(QStringLiteral("turn-marks"), UndoMode::Apply);
+        QVERIFY(undone);
+        QVERIFY(undone->conflicts.isEmpty());
+        for (const QString &name : names)
+            QCOMPARE(read(home(name)), name.toUtf8() + '\n');
     }
 
     void manyFilesInBoundedTime()

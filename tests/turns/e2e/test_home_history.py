@@ -3,12 +3,14 @@ deletes files and plants a link to a canary outside the home, a hard link
 and a 1 GiB sparse file beside the host's FIFO; `turn changes` lists exactly that, the canary
 is never opened, `turn undo` restores the home byte for byte and leaves a
 later change alone. A second turn searches its guest for the history and
-does not find it."""
+does not find it. A third makes 100,000 empty files: the engine records
+them all without hanging, and they are exactly that turn's changes."""
 
 import ctypes
 import json
 import os
 import pathlib
+import resource
 import sys
 import unittest
 
@@ -69,6 +71,11 @@ class HomeHistory(unittest.TestCase):
                   "-print 2>/dev/null | sed 's/^/FOUND /'; echo search-done")
         cls.second = cls.engine.run("run", "--agent", "command", "corp", second, timeout=600)
         cls.second_name = h.turn_name_from(cls.second.stderr)
+        many = "mkdir $HOME/many && cd $HOME/many && seq 100000 | xargs touch && echo many-done"
+        cls.many = cls.engine.run("run", "--agent", "command", "corp", many, timeout=900)
+        cls.many_name = h.turn_name_from(cls.many.stderr)
+        # The largest arizukoctl so far (the one that recorded the 100,000).
+        cls.peak_rss_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
 
     @classmethod
     def tearDownClass(cls):
@@ -128,6 +135,15 @@ class HomeHistory(unittest.TestCase):
         self.assertEqual(self.canary.read_text(), "CANARY\n")
         audit = self.engine.run("--json", "audit", "--kind", "turn.undo")
         self.assertIn("src/new.py", audit.stdout)
+
+    def test_7_a_hundred_thousand_files_from_the_guest(self):
+        self.assertEqual(self.many.returncode, 0, self.many.stderr)
+        self.assertIn("many-done", self.many.stdout)
+        files = self.changes(self.many_name)
+        self.assertEqual(len(files), 100000)
+        self.assertEqual({f["change"] for f in files.values()}, {"added"})
+        self.assertEqual(set(files), {f"many/{n}" for n in range(1, 100001)})
+        self.assertLess(self.peak_rss_kb, 400 * 1024)
 
 
 if __name__ == "__main__":

@@ -8,16 +8,22 @@
 #include "fake_guest_machine.h"
 #include "folders/folders.h"
 #include "folders/topics.h"
+#include "history/home_history.h"
+#include "history/turn_history_recorder.h"
 #include "store/store.h"
 #include "store/timestamp.h"
 #include "turns/turn.h"
 
 #include <QRegularExpression>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUuid>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 using namespace arizuko;
 using namespace arizuko::turns;
@@ -271,6 +277,67 @@ private slots:
         QCOMPARE(stored.vmName, QStringLiteral("az-5pa7e000"));
         QCOMPARE(stored.subnet, QStringLiteral("127.0.0.0/30"));
         QTRY_VERIFY(bench.storedKinds().contains(QStringLiteral("spare")));
+    }
+
+    // The home history's snapshot before the turn is a gate: while another
+    // writer holds the history (its lock, as an undo in arizukoctl does),
+    // the machine gets ready and the agent still does not start.
+    void theAgentWaitsForTheSnapshotBefore()
+    {
+        Bench bench;
+        const QString dataDir = bench.store->dataDir();
+        const auto home = folders::Folders(*bench.store, QStringLiteral("user:test"))
+                              .home(QStringLiteral("corp"));
+        QVERIFY(home);
+        QVERIFY(history::HomeHistory::open(dataDir, home->id, {}));
+        const QString repository = history::HomeHistory::repositoryPath(dataDir, home->id);
+        int lock = ::open(QFile::encodeName(repository + QStringLiteral("/arizuko.lock")),
+                          O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+        const auto unlock = qScopeGuard([&lock] {
+            if (lock >= 0)
+                ::close(lock);
+        });
+        QVERIFY(lock >= 0 && ::flock(lock, LOCK_EX) == 0);
+        history::TurnHistoryRecorder recorder(*bench.store, {});
+        recorder.record(bench.turn.get());
+        bench.turn->start(TurnPlan{});
+        bench.machine().reachNetwork();
+        bench.machine().beginBoot();
+        bench.machine().becomeReady();
+        QTest::qWait(1000);
+        QCOMPARE(bench.machine().state(), GuestMachine::State::Ready);
+        QVERIFY(bench.machine().specs.isEmpty()); // the agent has not started
+        const QString before =
+            repository + QStringLiteral("/refs/turns/%1/before").arg(bench.turn->id());
+        QVERIFY(!QFile::exists(before));
+        ::close(std::exchange(lock, -1));
+        QTRY_COMPARE(bench.machine().specs.size(), 1);
+        QVERIFY(QFile::exists(before)); // taken before the spec went out
+    }
+
+    void aFailedSnapshotBeforeFailsTheTurnWithItsReason()
+    {
+        Bench bench;
+        // <data>/history reached through a link: the history refuses it.
+        QTemporaryDir elsewhere;
+        QVERIFY(QFile::link(elsewhere.path(), bench.store->dataDir() + QStringLiteral("/history")));
+        history::TurnHistoryRecorder recorder(*bench.store, {});
+        QSignalSpy failed(&recorder, &history::TurnHistoryRecorder::recordFailed);
+        recorder.record(bench.turn.get());
+        bench.turn->start(TurnPlan{});
+        bench.machine().reachNetwork();
+        bench.machine().beginBoot();
+        bench.machine().becomeReady();
+        QTRY_COMPARE(bench.turn->state(), TurnState::Failed);
+        QVERIFY(bench.machine().specs.isEmpty());
+        QCOMPARE(bench.machine().stops, 1);
+        const TurnRecord record = *bench.records->find(bench.turn->id());
+        QCOMPARE(record.errorCode, QStringLiteral("history.before-failed"));
+        QVERIFY2(record.error.startsWith(QStringLiteral(
+                     "the snapshot of the home before the turn failed, so its agent was not "
+                     "started: ")),
+                 qPrintable(record.error));
+        QCOMPARE(failed.size(), 1);
     }
 };
 

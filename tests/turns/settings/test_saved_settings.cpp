@@ -101,6 +101,11 @@ private slots:
                                     << QStringLiteral("write on or off");
         QTest::newRow("warm start ok")
             << turns::setting::warmStart << QStringLiteral("on") << QString();
+        QTest::newRow("history include git")
+            << turns::setting::historyIncludeGit << QStringLiteral("true")
+            << QStringLiteral("is not a history-include-git choice: write on or off");
+        QTest::newRow("history include git ok")
+            << turns::setting::historyIncludeGit << QStringLiteral("on") << QString();
         QTest::newRow("turns per turn 0") << turns::setting::turnsPerTurn << QStringLiteral("0")
                                           << QStringLiteral("of turns from 1 to 100");
         QTest::newRow("turns per turn ok")
