@@ -416,6 +416,114 @@
     </message>
 </context>
 <context>
+    <name>arizuko::desktop::ConnectorsEditor</name>
+    <message>
+        <source>Connectors</source>
+        <translation>Konnektoren</translation>
+    </message>
+    <message>
+        <source>Set &amp;secret…</source>
+        <translation>&amp;Geheimnis setzen…</translation>
+    </message>
+    <message>
+        <source>The connector&apos;s operations</source>
+        <translation>Die Operationen des Konnektors</translation>
+    </message>
+    <message>
+        <source>Try a read operation</source>
+        <translation>Eine lesende Operation ausprobieren</translation>
+    </message>
+    <message>
+        <source>&amp;Try</source>
+        <translation>&amp;Ausprobieren</translation>
+    </message>
+    <message>
+        <source>Folder</source>
+        <translation>Ordner</translation>
+    </message>
+    <message>
+        <source>The answer, with the secret scrubbed</source>
+        <translation>Die Antwort, ohne das Geheimnis</translation>
+    </message>
+    <message>
+        <source>Re&amp;load definitions</source>
+        <translation>Definitionen neu &amp;laden</translation>
+    </message>
+    <message>
+        <source>&amp;Folder:</source>
+        <translation>&amp;Ordner:</translation>
+    </message>
+    <message>
+        <source>Choose a folder…</source>
+        <translation>Ordner wählen…</translation>
+    </message>
+    <message>
+        <source>Reading the connectors…</source>
+        <translation>Die Konnektoren werden gelesen…</translation>
+    </message>
+    <message>
+        <source>Definition files left out (the others are in use):
+%1</source>
+        <translation>Ausgelassene Definitionsdateien (die übrigen sind in Gebrauch):
+%1</translation>
+    </message>
+    <message>
+        <source>Partly shown: %1</source>
+        <translation>Teilweise angezeigt: %1</translation>
+    </message>
+    <message>
+        <source>Choose a folder to see whether its secrets are set.</source>
+        <translation>Wählen Sie einen Ordner, um zu sehen, ob seine Geheimnisse gesetzt sind.</translation>
+    </message>
+    <message>
+        <source>Secrets for %1: %2</source>
+        <translation>Geheimnisse für %1: %2</translation>
+    </message>
+    <message>
+        <source>Operations of %1; choose a folder to see which its agent will see.</source>
+        <translation>Operationen von %1; wählen Sie einen Ordner, um zu sehen, welche sein Agent sieht.</translation>
+    </message>
+    <message>
+        <source>Operations of %1, and whether %2&apos;s agent will see each in its next turn, and why:</source>
+        <translation>Operationen von %1, ob der Agent von %2 sie im nächsten Durchlauf sieht, und warum:</translation>
+    </message>
+    <message>
+        <source>optional: %1</source>
+        <translation>optional: %1</translation>
+    </message>
+    <message>
+        <source>%1 (required):</source>
+        <translation>%1 (erforderlich):</translation>
+    </message>
+    <message>
+        <source>Choose an operation to try.</source>
+        <translation>Wählen Sie eine Operation zum Ausprobieren.</translation>
+    </message>
+    <message>
+        <source>Only a read (GET) operation can be tried here: %1 would change the service.</source>
+        <translation>Hier lässt sich nur eine lesende (GET) Operation ausprobieren: %1 würde den Dienst verändern.</translation>
+    </message>
+    <message>
+        <source>Choose the folder whose secret the call uses.</source>
+        <translation>Wählen Sie den Ordner, dessen Geheimnis der Aufruf verwendet.</translation>
+    </message>
+    <message>
+        <source>The host makes the call with %1&apos;s secret, as you: the grants are not asked.</source>
+        <translation>Der Host macht den Aufruf mit dem Geheimnis von %1 in Ihrem Namen: die Freigaben werden nicht gefragt.</translation>
+    </message>
+    <message>
+        <source>Calling %1 %2…</source>
+        <translation>Rufe %1 %2 auf…</translation>
+    </message>
+</context>
+<context>
+    <name>arizuko::desktop::EngineThread</name>
+    <message>
+        <source>%1 is not a read (GET) operation of any connector</source>
+        <translation>%1 ist keine lesende (GET) Operation eines Konnektors</translation>
+    </message>
+</context>
+<context>
     <name>arizuko::desktop::ExportDialog</name>
     <message>
         <source>Export to an arizuko server</source>
@@ -1339,6 +1447,10 @@ Die Dateien, die der Agent im Home-Verzeichnis des Ordners hinterlassen hat, ble
         <source>C&amp;hanges</source>
         <translation>Än&amp;derungen</translation>
     </message>
+    <message>
+        <source>&amp;Connectors…</source>
+        <translation>&amp;Konnektoren…</translation>
+    </message>
 </context>
 <context>
     <name>arizuko::desktop::RoutesEditor</name>
@@ -1805,6 +1917,21 @@ Wird vor dem Start festgelegt: Setzen Sie ARIZUKO_DATA_DIR (arizukoctl: --data-d
         <source>✗ failed %1:%2 (%3)</source>
         <translation>✗ fehlgeschlagen %1:%2 (%3)</translation>
     </message>
+    <message>
+        <source>%1 %2 → HTTP %3 · %4 ms</source>
+        <comment>a connector call: method, path, HTTP status, latency</comment>
+        <translation>%1 %2 → HTTP %3 · %4 ms</translation>
+    </message>
+    <message>
+        <source>%1 %2 refused by the grants</source>
+        <comment>a connector call: method, tool</comment>
+        <translation>%1 %2 von den Freigaben abgelehnt</translation>
+    </message>
+    <message>
+        <source>%1 %2 failed: %3</source>
+        <comment>a connector call: method, path or tool, why</comment>
+        <translation>%1 %2 fehlgeschlagen: %3</translation>
+    </message>
 </context>
 <context>
     <name>arizuko::desktop::TranscriptView</name>
@@ -1968,6 +2095,80 @@ im Ordner „%2“. Die nächsten Durchläufe von %2 und seinen Unterordnern dü
     <message>
         <source>Detail</source>
         <translation>Details</translation>
+    </message>
+</context>
+<context>
+    <name>arizuko::models::ConnectorListModel</name>
+    <message>
+        <source>choose a folder</source>
+        <translation>Ordner wählen</translation>
+    </message>
+    <message>
+        <source>%1 not set</source>
+        <translation>%1 nicht gesetzt</translation>
+    </message>
+    <message>
+        <source>%1 set for %2</source>
+        <translation>%1 gesetzt für %2</translation>
+    </message>
+    <message>
+        <source>built in</source>
+        <translation>eingebaut</translation>
+    </message>
+    <message>
+        <source>Service</source>
+        <translation>Dienst</translation>
+    </message>
+    <message>
+        <source>Defined in</source>
+        <translation>Definiert in</translation>
+    </message>
+    <message>
+        <source>Base URL</source>
+        <translation>Basis-URL</translation>
+    </message>
+    <message>
+        <source>Auth</source>
+        <translation>Anmeldung</translation>
+    </message>
+    <message>
+        <source>Secrets it reads</source>
+        <translation>Gelesene Geheimnisse</translation>
+    </message>
+    <message>
+        <source>Set for the folder?</source>
+        <translation>Für den Ordner gesetzt?</translation>
+    </message>
+</context>
+<context>
+    <name>arizuko::models::ConnectorOperationModel</name>
+    <message>
+        <source>choose a folder</source>
+        <translation>Ordner wählen</translation>
+    </message>
+    <message>
+        <source>Tool</source>
+        <translation>Werkzeug</translation>
+    </message>
+    <message>
+        <source>Request</source>
+        <translation>Anfrage</translation>
+    </message>
+    <message>
+        <source>Grant scope</source>
+        <translation>Freigabe-Bereich</translation>
+    </message>
+    <message>
+        <source>Agent sees it</source>
+        <translation>Agent sieht es</translation>
+    </message>
+    <message>
+        <source>Decided by</source>
+        <translation>Entschieden durch</translation>
+    </message>
+    <message>
+        <source>Why</source>
+        <translation>Grund</translation>
     </message>
 </context>
 <context>

@@ -108,6 +108,10 @@ void printEngineEvent(Context &context, const turns::TurnEventRecord &event)
         err << "[tool] " << text(json, "tool") << " on " << text(json, "scope") << ": "
             << (json.value(QStringLiteral("allowed")).toBool() ? "allowed" : "refused") << " ("
             << text(json, "reason") << ")\n";
+    else if (event.kind == QLatin1String("connector"))
+        err << "[connector] " << text(json, "tool") << ": " << text(json, "method") << " "
+            << text(json, "path") << " " << text(json, "status") << " "
+            << json.value(QStringLiteral("http_status")).toInteger() << "\n";
     else if (event.kind == QLatin1String("message"))
         err << "[message to " << text(json, "topic") << "] " << text(json, "text") << "\n";
     else if (event.kind == QLatin1String("guest-protocol") ||

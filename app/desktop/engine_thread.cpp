@@ -1,5 +1,7 @@
 #include "engine_thread.h"
 
+#include "connectors/connector_broker.h"
+#include "connectors/connector_catalogue.h"
 #include "history/turn_history_recorder.h"
 #include "turn_records/turn_records.h"
 #include "turns/turn.h"
@@ -59,6 +61,7 @@ EngineThread::~EngineThread()
     QMetaObject::invokeMethod(
         m_anchor.get(),
         [this] {
+            m_tries.reset();
             m_runner.reset();
             m_history.reset();
         },
@@ -128,6 +131,38 @@ void EngineThread::askSpareName()
             this, [this, name = runner.spareName()] { emit spareNamed(name); },
             Qt::QueuedConnection);
     });
+}
+
+void EngineThread::tryConnector(const QString &folder, const QString &tool,
+                                const QJsonObject &arguments)
+{
+    QMetaObject::invokeMethod(
+        m_anchor.get(),
+        [this, folder, tool, arguments] {
+            const auto report = [this, folder, tool](const connectors::ConnectorOutcome &outcome) {
+                QMetaObject::invokeMethod(
+                    this,
+                    [this, folder, tool, outcome] {
+                        emit connectorTried(folder, tool, outcome.text, outcome.isError);
+                    },
+                    Qt::QueuedConnection);
+            };
+            // Read now, so a Try uses the definition as the file says it
+            // today; kept alive by the call it serves.
+            auto catalogue = std::make_shared<connectors::ConnectorCatalogue>(
+                connectors::ConnectorCatalogue::load(m_store.dataDir()));
+            const connectors::CatalogueEntry entry = catalogue->find(tool);
+            if (!entry.operation || !entry.operation->isRead())
+                return report(
+                    {tr("%1 is not a read (GET) operation of any connector").arg(tool), true});
+            if (!m_tries)
+                m_tries = std::make_unique<connectors::ConnectorBroker>(m_store);
+            m_tries->call(entry, folder, QStringLiteral("gui"), arguments,
+                          [catalogue, report](const connectors::ConnectorOutcome &outcome) {
+                              report(outcome);
+                          });
+        },
+        Qt::QueuedConnection);
 }
 
 void EngineThread::relay()

@@ -12,6 +12,7 @@
 #include "turns/runner_settings.h"
 #include "turns/turn_request.h"
 
+#include <QJsonObject>
 #include <QList>
 #include <QObject>
 #include <memory>
@@ -27,6 +28,9 @@ class TurnRunner;
 
 namespace arizuko::history {
 class TurnHistoryRecorder;
+}
+namespace arizuko::connectors {
+class ConnectorBroker;
 }
 
 namespace arizuko::desktop {
@@ -59,6 +63,11 @@ public:
     void setKeepsSpares(bool keeps);
     // Answers with spareNamed() after every call queued before it.
     void askSpareName();
+    // The Connectors editor's "Try": one read (GET) operation of the
+    // definitions on disk now, made by the host with `folder`'s secret, as
+    // the person's call (no grant asked; audited as connector.call with the
+    // turn "gui"). Answers with connectorTried().
+    void tryConnector(const QString &folder, const QString &tool, const QJsonObject &arguments);
 
     bool isReady() const { return m_ready; }
     const host::AcceleratorChoice &accelerator() const { return m_accelerator; }
@@ -86,6 +95,10 @@ signals:
     void spareDiscarded(const QString &name, const QString &why);
     // The runner's spare when askSpareName() reached it; empty: none.
     void spareNamed(const QString &name);
+    // What the agent would have read (method, path, HTTP status, the
+    // scrubbed body), or why the call was not made.
+    void connectorTried(const QString &folder, const QString &tool, const QString &text,
+                        bool isError);
 
 private:
     // Runs `call` with the runner, on the engine thread, after every call
@@ -105,6 +118,8 @@ private:
     // recorder outlives the runner, so the last turns' snapshots are kept.
     std::unique_ptr<history::TurnHistoryRecorder> m_history;
     std::unique_ptr<turns::TurnRunner> m_runner;
+    // The Try button's calls, made on the engine thread like a turn's.
+    std::unique_ptr<connectors::ConnectorBroker> m_tries;
     bool m_ready = false;
     host::AcceleratorChoice m_accelerator;
     QList<turns::TurnRecord> m_live;

@@ -4,6 +4,7 @@
 #include "audit_log_viewer.h"
 #include "changes_panel.h"
 #include "composer.h"
+#include "connectors_editor.h"
 #include "engine_thread.h"
 #include "export_dialog.h"
 #include "first_run_guide.h"
@@ -256,6 +257,18 @@ void MainWindow::createMenus()
     grants->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_G));
     QAction *secrets = folder->addAction(tr("&Secrets\u2026"), this, &MainWindow::openSecrets);
     secrets->setObjectName(QStringLiteral("openSecrets"));
+    QAction *connectorsAction = folder->addAction(tr("&Connectors\u2026"), this, [this] {
+        auto *editor =
+            new ConnectorsEditor(m_store, m_watcher, *m_engine, m_tree->currentFolder(), this);
+        editor->setAttribute(Qt::WA_DeleteOnClose);
+        connect(editor, &ConnectorsEditor::secretsEditorRequested, this,
+                [this](const QString &folder, const QString &name) {
+                    openSecretsEditor(folder)->prepareFor(name);
+                });
+        editor->show();
+    });
+    connectorsAction->setObjectName(QStringLiteral("openConnectors"));
+    connectorsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
     QAction *routes = folder->addAction(tr("&Routes\u2026"), this, [this] {
         auto *editor = new RoutesEditor(m_store, m_watcher, this);
         editor->setAttribute(Qt::WA_DeleteOnClose);

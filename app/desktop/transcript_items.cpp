@@ -36,6 +36,27 @@ QJsonObject note(const turns::TurnEventRecord &event, const QString &line)
     return result;
 }
 
+// The host's record of a connector call (ConnectorBroker::called): its
+// method, path and status, as audited. It never holds a secret's value, and
+// the path never its query, where an apikey-query key would travel.
+QString connectorLine(const QJsonObject &json)
+{
+    const QString method = text(json, "method");
+    const QString path = text(json, "path");
+    const QString status = text(json, "status");
+    // One pass of arg(): a path holds %XX escapes.
+    if (status == QLatin1String("ok") || status == QLatin1String("http-error"))
+        return TranscriptText::tr("%1 %2 \u2192 HTTP %3 \u00b7 %4 ms",
+                                  "a connector call: method, path, HTTP status, latency")
+            .arg(method, path, QString::number(json.value(QStringLiteral("http_status")).toInt()),
+                 QString::number(json.value(QStringLiteral("latency_ms")).toInteger()));
+    if (status == QLatin1String("refused"))
+        return TranscriptText::tr("%1 %2 refused by the grants", "a connector call: method, tool")
+            .arg(method, text(json, "tool"));
+    return TranscriptText::tr("%1 %2 failed: %3", "a connector call: method, path or tool, why")
+        .arg(method, path.isEmpty() ? text(json, "tool") : path, text(json, "error"));
+}
+
 } // namespace
 
 QJsonObject promptItem(const turns::TurnRecord &turn)
@@ -65,6 +86,7 @@ QJsonObject transcriptItem(const turns::TurnEventRecord &event)
     if (kind == QLatin1String("tool_use")) {
         QJsonObject result = item(event, QStringLiteral("tool"));
         result.insert(QStringLiteral("id"), text(json, "id"));
+        result.insert(QStringLiteral("name"), text(json, "name"));
         result.insert(QStringLiteral("summary"), text(json, "summary"));
         result.insert(
             QStringLiteral("input"),
@@ -77,6 +99,13 @@ QJsonObject transcriptItem(const turns::TurnEventRecord &event)
         result.insert(QStringLiteral("id"), text(json, "tool_use_id"));
         result.insert(QStringLiteral("text"), text(json, "content"));
         result.insert(QStringLiteral("error"), json.value(QStringLiteral("is_error")).toBool());
+        return result;
+    }
+    if (kind == QLatin1String("connector")) {
+        QJsonObject result = item(event, QStringLiteral("connector"));
+        result.insert(QStringLiteral("tool"), text(json, "tool"));
+        result.insert(QStringLiteral("text"), connectorLine(json));
+        result.insert(QStringLiteral("error"), text(json, "status") != QLatin1String("ok"));
         return result;
     }
     if (kind == QLatin1String("output") || kind == QLatin1String("event")) {
@@ -166,6 +195,8 @@ QString transcriptMarkdown(const QList<turns::TurnRecord> &turns,
                 out << text(json, "text");
             else if (event.kind == QLatin1String("tool_use"))
                 out << QStringLiteral("- `%1`").arg(text(json, "summary"));
+            else if (event.kind == QLatin1String("connector"))
+                out << QStringLiteral("- `%1`").arg(connectorLine(json));
             else if (event.kind == QLatin1String("tool_result") ||
                      event.kind == QLatin1String("output"))
                 out << QStringLiteral("```\n%1\n```")

@@ -1,24 +1,21 @@
 #include "connectors/connector_broker.h"
 
 #include "audit/audit_log.h"
+#include "folders/folder_names.h"
 #include "secrets/secret_store.h"
 #include "store/store.h"
 
 #include <QFile>
+#include <QFutureWatcher>
 #include <QHostAddress>
 #include <QJsonArray>
 #include <QNetworkAccessManager>
+#include <QtConcurrent/QtConcurrentRun>
 
 namespace arizuko::connectors {
 namespace {
 
 const QString auditKind = QStringLiteral("connector.call");
-
-QString parentOf(const QString &folder)
-{
-    const qsizetype slash = folder.lastIndexOf(QLatin1Char('/'));
-    return slash < 0 ? QString() : folder.left(slash);
-}
 
 } // namespace
 
@@ -56,22 +53,40 @@ Result<std::optional<TestOrigin>> testOrigin()
 Result<QByteArray> resolveFolderSecret(secrets::SecretStore &secrets, const QString &folder,
                                        const QString &key)
 {
-    QString at = folder;
-    while (true) {
+    for (const QString &at : folders::folderAndAncestors(folder)) {
         auto value = secrets.get(secrets::SecretScope{at}, key);
         if (value)
             return value;
         if (value.error().code != QLatin1String("secrets.not-found"))
             return value.error();
-        if (at.isEmpty())
-            break;
-        at = parentOf(at);
     }
     return makeError(QStringLiteral("connectors.no-secret"),
                      QStringLiteral("no secret %1 is set for %2 or any folder above it "
                                     "(arizukoctl secret set %1 --folder %2)")
                          .arg(key, folder));
 }
+
+namespace {
+
+// On a worker: the value of each of `keys` for `folder`, from the nearest
+// folder up the tree that holds it.
+Result<QList<SecretValue>> resolveSecrets(store::Store &store, const QStringList &keys,
+                                          const QString &folder)
+{
+    auto secrets = secrets::SecretStore::open(store, QStringLiteral("system:connectors"));
+    if (!secrets)
+        return secrets.error();
+    QList<SecretValue> values;
+    for (const QString &key : keys) {
+        const auto value = resolveFolderSecret(**secrets, folder, key);
+        if (!value)
+            return value.error();
+        values << SecretValue{key, *value};
+    }
+    return values;
+}
+
+} // namespace
 
 ConnectorBroker::ConnectorBroker(store::Store &store, QObject *parent)
     : QObject(parent)
@@ -81,35 +96,38 @@ ConnectorBroker::ConnectorBroker(store::Store &store, QObject *parent)
     m_network->setAutoDeleteReplies(false);
 }
 
-Result<QList<SecretValue>> ConnectorBroker::resolveSecrets(const Connector &connector,
-                                                           const QString &folder)
+void ConnectorBroker::call(const CatalogueEntry &entry, const QString &folder, const QString &turn,
+                           const QJsonObject &arguments, Done done)
 {
-    auto secrets = secrets::SecretStore::open(m_store, QStringLiteral("system:connectors"));
-    if (!secrets)
-        return secrets.error();
-    QList<SecretValue> values;
-    for (const QString &key : connector.secretKeys) {
-        const auto value = resolveFolderSecret(**secrets, folder, key);
-        if (!value)
-            return value.error();
-        values << SecretValue{key, *value};
-    }
-    return values;
+    // Opening the key store can wait on an OS keyring, and reading a value
+    // is a store query: both on a worker, so the thread that serves every
+    // turn's tools never waits for them. The values are read for this call
+    // only and live in its closures, never in this object.
+    auto *resolving = new QFutureWatcher<Result<QList<SecretValue>>>(this);
+    connect(resolving, &QFutureWatcherBase::finished, this,
+            [this, resolving, entry, folder, turn, arguments, done = std::move(done)] {
+                resolving->deleteLater();
+                const Result<QList<SecretValue>> secrets = resolving->result();
+                if (!secrets)
+                    return fail(entry, folder, turn, secrets.error(), done);
+                send(entry, folder, turn, arguments, *secrets, done);
+            });
+    resolving->setFuture(
+        QtConcurrent::run([&store = m_store, keys = entry.connector->secretKeys, folder] {
+            return resolveSecrets(store, keys, folder);
+        }));
 }
 
-void ConnectorBroker::call(const CatalogueEntry &entry, const QString &folder, const QString &turn,
-                           const QJsonObject &arguments,
-                           std::function<void(const ConnectorOutcome &)> done)
+void ConnectorBroker::send(const CatalogueEntry &entry, const QString &folder, const QString &turn,
+                           const QJsonObject &arguments, const QList<SecretValue> &secrets,
+                           Done done)
 {
     const Connector &connector = *entry.connector;
     const Operation &operation = *entry.operation;
-    const auto failed = [&](const Error &error, const QByteArray &path) {
-        audit(entry, folder, turn, QStringLiteral("failed"), 0, 0, path, error.code);
-        done({QStringLiteral("%1 failed: %2").arg(operation.tool, error.message), true});
-    };
+    const auto failed = [&](const Error &error) { fail(entry, folder, turn, error, done); };
     const auto test = testOrigin();
     if (!test)
-        return failed(test.error(), {});
+        return failed(test.error());
     QUrl origin = connector.baseUrl;
     QList<QSslCertificate> trusted;
     if (*test) {
@@ -117,16 +135,13 @@ void ConnectorBroker::call(const CatalogueEntry &entry, const QString &folder, c
         origin.setPath(connector.baseUrl.path());
         trusted = (*test)->trusted;
     }
-    const auto secrets = resolveSecrets(connector, folder);
-    if (!secrets)
-        return failed(secrets.error(), {});
-    auto request = prepareRequest(connector, operation, origin, arguments, *secrets);
+    auto request = prepareRequest(connector, operation, origin, arguments, secrets);
     if (!request)
-        return failed(request.error(), {});
+        return failed(request.error());
     const QByteArray method = request->method;
     const QByteArray path = request->path;
     auto *call = new ConnectorCall(*m_network, std::move(*request), trusted, m_limits, this);
-    call->start([this, call, entry, folder, turn, method, path, values = *secrets,
+    call->start([this, call, entry, folder, turn, method, path, values = secrets,
                  done = std::move(done)](const CallFinished &finished) {
         call->deleteLater();
         const Operation &operation = *entry.operation;
@@ -159,6 +174,13 @@ void ConnectorBroker::call(const CatalogueEntry &entry, const QString &folder, c
     });
 }
 
+void ConnectorBroker::fail(const CatalogueEntry &entry, const QString &folder, const QString &turn,
+                           const Error &error, const Done &done)
+{
+    audit(entry, folder, turn, QStringLiteral("failed"), 0, 0, {}, error.code);
+    done({QStringLiteral("%1 failed: %2").arg(entry.operation->tool, error.message), true});
+}
+
 void ConnectorBroker::recordRefused(const CatalogueEntry &entry, const QString &folder,
                                     const QString &turn, const QString &reason)
 {
@@ -183,6 +205,7 @@ void ConnectorBroker::audit(const CatalogueEntry &entry, const QString &folder, 
         detail.insert(QStringLiteral("path"), QString::fromLatin1(path));
     if (!error.isEmpty())
         detail.insert(QStringLiteral("error"), error);
+    emit called(detail);
     // An audit that cannot be written is reported on stderr, not to the
     // agent: the call itself already happened.
     if (const auto recorded = audit::AuditLog(m_store).record(folder, auditKind, folder, detail);

@@ -1,10 +1,11 @@
 #pragma once
 
 // The host's side of a connector call, after the grants allowed it: read
-// the declared secrets from the folder (nearest folder up the tree wins),
-// build the request, make it, scrub the secrets out of the answer, and
-// write one audit row (folder, turn, tool, scope, key names, status, HTTP
-// status, latency). Secret values never reach a log, an event or an error.
+// the declared secrets from the folder (nearest folder up the tree wins) on
+// a worker, build the request, make it, scrub the secrets out of the
+// answer, and write one audit row (folder, turn, tool, scope, key names,
+// status, HTTP status, latency). Secret values never reach a log, an event
+// or an error.
 
 #include "connectors/connector_call.h"
 #include "connectors/connector_catalogue.h"
@@ -60,15 +61,26 @@ public:
     void setLimits(CallLimits limits) { m_limits = limits; }
 
     // The call of `entry`'s operation for `folder` in `turn` (the grants
-    // already allowed it). `done` is called once, from this thread.
+    // already allowed it). `done` is called once, later, from this thread;
+    // never once this object is gone. `entry` must outlive the call.
     void call(const CatalogueEntry &entry, const QString &folder, const QString &turn,
               const QJsonObject &arguments, std::function<void(const ConnectorOutcome &)> done);
     // The audit row of a call the grants refused (no request was made).
     void recordRefused(const CatalogueEntry &entry, const QString &folder, const QString &turn,
                        const QString &reason);
 
+signals:
+    // Every audited call, as its audit row's detail (method, path without
+    // the query, status, HTTP status, latency, key names; never a value):
+    // what the transcript shows of it.
+    void called(const QJsonObject &detail);
+
 private:
-    Result<QList<SecretValue>> resolveSecrets(const Connector &connector, const QString &folder);
+    using Done = std::function<void(const ConnectorOutcome &)>;
+    void fail(const CatalogueEntry &entry, const QString &folder, const QString &turn,
+              const Error &error, const Done &done);
+    void send(const CatalogueEntry &entry, const QString &folder, const QString &turn,
+              const QJsonObject &arguments, const QList<SecretValue> &secrets, Done done);
     void audit(const CatalogueEntry &entry, const QString &folder, const QString &turn,
                const QString &status, int httpStatus, qint64 latencyMs, const QByteArray &path,
                const QString &error);

@@ -69,4 +69,12 @@ QString parentFolder(const QString &path)
     return slash < 0 ? QString() : path.left(slash);
 }
 
+QStringList folderAndAncestors(const QString &path)
+{
+    QStringList chain{path};
+    while (!chain.last().isEmpty())
+        chain << parentFolder(chain.last());
+    return chain;
+}
+
 } // namespace arizuko::folders

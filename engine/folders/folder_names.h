@@ -7,6 +7,7 @@
 #include "core/result.h"
 
 #include <QString>
+#include <QStringList>
 
 namespace arizuko::folders {
 
@@ -22,5 +23,9 @@ Result<void> validateTopicName(const QString &name);
 
 // The parent folder of `path`, empty for a top-level folder.
 QString parentFolder(const QString &path);
+
+// `path`, its parent, …, and the base folder '': where a folder's secret is
+// looked for, nearest first.
+QStringList folderAndAncestors(const QString &path);
 
 } // namespace arizuko::folders

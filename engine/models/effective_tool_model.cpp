@@ -4,28 +4,41 @@
 
 namespace arizuko::models {
 
-Result<void> EffectiveToolModel::compute(policy::Policy &policy, const QString &folder)
+Result<QList<EffectiveToolModel::Row>> EffectiveToolModel::rowsFor(policy::Policy &policy,
+                                                                   const QString &folder,
+                                                                   const QStringList &actions)
 {
     QList<Row> rows;
-    if (!folder.isEmpty()) {
-        const Result<QStringList> catalogue = policy.grants().toolCatalogue();
-        if (!catalogue)
-            return catalogue.error();
-        const Result<QStringList> visible = policy.grants().effectiveActions(folder, folder);
-        if (!visible)
-            return visible.error();
-        for (const QString &tool : *catalogue) {
-            // authorize() names the row; a call without params is what the
-            // agent's listing asks, so its reason is the one shown.
-            const Result<policy::Decision> decision =
-                policy.grants().authorize(folder, tool, folder);
-            if (!decision)
-                return decision.error();
-            rows.append({tool, visible->contains(tool), decision->decidingGrant, decision->reason});
-        }
+    if (folder.isEmpty())
+        return rows;
+    QStringList catalogue = actions;
+    if (catalogue.isEmpty()) {
+        const Result<QStringList> named = policy.grants().toolCatalogue();
+        if (!named)
+            return named.error();
+        catalogue = *named;
     }
+    const Result<QStringList> visible = policy.grants().effectiveActions(folder, folder, catalogue);
+    if (!visible)
+        return visible.error();
+    for (const QString &tool : std::as_const(catalogue)) {
+        // authorize() names the row; a call without params is what the
+        // agent's listing asks, so its reason is the one shown.
+        const Result<policy::Decision> decision = policy.grants().authorize(folder, tool, folder);
+        if (!decision)
+            return decision.error();
+        rows.append({tool, visible->contains(tool), decision->decidingGrant, decision->reason});
+    }
+    return rows;
+}
+
+Result<void> EffectiveToolModel::compute(policy::Policy &policy, const QString &folder)
+{
+    Result<QList<Row>> rows = rowsFor(policy, folder);
+    if (!rows)
+        return rows.error();
     beginResetModel();
-    m_rows = std::move(rows);
+    m_rows = std::move(*rows);
     endResetModel();
     return {};
 }
@@ -60,7 +73,12 @@ QVariant EffectiveToolModel::data(const QModelIndex &index, int role) const
         return row.decidingGrant ? row.decidingGrant->id : 0;
     if (role != Qt::DisplayRole && role != Qt::ToolTipRole)
         return {};
-    switch (index.column()) {
+    return cellText(row, Column(index.column()));
+}
+
+QString EffectiveToolModel::cellText(const Row &row, Column column)
+{
+    switch (column) {
     case ToolColumn:
         return row.tool;
     case VisibleColumn:
@@ -69,6 +87,8 @@ QVariant EffectiveToolModel::data(const QModelIndex &index, int role) const
         return row.decidingGrant ? policy::describeGrant(*row.decidingGrant) : tr("no grant");
     case ReasonColumn:
         return row.reason;
+    case ColumnCount:
+        break;
     }
     return {};
 }

@@ -1,8 +1,9 @@
 #pragma once
 
 // Which tools a folder's agent will see, and why: for every tool some grant
-// names, visible or not, with the grant that allows it or the deny that
-// blocks it, as the tool gateway will decide them.
+// names (or the actions asked, such as connector scopes), visible or not,
+// with the grant that allows it or the deny that blocks it, as the tool
+// gateway will decide them.
 
 #include "core/result.h"
 #include "policy/grant.h"
@@ -33,8 +34,14 @@ public:
 
     using QAbstractTableModel::QAbstractTableModel;
 
-    // The folder's agent, acting on its own folder (what a turn asks).
+    // The folder's agent, acting on its own folder (what a turn asks), over
+    // `actions`: by default every mcp: tool some grant names.
+    static Result<QList<Row>> rowsFor(policy::Policy &policy, const QString &folder,
+                                      const QStringList &actions = {});
     Result<void> compute(policy::Policy &policy, const QString &folder);
+    // A row's cell as this model shows it (VisibleColumn, DecidedByColumn,
+    // ReasonColumn), for views that show the same reasoning beside more.
+    static QString cellText(const Row &row, Column column);
     const QList<Row> &rows() const { return m_rows; }
     const Row *find(const QString &tool) const;
 

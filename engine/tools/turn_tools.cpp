@@ -82,6 +82,7 @@ TurnTools::TurnTools(store::Store &store, TurnBinding binding, QueueTurn queue, 
           connectors::ConnectorCatalogue::load(store.dataDir())))
     , m_broker(new connectors::ConnectorBroker(store, this))
 {
+    connect(m_broker, &connectors::ConnectorBroker::called, this, &TurnTools::connectorCalled);
     for (const QString &error : m_connectors->errors())
         qWarning("connector definition left out: %s", qPrintable(error));
     for (const connectors::Connector &connector : m_connectors->connectors()) {

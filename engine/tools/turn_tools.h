@@ -59,6 +59,9 @@ signals:
     void messagePosted(const QJsonObject &message);
     // One decided call: tool, scope, allowed, reason, grant (the deciding row's id).
     void callDecided(const QJsonObject &decision);
+    // One connector call as audited: tool, method, path (no query), status,
+    // HTTP status, latency, key names (ConnectorBroker::called).
+    void connectorCalled(const QJsonObject &call);
 
 private:
     // The call's arguments, normalised, when the grants allow it; else the

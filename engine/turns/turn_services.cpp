@@ -77,6 +77,8 @@ gateway::ToolHandler TurnServices::startTools()
             [this](const QJsonObject &message) { emit event(QStringLiteral("message"), message); });
     connect(m_tools.get(), &tools::TurnTools::callDecided, this,
             [this](const QJsonObject &decision) { emit event(QStringLiteral("tool"), decision); });
+    connect(m_tools.get(), &tools::TurnTools::connectorCalled, this,
+            [this](const QJsonObject &call) { emit event(QStringLiteral("connector"), call); });
     // The gateway is closed (stop()) before the server it calls goes.
     return [server = m_mcp.get()](const QByteArray &body, const gateway::ToolReplyTo &reply) {
         server->handle(body, reply);

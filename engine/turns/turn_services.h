@@ -52,7 +52,8 @@ public:
     void stop();
 
 signals:
-    // Something to keep in the transcript: model, gateway, message, tool.
+    // Something to keep in the transcript: model, gateway, message, tool,
+    // connector.
     void event(const QString &kind, const QJsonObject &json);
     // The model API refused the agent: the turn ends now with the reason
     // instead of at its deadline (the agent would retry for minutes).

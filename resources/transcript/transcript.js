@@ -75,6 +75,7 @@ function render(item) {
     case "tool": {
         const details = element("details", "tool");
         details.dataset.tool = item.id;
+        details.dataset.name = item.name || "";
         details.appendChild(element("summary", "", item.summary));
         details.appendChild(element("pre", "input", item.input));
         tools.set(item.id, details);
@@ -91,6 +92,8 @@ function render(item) {
         }
         return output;
     }
+    case "connector":
+        return connectorCall(item);
     case "footer":
         return element("div", "footer", item.text);
     case "error":
@@ -98,6 +101,21 @@ function render(item) {
     default:
         return element("div", "note" + (item.denied ? " denied" : ""), item.text);
     }
+}
+
+// The host's line for a connector call (method, path, HTTP status) goes on
+// the summary of the agent's newest call of that tool not yet marked (an
+// MCP client may prefix the name: mcp__arizuko__<tool>); alone otherwise.
+function connectorCall(item) {
+    const line = element("span", "connector" + (item.error ? " error" : ""), item.text);
+    const calls = Array.from(tools.values()).reverse();
+    const call = calls.find(d => !d.dataset.connector &&
+        (d.dataset.name === item.tool || d.dataset.name.endsWith("__" + item.tool)));
+    if (!call)
+        return element("div", line.className, item.text);
+    call.dataset.connector = item.seq;
+    call.querySelector("summary").prepend(line);
+    return null;
 }
 
 function renderInto(parent, item) {

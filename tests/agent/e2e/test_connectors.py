@@ -118,6 +118,13 @@ class Connectors(unittest.TestCase):
         self.assertIn("HTTP 200", echoed[0])
         self.assertIn("[secret TESTSVC_KEY]", echoed[0])
         self.assertTrue([r for r in results if "GET /api/items/..%2F..%2Fadmin" in r], results)
+        # The host's own record of each call, which the window puts on the
+        # agent's tool call: method, path, status; never the key.
+        calls = [e["json"] for e in self.events if e["kind"] == "connector"]
+        self.assertEqual([(c["tool"], c["method"], c["path"], c["status"], c["http_status"])
+                          for c in calls],
+                         [("testsvc_echo", "GET", "/api/echo-key", "ok", 200),
+                          ("testsvc_get_item", "GET", "/api/items/..%2F..%2Fadmin", "ok", 200)])
         self.assertNotIn(KEY, json.dumps(self.events))
 
     def test_one_audit_row_per_call_without_the_key(self):

@@ -18,6 +18,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QProcess>
+#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -241,10 +242,20 @@ private slots:
     void grantedCallReachesDeclaredMethodAndPath()
     {
         grant(QStringLiteral("ext:testsvc:items:read"));
+        QSignalSpy called(m_tools.get(), &TurnTools::connectorCalled);
         const auto [text, isError] = call(QStringLiteral("testsvc_get_item"),
                                           {{QStringLiteral("id"), QStringLiteral("42")},
                                            {QStringLiteral("q"), QStringLiteral("a b&c=d")}});
         QVERIFY2(!isError, qPrintable(text));
+        // What the transcript shows of it: method, path without the query,
+        // status; the key's name, never its value.
+        QCOMPARE(called.size(), 1);
+        const QJsonObject shown = called.first().first().toJsonObject();
+        QCOMPARE(shown.value(QStringLiteral("method")).toString(), QStringLiteral("GET"));
+        QCOMPARE(shown.value(QStringLiteral("path")).toString(), QStringLiteral("/api/items/42"));
+        QCOMPARE(shown.value(QStringLiteral("http_status")).toInt(), 200);
+        QCOMPARE(shown.value(QStringLiteral("status")).toString(), QStringLiteral("ok"));
+        QVERIFY(!QJsonDocument(shown).toJson().contains(headerKey));
         QVERIFY2(text.startsWith(QStringLiteral("GET /api/items/42 → HTTP 200")), qPrintable(text));
         const QList<QJsonObject> seen = requests();
         QCOMPARE(seen.size(), 1);
@@ -322,6 +333,29 @@ private slots:
         headers = requests().last().value(QStringLiteral("headers")).toObject();
         QCOMPARE(headers.value(QStringLiteral("authorization")).toString(),
                  QStringLiteral("Bearer nearer-key-1"));
+    }
+
+    // The secret is read on a worker: the call returns to the event loop
+    // before any answer, even one that needs no request (no secret set),
+    // so the thread serving every turn's tools never waits on the key store.
+    void theSecretIsNotReadOnTheCallersThread()
+    {
+        grant(QStringLiteral("ext:gitlab:**"));
+        const QJsonObject request{
+            {QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+            {QStringLiteral("id"), 3},
+            {QStringLiteral("method"), QStringLiteral("tools/call")},
+            {QStringLiteral("params"),
+             QJsonObject{{QStringLiteral("name"), QStringLiteral("gitlab_get_issue")},
+                         {QStringLiteral("arguments"),
+                          QJsonObject{{QStringLiteral("project"), QStringLiteral("g/p")},
+                                      {QStringLiteral("iid"), 1}}}}}};
+        std::optional<gateway::ToolReply> answer;
+        m_mcp->handle(QJsonDocument(request).toJson(),
+                      [&answer](const gateway::ToolReply &reply) { answer = reply; });
+        QVERIFY2(!answer, "answered before the event loop turned: the secret was read inline");
+        QTRY_VERIFY_WITH_TIMEOUT(answer.has_value(), 30000);
+        QVERIFY2(answer->body.contains("no secret GITLAB_TOKEN"), answer->body.constData());
     }
 
     void missingSecretIsAClearErrorWithoutARequest()
@@ -581,6 +615,16 @@ private slots:
         QTest::newRow("basic one key")
             << QByteArray(head + tool + "path = \"/a\"\n").replace("bearer", "basic")
             << QStringLiteral("x.toml:5: auth basic reads two secrets");
+        // toml++ stops at its nesting limit, before any stack is at risk.
+        QTest::newRow("deep nesting")
+            << "x = " + QByteArray(30000, '[') << QStringLiteral("x.toml:1:");
+        QTest::newRow("not UTF-8") << head + "description = \"\xff\xfe\"\n"
+                                   << QStringLiteral("x.toml:6:");
+        QByteArray manyTools = head;
+        for (int i = 0; i < 65; ++i)
+            manyTools +=
+                QByteArray(tool).replace("s_t", "s_t" + QByteArray::number(i)) + "path = \"/a\"\n";
+        QTest::newRow("too many tools") << manyTools << QStringLiteral("x.toml:");
         QTest::newRow("control in description")
             << QByteArray(head + tool + "path = \"/a\"\n").replace("\"d\"", "\"d\\u202e\"")
             << QStringLiteral("x.toml:10: 'description' holds a control");

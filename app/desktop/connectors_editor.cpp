@@ -1,0 +1,322 @@
+#include "connectors_editor.h"
+
+#include "editor_widgets.h"
+#include "engine_thread.h"
+#include "models/connector_list_model.h"
+#include "models/connector_operation_model.h"
+#include "models/network_rule_model.h"
+#include "safe_text.h"
+#include "store/store_watcher.h"
+
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QItemSelectionModel>
+#include <QJsonObject>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QTableView>
+#include <QVBoxLayout>
+#include <QtConcurrent>
+#include <utility>
+
+namespace arizuko::desktop {
+namespace {
+
+// The scrubbed answer is shown this far; the rest is the agent's to read.
+constexpr qsizetype shownOutputChars = 8000;
+
+} // namespace
+
+ConnectorsEditor::ConnectorsEditor(store::Store &store, store::StoreWatcher *watcher,
+                                   EngineThread &engine, const QString &folder, QWidget *parent)
+    : QDialog(parent)
+    , m_store(store)
+    , m_engine(engine)
+    , m_connectors(new models::ConnectorListModel(this))
+    , m_operations(new models::ConnectorOperationModel(this))
+    , m_folder(new QComboBox(this))
+    , m_connectorView(makeReadOnlyTable(this, QStringLiteral("connectors"), tr("Connectors")))
+    , m_errors(new QLabel(this))
+    , m_secret(new QLabel(this))
+    , m_setSecret(new QPushButton(tr("Set &secret\u2026"), this))
+    , m_operationsTitle(new QLabel(this))
+    , m_operationView(
+          makeReadOnlyTable(this, QStringLiteral("operations"), tr("The connector's operations")))
+    , m_tryBox(new QGroupBox(tr("Try a read operation"), this))
+    , m_parameters(new QFormLayout)
+    , m_try(new QPushButton(tr("&Try"), this))
+    , m_tryStatus(new QLabel(this))
+    , m_tryOutput(new QPlainTextEdit(this))
+    , m_status(new QLabel(this))
+{
+    setObjectName(QStringLiteral("connectorsEditor"));
+    setWindowTitle(tr("Connectors"));
+    m_connectorView->setModel(m_connectors);
+    m_operationView->setModel(m_operations);
+    m_folder->setObjectName(QStringLiteral("folder"));
+    m_folder->setAccessibleName(tr("Folder"));
+    for (QLabel *label : {m_errors, m_secret, m_operationsTitle, m_tryStatus, m_status}) {
+        label->setWordWrap(true);
+        label->setTextFormat(Qt::PlainText);
+    }
+    m_errors->setObjectName(QStringLiteral("definitionErrors"));
+    m_errors->setProperty("error", true);
+    m_errors->setVisible(false);
+    m_secret->setObjectName(QStringLiteral("secretState"));
+    m_setSecret->setObjectName(QStringLiteral("setSecret"));
+    m_setSecret->setEnabled(false);
+    m_operationsTitle->setObjectName(QStringLiteral("operationsTitle"));
+    m_tryBox->setObjectName(QStringLiteral("tryBox"));
+    m_try->setObjectName(QStringLiteral("try"));
+    m_try->setEnabled(false);
+    m_tryStatus->setObjectName(QStringLiteral("tryStatus"));
+    m_tryOutput->setObjectName(QStringLiteral("tryOutput"));
+    m_tryOutput->setAccessibleName(tr("The answer, with the secret scrubbed"));
+    m_tryOutput->setReadOnly(true);
+    m_tryOutput->setMaximumBlockCount(400);
+    m_status->setObjectName(QStringLiteral("status"));
+
+    auto *reloadButton = new QPushButton(tr("Re&load definitions"), this);
+    reloadButton->setObjectName(QStringLiteral("reload"));
+    auto *top = new QHBoxLayout;
+    auto *folderLabel = new QLabel(tr("&Folder:"), this);
+    folderLabel->setBuddy(m_folder);
+    top->addWidget(folderLabel);
+    top->addWidget(m_folder, 1);
+    top->addWidget(reloadButton);
+    auto *secretRow = new QHBoxLayout;
+    secretRow->addWidget(m_secret, 1);
+    secretRow->addWidget(m_setSecret);
+    auto *tryRow = new QHBoxLayout;
+    tryRow->addWidget(m_try);
+    tryRow->addWidget(m_tryStatus, 1);
+    auto *tryLayout = new QVBoxLayout(m_tryBox);
+    tryLayout->addLayout(m_parameters);
+    tryLayout->addLayout(tryRow);
+    tryLayout->addWidget(m_tryOutput);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(top);
+    layout->addWidget(m_connectorView, 2);
+    layout->addWidget(m_errors);
+    layout->addLayout(secretRow);
+    layout->addWidget(m_operationsTitle);
+    layout->addWidget(m_operationView, 3);
+    layout->addWidget(m_tryBox, 2);
+    layout->addWidget(m_status);
+    layout->addWidget(buttons);
+    resize(1000, 820);
+
+    connect(&m_watcher, &QFutureWatcher<models::ConnectorOverview>::finished, this,
+            &ConnectorsEditor::showOverview);
+    connect(m_folder, &QComboBox::currentIndexChanged, this, &ConnectorsEditor::reload);
+    connect(reloadButton, &QPushButton::clicked, this, &ConnectorsEditor::reload);
+    connect(m_connectorView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            &ConnectorsEditor::selectConnector);
+    connect(m_operationView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            &ConnectorsEditor::selectOperation);
+    connect(m_try, &QPushButton::clicked, this, &ConnectorsEditor::tryOperation);
+    connect(&m_engine, &EngineThread::connectorTried, this, &ConnectorsEditor::showTried);
+    connect(m_setSecret, &QPushButton::clicked, this, [this] {
+        const QString missing = m_connectorView->currentIndex()
+                                    .data(models::ConnectorListModel::MissingSecretRole)
+                                    .toString();
+        emit secretsEditorRequested(currentFolder(), missing);
+    });
+    if (watcher) {
+        // A grant or a secret changed anywhere (here, or by arizukoctl):
+        // the reasons and the "set?" column are read again.
+        connect(watcher, &store::StoreWatcher::grantsChanged, this, &ConnectorsEditor::reload);
+        connect(watcher, &store::StoreWatcher::secretsChanged, this, &ConnectorsEditor::reload);
+        connect(watcher, &store::StoreWatcher::foldersChanged, this,
+                [this] { loadFolders(currentFolder()); });
+    }
+    loadFolders(folder);
+}
+
+QString ConnectorsEditor::currentFolder() const
+{
+    return m_folder->currentData().toString();
+}
+
+QString ConnectorsEditor::currentService() const
+{
+    return m_connectorView->currentIndex().data(models::ConnectorListModel::ServiceRole).toString();
+}
+
+void ConnectorsEditor::loadFolders(const QString &select)
+{
+    if (const Result<void> filled =
+            fillFolderChooser(m_folder, m_store, tr("Choose a folder\u2026"), select);
+        !filled)
+        m_status->setText(filled.error().message);
+    reload();
+}
+
+void ConnectorsEditor::reload()
+{
+    // One worker at a time; a change meanwhile is read once it is done.
+    if (m_watcher.isRunning()) {
+        m_reloadPending = true;
+        return;
+    }
+    m_status->setText(tr("Reading the connectors\u2026"));
+    m_watcher.setFuture(QtConcurrent::run([&store = m_store, folder = currentFolder()] {
+        return models::gatherConnectors(store, folder);
+    }));
+}
+
+void ConnectorsEditor::showOverview()
+{
+    // Read before a change it does not show (a folder chosen, a grant or a
+    // secret changed meanwhile): read again instead.
+    const models::ConnectorOverview overview = m_watcher.result();
+    if (std::exchange(m_reloadPending, false) || overview.folder != currentFolder()) {
+        reload();
+        return;
+    }
+    m_overview = overview;
+    // The selection survives the reset by name.
+    const QString service = currentService();
+    const QString tool =
+        m_operationView->currentIndex().data(models::ConnectorOperationModel::ToolRole).toString();
+    m_connectors->setOverview(m_overview);
+    m_connectorView->resizeColumnsToContents();
+    QStringList errors;
+    for (const QString &error : std::as_const(m_overview.errors))
+        errors << printable(error, 400);
+    m_errors->setText(tr("Definition files left out (the others are in use):\n%1")
+                          .arg(errors.join(QLatin1Char('\n'))));
+    m_errors->setVisible(!errors.isEmpty());
+    const int row = m_connectors->rowOf(service);
+    m_connectorView->selectRow(row < 0 ? 0 : row);
+    selectConnector();
+    if (const int operation = m_operations->rowOf(tool); operation >= 0)
+        m_operationView->selectRow(operation);
+    m_status->setText(m_overview.problem.isEmpty()
+                          ? QString()
+                          : tr("Partly shown: %1").arg(printable(m_overview.problem, 400)));
+    emit loaded();
+}
+
+void ConnectorsEditor::selectConnector()
+{
+    const QString service = currentService();
+    const QString folder = currentFolder();
+    m_operations->show(m_overview, service);
+    m_operationView->resizeColumnsToContents();
+    const QModelIndex current = m_connectorView->currentIndex();
+    const QString missing = current.data(models::ConnectorListModel::MissingSecretRole).toString();
+    if (service.isEmpty())
+        m_secret->clear();
+    else if (folder.isEmpty())
+        m_secret->setText(tr("Choose a folder to see whether its secrets are set."));
+    else
+        m_secret->setText(
+            tr("Secrets for %1: %2")
+                .arg(printable(folder),
+                     current.siblingAtColumn(models::ConnectorListModel::SecretSetColumn)
+                         .data()
+                         .toString()));
+    m_setSecret->setEnabled(!missing.isEmpty());
+    m_operationsTitle->setText(
+        folder.isEmpty()
+            ? tr("Operations of %1; choose a folder to see which its agent will see.")
+                  .arg(printable(service))
+            : tr("Operations of %1, and whether %2's agent will see each in its next turn, and "
+                 "why:")
+                  .arg(printable(service), printable(folder)));
+    selectOperation();
+}
+
+void ConnectorsEditor::selectOperation()
+{
+    while (m_parameters->rowCount() > 0)
+        m_parameters->removeRow(0);
+    m_values.clear();
+    const connectors::Operation *operation =
+        m_operations->operation(m_operationView->currentIndex().row());
+    const bool readable = operation && operation->isRead();
+    // A Try in flight keeps its line until its answer replaces it.
+    if (m_trying.isEmpty()) {
+        m_tryStatus->setProperty("error", false);
+        m_tryStatus->setText(tryHint(operation));
+    }
+    if (readable) {
+        for (const connectors::Parameter &parameter : operation->parameters) {
+            auto *value = new QLineEdit(m_tryBox);
+            value->setObjectName(QStringLiteral("param-") + parameter.name);
+            value->setAccessibleName(parameter.name);
+            value->setPlaceholderText(parameter.required
+                                          ? parameter.description
+                                          : tr("optional: %1").arg(parameter.description));
+            value->setProperty("parameter", parameter.name);
+            connect(value, &QLineEdit::returnPressed, this, &ConnectorsEditor::tryOperation);
+            m_parameters->addRow(parameter.required ? tr("%1 (required):").arg(parameter.name)
+                                                    : QStringLiteral("%1:").arg(parameter.name),
+                                 value);
+            m_values << value;
+        }
+    }
+    m_try->setEnabled(readable && !currentFolder().isEmpty() && m_trying.isEmpty());
+}
+
+QString ConnectorsEditor::tryHint(const connectors::Operation *operation) const
+{
+    if (!operation)
+        return tr("Choose an operation to try.");
+    if (!operation->isRead())
+        return tr("Only a read (GET) operation can be tried here: %1 would change the service.")
+            .arg(QString::fromLatin1(operation->method));
+    if (currentFolder().isEmpty())
+        return tr("Choose the folder whose secret the call uses.");
+    return tr("The host makes the call with %1's secret, as you: the grants are not asked.")
+        .arg(printable(currentFolder()));
+}
+
+void ConnectorsEditor::tryOperation()
+{
+    const connectors::Operation *operation =
+        m_operations->operation(m_operationView->currentIndex().row());
+    if (!operation || !operation->isRead() || currentFolder().isEmpty() || !m_trying.isEmpty())
+        return;
+    QJsonObject arguments;
+    for (const QLineEdit *value : std::as_const(m_values)) {
+        if (!value->text().isEmpty())
+            arguments.insert(value->property("parameter").toString(), value->text());
+    }
+    m_trying = operation->tool;
+    m_try->setEnabled(false);
+    m_tryOutput->clear();
+    m_tryStatus->setProperty("error", false);
+    m_tryStatus->setText(
+        tr("Calling %1 %2\u2026").arg(QString::fromLatin1(operation->method), operation->path));
+    m_engine.tryConnector(currentFolder(), operation->tool, arguments);
+}
+
+void ConnectorsEditor::showTried(const QString &, const QString &tool, const QString &text,
+                                 bool isError)
+{
+    if (tool != m_trying)
+        return;
+    m_trying.clear();
+    // The first line is the request and its status ("GET /x → HTTP 200"),
+    // or the sentence that says why no call was made.
+    const qsizetype newline = text.indexOf(QLatin1Char('\n'));
+    m_tryStatus->setProperty("error", isError);
+    m_tryStatus->setText(printable(newline < 0 ? text : text.left(newline), 600));
+    m_tryOutput->setPlainText(newline < 0 ? QString()
+                                          : text.mid(newline + 1).left(shownOutputChars));
+    const connectors::Operation *operation =
+        m_operations->operation(m_operationView->currentIndex().row());
+    m_try->setEnabled(operation && operation->isRead() && !currentFolder().isEmpty());
+    emit tried();
+}
+
+} // namespace arizuko::desktop

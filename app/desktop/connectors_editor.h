@@ -1,0 +1,95 @@
+#pragma once
+
+// The connectors the host knows (built in and the user's, with where each
+// comes from and every definition file left out, by file and line), each
+// operation with its grant scope and whether the chosen folder's agent sees
+// it and why (the grants editor's reasoning), the secrets a connector reads
+// and whether the folder has them (names only), and "Try": one read (GET)
+// operation made by the host on the engine thread, its status shown here.
+// Everything it reads runs on a worker; nothing waits on the GUI thread.
+
+#include "models/connector_overview.h"
+
+#include <QDialog>
+#include <QFutureWatcher>
+
+class QComboBox;
+class QFormLayout;
+class QGroupBox;
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QPushButton;
+class QTableView;
+
+namespace arizuko::store {
+class Store;
+class StoreWatcher;
+} // namespace arizuko::store
+namespace arizuko::models {
+class ConnectorListModel;
+class ConnectorOperationModel;
+} // namespace arizuko::models
+
+namespace arizuko::desktop {
+
+class EngineThread;
+
+class ConnectorsEditor final : public QDialog
+{
+    Q_OBJECT
+
+public:
+    ConnectorsEditor(store::Store &store, store::StoreWatcher *watcher, EngineThread &engine,
+                     const QString &folder, QWidget *parent = nullptr);
+
+    models::ConnectorListModel *connectors() const { return m_connectors; }
+    models::ConnectorOperationModel *operations() const { return m_operations; }
+    const models::ConnectorOverview &overview() const { return m_overview; }
+    bool isLoading() const { return m_watcher.isRunning(); }
+
+signals:
+    // A worker's overview is shown.
+    void loaded();
+    // A Try's answer is shown.
+    void tried();
+    // "Set secret…": the secrets editor, ready for `name` in `folder`.
+    void secretsEditorRequested(const QString &folder, const QString &name);
+
+private:
+    void loadFolders(const QString &select);
+    void reload();
+    void showOverview();
+    void selectConnector();
+    void selectOperation();
+    QString tryHint(const connectors::Operation *operation) const;
+    void tryOperation();
+    void showTried(const QString &folder, const QString &tool, const QString &text, bool isError);
+    QString currentFolder() const;
+    QString currentService() const;
+
+    store::Store &m_store;
+    EngineThread &m_engine;
+    models::ConnectorListModel *m_connectors;
+    models::ConnectorOperationModel *m_operations;
+    models::ConnectorOverview m_overview;
+    QFutureWatcher<models::ConnectorOverview> m_watcher;
+    bool m_reloadPending = false;
+    QComboBox *m_folder;
+    QTableView *m_connectorView;
+    QLabel *m_errors;
+    QLabel *m_secret;
+    QPushButton *m_setSecret;
+    QLabel *m_operationsTitle;
+    QTableView *m_operationView;
+    QGroupBox *m_tryBox;
+    QFormLayout *m_parameters;
+    QList<QLineEdit *> m_values;
+    QPushButton *m_try;
+    QLabel *m_tryStatus;
+    QPlainTextEdit *m_tryOutput;
+    QString m_trying; // the tool of the Try in flight, or empty
+    QLabel *m_status;
+};
+
+} // namespace arizuko::desktop
