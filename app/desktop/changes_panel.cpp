@@ -1,8 +1,7 @@
 #include "changes_panel.h"
 
 #include "history/turn_changes.h"
-#include "history/turn_history_recorder.h"
-#include "turns/runner_settings.h"
+#include "turn_changes_reader.h"
 
 #include <QFont>
 #include <QHeaderView>
@@ -22,29 +21,10 @@ namespace {
 const QString actor = QStringLiteral("user:gui");
 constexpr int diffRole = Qt::UserRole;
 
-Result<history::SnapshotOptions> options(store::Store &store)
-{
-    const auto settings = turns::RunnerSettings::load(store);
-    if (!settings)
-        return settings.error();
-    return history::snapshotOptions(*settings);
-}
-
-Result<history::TurnChanges> readChanges(store::Store &store, const turns::TurnRecord &turn)
-{
-    const auto snapshot = options(store);
-    if (!snapshot)
-        return snapshot.error();
-    auto history = history::openTurnHistory(store, turn, *snapshot);
-    if (!history)
-        return history.error();
-    return history->changes(turn.id, true);
-}
-
 Result<history::UndoReport> undo(store::Store &store, const turns::TurnRecord &turn,
                                  history::UndoMode mode)
 {
-    const auto snapshot = options(store);
+    const auto snapshot = savedSnapshotOptions(store);
     if (!snapshot)
         return snapshot.error();
     return history::undoTurn(store, turn, mode, *snapshot, actor);
@@ -140,7 +120,9 @@ void ChangesPanel::load()
     m_status->setText(tr("Reading the home's history\u2026"));
     auto result = std::make_shared<std::optional<Result<history::TurnChanges>>>();
     runInBackground(
-        [result, &store = m_store, turn = m_turn] { result->emplace(readChanges(store, turn)); },
+        [result, &store = m_store, turn = m_turn] {
+            result->emplace(readTurnChanges(store, turn));
+        },
         [this, result] {
             const Result<history::TurnChanges> &changes = **result;
             if (!changes) {
