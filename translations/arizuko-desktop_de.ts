@@ -1932,6 +1932,78 @@ Wird vor dem Start festgelegt: Setzen Sie ARIZUKO_DATA_DIR (arizukoctl: --data-d
         <comment>a connector call: method, path or tool, why</comment>
         <translation>%1 %2 fehlgeschlagen: %3</translation>
     </message>
+    <message>
+        <source>added</source>
+        <comment>a file a turn made</comment>
+        <translation>hinzugefügt</translation>
+    </message>
+    <message>
+        <source>deleted</source>
+        <comment>a file a turn removed</comment>
+        <translation>gelöscht</translation>
+    </message>
+    <message>
+        <source>skipped</source>
+        <comment>a name the home&apos;s history did not record</comment>
+        <translation>übersprungen</translation>
+    </message>
+    <message>
+        <source>modified</source>
+        <comment>a file a turn changed</comment>
+        <translation>geändert</translation>
+    </message>
+    <message>
+        <source>The turn&apos;s changes could not be read: %1</source>
+        <translation>Die Änderungen des Durchlaufs konnten nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>over the size limit: recorded by its size and hash only</source>
+        <translation>über der Größengrenze: nur mit Größe und Hash erfasst</translation>
+    </message>
+    <message>
+        <source>its diff is in the turn panel&apos;s Changes tab</source>
+        <translation>sein Diff steht im Reiter „Änderungen“ des Durchlaufs</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n added</source>
+        <translation>
+            <numerusform>%n hinzugefügt</numerusform>
+            <numerusform>%n hinzugefügt</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n modified</source>
+        <translation>
+            <numerusform>%n geändert</numerusform>
+            <numerusform>%n geändert</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n deleted</source>
+        <translation>
+            <numerusform>%n gelöscht</numerusform>
+            <numerusform>%n gelöscht</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n skipped</source>
+        <translation>
+            <numerusform>%n übersprungen</numerusform>
+            <numerusform>%n übersprungen</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Changes: the turn changed no file in the home.</source>
+        <translation>Änderungen: Der Durchlauf hat keine Datei im Home-Verzeichnis geändert.</translation>
+    </message>
+    <message>
+        <source>Changes in the home: %1</source>
+        <translation>Änderungen im Home-Verzeichnis: %1</translation>
+    </message>
+    <message>
+        <source>(the first %1 listed)</source>
+        <translation>(die ersten %1 aufgeführt)</translation>
+    </message>
 </context>
 <context>
     <name>arizuko::desktop::TranscriptView</name>

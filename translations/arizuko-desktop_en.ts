@@ -111,4 +111,35 @@ These folders move, with %n topics, their turns, network rules, grants, routes, 
         </translation>
     </message>
 </context>
+<context>
+    <name>arizuko::desktop::TranscriptText</name>
+    <message numerus="yes">
+        <source>%n added</source>
+        <translation>
+            <numerusform>%n added</numerusform>
+            <numerusform>%n added</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n modified</source>
+        <translation>
+            <numerusform>%n modified</numerusform>
+            <numerusform>%n modified</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n deleted</source>
+        <translation>
+            <numerusform>%n deleted</numerusform>
+            <numerusform>%n deleted</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n skipped</source>
+        <translation>
+            <numerusform>%n skipped</numerusform>
+            <numerusform>%n skipped</numerusform>
+        </translation>
+    </message>
+</context>
 </TS>

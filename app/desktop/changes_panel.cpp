@@ -1,8 +1,7 @@
 #include "changes_panel.h"
 
 #include "history/turn_changes.h"
-#include "history/turn_history_recorder.h"
-#include "turns/runner_settings.h"
+#include "turn_changes_reader.h"
 
 #include <QCheckBox>
 #include <QFont>
@@ -23,26 +22,10 @@ namespace {
 const QString actor = QStringLiteral("user:gui");
 constexpr int diffRole = Qt::UserRole;
 
-Result<history::SnapshotOptions> options(store::Store &store)
-{
-    const auto settings = turns::RunnerSettings::load(store);
-    if (!settings)
-        return settings.error();
-    return history::snapshotOptions(*settings);
-}
-
-Result<history::TurnChanges> readChanges(store::Store &store, const turns::TurnRecord &turn)
-{
-    const auto snapshot = options(store);
-    if (!snapshot)
-        return snapshot.error();
-    return history::turnChanges(store, turn, *snapshot, true);
-}
-
 Result<history::UndoReport> undo(store::Store &store, const turns::TurnRecord &turn,
                                  history::UndoMode mode)
 {
-    const auto snapshot = options(store);
+    const auto snapshot = savedSnapshotOptions(store);
     if (!snapshot)
         return snapshot.error();
     return history::undoTurn(store, turn, mode, *snapshot, actor);
@@ -139,7 +122,9 @@ void ChangesPanel::load()
     m_status->setText(tr("Reading the home's history\u2026"));
     auto result = std::make_shared<std::optional<Result<history::TurnChanges>>>();
     runInBackground(
-        [result, &store = m_store, turn = m_turn] { result->emplace(readChanges(store, turn)); },
+        [result, &store = m_store, turn = m_turn] {
+            result->emplace(readTurnChanges(store, turn));
+        },
         [this, result] {
             const Result<history::TurnChanges> &changes = **result;
             if (!changes) {

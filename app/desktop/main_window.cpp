@@ -133,6 +133,8 @@ MainWindow::MainWindow(store::Store &store, const turns::RunnerSettings &setting
     connect(m_engine, &EngineThread::turnNetworkDecision, this, &MainWindow::onNetworkDecision);
     connect(m_engine, &EngineThread::turnChangesRecorded, m_changes,
             &ChangesPanel::changesRecorded);
+    connect(m_engine, &EngineThread::turnChangesRecorded, m_transcript,
+            &TranscriptView::changesRecorded);
     connect(m_engine, &EngineThread::turnFinished, this, &MainWindow::onTurnFinished);
     statusBar()->showMessage(tr("Starting the engine\u2026"));
     m_engine->start();

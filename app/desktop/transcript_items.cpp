@@ -7,6 +7,8 @@
 
 #include <QCoreApplication>
 #include <QJsonDocument>
+#include <QMap>
+#include <limits>
 
 namespace arizuko::desktop {
 namespace {
@@ -57,6 +59,61 @@ QString connectorLine(const QJsonObject &json)
         .arg(method, path.isEmpty() ? text(json, "tool") : path, text(json, "error"));
 }
 
+// One edit of Edit or MultiEdit: its old and new text.
+QJsonObject edit(const QJsonObject &input)
+{
+    return {{QStringLiteral("old"), text(input, "old_string")},
+            {QStringLiteral("new"), text(input, "new_string")}};
+}
+
+// What the page shows as code rather than as the input's JSON: the file
+// Claude Code's Write makes, and the old and new text of its Edit and
+// MultiEdit (as a diff). False for every other call.
+bool addCodeOfTool(QJsonObject &shown, const QString &tool, const QJsonObject &input)
+{
+    const QString path = text(input, "file_path");
+    if (tool == QLatin1String("Write") && input.value(QStringLiteral("content")).isString()) {
+        shown.insert(QStringLiteral("write"),
+                     QJsonObject{{QStringLiteral("path"), path},
+                                 {QStringLiteral("content"), text(input, "content")}});
+        return true;
+    }
+    QJsonArray edits;
+    if (tool == QLatin1String("Edit") && input.value(QStringLiteral("old_string")).isString())
+        edits.append(edit(input));
+    if (tool == QLatin1String("MultiEdit")) {
+        for (const QJsonValue &each : input.value(QStringLiteral("edits")).toArray())
+            edits.append(edit(each.toObject()));
+    }
+    if (edits.isEmpty())
+        return false;
+    shown.insert(QStringLiteral("path"), path);
+    shown.insert(QStringLiteral("edits"), edits);
+    return true;
+}
+
+// The page's word for a kind of change; its class is the engine's name.
+QString changeKindLabel(history::ChangeKind kind)
+{
+    switch (kind) {
+    case history::ChangeKind::Added:
+        return TranscriptText::tr("added", "a file a turn made");
+    case history::ChangeKind::Deleted:
+        return TranscriptText::tr("deleted", "a file a turn removed");
+    case history::ChangeKind::Skipped:
+        return TranscriptText::tr("skipped", "a name the home's history did not record");
+    case history::ChangeKind::Modified:
+        break;
+    }
+    return TranscriptText::tr("modified", "a file a turn changed");
+}
+
+// A turn that changed a great many files (an install into the home) lists
+// only the first ones, and only so much diff text goes to the page; the
+// Changes tab and `arizukoctl turn changes` have them all.
+constexpr qsizetype changesListed = 500;
+constexpr qsizetype changesDiffChars = 2 * 1024 * 1024;
+
 } // namespace
 
 QJsonObject promptItem(const turns::TurnRecord &turn)
@@ -88,10 +145,10 @@ QJsonObject transcriptItem(const turns::TurnEventRecord &event)
         result.insert(QStringLiteral("id"), text(json, "id"));
         result.insert(QStringLiteral("name"), text(json, "name"));
         result.insert(QStringLiteral("summary"), text(json, "summary"));
-        result.insert(
-            QStringLiteral("input"),
-            QString::fromUtf8(QJsonDocument(json.value(QStringLiteral("input")).toObject())
-                                  .toJson(QJsonDocument::Indented)));
+        const QJsonObject input = json.value(QStringLiteral("input")).toObject();
+        if (!addCodeOfTool(result, text(json, "name"), input))
+            result.insert(QStringLiteral("input"),
+                          QString::fromUtf8(QJsonDocument(input).toJson(QJsonDocument::Indented)));
         return result;
     }
     if (kind == QLatin1String("tool_result")) {
@@ -180,6 +237,66 @@ QJsonObject footerItem(const turns::TurnRecord &turn)
             {QStringLiteral("seq"), std::numeric_limits<int>::max()},
             {QStringLiteral("type"), QStringLiteral("footer")},
             {QStringLiteral("text"), line}};
+}
+
+QJsonObject changesItem(const QString &turnId, const Result<history::TurnChanges> &changes)
+{
+    QJsonObject result{{QStringLiteral("turn"), turnId},
+                       {QStringLiteral("seq"), std::numeric_limits<int>::max() - 1},
+                       {QStringLiteral("type"), QStringLiteral("changes")}};
+    if (!changes) {
+        if (changes.error().code == u"history.none" || changes.error().code == u"history.no-turn")
+            return {};
+        result.insert(QStringLiteral("title"),
+                      TranscriptText::tr("The turn's changes could not be read: %1")
+                          .arg(changes.error().message));
+        result.insert(QStringLiteral("files"), QJsonArray());
+        return result;
+    }
+    QMap<history::ChangeKind, int> counts;
+    QJsonArray files;
+    qsizetype diffChars = 0;
+    for (const history::FileChange &change : changes->files) {
+        ++counts[change.kind];
+        if (files.size() >= changesListed)
+            continue;
+        QString note = change.why;
+        if (note.isEmpty() && !change.stored)
+            note = TranscriptText::tr("over the size limit: recorded by its size and hash only");
+        QJsonObject file{{QStringLiteral("path"), change.path},
+                         {QStringLiteral("kind"), history::changeKindName(change.kind)},
+                         {QStringLiteral("label"), changeKindLabel(change.kind)}};
+        if (diffChars + change.diff.size() <= changesDiffChars) {
+            diffChars += change.diff.size();
+            file.insert(QStringLiteral("diff"), change.diff);
+        } else if (note.isEmpty()) {
+            note = TranscriptText::tr("its diff is in the turn panel's Changes tab");
+        }
+        if (!note.isEmpty())
+            file.insert(QStringLiteral("note"), note);
+        files.append(file);
+    }
+    QStringList parts;
+    if (counts.value(history::ChangeKind::Added))
+        parts << TranscriptText::tr("%n added", nullptr, counts.value(history::ChangeKind::Added));
+    if (counts.value(history::ChangeKind::Modified))
+        parts << TranscriptText::tr("%n modified", nullptr,
+                                    counts.value(history::ChangeKind::Modified));
+    if (counts.value(history::ChangeKind::Deleted))
+        parts << TranscriptText::tr("%n deleted", nullptr,
+                                    counts.value(history::ChangeKind::Deleted));
+    if (counts.value(history::ChangeKind::Skipped))
+        parts << TranscriptText::tr("%n skipped", nullptr,
+                                    counts.value(history::ChangeKind::Skipped));
+    QString title =
+        parts.isEmpty()
+            ? TranscriptText::tr("Changes: the turn changed no file in the home.")
+            : TranscriptText::tr("Changes in the home: %1").arg(parts.join(QStringLiteral(", ")));
+    if (changes->files.size() > files.size())
+        title += QLatin1Char(' ') + TranscriptText::tr("(the first %1 listed)").arg(files.size());
+    result.insert(QStringLiteral("title"), title);
+    result.insert(QStringLiteral("files"), files);
+    return result;
 }
 
 QString transcriptMarkdown(const QList<turns::TurnRecord> &turns,

@@ -3,6 +3,7 @@
 #include "transcript_bridge.h"
 #include "transcript_items.h"
 #include "transcript_page.h"
+#include "turn_changes_reader.h"
 #include "turn_records/turn_records.h"
 #include "turns/turn_event_slice.h"
 
@@ -31,6 +32,7 @@ TranscriptView::TranscriptView(store::Store &store, QWidget *parent)
     , m_page(new TranscriptPage(m_view))
     , m_channel(new QWebChannel(m_page))
     , m_bridge(new TranscriptBridge(m_channel))
+    , m_changes(new TurnChangesReader(store, this))
     , m_findBar(new QWidget(this))
     , m_findText(new QLineEdit(m_findBar))
 {
@@ -48,6 +50,7 @@ TranscriptView::TranscriptView(store::Store &store, QWidget *parent)
     m_view->setObjectName(QStringLiteral("transcriptView"));
     m_page->load(QUrl(QStringLiteral("qrc:/transcript/transcript.html")));
     connect(m_bridge, &TranscriptBridge::earlierRequested, this, &TranscriptView::showEarlier);
+    connect(m_changes, &TurnChangesReader::itemRead, this, &TranscriptView::showChanges);
 
     m_findText->setPlaceholderText(tr("Find in the transcript"));
     m_findText->setAccessibleName(tr("Find in the transcript"));
@@ -139,8 +142,10 @@ QJsonArray TranscriptView::takeEarlierPage()
             read->removeFirst();
         for (const QJsonValue &value : transcriptItems(*read))
             slice.append(value);
-        if (fresh && turns::isTerminal(turn.state))
+        if (fresh && turns::isTerminal(turn.state)) {
             slice.append(footerItem(turn));
+            m_changes->read(turn);
+        }
         events += int(read->size());
         m_firstSeq = reachedStart ? 0 : read->first().seq;
         slices.prepend(slice);
@@ -187,9 +192,33 @@ void TranscriptView::endTurn(const turns::TurnRecord &turn)
         if (m_turns[index].id == turn.id) {
             m_turns[index] = turn;
             m_bridge->showAppended(QJsonArray{footerItem(turn)});
+            m_changes->read(turn);
             return;
         }
     }
+}
+
+qsizetype TranscriptView::shownTurn(const QString &turnId) const
+{
+    for (qsizetype index = m_turns.size() - 1; index >= m_firstShown; --index) {
+        if (m_turns[index].id == turnId)
+            return index;
+    }
+    return -1;
+}
+
+void TranscriptView::changesRecorded(const QString &turnId)
+{
+    const qsizetype index = shownTurn(turnId);
+    if (index >= 0 && turns::isTerminal(m_turns[index].state))
+        m_changes->read(m_turns[index]);
+}
+
+void TranscriptView::showChanges(const QJsonObject &item)
+{
+    // Read for a topic since left, or a turn no longer on the page: dropped.
+    if (shownTurn(item.value(QStringLiteral("turn")).toString()) >= 0)
+        m_bridge->showAppended(QJsonArray{item});
 }
 
 void TranscriptView::showFindBar()

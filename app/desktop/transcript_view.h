@@ -3,7 +3,8 @@
 // The transcript of one topic: a web page loaded once, fed through
 // TranscriptBridge. Opening a topic draws one page from its end (a long
 // turn only its tail), earlier pages on request, and appends a running
-// turn's events as the engine reports them.
+// turn's events as the engine reports them. Each ended turn shown gets a
+// Changes block from its home's history, read on a worker.
 // Ctrl+F finds text; the whole topic can be copied as markdown.
 
 #include "turn_records/turn_record.h"
@@ -24,6 +25,7 @@ namespace arizuko::desktop {
 
 class TranscriptBridge;
 class TranscriptPage;
+class TurnChangesReader;
 
 class TranscriptView final : public QWidget
 {
@@ -46,6 +48,9 @@ public:
     void addTurn(const turns::TurnRecord &turn);
     void addEvents(const QList<turns::TurnEventRecord> &events);
     void endTurn(const turns::TurnRecord &turn);
+    // The home's history recorded a turn's snapshot after: its Changes
+    // block is read (again) if the turn is shown.
+    void changesRecorded(const QString &turnId);
 
     void showFindBar();
     QString markdown() const;
@@ -62,6 +67,9 @@ private:
     // Reads the page before what is shown and marks it shown; its items in order.
     QJsonArray takeEarlierPage();
     void find(bool backward);
+    // The index in m_turns of a turn on the page, or -1.
+    qsizetype shownTurn(const QString &turnId) const;
+    void showChanges(const QJsonObject &item);
 
     store::Store &m_store;
     QString m_folder;
@@ -77,6 +85,7 @@ private:
     TranscriptPage *m_page;
     QWebChannel *m_channel;
     TranscriptBridge *m_bridge;
+    TurnChangesReader *m_changes;
     QWidget *m_findBar;
     QLineEdit *m_findText;
 };

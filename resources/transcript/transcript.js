@@ -1,8 +1,9 @@
 // The transcript page: loaded once, then fed items over QWebChannel by
 // TranscriptBridge (app/desktop/transcript_bridge.h). Every string from the
 // agent goes in as text; the only HTML is cmark-gfm's rendering of
-// markdown, made on the C++ side with raw HTML disabled, and cleaned here
-// once more against an allowlist before it touches the document.
+// markdown, made on the C++ side with raw HTML disabled, and highlight.js's
+// spans (code.js), both cleaned here once more against an allowlist before
+// they touch the document.
 "use strict";
 
 const allowedTags = new Set(["P", "EM", "STRONG", "CODE", "PRE", "A", "UL", "OL", "LI",
@@ -68,8 +69,11 @@ function render(item) {
     switch (item.type) {
     case "prompt":
         return element("div", "prompt", item.text);
-    case "text":
-        return markdown(item.html);
+    case "text": {
+        const text = markdown(item.html);
+        highlightWhenSeen(text);
+        return text;
+    }
     case "thinking":
         return element("div", "thinking", item.text);
     case "tool": {
@@ -77,7 +81,9 @@ function render(item) {
         details.dataset.tool = item.id;
         details.dataset.name = item.name || "";
         details.appendChild(element("summary", "", item.summary));
-        details.appendChild(element("pre", "input", item.input));
+        const input = element("pre", "input");
+        fillToolInput(details, input, item);
+        details.appendChild(input);
         tools.set(item.id, details);
         return details;
     }
@@ -127,6 +133,22 @@ function renderInto(parent, item) {
     }
 }
 
+// A turn's changes, read from the home's history after the turn: once per
+// turn (a new reading replaces the old), before its closing line.
+function showChanges(item) {
+    const section = turns.get(item.turn);
+    if (!section)
+        return;
+    const node = changesBlock(item);
+    node.dataset.seq = item.seq;
+    node.dataset.type = item.type;
+    const shown = section.querySelector(":scope > .changes");
+    if (shown)
+        shown.replaceWith(node);
+    else
+        section.insertBefore(node, section.querySelector(":scope > .footer"));
+}
+
 // Whether the page follows its end: a topic opens at its newest turn, and
 // stays there as it grows or as the view changes size (the window resized,
 // a bar shown above the prompt), until the reader scrolls up.
@@ -137,8 +159,12 @@ window.addEventListener("scroll", () => { following = atEnd(); }, {passive: true
 window.addEventListener("resize", () => { if (following) toEnd(); });
 
 function append(items) {
-    for (const item of items)
-        renderInto(turnSection(item.turn), item);
+    for (const item of items) {
+        if (item.type === "changes")
+            showChanges(item);
+        else
+            renderInto(turnSection(item.turn), item);
+    }
     if (following)
         toEnd();
 }

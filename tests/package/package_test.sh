@@ -102,7 +102,8 @@ for path in /usr/bin/arizuko-desktop /usr/bin/arizukoctl \
     /usr/share/metainfo/org.arizuko.desktop.metainfo.xml \
     /usr/share/man/man1/arizukoctl.1.gz /usr/share/man/man1/arizuko-desktop.1.gz /usr/share/man/man1/arizuko-egress.1.gz \
     /usr/share/bash-completion/completions/arizukoctl \
-    /usr/share/doc/arizuko-desktop/copyright /usr/share/doc/arizuko-desktop/changelog.gz; do
+    /usr/share/doc/arizuko-desktop/copyright /usr/share/doc/arizuko-desktop/changelog.gz \
+    /usr/share/doc/arizuko-desktop/highlight.js-LICENSE; do
     grep -qx "$path" "$scratch/contents" || fail "the package lacks $path"
 done
 dpkg-deb --field "$deb" Depends >"$scratch/depends"

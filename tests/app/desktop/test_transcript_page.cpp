@@ -6,16 +6,19 @@
 
 #include "agent/agent_events.h"
 #include "folders/folders.h"
+#include "history/home_history.h"
 #include "store/store.h"
 #include "store/timestamp.h"
 #include "transcript_bridge.h"
 #include "transcript_page.h"
 #include "transcript_view.h"
+#include "turn_changes_reader.h"
 #include "turn_records/turn_records.h"
 #include "web_test_support.h"
 
 #include <QApplication>
 #include <QDesktopServices>
+#include <QDir>
 #include <QFile>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -65,6 +68,84 @@ const QString canaryUnset = QStringLiteral("typeof window.canary === 'undefined'
 // javascript: link (its URL dropped) and the web link; the raw <a> is raw
 // HTML, which is never rendered.
 constexpr int renderedLinks = 2;
+
+// Nothing from the agent ran or can run: the canary is unset, no element
+// that runs or loads anything is on the page, no handler attribute. Counts
+// come back as text: a script that threw or timed out answers nothing,
+// which toInt() would read as the 0 these checks want.
+void verifyNothingRan(QWebEnginePage *page)
+{
+    QVERIFY(runJavaScript(page, canaryUnset).toBool());
+    QCOMPARE(runJavaScript(page, QStringLiteral("String(document.querySelectorAll('#turns script, "
+                                                "#turns img, #turns iframe, #turns svg, #turns "
+                                                "object, #turns b').length)"))
+                 .toString(),
+             QStringLiteral("0"));
+    QCOMPARE(runJavaScript(page,
+                           QStringLiteral("String(Array.from(document.querySelectorAll('#turns *'))"
+                                          ".filter(e => Array.from(e.attributes).some(a => "
+                                          "a.name.startsWith('on'))).length)"))
+                 .toString(),
+             QStringLiteral("0"));
+}
+
+// The view shown, with topic corp/main, once its page is connected.
+bool showsTopicMain(TranscriptView &view)
+{
+    view.resize(1000, 900);
+    view.show();
+    QSignalSpy ready(view.bridge(), &desktop::TranscriptBridge::ready);
+    view.showTopic(QStringLiteral("corp"), QStringLiteral("main"));
+    return ready.wait(30000);
+}
+
+turns::TurnEventRecord textEvent(const QString &turn, qint64 seq, const QString &markdown)
+{
+    return {turn, seq, QStringLiteral("text"), QJsonObject{{QStringLiteral("text"), markdown}},
+            store::nowTimestamp()};
+}
+
+turns::TurnEventRecord toolEvent(const QString &turn, qint64 seq, const QString &name,
+                                 const QString &id, const QJsonObject &input)
+{
+    return {turn, seq, QStringLiteral("tool_use"),
+            QJsonObject{
+                {QStringLiteral("id"), id},
+                {QStringLiteral("name"), name},
+                {QStringLiteral("summary"),
+                 name + QStringLiteral(": ") + input.value(QStringLiteral("file_path")).toString()},
+                {QStringLiteral("input"), input}},
+            store::nowTimestamp()};
+}
+
+void writeFile(const QString &path, const QByteArray &data)
+{
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    QCOMPARE(file.write(data), data.size());
+}
+
+void screenshot(QWidget *widget, const QString &name)
+{
+    QDir().mkpath(QStringLiteral(SCREENSHOT_DIR));
+    const QString path = QDir(QStringLiteral(SCREENSHOT_DIR)).filePath(name);
+    QVERIFY2(widget->grab().save(path), qPrintable(path));
+    qInfo("screenshot %s", qPrintable(path));
+}
+
+// Opens the tool call's fold and answers its input's code when drawn.
+QString openTool(QWebEnginePage *page, const QString &id)
+{
+    runJavaScript(page, QStringLiteral("document.querySelector('details.tool[data-tool=\"%1\"]')"
+                                       ".open = true; true")
+                            .arg(id));
+    const QString input =
+        QStringLiteral("document.querySelector('details.tool[data-tool=\"%1\"] pre.input')")
+            .arg(id);
+    if (!waitForScript(page, input + QStringLiteral(".querySelector('code.hljs') !== null")))
+        return {};
+    return input;
+}
 
 // Stands in for the desktop browser: records what the page asked it to open.
 class OpenedUrls : public QObject
@@ -194,21 +275,7 @@ private slots:
                 .toString(),
             QStringLiteral("done in 0.0 s \u00b7 100 tokens in, 20 out \u00b7 $0.0010"));
 
-        // Nothing from the agent ran or can run. Counts come back as text: a
-        // script that threw or timed out answers nothing, which toInt() would
-        // read as the 0 these checks want.
-        QVERIFY(runJavaScript(page, canaryUnset).toBool());
-        QCOMPARE(runJavaScript(page, QStringLiteral("String(document.querySelectorAll('#turns "
-                                                    "script, #turns img, #turns iframe').length)"))
-                     .toString(),
-                 QStringLiteral("0"));
-        QCOMPARE(
-            runJavaScript(
-                page, QStringLiteral(
-                          "String(Array.from(document.querySelectorAll('#turns *')).filter(e => "
-                          "Array.from(e.attributes).some(a => a.name.startsWith('on'))).length)"))
-                .toString(),
-            QStringLiteral("0"));
+        verifyNothingRan(page);
         QCOMPARE(
             runJavaScript(page,
                           QStringLiteral(
@@ -353,6 +420,275 @@ private slots:
             runJavaScript(page, QStringLiteral("document.querySelectorAll('section.turn').length"))
                 .toInt(),
             1);
+    }
+
+    void highlightsCodeBlocksWritesEditsAndTheTurnsChanges()
+    {
+        // A turn's home and its real history: before, the turn's writes, after.
+        const auto home =
+            folders::Folders(*m_store, QStringLiteral("user:test")).home(QStringLiteral("corp"));
+        QVERIFY(home.ok());
+        const QDir homeDir(home->path);
+        writeFile(homeDir.filePath(QStringLiteral("edit.py")), "def f():\n    return 'two'\n");
+        writeFile(homeDir.filePath(QStringLiteral("gone.txt")), "bye\n");
+        const turns::TurnRecord turn = turnRecord(1, turns::TurnState::Running);
+        turns::TurnRecords records(*m_store);
+        auto history = history::HomeHistory::open(m_store->dataDir(), home->id, {});
+        QVERIFY(history.ok());
+        const history::TurnLabel label{turn.id, turn.topic, turn.prompt};
+        QVERIFY(history->recordBefore(label).ok());
+        writeFile(homeDir.filePath(QStringLiteral("edit.py")), "def f():\n    return 2\n");
+        QVERIFY(QFile::remove(homeDir.filePath(QStringLiteral("gone.txt"))));
+        writeFile(homeDir.filePath(QStringLiteral("new.html")), "<b>new</b>\n");
+        QVERIFY(history->recordAfter(label).ok());
+
+        TranscriptView view(*m_store);
+        QVERIFY(showsTopicMain(view));
+        QVERIFY(records.insert(turn).ok());
+        view.addTurn(turn);
+        const QList<turns::TurnEventRecord> events{
+            textEvent(turn.id, 1,
+                      QStringLiteral("Here:\n\n```python\nimport os\n\ndef f():\n    return "
+                                     "'two'  # old\n```\n")),
+            toolEvent(turn.id, 2, QStringLiteral("Write"), QStringLiteral("toolu_write"),
+                      {{QStringLiteral("file_path"), QStringLiteral("/home/agent/hello.rs")},
+                       {QStringLiteral("content"),
+                        QStringLiteral("fn main() {\n    println!(\"hi\");\n}\n")}}),
+            toolEvent(turn.id, 3, QStringLiteral("Edit"), QStringLiteral("toolu_edit"),
+                      {{QStringLiteral("file_path"), QStringLiteral("/home/agent/edit.py")},
+                       {QStringLiteral("old_string"), QStringLiteral("def f():\n    return 'two'")},
+                       {QStringLiteral("new_string"), QStringLiteral("def f():\n    return 2")}})};
+        QVERIFY(records.appendEvents(events).ok());
+        view.addEvents(events);
+        turns::TurnRecord ended = turn;
+        ended.state = turns::TurnState::Done;
+        ended.endedAt = store::nowTimestamp();
+        // Ended in the store too: opened again, it is read from there.
+        QVERIFY(records.setState(ended.id, ended.state, ended.endedAt).ok());
+        view.endTurn(ended);
+        QWebEnginePage *page = view.page();
+
+        // The code block by its fence's language, once seen.
+        QVERIFY(waitForScript(
+            page, QStringLiteral("document.querySelector('.text pre code.hljs.language-python "
+                                 ".hljs-keyword') !== null")));
+        QCOMPARE(runJavaScript(
+                     page, QStringLiteral("document.querySelector('.text pre code').textContent"))
+                     .toString(),
+                 QStringLiteral("import os\n\ndef f():\n    return 'two'  # old\n"));
+        QVERIFY(runJavaScript(page, QStringLiteral("document.querySelector('.text pre code "
+                                                   ".hljs-comment').textContent === '# old'"))
+                    .toBool());
+
+        // The file Write makes, by its extension; drawn only once opened.
+        QCOMPARE(runJavaScript(
+                     page, QStringLiteral(
+                               "document.querySelector('details.tool[data-tool=\"toolu_write\"] "
+                               "pre.input').childNodes.length"))
+                     .toInt(),
+                 0);
+        const QString write = openTool(page, QStringLiteral("toolu_write"));
+        QVERIFY(!write.isEmpty());
+        QCOMPARE(runJavaScript(page, write + QStringLiteral(".textContent")).toString(),
+                 QStringLiteral("fn main() {\n    println!(\"hi\");\n}\n"));
+        QVERIFY(runJavaScript(page,
+                              write + QStringLiteral(".querySelectorAll('.hljs-keyword, "
+                                                     ".hljs-built_in, .hljs-string').length >= 2"))
+                    .toBool());
+
+        // Edit's old and new text as a diff, the code highlighted by the file's name.
+        const QString edit = openTool(page, QStringLiteral("toolu_edit"));
+        QVERIFY(!edit.isEmpty());
+        QCOMPARE(runJavaScript(page, edit + QStringLiteral(".textContent")).toString(),
+                 QStringLiteral(" def f():\n-    return 'two'\n+    return 2"));
+        QCOMPARE(runJavaScript(
+                     page, edit + QStringLiteral(".querySelector('.hljs-deletion').textContent"))
+                     .toString(),
+                 QStringLiteral("-    return 'two'"));
+        QCOMPARE(runJavaScript(
+                     page, edit + QStringLiteral(".querySelector('.hljs-addition').textContent"))
+                     .toString(),
+                 QStringLiteral("+    return 2"));
+        QVERIFY(
+            runJavaScript(
+                page,
+                edit +
+                    QStringLiteral(
+                        ".querySelector('.hljs-addition .hljs-keyword').textContent === 'return'"))
+                .toBool());
+
+        // The turn's Changes block, from its history: exactly its files,
+        // before the closing line, each diff the history's own.
+        const QString files = QStringLiteral(
+            "Array.from(document.querySelectorAll('.changes details.change')).map(d => "
+            "d.dataset.kind + ' ' + d.dataset.path).sort().join(',')");
+        QVERIFY2(waitForScript(
+                     page, files + QStringLiteral(
+                                       " === 'added new.html,deleted gone.txt,modified edit.py'")),
+                 qPrintable(runJavaScript(page, files).toString()));
+        QCOMPARE(runJavaScript(
+                     page, QStringLiteral(
+                               "Array.from(document.querySelectorAll('section.turn > *')).map(e => "
+                               "e.dataset.type).slice(-2).join(' ')"))
+                     .toString(),
+                 QStringLiteral("changes footer"));
+        QVERIFY(runJavaScript(
+                    page,
+                    QStringLiteral(
+                        "document.querySelector('.changes-title').textContent.includes('1 added')"))
+                    .toBool());
+        const auto changes = desktop::readTurnChanges(*m_store, ended);
+        QVERIFY(changes.ok());
+        QCOMPARE(changes->files.size(), 3);
+        for (const history::FileChange &change : changes->files) {
+            const QString diff =
+                QStringLiteral(
+                    "Array.from(document.querySelectorAll('.changes details.change')).find(d => "
+                    "d.dataset.path === '%1')")
+                    .arg(change.path);
+            runJavaScript(page, diff + QStringLiteral(".open = true; true"));
+            QVERIFY(waitForScript(
+                page, diff + QStringLiteral(".querySelector('pre.diff code.hljs') !== null")));
+            QString recorded = change.diff;
+            if (recorded.endsWith(QLatin1Char('\n')))
+                recorded.chop(1);
+            QCOMPARE(
+                runJavaScript(page, diff + QStringLiteral(".querySelector('pre.diff').textContent"))
+                    .toString(),
+                recorded);
+        }
+        QVERIFY(
+            runJavaScript(
+                page,
+                QStringLiteral(
+                    "const d = document.querySelector('.changes "
+                    "details.change[data-path=\"edit.py\"]'); "
+                    "d.querySelector('.hljs-deletion .hljs-string').textContent === \"'two'\" && "
+                    "d.querySelector('.hljs-addition .hljs-number').textContent === '2' && "
+                    "d.querySelector('.hljs-meta').textContent.startsWith('@@')"))
+                .toBool());
+        QVERIFY(
+            runJavaScript(
+                page, QStringLiteral(
+                          "document.querySelector('.changes details.change[data-path=\"new.html\"] "
+                          ".hljs-addition .hljs-tag') !== null"))
+                .toBool());
+        QTest::qWait(300);
+        screenshot(&view, QStringLiteral("transcript-highlighting.png"));
+
+        // Opened again from the store, the ended turn has its block again.
+        view.showTopic(QStringLiteral("corp"), QStringLiteral("other"));
+        view.showTopic(QStringLiteral("corp"), QStringLiteral("main"));
+        QVERIFY(waitForScript(
+            page,
+            files + QStringLiteral(" === 'added new.html,deleted gone.txt,modified edit.py'")));
+        QCOMPARE(runJavaScript(
+                     page, QStringLiteral("String(document.querySelectorAll('.changes').length)"))
+                     .toString(),
+                 QStringLiteral("1"));
+    }
+
+    void aHostileCodeBlockRendersInert()
+    {
+        TranscriptView view(*m_store);
+        QVERIFY(showsTopicMain(view));
+        const turns::TurnRecord turn = turnRecord(1, turns::TurnState::Running);
+        turns::TurnRecords records(*m_store);
+        QVERIFY(records.insert(turn).ok());
+        view.addTurn(turn);
+        const QString hostile = QStringLiteral(
+            "</code></pre></script><script>window.canary = 'code'</script>"
+            "<img src=x onerror=\"window.canary = 'img'\"><iframe src=\"https://example.com/\">"
+            "</iframe><span class=\"hljs-keyword\" onclick=\"window.canary = 'span'\">x</span>");
+        const QString longLine = QString(300000, QLatin1Char('a')) + hostile;
+        const QList<turns::TurnEventRecord> events{
+            textEvent(turn.id, 1, QStringLiteral("```html\n%1\n```\n").arg(hostile)),
+            textEvent(turn.id, 2,
+                      QStringLiteral("```<script>window.canary='fence'</script>\n"
+                                     "%1\n```\n")
+                          .arg(hostile)),
+            toolEvent(turn.id, 3, QStringLiteral("Write"), QStringLiteral("toolu_write"),
+                      {{QStringLiteral("file_path"), QStringLiteral("/home/agent/x.html")},
+                       {QStringLiteral("content"), hostile}}),
+            toolEvent(turn.id, 4, QStringLiteral("Edit"), QStringLiteral("toolu_edit"),
+                      {{QStringLiteral("file_path"), QStringLiteral("/home/agent/x.svg")},
+                       {QStringLiteral("old_string"), hostile},
+                       {QStringLiteral("new_string"), QStringLiteral("<svg onload=\"window.canary"
+                                                                     " = 'svg'\"/>")}}),
+            textEvent(turn.id, 5, QStringLiteral("```javascript\n%1\n```\n").arg(longLine)),
+            textEvent(turn.id, 6, QStringLiteral("```\n%1\n```\n").arg(longLine))};
+        QVERIFY(records.appendEvents(events).ok());
+        view.addEvents(events);
+        QWebEnginePage *page = view.page();
+        QVERIFY(waitForScript(
+            page,
+            QStringLiteral("document.querySelectorAll('section.turn > .text').length === 4")));
+        // The blocks are highlighted where they are seen: each is brought into view.
+        for (int block = 0; block < 4; ++block) {
+            runJavaScript(page, QStringLiteral("document.querySelectorAll('.text pre code')[%1]"
+                                               ".scrollIntoView(); true")
+                                    .arg(block));
+            QVERIFY2(
+                waitForScript(
+                    page, QStringLiteral("document.querySelectorAll('.text pre code')[%1].classList"
+                                         ".contains('hljs')")
+                              .arg(block)),
+                qPrintable(QString::number(block)));
+        }
+        QVERIFY(!openTool(page, QStringLiteral("toolu_write")).isEmpty());
+        QVERIFY(!openTool(page, QStringLiteral("toolu_edit")).isEmpty());
+        // Highlighted as HTML, all of it text.
+        QVERIFY(
+            runJavaScript(
+                page, QStringLiteral(
+                          "document.querySelector('.text code.language-html .hljs-tag') !== null"))
+                .toBool());
+        QVERIFY(
+            runJavaScript(
+                page, QStringLiteral(
+                          "document.querySelector('.text code.language-html').textContent === %1")
+                          .arg(QStringLiteral("'") +
+                               QString(hostile).replace(QLatin1Char('\''), QStringLiteral("\\'")) +
+                               QStringLiteral("\\n'")))
+                .toBool());
+        // The long lines are there whole, plain past the limit.
+        QCOMPARE(
+            runJavaScript(
+                page,
+                QStringLiteral(
+                    "String(document.querySelectorAll('.text pre code')[2].textContent.length)"))
+                .toString(),
+            QString::number(longLine.size() + 1));
+        QCOMPARE(
+            runJavaScript(
+                page, QStringLiteral(
+                          "String(document.querySelectorAll('.text pre code')[2].children.length)"))
+                .toString(),
+            QStringLiteral("0"));
+
+        // Nothing ran, nothing was added: only the page's own elements.
+        verifyNothingRan(page);
+        QCOMPARE(
+            runJavaScript(
+                page, QStringLiteral(
+                          "Array.from(new Set(Array.from(document.querySelectorAll('#turns pre *'))"
+                          ".map(e => e.tagName))).sort().join(',')"))
+                .toString(),
+            QStringLiteral("CODE,SPAN"));
+
+        // The page still works: a later event shows.
+        const turns::TurnEventRecord after = textEvent(turn.id, 7, QStringLiteral("still here"));
+        QVERIFY(records.appendEvents({after}).ok());
+        view.addEvents({after});
+        QVERIFY(waitForScript(
+            page,
+            QStringLiteral(
+                "document.querySelector('section.turn > .text:last-child').textContent.trim() === "
+                "'still here'")));
+        runJavaScript(page, QStringLiteral("window.scrollTo(0, 0); true"));
+        QTest::qWait(300);
+        screenshot(&view, QStringLiteral("transcript-hostile-code.png"));
+        QVERIFY(runJavaScript(page, canaryUnset).toBool());
     }
 
 private:

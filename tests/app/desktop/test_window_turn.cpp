@@ -20,6 +20,7 @@
 #include "store/store.h"
 #include "transcript_page.h"
 #include "transcript_view.h"
+#include "turn_changes_reader.h"
 #include "turn_panel.h"
 #include "turn_records/turn_record.h"
 #include "web_test_support.h"
@@ -27,6 +28,7 @@
 #include <QAbstractButton>
 #include <QApplication>
 #include <QDir>
+#include <QFile>
 #include <QJsonDocument>
 #include <QMessageBox>
 #include <QPainter>
@@ -40,6 +42,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeView>
+#include <algorithm>
 
 using namespace arizuko;
 using desktop::MainWindow;
@@ -82,6 +85,14 @@ bool engineIsReady(MainWindow &window)
         qWarning("the engine neither got ready nor failed within 120 s");
     qWarning("%s", qPrintable(window.statusBar()->currentMessage()));
     return false;
+}
+
+// The window shown and its engine ready to run turns.
+bool readyToRun(MainWindow &window)
+{
+    window.resize(1500, 900);
+    window.show();
+    return QTest::qWaitForWindowExposed(&window) && engineIsReady(window);
 }
 
 } // namespace
@@ -310,11 +321,8 @@ private slots:
         settings.modelProvider = turns::ModelProviderChoice::Auto;
         settings.accelerator = libvirt::AcceleratorSetting::Tcg;
         MainWindow window(**store, settings);
-        window.resize(1500, 900);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(readyToRun(window));
         desktop::EngineThread *engine = window.engine();
-        QVERIFY(engineIsReady(window));
 
         window.showFirstRunGuide();
         auto *guide = window.findChild<desktop::FirstRunGuide *>(QStringLiteral("firstRunGuide"));
@@ -341,6 +349,103 @@ private slots:
         QVERIFY(runJavaScript(
                     page, QStringLiteral("document.querySelectorAll('details.tool').length >= 1"))
                     .toBool());
+    }
+
+    // A command turn in a real guest creates, modifies and deletes files in
+    // the home: when it ends, the transcript's Changes block lists exactly
+    // those, each opening to its exact diff (the home's history's), with
+    // highlight classes; the same block comes back when the topic is
+    // opened again from the store.
+    void aTurnsChangesShowInTheTranscript()
+    {
+        QTemporaryDir directory;
+        auto store = store::Store::open(directory.filePath(QStringLiteral("data")));
+        QVERIFY(store.ok());
+        folders::Folders folders(**store, QStringLiteral("user:test"));
+        QVERIFY(folders.add(QStringLiteral("corp")).ok());
+        QVERIFY(folders::Topics(**store, QStringLiteral("user:test"))
+                    .add(QStringLiteral("corp"), QStringLiteral("files"))
+                    .ok());
+        const auto home = folders.home(QStringLiteral("corp"));
+        QVERIFY(home.ok());
+        const auto write = [&home](const QString &name, const QByteArray &data) {
+            QFile file(QDir(home->path).filePath(name));
+            return file.open(QIODevice::WriteOnly) && file.write(data) == data.size();
+        };
+        QVERIFY(write(QStringLiteral("edit.py"), "def f():\n    return 'two'\n"));
+        QVERIFY(write(QStringLiteral("gone.txt"), "bye\n"));
+
+        turns::RunnerSettings settings = m_settings;
+        settings.egressProgram = QStringLiteral(EGRESS_PROGRAM);
+        settings.accelerator = libvirt::AcceleratorSetting::Tcg;
+        MainWindow window(**store, settings);
+        QVERIFY(readyToRun(window));
+        desktop::EngineThread *engine = window.engine();
+        QVERIFY(window.folderTree()->select(QStringLiteral("corp"), QStringLiteral("files")));
+        QTRY_COMPARE(window.transcript()->topic(), QStringLiteral("files"));
+
+        QSignalSpy finished(engine, &desktop::EngineThread::turnFinished);
+        turns::TurnRequest request;
+        request.folder = QStringLiteral("corp");
+        request.topic = QStringLiteral("files");
+        request.agent = turns::AgentKind::Command;
+        request.prompt = QStringLiteral(
+            "cd \"$HOME\" && printf 'def f():\\n    return 2\\n' > edit.py && rm gone.txt && "
+            "printf '<b>new</b>\\n' > new.html");
+        engine->submit(request);
+        QVERIFY(finished.wait(400000));
+        const auto ended = finished.first().first().value<turns::TurnRecord>();
+        QCOMPARE(ended.state, turns::TurnState::Done);
+
+        const QString files = QStringLiteral(
+            "Array.from(document.querySelectorAll('.changes details.change')).map(d => "
+            "d.dataset.kind + ' ' + d.dataset.path).sort().join(',')");
+        const QString expected = QStringLiteral("added new.html,deleted gone.txt,modified edit.py");
+        QWebEnginePage *page = window.transcript()->page();
+        QVERIFY2(waitForScript(page, files + QStringLiteral(" === '%1'").arg(expected), 60000),
+                 qPrintable(runJavaScript(page, files).toString()));
+        // Each diff, opened, is the history's own, line for line.
+        const auto changes = desktop::readTurnChanges(**store, ended);
+        QVERIFY2(changes.ok(), qPrintable(changes.ok() ? QString() : changes.error().message));
+        QCOMPARE(changes->files.size(), 3);
+        for (const history::FileChange &change : changes->files) {
+            const QString diff =
+                QStringLiteral(
+                    "(() => { const d = Array.from(document.querySelectorAll('.changes "
+                    "details.change')).find(d => d.dataset.path === '%1'); d.open = true; "
+                    "return d.querySelector('pre.diff').textContent; })()")
+                    .arg(change.path);
+            QVERIFY(waitForScript(page, diff + QStringLiteral(".length > 0")));
+            QString shown = runJavaScript(page, diff).toString();
+            QString recorded = change.diff;
+            if (recorded.endsWith(QLatin1Char('\n')))
+                recorded.chop(1);
+            QCOMPARE(shown, recorded);
+        }
+        // The edit is the command's, exactly.
+        const auto edited = std::find_if(
+            changes->files.cbegin(), changes->files.cend(),
+            [](const history::FileChange &change) { return change.path == u"edit.py"; });
+        QVERIFY(edited != changes->files.cend());
+        QVERIFY2(edited->diff.endsWith(QStringLiteral(
+                     "@@ -1,2 +1,2 @@\n def f():\n-    return 'two'\n+    return 2\n")),
+                 qPrintable(edited->diff));
+        // Highlighted by the file's language, lines marked as diff lines.
+        QVERIFY(
+            runJavaScript(
+                page,
+                QStringLiteral(
+                    "document.querySelectorAll('.changes pre.diff .hljs-deletion').length > 0 && "
+                    "document.querySelectorAll('.changes pre.diff .hljs-addition').length > 0 && "
+                    "document.querySelectorAll('.changes pre.diff .hljs-keyword').length > 0"))
+                .toBool());
+        QTest::qWait(300);
+        screenshot(&window, QStringLiteral("window-turn-changes.png"));
+
+        // Opened again from the store, the turn has its block again.
+        window.transcript()->showTopic(QStringLiteral("corp"), QStringLiteral("main"));
+        window.transcript()->showTopic(QStringLiteral("corp"), QStringLiteral("files"));
+        QVERIFY(waitForScript(page, files + QStringLiteral(" === '%1'").arg(expected), 60000));
     }
 
 private:

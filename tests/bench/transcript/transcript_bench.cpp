@@ -1,7 +1,11 @@
 // Transcript benchmark: (1) appending 10,000 events to the open transcript,
 // in batches as a running turn delivers them, until all are in the DOM:
 // ms per event and the page's JS heap; (2) opening a topic whose turn has
-// 10,000 stored events: time until the first screen is drawn.
+// 10,000 stored events: time until the first screen is drawn. Some of the
+// text has code blocks and some tool calls are edits and writes, which the
+// page highlights. With --reference-page FILE.rcc the views load the page
+// in that resource file (another revision's, made by `run --reference`)
+// instead of this build's.
 
 #include "folders/folders.h"
 #include "stall_meter.h"
@@ -15,6 +19,7 @@
 
 #include <QApplication>
 #include <QElapsedTimer>
+#include <QResource>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTimer>
@@ -38,25 +43,48 @@ QList<turns::TurnEventRecord> syntheticEvents(const QString &turn)
         const qint64 seq = i + 1;
         const QString at = store::nowTimestamp();
         switch (i % 4) {
-        case 0:
+        case 0: {
+            QString text =
+                QStringLiteral("Step %1: I **look** at `file%1.txt` and then decide.").arg(i);
+            // Every other text has a code block.
+            if (i % 8 == 0)
+                text += QStringLiteral("\n\n```python\nimport os\n\ndef step_%1(path):\n"
+                                       "    # read it\n    with open(path) as f:\n"
+                                       "        return f.read().count('%1')\n```\n")
+                            .arg(i);
+            events.append({turn, seq, QStringLiteral("text"),
+                           QJsonObject{{QStringLiteral("text"), text}}, at});
+            break;
+        }
+        case 1: {
+            // Bash, Edit and Write in turn.
+            const int kind = (i / 4) % 3;
+            const QString name = kind == 0   ? QStringLiteral("Bash")
+                                 : kind == 1 ? QStringLiteral("Edit")
+                                             : QStringLiteral("Write");
+            const QString file = QStringLiteral("src/file%1.py").arg(i);
+            const QJsonObject input =
+                kind == 0   ? QJsonObject{{QStringLiteral("command"),
+                                           QStringLiteral("cat file%1.txt").arg(i)}}
+                : kind == 1 ? QJsonObject{{QStringLiteral("file_path"), file},
+                                          {QStringLiteral("old_string"),
+                                           QStringLiteral("def f():\n    return %1\n").arg(i)},
+                                          {QStringLiteral("new_string"),
+                                           QStringLiteral("def f():\n    return %1 + 1\n").arg(i)}}
+                            : QJsonObject{{QStringLiteral("file_path"), file},
+                                          {QStringLiteral("content"),
+                                           QStringLiteral("import sys\n\nprint(%1)\n").arg(i)}};
             events.append(
-                {turn, seq, QStringLiteral("text"),
-                 QJsonObject{{QStringLiteral("text"),
-                              QStringLiteral("Step %1: I **look** at `file%1.txt` and then decide.")
-                                  .arg(i)}},
+                {turn, seq, QStringLiteral("tool_use"),
+                 QJsonObject{{QStringLiteral("id"), QStringLiteral("toolu_%1").arg(i)},
+                             {QStringLiteral("name"), name},
+                             {QStringLiteral("summary"),
+                              name + QStringLiteral(": ") +
+                                  (kind == 0 ? QStringLiteral("cat file%1.txt").arg(i) : file)},
+                             {QStringLiteral("input"), input}},
                  at});
             break;
-        case 1:
-            events.append({turn, seq, QStringLiteral("tool_use"),
-                           QJsonObject{{QStringLiteral("id"), QStringLiteral("toolu_%1").arg(i)},
-                                       {QStringLiteral("name"), QStringLiteral("Bash")},
-                                       {QStringLiteral("summary"),
-                                        QStringLiteral("Bash: cat file%1.txt").arg(i)},
-                                       {QStringLiteral("input"),
-                                        QJsonObject{{QStringLiteral("command"),
-                                                     QStringLiteral("cat file%1.txt").arg(i)}}}},
-                           at});
-            break;
+        }
         case 2:
             events.append(
                 {turn, seq, QStringLiteral("tool_result"),
@@ -94,12 +122,31 @@ turns::TurnRecord turnRecord(const QString &id)
 
 const QString itemCount = QStringLiteral("document.querySelectorAll('section.turn > *').length");
 
+// Another revision's page (`run --reference`), registered under :/reference.
+bool g_referencePage = false;
+
+// A transcript view showing this build's page or the reference's.
+void usePage(desktop::TranscriptView &view)
+{
+    if (g_referencePage)
+        view.page()->load(QUrl(QStringLiteral("qrc:/reference/transcript/transcript.html")));
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
 {
     QCoreApplication::setAttribute(Qt::AA_ShareOpenGLContexts);
     QApplication application(argc, argv);
+    const QStringList arguments = QCoreApplication::arguments();
+    if (const qsizetype at = arguments.indexOf(QStringLiteral("--reference-page")); at > 0) {
+        if (!QResource::registerResource(arguments.value(at + 1), QStringLiteral("/reference"))) {
+            std::printf("cannot read the reference page %s\n", qPrintable(arguments.value(at + 1)));
+            return 2;
+        }
+        g_referencePage = true;
+        std::printf("page: the reference's (%s)\n", qPrintable(arguments.value(at + 1)));
+    }
     QTemporaryDir directory;
     auto store = store::Store::open(directory.filePath(QStringLiteral("data")));
     if (!store ||
@@ -109,6 +156,7 @@ int main(int argc, char *argv[])
     // (1) Appending to the open transcript.
     {
         desktop::TranscriptView view(**store);
+        usePage(view);
         view.resize(1000, 800);
         view.show();
         QSignalSpy ready(view.bridge(), &desktop::TranscriptBridge::ready);
@@ -161,6 +209,7 @@ int main(int argc, char *argv[])
     // page's own share of the stalls measured in app.window_turn.
     {
         desktop::TranscriptView view(**store);
+        usePage(view);
         view.resize(1000, 800);
         view.show();
         QSignalSpy ready(view.bridge(), &desktop::TranscriptBridge::ready);
@@ -209,6 +258,7 @@ int main(int argc, char *argv[])
         if (!records.insert(turn) || !records.appendEvents(syntheticEvents(turn.id)))
             return 2;
         desktop::TranscriptView view(**store);
+        usePage(view);
         view.resize(1000, 800);
         view.show();
         QSignalSpy ready(view.bridge(), &desktop::TranscriptBridge::ready);
