@@ -71,6 +71,16 @@ private:
         return turn;
     }
 
+    // The audit log's turn.undo entries of a turn.
+    QList<audit::Entry> undoEntries(const QString &turnId)
+    {
+        audit::Query query;
+        query.kind = QStringLiteral("turn.undo");
+        query.subject = turnId;
+        const auto entries = audit::AuditLog(*m_store).query(query);
+        return entries ? *entries : QList<audit::Entry>();
+    }
+
     history::HomeHistory openHistory()
     {
         auto history = history::HomeHistory::open(m_data.path(), m_homeId, {});
@@ -168,13 +178,9 @@ private slots:
         QCOMPARE(read(m_home + QStringLiteral("/edit.txt")), QByteArray("one\ntwo\n"));
         QCOMPARE(read(m_home + QStringLiteral("/gone.txt")), QByteArray("bye\n"));
         QVERIFY(!QFile::exists(m_home + QStringLiteral("/new.txt")));
-        audit::Query query;
-        query.kind = QStringLiteral("turn.undo");
-        query.subject = m_turn.id;
-        const auto entries = audit::AuditLog(*m_store).query(query);
-        QVERIFY(entries);
-        QCOMPARE(entries->size(), 1);
-        QCOMPARE(entries->first().actor, QStringLiteral("user:gui"));
+        const QList<audit::Entry> entries = undoEntries(m_turn.id);
+        QCOMPARE(entries.size(), 1);
+        QCOMPARE(entries.first().actor, QStringLiteral("user:gui"));
     }
 
     void aConflictIsLeftAloneUnlessTheUserChoosesToRestoreIt()
@@ -206,14 +212,10 @@ private slots:
         panel.undoButton()->click();
         QTRY_VERIFY_WITH_TIMEOUT(updated.count() >= 7, 20000);
         QCOMPARE(read(m_home + QStringLiteral("/edit.txt")), QByteArray("one\ntwo\n"));
-        audit::Query query;
-        query.kind = QStringLiteral("turn.undo");
-        query.subject = turn.id;
-        const auto entries = audit::AuditLog(*m_store).query(query);
-        QVERIFY(entries);
-        QCOMPARE(entries->size(), 2);
+        const QList<audit::Entry> entries = undoEntries(turn.id);
+        QCOMPARE(entries.size(), 2);
         QStringList forced;
-        for (const audit::Entry &entry : *entries)
+        for (const audit::Entry &entry : entries)
             forced << (entry.detail.value(QStringLiteral("forced")).toBool()
                            ? QStringLiteral("forced")
                            : QStringLiteral("not"));

@@ -291,6 +291,9 @@ private slots:
         QVERIFY(home);
         QVERIFY(history::HomeHistory::open(dataDir, home->id, {}));
         const QString repository = history::HomeHistory::repositoryPath(dataDir, home->id);
+        // Made before the lock, so destroyed after it is let go: its
+        // destructor waits for the snapshot, which waits for the lock.
+        history::TurnHistoryRecorder recorder(*bench.store, {});
         int lock = ::open(QFile::encodeName(repository + QStringLiteral("/arizuko.lock")),
                           O_RDWR | O_CREAT | O_CLOEXEC, 0600);
         const auto unlock = qScopeGuard([&lock] {
@@ -298,7 +301,6 @@ private slots:
                 ::close(lock);
         });
         QVERIFY(lock >= 0 && ::flock(lock, LOCK_EX) == 0);
-        history::TurnHistoryRecorder recorder(*bench.store, {});
         recorder.record(bench.turn.get());
         bench.turn->start(TurnPlan{});
         bench.machine().reachNetwork();
