@@ -172,6 +172,8 @@ private slots:
         window.resize(1400, 900);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
 
         // Reachable like the other editors: the Folder menu, by its shortcut.
         auto *open = window.findChild<QAction *>(QStringLiteral("openConnectors"));
