@@ -22,6 +22,7 @@
 #include "stall_meter.h"
 #include "store/timestamp.h"
 #include "tools/turn_tools.h"
+#include "transcript_page.h"
 #include "transcript_view.h"
 #include "turn_records/turn_records.h"
 #include "web_test_support.h"
