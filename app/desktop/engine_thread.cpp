@@ -3,6 +3,7 @@
 #include "connectors/connector_broker.h"
 #include "connectors/connector_catalogue.h"
 #include "history/turn_history_recorder.h"
+#include "store/store.h"
 #include "turn_records/turn_records.h"
 #include "turns/turn.h"
 #include "turns/turn_runner.h"

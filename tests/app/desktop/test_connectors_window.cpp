@@ -22,6 +22,7 @@
 #include "stall_meter.h"
 #include "store/timestamp.h"
 #include "tools/turn_tools.h"
+#include "transcript_page.h"
 #include "transcript_view.h"
 #include "turn_records/turn_records.h"
 #include "web_test_support.h"
@@ -172,6 +173,8 @@ private slots:
         window.resize(1400, 900);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
 
         // Reachable like the other editors: the Folder menu, by its shortcut.
         auto *open = window.findChild<QAction *>(QStringLiteral("openConnectors"));
