@@ -72,6 +72,22 @@ def engine_with_upstream(upstream, canary, extra_environment=None, secret="ANTHR
     return engine
 
 
+def note_exchanges(writer):
+    """The scripted conversation the agent tests start with: a shell call
+    that writes note.txt in the home (and dumps every process's environment
+    there, for the credential checks), then a question the next turn
+    answers from the conversation. The shell command and the exchanges."""
+    command = (f"uname -sr; echo written-by-{writer} > note.txt; "
+               "cat /proc/[0-9]*/environ > environ.dump 2>/dev/null; ls note.txt")
+    return command, [
+        {"prompt": "please write the note", "steps": [
+            {"text": "Running a command in the VM.",
+             "tool_use": {"name": "Bash", "input": {"command": command}}},
+            {"text": "The note is written."}]},
+        {"prompt": "what did you write", "steps": [{"text": "Earlier I wrote note.txt."}]},
+    ]
+
+
 def run_turn(engine, folder, prompt, *options, timeout=600):
     """`arizukoctl run` to its end: its output, the turn's row and events."""
     result = engine.run("run", *options, folder, prompt, timeout=timeout)

@@ -13,20 +13,11 @@ import unittest
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 from agent_harness import (h, ScriptedUpstream, new_canary, engine_with_upstream,  # noqa: E402
-                           agent_kinds, run_turn, session_of, init_of, credential_places)
+                           agent_kinds, note_exchanges, run_turn, session_of, init_of,
+                           credential_places)
 
-NOTE_COMMAND = ("uname -sr; echo written-by-claude > note.txt; "
-                "cat /proc/[0-9]*/environ > environ.dump 2>/dev/null; ls note.txt")
-SCRIPT = {
-    "name": "e2e",
-    "exchanges": [
-        {"prompt": "please write the note", "steps": [
-            {"text": "Running a command in the VM.",
-             "tool_use": {"name": "Bash", "input": {"command": NOTE_COMMAND}}},
-            {"text": "The note is written."}]},
-        {"prompt": "what did you write", "steps": [{"text": "Earlier I wrote note.txt."}]},
-    ],
-}
+NOTE_COMMAND, NOTE_EXCHANGES = note_exchanges("claude")
+SCRIPT = {"name": "e2e", "exchanges": NOTE_EXCHANGES}
 MODEL = "claude-sonnet-4-5"
 
 

@@ -16,19 +16,14 @@ import unittest
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 from agent_harness import (h, ScriptedUpstream, new_canary, engine_with_upstream,  # noqa: E402
-                           agent_kinds, run_turn, session_of, init_of, credential_places)
+                           agent_kinds, note_exchanges, run_turn, session_of, init_of,
+                           credential_places)
 
-NOTE_COMMAND = ("uname -sr; echo written-by-codex > note.txt; "
-                "cat /proc/[0-9]*/environ > environ.dump 2>/dev/null; ls note.txt")
+# The note's "Bash" call becomes the shell tool Codex offers (exec_command {cmd}).
+NOTE_COMMAND, NOTE_EXCHANGES = note_exchanges("codex")
 SCRIPT = {
     "name": "codex-e2e",
-    "exchanges": [
-        # "Bash" becomes the shell tool Codex offers (exec_command {cmd}).
-        {"prompt": "please write the note", "steps": [
-            {"text": "Running a command in the VM.",
-             "tool_use": {"name": "Bash", "input": {"command": NOTE_COMMAND}}},
-            {"text": "The note is written."}]},
-        {"prompt": "what did you write", "steps": [{"text": "Earlier I wrote note.txt."}]},
+    "exchanges": NOTE_EXCHANGES + [
         {"prompt": "refuse the key", "steps": [
             {"error": {"status": 401, "type": "invalid_request_error",
                        "message": "Incorrect API key provided", "should_retry": False}}]},
