@@ -153,8 +153,9 @@ void Composer::selectTopicsAgent()
     {
         const QSignalBlocker blockAgent(m_agent);
         m_agent->setCurrentIndex(
-            std::max(0, m_agent->findData(QSettings().value(settingsKey(m_folder, m_topic, QStringLiteral("agent")),
-                                                            QStringLiteral("claude")))));
+            std::max(0, m_agent->findData(QSettings().value(
+                            settingsKey(m_folder, m_topic, QStringLiteral("agent")),
+                            QStringLiteral("claude")))));
     }
     showAgentsModel();
 }

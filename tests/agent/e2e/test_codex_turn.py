@@ -10,6 +10,7 @@ still succeeds."""
 import json
 import os
 import pathlib
+import subprocess
 import sys
 import time
 import unittest
@@ -19,6 +20,7 @@ from agent_harness import (h, ScriptedUpstream, new_canary, engine_with_upstream
                            agent_kinds, note_exchanges, run_turn, session_of, init_of,
                            credential_places)
 
+REVOKED = "revoked"
 # The note's "Bash" call becomes the shell tool Codex offers (exec_command {cmd}).
 NOTE_COMMAND, NOTE_EXCHANGES = note_exchanges("codex")
 SCRIPT = {
@@ -29,10 +31,14 @@ SCRIPT = {
                        "message": "Incorrect API key provided", "should_retry": False}}]},
         {"prompt": "drop mid-stream", "steps": [
             {"text": "This answer will be cut off before it ends.", "drop_after_events": 2}]},
+        # Both tools are granted when the turn starts (Codex offers the
+        # model only the tools its tools/list named); network_allow's grant
+        # is revoked while its call is held, so the host must refuse it.
         {"prompt": "use the host tools", "steps": [
-            {"tool_use": {"name": "mcp__arizuko__network_allow", "input": {"host": "evil.example"}}},
             {"tool_use": {"name": "mcp__arizuko__send_message",
                           "input": {"text": "hello from codex"}}},
+            {"hold": REVOKED,
+             "tool_use": {"name": "mcp__arizuko__network_allow", "input": {"host": "evil.example"}}},
             {"text": "Tools done."}]},
     ],
 }
@@ -59,15 +65,45 @@ class CodexTurn(unittest.TestCase):
         cls.third = cls.run_turn("what did you write", "--topic", "side")
         cls.refused = cls.timed_turn("refuse the key", "--topic", "auth")
         cls.dropped = cls.timed_turn("drop mid-stream", "--topic", "drop")
-        granted = cls.engine.run("grant", "add", "corp", "mcp:send_message", "corp")
-        if granted.returncode != 0:
-            raise AssertionError(granted.stderr)
-        cls.tools = cls.run_turn("use the host tools", "--topic", "tools")
+        cls.tools = cls.host_tools_turn()
 
     @classmethod
     def run_turn(cls, prompt, *options):
         return run_turn(cls.engine, "corp", prompt, "--agent", "codex", "--model", MODEL,
                         "--deadline", str(DEADLINE), *options, timeout=DEADLINE + 120)
+
+    @classmethod
+    def grant(cls, *arguments):
+        result = cls.engine.run("grant", "add", *arguments)
+        if result.returncode != 0:
+            raise AssertionError(result.stderr)
+        with cls.engine.database() as db:
+            return db.execute("SELECT max(id) FROM acl").fetchone()[0]
+
+    @classmethod
+    def host_tools_turn(cls):
+        cls.grant("corp", "mcp:send_message", "corp")
+        network_allow = cls.grant("corp", "mcp:network_allow", "corp")
+        process = cls.engine.start("run", "--agent", "codex", "--model", MODEL, "--topic", "tools",
+                                   "corp", "use the host tools")
+        try:
+            h.wait_for(lambda: cls.requests_holding(), DEADLINE, 0.5, "the held network_allow call")
+            revoked = cls.engine.run("grant", "rm", str(network_allow))
+            if revoked.returncode != 0:
+                raise AssertionError(revoked.stderr)
+        finally:
+            cls.upstream.release(REVOKED)
+        stdout, stderr = process.communicate(timeout=DEADLINE + 120)
+        result = subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr)
+        name = h.turn_name_from(stderr)
+        return {"result": result, "name": name, "turn": cls.engine.turn(name),
+                "events": cls.engine.events(name)}
+
+    @classmethod
+    def requests_holding(cls):
+        """Whether the model was asked for the step after send_message."""
+        return [r for r in cls.upstream.requests("/v1/responses")
+                if "hello from codex" in json.dumps(r["body"].get("input"))]
 
     @classmethod
     def timed_turn(cls, prompt, *options):
