@@ -55,21 +55,72 @@ class ScriptedUpstream:
         self.directory.cleanup()
 
 
-def new_canary():
-    return "sk-ant-api03-CANARY-" + secrets.token_hex(12)
+def new_canary(prefix="sk-ant-api03-CANARY-"):
+    return prefix + secrets.token_hex(12)
 
 
-def engine_with_upstream(upstream, canary, extra_environment=None):
+def engine_with_upstream(upstream, canary, extra_environment=None, secret="ANTHROPIC_API_KEY"):
     """An engine whose turns use the API-key provider against `upstream`,
-    with `canary` stored as the key in the base folder's secrets."""
+    with `canary` stored as the key `secret` in the base folder's secrets."""
     environment = {"ARIZUKO_MODEL_PROVIDER": "api-key", "ARIZUKO_MODEL_URL": upstream.url}
     environment.update(extra_environment or {})
     engine = h.Engine(environment)
-    result = subprocess.run(engine.command("secret", "set", "ANTHROPIC_API_KEY"), input=canary + "\n",
+    result = subprocess.run(engine.command("secret", "set", secret), input=canary + "\n",
                             capture_output=True, text=True, env=engine.environment, timeout=60)
     if result.returncode != 0:
         raise AssertionError(f"secret set: {result.stderr}")
     return engine
+
+
+def note_exchanges(writer):
+    """The scripted conversation the agent tests start with: a shell call
+    that writes note.txt in the home (and dumps every process's environment
+    there, for the credential checks), then a question the next turn
+    answers from the conversation. The shell command and the exchanges."""
+    command = (f"uname -sr; echo written-by-{writer} > note.txt; "
+               "cat /proc/[0-9]*/environ > environ.dump 2>/dev/null; ls note.txt")
+    return command, [
+        {"prompt": "please write the note", "steps": [
+            {"text": "Running a command in the VM.",
+             "tool_use": {"name": "Bash", "input": {"command": command}}},
+            {"text": "The note is written."}]},
+        {"prompt": "what did you write", "steps": [{"text": "Earlier I wrote note.txt."}]},
+    ]
+
+
+def run_turn(engine, folder, prompt, *options, timeout=600):
+    """`arizukoctl run` to its end: its output, the turn's row and events."""
+    result = engine.run("run", *options, folder, prompt, timeout=timeout)
+    name = h.turn_name_from(result.stderr)
+    return {"result": result, "name": name, "turn": engine.turn(name), "events": engine.events(name)}
+
+
+def session_of(engine, folder, topic):
+    with engine.database() as db:
+        return db.execute("SELECT session_id FROM sessions WHERE group_folder = ? AND topic = ?",
+                          (folder, topic)).fetchone()[0]
+
+
+def init_of(turn):
+    return [e["json"] for e in turn["events"] if e["kind"] == "init"][0]
+
+
+def credential_places(engine, turns):
+    """Everywhere a model credential must never be, by name: every file of
+    the data directory (the homes with what the agent dumped there, the
+    store and its WAL, the audit log), each turn's console log, its events
+    and what arizukoctl printed."""
+    places = {}
+    for path in files_under(engine.data_dir):
+        places[f"data:{path}"] = path.read_bytes()
+    for turn in turns:
+        console = pathlib.Path(engine.data_dir, "turns", turn["turn"]["id"], "console.log")
+        if not console.is_file():
+            raise AssertionError(f"no console log {console}")
+        places[f"console:{console}"] = console.read_bytes()
+        places[f"events:{turn['name']}"] = json.dumps(turn["events"]).encode()
+        places[f"stdout:{turn['name']}"] = (turn["result"].stdout + turn["result"].stderr).encode()
+    return places
 
 
 def agent_kinds(events):
