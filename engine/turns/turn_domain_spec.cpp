@@ -27,7 +27,11 @@ libvirt::TurnDomainSpec turnDomainSpec(const RunnerSettings &settings,
     // cryptomgr.notests: the kernel's crypto self-tests cost ~0.3 s of every
     // boot under TCG and guard algorithms the guest barely uses (its TLS is
     // the agent's own, in user space); docs/turns.md says what is given up.
-    spec.kernelCommandLine = QStringLiteral("console=ttyS0 panic=-1 acpi=noirq cryptomgr.notests");
+    // no_timer_check: under TCG on a loaded host the kernel's check that the
+    // IO-APIC timer ticks can miss its window, and the guest panics ("IO-APIC
+    // + timer doesn't work!") before PID 1; the check guards real hardware.
+    spec.kernelCommandLine =
+        QStringLiteral("console=ttyS0 panic=-1 acpi=noirq cryptomgr.notests no_timer_check");
     // The boot watchdog must outlast the wait for the spec.
     if (place.specTimeoutSeconds > 0)
         spec.kernelCommandLine += QStringLiteral(" arizuko.spec_timeout=%1 arizuko.boot_timeout=%2")
