@@ -199,6 +199,7 @@ function reset(hasEarlier) {
     document.getElementById("turns").replaceChildren();
     turns.clear();
     tools.clear();
+    codeInView.disconnect(); // blocks never seen are gone with the page
     document.getElementById("earlier").hidden = !hasEarlier;
 }
 
