@@ -6,33 +6,41 @@
 //
 // pi's behaviour stays the installed tree's: every module keeps the
 // location it has there. import.meta.url, __dirname and __filename are
-// replaced, module by module, with the module's own path in the guest, so
-// pi finds its package.json, themes, docs, templates and the photon wasm
-// where it always did, and what stays outside the bundle (photon, modules
-// loaded at run time by name) resolves from the same node_modules. Lazy
-// imports (the model providers) stay lazy: each is a chunk of its own.
+// replaced, module by module, with the module's own place in the tree,
+// written relative to the bundle (which sits beside node_modules), so pi
+// finds its package.json, themes, docs, templates and the photon wasm where
+// it always did, and what stays outside the bundle (photon, modules loaded
+// at run time by name) resolves from the same node_modules. Being relative,
+// the bundle also runs where it is built, which fills Node's compile cache
+// there (fill-compile-cache.mjs). Lazy imports (the model providers) stay
+// lazy: each is a chunk of its own.
 //
-// Usage: node bundle-pi.mjs ESBUILD_DIR NODE_MODULES GUEST_NODE_MODULES OUT_DIR
-//   ESBUILD_DIR         the esbuild package (installer/pi/bundler, npm ci)
-//   NODE_MODULES        pi's installed tree on the build host
-//   GUEST_NODE_MODULES  where that tree is in the guest
-//   OUT_DIR             the bundle's directory (inside that tree's parent in the guest)
+// Writes OUT_DIR/cli.mjs and its chunks, and OUT_DIR/pi.mjs, the program
+// the image links as pi: it turns on Node's compile cache in
+// OUT_DIR/../compile-cache before it imports cli.mjs.
+//
+// Usage: node bundle-pi.mjs ESBUILD_DIR NODE_MODULES OUT_DIR
+//   ESBUILD_DIR   the esbuild package (installer/pi/bundler, npm ci)
+//   NODE_MODULES  pi's installed tree
+//   OUT_DIR       the bundle's directory, a sibling of NODE_MODULES
 import { createRequire } from "node:module";
-import { readFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
 
-const [esbuildDir, modulesDir, guestModulesDir, outDir] = process.argv.slice(2);
-if (!outDir) {
-    console.error("usage: bundle-pi.mjs ESBUILD_DIR NODE_MODULES GUEST_NODE_MODULES OUT_DIR");
+const [esbuildDir, modulesDir, outDirArgument] = process.argv.slice(2);
+if (!outDirArgument) {
+    console.error("usage: bundle-pi.mjs ESBUILD_DIR NODE_MODULES OUT_DIR");
     process.exit(2);
 }
 const esbuild = createRequire(path.resolve(esbuildDir, "package.json"))(path.resolve(esbuildDir));
-const hostModules = path.resolve(modulesDir);
-const entry = path.join(hostModules, "@mariozechner/pi-coding-agent/dist/cli.js");
+const outDir = path.resolve(outDirArgument);
+const entry = path.join(path.resolve(modulesDir), "@mariozechner/pi-coding-agent/dist/cli.js");
 
-const guestPath = (file) => path.posix.join(guestModulesDir, path.relative(hostModules, file));
-const guestUrl = (file) => JSON.stringify(pathToFileURL(guestPath(file)).href);
+// A module's place in the tree as an expression: its path relative to the
+// chunk that holds it (every chunk is in OUT_DIR), resolved by the banner's
+// __piPlace. A call, not import.meta: esbuild would take a CommonJS module
+// that says import.meta for an ES module.
+const placeOf = (file) => `__piPlace(${JSON.stringify(path.relative(outDir, file).split(path.sep).join("/"))})`;
 // A module that declares its own __dirname (an ES module deriving it from
 // import.meta.url) keeps its declaration.
 const declaresDirname = /\b(?:const|let|var|function)\s+__(?:dirname|filename)\b/;
@@ -43,10 +51,10 @@ const keepModuleLocation = {
         build.onLoad({ filter: /\.[cm]?js$/ }, async (args) => {
             let text = await readFile(args.path, "utf8");
             if (text.includes("import.meta.url"))
-                text = text.replaceAll("import.meta.url", guestUrl(args.path));
+                text = text.replaceAll("import.meta.url", `${placeOf(args.path)}.href`);
             if (/\b__(?:dirname|filename)\b/.test(text) && !declaresDirname.test(text)) {
-                const file = guestPath(args.path);
-                text = `var __filename = ${JSON.stringify(file)}, __dirname = ${JSON.stringify(path.posix.dirname(file))};\n${text}`;
+                const here = (file) => `decodeURIComponent(${placeOf(file)}.pathname)`;
+                text = `var __filename = ${here(args.path)}, __dirname = ${here(path.dirname(args.path))};\n${text}`;
             }
             return { contents: text, loader: "js", resolveDir: path.dirname(args.path) };
         });
@@ -70,16 +78,29 @@ const result = await esbuild.build({
         // import fails at run time as it does unbundled.
         "@opentelemetry/api",
     ],
-    // The CommonJS modules inside call require for Node's own modules and
-    // the externals: one resolving from cli.js's place in the tree.
+    // Each chunk resolves the modules' places against its own URL; the
+    // CommonJS modules inside call require for Node's own modules and the
+    // externals: one resolving from cli.js's place in the tree.
     banner: {
-        js: `import { createRequire as __piCreateRequire } from "node:module"; const require = __piCreateRequire(${guestUrl(entry)});`,
+        js: [
+            `import { createRequire as __piCreateRequire } from "node:module";`,
+            `const __piPlace = (relative) => new URL(relative, import.meta.url);`,
+            `const require = __piCreateRequire(${placeOf(entry)});`,
+        ].join(" "),
     },
     plugins: [keepModuleLocation],
     metafile: true,
     logLevel: "warning",
     legalComments: "none",
 });
+// The program pi is: Node's compile cache first, then pi. The cache's
+// directory is read-only in the guest; Node then skips writing to it.
+await writeFile(path.join(outDir, "pi.mjs"), `#!/usr/bin/env node
+import { enableCompileCache } from "node:module";
+import { fileURLToPath } from "node:url";
+enableCompileCache(fileURLToPath(new URL("../compile-cache", import.meta.url)));
+await import("./cli.mjs");
+`, { mode: 0o755 });
 const outputs = Object.values(result.metafile.outputs);
 const bytes = outputs.reduce((sum, output) => sum + output.bytes, 0);
 console.error(`bundle-pi: ${Object.keys(result.metafile.inputs).length} modules into ${outputs.length} files, ${(bytes / 1048576).toFixed(1)} MiB`);

@@ -1,6 +1,6 @@
 #!/bin/bash
 # pi's start in the guest (docs/agents.md, "pi's start"): the installed tree (dist/cli.js) beside the
-# bundle (/usr/local/bin/pi), both on the image's root disk, timed with the
+# bundle without and with its compile cache, all on the image's root disk, timed with the
 # guest's own clock; variants alternate so the load hits them alike.
 # Usage (a command turn, as root): bash /home/agent/pi-start.sh NAME [ROUNDS]; the strace
 # step wants the host's strace in $HOME/tools as exp1.sh does.
@@ -12,7 +12,8 @@ timed() { local name=$1; shift; local s=$(now); "$@" > $out/$name.out 2>&1; loca
 echo "uptime $(cat /proc/uptime) nproc $(nproc) $(cat /proc/loadavg)"; head -3 /proc/meminfo
 cat /sys/devices/system/clocksource/clocksource0/current_clocksource
 ORIG=/usr/local/lib/pi/node_modules/@mariozechner/pi-coding-agent/dist/cli.js
-B=/usr/local/lib/pi/bundle/cli.mjs
+B=/usr/local/lib/pi/bundle/cli.mjs   # the bundle alone
+C=/usr/local/lib/pi/bundle/pi.mjs    # the bundle with the image's compile cache (/usr/local/bin/pi)
 ls -la /usr/local/bin/pi
 timed node-e0 node -e 0
 for r in $(seq $rounds); do
@@ -20,11 +21,12 @@ for r in $(seq $rounds); do
   timed orig-warm-$r node $ORIG --version
   drop; timed bundle-cold-$r node $B --version
   timed bundle-warm-$r node $B --version
-  timed bundle-cc-fill-$r env NODE_COMPILE_CACHE=/tmp/cc$r node $B --version
-  timed bundle-cc-$r env NODE_COMPILE_CACHE=/tmp/cc$r node $B --version
+  drop; timed cached-cold-$r node $C --version
+  timed cached-warm-$r node $C --version
 done
 timed orig-prof node --cpu-prof --cpu-prof-dir=$out/prof-orig $ORIG --version
 timed bundle-prof node --cpu-prof --cpu-prof-dir=$out/prof-bundle $B --version
+timed cached-prof node --cpu-prof --cpu-prof-dir=$out/prof-cached $C --version
 if [ -x $HOME/tools/strace ]; then
   drop; timed orig-strace env LD_LIBRARY_PATH=$HOME/tools/lib $HOME/tools/strace -f -c -o $out/strace-orig.txt node $ORIG --version
   drop; timed bundle-strace env LD_LIBRARY_PATH=$HOME/tools/lib $HOME/tools/strace -f -c -o $out/strace-bundle.txt node $B --version
