@@ -9,6 +9,7 @@ import secrets
 import subprocess
 import sys
 import tempfile
+import time
 import urllib.request
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "turns" / "harness"))
@@ -81,3 +82,61 @@ def files_under(directory):
     for path in pathlib.Path(directory).rglob("*"):
         if path.is_file() and not path.is_symlink():
             yield path
+
+
+def run_agent_turn(engine, folder, prompt, *options, timeout=600):
+    """`arizukoctl run` of one turn, with what the tests read back: its CLI
+    result, name, stored row and events, and how long it took."""
+    started = time.monotonic()
+    result = engine.run("run", *options, folder, prompt, timeout=timeout)
+    elapsed = time.monotonic() - started
+    name = h.turn_name_from(result.stderr)
+    return {"result": result, "name": name, "turn": engine.turn(name), "events": engine.events(name),
+            "elapsed": elapsed}
+
+
+def session_of(engine, folder, topic):
+    with engine.database() as db:
+        return db.execute("SELECT session_id FROM sessions WHERE group_folder = ? AND topic = ?",
+                          (folder, topic)).fetchone()[0]
+
+
+def init_of(turn):
+    return [e["json"] for e in turn["events"] if e["kind"] == "init"][0]
+
+
+def shell_call_transcript(test, turn, tool, command, texts):
+    """Asserts the turn's agent events are a text and a shell call, its
+    real result from the guest, a text and the result, in order; returns
+    (tool_use, tool_result)."""
+    events = agent_kinds(turn["events"])
+    test.assertEqual([e["kind"] for e in events],
+                     ["init", "text", "tool_use", "tool_result", "text", "result"])
+    use, result = events[2]["json"], events[3]["json"]
+    test.assertEqual(use["name"], tool)
+    test.assertEqual(use["input"]["command"], command)
+    test.assertEqual(result["tool_use_id"], use["id"])
+    test.assertFalse(result["is_error"])
+    # The guest's own output: its kernel and the file it just listed.
+    test.assertRegex(result["content"], r"^Linux 6\.")
+    test.assertIn("note.txt", result["content"])
+    test.assertEqual([events[1]["json"]["text"], events[4]["json"]["text"]], texts)
+    test.assertEqual(events[5]["json"]["subtype"], "success")
+    seqs = [e["seq"] for e in turn["events"]]
+    test.assertEqual(seqs, sorted(seqs))
+    return use, result
+
+
+def places_of(engine, turns):
+    """Everything a credential must never reach, by name: the whole data
+    directory (homes with what the agent wrote, the store and its WAL, the
+    audit log, console logs), and each turn's events and CLI output."""
+    places = {f"data:{path}": path.read_bytes() for path in files_under(engine.data_dir)}
+    for turn in turns:
+        console = pathlib.Path(engine.data_dir, "turns", turn["turn"]["id"], "console.log")
+        if not console.is_file():
+            raise AssertionError(f"no console log at {console}")
+        places[f"events:{turn['name']}"] = json.dumps(turn["events"]).encode()
+        places[f"cli:{turn['name']}"] = (turn["result"].stdout + turn["result"].stderr).encode()
+    return places
+

@@ -13,7 +13,7 @@ import unittest
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 from agent_harness import (h, ScriptedUpstream, new_canary, engine_with_upstream,  # noqa: E402
-                           agent_kinds, files_under)
+                           run_agent_turn, session_of, init_of, shell_call_transcript, places_of)
 
 NOTE_COMMAND = ("uname -sr; echo written-by-claude > note.txt; "
                 "cat /proc/[0-9]*/environ > environ.dump 2>/dev/null; ls note.txt")
@@ -56,25 +56,16 @@ class ClaudeTurn(unittest.TestCase):
 
     @classmethod
     def run_turn(cls, prompt, *options):
-        result = cls.engine.run("run", "--model", MODEL, *options, "corp", prompt, timeout=600)
-        name = h.turn_name_from(result.stderr)
-        return {"result": result, "name": name, "turn": cls.engine.turn(name),
-                "events": cls.engine.events(name)}
+        return run_agent_turn(cls.engine, "corp", prompt, "--model", MODEL, *options)
 
     @classmethod
     def session_of(cls, topic):
-        with cls.engine.database() as db:
-            return db.execute("SELECT session_id FROM sessions WHERE group_folder = 'corp' AND topic = ?",
-                              (topic,)).fetchone()[0]
+        return session_of(cls.engine, "corp", topic)
 
     @classmethod
     def tearDownClass(cls):
         cls.upstream.close()
         cls.engine.close()
-
-    @staticmethod
-    def init_of(turn):
-        return [e["json"] for e in turn["events"] if e["kind"] == "init"][0]
 
     def test_turns_are_done(self):
         for turn in (self.first, self.second, self.third, self.fourth):
@@ -82,21 +73,8 @@ class ClaudeTurn(unittest.TestCase):
             self.assertEqual(turn["turn"]["state"], "done")
 
     def test_transcript_holds_the_tool_call_its_real_result_and_the_answer_in_order(self):
-        events = agent_kinds(self.first["events"])
-        self.assertEqual([e["kind"] for e in events],
-                         ["init", "text", "tool_use", "tool_result", "text", "result"])
-        use, result = events[2]["json"], events[3]["json"]
-        self.assertEqual(use["name"], "Bash")
-        self.assertEqual(use["input"]["command"], NOTE_COMMAND)
-        self.assertEqual(result["tool_use_id"], use["id"])
-        self.assertFalse(result["is_error"])
-        # The guest's own output: its kernel and the file it just listed.
-        self.assertRegex(result["content"], r"^Linux 6\.")
-        self.assertIn("note.txt", result["content"])
-        self.assertEqual(events[4]["json"]["text"], "The note is written.")
-        self.assertEqual(events[5]["json"]["subtype"], "success")
-        seqs = [e["seq"] for e in self.first["events"]]
-        self.assertEqual(seqs, sorted(seqs))
+        shell_call_transcript(self, self.first, "Bash", NOTE_COMMAND,
+                              ["Running a command in the VM.", "The note is written."])
 
     def test_readable_transcript_on_stdout(self):
         out = self.first["result"].stdout
@@ -124,8 +102,8 @@ class ClaudeTurn(unittest.TestCase):
 
     def test_a_first_turn_starts_the_session_and_the_next_resumes_it(self):
         main = self.session_of("main")
-        self.assertEqual(self.init_of(self.first)["session_id"], main)
-        self.assertEqual(self.init_of(self.second)["session_id"], main)
+        self.assertEqual(init_of(self.first)["session_id"], main)
+        self.assertEqual(init_of(self.second)["session_id"], main)
         session = self.engine.home("corp") / ".claude/projects/-home-agent" / (
             main + ".jsonl")
         self.assertTrue(session.is_file(), session)
@@ -141,7 +119,7 @@ class ClaudeTurn(unittest.TestCase):
         # The fork's own session, as it was before the fourth turn damaged it.
         side, main = self.damaged_id, self.session_of("main")
         self.assertNotEqual(side, main)
-        init = self.init_of(self.third)
+        init = init_of(self.third)
         self.assertEqual(init["session_id"], side)
         request = self.upstream.requests()[self.second_requests]
         messages = json.dumps(request["body"]["messages"])
@@ -157,7 +135,7 @@ class ClaudeTurn(unittest.TestCase):
         fresh = self.session_of("side")
         self.assertNotEqual(fresh, self.damaged_id)
         self.assertEqual(notes[0]["session_id"], fresh)
-        init = self.init_of(self.fourth)
+        init = init_of(self.fourth)
         self.assertEqual(init["session_id"], fresh)
         self.assertEqual(self.damaged.read_bytes(), self.damaged_bytes, "the damaged file is left alone")
         self.assertIn("[session]", self.fourth["result"].stderr)
@@ -183,18 +161,8 @@ class ClaudeTurn(unittest.TestCase):
 
     def test_the_credential_never_enters_the_guest(self):
         canary = self.canary.encode()
-        places = {}
-        # The whole data directory: the home (with the agent's environ dump),
-        # the store and its WAL, the audit log, console logs, everything.
         # As root in the guest: agent.credential_as_guest_root.
-        for path in files_under(self.engine.data_dir):
-            places[f"data:{path}"] = path.read_bytes()
-        for turn in (self.first, self.second, self.third, self.fourth):
-            console = pathlib.Path(self.engine.data_dir, "turns", turn["turn"]["id"], "console.log")
-            self.assertTrue(console.is_file(), console)
-            places[f"console:{console}"] = console.read_bytes()
-            places[f"events:{turn['name']}"] = json.dumps(turn["events"]).encode()
-            places[f"stdout:{turn['name']}"] = (turn["result"].stdout + turn["result"].stderr).encode()
+        places = places_of(self.engine, (self.first, self.second, self.third, self.fourth))
         self.assertIn("data:" + str(self.engine.home("corp") / "environ.dump"), places,
                       "the guest's /proc/*/environ was captured")
         leaked = [place for place, data in places.items() if canary in data]

@@ -10,12 +10,11 @@ gateway, with a folder that allows nothing."""
 import json
 import pathlib
 import sys
-import time
 import unittest
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 from agent_harness import (h, ScriptedUpstream, new_canary, engine_with_upstream,  # noqa: E402
-                           agent_kinds, files_under)
+                           run_agent_turn, session_of, init_of, shell_call_transcript, places_of)
 
 NOTE_COMMAND = ("uname -sr; echo written-by-pi > note.txt; "
                 "cat /proc/[0-9]*/environ > environ.dump 2>/dev/null; ls note.txt")
@@ -67,52 +66,27 @@ class PiTurn(unittest.TestCase):
 
     @classmethod
     def run_turn(cls, prompt, *options):
-        started = time.monotonic()
-        result = cls.engine.run("run", "--agent", "pi", "--model", MODEL, "--deadline", "900", *options,
-                                "corp", prompt, timeout=TURN_TIMEOUT)
-        elapsed = time.monotonic() - started
-        name = h.turn_name_from(result.stderr)
-        return {"result": result, "name": name, "turn": cls.engine.turn(name),
-                "events": cls.engine.events(name), "elapsed": elapsed}
+        return run_agent_turn(cls.engine, "corp", prompt, "--agent", "pi", "--model", MODEL,
+                              "--deadline", "900", *options, timeout=TURN_TIMEOUT)
 
     @classmethod
     def session_of(cls, topic):
-        with cls.engine.database() as db:
-            return db.execute("SELECT session_id FROM sessions WHERE group_folder = 'corp' AND topic = ?",
-                              (topic,)).fetchone()[0]
+        return session_of(cls.engine, "corp", topic)
 
     @classmethod
     def tearDownClass(cls):
         cls.upstream.close()
         cls.engine.close()
 
-    @staticmethod
-    def init_of(turn):
-        return [e["json"] for e in turn["events"] if e["kind"] == "init"][0]
-
     def test_turns_are_done(self):
         for turn in (self.first, self.second, self.third):
             self.assertEqual(turn["result"].returncode, 0, turn["result"].stderr)
             self.assertEqual(turn["turn"]["state"], "done")
-            self.assertEqual(self.init_of(turn)["agent"], "pi")
+            self.assertEqual(init_of(turn)["agent"], "pi")
 
     def test_transcript_holds_the_tool_call_its_real_result_and_the_answer_in_order(self):
-        events = agent_kinds(self.first["events"])
-        self.assertEqual([e["kind"] for e in events],
-                         ["init", "text", "tool_use", "tool_result", "text", "result"])
-        use, result = events[2]["json"], events[3]["json"]
-        self.assertEqual(use["name"], "bash")
-        self.assertEqual(use["input"]["command"], NOTE_COMMAND)
-        self.assertEqual(result["tool_use_id"], use["id"])
-        self.assertFalse(result["is_error"])
-        # The guest's own output: its kernel and the file it just listed.
-        self.assertRegex(result["content"], r"^Linux 6\.")
-        self.assertIn("note.txt", result["content"])
-        self.assertEqual(events[1]["json"]["text"], "Running a command in the VM.")
-        self.assertEqual(events[4]["json"]["text"], "The note is written.")
-        self.assertEqual(events[5]["json"]["subtype"], "success")
-        seqs = [e["seq"] for e in self.first["events"]]
-        self.assertEqual(seqs, sorted(seqs))
+        shell_call_transcript(self, self.first, "bash", NOTE_COMMAND,
+                              ["Running a command in the VM.", "The note is written."])
 
     def test_the_file_it_wrote_is_on_the_host(self):
         note = self.engine.home("corp") / "note.txt"
@@ -120,8 +94,8 @@ class PiTurn(unittest.TestCase):
 
     def test_a_first_turn_starts_the_session_and_the_next_resumes_it(self):
         main = self.session_of("main")
-        self.assertEqual(self.init_of(self.first)["session_id"], main)
-        self.assertEqual(self.init_of(self.second)["session_id"], main)
+        self.assertEqual(init_of(self.first)["session_id"], main)
+        self.assertEqual(init_of(self.second)["session_id"], main)
         sessions = list((self.engine.home("corp") / ".pi/agent/sessions").glob(f"*_{main}.jsonl"))
         self.assertEqual(len(sessions), 1, sessions)
         # The model's first request in the second turn carries the first turn.
@@ -133,7 +107,7 @@ class PiTurn(unittest.TestCase):
     def test_a_fork_continues_from_a_copy_under_its_own_session(self):
         side, main = self.session_of("side"), self.session_of("main")
         self.assertNotEqual(side, main)
-        self.assertEqual(self.init_of(self.third)["session_id"], side)
+        self.assertEqual(init_of(self.third)["session_id"], side)
         messages = json.dumps(self.upstream.requests()[self.second_requests]["body"]["messages"])
         # The fork was taken after main's second turn: it carries all of it.
         self.assertIn("please write the note", messages)
@@ -178,25 +152,14 @@ class PiTurn(unittest.TestCase):
             self.assertNotIn("authorization", headers)
 
     def test_the_credential_never_enters_the_guest(self):
-        canary = self.canary.encode()
-        places = {}
-        # The whole data directory (the home with pi's sessions and the
-        # agent's environ dump, the store, the audit log, console logs).
-        for path in files_under(self.engine.data_dir):
-            places[f"data:{path}"] = path.read_bytes()
-        for turn in (self.first, self.second, self.third, self.refused, self.dropped):
-            console = pathlib.Path(self.engine.data_dir, "turns", turn["turn"]["id"], "console.log")
-            self.assertTrue(console.is_file(), console)
-            places[f"events:{turn['name']}"] = json.dumps(turn["events"]).encode()
-            places[f"cli:{turn['name']}"] = (turn["result"].stdout + turn["result"].stderr).encode()
+        places = places_of(self.engine, (self.first, self.second, self.third, self.refused, self.dropped))
         dump = self.engine.home("corp") / "environ.dump"
         self.assertIn(f"data:{dump}", places, "the guest's /proc/*/environ was captured")
-        environ = dump.read_bytes().decode(errors="replace")
-        self.assertIn("PI_CODING_AGENT_DIR=", environ, "pi's own environment is in the dump")
-        leaked = [place for place, data in places.items() if canary in data]
+        self.assertIn(b"PI_CODING_AGENT_DIR=", dump.read_bytes(), "pi's own environment is in the dump")
+        leaked = [place for place, data in places.items() if self.canary.encode() in data]
         self.assertEqual(leaked, [])
         # The canary is where it belongs: the upstream saw it.
-        self.assertIn(canary, self.upstream.log.read_bytes())
+        self.assertIn(self.canary.encode(), self.upstream.log.read_bytes())
 
 
 if __name__ == "__main__":
