@@ -2,6 +2,8 @@
 
 #include "jsontext/json_string.h"
 
+#include <optional>
+
 namespace arizuko::guest {
 namespace {
 
@@ -46,8 +48,25 @@ std::vector<std::string> agentArguments(const TurnSpec &spec, const GuestLayout 
         argv.emplace_back("--dangerously-skip-permissions");
         return argv;
     }
+    case AgentKind::Codex:
+    case AgentKind::Pi:
+        break; // their own launch (agent_kinds.h)
     }
     throw SpecError("unknown agent kind");
+}
+
+std::optional<KindLaunch> kindLaunch(const TurnSpec &spec, const GuestLayout &layout)
+{
+    switch (spec.agent) {
+    case AgentKind::Codex:
+        return codexLaunch(spec, layout.kinds);
+    case AgentKind::Pi:
+        return piLaunch(spec, layout.kinds);
+    case AgentKind::Command:
+    case AgentKind::Claude:
+        break;
+    }
+    return std::nullopt;
 }
 
 } // namespace
@@ -79,7 +98,8 @@ std::string urlHost(std::string_view url)
 AgentLaunch buildAgentLaunch(const TurnSpec &spec, const GuestLayout &layout)
 {
     AgentLaunch launch;
-    launch.argv = agentArguments(spec, layout);
+    const std::optional<KindLaunch> kind = kindLaunch(spec, layout);
+    launch.argv = kind ? kind->argv : agentArguments(spec, layout);
     launch.workingDirectory = layout.home;
     launch.uid = spec.uid;
     launch.gid = spec.gid;
@@ -112,10 +132,19 @@ AgentLaunch buildAgentLaunch(const TurnSpec &spec, const GuestLayout &layout)
         const std::string gatewayHost = urlHost(spec.gatewayUrl);
         set("NO_PROXY", gatewayHost);
         set("no_proxy", gatewayHost);
-        set("ANTHROPIC_BASE_URL", spec.gatewayUrl);
     }
-    if (!spec.gatewayToken.empty())
+    // Claude Code's way to the gateway (and the command agent's, for the
+    // scripts that run an agent by hand); Codex and pi bring their own.
+    if (!kind && !spec.gatewayUrl.empty())
+        set("ANTHROPIC_BASE_URL", spec.gatewayUrl);
+    if (!kind && !spec.gatewayToken.empty())
         set("ANTHROPIC_API_KEY", spec.gatewayToken);
+    if (kind) {
+        env.insert(env.end(), kind->environment.begin(), kind->environment.end());
+        launch.files = kind->files;
+        launch.homeDirectories = kind->homeDirectories;
+        launch.links = kind->links;
+    }
     // shell:env grants: checked by parseTurnSpec never to be one of the above.
     for (const auto &[name, value] : spec.environment)
         set(name, value);

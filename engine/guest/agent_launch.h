@@ -4,6 +4,7 @@
 // working directory and identity. Pure, so the exact contract with the
 // agent (proxy, gateway, telemetry off) is tested without a VM.
 
+#include "agent_kinds.h"
 #include "turn_spec.h"
 
 #include <cstdint>
@@ -21,6 +22,7 @@ struct GuestLayout
     // The agent's $SHELL: Claude Code's Bash tool accepts only bash or zsh.
     std::string loginShell = "/bin/bash";
     std::string claude = "/usr/local/bin/claude";
+    AgentKindLayout kinds;
     std::string caBundle = "/etc/ssl/certs/ca-certificates.crt";
     // Claude Code loads <dir>/.claude/skills of each --add-dir; this one's
     // links to the home's skills/ (boot::linkSkills).
@@ -34,6 +36,11 @@ struct AgentLaunch
     std::string workingDirectory;
     std::uint32_t uid = 0;
     std::uint32_t gid = 0;
+    // Codex's and pi's scratch config and session links (KindLaunch), made
+    // by prepareAgentFiles before the agent starts.
+    std::vector<AgentFile> files;
+    std::vector<std::string> homeDirectories;
+    std::vector<AgentLink> links;
 };
 
 AgentLaunch buildAgentLaunch(const TurnSpec &spec, const GuestLayout &layout = {});

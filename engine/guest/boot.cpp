@@ -17,18 +17,29 @@
 namespace arizuko::guest::boot {
 namespace {
 
-void makeDirectory(const std::string &path, mode_t mode)
-{
-    if (::mkdir(path.c_str(), mode) != 0 && errno != EEXIST)
-        throwErrno("mkdir " + path);
-}
-
 void mountFilesystem(const std::string &source, const std::string &target, const char *type,
                      unsigned long flags, const std::string &options = {})
 {
     if (::mount(source.c_str(), target.c_str(), type, flags,
                 options.empty() ? nullptr : options.c_str()) != 0)
         throwErrno("mount " + source + " on " + target);
+}
+
+void loadModule(const std::string &path)
+{
+    const posix::UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+    if (!fd)
+        throwErrno("open module " + path);
+    if (::syscall(SYS_finit_module, fd.get(), "", 0) != 0 && errno != EEXIST)
+        throwErrno("load module " + path);
+}
+
+} // namespace
+
+void makeDirectory(const std::string &path, mode_t mode)
+{
+    if (::mkdir(path.c_str(), mode) != 0 && errno != EEXIST)
+        throwErrno("mkdir " + path);
 }
 
 void writeFile(const std::string &path, const std::string &content, mode_t mode)
@@ -46,17 +57,6 @@ void writeFile(const std::string &path, const std::string &content, mode_t mode)
         written += static_cast<std::size_t>(n);
     }
 }
-
-void loadModule(const std::string &path)
-{
-    const posix::UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-    if (!fd)
-        throwErrno("open module " + path);
-    if (::syscall(SYS_finit_module, fd.get(), "", 0) != 0 && errno != EEXIST)
-        throwErrno("load module " + path);
-}
-
-} // namespace
 
 void mountKernelFilesystems()
 {

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <sys/types.h>
 
 namespace arizuko::guest::boot {
 
@@ -33,6 +34,10 @@ void writeAccountFiles(std::uint32_t uid, std::uint32_t gid, const std::string &
                        const std::string &shell);
 
 std::string readFile(const std::string &path);
+// Creates or truncates `path` with `content`.
+void writeFile(const std::string &path, const std::string &content, mode_t mode);
+// One directory; one that exists already is fine.
+void makeDirectory(const std::string &path, mode_t mode);
 std::string kernelRelease();
 std::int64_t uptimeMs();
 

@@ -2,6 +2,7 @@
 // spec from the host, runs the agent, streams its output back, reports how
 // it ended and powers off. Nothing it does can leave the VM running.
 
+#include "agent_files.h"
 #include "agent_launch.h"
 #include "boot.h"
 #include "json.h"
@@ -169,7 +170,9 @@ private:
         if (spec.skills)
             boot::linkSkills(layout.skillsRoot, layout.home);
 
-        AgentProcess agent = AgentProcess::start(buildAgentLaunch(spec, layout));
+        const AgentLaunch launch = buildAgentLaunch(spec, layout);
+        prepareAgentFiles(launch);
+        AgentProcess agent = AgentProcess::start(launch);
         m_channel.send(m_writer.status({"running", boot::uptimeMs(), {}, {}}));
         return supervise(agent, m_channel, m_writer, limits);
     }

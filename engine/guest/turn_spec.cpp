@@ -91,7 +91,11 @@ AgentKind parseAgentKind(const std::string &name)
         return AgentKind::Command;
     if (name == "claude")
         return AgentKind::Claude;
-    throw SpecError("agent \"" + name + "\" is not one of command, claude");
+    if (name == "codex")
+        return AgentKind::Codex;
+    if (name == "pi")
+        return AgentKind::Pi;
+    throw SpecError("agent \"" + name + "\" is not one of command, claude, codex, pi");
 }
 
 std::optional<Ipv4Interface> parseNetwork(const json::Value *network)
@@ -123,29 +127,13 @@ SessionMode parseSessionMode(const std::string &name)
 // how the agent or its libraries run; a secret may not take their place.
 bool isReservedVariable(const std::string &name)
 {
-    static constexpr std::string_view reserved[] = {"PATH",
-                                                    "HOME",
-                                                    "USER",
-                                                    "LOGNAME",
-                                                    "SHELL",
-                                                    "TERM",
-                                                    "LANG",
-                                                    "TMPDIR",
-                                                    "SSL_CERT_FILE",
-                                                    "DISABLE_TELEMETRY",
-                                                    "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC",
-                                                    "IS_SANDBOX",
-                                                    "NO_PROXY",
-                                                    "no_proxy",
-                                                    "HTTPS_PROXY",
-                                                    "HTTP_PROXY",
-                                                    "https_proxy",
-                                                    "http_proxy",
-                                                    "LD_PRELOAD",
-                                                    "LD_LIBRARY_PATH",
-                                                    "NODE_OPTIONS",
-                                                    "BASH_ENV",
-                                                    "ENV"};
+    static constexpr std::string_view reserved[] = {
+        "PATH", "HOME", "USER", "LOGNAME", "SHELL", "TERM", "LANG", "TMPDIR", "SSL_CERT_FILE",
+        "DISABLE_TELEMETRY", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "IS_SANDBOX", "NO_PROXY",
+        "no_proxy", "HTTPS_PROXY", "HTTP_PROXY", "https_proxy", "http_proxy", "LD_PRELOAD",
+        "LD_LIBRARY_PATH", "NODE_OPTIONS", "BASH_ENV", "ENV",
+        // agent_kinds.cpp
+        "CODEX_HOME", "PI_CODING_AGENT_DIR", "PI_OFFLINE", "PI_SKIP_VERSION_CHECK"};
     for (const std::string_view word : reserved) {
         if (name == word)
             return true;
@@ -174,6 +162,21 @@ std::vector<std::pair<std::string, std::string>> parseEnvironment(const json::Va
 }
 
 } // namespace
+
+std::string agentName(AgentKind kind)
+{
+    switch (kind) {
+    case AgentKind::Command:
+        return "command";
+    case AgentKind::Claude:
+        return "claude";
+    case AgentKind::Codex:
+        return "codex";
+    case AgentKind::Pi:
+        return "pi";
+    }
+    return "unknown";
+}
 
 TurnSpec parseTurnSpec(std::string_view line)
 {
@@ -224,10 +227,13 @@ TurnSpec parseTurnSpec(std::string_view line)
             throw SpecError("command is required for the command agent");
         break;
     case AgentKind::Claude:
+    case AgentKind::Codex:
+    case AgentKind::Pi:
         if (spec.prompt.empty())
-            throw SpecError("prompt is required for the claude agent");
+            throw SpecError("prompt is required for the " + agentName(spec.agent) + " agent");
         if (spec.gatewayUrl.empty() || spec.gatewayToken.empty())
-            throw SpecError("gateway_url and gateway_token are required for the claude agent");
+            throw SpecError("gateway_url and gateway_token are required for the " +
+                            agentName(spec.agent) + " agent");
         break;
     }
     return spec;

@@ -25,6 +25,8 @@ enum class AgentKind
 {
     Command, // one shell command line: tests and diagnostics
     Claude,  // Claude Code in print mode, stream-json out
+    Codex,   // Codex `exec --json` (agent_kinds.h)
+    Pi,      // pi `-p --mode json` (agent_kinds.h)
 };
 
 // Whether the turn starts the topic's conversation or continues it: Claude
@@ -62,6 +64,9 @@ struct TurnSpec
     // (docs/tools.md); never a name the launcher sets itself.
     std::vector<std::pair<std::string, std::string>> environment;
 };
+
+// The spec's name of the kind ("claude", "codex", …).
+std::string agentName(AgentKind kind);
 
 inline constexpr std::int64_t protocolVersion = 1;
 inline constexpr std::int64_t maxTimeoutSeconds = 7 * 24 * 3600;

@@ -184,6 +184,33 @@ TEST(AgentLaunch, RootIsPassedOnWhenTheHostAsksForIt)
     EXPECT_EQ(launch.gid, 0u);
 }
 
+// Codex and pi run as their own launch describes (agent_kinds.h), on top
+// of the common environment, with their files to write; the Anthropic
+// variables are Claude Code's and not theirs (pi sets its key itself).
+TEST(AgentLaunch, CodexAndPiRunTheirOwnLaunchOnTheCommonEnvironment)
+{
+    for (const AgentKind kind : {AgentKind::Codex, AgentKind::Pi}) {
+        TurnSpec spec = claudeTurn();
+        spec.agent = kind;
+        const AgentLaunch launch = buildAgentLaunch(spec);
+        const KindLaunch own = kind == AgentKind::Codex ? codexLaunch(spec) : piLaunch(spec);
+        EXPECT_EQ(launch.argv, own.argv);
+        for (const std::string &entry : own.environment)
+            EXPECT_NE(std::find(launch.environment.begin(), launch.environment.end(), entry),
+                      launch.environment.end())
+                << entry;
+        EXPECT_EQ(launch.files.size(), own.files.size());
+        EXPECT_EQ(launch.homeDirectories, own.homeDirectories);
+        EXPECT_EQ(launch.links.size(), own.links.size());
+        EXPECT_EQ(valueOf(launch, "HTTPS_PROXY"), "http://10.213.0.1:3128");
+        EXPECT_EQ(valueOf(launch, "NO_PROXY"), "10.213.0.1");
+        EXPECT_EQ(valueOf(launch, "HOME"), "/home/agent");
+        EXPECT_TRUE(valuesOf(launch, "ANTHROPIC_BASE_URL").empty());
+        EXPECT_EQ(valuesOf(launch, "ANTHROPIC_API_KEY").size(), kind == AgentKind::Pi ? 1u : 0u);
+        EXPECT_EQ(launch.uid, 1000u);
+    }
+}
+
 TEST(UrlHost, TakesTheHostOutOfAUrl)
 {
     EXPECT_EQ(urlHost("http://10.213.0.1:8080"), "10.213.0.1");

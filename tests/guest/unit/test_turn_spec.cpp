@@ -89,6 +89,21 @@ TEST(TurnSpec, ParsesAClaudeTurnWithEverything)
     EXPECT_EQ(formatIpv4(spec.network->gateway), "10.213.0.5");
 }
 
+TEST(TurnSpec, ParsesCodexAndPiTurns)
+{
+    for (const auto &[name, kind] : {std::pair{"codex", AgentKind::Codex}, {"pi", AgentKind::Pi}}) {
+        const TurnSpec spec = parseTurnSpec(
+            std::string(R"({"type":"turn","version":1,"turn_id":"t","agent":")") + name +
+            R"(","prompt":"hi","gateway_url":"http://10.213.0.1:8080","gateway_token":"k",)"
+            R"("session_id":"s","session_mode":"resume","timeout_seconds":60})");
+        EXPECT_EQ(spec.agent, kind);
+        EXPECT_EQ(agentName(spec.agent), name);
+        EXPECT_EQ(spec.prompt, "hi");
+        EXPECT_EQ(spec.sessionId, "s");
+        EXPECT_EQ(spec.sessionMode, SessionMode::Resume);
+    }
+}
+
 TEST(TurnSpec, SessionModeIsNewOrResume)
 {
     EXPECT_EQ(parseTurnSpec(commandTurnWith(R"("session_mode":"new")")).sessionMode,
@@ -135,8 +150,17 @@ INSTANTIATE_TEST_SUITE_P(
         BadSpec{R"({"type":"turn","version":1,"turn_id":"","agent":"command"})",
                 "turn_id is required"},
         BadSpec{R"({"type":"turn","version":1,"turn_id":7})", "turn_id must be a string"},
-        BadSpec{R"({"type":"turn","version":1,"turn_id":"x","agent":"codex"})",
-                "agent \"codex\" is not one of"},
+        BadSpec{R"({"type":"turn","version":1,"turn_id":"x","agent":"gemini"})",
+                "agent \"gemini\" is not one of command, claude, codex, pi"},
+        BadSpec{R"({"type":"turn","version":1,"turn_id":"x","agent":"codex",)"
+                R"("timeout_seconds":5,"gateway_url":"http://h","gateway_token":"t"})",
+                "prompt is required for the codex agent"},
+        BadSpec{R"({"type":"turn","version":1,"turn_id":"x","agent":"pi","prompt":"p",)"
+                R"("timeout_seconds":5})",
+                "gateway_url and gateway_token are required for the pi agent"},
+        BadSpec{commandTurnWith(R"("env":{"CODEX_HOME":"x"})"), "env: 'CODEX_HOME'"},
+        BadSpec{commandTurnWith(R"("env":{"PI_CODING_AGENT_DIR":"x"})"),
+                "env: 'PI_CODING_AGENT_DIR'"},
         BadSpec{R"({"type":"turn","version":1,"turn_id":"x","agent":"command","command":"ls"})",
                 "timeout_seconds is required"},
         BadSpec{commandTurnWith(R"("turn_id":"again")"), "duplicate member \"turn_id\""},
