@@ -96,6 +96,9 @@ void printEngineEvent(Context &context, const turns::TurnEventRecord &event)
             << json.value(QStringLiteral("code")).toInteger() << "\n";
     else if (event.kind == QLatin1String("error"))
         err << "[error] " << text(json, "message") << "\n";
+    else if (event.kind == QLatin1String("init") && json.contains(QStringLiteral("agent")))
+        err << "[agent] " << text(json, "agent") << ", session " << text(json, "session_id")
+            << "\n";
     else if (event.kind == QLatin1String("init"))
         err << "[agent] Claude Code " << text(json, "claude_code_version") << ", model "
             << text(json, "model") << ", session " << text(json, "session_id") << "\n";
@@ -175,9 +178,11 @@ Exit runRun(Context &context, const QStringList &arguments)
     const QCommandLineOption topicOption(QStringLiteral("topic"),
                                          QStringLiteral("The topic (default main)."),
                                          QStringLiteral("T"), QStringLiteral("main"));
-    const QCommandLineOption agentOption(QStringLiteral("agent"),
-                                         QStringLiteral("command or claude (default claude)."),
-                                         QStringLiteral("KIND"), QStringLiteral("claude"));
+    const QCommandLineOption agentOption(
+        QStringLiteral("agent"),
+        QStringLiteral("claude, codex, pi or command (default claude; pi has no MCP, "
+                       "so no host tools)."),
+        QStringLiteral("KIND"), QStringLiteral("claude"));
     const QCommandLineOption deadlineOption(
         QStringLiteral("deadline"), QStringLiteral("Seconds the turn may take (default 1800)."),
         QStringLiteral("SECONDS"));
@@ -191,7 +196,7 @@ Exit runRun(Context &context, const QStringList &arguments)
         QStringLiteral("With the demo provider: a script file instead of the built-in demo."),
         QStringLiteral("FILE"));
     const QCommandLineOption modelOption(QStringLiteral("model"),
-                                         QStringLiteral("The model Claude Code asks for."),
+                                         QStringLiteral("The model the agent asks for."),
                                          QStringLiteral("NAME"));
     parser.addOptions(
         {topicOption, agentOption, deadlineOption, providerOption, scriptOption, modelOption});
@@ -207,16 +212,17 @@ Exit runRun(Context &context, const QStringList &arguments)
             arguments))
         return *stop;
     const QStringList positional = parser.positionalArguments();
-    const QString agent = parser.value(agentOption);
-    if (agent != QLatin1String("command") && agent != QLatin1String("claude"))
+    const std::optional<turns::AgentKind> agent =
+        turns::agentKindFromName(parser.value(agentOption));
+    if (!agent)
         return context.usageError(
-            QStringLiteral("run: --agent '%1' is not one of command, claude").arg(agent));
+            QStringLiteral("run: --agent '%1' is not one of command, claude, codex, pi")
+                .arg(parser.value(agentOption)));
 
     turns::TurnRequest request;
     request.folder = positional[0];
     request.topic = parser.value(topicOption);
-    request.agent =
-        agent == QLatin1String("command") ? turns::AgentKind::Command : turns::AgentKind::Claude;
+    request.agent = *agent;
     request.prompt = positional[1];
     if (parser.isSet(deadlineOption)) {
         bool ok = false;

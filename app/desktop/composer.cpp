@@ -14,23 +14,36 @@
 namespace arizuko::desktop {
 namespace {
 
-QString settingsKey(const QString &folder, const QString &topic, const char *what)
+QString settingsKey(const QString &folder, const QString &topic, const QString &what)
 {
     // Folder paths hold '/', which QSettings reads as groups; escape them.
     return QStringLiteral("topics/%1/%2/%3")
         .arg(QString::fromLatin1(folder.toUtf8().toPercentEncoding()),
-             QString::fromLatin1(topic.toUtf8().toPercentEncoding()), QLatin1String(what));
+             QString::fromLatin1(topic.toUtf8().toPercentEncoding()), what);
+}
+
+// Each agent has its own model names, so the topic keeps one per agent
+// (Claude Code's under the name it had before there were others).
+QString modelSetting(const QString &agent)
+{
+    return agent == QLatin1String("claude") ? QStringLiteral("model")
+                                            : QStringLiteral("model-") + agent;
 }
 
 struct AgentChoice
 {
     const char *name; // as in the image's manifest and the topic's settings
     const char *label;
+    const char *note; // what the user must know before choosing it
 };
 
 // The agents a turn can run, each offered when the image carries it.
 constexpr AgentChoice agentChoices[] = {
-    {"claude", QT_TRANSLATE_NOOP("arizuko::desktop::Composer", "Claude Code")},
+    {"claude", QT_TRANSLATE_NOOP("arizuko::desktop::Composer", "Claude Code"), nullptr},
+    {"codex", QT_TRANSLATE_NOOP("arizuko::desktop::Composer", "Codex"), nullptr},
+    {"pi", QT_TRANSLATE_NOOP("arizuko::desktop::Composer", "pi"),
+     QT_TRANSLATE_NOOP("arizuko::desktop::Composer",
+                       "pi has no MCP: the folder's host tools (grants) do not reach it.")},
 };
 
 } // namespace
@@ -40,6 +53,7 @@ Composer::Composer(QWidget *parent)
     , m_editor(new QPlainTextEdit(this))
     , m_agent(new QComboBox(this))
     , m_model(new QLineEdit(this))
+    , m_agentNote(new QLabel(this))
     , m_queued(new QLabel(this))
     , m_send(new QPushButton(tr("&Send"), this))
     , m_cancel(new QPushButton(tr("Cance&l turn"), this))
@@ -58,6 +72,8 @@ Composer::Composer(QWidget *parent)
     m_model->setPlaceholderText(tr("default model"));
     m_model->setAccessibleName(tr("Model"));
     m_model->setObjectName(QStringLiteral("composerModel"));
+    m_agentNote->setObjectName(QStringLiteral("composerAgentNote"));
+    m_agentNote->hide();
     m_queued->setObjectName(QStringLiteral("queuedIndicator"));
     m_send->setObjectName(QStringLiteral("sendButton"));
     m_send->setAccessibleName(tr("Send the prompt"));
@@ -72,6 +88,7 @@ Composer::Composer(QWidget *parent)
     row->addWidget(m_agent);
     row->addWidget(new QLabel(tr("Model:"), this));
     row->addWidget(m_model);
+    row->addWidget(m_agentNote);
     row->addStretch(1);
     row->addWidget(m_queued);
     row->addWidget(m_cancel);
@@ -112,7 +129,7 @@ Composer::Composer(QWidget *parent)
     connect(m_cancel, &QPushButton::clicked, this, &Composer::cancelRequested);
     connect(useDemo, &QPushButton::clicked, this, &Composer::demoModelRequested);
     connect(setKey, &QPushButton::clicked, this, &Composer::modelKeyRequested);
-    connect(m_agent, &QComboBox::currentIndexChanged, this, &Composer::remember);
+    connect(m_agent, &QComboBox::currentIndexChanged, this, &Composer::switchAgent);
     connect(m_model, &QLineEdit::editingFinished, this, &Composer::remember);
     setTopic({}, {});
 }
@@ -127,17 +144,42 @@ void Composer::setTopic(const QString &folder, const QString &topic)
     if (!enabled)
         return;
     selectTopicsAgent();
-    m_model->setText(QSettings().value(settingsKey(folder, topic, "model")).toString());
 }
 
 void Composer::selectTopicsAgent()
 {
     if (m_folder.isEmpty())
         return;
-    const QSignalBlocker blockAgent(m_agent);
-    m_agent->setCurrentIndex(
-        std::max(0, m_agent->findData(QSettings().value(settingsKey(m_folder, m_topic, "agent"),
-                                                        QStringLiteral("claude")))));
+    {
+        const QSignalBlocker blockAgent(m_agent);
+        m_agent->setCurrentIndex(
+            std::max(0, m_agent->findData(QSettings().value(settingsKey(m_folder, m_topic, "agent"),
+                                                            QStringLiteral("claude")))));
+    }
+    showAgentsModel();
+}
+
+void Composer::showAgentsModel()
+{
+    m_modelAgent = agent();
+    m_model->setText(
+        QSettings().value(settingsKey(m_folder, m_topic, modelSetting(m_modelAgent))).toString());
+    QString note;
+    for (const AgentChoice &choice : agentChoices) {
+        if (m_modelAgent == QLatin1String(choice.name) && choice.note)
+            note = tr(choice.note);
+    }
+    m_agentNote->setText(note);
+    m_agentNote->setVisible(!note.isEmpty());
+}
+
+void Composer::switchAgent()
+{
+    // The model field still shows the agent chosen before.
+    if (!m_folder.isEmpty())
+        QSettings().setValue(settingsKey(m_folder, m_topic, modelSetting(m_modelAgent)), model());
+    showAgentsModel();
+    remember();
 }
 
 void Composer::offerAgents(const QStringList &imageAgents)
@@ -159,8 +201,8 @@ void Composer::remember()
     if (m_folder.isEmpty())
         return;
     QSettings settings;
-    settings.setValue(settingsKey(m_folder, m_topic, "agent"), agent());
-    settings.setValue(settingsKey(m_folder, m_topic, "model"), model());
+    settings.setValue(settingsKey(m_folder, m_topic, QStringLiteral("agent")), agent());
+    settings.setValue(settingsKey(m_folder, m_topic, modelSetting(agent())), model());
 }
 
 void Composer::setActivity(bool running, int queued)

@@ -1,8 +1,8 @@
 #pragma once
 
 // Where a prompt is written: multi-line, Ctrl+Enter sends, Esc cancels the
-// topic's running turn. The agent kind and model are per topic (kept in
-// the settings), and only agents the guest image carries are offered; a
+// topic's running turn. The agent kind and its model are per topic (kept
+// in the settings), and only agents the guest image carries are offered; a
 // label says how many prompts wait in the queue. When the
 // topic's last turn found no model credential, a bar above the prompt
 // offers the fixes: run the prompt on the demo model, or set a key.
@@ -55,12 +55,18 @@ private:
     void send();
     void remember();
     void selectTopicsAgent();
+    // The model field and the note of the agent chosen now.
+    void showAgentsModel();
+    void switchAgent();
 
     QString m_folder;
     QString m_topic;
     QPlainTextEdit *m_editor;
     QComboBox *m_agent;
     QLineEdit *m_model;
+    // Which agent's model the field shows.
+    QString m_modelAgent;
+    QLabel *m_agentNote;
     QLabel *m_queued;
     QPushButton *m_send;
     QPushButton *m_cancel;

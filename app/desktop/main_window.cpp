@@ -390,8 +390,8 @@ void MainWindow::send(const QString &prompt)
     turns::TurnRequest request;
     request.folder = m_transcript->folder();
     request.topic = m_transcript->topic();
-    request.agent = m_composer->agent() == QLatin1String("command") ? turns::AgentKind::Command
-                                                                     : turns::AgentKind::Claude;
+    request.agent =
+        turns::agentKindFromName(m_composer->agent()).value_or(turns::AgentKind::Claude);
     request.prompt = prompt;
     request.model = m_composer->model();
     m_engine->submit(request);

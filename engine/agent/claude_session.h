@@ -2,12 +2,8 @@
 
 // Claude Code's conversation file for a topic, in the folder home where the
 // agent keeps it: whether a turn can resume it, and copying it for a fork.
-// Every access goes through HomeDirectory, since the agent owns the file.
 
-#include "agent/home_directory.h"
-#include "core/result.h"
-
-#include <QString>
+#include "agent/session_files.h"
 
 namespace arizuko::agent {
 
@@ -15,24 +11,7 @@ namespace arizuko::agent {
 // session: ~/.claude/projects/<cwd with / as ->/<session>.jsonl.
 QString claudeSessionFile(const QString &sessionId);
 
-enum class SessionFileState
-{
-    Absent,
-    Usable,
-    Unusable, // present but not resumable: not JSON lines, a link, too large
-};
-
-struct SessionFileCheck
-{
-    SessionFileState state = SessionFileState::Absent;
-    QString problem; // why it is unusable, for the transcript
-};
-
 SessionFileCheck inspectClaudeSession(const HomeDirectory &home, const QString &sessionId);
-
-// Larger than any conversation Claude Code compacts down to; a bigger file
-// is not something the engine reads into memory on the agent's word.
-inline constexpr qint64 maxSessionBytes = 256LL * 1024 * 1024;
 
 // Copies the conversation of `fromId` to a new file for `toId`, naming the
 // new session in every line that named the old one, so Claude Code resumes

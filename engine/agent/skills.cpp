@@ -31,8 +31,8 @@ QString unquoted(QString value)
 
 } // namespace
 
-Result<void> checkSkillFrontMatter(const QString &file, const QString &directoryName,
-                                   const QByteArray &content)
+Result<QString> checkSkillFrontMatter(const QString &file, const QString &directoryName,
+                                      const QByteArray &content)
 {
     const QStringList lines = QString::fromUtf8(content).split(QLatin1Char('\n'));
     auto line = [&lines](qsizetype index) { return lines.at(index).trimmed(); };
@@ -75,17 +75,17 @@ Result<void> checkSkillFrontMatter(const QString &file, const QString &directory
     if (description.size() > maxDescriptionLength)
         return malformed(file, QStringLiteral("description"),
                          QStringLiteral("is longer than %1 characters").arg(maxDescriptionLength));
-    return {};
+    return description;
 }
 
-Result<QStringList> checkSkills(const HomeDirectory &home)
+Result<QList<Skill>> checkSkills(const HomeDirectory &home)
 {
     const auto names = home.entries(QStringLiteral("skills"));
     if (!names)
         return names.error();
     if (!*names)
-        return QStringList();
-    QStringList skills;
+        return QList<Skill>();
+    QList<Skill> skills;
     for (const QString &name : **names) {
         const QString file = QStringLiteral("skills/%1/SKILL.md").arg(name);
         const auto content = home.read(file, maxSkillBytes);
@@ -94,11 +94,25 @@ Result<QStringList> checkSkills(const HomeDirectory &home)
         if (!*content)
             return malformed(file, {},
                              QStringLiteral("is missing (every directory in skills/ is a skill)"));
-        if (const Result<void> checked = checkSkillFrontMatter(file, name, **content); !checked)
-            return checked.error();
-        skills << name;
+        const Result<QString> description = checkSkillFrontMatter(file, name, **content);
+        if (!description)
+            return description.error();
+        skills << Skill{name, *description};
     }
     return skills;
+}
+
+QString skillsIndex(const QList<Skill> &skills, const QString &guestHome)
+{
+    if (skills.isEmpty())
+        return {};
+    QString index = QStringLiteral("<skills>\n");
+    for (const Skill &skill : skills)
+        index += QStringLiteral("<skill name=\"%1\" path=\"%2/skills/%1/SKILL.md\">%3</skill>\n")
+                     .arg(skill.name.toHtmlEscaped(), guestHome.toHtmlEscaped(),
+                          skill.description.toHtmlEscaped());
+    return index + QStringLiteral("</skills>\nBefore a task that matches a skill's description, "
+                                  "read its SKILL.md and follow it.\n\n");
 }
 
 } // namespace arizuko::agent

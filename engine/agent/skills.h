@@ -14,14 +14,26 @@
 
 namespace arizuko::agent {
 
-// The names of the folder's skills (empty: none), or the first problem:
-// error code `skills.malformed` (a sentence naming file and field) or a
-// home error (a link, a file too large).
-Result<QStringList> checkSkills(const HomeDirectory &home);
+struct Skill
+{
+    QString name;
+    QString description;
+};
 
-// One SKILL.md's front matter: the field at fault, or nothing when fine.
+// The folder's skills (empty: none), or the first problem: error code
+// `skills.malformed` (a sentence naming file and field) or a home error (a
+// link, a file too large).
+Result<QList<Skill>> checkSkills(const HomeDirectory &home);
+
+// One SKILL.md's front matter: its description, or the field at fault.
 // `file` only names the place in the message.
-Result<void> checkSkillFrontMatter(const QString &file, const QString &directoryName,
-                                   const QByteArray &content);
+Result<QString> checkSkillFrontMatter(const QString &file, const QString &directoryName,
+                                      const QByteArray &content);
+
+// The <skills> index put before a Codex prompt, as arizuko does: Codex
+// loads skills only from .agents/skills, so the folder's skills/ reach it
+// as this list of names, descriptions and SKILL.md paths in the guest,
+// which it reads when a task matches. Empty for no skills.
+QString skillsIndex(const QList<Skill> &skills, const QString &guestHome);
 
 } // namespace arizuko::agent

@@ -1,6 +1,6 @@
 #include "agent/topic_fork.h"
 
-#include "agent/claude_session.h"
+#include "agent/session_files.h"
 #include "folders/folders.h"
 #include "store/store.h"
 
@@ -37,8 +37,8 @@ ForkedTopic copyForkedConversation(const TopicForkPlan &plan, qint64 maxBytes)
         result.copyError = home.error();
         return result;
     }
-    const auto copied =
-        forkClaudeSession(*home, plan.parentSession, plan.topic.sessionId, maxBytes);
+    const auto copied = forkAgentSession(plan.topic.agentKind, *home, plan.parentSession,
+                                         plan.topic.sessionId, maxBytes);
     if (copied)
         result.sessionCopied = *copied;
     else if (copied.error().code == QLatin1String("home.too-large"))

@@ -376,15 +376,15 @@ Result<QList<TurnEventRecord>> TurnRecords::events(const QString &id)
 }
 
 Result<bool> TurnRecords::hasSessionTurns(const QString &folder, const QString &topic,
-                                          const QString &except)
+                                          const QString &except, const QString &agent)
 {
     QSqlQuery query(m_store.database());
-    query.prepare(
-        QStringLiteral("SELECT 1 FROM turns WHERE group_folder = ? AND topic = ? AND "
-                       "id != ? AND agent = 'claude' AND running_at IS NOT NULL LIMIT 1"));
+    query.prepare(QStringLiteral("SELECT 1 FROM turns WHERE group_folder = ? AND topic = ? AND "
+                                 "id != ? AND agent = ? AND running_at IS NOT NULL LIMIT 1"));
     query.addBindValue(folder);
     query.addBindValue(topic);
     query.addBindValue(except);
+    query.addBindValue(agent);
     if (!query.exec())
         return store::sqlError(query, QStringLiteral("reading the turns of topic %1").arg(topic));
     return query.next();

@@ -69,10 +69,11 @@ public:
     // requested (arizukoctl cancel).
     Result<QStringList> cancelRequested(qint64 enginePid);
     Result<QList<TurnEventRecord>> events(const QString &id);
-    // Whether a claude turn of the topic other than `except` ran its agent,
-    // so the topic should have a session by now.
-    Result<bool> hasSessionTurns(const QString &folder, const QString &topic,
-                                 const QString &except);
+    // Whether a turn of the agent `agent` ("claude", "codex", "pi") in the
+    // topic, other than `except`, ran its agent, so the topic should have
+    // that agent's session by now.
+    Result<bool> hasSessionTurns(const QString &folder, const QString &topic, const QString &except,
+                                 const QString &agent);
 
 private:
     // The setters' one way to the table: column names from this file only,

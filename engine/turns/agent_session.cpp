@@ -1,7 +1,9 @@
 #include "turns/agent_session.h"
 
 #include "turns/claude_code_session.h"
+#include "turns/codex_session.h"
 #include "turns/command_session.h"
+#include "turns/pi_session.h"
 
 namespace arizuko::turns {
 
@@ -10,6 +12,10 @@ std::unique_ptr<AgentSession> makeAgentSession(AgentKind kind, AgentLaunch launc
     switch (kind) {
     case AgentKind::Claude:
         return std::make_unique<ClaudeCodeSession>(std::move(launch));
+    case AgentKind::Codex:
+        return std::make_unique<CodexSession>(std::move(launch));
+    case AgentKind::Pi:
+        return std::make_unique<PiSession>(std::move(launch));
     case AgentKind::Command:
         break;
     }

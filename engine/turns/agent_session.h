@@ -28,6 +28,9 @@ struct AgentLaunch
     // What observed folders posted since the topic's last turn, put before
     // the prompt.
     QString observedContext;
+    // The folder's skills as an index for the prompt, for an agent that
+    // does not load them itself (Codex: agent::skillsIndex).
+    QString skillsIndex;
 };
 
 // One transcript event made of the agent's output; `chars` is what it

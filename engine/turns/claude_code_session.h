@@ -4,27 +4,25 @@
 // mode, starting or resuming the topic's session; its stdout typed into
 // transcript events (agent/agent_events.h).
 
-#include "turns/agent_session.h"
+#include "turns/json_lines_session.h"
 
 namespace arizuko::turns {
 
-class ClaudeCodeSession final : public AgentSession
+class ClaudeCodeSession final : public JsonLinesSession
 {
 public:
-    explicit ClaudeCodeSession(AgentLaunch launch);
+    explicit ClaudeCodeSession(AgentLaunch launch)
+        : JsonLinesSession(std::move(launch))
+    {}
 
     AgentKind kind() const override { return AgentKind::Claude; }
-    QJsonObject specMembers() const override;
-    QList<AgentOutput> read(const QJsonObject &message) override;
-    std::optional<QString> takeMovedSession() override;
-    QString finalAnswer() const override { return m_finalAnswer; }
+    QJsonObject specMembers() const override { return agentSpecMembers(); }
 
 private:
-    AgentLaunch m_launch;
-    // A stdout line longer than one guest message, until its last piece.
-    QString m_partialLine;
-    QString m_finalAnswer;
-    std::optional<QString> m_movedSession;
+    QList<agent::AgentEvent> eventsFromLine(const QString &line) override
+    {
+        return agent::agentEventsFromLine(line);
+    }
 };
 
 } // namespace arizuko::turns

@@ -91,8 +91,9 @@ bool Turn::begin(const Result<TurnPlan> &plan)
         m_plan = *plan;
         const QString model =
             m_request.model.isEmpty() ? m_environment.settings.model : m_request.model;
-        m_agent = makeAgentSession(m_request.agent, {m_request.prompt, model, m_plan.sessionId,
-                                                     m_plan.newSession, m_plan.observedContext});
+        m_agent = makeAgentSession(m_request.agent,
+                                   {m_request.prompt, model, m_plan.sessionId, m_plan.newSession,
+                                    m_plan.observedContext, m_plan.skillsIndex});
         const auto deadline = std::chrono::duration_cast<std::chrono::milliseconds>(
             m_request.deadline.count() > 0 ? m_request.deadline
                                            : m_environment.settings.defaultDeadline);

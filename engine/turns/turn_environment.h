@@ -65,6 +65,8 @@ struct TurnPlan
     QString observedContext;
     // The folder's checked skills (skills/<name>/SKILL.md in its home).
     QStringList skills;
+    // Their index for the prompt of an agent that does not load them itself.
+    QString skillsIndex;
     gateway::ProviderSettings model;
     QStringList allow;
     QStringList deny;

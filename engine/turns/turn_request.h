@@ -4,23 +4,28 @@
 
 #include <QString>
 #include <chrono>
+#include <optional>
 
 namespace arizuko::turns {
 
 enum class AgentKind
 {
     Command,
-    Claude
+    Claude,
+    Codex,
+    Pi,
 };
 
+// "command", "claude", "codex", "pi": the turn spec's and the store's names.
 QString agentKindName(AgentKind kind);
+std::optional<AgentKind> agentKindFromName(const QString &name);
 
 struct TurnRequest
 {
     QString folder;
     QString topic;
     AgentKind agent = AgentKind::Claude;
-    // The prompt for claude; the shell command line for the command agent.
+    // The agent's prompt; the shell command line for the command agent.
     QString prompt;
     // The model the agent asks for; empty: the runner's setting.
     QString model;

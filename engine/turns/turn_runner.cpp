@@ -285,15 +285,20 @@ Result<TurnPlan> TurnRunner::plan(const Turn &turn)
     const auto existing = topics.list(turn.folder());
     if (!existing)
         return existing.error();
+    // The kind of agent whose session the topic holds before this turn.
+    QString earlierAgent;
     for (const folders::Topic &topic : *existing) {
-        if (topic.name == turn.topic())
+        if (topic.name == turn.topic()) {
             plan.sessionId = topic.sessionId;
+            earlierAgent = topic.agentKind;
+        }
     }
     if (plan.sessionId.isEmpty()) {
         const auto added = topics.add(turn.folder(), turn.topic());
         if (!added)
             return added.error();
         plan.sessionId = added->sessionId;
+        earlierAgent = added->agentKind;
     }
     policy::Policy policy(m_store);
     const auto network = policy.network().resolve(turn.folder());
@@ -302,9 +307,9 @@ Result<TurnPlan> TurnRunner::plan(const Turn &turn)
     plan.allow = network->allow;
     plan.deny = network->deny;
     plan.allowAll = network->allowAll;
-    if (const Result<void> session = planSession(turn, plan); !session)
+    if (const Result<void> session = planSession(turn, earlierAgent, plan); !session)
         return session.error();
-    if (turn.agent() == AgentKind::Claude) {
+    if (turn.agent() != AgentKind::Command) {
         auto observed = tools::takeObservedContext(m_store, turn.folder(), turn.topic());
         if (!observed)
             return observed.error();
@@ -314,6 +319,10 @@ Result<TurnPlan> TurnRunner::plan(const Turn &turn)
     ModelProviderRequest model;
     model.choice =
         turn.demoModel() ? ModelProviderChoice::Demo : m_environment->settings.modelProvider;
+    // Codex speaks the OpenAI Responses API (with OPENAI_API_KEY); Claude
+    // Code and pi the Anthropic Messages API.
+    model.api = turn.agent() == AgentKind::Codex ? gateway::ModelApi::OpenAIResponses
+                                                 : gateway::ModelApi::AnthropicMessages;
     model.upstreamUrl = m_environment->settings.modelUrl;
     model.scriptPath = m_environment->settings.modelScript;
     model.folder = turn.folder();
@@ -325,7 +334,7 @@ Result<TurnPlan> TurnRunner::plan(const Turn &turn)
         QStringLiteral("http://%1/")
             .arg(plan.allow.isEmpty() ? QStringLiteral("example.com") : plan.allow.first());
     if (model.choice == ModelProviderChoice::Demo && model.scriptPath.isEmpty() &&
-        turn.agent() == AgentKind::Claude) {
+        turn.agent() != AgentKind::Command) {
         if (!m_environment->demoSite)
             m_environment->demoSite = std::make_unique<DemoSite>();
         const Result<QString> page = m_environment->demoSite->url();
@@ -352,13 +361,38 @@ Result<TurnPlan> TurnRunner::plan(const Turn &turn)
     return plan;
 }
 
-// Claude Code refuses to resume a session with no file, and a session file
-// the agent damaged cannot be resumed either: both start afresh, and a
-// topic that had a conversation says in its transcript that it lost it.
-Result<void> TurnRunner::planSession(const Turn &turn, TurnPlan &plan)
+// A session belongs to one kind of agent: a turn of another kind starts a
+// new one (Topics::useAgent), and says so when the topic had a
+// conversation. Claude Code refuses to resume a session with no file, and
+// a session file the agent damaged cannot be resumed either: both start
+// afresh, and a topic that had a conversation says in its transcript that
+// it lost it.
+Result<void> TurnRunner::planSession(const Turn &turn, const QString &earlierAgent, TurnPlan &plan)
 {
-    if (turn.agent() != AgentKind::Claude)
+    if (turn.agent() == AgentKind::Command)
         return {};
+    const QString kind = agentKindName(turn.agent());
+    folders::Topics topics(m_store, engineActor);
+    const auto switched = topics.useAgent(turn.folder(), turn.topic(), kind);
+    if (!switched)
+        return switched.error();
+    if (*switched) {
+        const auto listed = topics.list(turn.folder());
+        if (!listed)
+            return listed.error();
+        for (const folders::Topic &topic : *listed) {
+            if (topic.name == turn.topic())
+                plan.sessionId = topic.sessionId;
+        }
+        const auto earlier =
+            m_records.hasSessionTurns(turn.folder(), turn.topic(), turn.id(), earlierAgent);
+        if (!earlier)
+            return earlier.error();
+        if (*earlier)
+            plan.sessionNote = QStringLiteral("the topic's conversation was %1's, which %2 cannot "
+                                              "resume; this turn starts a new session %3")
+                                   .arg(earlierAgent, kind, plan.sessionId);
+    }
     const auto home = agent::HomeDirectory::open(m_store.dataDir(), {plan.home.id, plan.home.path});
     if (!home)
         return home.error();
@@ -366,19 +400,27 @@ Result<void> TurnRunner::planSession(const Turn &turn, TurnPlan &plan)
     const auto skills = agent::checkSkills(*home);
     if (!skills)
         return skills.error();
-    plan.skills = *skills;
-    const agent::SessionFileCheck check = agent::inspectClaudeSession(*home, plan.sessionId);
+    for (const agent::Skill &skill : *skills)
+        plan.skills << skill.name;
+    if (turn.agent() == AgentKind::Codex)
+        plan.skillsIndex = agent::skillsIndex(*skills, QStringLiteral("/home/agent"));
+    const agent::SessionFileCheck check = agent::inspectAgentSession(kind, *home, plan.sessionId);
     if (check.state == agent::SessionFileState::Usable)
         return {};
     plan.newSession = true;
     if (check.state == agent::SessionFileState::Absent) {
-        const auto earlier = m_records.hasSessionTurns(turn.folder(), turn.topic(), turn.id());
+        if (*switched)
+            return {};
+        const auto earlier =
+            m_records.hasSessionTurns(turn.folder(), turn.topic(), turn.id(), kind);
         if (!earlier)
             return earlier.error();
         if (*earlier)
             plan.sessionNote = QStringLiteral("the topic's session file %1 is missing; this turn "
                                               "starts a fresh conversation")
-                                   .arg(agent::claudeSessionFile(plan.sessionId));
+                                   .arg(turn.agent() == AgentKind::Claude
+                                            ? agent::claudeSessionFile(plan.sessionId)
+                                            : plan.sessionId);
         return {};
     }
     // The damaged file stays as the agent left it; the topic moves on to a
@@ -387,9 +429,8 @@ Result<void> TurnRunner::planSession(const Turn &turn, TurnPlan &plan)
     plan.sessionNote = QStringLiteral("the topic's session could not be resumed (%1); this turn "
                                       "starts a fresh conversation as session %2")
                            .arg(check.problem, fresh);
-    if (const Result<void> set = folders::Topics(m_store, engineActor)
-                                     .setSessionId(turn.folder(), turn.topic(), fresh,
-                                                   check.problem);
+    if (const Result<void> set =
+            topics.setSessionId(turn.folder(), turn.topic(), fresh, check.problem);
         !set)
         return set;
     plan.sessionId = fresh;

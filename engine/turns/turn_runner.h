@@ -112,7 +112,7 @@ private:
     // spare was made with; otherwise records why, discards the spare and
     // starts it cold in the slot the spare held.
     void startInSpare(Turn &turn);
-    Result<void> planSession(const Turn &turn, TurnPlan &plan);
+    Result<void> planSession(const Turn &turn, const QString &earlierAgent, TurnPlan &plan);
     // Acts on what other processes wrote: cancel requests for our turns,
     // and the end of another engine's turn that kept one of ours queued.
     void pollStore();

@@ -56,37 +56,26 @@ class ScriptedUpstream:
         self.directory.cleanup()
 
 
-def new_canary():
-    return "sk-ant-api03-CANARY-" + secrets.token_hex(12)
+def new_canary(prefix="sk-ant-api03-CANARY-"):
+    return prefix + secrets.token_hex(12)
 
 
-def engine_with_upstream(upstream, canary, extra_environment=None):
+def engine_with_upstream(upstream, canary, extra_environment=None, secret="ANTHROPIC_API_KEY"):
     """An engine whose turns use the API-key provider against `upstream`,
-    with `canary` stored as the key in the base folder's secrets."""
+    with `canary` stored as the key `secret` in the base folder's secrets."""
     environment = {"ARIZUKO_MODEL_PROVIDER": "api-key", "ARIZUKO_MODEL_URL": upstream.url}
     environment.update(extra_environment or {})
     engine = h.Engine(environment)
-    result = subprocess.run(engine.command("secret", "set", "ANTHROPIC_API_KEY"), input=canary + "\n",
+    result = subprocess.run(engine.command("secret", "set", secret), input=canary + "\n",
                             capture_output=True, text=True, env=engine.environment, timeout=60)
     if result.returncode != 0:
         raise AssertionError(f"secret set: {result.stderr}")
     return engine
 
 
-def agent_kinds(events):
-    kinds = ("init", "text", "thinking", "tool_use", "tool_result", "result", "output")
-    return [e for e in events if e["kind"] in kinds]
-
-
-def files_under(directory):
-    for path in pathlib.Path(directory).rglob("*"):
-        if path.is_file() and not path.is_symlink():
-            yield path
-
-
-def run_agent_turn(engine, folder, prompt, *options, timeout=600):
-    """`arizukoctl run` of one turn, with what the tests read back: its CLI
-    result, name, stored row and events, and how long it took."""
+def run_turn(engine, folder, prompt, *options, timeout=600):
+    """`arizukoctl run` to its end: its output, the turn's row and events,
+    and how long it took."""
     started = time.monotonic()
     result = engine.run("run", *options, folder, prompt, timeout=timeout)
     elapsed = time.monotonic() - started
@@ -103,6 +92,35 @@ def session_of(engine, folder, topic):
 
 def init_of(turn):
     return [e["json"] for e in turn["events"] if e["kind"] == "init"][0]
+
+
+def credential_places(engine, turns):
+    """Everywhere a model credential must never be, by name: every file of
+    the data directory (the homes with what the agent dumped there, the
+    store and its WAL, the audit log), each turn's console log, its events
+    and what arizukoctl printed."""
+    places = {}
+    for path in files_under(engine.data_dir):
+        places[f"data:{path}"] = path.read_bytes()
+    for turn in turns:
+        console = pathlib.Path(engine.data_dir, "turns", turn["turn"]["id"], "console.log")
+        if not console.is_file():
+            raise AssertionError(f"no console log {console}")
+        places[f"console:{console}"] = console.read_bytes()
+        places[f"events:{turn['name']}"] = json.dumps(turn["events"]).encode()
+        places[f"stdout:{turn['name']}"] = (turn["result"].stdout + turn["result"].stderr).encode()
+    return places
+
+
+def agent_kinds(events):
+    kinds = ("init", "text", "thinking", "tool_use", "tool_result", "result", "output")
+    return [e for e in events if e["kind"] in kinds]
+
+
+def files_under(directory):
+    for path in pathlib.Path(directory).rglob("*"):
+        if path.is_file() and not path.is_symlink():
+            yield path
 
 
 def shell_call_transcript(test, turn, tool, command, texts):
@@ -125,18 +143,3 @@ def shell_call_transcript(test, turn, tool, command, texts):
     seqs = [e["seq"] for e in turn["events"]]
     test.assertEqual(seqs, sorted(seqs))
     return use, result
-
-
-def places_of(engine, turns):
-    """Everything a credential must never reach, by name: the whole data
-    directory (homes with what the agent wrote, the store and its WAL, the
-    audit log, console logs), and each turn's events and CLI output."""
-    places = {f"data:{path}": path.read_bytes() for path in files_under(engine.data_dir)}
-    for turn in turns:
-        console = pathlib.Path(engine.data_dir, "turns", turn["turn"]["id"], "console.log")
-        if not console.is_file():
-            raise AssertionError(f"no console log at {console}")
-        places[f"events:{turn['name']}"] = json.dumps(turn["events"]).encode()
-        places[f"cli:{turn['name']}"] = (turn["result"].stdout + turn["result"].stderr).encode()
-    return places
-

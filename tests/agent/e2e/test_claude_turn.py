@@ -13,7 +13,8 @@ import unittest
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 from agent_harness import (h, ScriptedUpstream, new_canary, engine_with_upstream,  # noqa: E402
-                           run_agent_turn, session_of, init_of, shell_call_transcript, places_of)
+                           run_turn, session_of, init_of, credential_places,
+                           shell_call_transcript)
 
 NOTE_COMMAND = ("uname -sr; echo written-by-claude > note.txt; "
                 "cat /proc/[0-9]*/environ > environ.dump 2>/dev/null; ls note.txt")
@@ -56,7 +57,7 @@ class ClaudeTurn(unittest.TestCase):
 
     @classmethod
     def run_turn(cls, prompt, *options):
-        return run_agent_turn(cls.engine, "corp", prompt, "--model", MODEL, *options)
+        return run_turn(cls.engine, "corp", prompt, "--model", MODEL, *options)
 
     @classmethod
     def session_of(cls, topic):
@@ -162,7 +163,7 @@ class ClaudeTurn(unittest.TestCase):
     def test_the_credential_never_enters_the_guest(self):
         canary = self.canary.encode()
         # As root in the guest: agent.credential_as_guest_root.
-        places = places_of(self.engine, (self.first, self.second, self.third, self.fourth))
+        places = credential_places(self.engine, (self.first, self.second, self.third, self.fourth))
         self.assertIn("data:" + str(self.engine.home("corp") / "environ.dump"), places,
                       "the guest's /proc/*/environ was captured")
         leaked = [place for place, data in places.items() if canary in data]

@@ -14,7 +14,7 @@ import unittest
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 from agent_harness import (h, ScriptedUpstream, new_canary, engine_with_upstream,  # noqa: E402
-                           run_agent_turn, session_of, init_of, shell_call_transcript, places_of)
+                           run_turn, session_of, init_of, shell_call_transcript, credential_places)
 
 NOTE_COMMAND = ("uname -sr; echo written-by-pi > note.txt; "
                 "cat /proc/[0-9]*/environ > environ.dump 2>/dev/null; ls note.txt")
@@ -66,7 +66,7 @@ class PiTurn(unittest.TestCase):
 
     @classmethod
     def run_turn(cls, prompt, *options):
-        return run_agent_turn(cls.engine, "corp", prompt, "--agent", "pi", "--model", MODEL,
+        return run_turn(cls.engine, "corp", prompt, "--agent", "pi", "--model", MODEL,
                               "--deadline", "900", *options, timeout=TURN_TIMEOUT)
 
     @classmethod
@@ -152,7 +152,7 @@ class PiTurn(unittest.TestCase):
             self.assertNotIn("authorization", headers)
 
     def test_the_credential_never_enters_the_guest(self):
-        places = places_of(self.engine, (self.first, self.second, self.third, self.refused, self.dropped))
+        places = credential_places(self.engine, (self.first, self.second, self.third, self.refused, self.dropped))
         dump = self.engine.home("corp") / "environ.dump"
         self.assertIn(f"data:{dump}", places, "the guest's /proc/*/environ was captured")
         self.assertIn(b"PI_CODING_AGENT_DIR=", dump.read_bytes(), "pi's own environment is in the dump")

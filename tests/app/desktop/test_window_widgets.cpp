@@ -146,15 +146,51 @@ private slots:
             return names;
         };
         QCOMPARE(offered(), (QStringList{QStringLiteral("claude"), QStringLiteral("command")}));
-        // An image built with --agents codex,pi has no Claude Code: the
-        // command agent (which needs none) is all a turn can run.
+        // An image built with --agents codex,pi has no Claude Code.
         composer.offerAgents({QStringLiteral("codex"), QStringLiteral("pi")});
-        QCOMPARE(offered(), QStringList{QStringLiteral("command")});
-        QCOMPARE(composer.agent(), QStringLiteral("command"));
+        QCOMPARE(offered(), (QStringList{QStringLiteral("codex"), QStringLiteral("pi"),
+                                         QStringLiteral("command")}));
+        QCOMPARE(composer.agent(), QStringLiteral("codex"));
         composer.offerAgents({QStringLiteral("claude"), QStringLiteral("codex")});
-        QCOMPARE(offered(), (QStringList{QStringLiteral("claude"), QStringLiteral("command")}));
+        QCOMPARE(offered(), (QStringList{QStringLiteral("claude"), QStringLiteral("codex"),
+                                         QStringLiteral("command")}));
         // The topic's own choice comes back with the offer.
         QCOMPARE(composer.agent(), QStringLiteral("claude"));
+    }
+
+    // Each agent has its own model names: the topic keeps one per agent.
+    // pi has no MCP, and the composer says so while pi is chosen.
+    void composerKeepsAModelPerAgentAndSaysPiHasNoMcp()
+    {
+        desktop::Composer composer;
+        composer.offerAgents(
+            {QStringLiteral("claude"), QStringLiteral("codex"), QStringLiteral("pi")});
+        composer.setTopic(QStringLiteral("corp"), QStringLiteral("models"));
+        auto *agents = composer.findChild<QComboBox *>(QStringLiteral("composerAgent"));
+        auto *model = composer.findChild<QLineEdit *>(QStringLiteral("composerModel"));
+        auto *note = composer.findChild<QLabel *>(QStringLiteral("composerAgentNote"));
+        const auto choose = [agents](const char *name) {
+            agents->setCurrentIndex(agents->findData(QString::fromLatin1(name)));
+        };
+        choose("claude");
+        model->setText(QStringLiteral("claude-sonnet-4-5"));
+        emit model->editingFinished();
+        choose("codex");
+        QCOMPARE(model->text(), QString());
+        model->setText(QStringLiteral("gpt-5.2"));
+        choose("pi");
+        QVERIFY(!note->isHidden());
+        QVERIFY(note->text().contains(QStringLiteral("no MCP")));
+        choose("claude");
+        QVERIFY(note->isHidden());
+        QCOMPARE(model->text(), QStringLiteral("claude-sonnet-4-5"));
+        choose("codex");
+        QCOMPARE(model->text(), QStringLiteral("gpt-5.2"));
+        QCOMPARE(composer.model(), QStringLiteral("gpt-5.2"));
+        composer.setTopic(QStringLiteral("corp"), QStringLiteral("other-models"));
+        composer.setTopic(QStringLiteral("corp"), QStringLiteral("models"));
+        QCOMPARE(composer.agent(), QStringLiteral("codex"));
+        QCOMPARE(model->text(), QStringLiteral("gpt-5.2"));
     }
 
     void treeFiltersAndFollowsTheStore()

@@ -4,6 +4,7 @@
 
 #include "agent/claude_session.h"
 #include "agent/home_directory.h"
+#include "agent/session_files.h"
 
 #include <QDir>
 #include <QFile>
@@ -85,6 +86,73 @@ private slots:
         QVERIFY(QDir().mkpath(m_home));
         m_outside = m_root.filePath(QStringLiteral("id_ed25519-") + newId());
         writeFile(m_outside, canary);
+    }
+
+    // Codex's rollout file (sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl)
+    // and pi's session file (sessions/<time>_<id>.jsonl) are found by id,
+    // and a fork copies them under the new id, in the line that declares
+    // it and in the name.
+    void codexAndPiSessionsAreFoundAndForkedById_data()
+    {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<QString>("directory");
+        QTest::addColumn<QString>("namePattern"); // %1: the id
+        QTest::addColumn<QString>("header");      // %1: the id
+        QTest::newRow("codex") << QStringLiteral("codex")
+                               << QStringLiteral(".codex/sessions/2026/12/02")
+                               << QStringLiteral("rollout-2026-12-02T07-33-34-%1.jsonl")
+                               << QStringLiteral(R"({"type":"session_meta","payload":{"id":"%1",)"
+                                                 R"("cwd":"/home/agent"}})");
+        QTest::newRow("pi") << QStringLiteral("pi") << QStringLiteral(".pi/agent/sessions")
+                            << QStringLiteral("2026-12-02T07-33-34-380Z_%1.jsonl")
+                            << QStringLiteral(R"({"type":"session","version":3,"id":"%1"})");
+    }
+
+    void codexAndPiSessionsAreFoundAndForkedById()
+    {
+        QFETCH(QString, kind);
+        QFETCH(QString, directory);
+        QFETCH(QString, namePattern);
+        QFETCH(QString, header);
+        const QString parent = newId();
+        const QString child = newId();
+        const auto home = openHome();
+        QCOMPARE(inspectAgentSession(kind, *home, parent).state, SessionFileState::Absent);
+        QVERIFY(!*forkAgentSession(kind, *home, parent, child));
+        const QString file = directory + u'/' + namePattern.arg(parent);
+        writeFile(QDir(m_home).filePath(file), header.arg(parent).toUtf8() + "\n" +
+                                                   R"({"type":"message","text":"the first turn"})" +
+                                                   "\n");
+        QCOMPARE(*findSessionFile(kind, *home, parent), std::optional<QString>(file));
+        QCOMPARE(inspectAgentSession(kind, *home, parent).state, SessionFileState::Usable);
+        const auto forked = forkAgentSession(kind, *home, parent, child);
+        QVERIFY2(forked, forked ? "" : qPrintable(forked.error().message));
+        QVERIFY(*forked);
+        const QString copy = directory + u'/' + namePattern.arg(child);
+        QCOMPARE(*findSessionFile(kind, *home, child), std::optional<QString>(copy));
+        QFile copied(QDir(m_home).filePath(copy));
+        QVERIFY(copied.open(QIODevice::ReadOnly));
+        const QByteArray content = copied.readAll();
+        QVERIFY(content.contains(child.toUtf8()));
+        QVERIFY(!content.contains(parent.toUtf8()));
+        QVERIFY(content.contains("the first turn"));
+        QCOMPARE(inspectAgentSession(kind, *home, child).state, SessionFileState::Usable);
+    }
+
+    // A link in the way of the search (sessions -> elsewhere) is refused,
+    // never followed.
+    void aLinkedCodexSessionsFolderIsNeverFollowed()
+    {
+        const QString id = newId();
+        const QString elsewhere = m_root.filePath(QStringLiteral("elsewhere-") + newId());
+        writeFile(QDir(elsewhere).filePath(QStringLiteral("2026/12/02/rollout-x-%1.jsonl").arg(id)),
+                  R"({"type":"session_meta"})");
+        QDir().mkpath(QDir(m_home).filePath(QStringLiteral(".codex")));
+        QVERIFY(QFile::link(elsewhere, QDir(m_home).filePath(QStringLiteral(".codex/sessions"))));
+        const auto home = openHome();
+        QCOMPARE(inspectAgentSession(QStringLiteral("codex"), *home, id).state,
+                 SessionFileState::Unusable);
+        QVERIFY(!forkAgentSession(QStringLiteral("codex"), *home, id, newId()));
     }
 
     void anAbsentSessionIsAFirstTurn()

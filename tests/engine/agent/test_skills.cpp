@@ -34,13 +34,25 @@ class TestSkills final : public QObject
 private:
     QTemporaryDir m_dir;
 
-    Result<QStringList> check()
+    Result<QList<Skill>> checkAll()
     {
         // The temporary directory stands for the data directory.
         auto home = HomeDirectory::open(m_dir.path(), {QStringLiteral("h"), homePath()});
         if (!home)
             qFatal("%s", qPrintable(home.error().message));
         return checkSkills(*home);
+    }
+
+    // The names of the skills found, or the problem.
+    Result<QStringList> check()
+    {
+        const auto skills = checkAll();
+        if (!skills)
+            return skills.error();
+        QStringList names;
+        for (const Skill &skill : *skills)
+            names << skill.name;
+        return names;
     }
 
     QString homePath() const { return m_dir.filePath(QStringLiteral("homes/h")); }
@@ -62,6 +74,25 @@ private slots:
     {
         write(skill(QStringLiteral("release-notes")), good);
         QCOMPARE(*check(), QStringList{QStringLiteral("release-notes")});
+    }
+
+    // Codex gets the folder's skills as an index before its prompt, with
+    // the descriptions (escaped: the home is the agent's) and the paths.
+    void theCodexIndexNamesEachSkill()
+    {
+        write(skill(QStringLiteral("release-notes")), good);
+        const auto skills = checkAll();
+        QVERIFY(skills);
+        QCOMPARE(skillsIndex(*skills, QStringLiteral("/home/agent")),
+                 QStringLiteral("<skills>\n<skill name=\"release-notes\" "
+                                "path=\"/home/agent/skills/release-notes/SKILL.md\">Writes release "
+                                "notes.</skill>\n</skills>\nBefore a task that matches a skill's "
+                                "description, read its SKILL.md and follow it.\n\n"));
+        QCOMPARE(skillsIndex({{QStringLiteral("x"), QStringLiteral("a </skill> b")}},
+                             QStringLiteral("/h"))
+                     .contains(QLatin1String("a &lt;/skill&gt; b")),
+                 true);
+        QCOMPARE(skillsIndex({}, QStringLiteral("/home/agent")), QString());
     }
 
     void malformedFrontMatterNamesFileAndField_data()

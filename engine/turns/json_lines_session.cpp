@@ -1,25 +1,23 @@
-#include "turns/claude_code_session.h"
-
-#include "agent/agent_events.h"
+#include "turns/json_lines_session.h"
 
 namespace arizuko::turns {
 namespace {
 
-// Claude Code writes one JSON object per line; a line this long is not one
+// The agents write one JSON object per line; a line this long is not one
 // the transcript keeps whole.
 constexpr qsizetype maxAgentLineChars = 16 * 1024 * 1024;
 
 } // namespace
 
-ClaudeCodeSession::ClaudeCodeSession(AgentLaunch launch)
+JsonLinesSession::JsonLinesSession(AgentLaunch launch)
     : m_launch(std::move(launch))
 {}
 
-QJsonObject ClaudeCodeSession::specMembers() const
+QJsonObject JsonLinesSession::agentSpecMembers(const QString &preamble) const
 {
     return {
-        {QStringLiteral("agent"), agentKindName(AgentKind::Claude)},
-        {QStringLiteral("prompt"), m_launch.observedContext + m_launch.prompt},
+        {QStringLiteral("agent"), agentKindName(kind())},
+        {QStringLiteral("prompt"), m_launch.observedContext + preamble + m_launch.prompt},
         {QStringLiteral("command"), QString()},
         {QStringLiteral("session_id"), m_launch.sessionId},
         {QStringLiteral("session_mode"),
@@ -28,7 +26,7 @@ QJsonObject ClaudeCodeSession::specMembers() const
     };
 }
 
-QList<AgentOutput> ClaudeCodeSession::read(const QJsonObject &message)
+QList<AgentOutput> JsonLinesSession::read(const QJsonObject &message)
 {
     m_partialLine += message.value(QStringLiteral("line")).toString();
     if (message.value(QStringLiteral("continued")).toBool() &&
@@ -37,7 +35,7 @@ QList<AgentOutput> ClaudeCodeSession::read(const QJsonObject &message)
     const QString line = std::exchange(m_partialLine, QString());
     qsizetype lineChars = line.size(); // counted once, with the line's first event
     QList<AgentOutput> output;
-    for (const agent::AgentEvent &event : agent::agentEventsFromLine(line)) {
+    for (const agent::AgentEvent &event : eventsFromLine(line)) {
         output.append({event.kind, event.json, std::exchange(lineChars, 0)});
         if (event.kind == QLatin1String("result"))
             m_finalAnswer = event.json.value(QStringLiteral("text")).toString();
@@ -52,7 +50,7 @@ QList<AgentOutput> ClaudeCodeSession::read(const QJsonObject &message)
     return output;
 }
 
-std::optional<QString> ClaudeCodeSession::takeMovedSession()
+std::optional<QString> JsonLinesSession::takeMovedSession()
 {
     return std::exchange(m_movedSession, std::nullopt);
 }
