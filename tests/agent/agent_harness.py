@@ -9,6 +9,7 @@ import secrets
 import subprocess
 import sys
 import tempfile
+import time
 import urllib.request
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "turns" / "harness"))
@@ -89,10 +90,14 @@ def note_exchanges(writer):
 
 
 def run_turn(engine, folder, prompt, *options, timeout=600):
-    """`arizukoctl run` to its end: its output, the turn's row and events."""
+    """`arizukoctl run` to its end: its output, the turn's row and events,
+    and how long it took."""
+    started = time.monotonic()
     result = engine.run("run", *options, folder, prompt, timeout=timeout)
+    elapsed = time.monotonic() - started
     name = h.turn_name_from(result.stderr)
-    return {"result": result, "name": name, "turn": engine.turn(name), "events": engine.events(name)}
+    return {"result": result, "name": name, "turn": engine.turn(name), "events": engine.events(name),
+            "elapsed": elapsed}
 
 
 def session_of(engine, folder, topic):
@@ -132,3 +137,25 @@ def files_under(directory):
     for path in pathlib.Path(directory).rglob("*"):
         if path.is_file() and not path.is_symlink():
             yield path
+
+
+def shell_call_transcript(test, turn, tool, command, texts):
+    """Asserts the turn's agent events are a text and a shell call, its
+    real result from the guest, a text and the result, in order; returns
+    (tool_use, tool_result)."""
+    events = agent_kinds(turn["events"])
+    test.assertEqual([e["kind"] for e in events],
+                     ["init", "text", "tool_use", "tool_result", "text", "result"])
+    use, result = events[2]["json"], events[3]["json"]
+    test.assertEqual(use["name"], tool)
+    test.assertEqual(use["input"]["command"], command)
+    test.assertEqual(result["tool_use_id"], use["id"])
+    test.assertFalse(result["is_error"])
+    # The guest's own output: its kernel and the file it just listed.
+    test.assertRegex(result["content"], r"^Linux 6\.")
+    test.assertIn("note.txt", result["content"])
+    test.assertEqual([events[1]["json"]["text"], events[4]["json"]["text"]], texts)
+    test.assertEqual(events[5]["json"]["subtype"], "success")
+    seqs = [e["seq"] for e in turn["events"]]
+    test.assertEqual(seqs, sorted(seqs))
+    return use, result

@@ -14,7 +14,7 @@ import unittest
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 from agent_harness import (h, ScriptedUpstream, new_canary, engine_with_upstream,  # noqa: E402
                            agent_kinds, note_exchanges, run_turn, session_of, init_of,
-                           credential_places)
+                           credential_places, shell_call_transcript)
 
 NOTE_COMMAND, NOTE_EXCHANGES = note_exchanges("claude")
 SCRIPT = {"name": "e2e", "exchanges": NOTE_EXCHANGES}
@@ -64,21 +64,8 @@ class ClaudeTurn(unittest.TestCase):
             self.assertEqual(turn["turn"]["state"], "done")
 
     def test_transcript_holds_the_tool_call_its_real_result_and_the_answer_in_order(self):
-        events = agent_kinds(self.first["events"])
-        self.assertEqual([e["kind"] for e in events],
-                         ["init", "text", "tool_use", "tool_result", "text", "result"])
-        use, result = events[2]["json"], events[3]["json"]
-        self.assertEqual(use["name"], "Bash")
-        self.assertEqual(use["input"]["command"], NOTE_COMMAND)
-        self.assertEqual(result["tool_use_id"], use["id"])
-        self.assertFalse(result["is_error"])
-        # The guest's own output: its kernel and the file it just listed.
-        self.assertRegex(result["content"], r"^Linux 6\.")
-        self.assertIn("note.txt", result["content"])
-        self.assertEqual(events[4]["json"]["text"], "The note is written.")
-        self.assertEqual(events[5]["json"]["subtype"], "success")
-        seqs = [e["seq"] for e in self.first["events"]]
-        self.assertEqual(seqs, sorted(seqs))
+        shell_call_transcript(self, self.first, "Bash", NOTE_COMMAND,
+                              ["Running a command in the VM.", "The note is written."])
 
     def test_readable_transcript_on_stdout(self):
         out = self.first["result"].stdout

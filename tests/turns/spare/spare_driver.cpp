@@ -7,7 +7,7 @@
 //   discard                           discard the spare
 //   keep on|off                       whether the runner keeps spares at all
 //   run FOLDER TOPIC COMMAND...       submit a `command` turn
-//   claude FOLDER TOPIC PROMPT...     submit a `claude` turn (the model: the
+//   claude|codex|pi FOLDER TOPIC PROMPT...  submit a turn of that agent (the model: the
 //                                     runner's settings, e.g. ARIZUKO_MODEL_PROVIDER=demo)
 //   quit                              tear everything down and exit
 //
@@ -135,13 +135,15 @@ int main(int argc, char **argv)
             engine->setKeepsSpares(words.at(1) == QLatin1String("on"));
         } else if (verb == QLatin1String("discard")) {
             engine->discardSpare(QStringLiteral("asked to"));
-        } else if ((verb == QLatin1String("run") || verb == QLatin1String("claude")) &&
-                   words.size() >= 4) {
+        } else if (const std::optional<turns::AgentKind> agent =
+                       verb == QLatin1String("run") ? turns::AgentKind::Command
+                                                    : turns::agentKindFromName(verb);
+                   agent && words.size() >= 4) {
+            // `run` is a command turn; claude, codex and pi name their agent.
             turns::TurnRequest request;
             request.folder = words.at(1);
             request.topic = words.at(2);
-            request.agent =
-                verb == QLatin1String("run") ? turns::AgentKind::Command : turns::AgentKind::Claude;
+            request.agent = *agent;
             request.prompt = words.mid(3).join(QLatin1Char(' '));
             engine->submit(request);
         } else {
