@@ -13,7 +13,7 @@ import unittest
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 from agent_harness import (h, ScriptedUpstream, new_canary, engine_with_upstream,  # noqa: E402
-                           agent_kinds, note_exchanges, run_turn, session_of, init_of,
+                           note_exchanges, run_turn, session_of, init_of,
                            credential_places, shell_call_transcript)
 
 NOTE_COMMAND, NOTE_EXCHANGES = note_exchanges("claude")
