@@ -63,13 +63,31 @@ inline constexpr ShellTool shellTools[] = {
     {QLatin1StringView("bash"), QLatin1StringView("command")},
     {QLatin1StringView("exec_command"), QLatin1StringView("cmd")}};
 
+// Codex groups each MCP server's tools in the Responses API as
+// {type: "namespace", name: "mcp__<server>", tools: [{name}]}; such a tool
+// is known here by its full name, "mcp__<server>__<tool>", as Claude Code
+// names it.
+inline QString namespacedToolName(const QString &space, const QString &name)
+{
+    return space + QStringLiteral("__") + name;
+}
+
 // The names of the tools a request offers: Anthropic's {name}, the
-// Responses API's {type: "function", name}.
+// Responses API's {type: "function", name} and its namespaces' tools.
 inline QStringList offeredTools(const QJsonObject &request)
 {
     QStringList names;
-    for (const QJsonValue &tool : request.value(QStringLiteral("tools")).toArray())
-        names << tool.toObject().value(QStringLiteral("name")).toString();
+    for (const QJsonValue &value : request.value(QStringLiteral("tools")).toArray()) {
+        const QJsonObject tool = value.toObject();
+        const QString name = tool.value(QStringLiteral("name")).toString();
+        if (tool.value(QStringLiteral("type")).toString() != QLatin1String("namespace")) {
+            names << name;
+            continue;
+        }
+        for (const QJsonValue &inner : tool.value(QStringLiteral("tools")).toArray())
+            names << namespacedToolName(name,
+                                        inner.toObject().value(QStringLiteral("name")).toString());
+    }
     return names;
 }
 

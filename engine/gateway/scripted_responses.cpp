@@ -125,6 +125,27 @@ QList<QJsonObject> itemEvents(const QJsonObject &item, int index)
     return events;
 }
 
+// A call of a tool offered inside a namespace names the namespace and the
+// tool apart (Codex answers "unsupported call" to the full name alone).
+void addNamespace(QJsonObject &call, const QJsonObject &request)
+{
+    const QString name = call.value(QStringLiteral("name")).toString();
+    for (const QJsonValue &value : request.value(QStringLiteral("tools")).toArray()) {
+        const QJsonObject tool = value.toObject();
+        if (tool.value(QStringLiteral("type")).toString() != QLatin1String("namespace"))
+            continue;
+        const QString space = tool.value(QStringLiteral("name")).toString();
+        for (const QJsonValue &inner : tool.value(QStringLiteral("tools")).toArray()) {
+            const QString innerName = inner.toObject().value(QStringLiteral("name")).toString();
+            if (namespacedToolName(space, innerName) != name)
+                continue;
+            call.insert(QStringLiteral("name"), innerName);
+            call.insert(QStringLiteral("namespace"), space);
+            return;
+        }
+    }
+}
+
 } // namespace
 
 ConversationPosition ScriptedModel::responsesPosition(const QJsonArray &input)
@@ -194,13 +215,15 @@ ScriptedReply ScriptedModel::responsesReply(const QJsonObject &request,
         const ScriptedToolUse use = forOfferedTools(scripted, offered);
         const QByteArray arguments = QJsonDocument(use.input).toJson(QJsonDocument::Compact);
         outputBytes += arguments.size();
-        output.append(
-            QJsonObject{{QStringLiteral("type"), QStringLiteral("function_call")},
-                        {QStringLiteral("id"), randomId(u"fc_")},
-                        {QStringLiteral("call_id"), use.id.isEmpty() ? randomId(u"call_") : use.id},
-                        {QStringLiteral("name"), use.name},
-                        {QStringLiteral("arguments"), QString::fromUtf8(arguments)},
-                        {QStringLiteral("status"), QStringLiteral("completed")}});
+        QJsonObject call{
+            {QStringLiteral("type"), QStringLiteral("function_call")},
+            {QStringLiteral("id"), randomId(u"fc_")},
+            {QStringLiteral("call_id"), use.id.isEmpty() ? randomId(u"call_") : use.id},
+            {QStringLiteral("name"), use.name},
+            {QStringLiteral("arguments"), QString::fromUtf8(arguments)},
+            {QStringLiteral("status"), QStringLiteral("completed")}};
+        addNamespace(call, request);
+        output.append(call);
     }
     const qint64 input = step.inputTokens.value_or(roughTokens(requestBytes));
     const qint64 outputTokens = step.outputTokens.value_or(roughTokens(outputBytes));

@@ -485,6 +485,38 @@ private slots:
                  QStringLiteral("Bash"));
     }
 
+    void aToolInANamespaceIsCalledByItsNamespace()
+    {
+        // Codex offers an MCP server's tools as a namespace and answers
+        // "unsupported call" to a call that names only the full name.
+        auto model = ScriptedModel::load(
+            R"({"exchanges": [{"prompt": "*", "steps": [{"tool_use": {
+                    "name": "mcp__arizuko__send_message", "input": {"text": "hi"}}}]}]})");
+        QVERIFY(model);
+        QJsonObject body =
+            QJsonDocument::fromJson(responsesRequest({user(QStringLiteral("go"))})).object();
+        body.insert(QStringLiteral("tools"),
+                    QJsonArray{QJsonObject{
+                        {QStringLiteral("type"), QStringLiteral("namespace")},
+                        {QStringLiteral("name"), QStringLiteral("mcp__arizuko")},
+                        {QStringLiteral("tools"),
+                         QJsonArray{QJsonObject{
+                             {QStringLiteral("type"), QStringLiteral("function")},
+                             {QStringLiteral("name"), QStringLiteral("send_message")}}}}}});
+        const ScriptedReply reply =
+            model->reply("POST", "/v1/responses", QJsonDocument(body).toJson());
+        const QJsonObject call = QJsonDocument::fromJson(reply.body)
+                                     .object()
+                                     .value(QStringLiteral("output"))
+                                     .toArray()
+                                     .at(0)
+                                     .toObject();
+        QCOMPARE(call.value(QStringLiteral("type")).toString(), QStringLiteral("function_call"));
+        QCOMPARE(call.value(QStringLiteral("name")).toString(), QStringLiteral("send_message"));
+        QCOMPARE(call.value(QStringLiteral("namespace")).toString(),
+                 QStringLiteral("mcp__arizuko"));
+    }
+
     void responsesErrorsAreOpenAIShaped()
     {
         auto model = ScriptedModel::load(
