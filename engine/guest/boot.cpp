@@ -31,7 +31,9 @@ void mountFilesystem(const std::string &source, const std::string &target, const
         throwErrno("mount " + source + " on " + target);
 }
 
-void writeFile(const std::string &path, const std::string &content, mode_t mode)
+} // namespace
+
+void writeFile(const std::string &path, const std::string &content, unsigned mode)
 {
     const posix::UniqueFd fd(::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode));
     if (!fd)
@@ -46,6 +48,8 @@ void writeFile(const std::string &path, const std::string &content, mode_t mode)
         written += static_cast<std::size_t>(n);
     }
 }
+
+namespace {
 
 void loadModule(const std::string &path)
 {
@@ -124,6 +128,21 @@ void mountHome(const std::string &tag, const std::string &target)
 {
     mountFilesystem(tag, target, "9p", MS_NOSUID | MS_NODEV,
                     "trans=virtio,version=9p2000.L,msize=262144");
+}
+
+void mountScratchHome(const std::string &target, std::uint32_t uid, std::uint32_t gid)
+{
+    // Small: what Claude Code writes at its start (~/.claude.json, an
+    // empty ~/.claude) is a few KiB.
+    mountFilesystem("agent-scratch", target, "tmpfs", MS_NOSUID | MS_NODEV,
+                    "size=64m,mode=0700,uid=" + std::to_string(uid) +
+                        ",gid=" + std::to_string(gid));
+}
+
+void unmount(const std::string &target)
+{
+    if (::umount2(target.c_str(), MNT_DETACH) != 0)
+        throwErrno("unmount " + target);
 }
 
 void linkSkills(const std::string &skillsRoot, const std::string &home)
