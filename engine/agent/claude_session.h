@@ -30,6 +30,13 @@ struct SessionFileCheck
 
 SessionFileCheck inspectClaudeSession(const HomeDirectory &home, const QString &sessionId);
 
+// What of the home Claude Code reads only at its start (its settings,
+// skills, agents, commands, output styles and plugins under ~/.claude), by
+// relative path; an agent started before the home was mounted has not seen
+// them. A name that cannot be read safely (a link on the way) counts as
+// present.
+QStringList claudeStartConfiguration(const HomeDirectory &home);
+
 // Larger than any conversation Claude Code compacts down to; a bigger file
 // is not something the engine reads into memory on the agent's word.
 inline constexpr qint64 maxSessionBytes = 256LL * 1024 * 1024;
