@@ -268,5 +268,5 @@ TEST(Prestart, TheSpecMustAskForTheAgentItWasStartedAs)
               "the shell:env secrets");
     EXPECT_EQ(mismatch(R"("agent":"claude","prompt":"hi")",
                        R"("agent":"command","command":"true","prompt":"hi")"),
-              "the agent, the session");
+              "the agent");
 }
