@@ -25,7 +25,7 @@ CANARY = "folder-canary-7d1f"
 PROBE = (
     'echo "turn=$ARIZUKO_TURN_ID"; cat "$HOME/marker"; '
     'for p in /proc/[0-9]*; do [ "$(readlink $p/exe)" = /usr/local/bin/claude ] && '
-    'agent=${p#/proc/} && break; done; '
+    'agent=$(basename $p) && break; done; '
     'echo "scratch:$(ls -A /proc/$agent/cwd/ | tr "\\n" " ")"; '
     'echo "scratch-canary:$(cat /proc/$agent/cwd/.claude.json 2>/dev/null | grep -c ' + CANARY
     + ')"; echo "mounts:$(grep -c " /home/agent " /proc/mounts)"')
@@ -140,8 +140,8 @@ class Prestart(unittest.TestCase):
         self.assertTrue(list(self.home.glob(f".claude/projects/*/{session}.jsonl")),
                         sorted(str(p) for p in self.home.rglob("*")))
         with self.engine.database() as db:
-            stored = db.execute("SELECT session_id FROM topics WHERE folder = 'corp' AND "
-                                "name = 'first'").fetchone()
+            stored = db.execute("SELECT session_id FROM sessions WHERE group_folder = 'corp' "
+                                "AND topic = 'first'").fetchone()
         self.assertEqual(stored[0], session)
 
         # The next turn of the topic resumes its session: Claude Code reads
