@@ -237,6 +237,10 @@ std::optional<HttpRefusal> ModelGateway::admit(const HttpRequest &head)
                       QStringLiteral("%1 does not take %2")
                           .arg(QString::fromLatin1(route->path.toByteArray()),
                                QString::fromLatin1(head.method.left(32))));
+    if (apiOf(route->endpoint) && !m_options.servesModel)
+        return refuse(head, 503, QStringLiteral("not-started"),
+                      QStringLiteral("no turn has started on this gateway yet; the model is "
+                                     "served from the turn's prompt on"));
     // Claude Code's reachability probe carries no key; it is answered here
     // and reaches nothing.
     if (route->endpoint != Endpoint::Probe && !authorized(head))
@@ -245,6 +249,12 @@ std::optional<HttpRefusal> ModelGateway::admit(const HttpRequest &head)
                           ? QStringLiteral("invalid token for this turn's tool server")
                           : QStringLiteral("invalid token for this turn's model gateway"));
     return std::nullopt;
+}
+
+void ModelGateway::serveModel(ProviderSettings provider)
+{
+    m_options.provider = std::move(provider);
+    m_options.servesModel = true;
 }
 
 void ModelGateway::handle(HttpExchange *exchange)

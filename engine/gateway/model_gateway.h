@@ -55,6 +55,10 @@ struct GatewayOptions
     QHostAddress client; // the only peer served
     QByteArray token;    // the turn's token; empty accepts nothing
     ProviderSettings provider;
+    // False for a warm-start spare's gateway, made before its turn: the
+    // started agent's tool server answers, the model only from
+    // serveModel() on (the turn's provider, resolved when it adopts it).
+    bool servesModel = true;
     // Serves `/mcp` (behind the same peer and token checks) when set; the
     // gateway knows HTTP only, the JSON-RPC lives in engine/tools.
     ToolHandler tools;
@@ -81,13 +85,16 @@ public:
     void close();
 
     quint16 port() const { return m_server.port(); }
+    // From now on the model endpoints are served, by `provider`.
+    void serveModel(ProviderSettings provider);
     const ModelUsage &usage() const { return m_usage; }
 
 signals:
     // One per answered request: method, path, status, model, tokens, ms.
     void exchanged(const QJsonObject &summary);
     // A request turned away before it reached anything: {reason (peer,
-    // path, method, token, request, busy, connections), status?, detail?,
+    // path, method, token, request, busy, connections, not-started),
+    // status?, detail?,
     // peer, method?, path?}. At most gatewayRecordedRefusals per gateway, then
     // one {reason: "unrecorded"}: a guest cannot flood the turn's record.
     void refused(const QJsonObject &why);

@@ -25,8 +25,15 @@ std::vector<std::string> agentArguments(const TurnSpec &spec, const GuestLayout 
     case AgentKind::Command:
         return {layout.shell, "-c", spec.command};
     case AgentKind::Claude: {
-        std::vector<std::string> argv = {layout.claude,     "-p",          spec.prompt,
-                                         "--output-format", "stream-json", "--verbose"};
+        std::vector<std::string> argv = {layout.claude, "-p"};
+        if (spec.prestarted) {
+            argv.emplace_back("--input-format");
+            argv.emplace_back("stream-json");
+        } else {
+            argv.push_back(spec.prompt);
+        }
+        for (const char *argument : {"--output-format", "stream-json", "--verbose"})
+            argv.emplace_back(argument);
         if (!spec.sessionId.empty()) {
             argv.emplace_back(spec.sessionMode == SessionMode::New ? "--session-id" : "--resume");
             argv.push_back(spec.sessionId);
@@ -95,6 +102,24 @@ std::string urlHost(std::string_view url)
     return std::string(host);
 }
 
+std::string promptMessage(const std::string &prompt)
+{
+    return "{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":" +
+           jsontext::quote(prompt) + "}}\n";
+}
+
+std::string turnEnvironmentScript(const TurnSpec &spec)
+{
+    const auto quoted = [](const std::string &value) {
+        std::string text = "'";
+        for (const char c : value)
+            text += c == '\'' ? std::string("'\\''") : std::string(1, c);
+        return text + '\'';
+    };
+    return "export ARIZUKO_TURN_ID=" + quoted(spec.turnId) +
+           "\nexport ARIZUKO_TOPIC=" + quoted(spec.topic) + "\n";
+}
+
 AgentLaunch buildAgentLaunch(const TurnSpec &spec, const GuestLayout &layout)
 {
     AgentLaunch launch;
@@ -145,6 +170,8 @@ AgentLaunch buildAgentLaunch(const TurnSpec &spec, const GuestLayout &layout)
         launch.homeDirectories = kind->homeDirectories;
         launch.links = kind->links;
     }
+    if (spec.prestarted)
+        set("CLAUDE_ENV_FILE", layout.turnEnvironmentFile);
     // shell:env grants: checked by parseTurnSpec never to be one of the above.
     for (const auto &[name, value] : spec.environment)
         set(name, value);

@@ -27,6 +27,10 @@ struct GuestLayout
     // Claude Code loads <dir>/.claude/skills of each --add-dir; this one's
     // links to the home's skills/ (boot::linkSkills).
     std::string skillsRoot = "/run/arizuko-skills";
+    // A started agent's Bash tool sources this before each command
+    // (CLAUDE_ENV_FILE): what only the spec brings (the turn's id and
+    // topic) reaches the tools the agent runs after its prompt.
+    std::string turnEnvironmentFile = "/run/arizuko-turn.env";
 };
 
 struct AgentLaunch
@@ -43,7 +47,16 @@ struct AgentLaunch
     std::vector<AgentLink> links;
 };
 
+// For a spec with `prestarted` (a `prestart` message), the agent reads its
+// prompt from stdin (`--input-format stream-json`) instead of its argv.
 AgentLaunch buildAgentLaunch(const TurnSpec &spec, const GuestLayout &layout = {});
+
+// The prompt as the one stream-json user message a started agent reads.
+std::string promptMessage(const std::string &prompt);
+
+// The shell lines (`export NAME='value'`) a started agent's Bash tool
+// sources: the spec's turn id and topic, which did not exist at its start.
+std::string turnEnvironmentScript(const TurnSpec &spec);
 
 // The host of an http(s) URL ("http://10.213.0.1:8080/x" -> "10.213.0.1",
 // "http://[fd00::1]:80" -> "fd00::1"); SpecError when there is none.

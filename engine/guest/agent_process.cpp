@@ -37,7 +37,7 @@ std::vector<char *> pointersTo(const std::vector<std::string> &strings)
 }
 
 [[noreturn]] void becomeAgent(const AgentLaunch &launch, char *const *argv, char *const *envp,
-                              int out, int err)
+                              int in, int out, int err)
 {
     sigset_t none;
     ::sigemptyset(&none);
@@ -45,8 +45,8 @@ std::vector<char *> pointersTo(const std::vector<std::string> &strings)
     for (const int handled : {SIGALRM, SIGPIPE, SIGCHLD})
         ::signal(handled, SIG_DFL);
     ::setsid();
-    const int devNull = ::open("/dev/null", O_RDONLY);
-    if (devNull < 0 || ::dup2(devNull, STDIN_FILENO) < 0 || ::dup2(out, STDOUT_FILENO) < 0 ||
+    const int input = in >= 0 ? in : ::open("/dev/null", O_RDONLY);
+    if (input < 0 || ::dup2(input, STDIN_FILENO) < 0 || ::dup2(out, STDOUT_FILENO) < 0 ||
         ::dup2(err, STDERR_FILENO) < 0)
         ::_exit(127);
     if (::chdir(launch.workingDirectory.c_str()) != 0)
@@ -64,14 +64,24 @@ std::vector<char *> pointersTo(const std::vector<std::string> &strings)
 
 } // namespace
 
-AgentProcess::AgentProcess(pid_t pid, posix::UniqueFd out, posix::UniqueFd err)
+AgentProcess::AgentProcess(pid_t pid, posix::UniqueFd in, posix::UniqueFd out, posix::UniqueFd err)
     : m_pid(pid)
+    , m_stdin(std::move(in))
     , m_stdout(std::move(out))
     , m_stderr(std::move(err))
 {}
 
-AgentProcess AgentProcess::start(const AgentLaunch &launch)
+AgentProcess AgentProcess::start(const AgentLaunch &launch, bool stdinPipe)
 {
+    posix::UniqueFd inRead;
+    posix::UniqueFd inWrite;
+    if (stdinPipe) {
+        int inPipe[2];
+        if (::pipe2(inPipe, O_CLOEXEC) != 0)
+            throwErrno("pipe for the agent's stdin");
+        inRead.reset(inPipe[0]);
+        inWrite.reset(inPipe[1]);
+    }
     int outPipe[2];
     int errPipe[2];
     if (::pipe2(outPipe, O_CLOEXEC) != 0)
@@ -92,8 +102,9 @@ AgentProcess AgentProcess::start(const AgentLaunch &launch)
     if (pid < 0)
         throwErrno("fork the agent");
     if (pid == 0)
-        becomeAgent(launch, argv.data(), envp.data(), outWrite.get(), errWrite.get());
-    return AgentProcess(pid, std::move(outRead), std::move(errRead));
+        becomeAgent(launch, argv.data(), envp.data(), inRead ? inRead.get() : -1, outWrite.get(),
+                    errWrite.get());
+    return AgentProcess(pid, std::move(inWrite), std::move(outRead), std::move(errRead));
 }
 
 void AgentProcess::killGroup() const

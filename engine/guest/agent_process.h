@@ -15,9 +15,12 @@ class AgentProcess
 {
 public:
     // SIGCHLD must be blocked in the caller (it is read from a signalfd).
-    static AgentProcess start(const AgentLaunch &launch);
+    // stdin is /dev/null, or with `stdinPipe` a pipe whose writing end
+    // stdinPipe() keeps (a started agent's prompt goes there later).
+    static AgentProcess start(const AgentLaunch &launch, bool stdinPipe = false);
 
     pid_t pid() const { return m_pid; }
+    posix::UniqueFd &stdinPipe() { return m_stdin; }
     posix::UniqueFd &stdoutPipe() { return m_stdout; }
     posix::UniqueFd &stderrPipe() { return m_stderr; }
 
@@ -25,9 +28,10 @@ public:
     void killGroup() const;
 
 private:
-    AgentProcess(pid_t pid, posix::UniqueFd out, posix::UniqueFd err);
+    AgentProcess(pid_t pid, posix::UniqueFd in, posix::UniqueFd out, posix::UniqueFd err);
 
     pid_t m_pid;
+    posix::UniqueFd m_stdin;
     posix::UniqueFd m_stdout;
     posix::UniqueFd m_stderr;
 };

@@ -126,6 +126,21 @@ void mountHome(const std::string &tag, const std::string &target)
                     "trans=virtio,version=9p2000.L,msize=262144");
 }
 
+void mountScratchHome(const std::string &target, std::uint32_t uid, std::uint32_t gid)
+{
+    // Small: what Claude Code writes at its start (~/.claude.json, an
+    // empty ~/.claude) is a few KiB.
+    mountFilesystem("agent-scratch", target, "tmpfs", MS_NOSUID | MS_NODEV,
+                    "size=64m,mode=0700,uid=" + std::to_string(uid) +
+                        ",gid=" + std::to_string(gid));
+}
+
+void unmount(const std::string &target)
+{
+    if (::umount2(target.c_str(), MNT_DETACH) != 0)
+        throwErrno("unmount " + target);
+}
+
 void linkSkills(const std::string &skillsRoot, const std::string &home)
 {
     makeDirectory(skillsRoot, 0755);

@@ -24,6 +24,14 @@ void switchToRuntimeRoot(const std::string &device, std::chrono::milliseconds wa
 // The folder's home, shared by the host over virtio-9p with tag `tag`.
 void mountHome(const std::string &tag, const std::string &target);
 
+// A fresh, empty tmpfs at `target` owned by the agent: the home of an agent
+// started before its turn's spec (the VM's own; nothing of any folder).
+// The folder's home is mounted over it once the spec comes.
+void mountScratchHome(const std::string &target, std::uint32_t uid, std::uint32_t gid);
+// Lazily unmounts what is mounted at `target` (the scratch home of an agent
+// that was not used).
+void unmount(const std::string &target);
+
 // /run/passwd and /run/group (the image's /etc files point there), so the
 // agent's uid has a name and a home.
 // <skillsRoot>/.claude/skills -> <home>/skills, on the VM's own /run: the

@@ -23,6 +23,7 @@ struct Ipv4Interface
     std::uint32_t gateway = 0;
 
     std::uint32_t netmask() const;
+    bool operator==(const Ipv4Interface &) const = default;
 };
 
 // From "10.213.0.2/30" and "10.213.0.1". The gateway must be a host of the

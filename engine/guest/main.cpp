@@ -17,8 +17,11 @@
 
 #include <charconv>
 #include <csignal>
+#include <fstream>
 #include <iostream>
 #include <optional>
+#include <sstream>
+#include <sys/wait.h>
 #include <unistd.h>
 
 namespace arizuko::guest {
@@ -92,6 +95,34 @@ void awaitAck(TurnChannel &channel, std::uint64_t exitSeq)
     boot::consoleLog("no ack from the host; powering off anyway");
 }
 
+// The CPU time (ticks) a process has used so far, from /proc/<pid>/stat;
+// -1 once it is gone.
+long long cpuTicks(pid_t pid)
+{
+    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+    std::string text;
+    if (!std::getline(stat, text))
+        return -1;
+    // Fields after the command name, which may hold spaces: state is the
+    // 3rd field, utime the 14th and stime the 15th.
+    std::istringstream fields(text.substr(text.rfind(')') + 2));
+    std::string field;
+    long long ticks = 0;
+    for (int index = 3; index <= 15 && fields >> field; ++index) {
+        if (index >= 14)
+            ticks += std::stoll(field);
+    }
+    return ticks;
+}
+
+// An agent started ahead of its spec (docs/guest.md, "prestart"), and what
+// it was started with.
+struct StartedAgent
+{
+    TurnSpec start;
+    AgentProcess process;
+};
+
 class Turn
 {
 public:
@@ -143,43 +174,144 @@ private:
         page_cache::warmInBackground({layout.claude});
 
         // A pre-booted spare waits here, possibly for minutes, before any
-        // prompt exists: nothing of the folder (its home) and nothing of
-        // the agent is touched before the spec.
+        // prompt exists: nothing of the folder (its home) is touched before
+        // the spec. The agent may be started ahead (`prestart`), in a home
+        // of its own that the folder's is mounted over later.
         boot::consoleLog("waiting for the turn spec");
         const unsigned specWait = secondsSetting(m_cmdline, "arizuko.spec_timeout", 120);
-        const auto line = m_channel.readLine(Clock::now() + std::chrono::seconds(specWait));
-        if (!line)
-            throw GuestError("no turn spec arrived within " + std::to_string(specWait) + " s");
-        const TurnSpec spec = parseTurnSpec(*line);
+        const auto giveUp = Clock::now() + std::chrono::seconds(specWait);
+        std::string line = readSpecLine(giveUp, nullptr);
+        std::optional<StartedAgent> started;
+        if (messageType(line) == "prestart") {
+            started = prestart(parsePrestart(line), layout);
+            line = readSpecLine(giveUp, &*started);
+        }
+        const TurnSpec spec = parseTurnSpec(line);
         boot::consoleLog("turn spec received");
+        if (started) {
+            std::string mismatch = prestartMismatch(started->start, spec);
+            if (mismatch.empty() && ::waitpid(started->process.pid(), nullptr, WNOHANG) != 0)
+                mismatch = "the agent has exited";
+            if (!mismatch.empty()) {
+                boot::consoleLog("not using the started agent (" + mismatch +
+                                 "); launching one as usual");
+                discard(*started, layout);
+                started.reset();
+            }
+        }
         boot::mountHome(homeMountTag, layout.home);
         boot::consoleLog("home mounted");
         const TurnLimits limits{Clock::now() + std::chrono::seconds(spec.timeoutSeconds),
                                 spec.timeoutSeconds};
         power::armWatchdog(static_cast<unsigned>(spec.timeoutSeconds) + watchdogGraceSeconds);
 
+        configureNetwork(spec);
+        boot::writeAccountFiles(spec.uid, spec.gid, layout.home, layout.loginShell);
+        if (spec.skills)
+            boot::linkSkills(layout.skillsRoot, layout.home);
+
+        if (started) {
+            boot::writeFile(layout.turnEnvironmentFile, turnEnvironmentScript(spec), 0644);
+            boot::consoleLog("prompt to the started agent");
+            m_channel.send(m_writer.status({"running", boot::uptimeMs(), {}, {}}));
+            return supervise(started->process, m_channel, m_writer, limits,
+                             promptMessage(spec.prompt));
+        }
+        // No started agent (none asked for, or one that could not serve):
+        // the prompt goes in argv, as always.
+        TurnSpec launched = spec;
+        launched.prestarted = false;
+        const AgentLaunch launch = buildAgentLaunch(launched, layout);
+        prepareAgentFiles(launch);
+        AgentProcess agent = AgentProcess::start(launch);
+        page_cache::yieldToAgent();
+        m_channel.send(m_writer.status({"running", boot::uptimeMs(), {}, {}}));
+        return supervise(agent, m_channel, m_writer, limits);
+    }
+
+    // The next line from the host; until it comes, a started agent's CPU
+    // time is watched, and `agent-idle` sent once it has stopped growing
+    // (its start is done).
+    std::string readSpecLine(Clock::time_point giveUp, const StartedAgent *started)
+    {
+        long long lastTicks = -1;
+        int quietSeconds = 0;
+        bool idleSent = started == nullptr;
+        for (;;) {
+            const auto until = idleSent ? giveUp : std::min(giveUp, Clock::now() + 1s);
+            if (auto line = m_channel.readLine(until))
+                return std::move(*line);
+            if (Clock::now() >= giveUp)
+                throw GuestError(
+                    "no turn spec arrived within " +
+                    std::to_string(secondsSetting(m_cmdline, "arizuko.spec_timeout", 120)) + " s");
+            if (idleSent)
+                continue;
+            const long long ticks = cpuTicks(started->process.pid());
+            if (ticks < 0) {
+                idleSent = true; // it has exited: the spec will find out
+                continue;
+            }
+            // Under 3 ticks (30 ms) a second, twice in a row: its timers only.
+            quietSeconds = lastTicks >= 0 && ticks - lastTicks < 3 ? quietSeconds + 1 : 0;
+            lastTicks = ticks;
+            if (quietSeconds >= 2) {
+                idleSent = true;
+                boot::consoleLog("the started agent is idle");
+                m_channel.send(m_writer.status({"agent-idle", boot::uptimeMs(), {}, {}}));
+            }
+        }
+    }
+
+    // `prestart`: the agent's fixed part, started in a scratch home behind
+    // the spare's filter, before any prompt, home or session exists.
+    StartedAgent prestart(TurnSpec start, const GuestLayout &layout)
+    {
+        boot::consoleLog("prestart received");
+        boot::mountScratchHome(layout.home, start.uid, start.gid);
+        configureNetwork(start);
+        boot::writeAccountFiles(start.uid, start.gid, layout.home, layout.loginShell);
+        AgentProcess process = AgentProcess::start(buildAgentLaunch(start, layout), true);
+        page_cache::yieldToAgent();
+        boot::consoleLog("agent started ahead of its prompt");
+        m_channel.send(m_writer.status({"agent-started", boot::uptimeMs(), {}, {}}));
+        return {std::move(start), std::move(process)};
+    }
+
+    // A started agent the spec cannot use goes, with its scratch home, so
+    // the turn starts as if there had been none.
+    static void discard(StartedAgent &started, const GuestLayout &layout)
+    {
+        started.process.killGroup();
+        ::waitpid(started.process.pid(), nullptr, 0);
+        boot::unmount(layout.home);
+    }
+
+    void configureNetwork(const TurnSpec &spec)
+    {
+        const auto settings = networkFrom(spec, m_cmdline);
+        if (m_networkUp) {
+            if (settings != m_network)
+                throw GuestError("the spec's network differs from the one set up at prestart");
+            return;
+        }
         network::bringUpLoopback();
         network::disableIpv6();
-        if (const auto settings = networkFrom(spec, m_cmdline)) {
+        m_networkUp = true;
+        m_network = settings;
+        if (settings) {
             const std::string nic = network::configure(*settings);
             boot::consoleLog("network: " + nic + ' ' + formatIpv4(settings->address) + '/' +
                              std::to_string(settings->prefixLength) + " via " +
                              formatIpv4(settings->gateway));
         }
-        boot::writeAccountFiles(spec.uid, spec.gid, layout.home, layout.loginShell);
-        if (spec.skills)
-            boot::linkSkills(layout.skillsRoot, layout.home);
-
-        const AgentLaunch launch = buildAgentLaunch(spec, layout);
-        prepareAgentFiles(launch);
-        AgentProcess agent = AgentProcess::start(launch);
-        m_channel.send(m_writer.status({"running", boot::uptimeMs(), {}, {}}));
-        return supervise(agent, m_channel, m_writer, limits);
     }
 
     TurnChannel &m_channel;
     Cmdline m_cmdline;
     ProtocolWriter m_writer;
+    bool m_networkUp = false;
+    std::optional<Ipv4Interface> m_network;
 };
 
 [[noreturn]] void runAsInit()

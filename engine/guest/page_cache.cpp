@@ -3,9 +3,11 @@
 #include "boot.h"
 #include "posix/unique_fd.h"
 
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <thread>
 #include <unistd.h>
@@ -19,6 +21,19 @@ namespace {
 // calls only queue I/O, which the block layer merges.
 constexpr off_t chunkBytes = off_t{128} << 10;
 
+std::atomic<bool> agentStarted{false};
+
+// setpriority(PRIO_PROCESS, 0) on Linux is the calling thread's nice
+// value, so the thread lowers its own, once, when it sees the agent.
+void yieldIfAgentStarted(bool &yielded)
+{
+    if (yielded || !agentStarted.load(std::memory_order_relaxed))
+        return;
+    yielded = true;
+    ::setpriority(PRIO_PROCESS, 0, 19);
+    boot::consoleLog("page cache: the agent started; reading on at the lowest priority");
+}
+
 void warm(const std::string &path)
 {
     const std::int64_t started = boot::uptimeMs();
@@ -30,7 +45,9 @@ void warm(const std::string &path)
         boot::consoleLog("page cache: cannot open " + path + ": " + std::strerror(errno));
         return;
     }
+    bool yielded = false;
     for (off_t offset = 0; offset < status.st_size; offset += chunkBytes) {
+        yieldIfAgentStarted(yielded);
         if (::readahead(fd.get(), offset, static_cast<size_t>(chunkBytes)) != 0) {
             boot::consoleLog("page cache: cannot read " + path + ": " + std::strerror(errno));
             return;
@@ -46,6 +63,11 @@ void warm(const std::string &path)
 }
 
 } // namespace
+
+void yieldToAgent()
+{
+    agentStarted.store(true, std::memory_order_relaxed);
+}
 
 void warmInBackground(std::vector<std::string> paths)
 {

@@ -16,4 +16,9 @@ namespace arizuko::guest::page_cache {
 // is named on the console and skipped.
 void warmInBackground(std::vector<std::string> paths);
 
+// The agent has started: the reading goes on (the agent needs those pages
+// too) at the lowest CPU priority, so it never slows the agent's own start
+// on the guest's one vCPU.
+void yieldToAgent();
+
 } // namespace arizuko::guest::page_cache

@@ -3,11 +3,13 @@
 #include "boot.h"
 #include "json.h"
 #include "posix/unique_fd.h"
+#include "turn_spec.h"
 
 #include <algorithm>
 #include <array>
 #include <cerrno>
 #include <csignal>
+#include <fcntl.h>
 #include <optional>
 #include <poll.h>
 #include <sys/signalfd.h>
@@ -52,14 +54,18 @@ class Supervision
 {
 public:
     Supervision(AgentProcess &agent, TurnChannel &channel, ProtocolWriter &writer,
-                const TurnLimits &limits)
+                const TurnLimits &limits, std::string input)
         : m_agent(agent)
         , m_channel(channel)
         , m_writer(writer)
         , m_limits(limits)
         , m_streams{{{&agent.stdoutPipe(), LineFramer(maxPieceBytes), true},
                      {&agent.stderrPipe(), LineFramer(maxPieceBytes), false}}}
+        , m_input(std::move(input))
     {
+        // Written as the agent reads, never blocking the loop.
+        if (posix::UniqueFd &in = m_agent.stdinPipe())
+            ::fcntl(in.get(), F_SETFL, ::fcntl(in.get(), F_GETFL) | O_NONBLOCK);
         sigset_t childSignals;
         ::sigemptyset(&childSignals);
         ::sigaddset(&childSignals, SIGCHLD);
@@ -81,6 +87,9 @@ public:
                     entries.push_back({stream.fd->get(), POLLIN, 0});
             }
             entries.push_back({m_childSignals.get(), POLLIN, 0});
+            posix::UniqueFd &in = m_agent.stdinPipe();
+            if (in && !m_input.empty())
+                entries.push_back({in.get(), POLLOUT, 0});
             const bool watchHost = m_stop == Stop::None && Clock::now() >= m_hostQuietUntil;
             if (watchHost)
                 entries.push_back({m_channel.fd(), POLLIN, 0});
@@ -94,6 +103,8 @@ public:
                     reapChildren();
                 else if (entry.fd == m_channel.fd())
                     readHost();
+                else if (in && entry.fd == in.get())
+                    writeInput();
                 else
                     readOutput(entry.fd);
             }
@@ -145,6 +156,29 @@ private:
         return static_cast<int>(std::clamp<long long>(wait + 1, 0, 60000));
     }
 
+    void writeInput()
+    {
+        posix::UniqueFd &in = m_agent.stdinPipe();
+        const ssize_t n = ::write(in.get(), m_input.data(), m_input.size());
+        if (n > 0)
+            m_input.erase(0, static_cast<std::size_t>(n));
+        else if (n < 0 && errno != EINTR && errno != EAGAIN)
+            in.reset(); // the agent closed its stdin: it will say why
+    }
+
+    // A started agent answers one prompt per turn: at its first `result` it
+    // gets end of input and exits, as an agent given its prompt in argv does.
+    void closeInputAfterResult(const LinePiece &piece)
+    {
+        const bool wholeLine = !piece.continued && !m_stdoutContinues;
+        m_stdoutContinues = piece.continued;
+        if (!m_agent.stdinPipe() || !wholeLine ||
+            piece.text.find("\"result\"") == std::string::npos)
+            return;
+        if (messageType(piece.text) == "result")
+            m_agent.stdinPipe().reset();
+    }
+
     void stop(Stop why)
     {
         m_stop = why;
@@ -163,6 +197,7 @@ private:
             if (pid != m_agent.pid())
                 continue;
             m_agentStatus = status;
+            m_agent.stdinPipe().reset();
             // What the agent left running in its session goes with it.
             m_agent.killGroup();
             if (!m_drainUntil)
@@ -192,8 +227,11 @@ private:
 
     void send(const OutputStream &stream, const std::vector<LinePiece> &pieces)
     {
-        for (const LinePiece &piece : pieces)
+        for (const LinePiece &piece : pieces) {
             m_channel.send(stream.isStdout ? m_writer.event(piece) : m_writer.log("agent", piece));
+            if (stream.isStdout)
+                closeInputAfterResult(piece);
+        }
     }
 
     void readOutput(int fd)
@@ -229,6 +267,8 @@ private:
     ProtocolWriter &m_writer;
     const TurnLimits &m_limits;
     std::array<OutputStream, 2> m_streams;
+    std::string m_input;            // what the agent's stdin has still to take
+    bool m_stdoutContinues = false; // the last stdout piece was not a line's end
     posix::UniqueFd m_childSignals;
     std::optional<int> m_agentStatus;
     Stop m_stop = Stop::None;
@@ -239,9 +279,9 @@ private:
 } // namespace
 
 ExitReport supervise(AgentProcess &agent, TurnChannel &channel, ProtocolWriter &writer,
-                     const TurnLimits &limits)
+                     const TurnLimits &limits, std::string input)
 {
-    return Supervision(agent, channel, writer, limits).run();
+    return Supervision(agent, channel, writer, limits, std::move(input)).run();
 }
 
 } // namespace arizuko::guest

@@ -20,8 +20,10 @@ struct TurnLimits
     std::chrono::milliseconds drainGrace{2000};
 };
 
-// Returns how the agent ended; all its output has been sent by then.
+// Returns how the agent ended; all its output has been sent by then. An
+// agent started with a stdin pipe gets `input` on it, and its stdin closed
+// after its first `result` line (one prompt per turn: it then exits).
 ExitReport supervise(AgentProcess &agent, TurnChannel &channel, ProtocolWriter &writer,
-                     const TurnLimits &limits);
+                     const TurnLimits &limits, std::string input = {});
 
 } // namespace arizuko::guest

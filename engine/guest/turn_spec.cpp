@@ -178,48 +178,89 @@ std::string agentName(AgentKind kind)
     return "unknown";
 }
 
-TurnSpec parseTurnSpec(std::string_view line)
+namespace {
+
+json::Value parseObject(std::string_view line, const char *what)
 {
     json::Value root;
     try {
         root = json::parse(line);
     } catch (const json::ParseError &error) {
-        throw SpecError(std::string("the turn spec is not valid JSON: ") + error.what());
+        throw SpecError(std::string(what) + " is not valid JSON: " + error.what());
     }
     if (!root.asObject())
-        throw SpecError("the turn spec must be a JSON object");
-    const SpecReader reader(root);
-    if (reader.string("type") != "turn")
-        throw SpecError("expected a message of type \"turn\"");
+        throw SpecError(std::string(what) + " must be a JSON object");
+    return root;
+}
+
+void checkVersion(const SpecReader &reader)
+{
     const std::int64_t version =
         reader.requiredInteger("version", 1, std::numeric_limits<std::int64_t>::max());
     if (version != protocolVersion)
         throw SpecError("protocol version " + std::to_string(version) +
                         " is not supported; this guest speaks version " +
                         std::to_string(protocolVersion));
+}
 
-    TurnSpec spec;
-    spec.turnId = reader.requiredString("turn_id");
+// The members a `turn` and a `prestart` share: who the agent is, where it
+// reaches its proxy and gateway, and the model and session it starts with.
+void readAgentStart(const SpecReader &reader, TurnSpec &spec)
+{
     spec.folder = reader.string("folder");
-    spec.topic = reader.string("topic");
     spec.agent = parseAgentKind(reader.requiredString("agent"));
-    spec.prompt = reader.string("prompt");
-    spec.command = reader.string("command");
     spec.sessionId = reader.string("session_id");
-    spec.sessionMode = parseSessionMode(reader.string("session_mode"));
     spec.model = reader.string("model");
     spec.proxyUrl = reader.string("proxy_url");
     spec.gatewayUrl = reader.string("gateway_url");
     spec.gatewayToken = reader.string("gateway_token");
-    spec.skills = reader.optionalBool("skills");
-    spec.timeoutSeconds = reader.requiredInteger("timeout_seconds", 1, maxTimeoutSeconds);
     // Root (0) only when the host names it: the VM, not the agent's uid, is
     // the confinement, and tests must prove it holds against root.
     constexpr std::int64_t maxId = 65534;
     spec.uid = static_cast<std::uint32_t>(reader.optionalInteger("uid", 0, maxId).value_or(1000));
     spec.gid = static_cast<std::uint32_t>(reader.optionalInteger("gid", 0, maxId).value_or(1000));
     spec.network = parseNetwork(reader.object("network"));
+}
+
+void requireGateway(const TurnSpec &spec)
+{
+    if (spec.gatewayUrl.empty() || spec.gatewayToken.empty())
+        throw SpecError("gateway_url and gateway_token are required for the " +
+                        agentName(spec.agent) + " agent");
+}
+
+} // namespace
+
+std::string messageType(std::string_view line)
+{
+    try {
+        const json::Value root = json::parse(line);
+        const json::Value *type = root.find("type");
+        return type && type->asString() ? *type->asString() : std::string();
+    } catch (const json::ParseError &) {
+        return {};
+    }
+}
+
+TurnSpec parseTurnSpec(std::string_view line)
+{
+    const json::Value root = parseObject(line, "the turn spec");
+    const SpecReader reader(root);
+    if (reader.string("type") != "turn")
+        throw SpecError("expected a message of type \"turn\"");
+    checkVersion(reader);
+
+    TurnSpec spec;
+    spec.turnId = reader.requiredString("turn_id");
+    readAgentStart(reader, spec);
+    spec.topic = reader.string("topic");
+    spec.prompt = reader.string("prompt");
+    spec.command = reader.string("command");
+    spec.sessionMode = parseSessionMode(reader.string("session_mode"));
+    spec.skills = reader.optionalBool("skills");
+    spec.timeoutSeconds = reader.requiredInteger("timeout_seconds", 1, maxTimeoutSeconds);
     spec.environment = parseEnvironment(reader.object("env"));
+    spec.prestarted = reader.optionalBool("prestarted");
 
     switch (spec.agent) {
     case AgentKind::Command:
@@ -231,12 +272,58 @@ TurnSpec parseTurnSpec(std::string_view line)
     case AgentKind::Pi:
         if (spec.prompt.empty())
             throw SpecError("prompt is required for the " + agentName(spec.agent) + " agent");
-        if (spec.gatewayUrl.empty() || spec.gatewayToken.empty())
-            throw SpecError("gateway_url and gateway_token are required for the " +
-                            agentName(spec.agent) + " agent");
+        requireGateway(spec);
         break;
     }
     return spec;
+}
+
+TurnSpec parsePrestart(std::string_view line)
+{
+    const json::Value root = parseObject(line, "the prestart message");
+    const SpecReader reader(root);
+    if (reader.string("type") != "prestart")
+        throw SpecError("expected a message of type \"prestart\"");
+    checkVersion(reader);
+
+    TurnSpec spec;
+    readAgentStart(reader, spec);
+    if (spec.agent != AgentKind::Claude)
+        throw SpecError("only the claude agent can be started before its prompt");
+    requireGateway(spec);
+    if (spec.sessionId.empty())
+        throw SpecError("session_id is required: the agent starts a new session");
+    spec.sessionMode = SessionMode::New;
+    spec.prestarted = true;
+    return spec;
+}
+
+std::string prestartMismatch(const TurnSpec &prestart, const TurnSpec &spec)
+{
+    if (!spec.prestarted)
+        return "the spec does not ask for the started agent";
+    std::vector<std::string> differ;
+    const auto check = [&differ](bool same, const char *what) {
+        if (!same)
+            differ.emplace_back(what);
+    };
+    check(spec.agent == prestart.agent, "the agent");
+    check(spec.uid == prestart.uid && spec.gid == prestart.gid, "the uid/gid");
+    check(spec.folder == prestart.folder, "the folder");
+    check(spec.gatewayUrl == prestart.gatewayUrl && spec.gatewayToken == prestart.gatewayToken,
+          "the gateway");
+    check(spec.proxyUrl == prestart.proxyUrl, "the proxy");
+    check(spec.model == prestart.model, "the model");
+    check(spec.sessionMode == SessionMode::New && spec.sessionId == prestart.sessionId,
+          "the session");
+    check(spec.network == prestart.network, "the network");
+    // Read by Claude Code only at its start.
+    check(!spec.skills, "the skills");
+    check(spec.environment.empty(), "the shell:env secrets");
+    std::string phrase;
+    for (const std::string &what : differ)
+        phrase += (phrase.empty() ? "" : ", ") + what;
+    return phrase;
 }
 
 } // namespace arizuko::guest

@@ -63,6 +63,10 @@ struct TurnSpec
     // Secrets a shell:env:<KEY> grant puts into the agent's environment
     // (docs/tools.md); never a name the launcher sets itself.
     std::vector<std::pair<std::string, std::string>> environment;
+    // The agent reads its prompt from stdin as one stream-json message: in
+    // a `prestart` message, the agent to start before any prompt exists; in
+    // a `turn`, that the host sent one and expects the agent it started.
+    bool prestarted = false;
 };
 
 // The spec's name of the kind ("claude", "codex", …).
@@ -75,5 +79,20 @@ inline constexpr std::int64_t maxTimeoutSeconds = 7 * 24 * 3600;
 // newer host can talk to this guest; a known member of the wrong type, a
 // missing required one or a string with a NUL byte is an error.
 TurnSpec parseTurnSpec(std::string_view line);
+
+// The `type` member of a host line ("turn", "prestart", ...); empty when
+// the line is not a JSON object with a string type.
+std::string messageType(std::string_view line);
+
+// Parses and checks a `prestart` line: the fixed part of a Claude Code
+// agent a spare starts before its prompt (docs/guest.md). The result is a
+// TurnSpec with `prestarted` set, no prompt, a new session, no skills and
+// no secrets (each of those is read by the agent only at its start).
+TurnSpec parsePrestart(std::string_view line);
+
+// What differs between the agent started from `prestart` and what `spec`
+// asks for, as a phrase for the console ("the model"); empty when the
+// spec can use that agent.
+std::string prestartMismatch(const TurnSpec &prestart, const TurnSpec &spec);
 
 } // namespace arizuko::guest

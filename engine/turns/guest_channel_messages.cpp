@@ -175,7 +175,9 @@ Result<QJsonObject> GuestMessageCheck::check(const QByteArray &line)
 Result<QJsonObject> GuestMessageCheck::checkStatus(const QJsonObject &message)
 {
     Members members(message, QStringLiteral("status"));
-    members.oneOf(QStringLiteral("state"), {QStringLiteral("booted"), QStringLiteral("running")});
+    members.oneOf(QStringLiteral("state"),
+                  {QStringLiteral("booted"), QStringLiteral("agent-started"),
+                   QStringLiteral("agent-idle"), QStringLiteral("running")});
     members.integer(QStringLiteral("uptime_ms"), true, 0);
     members.string(QStringLiteral("kernel"), false, maxKernelChars);
     members.string(QStringLiteral("image"), false, maxImageChars);

@@ -134,13 +134,4 @@ private:
 // tests': a fake).
 using GuestMachineFactory = std::function<std::unique_ptr<GuestMachine>(GuestMachineSpec spec)>;
 
-// A machine booted ahead of its turn, as the turn takes it over.
-struct BootedGuest
-{
-    std::unique_ptr<GuestMachine> machine;
-    // What the guest sent before any turn existed (its `booted` status).
-    QList<QJsonObject> guestMessages;
-    qint64 ageMs = 0;
-};
-
 } // namespace arizuko::turns

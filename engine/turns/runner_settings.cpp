@@ -130,6 +130,11 @@ Result<RunnerSettings> RunnerSettings::fromLayers(const SettingValues &saved)
     settings.proxyAllowsLoopback =
         qEnvironmentVariable("ARIZUKO_PROXY_ALLOW_LOOPBACK") == QLatin1String("1");
     settings.modelScript = qEnvironmentVariable("ARIZUKO_MODEL_SCRIPT");
+    const QString prestart = qEnvironmentVariable("ARIZUKO_PRESTART", QStringLiteral("on"));
+    if (prestart != QLatin1String("on") && prestart != QLatin1String("off"))
+        return makeError(QStringLiteral("turns.bad-setting"),
+                         QStringLiteral("ARIZUKO_PRESTART: '%1' is not on or off").arg(prestart));
+    settings.prestartAgent = prestart == QLatin1String("on");
     return settings;
 }
 

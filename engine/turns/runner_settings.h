@@ -54,6 +54,10 @@ struct RunnerSettings : libvirt::MachineSettings
     // A spare older than this is dropped: it holds memory nobody asked for,
     // and its guest has idled long enough.
     std::chrono::seconds spareMaxAge{10 * 60};
+    // A spare starts Claude Code before its prompt (docs/turns.md, "A warm
+    // turn whose agent is already started"); ARIZUKO_PRESTART=off keeps
+    // the agent's start after the prompt, as in a cold turn.
+    bool prestartAgent = true;
     // Files of a home larger than this go into its history by size and
     // hash only (engine/history).
     qint64 historyFileLimitBytes = qint64(50) * 1024 * 1024;
@@ -72,7 +76,8 @@ struct RunnerSettings : libvirt::MachineSettings
     // ARIZUKO_EGRESS_BIN, ARIZUKO_FILTER_MODE (auto|pretap|classic),
     // ARIZUKO_PROXY_HEALTH_TIMEOUT_MS, ARIZUKO_TURN_MEMORY_MIB,
     // ARIZUKO_GATEWAY_PORT, ARIZUKO_PROXY_ALLOW_LOOPBACK=1, ARIZUKO_MODEL_SCRIPT,
-    // ARIZUKO_DELEGATION_DEPTH, ARIZUKO_SPARE_MAX_AGE (seconds). A value that fails its check is an
+    // ARIZUKO_DELEGATION_DEPTH, ARIZUKO_SPARE_MAX_AGE (seconds),
+    // ARIZUKO_PRESTART (on|off). A value that fails its check is an
     // error naming where it came from.
     static Result<RunnerSettings> load(store::Store &store);
     // The same with nothing saved: defaults, then the environment.

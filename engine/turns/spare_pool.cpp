@@ -9,7 +9,7 @@ namespace arizuko::turns {
 
 SpareBasis SpareBasis::of(const QString &folder, const TurnPlan &plan)
 {
-    return {folder, plan.home, plan.allow, plan.deny, plan.allowAll, plan.allowLoopback};
+    return {folder, plan.home, plan.allow, plan.deny, plan.allowAll, plan.allowLoopback, {}};
 }
 
 QString SpareBasis::differenceFrom(const SpareBasis &now) const
@@ -120,12 +120,18 @@ void SparePool::boot(SpareBasis basis)
                     std::move(basis),
                     m_environment.connection,
                     {},
+                    {},
+                    {},
                     {}};
     m_spare->age.start();
     GuestMachine *machine = m_spare->machine.get();
+    if (m_spare->basis.agent)
+        connect(machine, &GuestMachine::networkReady, this,
+                [this, machine] { startServices(machine); });
     connect(machine, &GuestMachine::ready, this, [this, machine] {
         if (!m_spare || m_spare->machine.get() != machine)
             return;
+        prestart(machine);
         m_maxAge.start(m_environment.settings.spareMaxAge);
         emit ready(machine->name(), m_spare->basis.folder);
     });
@@ -141,6 +147,36 @@ void SparePool::boot(SpareBasis basis)
                   QStringLiteral("the spare's guest stopped; see ") + machine->consoleLogPath());
     });
     machine->start();
+}
+
+void SparePool::startServices(GuestMachine *machine)
+{
+    if (!m_spare || m_spare->machine.get() != machine)
+        return;
+    // Bound to the folder alone until a turn adopts the spare (bind()).
+    m_spare->services = std::make_unique<TurnServices>(
+        m_environment, TurnServiceBinding{QString(), m_spare->basis.folder, QString(), 0});
+    connect(m_spare->services.get(), &TurnServices::event, this,
+            [this](const QString &kind, const QJsonObject &json) {
+                if (m_spare)
+                    m_spare->serviceEvents.append({kind, json});
+            });
+    if (const Result<void> listening = m_spare->services->start(*machine->subnet(), std::nullopt);
+        !listening)
+        loseLater(machine, listening.error().message);
+}
+
+void SparePool::prestart(GuestMachine *machine)
+{
+    if (!m_spare->basis.agent || !m_spare->services || !m_spare->services->isListening())
+        return;
+    TurnSpecPlace place;
+    place.folder = m_spare->basis.folder;
+    place.subnet = *machine->subnet();
+    place.proxyPort = machine->proxyPort();
+    place.gatewayPort = m_environment.settings.gatewayPort;
+    place.gatewayToken = m_spare->services->token();
+    machine->send(prestartMessage(*m_spare->basis.agent, place));
 }
 
 void SparePool::loseLater(GuestMachine *machine, const QString &why)
@@ -180,7 +216,11 @@ BootedGuest SparePool::adopt()
     Spare spare = std::move(*m_spare);
     m_spare.reset();
     disconnect(spare.machine.get(), nullptr, this, nullptr);
-    return {std::move(spare.machine), std::move(spare.guestMessages), spare.age.elapsed()};
+    if (spare.services)
+        disconnect(spare.services.get(), nullptr, this, nullptr);
+    return {std::move(spare.machine),     std::move(spare.guestMessages),
+            spare.age.elapsed(),          std::move(spare.services),
+            std::move(spare.basis.agent), std::move(spare.serviceEvents)};
 }
 
 void SparePool::discard(const QString &why)

@@ -14,6 +14,8 @@
 #include "libvirt/connection.h"
 #include "turns/guest_machine.h"
 #include "turns/turn_environment.h"
+#include "turns/turn_services.h"
+#include "turns/turn_spec.h"
 
 #include <QElapsedTimer>
 #include <QJsonObject>
@@ -43,11 +45,32 @@ struct SpareBasis
     QStringList deny;
     bool allowAll = false;
     bool allowLoopback = false; // a demo turn's (TurnPlan)
+    // Claude Code started in the spare before its prompt (runner setting
+    // `ARIZUKO_PRESTART`). Not compared by differenceFrom(): a turn that
+    // cannot use it still adopts the spare, and its guest launches the
+    // agent as a cold turn does (TurnRunner::prestartRefusal says when).
+    std::optional<PrestartedAgent> agent;
 
     static SpareBasis of(const QString &folder, const TurnPlan &plan);
     // What differs from `now` (a sentence for the turn's `spare` event),
     // empty when nothing does.
     QString differenceFrom(const SpareBasis &now) const;
+};
+
+// A spare as the turn takes it over.
+struct BootedGuest
+{
+    std::unique_ptr<GuestMachine> machine;
+    // What the guest sent before any turn existed (its `booted` status,
+    // and `agent-started`, `agent-idle` of a started agent).
+    QList<QJsonObject> guestMessages;
+    qint64 ageMs = 0;
+    // With a started agent: the gateway and tool server it connected to at
+    // its start (their token is in its environment), not yet serving the
+    // model, and what they recorded before the turn (refusals).
+    std::unique_ptr<TurnServices> services;
+    std::optional<PrestartedAgent> agent;
+    QList<QPair<QString, QJsonObject>> serviceEvents;
 };
 
 class SparePool final : public QObject
@@ -103,8 +126,14 @@ private:
         std::shared_ptr<libvirt::Connection> connection;
         QList<QJsonObject> guestMessages;
         QElapsedTimer age;
+        std::unique_ptr<TurnServices> services;
+        QList<QPair<QString, QJsonObject>> serviceEvents;
     };
     void onSettled();
+    // The started agent's gateway, on the spare's network as soon as it
+    // exists; the `prestart` goes once the machine is ready.
+    void startServices(GuestMachine *machine);
+    void prestart(GuestMachine *machine);
     void loseLater(GuestMachine *machine, const QString &why);
 
     TurnEnvironment &m_environment;

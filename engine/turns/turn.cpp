@@ -4,6 +4,7 @@
 #include "folders/topics.h"
 #include "store/store.h"
 #include "turns/agent_session.h"
+#include "turns/spare_pool.h"
 #include "turns/turn_outcome.h"
 #include "turns/turn_services.h"
 #include "turns/turn_spec.h"
@@ -83,16 +84,19 @@ QString Turn::consoleLogPath() const
     return QDir(turnDirectory()).filePath(QStringLiteral("console.log"));
 }
 
+QString Turn::model() const
+{
+    return m_request.model.isEmpty() ? m_environment.settings.model : m_request.model;
+}
+
 bool Turn::begin(const Result<TurnPlan> &plan)
 {
     AZ_ASSERT(!m_started, return false);
     m_started = true;
     if (plan) {
         m_plan = *plan;
-        const QString model =
-            m_request.model.isEmpty() ? m_environment.settings.model : m_request.model;
         m_agent = makeAgentSession(m_request.agent,
-                                   {m_request.prompt, model, m_plan.sessionId, m_plan.newSession,
+                                   {m_request.prompt, model(), m_plan.sessionId, m_plan.newSession,
                                     m_plan.observedContext, m_plan.skillsIndex});
         const auto deadline = std::chrono::duration_cast<std::chrono::milliseconds>(
             m_request.deadline.count() > 0 ? m_request.deadline
@@ -115,7 +119,7 @@ void Turn::start(const Result<TurnPlan> &plan)
     m_machine->start();
 }
 
-void Turn::startWarm(const TurnPlan &plan, BootedGuest spare)
+void Turn::startWarm(const TurnPlan &plan, BootedGuest spare, const QString &prestartRefusal)
 {
     // A turn that cannot start lets the spare's machine go (the machine's
     // destructor tears it down).
@@ -126,6 +130,21 @@ void Turn::startWarm(const TurnPlan &plan, BootedGuest spare)
                        {QStringLiteral("spare"), spare.machine->name()},
                        {QStringLiteral("age_ms"), spare.ageMs},
                        {QStringLiteral("made"), spare.machine->timings()}});
+    if (spare.services) {
+        // The started agent's gateway becomes the turn's: bound to the
+        // turn, serving the model resolved now.
+        for (const auto &[kind, json] : std::as_const(spare.serviceEvents))
+            m_journal->record(kind, json);
+        adoptServices(std::move(spare.services));
+        m_services->bind({id(), folder(), topic(), m_request.depth}, m_plan.model);
+    }
+    if (spare.agent && m_services) {
+        QString refusal = prestartRefusal;
+        if (refusal.isEmpty() && !m_services->shellEnvironment().isEmpty())
+            refusal = QStringLiteral("the folder grants shell:env secrets, which the agent "
+                                     "takes only at its start");
+        usePrestartedAgent(refusal.isEmpty(), refusal);
+    }
     // The console log stays where the spare's guest writes it; the turn's
     // directory links to it, where every message points.
     QDir().mkpath(turnDirectory());
@@ -155,6 +174,25 @@ void Turn::recordSpareSkipped(const QString &spare, const QString &why)
     m_journal->record(QStringLiteral("spare"), {{QStringLiteral("adopted"), false},
                                                 {QStringLiteral("spare"), spare},
                                                 {QStringLiteral("reason"), why}});
+}
+
+void Turn::usePrestartedAgent(bool use, const QString &reason)
+{
+    m_prestarted = use;
+    QJsonObject json{{QStringLiteral("used"), use}};
+    if (!reason.isEmpty())
+        json.insert(QStringLiteral("reason"), reason);
+    m_journal->record(QStringLiteral("prestart"), json);
+}
+
+void Turn::adoptServices(std::unique_ptr<TurnServices> services)
+{
+    m_services = std::move(services);
+    disconnect(m_services.get(), nullptr, nullptr, nullptr);
+    connect(m_services.get(), &TurnServices::event, m_journal, &TurnJournal::record);
+    connect(
+        m_services.get(), &TurnServices::upstreamFailed, this,
+        [this](const Error &error) { finish(TurnState::Failed, error); }, Qt::QueuedConnection);
 }
 
 void Turn::adoptMachine(std::unique_ptr<GuestMachine> machine)
@@ -218,15 +256,14 @@ void Turn::onNetworkReady()
     const libvirt::TurnSubnet subnet = *m_machine->subnet();
     m_journal->write(m_environment.records.setNetwork(id(), subnet.range.cidr(), m_machine->name()),
                      QStringLiteral("network"));
-    m_services = std::make_unique<TurnServices>(
-        m_environment, TurnServiceBinding{id(), folder(), topic(), m_request.depth});
-    connect(m_services.get(), &TurnServices::event, m_journal, &TurnJournal::record);
-    connect(
-        m_services.get(), &TurnServices::upstreamFailed, this,
-        [this](const Error &error) { finish(TurnState::Failed, error); }, Qt::QueuedConnection);
-    if (const Result<void> listening = m_services->start(subnet, m_plan.model); !listening) {
-        finish(TurnState::Failed, listening.error());
-        return;
+    // A spare's started agent came with its gateway already listening.
+    if (!m_services) {
+        adoptServices(std::make_unique<TurnServices>(
+            m_environment, TurnServiceBinding{id(), folder(), topic(), m_request.depth}));
+        if (const Result<void> listening = m_services->start(subnet, m_plan.model); !listening) {
+            finish(TurnState::Failed, listening.error());
+            return;
+        }
     }
     if (!m_plan.observedContext.isEmpty())
         m_journal->record(QStringLiteral("observed"),
@@ -279,12 +316,18 @@ void Turn::onMachineReady()
     AZ_ASSERT(m_services && m_services->isListening(), return );
     m_specSent = true;
     m_journal->recordTiming(QStringLiteral("spec"), m_specClock.elapsed());
-    m_machine->sendSpec(turnSpecLine(m_agent->specMembers(),
-                                     {id(), folder(), topic(), *m_machine->subnet(),
-                                      m_machine->proxyPort(), m_environment.settings.gatewayPort,
-                                      m_services->token(), !m_plan.skills.isEmpty(),
-                                      std::max<qint64>(1, m_deadlineAt.remainingTime() / 1000),
-                                      m_services->shellEnvironment()}));
+    const QJsonObject secrets = m_services->shellEnvironment();
+    // A grant added since the adoption: the started agent cannot take it.
+    if (m_prestarted && !secrets.isEmpty())
+        usePrestartedAgent(false, QStringLiteral("the folder grants shell:env secrets, which "
+                                                 "the agent takes only at its start"));
+    QJsonObject members = m_agent->specMembers();
+    if (m_prestarted)
+        members.insert(QStringLiteral("prestarted"), true);
+    m_machine->sendSpec(turnSpecLine(
+        members, {id(), folder(), topic(), *m_machine->subnet(), m_machine->proxyPort(),
+                  m_environment.settings.gatewayPort, m_services->token(), !m_plan.skills.isEmpty(),
+                  std::max<qint64>(1, m_deadlineAt.remainingTime() / 1000), secrets}));
 }
 
 void Turn::onGuestMessage(const QJsonObject &message)

@@ -26,6 +26,7 @@ namespace arizuko::turns {
 
 class AgentSession;
 class TurnServices;
+struct BootedGuest;
 
 class Turn final : public QObject
 {
@@ -42,6 +43,8 @@ public:
     QString topic() const { return record().topic; }
     AgentKind agent() const { return m_request.agent; }
     bool demoModel() const { return m_request.demoModel; }
+    // Claude Code's --model for this turn: the request's, else the setting's.
+    QString model() const;
     TurnState state() const { return record().state; }
     const TurnRecord &record() const { return m_journal->row(); }
     // The turn's /30, from its network's creation until the turn is released.
@@ -53,7 +56,10 @@ public:
     void start(const Result<TurnPlan> &plan);
     // Warm start: takes over a machine booted ahead for this plan's network
     // policy and home (spare_pool.h), and sends the spec once it holds.
-    void startWarm(const TurnPlan &plan, BootedGuest spare);
+    // A spare's started agent answers the prompt unless `prestartRefusal`
+    // says why it cannot (then the guest launches one as a cold turn does);
+    // the plan's session is then the agent's.
+    void startWarm(const TurnPlan &plan, BootedGuest spare, const QString &prestartRefusal);
     // Why the turn did not adopt a spare, as a `spare` event.
     void recordSpareSkipped(const QString &spare, const QString &why);
     // Ends the turn as cancelled: the VM, network and proxy go at once.
@@ -83,6 +89,10 @@ private:
     // Refuses a second start; the plan's error fails the turn at once.
     bool begin(const Result<TurnPlan> &plan);
     void adoptMachine(std::unique_ptr<GuestMachine> machine);
+    void adoptServices(std::unique_ptr<TurnServices> services);
+    // Whether the spec goes to the started agent; recorded as a `prestart`
+    // event when it changes or is decided.
+    void usePrestartedAgent(bool use, const QString &reason);
     // What the machine reports, each written to the turn's row.
     void onNetworkReady();
     void onProxyStarted();
@@ -119,6 +129,7 @@ private:
     bool m_started = false;
     bool m_specSent = false;
     bool m_agentHeld = false;
+    bool m_prestarted = false; // the spec goes to the spare's started agent
     bool m_finished = false;
 };
 

@@ -496,7 +496,33 @@ Result<SpareBasis> TurnRunner::spareBasis(const QString &folder)
     basis.allow = network->allow;
     basis.deny = network->deny;
     basis.allowAll = network->allowAll;
+    if (m_environment->settings.prestartAgent)
+        basis.agent = PrestartedAgent{m_environment->settings.model,
+                                      QUuid::createUuid().toString(QUuid::WithoutBraces)};
     return basis;
+}
+
+QString TurnRunner::prestartRefusal(const Turn &turn, const TurnPlan &plan)
+{
+    const PrestartedAgent &agent = *m_spares->basis()->agent;
+    if (turn.agent() != AgentKind::Claude)
+        return QStringLiteral("the turn's agent is not Claude Code");
+    // Claude Code reads all of these only at its start.
+    if (!plan.newSession)
+        return QStringLiteral("the topic resumes its session");
+    if (!plan.sessionNote.isEmpty())
+        return QStringLiteral("the topic's session was lost");
+    if (!plan.skills.isEmpty())
+        return QStringLiteral("the folder has skills");
+    if (turn.model() != agent.model)
+        return QStringLiteral("the model changed since the spare was made");
+    const auto home = agent::HomeDirectory::open(m_store.dataDir(), {plan.home.id, plan.home.path});
+    if (!home)
+        return home.error().message;
+    if (const QStringList read = agent::claudeStartConfiguration(*home); !read.isEmpty())
+        return QStringLiteral("the home holds %1, which Claude Code reads only at its start")
+            .arg(read.join(QStringLiteral(", ")));
+    return {};
 }
 
 void TurnRunner::startInSpare(Turn &turn)
@@ -511,7 +537,23 @@ void TurnRunner::startInSpare(Turn &turn)
     if (stale.isEmpty() && !m_spares->connectionAlive())
         stale = QStringLiteral("libvirtd closed the connection the spare was made on");
     if (turnPlan && stale.isEmpty()) {
-        turn.startWarm(*turnPlan, m_spares->adopt());
+        TurnPlan warm = *turnPlan;
+        QString refusal;
+        if (const auto &agent = m_spares->basis()->agent) {
+            refusal = prestartRefusal(turn, warm);
+            // The started agent's session is the topic's from now on.
+            if (refusal.isEmpty()) {
+                if (const Result<void> set =
+                        folders::Topics(m_store, engineActor)
+                            .setSessionId(turn.folder(), turn.topic(), agent->sessionId,
+                                          QStringLiteral("the spare's started agent answers"));
+                    set)
+                    warm.sessionId = agent->sessionId;
+                else
+                    refusal = set.error().message;
+            }
+        }
+        turn.startWarm(warm, m_spares->adopt(), refusal);
         return;
     }
     turn.recordSpareSkipped(m_spares->spareName(), stale);

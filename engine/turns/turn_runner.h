@@ -112,6 +112,8 @@ private:
     // spare was made with; otherwise records why, discards the spare and
     // starts it cold in the slot the spare held.
     void startInSpare(Turn &turn);
+    // Why `turn` cannot use the spare's started agent (empty: it can).
+    QString prestartRefusal(const Turn &turn, const TurnPlan &plan);
     Result<void> planSession(const Turn &turn, const QString &earlierAgent, TurnPlan &plan);
     // Acts on what other processes wrote: cancel requests for our turns,
     // and the end of another engine's turn that kept one of ours queued.

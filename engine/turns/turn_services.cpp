@@ -19,17 +19,22 @@ TurnServices::~TurnServices()
 }
 
 Result<void> TurnServices::start(const libvirt::TurnSubnet &subnet,
-                                 const gateway::ProviderSettings &model)
+                                 const std::optional<gateway::ProviderSettings> &model)
 {
     gateway::GatewayOptions options;
     options.listenAddress = QHostAddress(subnet.hostAddress());
     options.port = m_environment.settings.gatewayPort;
     options.client = QHostAddress(subnet.guestAddress());
     options.token = m_token = gateway::newTurnToken();
-    options.provider = model;
+    options.provider = model.value_or(gateway::ProviderSettings{});
+    options.servesModel = model.has_value();
     // Command turns get the tools too: the benchmark and diagnostics call
     // them with wget from the guest's shell.
-    options.tools = startTools();
+    startTools();
+    // The gateway is closed (stop()) before the server it calls goes.
+    options.tools = [this](const QByteArray &body, const gateway::ToolReplyTo &reply) {
+        m_mcp->handle(body, reply);
+    };
     m_gateway = std::make_unique<gateway::ModelGateway>(options);
     connect(
         m_gateway.get(), &gateway::ModelGateway::exchanged, this,
@@ -51,8 +56,18 @@ std::optional<gateway::ModelUsage> TurnServices::usage() const
     return m_gateway->usage();
 }
 
-gateway::ToolHandler TurnServices::startTools()
+void TurnServices::bind(TurnServiceBinding binding, const gateway::ProviderSettings &model)
 {
+    m_binding = std::move(binding);
+    startTools();
+    if (m_gateway)
+        m_gateway->serveModel(model);
+}
+
+void TurnServices::startTools()
+{
+    m_mcp.reset();
+    m_tools.reset();
     const RunnerSettings &settings = m_environment.settings;
     tools::TurnBinding binding{m_binding.turnId,
                                m_binding.folder,
@@ -79,10 +94,6 @@ gateway::ToolHandler TurnServices::startTools()
             [this](const QJsonObject &decision) { emit event(QStringLiteral("tool"), decision); });
     connect(m_tools.get(), &tools::TurnTools::connectorCalled, this,
             [this](const QJsonObject &call) { emit event(QStringLiteral("connector"), call); });
-    // The gateway is closed (stop()) before the server it calls goes.
-    return [server = m_mcp.get()](const QByteArray &body, const gateway::ToolReplyTo &reply) {
-        server->handle(body, reply);
-    };
 }
 
 QJsonObject TurnServices::shellEnvironment()

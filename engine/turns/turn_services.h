@@ -14,6 +14,7 @@
 #include <QJsonObject>
 #include <QObject>
 #include <memory>
+#include <optional>
 
 namespace arizuko::tools {
 class McpServer;
@@ -40,8 +41,15 @@ public:
                  QObject *parent = nullptr);
     ~TurnServices() override;
 
-    // Listens on the subnet's host address with a fresh token.
-    Result<void> start(const libvirt::TurnSubnet &subnet, const gateway::ProviderSettings &model);
+    // Listens on the subnet's host address with a fresh token. Without a
+    // model (a warm-start spare's, made before its turn) only the tools
+    // answer until bind().
+    Result<void> start(const libvirt::TurnSubnet &subnet,
+                       const std::optional<gateway::ProviderSettings> &model);
+    // A spare's services become its turn's: the tools are bound to the
+    // turn (made afresh, so nothing of the spare's time carries over), and
+    // the model is served with the turn's provider, resolved now.
+    void bind(TurnServiceBinding binding, const gateway::ProviderSettings &model);
     bool isListening() const { return m_gateway != nullptr; }
     QByteArray token() const { return m_token; }
     // The secrets the folder's shell:env:<KEY> grants name, by key.
@@ -60,7 +68,7 @@ signals:
     void upstreamFailed(const arizuko::Error &error);
 
 private:
-    gateway::ToolHandler startTools();
+    void startTools();
 
     TurnEnvironment &m_environment;
     TurnServiceBinding m_binding;

@@ -29,4 +29,17 @@ struct TurnSpecPlace
 
 QByteArray turnSpecLine(QJsonObject agentMembers, const TurnSpecPlace &place);
 
+// The fixed part of an agent a warm-start spare starts before its prompt
+// (docs/turns.md, "A warm turn whose agent is already started").
+struct PrestartedAgent
+{
+    QString model;     // Claude Code's --model; empty: its own default
+    QString sessionId; // the new session it starts
+};
+
+// The `prestart` message (docs/guest.md): the agent and where it reaches
+// its proxy and gateway; `place`'s turn-only members (turn id, topic,
+// skills, deadline, secrets) are not sent.
+QJsonObject prestartMessage(const PrestartedAgent &agent, const TurnSpecPlace &place);
+
 } // namespace arizuko::turns

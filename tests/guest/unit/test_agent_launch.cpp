@@ -222,3 +222,39 @@ TEST(UrlHost, TakesTheHostOutOfAUrl)
     EXPECT_THROW(urlHost("http://:8080"), SpecError);
     EXPECT_THROW(urlHost("http://[fd00::1"), SpecError);
 }
+
+TEST(AgentLaunch, AStartedAgentReadsItsPromptFromStdin)
+{
+    TurnSpec spec = claudeTurn();
+    spec.prompt.clear();
+    spec.turnId.clear();
+    spec.topic.clear();
+    spec.sessionId = "s-new";
+    spec.sessionMode = SessionMode::New;
+    spec.prestarted = true;
+    const AgentLaunch launch = buildAgentLaunch(spec);
+    EXPECT_EQ(launch.argv,
+              (std::vector<std::string>{
+                  "/usr/local/bin/claude", "-p", "--input-format", "stream-json", "--output-format",
+                  "stream-json", "--verbose", "--session-id", "s-new", "--mcp-config", kToolsConfig,
+                  "--strict-mcp-config", "--dangerously-skip-permissions"}));
+    // Its Bash tool learns the turn's id and topic from this file, which
+    // PID 1 writes when the spec comes.
+    EXPECT_EQ(valueOf(launch, "CLAUDE_ENV_FILE"), "/run/arizuko-turn.env");
+    EXPECT_TRUE(valuesOf(buildAgentLaunch(claudeTurn()), "CLAUDE_ENV_FILE").empty());
+}
+
+TEST(AgentLaunch, ThePromptIsOneStreamJsonUserMessage)
+{
+    EXPECT_EQ(promptMessage("say \"hi\"\nthen go"),
+              "{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":"
+              "\"say \\\"hi\\\"\\nthen go\"}}\n");
+}
+
+TEST(AgentLaunch, TheTurnsIdAndTopicAreQuotedForTheShell)
+{
+    TurnSpec spec = claudeTurn();
+    spec.topic = "it's $(here)";
+    EXPECT_EQ(turnEnvironmentScript(spec),
+              "export ARIZUKO_TURN_ID='t9'\nexport ARIZUKO_TOPIC='it'\\''s $(here)'\n");
+}

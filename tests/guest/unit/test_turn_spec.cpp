@@ -204,3 +204,93 @@ INSTANTIATE_TEST_SUITE_P(
                 "needs a prefix length"},
         BadSpec{commandTurnWith(R"("network":{"address":"10.0.0.2/30","gateway":"10.0.0.9"})"),
                 "is not another host of the subnet"}));
+
+namespace {
+
+const std::string prestart =
+    R"({"type":"prestart","version":1,"folder":"corp","agent":"claude","session_id":"s-new",)"
+    R"("model":"m1","proxy_url":"http://10.213.0.1:3128","gateway_url":"http://10.213.0.1:3129",)"
+    R"("gateway_token":"tok","uid":1001,"gid":1002,)"
+    R"("network":{"address":"10.213.0.2/30","gateway":"10.213.0.1"}})";
+
+// The turn spec a host sends to the agent started from `prestart`.
+const std::string prestartedTurn =
+    R"({"type":"turn","version":1,"turn_id":"t1","folder":"corp","topic":"main",)"
+    R"("agent":"claude","prompt":"hi","session_id":"s-new","session_mode":"new","model":"m1",)"
+    R"("proxy_url":"http://10.213.0.1:3128","gateway_url":"http://10.213.0.1:3129",)"
+    R"("gateway_token":"tok","uid":1001,"gid":1002,"timeout_seconds":60,"prestarted":true,)"
+    R"("network":{"address":"10.213.0.2/30","gateway":"10.213.0.1"}})";
+
+std::string replaced(std::string text, const std::string &from, const std::string &to)
+{
+    text.replace(text.find(from), from.size(), to);
+    return text;
+}
+
+} // namespace
+
+TEST(Prestart, ParsesTheAgentsFixedPart)
+{
+    EXPECT_EQ(messageType(prestart), "prestart");
+    EXPECT_EQ(messageType(prestartedTurn), "turn");
+    EXPECT_EQ(messageType("not json"), "");
+    const TurnSpec start = parsePrestart(prestart);
+    EXPECT_TRUE(start.prestarted);
+    EXPECT_EQ(start.agent, AgentKind::Claude);
+    EXPECT_EQ(start.sessionId, "s-new");
+    EXPECT_EQ(start.sessionMode, SessionMode::New);
+    EXPECT_EQ(start.model, "m1");
+    EXPECT_EQ(start.uid, 1001u);
+    EXPECT_EQ(start.gid, 1002u);
+    EXPECT_TRUE(start.prompt.empty());
+    EXPECT_TRUE(start.turnId.empty());
+    ASSERT_TRUE(start.network);
+}
+
+TEST(Prestart, RefusesWhatCannotBeStartedAhead)
+{
+    const auto errorOfPrestart = [](const std::string &line) -> std::string {
+        try {
+            parsePrestart(line);
+        } catch (const SpecError &error) {
+            return error.what();
+        }
+        return "<accepted>";
+    };
+    EXPECT_EQ(errorOfPrestart(replaced(prestart, R"("agent":"claude")", R"("agent":"command")")),
+              "only the claude agent can be started before its prompt");
+    EXPECT_EQ(errorOfPrestart(replaced(prestart, R"("session_id":"s-new",)", "")),
+              "session_id is required: the agent starts a new session");
+    EXPECT_EQ(errorOfPrestart(replaced(prestart, R"("gateway_token":"tok",)", "")),
+              "gateway_url and gateway_token are required for the claude agent");
+    EXPECT_EQ(errorOfPrestart(prestartedTurn), "expected a message of type \"prestart\"");
+}
+
+TEST(Prestart, TheSpecMustAskForTheAgentItWasStartedAs)
+{
+    const TurnSpec start = parsePrestart(prestart);
+    EXPECT_EQ(prestartMismatch(start, parseTurnSpec(prestartedTurn)), "");
+    const auto mismatch = [&start](const std::string &from, const std::string &to) {
+        return prestartMismatch(start, parseTurnSpec(replaced(prestartedTurn, from, to)));
+    };
+    EXPECT_EQ(mismatch(R"("prestarted":true)", R"("prestarted":false)"),
+              "the spec does not ask for the started agent");
+    EXPECT_EQ(mismatch(R"("model":"m1")", R"("model":"m2")"), "the model");
+    EXPECT_EQ(mismatch(R"("session_mode":"new")", R"("session_mode":"resume")"), "the session");
+    EXPECT_EQ(mismatch(R"("session_id":"s-new")", R"("session_id":"s-old")"), "the session");
+    EXPECT_EQ(mismatch(R"("gateway_token":"tok")", R"("gateway_token":"other")"), "the gateway");
+    EXPECT_EQ(mismatch(R"("uid":1001)", R"("uid":1003)"), "the uid/gid");
+    EXPECT_EQ(mismatch(R"("folder":"corp")", R"("folder":"other")"), "the folder");
+    EXPECT_EQ(mismatch(R"("proxy_url":"http://10.213.0.1:3128")",
+                       R"("proxy_url":"http://10.213.0.1:9999")"),
+              "the proxy");
+    EXPECT_EQ(mismatch(R"("address":"10.213.0.2/30","gateway":"10.213.0.1")",
+                       R"("address":"10.213.0.6/30","gateway":"10.213.0.5")"),
+              "the network");
+    EXPECT_EQ(mismatch(R"("prestarted":true)", R"("prestarted":true,"skills":true)"), "the skills");
+    EXPECT_EQ(mismatch(R"("prestarted":true)", R"("prestarted":true,"env":{"TOKEN":"x"})"),
+              "the shell:env secrets");
+    EXPECT_EQ(mismatch(R"("agent":"claude","prompt":"hi")",
+                       R"("agent":"command","command":"true","prompt":"hi")"),
+              "the agent");
+}

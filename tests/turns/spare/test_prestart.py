@@ -1,0 +1,186 @@
+"""A warm turn whose Claude Code was started before its prompt, with real VMs
+(TCG here), the real agent and the scripted model: the spare's guest starts
+the agent in a scratch home of its own (a tmpfs), the turn's spec mounts the
+folder's home over it and hands the agent its prompt on stdin. What the
+agent saw before its prompt, what it keeps of the folder's data, and the
+turns that fall back to launching it as a cold turn does.
+docs/turns.md, "A warm turn whose agent is already started"."""
+
+import json
+import pathlib
+import sys
+import unittest
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "harness"))
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import turns_harness as h  # noqa: E402
+from test_warm_start import Driver, console_log  # noqa: E402
+
+CANARY = "folder-canary-7d1f"
+
+# Run by the agent's Bash tool after its prompt: the turn's id (from the
+# env file PID 1 writes with the spec), the home as the tool sees it, and,
+# through the agent's own cwd (a link to the directory it was started in,
+# now under the folder's home), what it saw and wrote before its prompt.
+PROBE = (
+    'echo "turn=$ARIZUKO_TURN_ID"; cat "$HOME/marker"; '
+    'for p in /proc/[0-9]*; do [ "$(readlink $p/exe)" = /usr/local/bin/claude ] && '
+    'agent=$(basename $p) && break; done; '
+    'echo "scratch:$(ls -A /proc/$agent/cwd/ | tr "\\n" " ")"; '
+    'echo "scratch-canary:$(cat /proc/$agent/cwd/.claude.json 2>/dev/null | grep -c ' + CANARY
+    + ')"; echo "mounts:$(grep -c " /home/agent " /proc/mounts)"')
+
+SCRIPT = {
+    "name": "prestart",
+    "exchanges": [{"prompt": "*", "steps": [
+        {"text": "probing", "tool_use": {"name": "Bash", "input": {
+            "command": PROBE, "description": "What the started agent sees"}}},
+        {"text": "prestarted answer"}]}],
+}
+
+
+def wait_for_console(engine, spare, mark, timeout):
+    h.wait_for(lambda: mark in console_log(engine, spare), timeout,
+               what=f"{mark!r} on the spare's console")
+
+
+def kinds(events):
+    return [e["kind"] for e in events]
+
+
+def first(events, kind):
+    return next((e["json"] for e in events if e["kind"] == kind), None)
+
+
+class Prestart(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        h.require_guest_image()
+        if not h.ARGS.spare_driver:
+            raise AssertionError("--spare-driver is required")
+
+    def setUp(self):
+        self.engine = h.Engine()
+        self.engine.add_folder("corp")
+        self.home = self.engine.home("corp")
+        self.home.mkdir(parents=True, exist_ok=True)
+        script = pathlib.Path(self.engine.directory.name, "script.json")
+        script.write_text(json.dumps(SCRIPT))
+        self.driver = Driver(self.engine, {"ARIZUKO_MODEL_PROVIDER": "demo",
+                                           "ARIZUKO_MODEL_SCRIPT": str(script),
+                                           "ARIZUKO_PRESTART": "on"})
+
+    def tearDown(self):
+        self.driver.quit()
+        self.engine.close()
+
+    def started_spare(self):
+        """A spare of corp whose guest has started the agent."""
+        self.driver.send("spare corp")
+        spare = self.driver.expect("spare-ready", 240, folder="corp")["name"]
+        wait_for_console(self.engine, spare, "agent started ahead of its prompt", 120)
+        return spare
+
+    def run_turn(self, verb, topic, text, timeout=900):
+        self.driver.send(f"{verb} corp {topic} {text}")
+        turn = self.driver.expect("submitted", 30)["turn"]
+        finished = self.driver.expect("finished", timeout, turn=turn)
+        events = self.engine.events(turn)
+        self.assertEqual(finished["state"], "done", events)
+        return turn, events
+
+    def test_a_started_agent_answers_without_having_seen_the_folder(self):
+        (self.home / "marker").write_text("the-home-is-mounted\n")
+        # Claude Code reads ~/.claude.json at its start and saves it again
+        # later: the folder's must neither reach the started agent nor be
+        # lost to what the agent wrote into its scratch home.
+        (self.home / ".claude.json").write_text(json.dumps(
+            {"arizukoCanary": CANARY, "numStartups": 41}))
+        spare = self.started_spare()
+        before = console_log(self.engine, spare)
+        self.assertNotIn("home mounted", before, "the home was mounted before the spec")
+
+        turn, events = self.run_turn("claude", "first", "probe please")
+        used = first(events, "prestart")
+        self.assertEqual(used, {"used": True}, events)
+        # The transcript is the whole conversation, in order.
+        order = [k for k in kinds(events) if k in ("init", "text", "tool_use", "tool_result",
+                                                   "result")]
+        self.assertEqual(order, ["init", "text", "tool_use", "tool_result", "text", "result"],
+                         events)
+        texts = [e["json"].get("text") for e in events if e["kind"] == "text"]
+        self.assertEqual(texts, ["probing", "prestarted answer"])
+        init = first(events, "init")
+        # Its tool server (the spare's gateway) answered at the agent's start.
+        self.assertEqual([(s.get("name"), s.get("status")) for s in init["mcp_servers"]],
+                         [("arizuko", "connected")], init)
+        output = first(events, "tool_result")["content"]
+        record = self.engine.turn(turn)
+        self.assertIn(f"turn={record['id']}", output)
+        self.assertIn("the-home-is-mounted", output)
+        # The agent started in its scratch home, which held only what it
+        # wrote itself, and never the folder's ~/.claude.json; the folder's
+        # home is mounted over it.
+        scratch = next(line for line in output.splitlines() if line.startswith("scratch:"))
+        self.assertNotIn("marker", scratch, output)
+        self.assertIn("scratch-canary:0", output)
+        self.assertIn("mounts:2", output)
+        console = console_log(self.engine, spare)
+        marks = ["agent started ahead of its prompt", "turn spec received", "home mounted",
+                 "prompt to the started agent"]
+        self.assertEqual([console.index(m) for m in marks],
+                         sorted(console.index(m) for m in marks), console[-3000:])
+        self.assertNotIn("not using the started agent", console)
+
+        # The folder keeps its ~/.claude.json data, and the conversation is
+        # the topic's, in the folder's home, under the agent's session.
+        saved = json.loads((self.home / ".claude.json").read_text())
+        self.assertEqual(saved.get("arizukoCanary"), CANARY, saved)
+        session = init["session_id"]
+        self.assertTrue(list(self.home.glob(f".claude/projects/*/{session}.jsonl")),
+                        sorted(str(p) for p in self.home.rglob("*")))
+        with self.engine.database() as db:
+            stored = db.execute("SELECT session_id FROM sessions WHERE group_folder = 'corp' "
+                                "AND topic = 'first'").fetchone()
+        self.assertEqual(stored[0], session)
+
+        # The next turn of the topic resumes its session: Claude Code reads
+        # it only at its start, so the next spare's agent is not used.
+        self.driver.expect("spare-ready", 240, folder="corp")
+        _, resumed = self.run_turn("claude", "first", "again")
+        self.assertEqual(first(resumed, "prestart"),
+                         {"used": False, "reason": "the topic resumes its session"}, resumed)
+        self.assertEqual(first(resumed, "init")["session_id"], session)
+        self.assertIn("prestarted answer",
+                      [e["json"].get("text") for e in resumed if e["kind"] == "text"])
+
+    def test_a_spec_the_started_agent_cannot_serve_launches_one_as_usual(self):
+        (self.home / "marker").write_text("the-home-is-mounted\n")
+        spare = self.started_spare()
+        turn, events = self.run_turn("run", "main", "cat $HOME/marker; echo fell-back")
+        self.assertEqual(first(events, "prestart"),
+                         {"used": False, "reason": "the turn's agent is not Claude Code"}, events)
+        lines = [e["json"].get("line") for e in events if e["kind"] == "event"]
+        self.assertIn("the-home-is-mounted", lines)
+        self.assertIn("fell-back", lines)
+        console = console_log(self.engine, spare)
+        self.assertIn("not using the started agent (the spec does not ask for the started agent)",
+                      console)
+        # Its scratch home went with it: the command saw one home mount.
+        self.assertEqual(self.engine.turn(turn)["state"], "done")
+
+    def test_a_home_with_settings_read_at_start_falls_back(self):
+        (self.home / ".claude").mkdir()
+        (self.home / ".claude" / "settings.json").write_text("{}\n")
+        self.started_spare()
+        _, events = self.run_turn("claude", "fresh", "probe please")
+        self.assertEqual(first(events, "prestart"), {
+            "used": False,
+            "reason": "the home holds .claude/settings.json, which Claude Code reads only at "
+                      "its start"}, events)
+        self.assertIn("prestarted answer",
+                      [e["json"].get("text") for e in events if e["kind"] == "text"])
+
+
+if __name__ == "__main__":
+    h.main()
