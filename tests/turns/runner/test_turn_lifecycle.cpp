@@ -12,6 +12,7 @@
 #include "history/turn_history_recorder.h"
 #include "store/store.h"
 #include "store/timestamp.h"
+#include "turns/spare_pool.h"
 #include "turns/turn.h"
 
 #include <QRegularExpression>
@@ -250,7 +251,7 @@ private slots:
         bench.turn->start(TurnPlan{});
         QCOMPARE(bench.machines.size(), 1);
         QTest::ignoreMessage(QtWarningMsg, QRegularExpression(QStringLiteral("soft assert")));
-        bench.turn->startWarm(TurnPlan{}, {});
+        bench.turn->startWarm(TurnPlan{}, {}, QString());
         QCOMPARE(bench.turn->state(), TurnState::Preparing);
         QCOMPARE(bench.machines.size(), 1);
     }
@@ -264,10 +265,12 @@ private slots:
         machine->reachNetwork();
         machine->beginBoot();
         machine->becomeReady();
-        bench.turn->startWarm(TurnPlan{}, {std::move(spare),
-                                           {{{QStringLiteral("type"), QStringLiteral("status")},
-                                             {QStringLiteral("state"), QStringLiteral("booted")}}},
-                                           1234});
+        BootedGuest warm;
+        warm.machine = std::move(spare);
+        warm.guestMessages = {{{QStringLiteral("type"), QStringLiteral("status")},
+                               {QStringLiteral("state"), QStringLiteral("booted")}}};
+        warm.ageMs = 1234;
+        bench.turn->startWarm(TurnPlan{}, std::move(warm), QString());
         QCOMPARE(machine->rechecks, 1);
         bench.settle();
         QVERIFY(machine->specs.isEmpty());
