@@ -414,6 +414,18 @@
         <source>Set an API key in the secrets editor</source>
         <translation>Einen API-Schlüssel im Geheimnis-Editor setzen</translation>
     </message>
+    <message>
+        <source>Codex</source>
+        <translation>Codex</translation>
+    </message>
+    <message>
+        <source>pi</source>
+        <translation>pi</translation>
+    </message>
+    <message>
+        <source>pi has no MCP: the folder&apos;s host tools (grants) do not reach it.</source>
+        <translation>pi kennt kein MCP: Die Host-Werkzeuge des Ordners (Freigaben) erreichen es nicht.</translation>
+    </message>
 </context>
 <context>
     <name>arizuko::desktop::ConnectorsEditor</name>
