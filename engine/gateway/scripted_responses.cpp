@@ -196,6 +196,7 @@ ScriptedReply ScriptedModel::responsesReply(const QJsonObject &request,
     reply.delay = step.delay;
     reply.eventDelay = step.eventDelay;
     reply.dropAfterEvents = step.dropAfterEvents;
+    reply.hold = step.hold;
     if (step.error) {
         errorReply(reply, *step.error);
         reply.body = openAIErrorBody(step.error->status, step.error->message, step.error->type);

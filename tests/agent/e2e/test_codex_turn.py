@@ -139,7 +139,9 @@ class CodexTurn(unittest.TestCase):
         self.assertEqual(result["tool_use_id"], use["id"])
         self.assertFalse(result["is_error"])
         # The guest's own output: its kernel and the file it just listed.
-        self.assertRegex(result["content"], r"^Linux 6\.")
+        # (Codex's shell sets LC_ALL=C.UTF-8, which the guest's static bash
+        # warns it cannot load, before the command's own lines.)
+        self.assertRegex(result["content"], r"(?m)^Linux 6\.")
         self.assertIn("note.txt", result["content"])
         self.assertEqual(events[4]["json"]["text"], "The note is written.")
         self.assertEqual(events[5]["json"]["subtype"], "success")
@@ -148,7 +150,8 @@ class CodexTurn(unittest.TestCase):
         self.assertEqual(seqs, sorted(seqs))
         out = self.first["result"].stdout
         self.assertIn("Running a command in the VM.", out)
-        self.assertRegex(out, r"\u23bf Linux 6\.")
+        # The tool result's block (⎿), the kernel's line inside it.
+        self.assertRegex(out, r"\u23bf (.*\n    )*Linux 6\.")
         self.assertIn("[agent] codex, session ", self.first["result"].stderr)
 
     def test_the_file_it_wrote_is_on_the_host(self):
@@ -188,10 +191,14 @@ class CodexTurn(unittest.TestCase):
         # main's own rollout is untouched by the fork's turn.
         home = self.engine.home("corp") / ".codex/sessions"
         self.assertEqual(len(list(home.rglob(f"rollout-*-{side}.jsonl"))), 1)
-        self.assertNotIn(b"side", b"".join(p.read_bytes() for p in home.rglob(f"*-{main}.jsonl")))
+        self.assertNotIn(side.encode(),
+                         b"".join(p.read_bytes() for p in home.rglob(f"*-{main}.jsonl")))
 
     def test_a_refused_key_and_a_dropped_stream_fail_the_turn_at_once(self):
-        for turn, reason in ((self.refused, "Incorrect API key provided"), (self.dropped, "dropped")):
+        # A drop is named either way the gateway saw it: the connection lost,
+        # or the stream ended before its last event.
+        for turn, reasons in ((self.refused, ("Incorrect API key provided",)),
+                              (self.dropped, ("dropped", "ended before its last event"))):
             self.assertNotEqual(turn["result"].returncode, 0)
             self.assertEqual(turn["turn"]["state"], "failed", turn["result"].stderr)
             self.assertTrue(turn["turn"]["error_code"].startswith("gateway."), turn["turn"])
@@ -199,7 +206,8 @@ class CodexTurn(unittest.TestCase):
                             f"Codex's own retries must not hold the turn ({turn['elapsed']:.0f} s)")
             errors = [e["json"] for e in turn["events"] if e["kind"] == "error"]
             self.assertEqual(len(errors), 1, errors)
-            self.assertIn(reason, errors[0]["message"])
+            self.assertTrue(any(reason in errors[0]["message"] for reason in reasons),
+                            errors[0]["message"])
             self.assertIn(errors[0]["message"], turn["result"].stderr)
         self.assertIn("401", [e for e in self.refused["events"] if e["kind"] == "error"][0]["json"]
                       ["message"])
