@@ -34,6 +34,7 @@
 #include <QPainter>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QStatusBar>
@@ -110,8 +111,9 @@ private slots:
         QVERIFY(settings.ok());
         m_settings = *settings;
         // The window's own settings (geometry, per-topic agent) stay apart
-        // from a real user's.
+        // from a real user's, and from the last run's.
         QStandardPaths::setTestModeEnabled(true);
+        QSettings().clear();
     }
 
     void aTurnLiveInTheWindow()

@@ -25,6 +25,7 @@
 #include <QMimeData>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QSqlQuery>
 #include <QStandardPaths>
@@ -89,7 +90,13 @@ class WindowWidgetsTest : public QObject
     std::unique_ptr<store::Store> m_store;
 
 private slots:
-    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        // The test user's home outlives a run: a model remembered by the last
+        // run would be read as this run's.
+        QSettings().clear();
+    }
     void init()
     {
         m_directory = std::make_unique<QTemporaryDir>();
