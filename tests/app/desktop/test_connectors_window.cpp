@@ -14,6 +14,7 @@
 #include "editor_test_support.h"
 #include "engine_thread.h"
 #include "folders/folders.h"
+#include "json_lines_file.h"
 #include "main_window.h"
 #include "models/connector_list_model.h"
 #include "models/connector_operation_model.h"
@@ -77,15 +78,7 @@ class ConnectorsWindowTest final : public QObject
 
     QList<QJsonObject> requests()
     {
-        QFile log(m_serverDir.filePath(QStringLiteral("requests.jsonl")));
-        QList<QJsonObject> entries;
-        if (!log.open(QIODevice::ReadOnly))
-            return entries;
-        for (const QByteArray &line : log.readAll().split('\n')) {
-            if (!line.isEmpty())
-                entries << QJsonDocument::fromJson(line).object();
-        }
-        return entries;
+        return test::jsonLines(m_serverDir.filePath(QStringLiteral("requests.jsonl")));
     }
 
     static QString cell(const QAbstractItemModel *model, int row, int column)

@@ -8,6 +8,7 @@
 #include "connectors/connector_broker.h"
 #include "connectors/connector_catalogue.h"
 #include "connectors/connector_parser.h"
+#include "json_lines_file.h"
 #include "policy_fixture.h"
 #include "secrets/secret_store.h"
 #include "tools/mcp_server.h"
@@ -129,15 +130,7 @@ private:
     // Every request the server received, oldest first.
     QList<QJsonObject> requests()
     {
-        QFile log(m_serverDir.filePath(QStringLiteral("requests.jsonl")));
-        QList<QJsonObject> entries;
-        if (!log.open(QIODevice::ReadOnly))
-            return entries;
-        for (const QByteArray &line : log.readAll().split('\n')) {
-            if (!line.isEmpty())
-                entries << QJsonDocument::fromJson(line).object();
-        }
-        return entries;
+        return test::jsonLines(m_serverDir.filePath(QStringLiteral("requests.jsonl")));
     }
 
     QList<audit::Entry> connectorAudit()
