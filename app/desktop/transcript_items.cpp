@@ -59,20 +59,26 @@ QString connectorLine(const QJsonObject &json)
         .arg(method, path.isEmpty() ? text(json, "tool") : path, text(json, "error"));
 }
 
-// One edit of Edit or MultiEdit: its old and new text.
-QJsonObject edit(const QJsonObject &input)
+// One edit: Claude Code's Edit and MultiEdit name its texts old_string and
+// new_string, pi's edit oldText and newText.
+QJsonObject edit(const QJsonObject &input, const char *oldName, const char *newName)
 {
-    return {{QStringLiteral("old"), text(input, "old_string")},
-            {QStringLiteral("new"), text(input, "new_string")}};
+    return {{QStringLiteral("old"), text(input, oldName)},
+            {QStringLiteral("new"), text(input, newName)}};
 }
 
-// What the page shows as code rather than as the input's JSON: the file
-// Claude Code's Write makes, and the old and new text of its Edit and
-// MultiEdit (as a diff). False for every other call.
+// What the page shows as code rather than as the input's JSON: the file a
+// write makes (Claude Code's Write, pi's write), and the old and new text of
+// an edit (Claude Code's Edit and MultiEdit, pi's edit) as a diff. False for
+// every other call. Codex reports a file change by path and kind only, so
+// it has nothing to show here.
 bool addCodeOfTool(QJsonObject &shown, const QString &tool, const QJsonObject &input)
 {
-    const QString path = text(input, "file_path");
-    if (tool == QLatin1String("Write") && input.value(QStringLiteral("content")).isString()) {
+    const bool claude = tool == QLatin1String("Write") || tool == QLatin1String("Edit") ||
+                        tool == QLatin1String("MultiEdit");
+    const QString path = text(input, claude ? "file_path" : "path");
+    if ((tool == QLatin1String("Write") || tool == QLatin1String("write")) &&
+        input.value(QStringLiteral("content")).isString()) {
         shown.insert(QStringLiteral("write"),
                      QJsonObject{{QStringLiteral("path"), path},
                                  {QStringLiteral("content"), text(input, "content")}});
@@ -80,10 +86,17 @@ bool addCodeOfTool(QJsonObject &shown, const QString &tool, const QJsonObject &i
     }
     QJsonArray edits;
     if (tool == QLatin1String("Edit") && input.value(QStringLiteral("old_string")).isString())
-        edits.append(edit(input));
+        edits.append(edit(input, "old_string", "new_string"));
     if (tool == QLatin1String("MultiEdit")) {
         for (const QJsonValue &each : input.value(QStringLiteral("edits")).toArray())
-            edits.append(edit(each.toObject()));
+            edits.append(edit(each.toObject(), "old_string", "new_string"));
+    }
+    if (tool == QLatin1String("edit")) {
+        for (const QJsonValue &each : input.value(QStringLiteral("edits")).toArray())
+            edits.append(edit(each.toObject(), "oldText", "newText"));
+        // pi still takes one edit given at the top level.
+        if (input.value(QStringLiteral("oldText")).isString())
+            edits.append(edit(input, "oldText", "newText"));
     }
     if (edits.isEmpty())
         return false;

@@ -20,6 +20,8 @@
 #include <QDesktopServices>
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonObject>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -586,6 +588,55 @@ private slots:
                      page, QStringLiteral("String(document.querySelectorAll('.changes').length)"))
                      .toString(),
                  QStringLiteral("1"));
+    }
+
+    // pi names its tools and their arguments its own way: its write and edit
+    // are shown as code too, an edit of several replacements as one diff.
+    void showsPisWritesAndEditsAsCode()
+    {
+        TranscriptView view(*m_store);
+        QVERIFY(showsTopicMain(view));
+        const turns::TurnRecord turn = turnRecord(1, turns::TurnState::Running);
+        turns::TurnRecords records(*m_store);
+        QVERIFY(records.insert(turn).ok());
+        view.addTurn(turn);
+        const QList<turns::TurnEventRecord> events{
+            toolEvent(turn.id, 1, QStringLiteral("write"), QStringLiteral("pi_write"),
+                      {{QStringLiteral("path"), QStringLiteral("hello.py")},
+                       {QStringLiteral("content"), QStringLiteral("def hello():\n    pass\n")}}),
+            toolEvent(turn.id, 2, QStringLiteral("edit"), QStringLiteral("pi_edit"),
+                      {{QStringLiteral("path"), QStringLiteral("hello.py")},
+                       {QStringLiteral("edits"),
+                        QJsonArray{QJsonObject{{QStringLiteral("oldText"), QStringLiteral("hello")},
+                                               {QStringLiteral("newText"), QStringLiteral("hi")}},
+                                   QJsonObject{
+                                       {QStringLiteral("oldText"), QStringLiteral("pass")},
+                                       {QStringLiteral("newText"), QStringLiteral("return 1")}}}}}),
+            toolEvent(turn.id, 3, QStringLiteral("edit"), QStringLiteral("pi_edit_legacy"),
+                      {{QStringLiteral("path"), QStringLiteral("hello.py")},
+                       {QStringLiteral("oldText"), QStringLiteral("hi")},
+                       {QStringLiteral("newText"), QStringLiteral("hey")}})};
+        QVERIFY(records.appendEvents(events).ok());
+        view.addEvents(events);
+        QWebEnginePage *page = view.page();
+        QVERIFY(waitForScript(
+            page, QStringLiteral("document.querySelectorAll('details.tool').length === 3")));
+        const QString write = openTool(page, QStringLiteral("pi_write"));
+        QVERIFY(!write.isEmpty());
+        QCOMPARE(runJavaScript(page, write + QStringLiteral(".textContent")).toString(),
+                 QStringLiteral("def hello():\n    pass\n"));
+        QVERIFY(runJavaScript(page, write + QStringLiteral(".querySelector('.hljs-keyword') "
+                                                           "!== null"))
+                    .toBool());
+        const QString edit = openTool(page, QStringLiteral("pi_edit"));
+        QVERIFY(!edit.isEmpty());
+        const QString diff = runJavaScript(page, edit + QStringLiteral(".textContent")).toString();
+        QVERIFY2(diff.startsWith(QStringLiteral("-hello\n+hi\n")), qPrintable(diff));
+        QVERIFY2(diff.endsWith(QStringLiteral("\n-pass\n+return 1")), qPrintable(diff));
+        const QString legacy = openTool(page, QStringLiteral("pi_edit_legacy"));
+        QVERIFY(!legacy.isEmpty());
+        QCOMPARE(runJavaScript(page, legacy + QStringLiteral(".textContent")).toString(),
+                 QStringLiteral("-hi\n+hey"));
     }
 
     void aHostileCodeBlockRendersInert()
