@@ -35,22 +35,4 @@ Result<bool> forkClaudeSession(const HomeDirectory &home, const QString &fromId,
                            });
 }
 
-QStringList claudeStartConfiguration(const HomeDirectory &home)
-{
-    static const QStringList readAtStart = {
-        QStringLiteral("settings.json"), QStringLiteral("settings.local.json"),
-        QStringLiteral("skills"),        QStringLiteral("agents"),
-        QStringLiteral("commands"),      QStringLiteral("output-styles"),
-        QStringLiteral("plugins")};
-    const auto entries = home.entries(QStringLiteral(".claude"));
-    if (!entries)
-        return {QStringLiteral(".claude")};
-    QStringList present;
-    for (const QString &name : readAtStart) {
-        if (entries->has_value() && (*entries)->contains(name))
-            present << QStringLiteral(".claude/") + name;
-    }
-    return present;
-}
-
 } // namespace arizuko::agent

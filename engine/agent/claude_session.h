@@ -13,13 +13,6 @@ QString claudeSessionFile(const QString &sessionId);
 
 SessionFileCheck inspectClaudeSession(const HomeDirectory &home, const QString &sessionId);
 
-// What of the home Claude Code reads only at its start (its settings,
-// skills, agents, commands, output styles and plugins under ~/.claude), by
-// relative path; an agent started before the home was mounted has not seen
-// them. A name that cannot be read safely (a link on the way) counts as
-// present.
-QStringList claudeStartConfiguration(const HomeDirectory &home);
-
 // Copies the conversation of `fromId` to a new file for `toId`, naming the
 // new session in every line that named the old one, so Claude Code resumes
 // it as its own. Returns false when the source has no file (nothing said

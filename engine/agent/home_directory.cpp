@@ -138,10 +138,11 @@ Result<std::optional<QByteArray>> HomeDirectory::read(const QString &relative,
 
 Result<std::optional<QStringList>> HomeDirectory::entries(const QString &relative) const
 {
-    if (!validRelative(relative))
+    if (!relative.isEmpty() && !validRelative(relative))
         return homeError(m_path, relative, QStringLiteral("list"), EINVAL);
-    const int fd =
-        openBeneath(m_directory->fd, QFile::encodeName(relative), O_DIRECTORY | O_RDONLY);
+    const QByteArray path =
+        relative.isEmpty() ? QByteArrayLiteral(".") : QFile::encodeName(relative);
+    const int fd = openBeneath(m_directory->fd, path, O_DIRECTORY | O_RDONLY);
     if (fd < 0) {
         if (errno == ENOENT)
             return std::optional<QStringList>();
@@ -149,8 +150,7 @@ Result<std::optional<QStringList>> HomeDirectory::entries(const QString &relativ
         // O_NOFOLLOW | O_DIRECTORY on a link reports ENOTDIR; say it was a link.
         struct stat status{};
         if (error == ENOTDIR &&
-            ::fstatat(m_directory->fd, QFile::encodeName(relative).constData(), &status,
-                      AT_SYMLINK_NOFOLLOW) == 0 &&
+            ::fstatat(m_directory->fd, path.constData(), &status, AT_SYMLINK_NOFOLLOW) == 0 &&
             S_ISLNK(status.st_mode))
             error = ELOOP;
         return homeError(m_path, relative, QStringLiteral("list"), error);

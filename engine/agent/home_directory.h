@@ -30,7 +30,8 @@ public:
     // directory, a FIFO or a file larger than `maxBytes` is an error.
     Result<std::optional<QByteArray>> read(const QString &relative, qint64 maxBytes) const;
     // The names in a directory of the home (sorted, without . and ..), or
-    // nullopt when it does not exist. A link on the way is an error.
+    // nullopt when it does not exist; an empty `relative` lists the home
+    // itself. A link on the way is an error.
     Result<std::optional<QStringList>> entries(const QString &relative) const;
     // Creates the file (and missing parent folders, 0700) with `data`; it
     // must not exist yet.

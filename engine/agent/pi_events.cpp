@@ -21,13 +21,10 @@ QList<AgentEvent> PiEventReader::read(const QString &line)
         return {{QStringLiteral("output"), {{QStringLiteral("line"), line}}}};
     const QJsonObject object = document.object();
     const QString type = str(object, "type");
-    if (type == QLatin1String("session")) {
-        m_sessionId = str(object, "id");
-        return {{QStringLiteral("init"),
-                 {{QStringLiteral("session_id"), m_sessionId},
-                  {QStringLiteral("cwd"), str(object, "cwd")},
-                  {QStringLiteral("agent"), QStringLiteral("pi")}}}};
-    }
+    if (type == QLatin1String("session"))
+        return {init(str(object, "id"), str(object, "cwd"))};
+    if (type == QLatin1String("response"))
+        return fromResponse(object);
     if (type == QLatin1String("message_end")) {
         const QJsonObject message = object.value(QStringLiteral("message")).toObject();
         if (str(message, "role") == QLatin1String("assistant"))
@@ -82,6 +79,32 @@ QList<AgentEvent> PiEventReader::fromAssistant(const QJsonObject &message)
     m_cost +=
         usage.value(QStringLiteral("cost")).toObject().value(QStringLiteral("total")).toDouble();
     return events;
+}
+
+AgentEvent PiEventReader::init(const QString &sessionId, const QString &cwd)
+{
+    m_sessionId = sessionId;
+    return {QStringLiteral("init"),
+            {{QStringLiteral("session_id"), m_sessionId},
+             {QStringLiteral("cwd"), cwd},
+             {QStringLiteral("agent"), QStringLiteral("pi")}}};
+}
+
+// A started pi (`--mode rpc`) answers the commands PID 1 writes: get_state
+// names the session it started (rpc mode prints no header), and a refused
+// prompt ends the turn with pi's reason.
+QList<AgentEvent> PiEventReader::fromResponse(const QJsonObject &response)
+{
+    const QString command = str(response, "command");
+    const bool success = response.value(QStringLiteral("success")).toBool();
+    if (command == QLatin1String("get_state") && success) {
+        const QJsonObject state = response.value(QStringLiteral("data")).toObject();
+        return {init(str(state, "sessionId"), QString())};
+    }
+    if (success)
+        return {};
+    m_errorMessage = QStringLiteral("pi refused its %1: %2").arg(command, str(response, "error"));
+    return {result()};
 }
 
 AgentEvent PiEventReader::result() const

@@ -1,6 +1,7 @@
 #pragma once
 
-// pi's `--mode json` output, one line at a time, as the same turn events
+// pi's `--mode json` output (and `--mode rpc`'s, a started pi's: the same
+// events and its answers to commands), one line at a time, as the same turn events
 // Claude Code's stream-json becomes (agent_events.h; shapes verified on
 // pi 0.73.1, docs/agents.md). pi reports usage per assistant message and
 // ends with agent_end; the reader sums the one and turns the other into
@@ -21,7 +22,9 @@ public:
     const QString &sessionId() const { return m_sessionId; }
 
 private:
+    AgentEvent init(const QString &sessionId, const QString &cwd);
     QList<AgentEvent> fromAssistant(const QJsonObject &message);
+    QList<AgentEvent> fromResponse(const QJsonObject &response);
     AgentEvent result() const;
 
     QString m_sessionId;

@@ -38,6 +38,8 @@ void makeParents(const std::string &file, const AgentLaunch &launch)
     }
 }
 
+} // namespace
+
 // The home is the user's share: what is made there is made by the agent's
 // uid in a child, never by root, so it cannot be pointed at anything the
 // agent could not reach itself.
@@ -69,8 +71,6 @@ void makeHomeDirectoriesAsAgent(const AgentLaunch &launch)
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
         throw GuestError("could not make the agent's session directories in the home");
 }
-
-} // namespace
 
 void prepareAgentFiles(const AgentLaunch &launch)
 {

@@ -12,4 +12,9 @@ namespace arizuko::guest {
 
 void prepareAgentFiles(const AgentLaunch &launch);
 
+// The launch's home directories again, in the folder's home just mounted
+// over the scratch home a started agent began in (it writes its session
+// there after its prompt).
+void makeHomeDirectoriesAsAgent(const AgentLaunch &launch);
+
 } // namespace arizuko::guest

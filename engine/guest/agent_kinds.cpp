@@ -16,7 +16,7 @@ std::string trimmedSlash(std::string url)
 
 void requireGateway(const TurnSpec &spec, const char *agent)
 {
-    if (spec.prompt.empty())
+    if (spec.prompt.empty() && !spec.prestarted)
         throw SpecError(std::string("prompt is required for the ") + agent + " agent");
     if (spec.gatewayUrl.empty() || spec.gatewayToken.empty())
         throw SpecError(std::string("gateway_url and gateway_token are required for the ") + agent +
@@ -104,8 +104,14 @@ KindLaunch piLaunch(const TurnSpec &spec, const AgentKindLayout &layout)
     const std::string agentDir = layout.configRoot + "/pi";
     const std::string sessions = layout.home + "/.pi/agent/sessions";
     KindLaunch launch;
-    launch.argv = {layout.pi,    "-p",        "--mode",        "json",  "--offline",
-                   "--provider", "anthropic", "--session-dir", sessions};
+    // Started ahead of its prompt, pi takes it as an RPC command on stdin.
+    launch.argv = {layout.pi};
+    if (spec.prestarted)
+        launch.argv.insert(launch.argv.end(), {"--mode", "rpc"});
+    else
+        launch.argv.insert(launch.argv.end(), {"-p", "--mode", "json"});
+    launch.argv.insert(launch.argv.end(),
+                       {"--offline", "--provider", "anthropic", "--session-dir", sessions});
     if (!spec.model.empty()) {
         launch.argv.emplace_back("--model");
         launch.argv.push_back(spec.model);
@@ -114,7 +120,8 @@ KindLaunch piLaunch(const TurnSpec &spec, const AgentKindLayout &layout)
         launch.argv.emplace_back("--session");
         launch.argv.push_back(spec.sessionId);
     }
-    launch.argv.push_back(spec.prompt);
+    if (!spec.prestarted)
+        launch.argv.push_back(spec.prompt);
     launch.environment = {"PI_CODING_AGENT_DIR=" + agentDir, "PI_OFFLINE=1",
                           "PI_SKIP_VERSION_CHECK=1", "ANTHROPIC_API_KEY=" + spec.gatewayToken};
     // The built-in anthropic provider, sent to the gateway (which adds
@@ -124,8 +131,12 @@ KindLaunch piLaunch(const TurnSpec &spec, const AgentKindLayout &layout)
                                         jsontext::quote(trimmedSlash(spec.gatewayUrl)) + "}}}\n"},
         // A failed model call ends the turn with the gateway's reason at
         // once instead of three backed-off retries; no install ping.
-        {agentDir + "/settings.json", "{\"retry\":{\"enabled\":false},\"enableInstallTelemetry\":"
-                                      "false,\"quietStartup\":true}\n"}};
+        {agentDir + "/settings.json",
+         "{\"retry\":{\"enabled\":false},\"enableInstallTelemetry\":false,\"quietStartup\":true" +
+             (spec.prestarted
+                  ? ",\"shellCommandPrefix\":" + jsontext::quote(". " + layout.turnEnvironmentFile)
+                  : std::string()) +
+             "}\n"}};
     launch.homeDirectories = {sessions};
     if (spec.skills)
         launch.links = {{agentDir + "/skills", layout.homeSkills}};

@@ -24,6 +24,11 @@ struct AgentKindLayout
     std::string configRoot = "/run/arizuko-agent";
     // The home's skills, as the host checked them (boot::linkSkills).
     std::string homeSkills = "/home/agent/skills";
+    // A started agent's shell tool sources this before each command (Claude
+    // Code's CLAUDE_ENV_FILE, pi's shellCommandPrefix): what only the spec
+    // brings (the turn's id and topic) reaches the commands the agent runs
+    // after its prompt.
+    std::string turnEnvironmentFile = "/run/arizuko-turn.env";
 };
 
 struct AgentFile
@@ -59,7 +64,8 @@ inline constexpr const char *codexTokenVariable = "ARIZUKO_GATEWAY_TOKEN";
 // and its id comes in the first event (thread.started).
 KindLaunch codexLaunch(const TurnSpec &spec, const AgentKindLayout &layout = {});
 
-// `pi -p --mode json …` against the gateway's Anthropic Messages API. pi
+// `pi -p --mode json …` against the gateway's Anthropic Messages API
+// (`pi --mode rpc …`, its prompt to come on stdin, when `prestarted`). pi
 // has no MCP: the turn's host tools do not reach it. A resumed session is
 // named by its file (pi asks interactively for an id of another cwd).
 KindLaunch piLaunch(const TurnSpec &spec, const AgentKindLayout &layout = {});

@@ -102,10 +102,21 @@ std::string urlHost(std::string_view url)
     return std::string(host);
 }
 
-std::string promptMessage(const std::string &prompt)
+StartedPrompt startedPrompt(AgentKind agent, const std::string &prompt)
 {
-    return "{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":" +
-           jsontext::quote(prompt) + "}}\n";
+    if (agent == AgentKind::Pi)
+        return {"{\"type\":\"get_state\"}\n{\"type\":\"prompt\",\"message\":" +
+                    jsontext::quote(prompt) + "}\n",
+                [](std::string_view line) {
+                    const std::string type = messageType(line);
+                    return type == "agent_end" ||
+                           (type == "response" && messageFlag(line, "success") == false);
+                }};
+    if (agent != AgentKind::Claude)
+        throw SpecError("only Claude Code and pi are started before their prompt");
+    return {"{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":" +
+                jsontext::quote(prompt) + "}}\n",
+            [](std::string_view line) { return messageType(line) == "result"; }};
 }
 
 std::string turnEnvironmentScript(const TurnSpec &spec)
@@ -171,7 +182,7 @@ AgentLaunch buildAgentLaunch(const TurnSpec &spec, const GuestLayout &layout)
         launch.links = kind->links;
     }
     if (spec.prestarted)
-        set("CLAUDE_ENV_FILE", layout.turnEnvironmentFile);
+        set("CLAUDE_ENV_FILE", layout.kinds.turnEnvironmentFile);
     // shell:env grants: checked by parseTurnSpec never to be one of the above.
     for (const auto &[name, value] : spec.environment)
         set(name, value);

@@ -8,6 +8,7 @@
 #include "turn_spec.h"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,10 +28,6 @@ struct GuestLayout
     // Claude Code loads <dir>/.claude/skills of each --add-dir; this one's
     // links to the home's skills/ (boot::linkSkills).
     std::string skillsRoot = "/run/arizuko-skills";
-    // A started agent's Bash tool sources this before each command
-    // (CLAUDE_ENV_FILE): what only the spec brings (the turn's id and
-    // topic) reaches the tools the agent runs after its prompt.
-    std::string turnEnvironmentFile = "/run/arizuko-turn.env";
 };
 
 struct AgentLaunch
@@ -48,11 +45,24 @@ struct AgentLaunch
 };
 
 // For a spec with `prestarted` (a `prestart` message), the agent reads its
-// prompt from stdin (`--input-format stream-json`) instead of its argv.
+// prompt from stdin (Claude Code `--input-format stream-json`, pi `--mode
+// rpc`) instead of its argv.
 AgentLaunch buildAgentLaunch(const TurnSpec &spec, const GuestLayout &layout = {});
 
-// The prompt as the one stream-json user message a started agent reads.
-std::string promptMessage(const std::string &prompt);
+// What a started agent gets once the spec is there: its prompt on stdin,
+// and which of its output lines ends its answer (its stdin is closed then,
+// so it exits: one prompt per turn, as with the prompt in argv).
+struct StartedPrompt
+{
+    std::string input;
+    std::function<bool(std::string_view line)> endsAnswer;
+};
+
+// Claude Code: one stream-json user message, answered by its `result`.
+// pi: `get_state` (whose answer names the session pi started: rpc mode
+// prints no session header) and the `prompt` command, answered by
+// `agent_end`, or by a `response` that refuses a command.
+StartedPrompt startedPrompt(AgentKind agent, const std::string &prompt);
 
 // The shell lines (`export NAME='value'`) a started agent's Bash tool
 // sources: the spec's turn id and topic, which did not exist at its start.

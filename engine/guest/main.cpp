@@ -211,11 +211,14 @@ private:
             boot::linkSkills(layout.skillsRoot, layout.home);
 
         if (started) {
-            boot::writeFile(layout.turnEnvironmentFile, turnEnvironmentScript(spec), 0644);
+            boot::writeFile(layout.kinds.turnEnvironmentFile, turnEnvironmentScript(spec), 0644);
+            // Its session directory, made at its start in the scratch home,
+            // again in the folder's.
+            makeHomeDirectoriesAsAgent(buildAgentLaunch(started->start, layout));
             boot::consoleLog("prompt to the started agent");
             m_channel.send(m_writer.status({"running", boot::uptimeMs(), {}, {}}));
             return supervise(started->process, m_channel, m_writer, limits,
-                             promptMessage(spec.prompt));
+                             startedPrompt(spec.agent, spec.prompt));
         }
         // No started agent (none asked for, or one that could not serve):
         // the prompt goes in argv, as always.
@@ -271,7 +274,9 @@ private:
         boot::mountScratchHome(layout.home, start.uid, start.gid);
         configureNetwork(start);
         boot::writeAccountFiles(start.uid, start.gid, layout.home, layout.loginShell);
-        AgentProcess process = AgentProcess::start(buildAgentLaunch(start, layout), true);
+        const AgentLaunch launch = buildAgentLaunch(start, layout);
+        prepareAgentFiles(launch);
+        AgentProcess process = AgentProcess::start(launch, true);
         page_cache::yieldToAgent();
         boot::consoleLog("agent started ahead of its prompt");
         m_channel.send(m_writer.status({"agent-started", boot::uptimeMs(), {}, {}}));

@@ -54,14 +54,15 @@ class Supervision
 {
 public:
     Supervision(AgentProcess &agent, TurnChannel &channel, ProtocolWriter &writer,
-                const TurnLimits &limits, std::string input)
+                const TurnLimits &limits, StartedPrompt prompt)
         : m_agent(agent)
         , m_channel(channel)
         , m_writer(writer)
         , m_limits(limits)
         , m_streams{{{&agent.stdoutPipe(), LineFramer(maxPieceBytes), true},
                      {&agent.stderrPipe(), LineFramer(maxPieceBytes), false}}}
-        , m_input(std::move(input))
+        , m_input(std::move(prompt.input))
+        , m_endsAnswer(std::move(prompt.endsAnswer))
     {
         // Written as the agent reads, never blocking the loop.
         if (posix::UniqueFd &in = m_agent.stdinPipe())
@@ -166,16 +167,14 @@ private:
             in.reset(); // the agent closed its stdin: it will say why
     }
 
-    // A started agent answers one prompt per turn: at its first `result` it
-    // gets end of input and exits, as an agent given its prompt in argv does.
-    void closeInputAfterResult(const LinePiece &piece)
+    // A started agent answers one prompt per turn: at the line that ends its
+    // answer it gets end of input and exits, as an agent given its prompt in
+    // argv does.
+    void closeInputAfterAnswer(const LinePiece &piece)
     {
         const bool wholeLine = !piece.continued && !m_stdoutContinues;
         m_stdoutContinues = piece.continued;
-        if (!m_agent.stdinPipe() || !wholeLine ||
-            piece.text.find("\"result\"") == std::string::npos)
-            return;
-        if (messageType(piece.text) == "result")
+        if (m_agent.stdinPipe() && wholeLine && m_endsAnswer && m_endsAnswer(piece.text))
             m_agent.stdinPipe().reset();
     }
 
@@ -230,7 +229,7 @@ private:
         for (const LinePiece &piece : pieces) {
             m_channel.send(stream.isStdout ? m_writer.event(piece) : m_writer.log("agent", piece));
             if (stream.isStdout)
-                closeInputAfterResult(piece);
+                closeInputAfterAnswer(piece);
         }
     }
 
@@ -268,6 +267,7 @@ private:
     const TurnLimits &m_limits;
     std::array<OutputStream, 2> m_streams;
     std::string m_input;            // what the agent's stdin has still to take
+    std::function<bool(std::string_view)> m_endsAnswer;
     bool m_stdoutContinues = false; // the last stdout piece was not a line's end
     posix::UniqueFd m_childSignals;
     std::optional<int> m_agentStatus;
@@ -279,9 +279,9 @@ private:
 } // namespace
 
 ExitReport supervise(AgentProcess &agent, TurnChannel &channel, ProtocolWriter &writer,
-                     const TurnLimits &limits, std::string input)
+                     const TurnLimits &limits, StartedPrompt prompt)
 {
-    return Supervision(agent, channel, writer, limits, std::move(input)).run();
+    return Supervision(agent, channel, writer, limits, std::move(prompt)).run();
 }
 
 } // namespace arizuko::guest

@@ -3,6 +3,7 @@
 // Runs the turn's main loop while the agent lives: its output goes to the
 // host line by line, the deadline and the host's cancel stop it.
 
+#include "agent_launch.h"
 #include "agent_process.h"
 #include "protocol_writer.h"
 #include "turn_channel.h"
@@ -21,9 +22,10 @@ struct TurnLimits
 };
 
 // Returns how the agent ended; all its output has been sent by then. An
-// agent started with a stdin pipe gets `input` on it, and its stdin closed
-// after its first `result` line (one prompt per turn: it then exits).
+// agent started with a stdin pipe gets `prompt.input` on it, and its stdin
+// closed after the first line that ends its answer (one prompt per turn:
+// it then exits).
 ExitReport supervise(AgentProcess &agent, TurnChannel &channel, ProtocolWriter &writer,
-                     const TurnLimits &limits, std::string input = {});
+                     const TurnLimits &limits, StartedPrompt prompt = {});
 
 } // namespace arizuko::guest

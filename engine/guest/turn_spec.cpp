@@ -242,6 +242,17 @@ std::string messageType(std::string_view line)
     }
 }
 
+std::optional<bool> messageFlag(std::string_view line, const char *name)
+{
+    try {
+        const json::Value root = json::parse(line);
+        const json::Value *member = root.find(name);
+        return member && member->asBool() ? std::optional<bool>(*member->asBool()) : std::nullopt;
+    } catch (const json::ParseError &) {
+        return std::nullopt;
+    }
+}
+
 TurnSpec parseTurnSpec(std::string_view line)
 {
     const json::Value root = parseObject(line, "the turn spec");
@@ -288,8 +299,8 @@ TurnSpec parsePrestart(std::string_view line)
 
     TurnSpec spec;
     readAgentStart(reader, spec);
-    if (spec.agent != AgentKind::Claude)
-        throw SpecError("only the claude agent can be started before its prompt");
+    if (spec.agent != AgentKind::Claude && spec.agent != AgentKind::Pi)
+        throw SpecError("only the claude and pi agents can be started before their prompt");
     requireGateway(spec);
     if (spec.sessionId.empty())
         throw SpecError("session_id is required: the agent starts a new session");
@@ -317,7 +328,7 @@ std::string prestartMismatch(const TurnSpec &prestart, const TurnSpec &spec)
     check(spec.sessionMode == SessionMode::New && spec.sessionId == prestart.sessionId,
           "the session");
     check(spec.network == prestart.network, "the network");
-    // Read by Claude Code only at its start.
+    // Read by Claude Code and pi only at their start.
     check(!spec.skills, "the skills");
     check(spec.environment.empty(), "the shell:env secrets");
     std::string phrase;

@@ -80,11 +80,16 @@ inline constexpr std::int64_t maxTimeoutSeconds = 7 * 24 * 3600;
 // missing required one or a string with a NUL byte is an error.
 TurnSpec parseTurnSpec(std::string_view line);
 
-// The `type` member of a host line ("turn", "prestart", ...); empty when
-// the line is not a JSON object with a string type.
+// The `type` member of a JSON line (a host message: "turn", "prestart";
+// an agent's event); empty when the line is not a JSON object with a
+// string type.
 std::string messageType(std::string_view line);
 
-// Parses and checks a `prestart` line: the fixed part of a Claude Code
+// A boolean member of a JSON line; none when it is missing, not a boolean
+// or the line is not JSON.
+std::optional<bool> messageFlag(std::string_view line, const char *name);
+
+// Parses and checks a `prestart` line: the fixed part of a Claude Code or pi
 // agent a spare starts before its prompt (docs/guest.md). The result is a
 // TurnSpec with `prestarted` set, no prompt, a new session, no skills and
 // no secrets (each of those is read by the agent only at its start).

@@ -293,6 +293,16 @@ Result<QList<TurnRecord>> TurnRecords::ofTopic(const QString &folder, const QStr
                   {folder, topic});
 }
 
+Result<QString> TurnRecords::lastAgent(const QString &folder)
+{
+    const auto latest =
+        select(QStringLiteral("WHERE group_folder = ? ORDER BY queued_at DESC, rowid DESC LIMIT 1"),
+               {folder});
+    if (!latest)
+        return latest.error();
+    return latest->isEmpty() ? QString() : latest->first().agent;
+}
+
 Result<TopicActivity> TurnRecords::topicActivity(const QString &folder, const QString &topic)
 {
     const QString ofTheTopic = QStringLiteral("FROM turns WHERE group_folder = ? AND topic = ?");

@@ -57,6 +57,9 @@ public:
     Result<TurnRecord> findLive(const QString &reference);
     // The turns of one topic, oldest first.
     Result<QList<TurnRecord>> ofTopic(const QString &folder, const QString &topic);
+    // The agent ("claude", "pi", ...) of the folder's latest turn; empty
+    // when the folder has had none.
+    Result<QString> lastAgent(const QString &folder);
     // In one query, without loading the topic's turns.
     Result<TopicActivity> topicActivity(const QString &folder, const QString &topic);
     // Every turn not in an end state.

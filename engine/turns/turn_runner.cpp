@@ -2,6 +2,7 @@
 
 #include "agent/claude_session.h"
 #include "agent/skills.h"
+#include "agent/start_configuration.h"
 #include "folders/folders.h"
 #include "folders/topics.h"
 #include "libvirt/machine_status.h"
@@ -30,6 +31,22 @@ constexpr int storePollMs = 250;
 // and its teardown); more than enough for any concurrency setting.
 constexpr int maxWorkers = 16;
 const QString engineActor = QStringLiteral("system:turns");
+
+// The agent as a sentence names it.
+QString agentTitle(AgentKind kind)
+{
+    switch (kind) {
+    case AgentKind::Claude:
+        return QStringLiteral("Claude Code");
+    case AgentKind::Codex:
+        return QStringLiteral("Codex");
+    case AgentKind::Pi:
+        return QStringLiteral("pi");
+    case AgentKind::Command:
+        break;
+    }
+    return QStringLiteral("a command");
+}
 
 } // namespace
 
@@ -496,18 +513,35 @@ Result<SpareBasis> TurnRunner::spareBasis(const QString &folder)
     basis.allow = network->allow;
     basis.deny = network->deny;
     basis.allowAll = network->allowAll;
-    if (m_environment->settings.prestartAgent)
-        basis.agent = PrestartedAgent{m_environment->settings.model,
+    if (const std::optional<AgentKind> agent = agentToStartAhead(folder))
+        basis.agent = PrestartedAgent{*agent, m_environment->settings.model,
                                       QUuid::createUuid().toString(QUuid::WithoutBraces)};
     return basis;
+}
+
+std::optional<AgentKind> TurnRunner::agentToStartAhead(const QString &folder)
+{
+    if (!m_environment->settings.prestartAgent)
+        return std::nullopt;
+    // The folder's next turn is likeliest of the agent its last one ran (a
+    // new folder's, of the composer's first choice). Codex is not started
+    // ahead (docs/turns.md says what it would take), nor is a command.
+    const Result<QString> last = m_environment->records.lastAgent(folder);
+    if (!last || last->isEmpty())
+        return AgentKind::Claude;
+    const std::optional<AgentKind> kind = agentKindFromName(*last);
+    if (kind == AgentKind::Claude || kind == AgentKind::Pi)
+        return kind;
+    return std::nullopt;
 }
 
 QString TurnRunner::prestartRefusal(const Turn &turn, const TurnPlan &plan)
 {
     const PrestartedAgent &agent = *m_spares->basis()->agent;
-    if (turn.agent() != AgentKind::Claude)
-        return QStringLiteral("the turn's agent is not Claude Code");
-    // Claude Code reads all of these only at its start.
+    if (turn.agent() != agent.agent)
+        return QStringLiteral("the spare started %1, the turn runs %2")
+            .arg(agentTitle(agent.agent), agentTitle(turn.agent()));
+    // The agent reads all of these only at its start.
     if (!plan.newSession)
         return QStringLiteral("the topic resumes its session");
     if (!plan.sessionNote.isEmpty())
@@ -519,9 +553,11 @@ QString TurnRunner::prestartRefusal(const Turn &turn, const TurnPlan &plan)
     const auto home = agent::HomeDirectory::open(m_store.dataDir(), {plan.home.id, plan.home.path});
     if (!home)
         return home.error().message;
-    if (const QStringList read = agent::claudeStartConfiguration(*home); !read.isEmpty())
-        return QStringLiteral("the home holds %1, which Claude Code reads only at its start")
-            .arg(read.join(QStringLiteral(", ")));
+    const QStringList read = agent.agent == AgentKind::Pi ? agent::piStartConfiguration(*home)
+                                                          : agent::claudeStartConfiguration(*home);
+    if (!read.isEmpty())
+        return QStringLiteral("the home holds %1, which %2 reads only at its start")
+            .arg(read.join(QStringLiteral(", ")), agentTitle(agent.agent));
     return {};
 }
 

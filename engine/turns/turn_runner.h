@@ -114,6 +114,8 @@ private:
     void startInSpare(Turn &turn);
     // Why `turn` cannot use the spare's started agent (empty: it can).
     QString prestartRefusal(const Turn &turn, const TurnPlan &plan);
+    // The agent a spare of `folder` starts ahead of its prompt, if any.
+    std::optional<AgentKind> agentToStartAhead(const QString &folder);
     Result<void> planSession(const Turn &turn, const QString &earlierAgent, TurnPlan &plan);
     // Acts on what other processes wrote: cancel requests for our turns,
     // and the end of another engine's turn that kept one of ours queued.

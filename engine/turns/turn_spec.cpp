@@ -1,7 +1,5 @@
 #include "turns/turn_spec.h"
 
-#include "turns/turn_request.h"
-
 #include <QJsonDocument>
 #include <unistd.h>
 
@@ -60,7 +58,7 @@ QByteArray turnSpecLine(QJsonObject agentMembers, const TurnSpecPlace &place)
 
 QJsonObject prestartMessage(const PrestartedAgent &agent, const TurnSpecPlace &place)
 {
-    return merged({{QStringLiteral("agent"), agentKindName(AgentKind::Claude)},
+    return merged({{QStringLiteral("agent"), agentKindName(agent.agent)},
                    {QStringLiteral("session_id"), agent.sessionId},
                    {QStringLiteral("model"), agent.model}},
                   placeMembers(QStringLiteral("prestart"), place));

@@ -5,6 +5,7 @@
 // guest finds its network, proxy and gateway.
 
 #include "libvirt/subnet_pool.h"
+#include "turns/turn_request.h"
 
 #include <QByteArray>
 #include <QJsonObject>
@@ -33,8 +34,9 @@ QByteArray turnSpecLine(QJsonObject agentMembers, const TurnSpecPlace &place);
 // (docs/turns.md, "A warm turn whose agent is already started").
 struct PrestartedAgent
 {
-    QString model;     // Claude Code's --model; empty: its own default
-    QString sessionId; // the new session it starts
+    AgentKind agent = AgentKind::Claude; // Claude Code or pi
+    QString model;                       // its --model; empty: its own default
+    QString sessionId;                   // the new session it starts
 };
 
 // The `prestart` message (docs/guest.md): the agent and where it reaches

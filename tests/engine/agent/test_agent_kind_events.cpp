@@ -4,6 +4,9 @@
 // made): Codex 0.171.0 and pi 0.73.1 each running one shell command that
 // writes a file in a turn VM and resuming that session in the next turn's
 // VM; and each meeting a 401 from the model API (recorded on the host).
+// pi-0.73.1-rpc-turn.jsonl is pi started ahead of its prompt (`--mode
+// rpc`), given get_state and the prompt on stdin, recorded on the host with
+// its home's path rewritten to the guest's.
 
 #include "agent/codex_events.h"
 #include "agent/pi_events.h"
@@ -186,6 +189,38 @@ private slots:
         const QJsonObject usage = end.value(QStringLiteral("usage")).toObject();
         QVERIFY(usage.value(QStringLiteral("input_tokens")).toInteger() > 0);
         QVERIFY(usage.value(QStringLiteral("output_tokens")).toInteger() > 0);
+    }
+
+    // A started pi prints no session header: its answer to get_state names
+    // the session; its answer to the prompt command adds nothing.
+    void piStartedAheadIsTypedInOrderWithItsSession()
+    {
+        PiEventReader reader;
+        const QList<AgentEvent> events = readAll(reader, "pi-0.73.1-rpc-turn.jsonl");
+        QCOMPARE(kindsOf(events),
+                 (QStringList{QStringLiteral("init"), QStringLiteral("text"),
+                              QStringLiteral("tool_use"), QStringLiteral("tool_result"),
+                              QStringLiteral("text"), QStringLiteral("result")}));
+        QCOMPARE(events[0].json.value(QStringLiteral("session_id")).toString(),
+                 QStringLiteral("01a23796-017f-76e3-a846-7ba2c3047f78"));
+        QCOMPARE(reader.sessionId(), QStringLiteral("01a23796-017f-76e3-a846-7ba2c3047f78"));
+        // Its shell read the turn's id from the file PID 1 writes at the spec.
+        QCOMPARE(events[3].json.value(QStringLiteral("content")).toString(),
+                 QStringLiteral("turn=t-42\nwritten-by-pi\n"));
+        QCOMPARE(events[5].json.value(QStringLiteral("subtype")).toString(),
+                 QStringLiteral("success"));
+        QCOMPARE(events[5].json.value(QStringLiteral("session_id")).toString(), reader.sessionId());
+    }
+
+    void aPromptAStartedPiRefusesFailsTheTurnWithItsReason()
+    {
+        PiEventReader reader;
+        const QList<AgentEvent> events = reader.read(QStringLiteral(
+            R"({"type":"response","command":"prompt","success":false,"error":"No model selected"})"));
+        QCOMPARE(kindsOf(events), QStringList{QStringLiteral("result")});
+        QCOMPARE(events[0].json.value(QStringLiteral("is_error")).toBool(), true);
+        QCOMPARE(events[0].json.value(QStringLiteral("text")).toString(),
+                 QStringLiteral("pi refused its prompt: No model selected"));
     }
 
     void piResumedTurnKeepsItsSession()

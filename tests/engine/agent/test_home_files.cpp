@@ -5,6 +5,7 @@
 #include "agent/claude_session.h"
 #include "agent/home_directory.h"
 #include "agent/session_files.h"
+#include "agent/start_configuration.h"
 
 #include <QDir>
 #include <QFile>
@@ -141,6 +142,27 @@ private slots:
 
     // A link in the way of the search (sessions -> elsewhere) is refused,
     // never followed.
+    // What a started agent has not seen: pi's sessions (kept by the turns
+    // in .pi/agent) do not count, its context file and project config do,
+    // and a .pi that is a link counts without being followed.
+    void piStartConfigurationIsWhatPiReadsAtItsStartOnly()
+    {
+        const QDir home(m_home);
+        QVERIFY(home.mkpath(QStringLiteral(".pi/agent/sessions")));
+        writeFile(home.filePath(QStringLiteral(".pi/agent/sessions/s.jsonl")), "{}\n");
+        QCOMPARE(piStartConfiguration(*openHome()), QStringList());
+        QCOMPARE(claudeStartConfiguration(*openHome()), QStringList());
+        writeFile(home.filePath(QStringLiteral("AGENTS.md")), "# rules\n");
+        writeFile(home.filePath(QStringLiteral(".pi/settings.json")), "{}\n");
+        QVERIFY(home.mkpath(QStringLiteral(".agents/skills")));
+        QCOMPARE(piStartConfiguration(*openHome()),
+                 (QStringList{QStringLiteral("AGENTS.md"), QStringLiteral(".agents"),
+                              QStringLiteral(".pi/settings.json")}));
+        QVERIFY(QDir(home.filePath(QStringLiteral(".pi"))).removeRecursively());
+        QVERIFY(QFile::link(m_root.path(), home.filePath(QStringLiteral(".pi"))));
+        QVERIFY(piStartConfiguration(*openHome()).contains(QStringLiteral(".pi")));
+    }
+
     void aLinkedCodexSessionsFolderIsNeverFollowed()
     {
         const QString id = newId();

@@ -117,6 +117,27 @@ TEST(PiLaunch, PrintModeJsonThroughTheAnthropicProviderAtTheGateway)
     EXPECT_TRUE(launch.links.empty());
 }
 
+// Started ahead of its prompt (a spare's `prestart`): RPC mode, no prompt
+// in argv, and its bash tool sources the turn's environment file, which
+// PID 1 writes when the spec comes.
+TEST(PiLaunch, StartedAheadItWaitsInRpcModeAndItsCommandsReadTheTurnsEnvironment)
+{
+    TurnSpec spec = turn();
+    spec.prompt.clear();
+    spec.prestarted = true;
+    const KindLaunch launch = piLaunch(spec);
+    const std::vector<std::string> argv{
+        "/usr/local/bin/pi", "--mode",    "rpc",           "--offline",
+        "--provider",        "anthropic", "--session-dir", "/home/agent/.pi/agent/sessions"};
+    EXPECT_EQ(launch.argv, argv);
+    EXPECT_NE(fileAt(launch, "/run/arizuko-agent/pi/settings.json")
+                  .content.find("\"shellCommandPrefix\":\". /run/arizuko-turn.env\""),
+              std::string::npos);
+    EXPECT_EQ(fileAt(piLaunch(turn()), "/run/arizuko-agent/pi/settings.json")
+                  .content.find("shellCommandPrefix"),
+              std::string::npos);
+}
+
 TEST(PiLaunch, ResumesBySessionIdAndReadsTheHomesSkills)
 {
     TurnSpec spec = turn();

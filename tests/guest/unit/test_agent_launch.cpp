@@ -244,11 +244,30 @@ TEST(AgentLaunch, AStartedAgentReadsItsPromptFromStdin)
     EXPECT_TRUE(valuesOf(buildAgentLaunch(claudeTurn()), "CLAUDE_ENV_FILE").empty());
 }
 
-TEST(AgentLaunch, ThePromptIsOneStreamJsonUserMessage)
+TEST(AgentLaunch, ClaudeCodesPromptIsOneStreamJsonUserMessageAnsweredByItsResult)
 {
-    EXPECT_EQ(promptMessage("say \"hi\"\nthen go"),
-              "{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":"
-              "\"say \\\"hi\\\"\\nthen go\"}}\n");
+    const StartedPrompt prompt = startedPrompt(AgentKind::Claude, "say \"hi\"\nthen go");
+    EXPECT_EQ(prompt.input, "{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":"
+                            "\"say \\\"hi\\\"\\nthen go\"}}\n");
+    EXPECT_TRUE(prompt.endsAnswer(R"({"type":"result","subtype":"success"})"));
+    EXPECT_FALSE(prompt.endsAnswer(R"({"type":"assistant","message":{"type":"result"}})"));
+    EXPECT_FALSE(prompt.endsAnswer(R"({"type":"agent_end"})"));
+}
+
+// pi in RPC mode: its session's name asked first (rpc mode prints no
+// session header), then the prompt; its answer ends at agent_end, or at a
+// command it refuses (its stdin must close then, or it would wait on).
+TEST(AgentLaunch, PisPromptIsAnRpcCommandAnsweredByAgentEnd)
+{
+    const StartedPrompt prompt = startedPrompt(AgentKind::Pi, "say \"hi\"");
+    EXPECT_EQ(prompt.input,
+              "{\"type\":\"get_state\"}\n{\"type\":\"prompt\",\"message\":\"say \\\"hi\\\"\"}\n");
+    EXPECT_TRUE(prompt.endsAnswer(R"({"type":"agent_end","messages":[]})"));
+    EXPECT_TRUE(prompt.endsAnswer(
+        R"({"type":"response","command":"prompt","success":false,"error":"No model"})"));
+    EXPECT_FALSE(prompt.endsAnswer(R"({"type":"response","command":"get_state","success":true})"));
+    EXPECT_FALSE(prompt.endsAnswer(R"({"type":"result"})"));
+    EXPECT_THROW(startedPrompt(AgentKind::Codex, "hi"), SpecError);
 }
 
 TEST(AgentLaunch, TheTurnsIdAndTopicAreQuotedForTheShell)

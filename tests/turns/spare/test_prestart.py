@@ -1,4 +1,4 @@
-"""A warm turn whose Claude Code was started before its prompt, with real VMs
+"""A warm turn whose Claude Code or pi was started before its prompt, with real VMs
 (TCG here), the real agent and the scripted model: the spare's guest starts
 the agent in a scratch home of its own (a tmpfs), the turn's spec mounts the
 folder's home over it and hands the agent its prompt on stdin. What the
@@ -30,9 +30,21 @@ PROBE = (
     'echo "scratch-canary:$(cat /proc/$agent/cwd/.claude.json 2>/dev/null | grep -c ' + CANARY
     + ')"; echo "mounts:$(grep -c " /home/agent " /proc/mounts)"')
 
+# The same for pi, whose bash tool runs its command as pi's child: the
+# agent is the shell's parent.
+PI_PROBE = (
+    'echo "turn=$ARIZUKO_TURN_ID"; cat "$HOME/marker"; '
+    'echo "scratch:$(ls -A /proc/$PPID/cwd/ | tr "\\n" " ")"; '
+    'echo "mounts:$(grep -c " /home/agent " /proc/mounts)"')
+
 SCRIPT = {
     "name": "prestart",
-    "exchanges": [{"prompt": "*", "steps": [
+    "exchanges": [
+        {"prompt": "pi probe", "steps": [
+            {"text": "probing", "tool_use": {"name": "bash", "input": {"command": PI_PROBE}}},
+            {"text": "pi answered"}]},
+        {"prompt": "pi hello", "steps": [{"text": "hello from pi"}]},
+        {"prompt": "*", "steps": [
         {"text": "probing", "tool_use": {"name": "Bash", "input": {
             "command": PROBE, "description": "What the started agent sees"}}},
         {"text": "prestarted answer"}]}],
@@ -159,7 +171,7 @@ class Prestart(unittest.TestCase):
         spare = self.started_spare()
         turn, events = self.run_turn("run", "main", "cat $HOME/marker; echo fell-back")
         self.assertEqual(first(events, "prestart"),
-                         {"used": False, "reason": "the turn's agent is not Claude Code"}, events)
+                         {"used": False, "reason": "the spare started Claude Code, the turn runs a command"}, events)
         lines = [e["json"].get("line") for e in events if e["kind"] == "event"]
         self.assertIn("the-home-is-mounted", lines)
         self.assertIn("fell-back", lines)
@@ -180,6 +192,47 @@ class Prestart(unittest.TestCase):
                       "its start"}, events)
         self.assertIn("prestarted answer",
                       [e["json"].get("text") for e in events if e["kind"] == "text"])
+
+    def test_a_started_pi_answers_in_the_folders_home(self):
+        (self.home / "marker").write_text("the-home-is-mounted\n")
+        # The folder's last turn ran pi, so its spare starts pi.
+        self.run_turn("pi", "hello", "pi hello")
+        spare = self.started_spare()
+        turn, events = self.run_turn("pi", "first", "pi probe")
+        self.assertEqual(first(events, "prestart"), {"used": True}, events)
+        order = [k for k in kinds(events) if k in ("init", "text", "tool_use", "tool_result",
+                                                   "result")]
+        self.assertEqual(order, ["init", "text", "tool_use", "tool_result", "text", "result"],
+                         events)
+        self.assertEqual(first(events, "result")["text"], "pi answered", events)
+        output = first(events, "tool_result")["content"]
+        # The turn's id from the env file (pi's shellCommandPrefix), the
+        # folder's home mounted over the scratch one pi began in, which held
+        # only the session directory PID 1 made there.
+        self.assertIn(f"turn={self.engine.turn(turn)['id']}", output)
+        self.assertIn("the-home-is-mounted", output)
+        scratch = next(line for line in output.splitlines() if line.startswith("scratch:"))
+        self.assertEqual(scratch.split(), ["scratch:.pi"], output)
+        self.assertIn("mounts:2", output)
+        self.assertNotIn("not using the started agent", console_log(self.engine, spare))
+        # pi's session, named by its answer to get_state, is the topic's,
+        # and its file is in the folder's home.
+        session = first(events, "init")["session_id"]
+        self.assertTrue(list(self.home.glob(f".pi/agent/sessions/*_{session}.jsonl")),
+                        sorted(str(p) for p in self.home.rglob("*")))
+        with self.engine.database() as db:
+            stored = db.execute("SELECT session_id FROM sessions WHERE group_folder = 'corp' "
+                                "AND topic = 'first'").fetchone()
+        self.assertEqual(stored[0], session)
+
+        # pi reads AGENTS.md only at its start: the next spare's pi is not used.
+        (self.home / "AGENTS.md").write_text("# Rules of the folder\n")
+        self.driver.expect("spare-ready", 240, folder="corp")
+        _, fell_back = self.run_turn("pi", "second", "pi probe")
+        self.assertEqual(first(fell_back, "prestart"), {
+            "used": False,
+            "reason": "the home holds AGENTS.md, which pi reads only at its start"}, fell_back)
+        self.assertEqual(first(fell_back, "result")["text"], "pi answered", fell_back)
 
 
 if __name__ == "__main__":
