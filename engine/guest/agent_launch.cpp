@@ -108,6 +108,10 @@ StartedPrompt startedPrompt(AgentKind agent, const std::string &prompt)
         return {"{\"type\":\"get_state\"}\n{\"type\":\"prompt\",\"message\":" +
                     jsontext::quote(prompt) + "}\n",
                 [](std::string_view line) {
+                    // Most lines are neither: they are not parsed.
+                    if (line.find("\"agent_end\"") == std::string_view::npos &&
+                        line.find("\"success\":false") == std::string_view::npos)
+                        return false;
                     const std::string type = messageType(line);
                     return type == "agent_end" ||
                            (type == "response" && messageFlag(line, "success") == false);
@@ -116,7 +120,11 @@ StartedPrompt startedPrompt(AgentKind agent, const std::string &prompt)
         throw SpecError("only Claude Code and pi are started before their prompt");
     return {"{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":" +
                 jsontext::quote(prompt) + "}}\n",
-            [](std::string_view line) { return messageType(line) == "result"; }};
+            [](std::string_view line) {
+                // Most lines are not the result: they are not parsed.
+                return line.find("\"result\"") != std::string_view::npos &&
+                       messageType(line) == "result";
+            }};
 }
 
 std::string turnEnvironmentScript(const TurnSpec &spec)

@@ -120,6 +120,7 @@ long long cpuTicks(pid_t pid)
 struct StartedAgent
 {
     TurnSpec start;
+    AgentLaunch launch;
     AgentProcess process;
 };
 
@@ -214,7 +215,7 @@ private:
             boot::writeFile(layout.kinds.turnEnvironmentFile, turnEnvironmentScript(spec), 0644);
             // Its session directory, made at its start in the scratch home,
             // again in the folder's.
-            makeHomeDirectoriesAsAgent(buildAgentLaunch(started->start, layout));
+            makeHomeDirectoriesAsAgent(started->launch);
             boot::consoleLog("prompt to the started agent");
             m_channel.send(m_writer.status({"running", boot::uptimeMs(), {}, {}}));
             return supervise(started->process, m_channel, m_writer, limits,
@@ -274,13 +275,13 @@ private:
         boot::mountScratchHome(layout.home, start.uid, start.gid);
         configureNetwork(start);
         boot::writeAccountFiles(start.uid, start.gid, layout.home, layout.loginShell);
-        const AgentLaunch launch = buildAgentLaunch(start, layout);
+        AgentLaunch launch = buildAgentLaunch(start, layout);
         prepareAgentFiles(launch);
         AgentProcess process = AgentProcess::start(launch, true);
         page_cache::yieldToAgent();
         boot::consoleLog("agent started ahead of its prompt");
         m_channel.send(m_writer.status({"agent-started", boot::uptimeMs(), {}, {}}));
-        return {std::move(start), std::move(process)};
+        return {std::move(start), std::move(launch), std::move(process)};
     }
 
     // A started agent the spec cannot use goes, with its scratch home, so
