@@ -101,6 +101,19 @@ bool showsTopicMain(TranscriptView &view)
     return ready.wait(30000);
 }
 
+// Shows corp/main with one running turn in it, stored first as the engine
+// stores it.
+bool showsARunningTurn(TranscriptView &view, store::Store &store, turns::TurnRecord &turn)
+{
+    if (!showsTopicMain(view))
+        return false;
+    turn = turnRecord(1, turns::TurnState::Running);
+    if (!turns::TurnRecords(store).insert(turn).ok())
+        return false;
+    view.addTurn(turn);
+    return true;
+}
+
 turns::TurnEventRecord textEvent(const QString &turn, qint64 seq, const QString &markdown)
 {
     return {turn, seq, QStringLiteral("text"), QJsonObject{{QStringLiteral("text"), markdown}},
@@ -595,11 +608,9 @@ private slots:
     void showsPisWritesAndEditsAsCode()
     {
         TranscriptView view(*m_store);
-        QVERIFY(showsTopicMain(view));
-        const turns::TurnRecord turn = turnRecord(1, turns::TurnState::Running);
+        turns::TurnRecord turn;
+        QVERIFY(showsARunningTurn(view, *m_store, turn));
         turns::TurnRecords records(*m_store);
-        QVERIFY(records.insert(turn).ok());
-        view.addTurn(turn);
         const QList<turns::TurnEventRecord> events{
             toolEvent(turn.id, 1, QStringLiteral("write"), QStringLiteral("pi_write"),
                       {{QStringLiteral("path"), QStringLiteral("hello.py")},
@@ -642,11 +653,9 @@ private slots:
     void aHostileCodeBlockRendersInert()
     {
         TranscriptView view(*m_store);
-        QVERIFY(showsTopicMain(view));
-        const turns::TurnRecord turn = turnRecord(1, turns::TurnState::Running);
+        turns::TurnRecord turn;
+        QVERIFY(showsARunningTurn(view, *m_store, turn));
         turns::TurnRecords records(*m_store);
-        QVERIFY(records.insert(turn).ok());
-        view.addTurn(turn);
         const QString hostile = QStringLiteral(
             "</code></pre></script><script>window.canary = 'code'</script>"
             "<img src=x onerror=\"window.canary = 'img'\"><iframe src=\"https://example.com/\">"

@@ -41,6 +41,11 @@ QList<AgentEvent> readAll(Reader &reader, const char *fixture)
     return events;
 }
 
+// A turn of one shell command: the call, its result and the answer.
+const QStringList oneCommandTurn{QStringLiteral("init"),     QStringLiteral("text"),
+                                 QStringLiteral("tool_use"), QStringLiteral("tool_result"),
+                                 QStringLiteral("text"),     QStringLiteral("result")};
+
 QStringList kindsOf(const QList<AgentEvent> &events)
 {
     QStringList kinds;
@@ -159,10 +164,7 @@ private slots:
     {
         PiEventReader reader;
         const QList<AgentEvent> events = readAll(reader, "pi-0.73.1-bash-turn.jsonl");
-        QCOMPARE(kindsOf(events),
-                 (QStringList{QStringLiteral("init"), QStringLiteral("text"),
-                              QStringLiteral("tool_use"), QStringLiteral("tool_result"),
-                              QStringLiteral("text"), QStringLiteral("result")}));
+        QCOMPARE(kindsOf(events), oneCommandTurn);
         const QJsonObject init = events[0].json;
         QCOMPARE(init.value(QStringLiteral("agent")).toString(), QStringLiteral("pi"));
         QCOMPARE(init.value(QStringLiteral("cwd")).toString(), QStringLiteral("/home/agent"));
@@ -197,10 +199,7 @@ private slots:
     {
         PiEventReader reader;
         const QList<AgentEvent> events = readAll(reader, "pi-0.73.1-rpc-turn.jsonl");
-        QCOMPARE(kindsOf(events),
-                 (QStringList{QStringLiteral("init"), QStringLiteral("text"),
-                              QStringLiteral("tool_use"), QStringLiteral("tool_result"),
-                              QStringLiteral("text"), QStringLiteral("result")}));
+        QCOMPARE(kindsOf(events), oneCommandTurn);
         QCOMPARE(events[0].json.value(QStringLiteral("session_id")).toString(),
                  QStringLiteral("01a23796-017f-76e3-a846-7ba2c3047f78"));
         QCOMPARE(reader.sessionId(), QStringLiteral("01a23796-017f-76e3-a846-7ba2c3047f78"));

@@ -101,6 +101,12 @@ class Prestart(unittest.TestCase):
         self.assertEqual(finished["state"], "done", events)
         return turn, events
 
+    def stored_session(self, topic):
+        """The session the store keeps for corp's `topic`."""
+        with self.engine.database() as db:
+            return db.execute("SELECT session_id FROM sessions WHERE group_folder = 'corp' "
+                              "AND topic = ?", (topic,)).fetchone()[0]
+
     def test_a_started_agent_answers_without_having_seen_the_folder(self):
         (self.home / "marker").write_text("the-home-is-mounted\n")
         # Claude Code reads ~/.claude.json at its start and saves it again
@@ -151,10 +157,7 @@ class Prestart(unittest.TestCase):
         session = init["session_id"]
         self.assertTrue(list(self.home.glob(f".claude/projects/*/{session}.jsonl")),
                         sorted(str(p) for p in self.home.rglob("*")))
-        with self.engine.database() as db:
-            stored = db.execute("SELECT session_id FROM sessions WHERE group_folder = 'corp' "
-                                "AND topic = 'first'").fetchone()
-        self.assertEqual(stored[0], session)
+        self.assertEqual(self.stored_session("first"), session)
 
         # The next turn of the topic resumes its session: Claude Code reads
         # it only at its start, so the next spare's agent is not used.
@@ -220,10 +223,7 @@ class Prestart(unittest.TestCase):
         session = first(events, "init")["session_id"]
         self.assertTrue(list(self.home.glob(f".pi/agent/sessions/*_{session}.jsonl")),
                         sorted(str(p) for p in self.home.rglob("*")))
-        with self.engine.database() as db:
-            stored = db.execute("SELECT session_id FROM sessions WHERE group_folder = 'corp' "
-                                "AND topic = 'first'").fetchone()
-        self.assertEqual(stored[0], session)
+        self.assertEqual(self.stored_session("first"), session)
 
         # pi reads AGENTS.md only at its start: the next spare's pi is not used.
         (self.home / "AGENTS.md").write_text("# Rules of the folder\n")
