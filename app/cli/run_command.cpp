@@ -276,6 +276,8 @@ Exit runRun(Context &context, const QStringList &arguments)
                       << reaped.domains.join(QLatin1Char(' ')) << "; networks "
                       << reaped.networks.join(QLatin1Char(' ')) << "; proxies "
                       << reaped.proxies.size() << "\n";
+    for (const QString &orphan : reaped.leftBehind)
+        context.err() << "[engine] left behind, could not be removed: " << orphan << "\n";
     context.err().flush();
 
     auto submitted = (*runner)->submit(request);

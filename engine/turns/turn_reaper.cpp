@@ -13,7 +13,9 @@
 #include <QDir>
 #include <QFile>
 #include <QHash>
+#include <cerrno>
 #include <csignal>
+#include <cstring>
 
 namespace arizuko::turns {
 namespace {
@@ -34,6 +36,14 @@ bool isOrphan(const QString &name, const QString &owner, const QSet<QString> &pr
 }
 
 } // namespace
+
+void ReapReport::settle(const Result<void> &removal, QStringList &removed, const QString &name)
+{
+    if (removal)
+        removed << name;
+    else
+        leftBehind << QStringLiteral("%1: %2").arg(name, removal.error().message);
+}
 
 QList<TurnProxyProcess> turnProxyProcesses()
 {
@@ -102,10 +112,7 @@ Result<ReapReport> reapOrphans(libvirt::Connection &connection, TurnRecords &rec
     for (const QString &name : *domains) {
         if (!isOrphan(name, libvirt::ownerFromXml(connection.domainXml(name)), protectedNames))
             continue;
-        if (const Result<void> destroyed = libvirt::destroyDomainByName(connection, name);
-            !destroyed)
-            return destroyed.error();
-        report.domains << name;
+        report.settle(libvirt::destroyDomainByName(connection, name), report.domains, name);
     }
     const auto networks = connection.networkNames();
     if (!networks)
@@ -113,10 +120,7 @@ Result<ReapReport> reapOrphans(libvirt::Connection &connection, TurnRecords &rec
     for (const QString &name : *networks) {
         if (!isOrphan(name, libvirt::ownerFromXml(connection.networkXml(name)), protectedNames))
             continue;
-        if (const Result<void> destroyed = libvirt::destroyNetworkByName(connection, name);
-            !destroyed)
-            return destroyed.error();
-        report.networks << name;
+        report.settle(libvirt::destroyNetworkByName(connection, name), report.networks, name);
     }
     // Taps and bindings the engine made (Pretap mode) outlive the VM and the
     // bridge: a tap carries its owner in its alias; a tap libvirt made for a
@@ -138,23 +142,23 @@ Result<ReapReport> reapOrphans(libvirt::Connection &connection, TurnRecords &rec
                                   : libvirt::ownerFromXml(connection.domainXml(turn));
         if (turn.isEmpty() || !isOrphan(turn, owner, protectedNames))
             continue;
-        if (const Result<void> deleted = libvirt::deleteTurnFilterBinding(connection, tap);
-            !deleted)
-            return deleted.error();
-        report.filterBindings << tap;
+        report.settle(libvirt::deleteTurnFilterBinding(connection, tap), report.filterBindings,
+                      tap);
     }
     for (auto tap = tapOwners.cbegin(); tap != tapOwners.cend(); ++tap) {
         if (!isOrphan(libvirt::turnOfTap(tap.key()), tap.value(), protectedNames))
             continue;
-        if (const Result<void> deleted = libvirt::deleteTurnTap(tap.key()); !deleted)
-            return deleted.error();
-        report.taps << tap.key();
+        report.settle(libvirt::deleteTurnTap(tap.key()), report.taps, tap.key());
     }
     for (const TurnProxyProcess &proxy : turnProxyProcesses()) {
         if (!isOrphan(proxy.turn, proxy.owner, protectedNames))
             continue;
-        ::kill(pid_t(proxy.pid), SIGKILL);
-        report.proxies << proxy.pid;
+        if (::kill(pid_t(proxy.pid), SIGKILL) == 0 || errno == ESRCH)
+            report.proxies << proxy.pid;
+        else
+            report.leftBehind << QStringLiteral("proxy process %1: %2")
+                                     .arg(proxy.pid)
+                                     .arg(QString::fromLocal8Bit(std::strerror(errno)));
     }
     return report;
 }

@@ -4,7 +4,8 @@
 // and proxy process of a turn is named after it (az-<turn8>); whatever
 // carries such a name but belongs to no live turn of a live engine is
 // destroyed, and turns whose engine is gone are marked interrupted (their
-// events are kept).
+// events are kept). Only a failure to list what exists fails the reap; an
+// object that cannot be removed is named in the report.
 
 #include "core/result.h"
 #include "libvirt/connection.h"
@@ -24,12 +25,19 @@ struct ReapReport
     QStringList filterBindings; // the taps they were bound to
     QStringList taps;
     QList<qint64> proxies; // pids
+    // Orphans this engine could not remove, each with the reason: another
+    // user's leftovers (a tap only root or its owner may delete) must not
+    // keep this user's engine from starting, so they are reported instead.
+    QStringList leftBehind;
 
+    // Nothing was removed (whatever was left behind).
     bool isEmpty() const
     {
         return interruptedTurns.isEmpty() && domains.isEmpty() && networks.isEmpty() &&
                filterBindings.isEmpty() && taps.isEmpty() && proxies.isEmpty();
     }
+    // Records `name` as removed, or as left behind with the reason.
+    void settle(const Result<void> &removal, QStringList &removed, const QString &name);
 };
 
 struct TurnProxyProcess

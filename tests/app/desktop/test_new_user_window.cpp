@@ -6,6 +6,7 @@
 // build tree); window-no-model.png is the user guide's.
 
 #include "composer.h"
+#include "engine_ready.h"
 #include "engine_thread.h"
 #include "folder_tree_panel.h"
 #include "folders/folders.h"
@@ -136,12 +137,11 @@ private slots:
     void aPromptWithoutAKeyOffersTheDemoModelOrAKey()
     {
         desktop::MainWindow window(*m_store, runnerSettings());
-        QSignalSpy ready(window.engine(), &desktop::EngineThread::ready);
         QSignalSpy finished(window.engine(), &desktop::EngineThread::turnFinished);
         QSignalSpy queued(window.engine(), &desktop::EngineThread::turnQueued);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QVERIFY(window.engine()->isReady() || ready.wait(60000));
+        QVERIFY(engineIsReady(window));
         QVERIFY(window.folderTree()->select(QStringLiteral("corp"), QStringLiteral("main")));
 
         QTest::keyClicks(window.composer()->editor(), QStringLiteral("list the files here"));

@@ -8,6 +8,7 @@
 // And the first-run guide's demo turn, in a folder it creates.
 
 #include "composer.h"
+#include "engine_ready.h"
 #include "engine_thread.h"
 #include "first_run_guide.h"
 #include "folder_tree_panel.h"
@@ -67,25 +68,6 @@ void screenshot(QWidget *window, const QString &name, QWidget *dialog = nullptr)
     }
     QVERIFY2(picture.save(path), qPrintable(path));
     qInfo("screenshot %s", qPrintable(path));
-}
-
-// Ready, or the engine's own reason why not (libvirtd down, no image),
-// which the window shows in its status bar.
-bool engineIsReady(MainWindow &window)
-{
-    const QString cannot = QStringLiteral("The engine cannot run turns");
-    const bool settled = QTest::qWaitFor(
-        [&window, &cannot] {
-            return window.engine()->isReady() ||
-                   window.statusBar()->currentMessage().startsWith(cannot);
-        },
-        120000);
-    if (window.engine()->isReady())
-        return true;
-    if (!settled)
-        qWarning("the engine neither got ready nor failed within 120 s");
-    qWarning("%s", qPrintable(window.statusBar()->currentMessage()));
-    return false;
 }
 
 // The window shown and its engine ready to run turns.

@@ -14,6 +14,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "harness
 import turns_harness as h  # noqa: E402
 
 TIMESTAMP = "2026-01-01T00:00:00.000Z"
+AS_TEST_USER = pathlib.Path(__file__).resolve().parents[2] / "as-test-user"
 
 
 def process_start_time(pid):
@@ -225,6 +226,36 @@ class Reaper(unittest.TestCase):
         self.assert_the_engine_ran_and_reaped(result, planted)
         self.assertIn(name, h.active_networks())
         self.assertIsNone(proxy.poll())
+
+    def test_an_orphan_this_user_may_not_remove_is_named_and_the_engine_still_starts(self):
+        """A normal user's engine next to another user's dead engine: the
+        leftover tap is root's, which only root or its owner may delete. The
+        user's engine must start anyway and say what it left; it used to
+        fail to start, and every turn with it. Any engine starting meanwhile
+        (tests run in parallel) may reap the planted tap first, so it is
+        planted again until this engine is the one that meets it."""
+        user_data = tempfile.TemporaryDirectory(prefix="arizuko-reaper-user-")
+        self.addCleanup(user_data.cleanup)
+        command = [str(AS_TEST_USER), "--writable", user_data.name, "--",
+                   h.ARGS.arizukoctl, "--data-dir", os.path.join(user_data.name, "data"),
+                   "run", "--agent", "command", "no-such-folder", "true"]
+        for attempt in range(3):
+            dead = dead_pid()
+            network = self.orphan_network(f"{dead}:12345")
+            tap = self.tap_with_binding(network, f"{dead}:12345")
+            result = subprocess.run(command, capture_output=True, text=True, timeout=120,
+                                    env=self.engine.environment)
+            self.assertIn("[engine] accelerator", result.stderr,
+                          f"the user's engine did not start:\n{result.stderr}")
+            self.assertIn("folder 'no-such-folder' does not exist", result.stderr, result.stderr)
+            if h.bridge_exists(tap):
+                break
+        else:
+            self.fail("other engines reaped the planted tap first, three times")
+        self.assertIn(f"[engine] left behind, could not be removed: {tap}: ", result.stderr,
+                      result.stderr)
+        self.assertNotIn(network, h.active_networks(), "what the user may remove is removed")
+        self.assertNotIn(tap, h.filter_binding_ports())
 
     def test_objects_named_like_no_turn_at_all_are_reaped(self):
         name = self.orphan_network()
