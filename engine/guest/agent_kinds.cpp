@@ -87,9 +87,7 @@ KindLaunch codexLaunch(const TurnSpec &spec, const AgentKindLayout &layout)
         launch.argv.emplace_back("resume");
         launch.argv.push_back(spec.sessionId);
     }
-    // Started ahead, it loads its configuration and then waits in read(0)
-    // for the prompt (`-`: until end of input).
-    launch.argv.push_back(spec.prestarted ? std::string("-") : spec.prompt);
+    launch.argv.push_back(spec.prompt);
     launch.environment = {"CODEX_HOME=" + codexHome,
                           std::string(codexTokenVariable) + "=" + spec.gatewayToken};
     launch.files = {{codexHome + "/config.toml", codexConfig(spec)}};

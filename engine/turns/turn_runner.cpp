@@ -526,15 +526,15 @@ std::optional<AgentKind> TurnRunner::agentToStartAhead(const QString &folder)
     if (!m_environment->settings.prestartAgent)
         return std::nullopt;
     // The folder's next turn is likeliest of the agent its last one ran (a
-    // new folder's, of the composer's first choice); a command is not
-    // started ahead.
+    // new folder's, of the composer's first choice). Codex is not started
+    // ahead (docs/turns.md says what it would take), nor is a command.
     const Result<QString> last = m_environment->records.lastAgent(folder);
     if (!last || last->isEmpty())
         return AgentKind::Claude;
     const std::optional<AgentKind> kind = agentKindFromName(*last);
-    if (kind == AgentKind::Command)
-        return std::nullopt;
-    return kind;
+    if (kind == AgentKind::Claude || kind == AgentKind::Pi)
+        return kind;
+    return std::nullopt;
 }
 
 QString TurnRunner::prestartRefusal(const Turn &turn, const TurnPlan &plan)
@@ -555,7 +555,8 @@ QString TurnRunner::prestartRefusal(const Turn &turn, const TurnPlan &plan)
     const auto home = agent::HomeDirectory::open(m_store.dataDir(), {plan.home.id, plan.home.path});
     if (!home)
         return home.error().message;
-    const QStringList read = agent::startConfiguration(agentKindName(agent.agent), *home);
+    const QStringList read = agent.agent == AgentKind::Pi ? agent::piStartConfiguration(*home)
+                                                          : agent::claudeStartConfiguration(*home);
     if (!read.isEmpty())
         return QStringLiteral("the home holds %1, which %2 reads only at its start")
             .arg(read.join(QStringLiteral(", ")), agentTitle(agent.agent));
