@@ -177,6 +177,9 @@ void EngineThread::relay()
         QMetaObject::invokeMethod(this, std::move(report), Qt::QueuedConnection);
     };
     connect(runner, &TurnRunner::ready, runner, [this, runner, toWindow] {
+        // arizukoctl prints these itself; the window's engine logs them.
+        for (const QString &orphan : runner->startupReap().leftBehind)
+            qWarning("left behind, could not be removed: %s", qPrintable(orphan));
         toWindow([this, accelerator = runner->accelerator()] { emit ready(accelerator); });
     });
     connect(runner, &TurnRunner::failed, runner, [this, toWindow](const Error &error) {

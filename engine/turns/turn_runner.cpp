@@ -164,8 +164,6 @@ void TurnRunner::becomeReady(Startup startup)
     m_environment->pool = startup.pool;
     m_environment->accelerator = startup.accelerator;
     m_startupReap = startup.reaped;
-    for (const QString &orphan : std::as_const(m_startupReap.leftBehind))
-        qWarning("left behind, could not be removed: %s", qPrintable(orphan));
     m_secrets = std::move(startup.secrets);
     m_ready = true;
     m_storePoll.start();
