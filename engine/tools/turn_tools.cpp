@@ -110,7 +110,13 @@ QJsonObject TurnTools::shellEnvironment()
     return {};
 }
 
-Result<QJsonObject> TurnTools::grantedEnvironment()
+bool TurnTools::grantsShellEnvironment()
+{
+    const auto keys = grantedShellKeys();
+    return !keys || !keys->isEmpty();
+}
+
+Result<QStringList> TurnTools::grantedShellKeys()
 {
     const QString &folder = m_binding.folder;
     const auto rows = m_policy.grants().list(folder);
@@ -119,25 +125,34 @@ Result<QJsonObject> TurnTools::grantedEnvironment()
     QStringList keys;
     for (const policy::Grant &grant : *rows) {
         const QString key = policy::shellEnvKey(grant.action);
-        if (!key.isEmpty() && grant.effect == policy::Effect::Allow && !keys.contains(key))
+        if (key.isEmpty() || grant.effect != policy::Effect::Allow || keys.contains(key))
+            continue;
+        // A deny row, or an allow on another folder only, keeps it out.
+        const auto decision =
+            m_policy.grants().authorize(folder, QStringLiteral("shell:env:") + key, folder);
+        if (!decision)
+            return decision.error();
+        if (decision->allowed)
             keys << key;
     }
+    return keys;
+}
+
+Result<QJsonObject> TurnTools::grantedEnvironment()
+{
+    const QString &folder = m_binding.folder;
+    const auto keys = grantedShellKeys();
+    if (!keys)
+        return keys.error();
     QJsonObject environment;
-    if (keys.isEmpty())
+    if (keys->isEmpty())
         return environment;
     auto secrets = secrets::SecretStore::open(m_store, QStringLiteral("system:shell-env"));
     if (!secrets)
         return secrets.error();
     QStringList given;
     QStringList missing;
-    for (const QString &key : std::as_const(keys)) {
-        // A deny row, or an allow on another folder only, keeps it out.
-        const auto decision =
-            m_policy.grants().authorize(folder, QStringLiteral("shell:env:") + key, folder);
-        if (!decision)
-            return decision.error();
-        if (!decision->allowed)
-            continue;
+    for (const QString &key : std::as_const(*keys)) {
         const auto value = connectors::resolveFolderSecret(**secrets, folder, key);
         if (!value) {
             missing << key;

@@ -48,6 +48,10 @@ public:
     // a granted key no folder holds is left out and named there. When the
     // grants or secrets cannot be read, nothing enters (shell-env.failed).
     QJsonObject shellEnvironment();
+    // Whether shellEnvironment() would put a key into the agent's
+    // environment, from the grants alone: no secret is read and nothing is
+    // audited. True when the grants cannot be read (it cannot tell).
+    bool grantsShellEnvironment();
     // Decides the call on the folder it addresses, then runs it, and hands
     // the outcome to `finished`: at once, or later from this thread for a
     // tool working on a worker (never after this object is gone). A refusal
@@ -70,6 +74,8 @@ private:
     // The folder a call is about, or why the call cannot be about one.
     Result<QString> callScope(const ToolSpec &tool, const QJsonObject &arguments);
     Result<QStringList> candidateScopes(const ToolSpec &tool);
+    // The keys this folder's shell:env grants allow on it now.
+    Result<QStringList> grantedShellKeys();
     Result<QJsonObject> grantedEnvironment();
     // A catalogue tool or a connector operation by name; null when neither.
     const ToolSpec *spec(const QString &name) const;

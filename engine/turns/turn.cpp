@@ -140,7 +140,7 @@ void Turn::startWarm(const TurnPlan &plan, BootedGuest spare, const QString &pre
     }
     if (spare.agent && m_services) {
         QString refusal = prestartRefusal;
-        if (refusal.isEmpty() && !m_services->shellEnvironment().isEmpty())
+        if (refusal.isEmpty() && m_services->grantsShellEnvironment())
             refusal = QStringLiteral("the folder grants shell:env secrets, which the agent "
                                      "takes only at its start");
         usePrestartedAgent(refusal.isEmpty(), refusal);

@@ -101,6 +101,11 @@ QJsonObject TurnServices::shellEnvironment()
     return m_tools ? m_tools->shellEnvironment() : QJsonObject{};
 }
 
+bool TurnServices::grantsShellEnvironment()
+{
+    return m_tools && m_tools->grantsShellEnvironment();
+}
+
 void TurnServices::stop()
 {
     // The token dies with the listener.

@@ -54,6 +54,8 @@ public:
     QByteArray token() const { return m_token; }
     // The secrets the folder's shell:env:<KEY> grants name, by key.
     QJsonObject shellEnvironment();
+    // Whether the grants would put any (TurnTools::grantsShellEnvironment).
+    bool grantsShellEnvironment();
     // The gateway's own count of this turn's model use; none before start().
     std::optional<gateway::ModelUsage> usage() const;
     // Closes the gateway (its token dies with it), then the tools.

@@ -559,6 +559,31 @@ private slots:
         verifyNoKeyInDatabase();
     }
 
+    // A started agent is used only without shell:env keys: the turn asks
+    // before its spec, and that question must not count as the grant's
+    // use (one shell-env.granted row per turn, when the spec takes them).
+    void whetherShellEnvIsGrantedIsToldWithoutAuditing()
+    {
+        const auto shellEnvRows = [this] {
+            audit::Query query;
+            query.kind = QStringLiteral("shell-env");
+            const auto rows = audit::AuditLog(m_fixture->store()).query(query);
+            return rows ? rows->size() : -1;
+        };
+        QVERIFY(!m_tools->grantsShellEnvironment());
+        grant(QStringLiteral("*"));
+        QVERIFY(!m_tools->grantsShellEnvironment());
+        grant(QStringLiteral("shell:env:GITHUB_TOKEN"));
+        QVERIFY(m_tools->grantsShellEnvironment());
+        QCOMPARE(shellEnvRows(), 0);
+        QVERIFY(m_fixture->grants().add(row(QStringLiteral("corp/eng"),
+                                            QStringLiteral("shell:env:GITHUB_TOKEN"),
+                                            QStringLiteral("**"), policy::Effect::Deny),
+                                        QStringLiteral("user")));
+        QVERIFY(!m_tools->grantsShellEnvironment());
+        QCOMPARE(shellEnvRows(), 0);
+    }
+
     void definitionErrorsNameFileAndLine_data()
     {
         QTest::addColumn<QByteArray>("text");
