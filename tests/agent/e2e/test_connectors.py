@@ -4,8 +4,12 @@ folder's key (to a loopback server whose CA only this engine trusts, via
 ARIZUKO_CONNECTOR_TEST_ORIGIN) and the answer, which echoes the key, comes
 back scrubbed. The transcript and the audit row say what happened; a copy
 of the guest's environments, command lines and writable files, taken by
-the agent itself, holds no key. With a shell:env grant instead, the key
-is in the agent's environment, and the audit names it without its value."""
+the agent itself, holds no key, nor does the guest's whole RAM, dumped by
+libvirtd while the agent waits for the model's last reply. With a
+shell:env grant instead, the key is in the agent's environment (and so in
+that guest's RAM, which shows the search finds what is there) and in no
+file of the guest or the host, and the audit names it without its
+value."""
 
 import json
 import pathlib
@@ -20,14 +24,18 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 from agent_harness import h, ScriptedUpstream, new_canary, engine_with_upstream, files_under  # noqa: E402
 
 CONNECTORS = pathlib.Path(__file__).resolve().parents[2] / "engine" / "connectors"
+MODEL = "claude-sonnet-4-5"
 KEY = "conn-key-" + secrets.token_hex(12)
 ENV_KEY = "env-key-" + secrets.token_hex(12)
-# What the agent (the folder's uid in the guest) can read of the guest.
+# The guest's writable files outside the folder's home (which the host
+# searches itself), as the agent (the folder's uid in the guest) reads them.
+WRITABLE_FILES = ("$(awk '$4 ~ /^rw/ && $3 !~ \"^(9p|devpts|devtmpfs|proc|sysfs)$\" "
+                  "{print $2}' /proc/mounts) 2>/dev/null")
+# What the agent can read of the guest.
 DUMP_COMMAND = (
     "env > conn-env.dump; "
     "for p in /proc/[0-9]*; do cat $p/environ $p/cmdline; echo; done > conn-proc.dump 2>/dev/null; "
-    "tar -cf conn-writable.tar $(awk '$4 ~ /^rw/ && $3 !~ \"^(9p|devpts|devtmpfs|proc|sysfs)$\" "
-    "{print $2}' /proc/mounts) 2>/dev/null; "
+    f"tar -cf conn-writable.tar {WRITABLE_FILES}; "
     "ls conn-env.dump")
 SCRIPT = {
     "name": "connectors",
@@ -37,10 +45,12 @@ SCRIPT = {
              "tool_use": {"name": "mcp__arizuko__testsvc_echo", "input": {}}},
             {"tool_use": {"name": "mcp__arizuko__testsvc_get_item", "input": {"id": "../../admin"}}},
             {"tool_use": {"name": "Bash", "input": {"command": DUMP_COMMAND}}},
-            {"text": "Done."}]},
+            {"text": "Done.", "hold": "searched-corp"}]},
         {"prompt": "show the environment", "steps": [
-            {"tool_use": {"name": "Bash", "input": {"command": "env > lab-env.dump; echo dumped"}}},
-            {"text": "Done."}]},
+            {"tool_use": {"name": "Bash", "input": {
+                "command": f"env > lab-env.dump; tar -cf lab-writable.tar {WRITABLE_FILES}; "
+                           "echo dumped"}}},
+            {"text": "Done.", "hold": "searched-lab"}]},
     ],
 }
 
@@ -72,8 +82,8 @@ class Connectors(unittest.TestCase):
         granted = cls.engine.run("grant", "add", "corp/eng", "ext:testsvc:**", "corp/eng")
         if granted.returncode != 0:
             raise AssertionError(granted.stderr)
-        cls.result = cls.engine.run("run", "--model", "claude-sonnet-4-5", "corp/eng",
-                                    "call the service", timeout=600)
+        cls.result, cls.in_memory = cls.run_searched("corp/eng", "call the service", 3,
+                                                     "searched-corp", [KEY.encode()])
         cls.name = h.turn_name_from(cls.result.stderr)
         cls.events = cls.engine.events(cls.name)
         cls.home = cls.engine.home("corp/eng")
@@ -85,9 +95,34 @@ class Connectors(unittest.TestCase):
         if stored.returncode != 0:
             raise AssertionError(stored.stderr)
         cls.env_grant = cls.engine.run("grant", "add", "lab", "shell:env:LAB_TOKEN", "lab")
-        cls.env_result = cls.engine.run("run", "--model", "claude-sonnet-4-5", "lab",
-                                        "show the environment", timeout=600)
+        cls.env_result, cls.env_in_memory = cls.run_searched(
+            "lab", "show the environment", 1, "searched-lab", [ENV_KEY.encode()])
         cls.env_name = h.turn_name_from(cls.env_result.stderr)
+
+    @classmethod
+    def run_searched(cls, folder, prompt, tool_results, hold, needles):
+        """Runs a turn of `folder` and, once it has `tool_results` tool
+        results and waits for the model's reply held under `hold` (its
+        agent and VM still up), searches its guest's RAM for `needles`:
+        (the finished arizukoctl run, the needles found)."""
+        process = cls.engine.start("run", "--model", MODEL, folder, prompt)
+
+        def waiting_turn():
+            with cls.engine.database() as db:
+                row = db.execute(
+                    "SELECT t.vm_name, count(e.seq) FROM turns t LEFT JOIN turn_events e "
+                    "ON e.turn = t.id AND e.kind = 'tool_result' "
+                    "WHERE t.group_folder = ? AND t.state = 'running' GROUP BY t.id",
+                    (folder,)).fetchone()
+            return row[0] if row and row[1] >= tool_results else None
+
+        try:
+            domain = h.wait_for(waiting_turn, 500, 0.5, f"{folder}'s turn to wait for its reply")
+            found = h.guest_memory_holds(domain, needles, cls.engine.directory.name)
+        finally:
+            cls.upstream.release(hold)
+            stdout, stderr = process.communicate(timeout=600)
+        return subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr), found
 
     @classmethod
     def tearDownClass(cls):
@@ -141,8 +176,9 @@ class Connectors(unittest.TestCase):
         self.assertNotIn(KEY, rows.stdout)
 
     def test_the_key_is_nowhere_in_the_guest(self):
-        for dump in ("conn-env.dump", "conn-proc.dump"):
+        for dump in ("conn-env.dump", "conn-proc.dump", "conn-writable.tar"):
             self.assertGreater((self.home / dump).stat().st_size, 0, dump)
+        self.assertEqual(self.in_memory, set())
         # The agent's own environment was among those read.
         self.assertIn(b"ARIZUKO_FOLDER=corp/eng", (self.home / "conn-proc.dump").read_bytes())
         key = KEY.encode()
@@ -156,8 +192,19 @@ class Connectors(unittest.TestCase):
         self.assertIn("leaves the host's control", self.env_grant.stderr)
         self.assertIn("connector", self.env_grant.stderr)
         self.assertEqual(self.env_result.returncode, 0, self.env_result.stderr)
-        lines = (self.engine.home("lab") / "lab-env.dump").read_text().splitlines()
+        lab = self.engine.home("lab")
+        lines = (lab / "lab-env.dump").read_text().splitlines()
         self.assertIn("LAB_TOKEN=" + ENV_KEY, lines)
+        # The search of the guest's RAM sees it there ...
+        self.assertEqual(self.env_in_memory, {ENV_KEY.encode()})
+        # ... and no file holds it but the agent's own copy: not the
+        # guest's writable files (in the tar), nor the host's data
+        # directory (the store, audit, console logs, homes).
+        self.assertGreater((lab / "lab-writable.tar").stat().st_size, 0)
+        key = ENV_KEY.encode()
+        self.assertEqual([str(path) for path in files_under(self.engine.data_dir)
+                          if path != lab / "lab-env.dump" and key in path.read_bytes()], [])
+        self.assertNotIn(ENV_KEY, self.env_result.stdout + self.env_result.stderr)
         rows = self.engine.run("--json", "audit", "--kind", "shell-env")
         entries = json.loads(rows.stdout)
         self.assertEqual([(e["subject"], e["detail"]["keys"], e["detail"]["turn"][:8])

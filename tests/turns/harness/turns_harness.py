@@ -108,6 +108,32 @@ def leftovers(name_prefix="az-"):
     }
 
 
+def guest_memory_holds(domain, needles, scratch_directory):
+    """Which of `needles` (bytes) are in the running domain's RAM, free
+    pages and page cache included: a memory-only dump that libvirtd writes
+    into a file this process made (so it stays this user's to read),
+    searched in pieces and deleted. The search that proves a secret never
+    entered the guest; a needle the guest does hold shows that it works."""
+    dump = pathlib.Path(scratch_directory, f"{domain}.memory")
+    dump.touch(mode=0o600)
+    try:
+        virsh_checked("dump", "--memory-only", "--format", "elf", domain, str(dump))
+        size = dump.stat().st_size
+        if size < 64 << 20:
+            raise AssertionError(f"the memory dump of {domain} is {size} bytes, not a guest's RAM")
+        found = set()
+        overlap = max(len(needle) for needle in needles) - 1
+        with dump.open("rb") as memory:
+            tail = b""
+            while piece := memory.read(64 << 20):
+                window = tail + piece
+                found.update(needle for needle in needles if needle in window)
+                tail = window[-overlap:]
+        return found
+    finally:
+        dump.unlink(missing_ok=True)
+
+
 def wait_for(predicate, timeout, interval=0.1, what="condition"):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
