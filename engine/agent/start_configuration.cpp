@@ -19,6 +19,23 @@ QStringList presentIn(const HomeDirectory &home, const QString &relative, const 
     return present;
 }
 
+// Everything in the home's directory `relative` but `kept`, as paths
+// relative to the home; `relative` itself when it cannot be listed.
+QStringList allBut(const HomeDirectory &home, const QString &relative, const QString &kept)
+{
+    const auto entries = home.entries(relative);
+    if (!entries)
+        return {relative};
+    QStringList present;
+    if (entries->has_value()) {
+        for (const QString &name : **entries) {
+            if (name != kept)
+                present << relative + QLatin1Char('/') + name;
+        }
+    }
+    return present;
+}
+
 } // namespace
 
 QStringList claudeStartConfiguration(const HomeDirectory &home)
@@ -32,23 +49,29 @@ QStringList claudeStartConfiguration(const HomeDirectory &home)
 
 QStringList piStartConfiguration(const HomeDirectory &home)
 {
-    QStringList present = presentIn(home, QString(),
-                                    {QStringLiteral("AGENTS.md"), QStringLiteral("AGENTS.MD"),
-                                     QStringLiteral("CLAUDE.md"), QStringLiteral("CLAUDE.MD"),
-                                     QStringLiteral(".agents")});
+    const QStringList present = presentIn(home, QString(),
+                                          {QStringLiteral("AGENTS.md"), QStringLiteral("AGENTS.MD"),
+                                           QStringLiteral("CLAUDE.md"), QStringLiteral("CLAUDE.MD"),
+                                           QStringLiteral(".agents")});
     // Everything in .pi is the project's configuration to pi, but for
     // .pi/agent, where turns keep pi's sessions (--session-dir).
-    const QString projectDir = QStringLiteral(".pi");
-    const auto entries = home.entries(projectDir);
-    if (!entries)
-        return present << projectDir;
-    if (entries->has_value()) {
-        for (const QString &name : **entries) {
-            if (name != QLatin1String("agent"))
-                present << projectDir + QLatin1Char('/') + name;
-        }
-    }
-    return present;
+    return present + allBut(home, QStringLiteral(".pi"), QStringLiteral("agent"));
+}
+
+QStringList codexStartConfiguration(const HomeDirectory &home)
+{
+    return allBut(home, QStringLiteral(".codex"), QStringLiteral("sessions"));
+}
+
+QStringList startConfiguration(const QString &kind, const HomeDirectory &home)
+{
+    if (kind == QLatin1String("claude"))
+        return claudeStartConfiguration(home);
+    if (kind == QLatin1String("pi"))
+        return piStartConfiguration(home);
+    if (kind == QLatin1String("codex"))
+        return codexStartConfiguration(home);
+    return {};
 }
 
 } // namespace arizuko::agent

@@ -22,4 +22,14 @@ QStringList claudeStartConfiguration(const HomeDirectory &home);
 // turns keep its sessions, and .agents (skills).
 QStringList piStartConfiguration(const HomeDirectory &home);
 
+// Codex, whose working directory is the home: the project's .codex (its
+// config.toml, loaded with its trust before the prompt is read) but for
+// .codex/sessions, where turns keep its threads. AGENTS.md and skills it
+// reads only once it has its prompt (strace of 0.171.0's `exec -`).
+QStringList codexStartConfiguration(const HomeDirectory &home);
+
+// The above for the agent named `kind` ("claude", "codex", "pi"); nothing
+// for any other.
+QStringList startConfiguration(const QString &kind, const HomeDirectory &home);
+
 } // namespace arizuko::agent

@@ -43,6 +43,12 @@ std::string codexConfig(const TurnSpec &spec)
     toml += "\n[features]\n";
     toml += "plugins = false\n";
     toml += "unbounded_connection_retries = false\n";
+    // Started before its turn existed, Codex would run each command from a
+    // shell snapshot taken then, without the turn's id and topic; a login
+    // shell per command reads them (the image's /etc/profile sources
+    // /run/arizuko-turn.env).
+    if (spec.prestarted)
+        toml += "shell_snapshot = false\n";
     toml += "\n[analytics]\n";
     toml += "enabled = false\n";
     toml += "\n[mcp_servers.arizuko]\n";
@@ -87,7 +93,9 @@ KindLaunch codexLaunch(const TurnSpec &spec, const AgentKindLayout &layout)
         launch.argv.emplace_back("resume");
         launch.argv.push_back(spec.sessionId);
     }
-    launch.argv.push_back(spec.prompt);
+    // Started ahead, it loads its configuration and then waits in read(0)
+    // for the prompt (`-`: until end of input).
+    launch.argv.push_back(spec.prestarted ? std::string("-") : spec.prompt);
     launch.environment = {"CODEX_HOME=" + codexHome,
                           std::string(codexTokenVariable) + "=" + spec.gatewayToken};
     launch.files = {{codexHome + "/config.toml", codexConfig(spec)}};

@@ -116,8 +116,10 @@ StartedPrompt startedPrompt(AgentKind agent, const std::string &prompt)
                     return type == "agent_end" ||
                            (type == "response" && messageFlag(line, "success") == false);
                 }};
+    if (agent == AgentKind::Codex)
+        return {prompt, nullptr, true};
     if (agent != AgentKind::Claude)
-        throw SpecError("only Claude Code and pi are started before their prompt");
+        throw SpecError("only Claude Code, Codex and pi are started before their prompt");
     return {"{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":" +
                 jsontext::quote(prompt) + "}}\n",
             [](std::string_view line) {

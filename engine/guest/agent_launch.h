@@ -46,22 +46,25 @@ struct AgentLaunch
 
 // For a spec with `prestarted` (a `prestart` message), the agent reads its
 // prompt from stdin (Claude Code `--input-format stream-json`, pi `--mode
-// rpc`) instead of its argv.
+// rpc`, Codex `exec -`) instead of its argv.
 AgentLaunch buildAgentLaunch(const TurnSpec &spec, const GuestLayout &layout = {});
 
 // What a started agent gets once the spec is there: its prompt on stdin,
 // and which of its output lines ends its answer (its stdin is closed then,
-// so it exits: one prompt per turn, as with the prompt in argv).
+// so it exits: one prompt per turn, as with the prompt in argv), or that
+// its stdin closes as soon as the prompt is written.
 struct StartedPrompt
 {
     std::string input;
     std::function<bool(std::string_view line)> endsAnswer;
+    bool closeAfterInput = false;
 };
 
 // Claude Code: one stream-json user message, answered by its `result`.
 // pi: `get_state` (whose answer names the session pi started: rpc mode
 // prints no session header) and the `prompt` command, answered by
 // `agent_end`, or by a `response` that refuses a command.
+// Codex (`exec -`): the prompt's text, read until end of input.
 StartedPrompt startedPrompt(AgentKind agent, const std::string &prompt);
 
 // The shell lines (`export NAME='value'`) a started agent's Bash tool

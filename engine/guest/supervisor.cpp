@@ -63,6 +63,7 @@ public:
                      {&agent.stderrPipe(), LineFramer(maxPieceBytes), false}}}
         , m_input(std::move(prompt.input))
         , m_endsAnswer(std::move(prompt.endsAnswer))
+        , m_closeAfterInput(prompt.closeAfterInput)
     {
         // Written as the agent reads, never blocking the loop.
         if (posix::UniqueFd &in = m_agent.stdinPipe())
@@ -165,6 +166,8 @@ private:
             m_input.erase(0, static_cast<std::size_t>(n));
         else if (n < 0 && errno != EINTR && errno != EAGAIN)
             in.reset(); // the agent closed its stdin: it will say why
+        if (m_input.empty() && m_closeAfterInput)
+            in.reset();
     }
 
     // A started agent answers one prompt per turn: at the line that ends its
@@ -268,6 +271,7 @@ private:
     std::array<OutputStream, 2> m_streams;
     std::string m_input;            // what the agent's stdin has still to take
     std::function<bool(std::string_view)> m_endsAnswer;
+    bool m_closeAfterInput = false;
     bool m_stdoutContinues = false; // the last stdout piece was not a line's end
     posix::UniqueFd m_childSignals;
     std::optional<int> m_agentStatus;

@@ -299,8 +299,8 @@ TurnSpec parsePrestart(std::string_view line)
 
     TurnSpec spec;
     readAgentStart(reader, spec);
-    if (spec.agent != AgentKind::Claude && spec.agent != AgentKind::Pi)
-        throw SpecError("only the claude and pi agents can be started before their prompt");
+    if (spec.agent == AgentKind::Command)
+        throw SpecError("a command is not started before its prompt");
     requireGateway(spec);
     if (spec.sessionId.empty())
         throw SpecError("session_id is required: the agent starts a new session");

@@ -524,15 +524,15 @@ std::optional<AgentKind> TurnRunner::agentToStartAhead(const QString &folder)
     if (!m_environment->settings.prestartAgent)
         return std::nullopt;
     // The folder's next turn is likeliest of the agent its last one ran (a
-    // new folder's, of the composer's first choice). Codex is not started
-    // ahead (docs/turns.md says what it would take), nor is a command.
+    // new folder's, of the composer's first choice); a command is not
+    // started ahead.
     const Result<QString> last = m_environment->records.lastAgent(folder);
     if (!last || last->isEmpty())
         return AgentKind::Claude;
     const std::optional<AgentKind> kind = agentKindFromName(*last);
-    if (kind == AgentKind::Claude || kind == AgentKind::Pi)
-        return kind;
-    return std::nullopt;
+    if (kind == AgentKind::Command)
+        return std::nullopt;
+    return kind;
 }
 
 QString TurnRunner::prestartRefusal(const Turn &turn, const TurnPlan &plan)
@@ -553,8 +553,7 @@ QString TurnRunner::prestartRefusal(const Turn &turn, const TurnPlan &plan)
     const auto home = agent::HomeDirectory::open(m_store.dataDir(), {plan.home.id, plan.home.path});
     if (!home)
         return home.error().message;
-    const QStringList read = agent.agent == AgentKind::Pi ? agent::piStartConfiguration(*home)
-                                                          : agent::claudeStartConfiguration(*home);
+    const QStringList read = agent::startConfiguration(agentKindName(agent.agent), *home);
     if (!read.isEmpty())
         return QStringLiteral("the home holds %1, which %2 reads only at its start")
             .arg(read.join(QStringLiteral(", ")), agentTitle(agent.agent));

@@ -163,6 +163,26 @@ private slots:
         QVERIFY(piStartConfiguration(*openHome()).contains(QStringLiteral(".pi")));
     }
 
+    // Codex loads the project's .codex/config.toml before it reads its
+    // prompt; its threads (kept by the turns in .codex/sessions) and
+    // AGENTS.md (read after the prompt) do not count.
+    void codexStartConfigurationIsItsProjectConfigOnly()
+    {
+        const QDir home(m_home);
+        QVERIFY(home.mkpath(QStringLiteral(".codex/sessions/2026")));
+        writeFile(home.filePath(QStringLiteral("AGENTS.md")), "# rules\n");
+        QVERIFY(home.mkpath(QStringLiteral(".agents/skills")));
+        QCOMPARE(startConfiguration(QStringLiteral("codex"), *openHome()), QStringList());
+        writeFile(home.filePath(QStringLiteral(".codex/config.toml")), "model = \"x\"\n");
+        QCOMPARE(startConfiguration(QStringLiteral("codex"), *openHome()),
+                 QStringList{QStringLiteral(".codex/config.toml")});
+        QVERIFY(QDir(home.filePath(QStringLiteral(".codex"))).removeRecursively());
+        QVERIFY(QFile::link(m_root.path(), home.filePath(QStringLiteral(".codex"))));
+        QCOMPARE(startConfiguration(QStringLiteral("codex"), *openHome()),
+                 QStringList{QStringLiteral(".codex")});
+        QCOMPARE(startConfiguration(QStringLiteral("command"), *openHome()), QStringList());
+    }
+
     void aLinkedCodexSessionsFolderIsNeverFollowed()
     {
         const QString id = newId();

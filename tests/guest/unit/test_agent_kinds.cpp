@@ -91,6 +91,22 @@ TEST(CodexLaunch, ResumesTheTopicsThreadAndQuotesTheModel)
               std::string::npos);
 }
 
+// Started ahead of its prompt, `codex exec -` reads it from stdin until end
+// of input; nothing else of the launch changes.
+TEST(CodexLaunch, StartedAheadItReadsThePromptFromStdin)
+{
+    TurnSpec spec = turn();
+    spec.prompt.clear();
+    spec.prestarted = true;
+    const KindLaunch started = codexLaunch(spec);
+    EXPECT_EQ(started.argv.back(), "-");
+    EXPECT_FALSE(has(started.argv, "say \"hi\""));
+    const KindLaunch launched = codexLaunch(turn());
+    EXPECT_EQ(std::vector<std::string>(started.argv.begin(), started.argv.end() - 1),
+              std::vector<std::string>(launched.argv.begin(), launched.argv.end() - 1));
+    EXPECT_EQ(started.environment, launched.environment);
+}
+
 TEST(PiLaunch, PrintModeJsonThroughTheAnthropicProviderAtTheGateway)
 {
     const KindLaunch launch = piLaunch(turn());

@@ -267,7 +267,18 @@ TEST(AgentLaunch, PisPromptIsAnRpcCommandAnsweredByAgentEnd)
         R"({"type":"response","command":"prompt","success":false,"error":"No model"})"));
     EXPECT_FALSE(prompt.endsAnswer(R"({"type":"response","command":"get_state","success":true})"));
     EXPECT_FALSE(prompt.endsAnswer(R"({"type":"result"})"));
-    EXPECT_THROW(startedPrompt(AgentKind::Codex, "hi"), SpecError);
+    EXPECT_FALSE(prompt.closeAfterInput);
+    EXPECT_THROW(startedPrompt(AgentKind::Command, "hi"), SpecError);
+}
+
+// Codex (`exec -`) reads the prompt's text until end of input: its stdin
+// closes once the prompt is written, and no line of its output is waited for.
+TEST(AgentLaunch, CodexsPromptIsItsTextFollowedByEndOfInput)
+{
+    const StartedPrompt prompt = startedPrompt(AgentKind::Codex, "say \"hi\"\nthen go");
+    EXPECT_EQ(prompt.input, "say \"hi\"\nthen go");
+    EXPECT_TRUE(prompt.closeAfterInput);
+    EXPECT_FALSE(prompt.endsAnswer);
 }
 
 TEST(AgentLaunch, TheTurnsIdAndTopicAreQuotedForTheShell)

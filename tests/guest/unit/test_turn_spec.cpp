@@ -257,11 +257,10 @@ TEST(Prestart, RefusesWhatCannotBeStartedAhead)
         }
         return "<accepted>";
     };
-    for (const char *agent : {R"("agent":"command")", R"("agent":"codex")"})
-        EXPECT_EQ(errorOfPrestart(replaced(prestart, R"("agent":"claude")", agent)),
-                  "only the claude and pi agents can be started before their prompt");
-    EXPECT_EQ(errorOfPrestart(replaced(prestart, R"("agent":"claude")", R"("agent":"pi")")),
-              "<accepted>");
+    EXPECT_EQ(errorOfPrestart(replaced(prestart, R"("agent":"claude")", R"("agent":"command")")),
+              "a command is not started before its prompt");
+    for (const char *agent : {R"("agent":"pi")", R"("agent":"codex")"})
+        EXPECT_EQ(errorOfPrestart(replaced(prestart, R"("agent":"claude")", agent)), "<accepted>");
     EXPECT_EQ(errorOfPrestart(replaced(prestart, R"("session_id":"s-new",)", "")),
               "session_id is required: the agent starts a new session");
     EXPECT_EQ(errorOfPrestart(replaced(prestart, R"("gateway_token":"tok",)", "")),

@@ -1,4 +1,4 @@
-"""A warm turn whose Claude Code or pi was started before its prompt, with real VMs
+"""A warm turn whose Claude Code, pi or Codex was started before its prompt, with real VMs
 (TCG here), the real agent and the scripted model: the spare's guest starts
 the agent in a scratch home of its own (a tmpfs), the turn's spec mounts the
 folder's home over it and hands the agent its prompt on stdin. What the
@@ -37,9 +37,25 @@ PI_PROBE = (
     'echo "scratch:$(ls -A /proc/$PPID/cwd/ | tr "\\n" " ")"; '
     'echo "mounts:$(grep -c " /home/agent " /proc/mounts)"')
 
+# The same for Codex, which runs each command in a login shell when started
+# ahead (its shell snapshot off, so the turn's id comes through
+# /etc/profile); the agent is the process whose binary is Codex's.
+CODEX_PROBE = (
+    'echo "turn=$ARIZUKO_TURN_ID"; cat "$HOME/marker"; '
+    'for p in /proc/[0-9]*; do case "$(readlink $p/exe)" in */codex) agent=$(basename $p); '
+    'break;; esac; done; '
+    'echo "scratch:$(ls -A /proc/$agent/cwd/ | tr "\\n" " ")"; '
+    'echo "mounts:$(grep -c " /home/agent " /proc/mounts)"')
+
+CODEX_MODEL = "gpt-5.2"
+
 SCRIPT = {
     "name": "prestart",
     "exchanges": [
+        {"prompt": "codex probe", "steps": [
+            {"text": "probing", "tool_use": {"name": "Bash", "input": {"command": CODEX_PROBE}}},
+            {"text": "codex answered"}]},
+        {"prompt": "codex hello", "steps": [{"text": "hello from codex"}]},
         {"prompt": "pi probe", "steps": [
             {"text": "probing", "tool_use": {"name": "bash", "input": {"command": PI_PROBE}}},
             {"text": "pi answered"}]},
@@ -76,11 +92,14 @@ class Prestart(unittest.TestCase):
         self.engine.add_folder("corp")
         self.home = self.engine.home("corp")
         self.home.mkdir(parents=True, exist_ok=True)
-        script = pathlib.Path(self.engine.directory.name, "script.json")
-        script.write_text(json.dumps(SCRIPT))
-        self.driver = Driver(self.engine, {"ARIZUKO_MODEL_PROVIDER": "demo",
-                                           "ARIZUKO_MODEL_SCRIPT": str(script),
-                                           "ARIZUKO_PRESTART": "on"})
+        self.script = pathlib.Path(self.engine.directory.name, "script.json")
+        self.script.write_text(json.dumps(SCRIPT))
+        self.driver = self.start_driver()
+
+    def start_driver(self, extra_environment=None):
+        return Driver(self.engine, {"ARIZUKO_MODEL_PROVIDER": "demo",
+                                    "ARIZUKO_MODEL_SCRIPT": str(self.script),
+                                    "ARIZUKO_PRESTART": "on", **(extra_environment or {})})
 
     def tearDown(self):
         self.driver.quit()
@@ -233,6 +252,55 @@ class Prestart(unittest.TestCase):
             "used": False,
             "reason": "the home holds AGENTS.md, which pi reads only at its start"}, fell_back)
         self.assertEqual(first(fell_back, "result")["text"], "pi answered", fell_back)
+
+
+    def test_a_started_codex_reads_its_prompt_and_answers_in_the_folders_home(self):
+        # Codex's own default model (no model configured) offers its tools
+        # through a JavaScript "code mode" the scripted model does not
+        # speak; a model Codex has no metadata for gets plain tools, as in
+        # agent.codex_turn. The runner's model is the spare's and the turn's.
+        self.driver.quit()
+        self.driver = self.start_driver({"ARIZUKO_MODEL": CODEX_MODEL})
+        (self.home / "marker").write_text("the-home-is-mounted\n")
+        # The folder's last turn ran Codex, so its spare starts Codex.
+        self.run_turn("codex", "hello", "codex hello")
+        spare = self.started_spare()
+        turn, events = self.run_turn("codex", "first", "codex probe")
+        self.assertEqual(first(events, "prestart"), {"used": True}, events)
+        order = [k for k in kinds(events) if k in ("init", "text", "tool_use", "tool_result",
+                                                   "result")]
+        self.assertEqual(order, ["init", "text", "tool_use", "tool_result", "text", "result"],
+                         events)
+        self.assertIn("codex answered",
+                      [e["json"].get("text") for e in events if e["kind"] == "text"], events)
+        output = first(events, "tool_result")["content"]
+        # The turn's id from the env file (through /etc/profile), the
+        # folder's home mounted over the scratch one Codex began in, which
+        # held only the session directory PID 1 made there.
+        self.assertIn(f"turn={self.engine.turn(turn)['id']}", output)
+        self.assertIn("the-home-is-mounted", output)
+        scratch = next(line for line in output.splitlines() if line.startswith("scratch:"))
+        self.assertEqual(scratch.split(), ["scratch:.codex"], output)
+        self.assertIn("mounts:2", output)
+        self.assertNotIn("not using the started agent", console_log(self.engine, spare))
+        # Codex names its thread only once it has the prompt: that thread is
+        # the topic's, and its rollout file is in the folder's home.
+        session = first(events, "init")["session_id"]
+        self.assertTrue(list(self.home.glob(f".codex/sessions/*/*/*/rollout-*-{session}.jsonl")),
+                        sorted(str(p) for p in self.home.rglob("*")))
+        self.assertEqual(self.stored_session("first"), session)
+
+        # Codex loads the project's .codex/config.toml before it reads its
+        # prompt: the next spare's Codex is not used.
+        (self.home / ".codex" / "config.toml").write_text('model = "other"\n')
+        self.driver.expect("spare-ready", 240, folder="corp")
+        _, fell_back = self.run_turn("codex", "second", "codex probe")
+        self.assertEqual(first(fell_back, "prestart"), {
+            "used": False,
+            "reason": "the home holds .codex/config.toml, which Codex reads only at its start"},
+            fell_back)
+        self.assertIn("codex answered",
+                      [e["json"].get("text") for e in fell_back if e["kind"] == "text"], fell_back)
 
 
 if __name__ == "__main__":
