@@ -126,6 +126,17 @@ class Prestart(unittest.TestCase):
             return db.execute("SELECT session_id FROM sessions WHERE group_folder = 'corp' "
                               "AND topic = ?", (topic,)).fetchone()[0]
 
+    def assert_probed_the_folders_home(self, turn, output, spare, scratch):
+        """A started agent's probe saw the turn's id, the folder's home
+        mounted over its scratch one (which held only `scratch`), and the
+        started agent was used."""
+        self.assertIn(f"turn={self.engine.turn(turn)['id']}", output)
+        self.assertIn("the-home-is-mounted", output)
+        listed = next(line for line in output.splitlines() if line.startswith("scratch:"))
+        self.assertEqual(listed.split(), [f"scratch:{scratch}"], output)
+        self.assertIn("mounts:2", output)
+        self.assertNotIn("not using the started agent", console_log(self.engine, spare))
+
     def test_a_started_agent_answers_without_having_seen_the_folder(self):
         (self.home / "marker").write_text("the-home-is-mounted\n")
         # Claude Code reads ~/.claude.json at its start and saves it again
@@ -231,12 +242,7 @@ class Prestart(unittest.TestCase):
         # The turn's id from the env file (pi's shellCommandPrefix), the
         # folder's home mounted over the scratch one pi began in, which held
         # only the session directory PID 1 made there.
-        self.assertIn(f"turn={self.engine.turn(turn)['id']}", output)
-        self.assertIn("the-home-is-mounted", output)
-        scratch = next(line for line in output.splitlines() if line.startswith("scratch:"))
-        self.assertEqual(scratch.split(), ["scratch:.pi"], output)
-        self.assertIn("mounts:2", output)
-        self.assertNotIn("not using the started agent", console_log(self.engine, spare))
+        self.assert_probed_the_folders_home(turn, output, spare, ".pi")
         # pi's session, named by its answer to get_state, is the topic's,
         # and its file is in the folder's home.
         session = first(events, "init")["session_id"]
@@ -277,12 +283,7 @@ class Prestart(unittest.TestCase):
         # The turn's id from the env file (through /etc/profile), the
         # folder's home mounted over the scratch one Codex began in, which
         # held only the session directory PID 1 made there.
-        self.assertIn(f"turn={self.engine.turn(turn)['id']}", output)
-        self.assertIn("the-home-is-mounted", output)
-        scratch = next(line for line in output.splitlines() if line.startswith("scratch:"))
-        self.assertEqual(scratch.split(), ["scratch:.codex"], output)
-        self.assertIn("mounts:2", output)
-        self.assertNotIn("not using the started agent", console_log(self.engine, spare))
+        self.assert_probed_the_folders_home(turn, output, spare, ".codex")
         # Codex names its thread only once it has the prompt: that thread is
         # the topic's, and its rollout file is in the folder's home.
         session = first(events, "init")["session_id"]
