@@ -52,7 +52,8 @@ private slots:
         run = cli.run({QStringLiteral("connector"), QStringLiteral("check"),
                        QStringLiteral(ARIZUKO_TEST_DEFINITIONS)});
         QCOMPARE(run.exitCode, 0);
-        QVERIFY2(run.out.contains(": ok, 7 tools of testsvc,testbasic"), run.out.constData());
+        QVERIFY2(run.out.contains(": ok, 8 tools of testsvc,testbasic,testquery"),
+                 run.out.constData());
 
         // A broken file in the data directory is left out, the rest load.
         QVERIFY(QDir().mkpath(dir.filePath(QStringLiteral("data/connectors"))));
