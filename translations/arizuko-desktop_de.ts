@@ -2371,6 +2371,10 @@ im Ordner „%2“. Die nächsten Durchläufe von %2 und seinen Unterordnern dü
         <source>Granted by</source>
         <translation>Erteilt von</translation>
     </message>
+    <message>
+        <source>%1 enters the agent&apos;s environment in the guest: its value leaves the host&apos;s control (the agent can send it to any host the allowlist allows); a connector keeps the key on the host and calls the API for the agent</source>
+        <translation>%1 gelangt in die Umgebung des Agenten im Gast: Sein Wert entzieht sich der Kontrolle des Hosts (der Agent kann ihn an jeden Host senden, den die Zulassungsliste erlaubt); ein Konnektor behält den Schlüssel auf dem Host und ruft die API für den Agenten auf</translation>
+    </message>
 </context>
 <context>
     <name>arizuko::models::NetworkDecisionModel</name>

@@ -2,6 +2,7 @@
 // say what each folder's agent may do through tools, and the membership graph.
 
 #include "commands.h"
+#include "models/grant_model.h"
 #include "policy/action.h"
 #include "policy/policy.h"
 #include "subcommands.h"
@@ -118,11 +119,8 @@ Exit add(Context &context, const QStringList &arguments)
             context.out() << "grant " << policy::describeGrant(*added) << "\n";
         if (const QString key = policy::shellEnvKey(added->action);
             !key.isEmpty() && added->effect == policy::Effect::Allow) {
-            context.err() << "warning: " << key << " now enters the agent's environment in "
-                          << "the guest: its value leaves the host's control (the agent can "
-                          << "send it to any host the allowlist allows). A connector keeps the "
-                          << "key on the host and calls the API for the agent (arizukoctl "
-                          << "connector list).\n";
+            context.err() << "warning: " << models::GrantModel::shellEnvWarning(key)
+                          << " (arizukoctl connector list).\n";
             context.err().flush();
         }
         return Exit::Ok;

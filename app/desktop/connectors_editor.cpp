@@ -19,6 +19,7 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScopedValueRollback>
 #include <QTableView>
 #include <QVBoxLayout>
 #include <QtConcurrent>
@@ -29,6 +30,18 @@ namespace {
 
 // The scrubbed answer is shown this far; the rest is the agent's to read.
 constexpr qsizetype shownOutputChars = 8000;
+
+// What the Try fields of an operation look like: fields made for the same
+// spec are kept as they are, with what was typed and where the cursor is.
+QStringList fieldSpec(const connectors::Operation *operation)
+{
+    if (!operation || !operation->isRead())
+        return {};
+    QStringList spec{operation->tool};
+    for (const connectors::Parameter &parameter : operation->parameters)
+        spec << parameter.name << QString::number(parameter.required) << parameter.description;
+    return spec;
+}
 
 } // namespace
 
@@ -112,6 +125,12 @@ ConnectorsEditor::ConnectorsEditor(store::Store &store, store::StoreWatcher *wat
     layout->addWidget(m_status);
     layout->addWidget(buttons);
     resize(1000, 820);
+    // Tab follows the page from top to bottom; an operation's fields, made
+    // later, go in before Try (showFields).
+    m_tabAfterFields = {m_try, m_tryOutput, buttons->button(QDialogButtonBox::Close)};
+    setTabChain(
+        QList<QWidget *>{m_folder, reloadButton, m_connectorView, m_setSecret, m_operationView} +
+        m_tabAfterFields);
 
     connect(&m_watcher, &QFutureWatcher<models::ConnectorOverview>::finished, this,
             &ConnectorsEditor::showOverview);
@@ -182,23 +201,29 @@ void ConnectorsEditor::showOverview()
         return;
     }
     m_overview = overview;
-    // The selection survives the reset by name.
+    // The selection survives the reset by name. The fields follow the
+    // operation it ends on, not each step there, so the same operation keeps
+    // what was typed into them.
     const QString service = currentService();
     const QString tool =
         m_operationView->currentIndex().data(models::ConnectorOperationModel::ToolRole).toString();
-    m_connectors->setOverview(m_overview);
-    m_connectorView->resizeColumnsToContents();
+    {
+        const QScopedValueRollback restoring(m_restoringSelection, true);
+        m_connectors->setOverview(m_overview);
+        m_connectorView->resizeColumnsToContents();
+        const int row = m_connectors->rowOf(service);
+        m_connectorView->selectRow(row < 0 ? 0 : row);
+        selectConnector();
+        if (const int operation = m_operations->rowOf(tool); operation >= 0)
+            m_operationView->selectRow(operation);
+    }
+    selectOperation();
     QStringList errors;
     for (const QString &error : std::as_const(m_overview.errors))
         errors << printable(error, 400);
     m_errors->setText(tr("Definition files left out (the others are in use):\n%1")
                           .arg(errors.join(QLatin1Char('\n'))));
     m_errors->setVisible(!errors.isEmpty());
-    const int row = m_connectors->rowOf(service);
-    m_connectorView->selectRow(row < 0 ? 0 : row);
-    selectConnector();
-    if (const int operation = m_operations->rowOf(tool); operation >= 0)
-        m_operationView->selectRow(operation);
     m_status->setText(m_overview.problem.isEmpty()
                           ? QString()
                           : tr("Partly shown: %1").arg(printable(m_overview.problem, 400)));
@@ -237,9 +262,8 @@ void ConnectorsEditor::selectConnector()
 
 void ConnectorsEditor::selectOperation()
 {
-    while (m_parameters->rowCount() > 0)
-        m_parameters->removeRow(0);
-    m_values.clear();
+    if (m_restoringSelection)
+        return;
     const connectors::Operation *operation =
         m_operations->operation(m_operationView->currentIndex().row());
     const bool readable = operation && operation->isRead();
@@ -248,23 +272,48 @@ void ConnectorsEditor::selectOperation()
         m_tryStatus->setProperty("error", false);
         m_tryStatus->setText(tryHint(operation));
     }
-    if (readable) {
-        for (const connectors::Parameter &parameter : operation->parameters) {
-            auto *value = new QLineEdit(m_tryBox);
-            value->setObjectName(QStringLiteral("param-") + parameter.name);
-            value->setAccessibleName(parameter.name);
-            value->setPlaceholderText(parameter.required
-                                          ? parameter.description
-                                          : tr("optional: %1").arg(parameter.description));
-            value->setProperty("parameter", parameter.name);
-            connect(value, &QLineEdit::returnPressed, this, &ConnectorsEditor::tryOperation);
-            m_parameters->addRow(parameter.required ? tr("%1 (required):").arg(parameter.name)
-                                                    : QStringLiteral("%1:").arg(parameter.name),
-                                 value);
-            m_values << value;
-        }
+    if (QStringList spec = fieldSpec(operation); spec != m_fieldSpec) {
+        m_fieldSpec = std::move(spec);
+        showFields(readable ? operation : nullptr);
     }
     m_try->setEnabled(readable && !currentFolder().isEmpty() && m_trying.isEmpty());
+}
+
+void ConnectorsEditor::showFields(const connectors::Operation *operation)
+{
+    while (m_parameters->rowCount() > 0)
+        m_parameters->removeRow(0);
+    m_values.clear();
+    if (!operation)
+        return;
+    // Each label is its field's buddy (QFormLayout sets it), so a screen
+    // reader names the field; no mnemonic, as the names come from the
+    // definition and would take the dialog's letters. A new field joins the
+    // tab chain at its end, behind the button box, which passes focus on to
+    // Close: the fields are moved to follow the operations instead, and Try
+    // and the rest follow them.
+    for (const connectors::Parameter &parameter : operation->parameters) {
+        auto *value = new QLineEdit(m_tryBox);
+        value->setObjectName(QStringLiteral("param-") + parameter.name);
+        value->setAccessibleName(parameter.name);
+        value->setPlaceholderText(parameter.required
+                                      ? parameter.description
+                                      : tr("optional: %1").arg(parameter.description));
+        value->setProperty("parameter", parameter.name);
+        connect(value, &QLineEdit::returnPressed, this, &ConnectorsEditor::tryOperation);
+        m_parameters->addRow(parameter.required ? tr("%1 (required):").arg(parameter.name)
+                                                : QStringLiteral("%1:").arg(parameter.name),
+                             value);
+        m_values << value;
+    }
+    setTabChain(QList<QWidget *>{m_operationView} +
+                QList<QWidget *>(m_values.cbegin(), m_values.cend()) + m_tabAfterFields);
+}
+
+void ConnectorsEditor::setTabChain(const QList<QWidget *> &widgets)
+{
+    for (qsizetype i = 1; i < widgets.size(); ++i)
+        setTabOrder(widgets.at(i - 1), widgets.at(i));
 }
 
 QString ConnectorsEditor::tryHint(const connectors::Operation *operation) const

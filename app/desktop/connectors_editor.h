@@ -62,6 +62,8 @@ private:
     void showOverview();
     void selectConnector();
     void selectOperation();
+    void showFields(const connectors::Operation *operation);
+    void setTabChain(const QList<QWidget *> &widgets);
     QString tryHint(const connectors::Operation *operation) const;
     void tryOperation();
     void showTried(const QString &folder, const QString &tool, const QString &text, bool isError);
@@ -85,7 +87,13 @@ private:
     QGroupBox *m_tryBox;
     QFormLayout *m_parameters;
     QList<QLineEdit *> m_values;
+    // What the fields were made from (see fieldSpec), and whether the
+    // overview is being shown again, when the rows are chosen in steps.
+    QStringList m_fieldSpec;
+    bool m_restoringSelection = false;
     QPushButton *m_try;
+    // Try, its answer and Close: in the tab chain after the fields.
+    QList<QWidget *> m_tabAfterFields;
     QLabel *m_tryStatus;
     QPlainTextEdit *m_tryOutput;
     QString m_trying; // the tool of the Try in flight, or empty

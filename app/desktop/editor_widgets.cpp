@@ -20,6 +20,9 @@ QTableView *makeReadOnlyTable(QWidget *parent, const QString &objectName,
     table->setSelectionMode(QAbstractItemView::SingleSelection);
     // Rows change through the editor's own form, never in place.
     table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    // A row is chosen with the arrow keys; Tab goes on to the next control
+    // instead of walking the row's cells (and on into the next row).
+    table->setTabKeyNavigation(false);
     table->verticalHeader()->hide();
     table->setWordWrap(false);
     table->horizontalHeader()->setStretchLastSection(true);

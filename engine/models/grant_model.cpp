@@ -71,7 +71,17 @@ QString GrantModel::broadReason(const policy::Grant &grant)
         reasons << tr("scope ** is every folder");
     if (grant.principal.contains(u'*'))
         reasons << tr("principal %1 is many folders").arg(grant.principal);
+    if (const QString key = policy::shellEnvKey(grant.action); !key.isEmpty())
+        reasons << shellEnvWarning(key);
     return reasons.join(u"; ");
+}
+
+QString GrantModel::shellEnvWarning(const QString &key)
+{
+    return tr("%1 enters the agent's environment in the guest: its value leaves the host's "
+              "control (the agent can send it to any host the allowlist allows); a connector "
+              "keeps the key on the host and calls the API for the agent")
+        .arg(key);
 }
 
 Result<policy::Grant> GrantModel::add(const policy::Grant &grant)

@@ -52,9 +52,12 @@ public:
     // "NAME=GLOB NAME=GLOB", the form `grant list` prints.
     static Result<policy::GrantParams> parseParams(const QString &text);
     static QString paramsText(const policy::GrantParams &params);
-    // Why a row reaches further than one folder's tools, or empty: such rows
-    // are added only once the person confirms.
+    // Why a row reaches further than one folder's tools or lets a secret out
+    // of the host, or empty: such rows are added only once the person confirms.
     static QString broadReason(const policy::Grant &grant);
+    // What a shell:env:<KEY> allow row does with the key, and the better way;
+    // the window and arizukoctl grant add say the same.
+    static QString shellEnvWarning(const QString &key);
 
     Result<policy::Grant> add(const policy::Grant &grant);
     Result<void> removeGrant(int row);

@@ -5,9 +5,10 @@
 // which grant (and follows a revoke made with arizukoctl), whether each
 // secret is set up the tree, and "Try" makes a real HTTPS call on the
 // engine thread to a loopback server whose CA only this test trusts, while
-// the window keeps turning. Then a connector call made by the real engine
-// shows in the window's transcript with its method, path and status, and
-// the key nowhere on the page.
+// the window keeps turning; its fields are reached by keyboard and keep
+// what was typed when a grant change reads the view again. Then a connector
+// call made by the real engine shows in the window's transcript with its
+// method, path and status, and the key nowhere on the page.
 
 #include "agent/agent_events.h"
 #include "connectors_editor.h"
@@ -303,6 +304,74 @@ private slots:
         QVERIFY2(meter.longestStallMs() < 1500,
                  qPrintable(QStringLiteral("longest stall %1 ms").arg(meter.longestStallMs())));
         qInfo("longest GUI stall during a hanging Try: %lld ms", meter.longestStallMs());
+    }
+
+    // Try by keyboard: Tab from the operation list reaches the operation's
+    // fields in order, then Try; and a grant changed meanwhile (the view
+    // read again) leaves what was typed, and the cursor, where they were.
+    void keyboardReachesTheFieldsAndAReloadKeepsThem()
+    {
+        auto settings = turns::RunnerSettings::fromEnvironment();
+        QVERIFY(settings);
+        MainWindow window(*m_store, *settings);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QTest::keySequence(&window, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
+        QTRY_VERIFY(window.findChild<ConnectorsEditor *>());
+        ConnectorsEditor &editor = *window.findChild<ConnectorsEditor *>();
+        QSignalSpy loaded(&editor, &ConnectorsEditor::loaded);
+        // Xvfb has no window manager to hand the new window the keyboard.
+        editor.activateWindow();
+        QTRY_COMPARE(QApplication::activeWindow(), &editor);
+        QVERIFY(!loaded.isEmpty() || loaded.wait(15000));
+        auto *folder = child<QComboBox>(editor, "folder");
+        folder->setCurrentIndex(folder->findData(QStringLiteral("corp/eng")));
+        QVERIFY(loaded.wait(15000));
+        chooseOperation(editor, "testsvc", "testsvc_get_item");
+
+        auto *operationView = child<QTableView>(editor, "operations");
+        auto *id = child<QLineEdit>(editor, "param-id");
+        auto *query = child<QLineEdit>(editor, "param-q");
+        auto *tryButton = child<QPushButton>(editor, "try");
+        // The fields are shown once the event loop turns, as for a person.
+        QTRY_VERIFY(id->isVisible());
+        operationView->setFocus();
+        QTest::keyClick(operationView, Qt::Key_Tab);
+        QCOMPARE(QApplication::focusWidget(), id);
+        QTest::keyClicks(id, QStringLiteral("42"));
+        QTest::keyClick(id, Qt::Key_Tab);
+        QCOMPARE(QApplication::focusWidget(), query);
+        QTest::keyClicks(query, QStringLiteral("open"));
+        QTest::keyClick(query, Qt::Key_Tab);
+        QCOMPARE(QApplication::focusWidget(), tryButton);
+        QTest::keyClick(tryButton, Qt::Key_Tab, Qt::ShiftModifier);
+        QCOMPARE(QApplication::focusWidget(), query);
+        QTest::keyClick(query, Qt::Key_End); // Tab selected the text; go on after it
+
+        // A grant added by arizukoctl: the view is read again (another
+        // operation turns visible) while the person is in the query field.
+        const int huge = rowOfTool(editor.operations(), "testsvc_huge");
+        QCOMPARE(cell(editor.operations(), huge, models::ConnectorOperationModel::VisibleColumn),
+                 QStringLiteral("hidden"));
+        const CtlResult added =
+            arizukoctl(m_dir.path(),
+                       {QStringLiteral("grant"), QStringLiteral("add"), QStringLiteral("corp/eng"),
+                        QStringLiteral("ext:testsvc:misc:huge"), QStringLiteral("corp/eng")});
+        QVERIFY2(added.exitCode == 0, added.err.constData());
+        QTRY_COMPARE_WITH_TIMEOUT(cell(editor.operations(),
+                                       rowOfTool(editor.operations(), "testsvc_huge"),
+                                       models::ConnectorOperationModel::VisibleColumn),
+                                  QStringLiteral("visible"), 15000);
+        QCOMPARE(operationView->currentIndex().data(models::ConnectorOperationModel::ToolRole),
+                 QVariant(QStringLiteral("testsvc_get_item")));
+        QCOMPARE(child<QLineEdit>(editor, "param-id")->text(), QStringLiteral("42"));
+        QCOMPARE(child<QLineEdit>(editor, "param-q")->text(), QStringLiteral("open"));
+        QCOMPARE(QApplication::focusWidget(), child<QLineEdit>(editor, "param-q"));
+        // And the typing goes on where it was.
+        QTest::keyClicks(QApplication::focusWidget(), QStringLiteral("ed"));
+        QCOMPARE(child<QLineEdit>(editor, "param-q")->text(), QStringLiteral("opened"));
     }
 
     // The engine's own call of a connector, as a turn makes it, with the

@@ -1,7 +1,8 @@
 // The grants editor offscreen on a real store: the effective-tools preview
 // follows a grant, a deny and a revoke with the deciding row named; broad
-// grants wait for a confirmation; hostile fields are refused with the store
-// unchanged; and changes go both ways with arizukoctl.
+// grants, and a shell:env grant with its warning, wait for a confirmation;
+// hostile fields are refused with the store unchanged; and changes go both
+// ways with arizukoctl.
 
 #include "editor_test_support.h"
 #include "grants_editor.h"
@@ -132,6 +133,8 @@ private slots:
         QTest::newRow("every action") << "*" << "corp/eng";
         QTest::newRow("egress") << "egress" << "corp/eng";
         QTest::newRow("every folder") << "mcp:reply" << "**";
+        QTest::newRow("a secret into the guest") << "shell:env:GITHUB_TOKEN"
+                                                 << "corp/eng";
     }
 
     void broadGrantsWaitForConfirmation()
@@ -163,6 +166,33 @@ private slots:
                             {QStringLiteral("grant"), QStringLiteral("rm"), QString::number(id)})
                      .exitCode,
                  0);
+    }
+
+    // A shell:env grant hands the key to the agent: the form says so, names
+    // the key and points to a connector, and adds the row only once ticked.
+    void shellEnvGrantWarnsAndWaitsForConfirmation()
+    {
+        GrantsEditor editor(*m_store, nullptr, QStringLiteral("corp/eng"));
+        fill(editor, QStringLiteral("shell:env:GITHUB_TOKEN"), QStringLiteral("corp/eng"), false);
+        auto *confirm = child<QCheckBox>(editor, "confirmBroad");
+        auto *add = child<QPushButton>(editor, "add");
+        QVERIFY(!confirm->isHidden());
+        const QString warning = confirm->text();
+        QVERIFY2(warning.contains(QStringLiteral("GITHUB_TOKEN enters the agent's environment")) &&
+                     warning.contains(QStringLiteral("leaves the host's control")) &&
+                     warning.contains(QStringLiteral("a connector keeps the key on the host")),
+                 qPrintable(warning));
+        // Changing one's mind (ticked, then not) adds nothing.
+        const QByteArray before = grantsJson();
+        confirm->setChecked(true);
+        confirm->setChecked(false);
+        QVERIFY(!add->isEnabled());
+        QTest::mouseClick(add, Qt::LeftButton);
+        QCOMPARE(grantsJson(), before);
+        // A deny only keeps the key out: nothing to warn about.
+        fill(editor, QStringLiteral("shell:env:GITHUB_TOKEN"), QStringLiteral("corp/eng"), true);
+        QVERIFY(confirm->isHidden());
+        QVERIFY(add->isEnabled());
     }
 
     void changeByArizukoctlAppearsInTheOpenEditor()

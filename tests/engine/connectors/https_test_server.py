@@ -5,7 +5,8 @@ Makes its own CA and a certificate for 127.0.0.1 in DIR (so only a client
 told to trust DIR/ca.pem trusts it), listens on 127.0.0.1:0, prints the port,
 and appends one JSON line per request (method, raw target, headers, body) to
 DIR/requests.jsonl. A few paths misbehave on purpose: /echo-key answers with
-the request's credentials, /away redirects to another host, /here to itself,
+the request's credentials (its headers, its target as sent and its query
+decoded), /away redirects to another host, /here to itself,
 /slow waits, /huge streams without end.
 """
 import http.server
@@ -16,6 +17,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.parse
 
 DIR = sys.argv[1]
 
@@ -65,8 +67,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.record(body)
         path = self.path.split("?")[0]
         if path.endswith("/echo-key"):
+            query = urllib.parse.parse_qsl(urllib.parse.urlsplit(self.path).query)
             echoed = {"authorization": self.headers.get("Authorization"),
-                      "x-api-key": self.headers.get("X-Api-Key"), "target": self.path}
+                      "x-api-key": self.headers.get("X-Api-Key"), "target": self.path,
+                      "query": dict(query)}
             return self.reply(200, json.dumps(echoed).encode())
         if path.endswith("/away"):
             return self.reply(302, b"{}", [("Location", "https://127.0.0.2:%d/stolen" %

@@ -1,8 +1,9 @@
 // Connectors over a real store, live grants and a loopback HTTPS server
 // whose CA only this test trusts: what tools/list shows, that a granted
 // call reaches exactly the declared method and path with the key where the
-// definition puts it, that everything else is refused before any request,
-// and that the key never comes back. Then the TOML checks.
+// definition puts it (a header, bearer, basic or the query), that everything
+// else is refused before any request, and that the key never comes back.
+// Then the TOML checks.
 
 #include "audit/audit_log.h"
 #include "connectors/connector_broker.h"
@@ -32,6 +33,10 @@ const QByteArray headerKey = "hk-5f1e9c2b7a";
 const QByteArray bearerKey = "ghp_test_0c9d8e7f6a5b";
 const QByteArray basicUser = "connector-user";
 const QByteArray basicPassword = "pw-77aa66bb55cc";
+// '+', '/' and '=' are percent-encoded in a query, so the key travels in
+// another form than it is stored in.
+const QByteArray queryKey = "qk+7f/3a=9b~c";
+const QByteArray queryKeyEncoded = "qk%2B7f%2F3a%3D9b~c";
 
 QByteArray userDefinition()
 {
@@ -153,7 +158,8 @@ private:
         QFile wal(m_fixture->store().databasePath() + QStringLiteral("-wal"));
         if (wal.open(QIODevice::ReadOnly))
             bytes += wal.readAll();
-        for (const QByteArray &key : {headerKey, bearerKey, basicPassword})
+        for (const QByteArray &key :
+             {headerKey, bearerKey, basicPassword, queryKey, queryKeyEncoded})
             QVERIFY2(!bytes.contains(key), key.constData());
     }
 
@@ -196,6 +202,7 @@ private slots:
         setSecret(QStringLiteral("corp"), QStringLiteral("GITHUB_TOKEN"), bearerKey);
         setSecret(QStringLiteral("corp/eng"), QStringLiteral("BASIC_USER"), basicUser);
         setSecret(QStringLiteral("corp"), QStringLiteral("BASIC_PASSWORD"), basicPassword);
+        setSecret(QStringLiteral("corp/eng"), QStringLiteral("TESTQUERY_KEY"), queryKey);
         bind();
     }
 
@@ -210,10 +217,11 @@ private slots:
     {
         const auto &catalogue = m_tools->connectors();
         QVERIFY2(catalogue.errors().isEmpty(), qPrintable(catalogue.errors().join(u'\n')));
-        for (const char *tool : {"github_get_issue", "github_list_issues", "github_create_issue",
-                                 "github_list_issue_comments", "github_create_issue_comment",
-                                 "github_create_pull_request", "github_get_file",
-                                 "gitlab_get_issue", "testsvc_get_item", "testbasic_echo"})
+        for (const char *tool :
+             {"github_get_issue", "github_list_issues", "github_create_issue",
+              "github_list_issue_comments", "github_create_issue_comment",
+              "github_create_pull_request", "github_get_file", "gitlab_get_issue",
+              "testsvc_get_item", "testbasic_echo", "testquery_echo"})
             QVERIFY2(catalogue.find(QString::fromLatin1(tool)).operation, tool);
     }
 
@@ -483,6 +491,51 @@ private slots:
                      .toString()
                      .toUtf8(),
                  "Basic " + credential);
+        verifyNoKeyInDatabase();
+    }
+
+    // apikey-query: the key travels in the declared query parameter, after
+    // the agent's own, and in no header; an answer echoing it (as sent,
+    // percent-encoded, and decoded) comes back scrubbed; the path the
+    // transcript and the audit row show leaves the query, and so the key, out.
+    void apiKeyQueryKeyTravelsInItsParameterOnly()
+    {
+        grant(QStringLiteral("ext:testquery:echo"));
+        QSignalSpy called(m_tools.get(), &TurnTools::connectorCalled);
+        const auto [text, isError] =
+            call(QStringLiteral("testquery_echo"), {{QStringLiteral("q"), QStringLiteral("a b")}});
+        QVERIFY2(!isError, qPrintable(text));
+        QCOMPARE(requests().size(), 1);
+        const QJsonObject sent = requests().last();
+        QCOMPARE(sent.value(QStringLiteral("target")).toString().toUtf8(),
+                 "/v1/echo-key?q=a%20b&api_key=" + queryKeyEncoded);
+        const QJsonObject headers = sent.value(QStringLiteral("headers")).toObject();
+        QVERIFY(!headers.contains(QStringLiteral("authorization")));
+        QVERIFY(!headers.contains(QStringLiteral("x-api-key")));
+
+        QVERIFY2(text.startsWith(QStringLiteral("GET /v1/echo-key → HTTP 200")), qPrintable(text));
+        QVERIFY2(!text.toUtf8().contains(queryKey), qPrintable(text));
+        QVERIFY2(!text.toUtf8().contains(queryKeyEncoded), qPrintable(text));
+        // Both echoes are there, each in place of the key.
+        QVERIFY2(text.contains(QStringLiteral("api_key=[secret TESTQUERY_KEY]")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("\"api_key\": \"[secret TESTQUERY_KEY]\"")),
+                 qPrintable(text));
+
+        QCOMPARE(called.size(), 1);
+        const QJsonObject shown = called.first().first().toJsonObject();
+        QCOMPARE(shown.value(QStringLiteral("path")).toString(), QStringLiteral("/v1/echo-key"));
+        const QList<audit::Entry> rows = connectorAudit();
+        QCOMPARE(rows.size(), 1);
+        QCOMPARE(rows.last().detail.value(QStringLiteral("path")).toString(),
+                 QStringLiteral("/v1/echo-key"));
+        QCOMPARE(rows.last().detail.value(QStringLiteral("keys")).toArray(),
+                 QJsonArray{QStringLiteral("TESTQUERY_KEY")});
+        for (const QByteArray &recorded :
+             {QJsonDocument(shown).toJson(), QJsonDocument(rows.last().detail).toJson()}) {
+            QVERIFY2(!recorded.contains(queryKey) && !recorded.contains(queryKeyEncoded) &&
+                         !recorded.contains("api_key"),
+                     recorded.constData());
+        }
         verifyNoKeyInDatabase();
     }
 

@@ -42,6 +42,25 @@ QStringList planLines(const manifest::ImportPlan &plan)
     return lines;
 }
 
+// The store's connector grants (ext: and shell:env: actions), one line each,
+// with everything a manifest carries of them.
+QStringList connectorGrants(store::Store &store)
+{
+    QSqlQuery query(store.database());
+    if (!query.exec(QStringLiteral(
+            "SELECT principal, action, scope, effect, params, granted_by, granted_at FROM acl "
+            "WHERE action LIKE 'ext:%' OR action LIKE 'shell:env:%' ORDER BY action, principal")))
+        qFatal("%s", qPrintable(query.lastError().text()));
+    QStringList rows;
+    while (query.next()) {
+        QStringList fields;
+        for (int column = 0; column < 7; ++column)
+            fields << query.value(column).toString();
+        rows << fields.join(u'|');
+    }
+    return rows;
+}
+
 QByteArray fileHash(const QString &path)
 {
     return QCryptographicHash::hash(readFile(path), QCryptographicHash::Sha256);
@@ -67,6 +86,36 @@ private slots:
         const Result<manifest::ImportPlan> again = manifest::planImport(target.store(), first);
         QVERIFY(again);
         QVERIFY2(again->changesNothing(), qPrintable(planLines(*again).join(u'\n')));
+    }
+
+    // docs/export.md, "Connectors": ext: grants (globs and denies too) and
+    // shell:env: grants are acl rows like any other, their action written as
+    // it is, and an import brings them back as they were.
+    void connectorGrantsTravelAsAclRows()
+    {
+        ExportFixture source;
+        const QStringList exported = connectorGrants(source.store());
+        QCOMPARE(exported.size(), 3);
+        const QByteArray manifest = fullManifest(source.store());
+        for (const char *row : {"  - principal: folder:acme\n"
+                                "    action: ext:github:**\n"
+                                "    scope: acme\n"
+                                "    effect: allow\n",
+                                "  - principal: folder:beta\n"
+                                "    action: ext:github:*:write\n"
+                                "    scope: beta\n"
+                                "    effect: deny\n",
+                                "  - principal: folder:acme/support\n"
+                                "    action: shell:env:GITHUB_TOKEN\n"
+                                "    scope: acme/support\n"
+                                "    effect: allow\n"})
+            QVERIFY2(manifest.contains(row), row);
+
+        ExportFixture target(false);
+        const Result<manifest::ImportPlan> applied =
+            manifest::applyImport(target.store(), manifest, QStringLiteral("test"));
+        QVERIFY2(applied, qPrintable(applied ? QString() : applied.error().message));
+        QCOMPARE(connectorGrants(target.store()), exported);
     }
 
     void importCreatesFolderHomes()

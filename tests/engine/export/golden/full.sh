@@ -6,7 +6,7 @@ JID_PREFIX="${JID_PREFIX:-desktop}"
 # warning: groups: arizuko has no display names; the names of acme are not exported
 # warning: secrets: names only, never values; apply does not write secrets, set each one on the server with `arizuko secret <inst> set <folder> KEY --value V`
 # warning: acl: arizuko does not carry WITH GRANT OPTION; these rows lose it: acme/support|egress|acme/support|allow|
-# warning: acl: applying this manifest replaces EVERY acl row on the server with the 16 row(s) here; rows the server holds that are not listed are deleted
+# warning: acl: applying this manifest replaces EVERY acl row on the server with the 19 row(s) here; rows the server holds that are not listed are deleted
 # warning: acl_membership: applying this manifest replaces EVERY acl_membership row on the server with the 5 row(s) here; rows the server holds that are not listed are deleted
 # warning: routes: applying this manifest replaces EVERY routes row on the server with the 3 row(s) here; rows the server holds that are not listed are deleted
 # left out: network_rules acme/support|tracker.example| (deny): a deny rule: arizuko has allow rules only
@@ -32,6 +32,9 @@ arizuko route "$INST" 'add' 'platform=slack' 'acme/support#observe' --seq 10
 # no CLI for this grant (deny or params): allow folder:acme mcp:send_file acme/** params=jid=telegram:*
 arizuko group "$INST" 'grant' 'folder:acme/support' 'acme/support' 'egress'
 # no CLI for this grant (deny or params): deny folder:beta admin beta params=
+arizuko group "$INST" 'grant' 'folder:acme' 'acme' 'ext:github:**'
+# no CLI for this grant (deny or params): deny folder:beta ext:github:*:write beta params=
+arizuko group "$INST" 'grant' 'folder:acme/support' 'acme/support' 'shell:env:GITHUB_TOKEN'
 # no CLI for memberships: folder:acme -> role:member
 # no CLI for memberships: folder:acme/support -> role:member
 # no CLI for memberships: folder:acme/support -> role:support
