@@ -1,8 +1,8 @@
 // The history of a folder home on real files: a turn's changes and diffs
 // are exact, an undo restores the before state byte for byte and leaves a
 // later change alone, and a hostile home (links out, hard links, FIFOs,
-// sockets, devices, a huge sparse file, many files) is recorded without
-// reading anything outside it, hanging or running out of memory.
+// sockets, devices, mounts, a huge sparse file, many files) is recorded
+// without reading anything outside it, hanging or running out of memory.
 
 #include "history/home_history.h"
 #include "history/tree_names.h"
@@ -18,7 +18,9 @@
 #include <cerrno>
 #include <fcntl.h>
 #include <git2.h>
+#include <sched.h>
 #include <sys/inotify.h>
+#include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -471,6 +473,53 @@ private slots:
         const auto changes = h.changes(QStringLiteral("turn-device"), true);
         QVERIFY(changes);
         QCOMPARE(summary(*changes), QStringList{QStringLiteral("skipped null device")});
+    }
+
+    // A directory or a single file mounted into the home from another
+    // filesystem shows that filesystem's content, not the home's.
+    void whatIsMountedFromAnotherFilesystemIsListedAndNeverRead()
+    {
+        if (::geteuid() != 0)
+            QFAIL("mounting needs root; CI runs this test as root");
+        // A mount namespace of this thread's own, private: the mounts never
+        // reach the host and go with the test process whatever happens.
+        QVERIFY(::unshare(CLONE_NEWNS) == 0);
+        QVERIFY(::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) == 0);
+        const QString other = m_outside->filePath(QStringLiteral("other"));
+        QVERIFY(QDir().mkpath(other));
+        QVERIFY(::mount("tmpfs", QFile::encodeName(other).constData(), "tmpfs", 0, nullptr) == 0);
+        QStringList mounted{other};
+        const auto unmount = qScopeGuard([&mounted] {
+            for (auto at = mounted.crbegin(); at != mounted.crend(); ++at)
+                ::umount2(QFile::encodeName(*at).constData(), MNT_DETACH);
+        });
+        const QString secret = other + QStringLiteral("/secret.txt");
+        write(secret, "MOUNTED SECRET\n");
+        write(other + QStringLiteral("/dir/key"), "KEY\n");
+        HomeHistory h = history();
+        AccessWatch watch;
+        turn(h, QStringLiteral("turn-mounts"), [&] {
+            write(home(QStringLiteral("bound.txt")), "");
+            QVERIFY(QDir().mkpath(home(QStringLiteral("bound-dir"))));
+            for (const auto &[source, target] :
+                 {std::pair{secret, home(QStringLiteral("bound.txt"))},
+                  std::pair{other + QStringLiteral("/dir"), home(QStringLiteral("bound-dir"))}}) {
+                QVERIFY(::mount(QFile::encodeName(source).constData(),
+                                QFile::encodeName(target).constData(), nullptr, MS_BIND,
+                                nullptr) == 0);
+                mounted << target;
+            }
+            QCOMPARE(read(home(QStringLiteral("bound.txt"))), QByteArray("MOUNTED SECRET\n"));
+            QVERIFY(watch.watch(secret));
+            QVERIFY(watch.watch(other + QStringLiteral("/dir")));
+            QVERIFY(watch.watch(other + QStringLiteral("/dir/key")));
+        });
+        QCOMPARE(watch.events(), 0);
+        const auto changes = h.changes(QStringLiteral("turn-mounts"), true);
+        QVERIFY(changes);
+        QCOMPARE(summary(*changes),
+                 (QStringList{QStringLiteral("skipped bound-dir other filesystem"),
+                              QStringLiteral("skipped bound.txt other filesystem")}));
     }
 
     void undoNeverWritesThroughAPlantedLink()
