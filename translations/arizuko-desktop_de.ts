@@ -1969,10 +1969,6 @@ Wird vor dem Start festgelegt: Setzen Sie ARIZUKO_DATA_DIR (arizukoctl: --data-d
         <translation>Die Änderungen des Durchlaufs konnten nicht gelesen werden: %1</translation>
     </message>
     <message>
-        <source>over the size limit: recorded by its size and hash only</source>
-        <translation>über der Größengrenze: nur mit Größe und Hash erfasst</translation>
-    </message>
-    <message>
         <source>its diff is in the turn panel&apos;s Changes tab</source>
         <translation>sein Diff steht im Reiter „Änderungen“ des Durchlaufs</translation>
     </message>
@@ -2046,6 +2042,13 @@ Wird vor dem Start festgelegt: Setzen Sie ARIZUKO_DATA_DIR (arizukoctl: --data-d
     <message>
         <source>Earlier events could not be read: %1</source>
         <translation>Frühere Ereignisse konnten nicht gelesen werden: %1</translation>
+    </message>
+</context>
+<context>
+    <name>arizuko::desktop::TurnChangesReader</name>
+    <message>
+        <source>over the history file limit: recorded by its size and hash only</source>
+        <translation>über der Dateigrenze des Verlaufs: nur mit Größe und Hash erfasst</translation>
     </message>
 </context>
 <context>

@@ -136,11 +136,11 @@ void ChangesPanel::load()
                 return;
             }
             for (const history::FileChange &change : changes->files) {
+                const QString note = changeNote(change);
                 auto *item = new QTreeWidgetItem(
                     m_files, {history::changeKindName(change.kind),
-                              change.why.isEmpty()
-                                  ? change.path
-                                  : QStringLiteral("%1 (%2)").arg(change.path, change.why)});
+                              note.isEmpty() ? change.path
+                                             : QStringLiteral("%1 (%2)").arg(change.path, note)});
                 item->setData(0, diffRole, change.diff);
             }
             for (const history::OverlappingTurn &other : changes->overlapping)

@@ -3,6 +3,7 @@
 #include "markdown.h"
 #include "models/network_decision_model.h"
 #include "models/turn_list_model.h"
+#include "turn_changes_reader.h"
 #include "turn_error_text.h"
 
 #include <QCoreApplication>
@@ -273,9 +274,7 @@ QJsonObject changesItem(const QString &turnId, const Result<history::TurnChanges
         ++counts[change.kind];
         if (files.size() >= changesListed)
             continue;
-        QString note = change.why;
-        if (note.isEmpty() && !change.stored)
-            note = TranscriptText::tr("over the size limit: recorded by its size and hash only");
+        QString note = changeNote(change);
         QJsonObject file{{QStringLiteral("path"), change.path},
                          {QStringLiteral("kind"), history::changeKindName(change.kind)},
                          {QStringLiteral("label"), changeKindLabel(change.kind)}};

@@ -23,6 +23,16 @@ Result<history::TurnChanges> readTurnChanges(store::Store &store, const turns::T
     return history::turnChanges(store, turn, *snapshot, true);
 }
 
+QString changeNote(const history::FileChange &change)
+{
+    if (!change.why.isEmpty())
+        return change.why;
+    // The words of the CLI's note, naming the setting as the window does.
+    return change.stored ? QString()
+                         : TurnChangesReader::tr(
+                               "over the history file limit: recorded by its size and hash only");
+}
+
 TurnChangesReader::TurnChangesReader(store::Store &store, QObject *parent)
     : QObject(parent)
     , m_store(store)

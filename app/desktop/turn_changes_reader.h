@@ -23,6 +23,10 @@ namespace arizuko::desktop {
 Result<history::SnapshotOptions> savedSnapshotOptions(store::Store &store);
 // The turn's changes with their diffs. Blocks: call it on a worker.
 Result<history::TurnChanges> readTurnChanges(store::Store &store, const turns::TurnRecord &turn);
+// What the window says beside a changed file, in the Changes tab and the
+// transcript alike: why the history skipped its name, or that it holds the
+// file by its size and hash only; empty for any other file.
+QString changeNote(const history::FileChange &change);
 
 // Reads turns' changes one at a time on its own worker and hands each back
 // as the transcript page's Changes item (transcript_items.h).

@@ -94,6 +94,9 @@ Result<void> writeRow(const QSqlDatabase &db, const PlannedRow &planned)
         return planned.row.text(spec, QString::fromLatin1(field));
     };
     const QString &resource = planned.resource;
+    // A folder the store has is changed in place, never replaced: its row
+    // keeps its home_id, so the folder keeps its home and the home's history
+    // (engine/history). A new folder gets a new id, so no history.
     if (resource == u"groups")
         return planned.kind == Kind::Add
                    ? run(db,

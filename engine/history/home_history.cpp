@@ -229,7 +229,11 @@ Result<git_oid> HomeHistory::snapshot(const QString &subject, const QString &bod
                          git_commit_lookup(&rawHead, repository, &headId) == 0;
     git_error_clear();
     const Commit head(rawHead);
-    if (hasHead && git_oid_equal(git_commit_tree_id(head.get()), &tree->tree))
+    // The same files but a name skipped anew (a socket left behind, a FIFO
+    // made) is a new snapshot too: the turn's changes list that name.
+    const QJsonObject seen = metadata(*tree);
+    if (hasHead && git_oid_equal(git_commit_tree_id(head.get()), &tree->tree) &&
+        commitMetadata(head.get()) == seen)
         return headId;
 
     git_tree *rawTree = nullptr;
@@ -242,8 +246,7 @@ Result<git_oid> HomeHistory::snapshot(const QString &subject, const QString &bod
     const Signature signature(rawSignature);
     const QByteArray message =
         (subject + QStringLiteral("\n\n") + body + QLatin1Char('\n') + metadataKey +
-         QString::fromUtf8(QJsonDocument(metadata(*tree)).toJson(QJsonDocument::Compact)) +
-         QLatin1Char('\n'))
+         QString::fromUtf8(QJsonDocument(seen).toJson(QJsonDocument::Compact)) + QLatin1Char('\n'))
             .toUtf8();
     const git_commit *parents[] = {head.get()};
     git_oid commit{};

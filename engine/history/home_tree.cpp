@@ -115,13 +115,15 @@ Result<git_oid> Walk::directory(int fd, const QByteArray &prefix, int depth)
                 continue;
             return systemError(path, QStringLiteral("inspect"), errno);
         }
+        // A mount point, a directory or a single file bound in, shows
+        // another filesystem's content, which is not the home's.
+        if (status.st_dev != m_device) {
+            skip(path, QStringLiteral("other filesystem"));
+            continue;
+        }
         std::optional<git_oid> oid;
         quint32 mode = gitMode(status);
         if (S_ISDIR(status.st_mode)) {
-            if (status.st_dev != m_device) {
-                skip(path, QStringLiteral("other filesystem"));
-                continue;
-            }
             if (depth >= maxDepth) {
                 skip(path, QStringLiteral("too deep"));
                 continue;

@@ -4,8 +4,9 @@
 // hostile (docs/security-model.md): the walk goes one directory descriptor
 // at a time with O_NOFOLLOW, records a symbolic link as a link and never
 // follows it, never opens a file with a second hard link (it may be a file
-// outside the home), skips FIFOs, sockets and devices, and records a file
-// over the size limit by its size and SHA-256 only.
+// outside the home), skips FIFOs, sockets, devices and whatever is mounted
+// from another filesystem, and records a file over the size limit by its
+// size and SHA-256 only.
 
 #include "core/result.h"
 #include "history/snapshot_index.h"

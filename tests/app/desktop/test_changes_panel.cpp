@@ -1,6 +1,7 @@
 // The turn panel's Changes tab on a real home and its real history: the
-// files a turn changed with their diffs, and "Undo this turn…" that asks
-// first, restores the files and is audited.
+// files a turn changed with their diffs (and which of them the history
+// holds by size and hash only), and "Undo this turn…" that asks first,
+// restores the files and is audited.
 
 #include "audit/audit_log.h"
 #include "changes_panel.h"
@@ -249,6 +250,32 @@ private slots:
                                                 "time")),
                  qPrintable(status));
         QVERIFY2(!status.contains(QStringLiteral("az-93cc0000")), qPrintable(status));
+    }
+
+    // Such a file cannot be restored: the tab says so as the CLI does.
+    void aFileOverTheLimitIsMarkedAsRecordedBySizeAndHashOnly()
+    {
+        const turns::TurnRecord turn = insertTurn(QStringLiteral("94dd0000-1111-4222-8333-9444"));
+        // A history that stores files of at most 64 bytes.
+        auto history = history::HomeHistory::open(m_data.path(), m_homeId, {64, false});
+        QVERIFY(history);
+        const history::TurnLabel label{turn.id, turn.topic, turn.prompt};
+        QVERIFY(history->recordBefore(label));
+        write(m_home + QStringLiteral("/large.bin"), QByteArray(100, 'x'));
+        write(m_home + QStringLiteral("/small.txt"), "small\n");
+        QVERIFY(history->recordAfter(label));
+
+        desktop::ChangesPanel panel(*m_store);
+        QSignalSpy updated(&panel, &desktop::ChangesPanel::updated);
+        panel.showTurn(turn);
+        QVERIFY(updated.wait(10000));
+        QStringList files;
+        for (int i = 0; i < panel.files()->topLevelItemCount(); ++i)
+            files << panel.files()->topLevelItem(i)->text(1);
+        files.sort();
+        QCOMPARE(files, (QStringList{QStringLiteral("large.bin (over the history file limit: "
+                                                    "recorded by its size and hash only)"),
+                                     QStringLiteral("small.txt")}));
     }
 };
 

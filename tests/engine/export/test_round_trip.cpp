@@ -1,17 +1,21 @@
 // Export -> import -> export loses nothing a manifest can carry; the plan is
-// scoped like arizuko's apply; a failing apply leaves the store as it was.
+// scoped like arizuko's apply; a failing apply leaves the store as it was;
+// a folder home's history is never exported and an import leaves it alone.
 
 #include "export/canonical_emitter.h"
 #include "export/import_plan.h"
 #include "export/manifest_reader.h"
 #include "export/projection.h"
+#include "export/script_writer.h"
 #include "export_fixture.h"
 #include "folders/folders.h"
+#include "history/home_history.h"
 
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFileInfo>
 #include <QTest>
+#include <git2.h>
 
 using namespace arizuko;
 
@@ -59,6 +63,30 @@ QStringList connectorGrants(store::Store &store)
         rows << fields.join(u'|');
     }
     return rows;
+}
+
+// What the history's references name: "refs/… <commit>" per reference.
+QStringList references(const QString &repositoryPath)
+{
+    git_libgit2_init();
+    QStringList names;
+    git_repository *repository = nullptr;
+    git_reference_iterator *iterator = nullptr;
+    if (git_repository_open_bare(&repository, QFile::encodeName(repositoryPath).constData()) == 0 &&
+        git_reference_iterator_new(&iterator, repository) == 0) {
+        git_reference *reference = nullptr;
+        while (git_reference_next(&reference, iterator) == 0) {
+            const git_oid *target = git_reference_target(reference);
+            names << QString::fromUtf8(git_reference_name(reference)) + QLatin1Char(' ') +
+                         (target ? QString::fromLatin1(git_oid_tostr_s(target)) : QString());
+            git_reference_free(reference);
+        }
+    }
+    git_reference_iterator_free(iterator);
+    git_repository_free(repository);
+    git_libgit2_shutdown();
+    names.sort();
+    return names;
 }
 
 QByteArray fileHash(const QString &path)
@@ -205,6 +233,76 @@ private slots:
         QVERIFY(applied.error().message.contains(QStringLiteral("boom")));
         QCOMPARE(fileHash(db) + fileHash(db + QStringLiteral("-wal")), before);
         QCOMPARE(homes.entryList(QDir::AllEntries | QDir::NoDotAndDotDot), homesBefore);
+    }
+
+    // The history holds what the folder's turns wrote in its home: it stays
+    // on this machine, and an import that names the folder changes its row,
+    // never its home or history.
+    void theHomeHistoryIsNeverExportedAndAnImportLeavesIt()
+    {
+        ExportFixture fixture(false);
+        folders::Folders folders(fixture.store(), QStringLiteral("test"));
+        QVERIFY(folders.add(QStringLiteral("corp")));
+        const Result<folders::Home> home = folders.home(QStringLiteral("corp"));
+        QVERIFY(home);
+        const QByteArray manifestBefore = fullManifest(fixture.store());
+        const Result<manifest::Projection> projection =
+            manifest::project(fixture.store(), manifest::ExportOptions());
+        QVERIFY(projection);
+        const QByteArray scriptBefore = manifest::scriptText(*projection);
+
+        Result<history::HomeHistory> history =
+            history::HomeHistory::open(fixture.dataDir(), home->id, {});
+        QVERIFY2(history, qPrintable(history ? QString() : history.error().message));
+        const history::TurnLabel turn{QStringLiteral("turn-1"), QStringLiteral("main"),
+                                      QStringLiteral("write a note")};
+        QVERIFY(history->recordBefore(turn));
+        QFile note(home->path + QStringLiteral("/note.txt"));
+        QVERIFY(note.open(QIODevice::WriteOnly));
+        note.write("a note the turn wrote\n");
+        note.close();
+        QVERIFY(history->recordAfter(turn));
+        const QStringList recorded = references(history->path());
+        QCOMPARE(recorded.size(), 3); // refs/heads/home, the turn's before and after
+
+        // Export: the same bytes as before the history existed, naming none of it.
+        const QByteArray exported = fullManifest(fixture.store());
+        QCOMPARE(QString::fromUtf8(exported), QString::fromUtf8(manifestBefore));
+        const Result<manifest::Projection> again =
+            manifest::project(fixture.store(), manifest::ExportOptions());
+        QVERIFY(again);
+        const QByteArray script = manifest::scriptText(*again);
+        QCOMPARE(QString::fromUtf8(script), QString::fromUtf8(scriptBefore));
+        for (const QByteArray &output : {exported, script}) {
+            QVERIFY(!output.contains(home->id.toUtf8()));
+            QVERIFY(!output.contains("history"));
+            QVERIFY(!output.contains("a note the turn wrote"));
+            for (const QString &reference : recorded)
+                QVERIFY2(!output.contains(reference.section(u' ', 1).toLatin1()),
+                         qPrintable(reference));
+        }
+
+        // An import that changes the folder's row keeps its home and history.
+        const QByteArray changed = "groups:\n"
+                                   "  - folder: corp\n"
+                                   "    product: assistant\n"
+                                   "    config: '{\"open\":1}'\n";
+        const Result<manifest::ImportPlan> applied =
+            manifest::applyImport(fixture.store(), changed, QStringLiteral("test"));
+        QVERIFY2(applied, qPrintable(applied ? QString() : applied.error().message));
+        QCOMPARE(planLines(*applied), QStringList{QStringLiteral("~ groups corp|")});
+        const Result<folders::Home> homeAfter = folders.home(QStringLiteral("corp"));
+        QVERIFY(homeAfter);
+        QCOMPARE(homeAfter->id, home->id);
+        QCOMPARE(references(history::HomeHistory::repositoryPath(fixture.dataDir(), home->id)),
+                 recorded);
+        const Result<history::HomeHistory> kept =
+            history::HomeHistory::openExisting(fixture.dataDir(), homeAfter->id, {});
+        QVERIFY2(kept, qPrintable(kept ? QString() : kept.error().message));
+        const Result<history::TurnChanges> changes = kept->changes(turn.turnId, false);
+        QVERIFY(changes);
+        QCOMPARE(changes->files.size(), 1);
+        QCOMPARE(changes->files.first().path, QStringLiteral("note.txt"));
     }
 
     void serverExportIsReadAndReEmittedByteForByte()

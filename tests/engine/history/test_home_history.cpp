@@ -1,8 +1,8 @@
 // The history of a folder home on real files: a turn's changes and diffs
 // are exact, an undo restores the before state byte for byte and leaves a
-// later change alone, and a hostile home (links out, hard links, FIFOs, a
-// huge sparse file, many files) is recorded without reading anything
-// outside it, hanging or running out of memory.
+// later change alone, and a hostile home (links out, hard links, FIFOs,
+// sockets, devices, mounts, a huge sparse file, many files) is recorded
+// without reading anything outside it, hanging or running out of memory.
 
 #include "history/home_history.h"
 #include "history/tree_names.h"
@@ -11,13 +11,20 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
+#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QTest>
+#include <algorithm>
+#include <cerrno>
 #include <fcntl.h>
 #include <git2.h>
+#include <sched.h>
 #include <sys/inotify.h>
+#include <sys/mount.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 using namespace arizuko::history;
@@ -57,6 +64,25 @@ public:
 private:
     int m_fd;
 };
+
+// A listening Unix socket bound at `path`, as a program in the home leaves
+// one; -1 when it cannot be made.
+int listenAt(const QString &path)
+{
+    sockaddr_un address{};
+    address.sun_family = AF_UNIX;
+    const QByteArray name = QFile::encodeName(path);
+    if (size_t(name.size()) >= sizeof address.sun_path)
+        return -1;
+    std::copy(name.cbegin(), name.cend(), address.sun_path);
+    const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd >= 0 && (::bind(fd, reinterpret_cast<const sockaddr *>(&address), sizeof address) != 0 ||
+                    ::listen(fd, 1) != 0)) {
+        ::close(fd);
+        return -1;
+    }
+    return fd;
+}
 
 void write(const QString &path, const QByteArray &data)
 {
@@ -360,6 +386,11 @@ private slots:
         write(linkedOutside, "HARD LINKED SECRET\n");
         HomeHistory h = history();
         AccessWatch watch;
+        int listening = -1;
+        const auto closeSocket = qScopeGuard([&listening] {
+            if (listening >= 0)
+                ::close(listening);
+        });
         turn(h, QStringLiteral("turn-hostile"), [&] {
             QVERIFY(QFile::link(canary, home(QStringLiteral("to-canary"))));
             QVERIFY(QFile::link(canaryDirectory, home(QStringLiteral("to-secrets"))));
@@ -367,6 +398,8 @@ private slots:
                            QFile::encodeName(home(QStringLiteral("hard"))).constData()) == 0);
             QVERIFY(::mkfifo(QFile::encodeName(home(QStringLiteral("fifo"))).constData(), 0600) ==
                     0);
+            listening = listenAt(home(QStringLiteral("app.sock")));
+            QVERIFY(listening >= 0);
             const int sparse =
                 ::open(QFile::encodeName(home(QStringLiteral("huge.img"))).constData(),
                        O_WRONLY | O_CREAT, 0600);
@@ -380,14 +413,18 @@ private slots:
             QCOMPARE(watch.events(), 0);
         });
         QCOMPARE(watch.events(), 0); // nothing outside the home was opened or read
+        // Nothing connected to the socket either.
+        QCOMPARE(::accept4(listening, nullptr, nullptr, SOCK_CLOEXEC), -1);
+        QCOMPARE(errno, EAGAIN);
 
         const auto changes = h.changes(QStringLiteral("turn-hostile"), true);
         QVERIFY(changes);
-        QCOMPARE(
-            summary(*changes),
-            (QStringList{QStringLiteral("added huge.img"), QStringLiteral("added to-canary"),
-                         QStringLiteral("added to-secrets"), QStringLiteral("skipped fifo fifo"),
-                         QStringLiteral("skipped hard hard link")}));
+        QCOMPARE(summary(*changes),
+                 (QStringList{QStringLiteral("added huge.img"), QStringLiteral("added to-canary"),
+                              QStringLiteral("added to-secrets"),
+                              QStringLiteral("skipped app.sock socket"),
+                              QStringLiteral("skipped fifo fifo"),
+                              QStringLiteral("skipped hard hard link")}));
         for (const FileChange &change : changes->files) {
             if (change.path == u"to-canary") {
                 QVERIFY2(change.diff.contains(QStringLiteral("new file mode 120000")),
@@ -413,6 +450,76 @@ private slots:
                 !QFileInfo(home(QStringLiteral("to-canary"))).isSymLink());
         QCOMPARE(read(canary), QByteArray("CANARY\n"));
         QCOMPARE(read(canaryDirectory + QStringLiteral("/key")), QByteArray("KEY\n"));
+    }
+
+    // A device node in the home (here one with /dev/null's numbers) would
+    // give the history whatever the device reads.
+    void aDeviceIsListedAndNeverOpened()
+    {
+        if (::geteuid() != 0)
+            QFAIL("making a device node (mknod) needs root; CI runs this test as root");
+        struct stat null
+        {
+        };
+        QVERIFY(::stat("/dev/null", &null) == 0 && S_ISCHR(null.st_mode));
+        const QByteArray device = QFile::encodeName(home(QStringLiteral("null")));
+        HomeHistory h = history();
+        AccessWatch watch;
+        turn(h, QStringLiteral("turn-device"), [&] {
+            QVERIFY(::mknod(device.constData(), S_IFCHR | 0666, null.st_rdev) == 0);
+            QVERIFY(watch.watch(home(QStringLiteral("null"))));
+        });
+        QCOMPARE(watch.events(), 0);
+        const auto changes = h.changes(QStringLiteral("turn-device"), true);
+        QVERIFY(changes);
+        QCOMPARE(summary(*changes), QStringList{QStringLiteral("skipped null device")});
+    }
+
+    // A directory or a single file mounted into the home from another
+    // filesystem shows that filesystem's content, not the home's.
+    void whatIsMountedFromAnotherFilesystemIsListedAndNeverRead()
+    {
+        if (::geteuid() != 0)
+            QFAIL("mounting needs root; CI runs this test as root");
+        // A mount namespace of this thread's own, private: the mounts never
+        // reach the host and go with the test process whatever happens.
+        QVERIFY(::unshare(CLONE_NEWNS) == 0);
+        QVERIFY(::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) == 0);
+        const QString other = m_outside->filePath(QStringLiteral("other"));
+        QVERIFY(QDir().mkpath(other));
+        QVERIFY(::mount("tmpfs", QFile::encodeName(other).constData(), "tmpfs", 0, nullptr) == 0);
+        QStringList mounted{other};
+        const auto unmount = qScopeGuard([&mounted] {
+            for (auto at = mounted.crbegin(); at != mounted.crend(); ++at)
+                ::umount2(QFile::encodeName(*at).constData(), MNT_DETACH);
+        });
+        const QString secret = other + QStringLiteral("/secret.txt");
+        write(secret, "MOUNTED SECRET\n");
+        write(other + QStringLiteral("/dir/key"), "KEY\n");
+        HomeHistory h = history();
+        AccessWatch watch;
+        turn(h, QStringLiteral("turn-mounts"), [&] {
+            write(home(QStringLiteral("bound.txt")), "");
+            QVERIFY(QDir().mkpath(home(QStringLiteral("bound-dir"))));
+            for (const auto &[source, target] :
+                 {std::pair{secret, home(QStringLiteral("bound.txt"))},
+                  std::pair{other + QStringLiteral("/dir"), home(QStringLiteral("bound-dir"))}}) {
+                QVERIFY(::mount(QFile::encodeName(source).constData(),
+                                QFile::encodeName(target).constData(), nullptr, MS_BIND,
+                                nullptr) == 0);
+                mounted << target;
+            }
+            QCOMPARE(read(home(QStringLiteral("bound.txt"))), QByteArray("MOUNTED SECRET\n"));
+            QVERIFY(watch.watch(secret));
+            QVERIFY(watch.watch(other + QStringLiteral("/dir")));
+            QVERIFY(watch.watch(other + QStringLiteral("/dir/key")));
+        });
+        QCOMPARE(watch.events(), 0);
+        const auto changes = h.changes(QStringLiteral("turn-mounts"), true);
+        QVERIFY(changes);
+        QCOMPARE(summary(*changes),
+                 (QStringList{QStringLiteral("skipped bound-dir other filesystem"),
+                              QStringLiteral("skipped bound.txt other filesystem")}));
     }
 
     void undoNeverWritesThroughAPlantedLink()
