@@ -192,7 +192,7 @@ public:
             return std::nullopt;
         }
         for (const toml::node &node : array) {
-            auto parsed = operation(*node.as_table(), connector.service);
+            auto parsed = operation(*node.as_table(), connector);
             if (!parsed)
                 return std::nullopt;
             connector.operations << *parsed;
@@ -339,8 +339,9 @@ private:
         return true;
     }
 
-    std::optional<Operation> operation(const toml::table &table, const QString &service)
+    std::optional<Operation> operation(const toml::table &table, const Connector &connector)
     {
+        const QString &service = connector.service;
         if (!onlyKeys(table,
                       {QStringLiteral("name"), QStringLiteral("scope"), QStringLiteral("method"),
                        QStringLiteral("path"), QStringLiteral("description"),
@@ -384,12 +385,13 @@ private:
         operation.method = method->toLatin1();
         operation.path = *path;
         operation.description = *description;
-        if (!parameters(table, operation) || !pathTemplate(*table.get("path"), operation))
+        if (!parameters(table, connector, operation) ||
+            !pathTemplate(*table.get("path"), operation))
             return std::nullopt;
         return operation;
     }
 
-    bool parameters(const toml::table &table, Operation &operation)
+    bool parameters(const toml::table &table, const Connector &connector, Operation &operation)
     {
         const toml::node *node = table.get("params");
         if (!node)
@@ -442,6 +444,14 @@ private:
             else {
                 fail(entry,
                      QStringLiteral("param %1: 'in' must be path, query or body").arg(*name));
+                return false;
+            }
+            // The agent's value would travel beside the key under the key's own
+            // name, and a server reading the first of the two would use the agent's.
+            if (parameter.place == ParamPlace::Query && connector.auth == AuthKind::ApiKeyQuery &&
+                name->compare(connector.authName, Qt::CaseInsensitive) == 0) {
+                fail(entry, QStringLiteral("param %1 has the name of the key's query parameter")
+                                .arg(*name));
                 return false;
             }
             if (type->isEmpty() || *type == QLatin1String("string"))

@@ -683,6 +683,11 @@ private slots:
         QTest::newRow("oversized")
             << QByteArray(70000, '#') << QStringLiteral("x.toml:1: 70000 bytes");
         QTest::newRow("nul") << head + '\0' << QStringLiteral("x.toml:1: holds a NUL byte");
+        QTest::newRow("query param named as the key")
+            << QByteArray(head + tool +
+                          "path = \"/a\"\nparams = [{name=\"Api_Key\", in=\"query\"}]\n")
+                   .replace("auth = \"bearer\"", "auth = \"apikey-query\"\nauth_name = \"api_key\"")
+            << QStringLiteral("x.toml:13: param Api_Key has the name of the key's query parameter");
         QTest::newRow("basic one key")
             << QByteArray(head + tool + "path = \"/a\"\n").replace("bearer", "basic")
             << QStringLiteral("x.toml:5: auth basic reads two secrets");
