@@ -39,6 +39,7 @@ QJsonObject operationJson(const connectors::Operation &operation)
                                       {QStringLiteral("in"), paramPlaceName(parameter.place)},
                                       {QStringLiteral("type"), paramTypeName(parameter.type)},
                                       {QStringLiteral("required"), parameter.required},
+                                      {QStringLiteral("segments"), parameter.segments},
                                       {QStringLiteral("description"), parameter.description}});
     return {{QStringLiteral("tool"), operation.tool},
             {QStringLiteral("scope"), operation.scope},
@@ -146,6 +147,7 @@ Exit show(Context &context, const QStringList &arguments)
             for (const connectors::Parameter &parameter : operation.parameters)
                 out << "  --arg " << parameter.name << "=<" << paramTypeName(parameter.type)
                     << ">  " << paramPlaceName(parameter.place)
+                    << (parameter.segments ? " (its '/' parts each a segment)" : "")
                     << (parameter.required ? ", required" : "")
                     << (parameter.description.isEmpty()
                             ? QString()

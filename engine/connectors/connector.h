@@ -47,6 +47,9 @@ struct Parameter
     ParamType type = ParamType::String;
     ParamPlace place = ParamPlace::Path;
     bool required = true;
+    // A path param whose value may be several segments (a file's path in a
+    // repository): split at `/`, each part encoded as one segment.
+    bool segments = false;
     QString description;
 };
 

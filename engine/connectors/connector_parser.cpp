@@ -415,7 +415,8 @@ private:
             const toml::table &fields = *entry.as_table();
             if (!onlyKeys(fields,
                           {QStringLiteral("name"), QStringLiteral("in"), QStringLiteral("type"),
-                           QStringLiteral("required"), QStringLiteral("description")},
+                           QStringLiteral("required"), QStringLiteral("segments"),
+                           QStringLiteral("description")},
                           QStringLiteral("a param")))
                 return false;
             Parameter parameter;
@@ -477,6 +478,20 @@ private:
                     return false;
                 }
                 parameter.required = required->as_boolean()->get();
+            }
+            if (const toml::node *segments = fields.get("segments")) {
+                if (!segments->is_boolean()) {
+                    fail(*segments, QStringLiteral("'segments' must be true or false"));
+                    return false;
+                }
+                parameter.segments = segments->as_boolean()->get();
+                if (parameter.segments &&
+                    (parameter.place != ParamPlace::Path || parameter.type != ParamType::String)) {
+                    fail(*segments, QStringLiteral("param %1: only a string path param may "
+                                                   "span segments")
+                                        .arg(*name));
+                    return false;
+                }
             }
             if (parameter.place == ParamPlace::Body && operation.method == "GET") {
                 fail(entry, QStringLiteral("param %1: a GET has no body").arg(*name));

@@ -65,6 +65,34 @@ QByteArray encodedSegment(const QString &value)
     return QUrl::toPercentEncoding(value);
 }
 
+// `.` and `..` are the two segments that mean something to a path even
+// unencoded; an empty one would merge two segments.
+bool isPlainSegment(const QString &text)
+{
+    return !text.isEmpty() && text != QLatin1String(".") && text != QLatin1String("..");
+}
+
+// A path value as the segments it fills: one segment, or, for a param that
+// spans segments, each `/`-separated part as one, none of them empty, `.`
+// or `..`.
+Result<QByteArray> encodedPathValue(const Parameter &parameter, const QString &text)
+{
+    const QStringList parts = parameter.segments ? text.split(QLatin1Char('/')) : QStringList{text};
+    const bool plain = std::all_of(parts.cbegin(), parts.cend(), isPlainSegment);
+    if (!plain || text.size() > maxPathValue)
+        return badArgument(
+            (parameter.segments
+                 ? QStringLiteral("'%1' is a path whose parts may not be empty, '.' or '..', "
+                                  "at most %2 characters")
+                 : QStringLiteral("'%1' may not be empty, '.', '..' or longer than %2 characters"))
+                .arg(parameter.name)
+                .arg(maxPathValue));
+    QByteArrayList encoded;
+    for (const QString &part : parts)
+        encoded << encodedSegment(part);
+    return encoded.join('/');
+}
+
 bool hasLineBreakOrNul(const QByteArray &value)
 {
     return value.contains('\r') || value.contains('\n') || value.contains('\0');
@@ -118,16 +146,10 @@ Result<PreparedRequest> prepareRequest(const Connector &connector, const Operati
             return value.error();
         switch (parameter.place) {
         case ParamPlace::Path: {
-            const QString text = textOf(*value);
-            // `.` and `..` are the two segments that mean something to a
-            // path even unencoded; an empty one would merge two segments.
-            if (text.isEmpty() || text == QLatin1String(".") || text == QLatin1String("..") ||
-                text.size() > maxPathValue)
-                return badArgument(QStringLiteral("'%1' may not be empty, '.', '..' or longer "
-                                                  "than %2 characters")
-                                       .arg(parameter.name)
-                                       .arg(maxPathValue));
-            segments.insert(parameter.name, encodedSegment(text));
+            const auto encoded = encodedPathValue(parameter, textOf(*value));
+            if (!encoded)
+                return encoded.error();
+            segments.insert(parameter.name, *encoded);
             break;
         }
         case ParamPlace::Query:

@@ -55,7 +55,7 @@ private slots:
         run = cli.run({QStringLiteral("connector"), QStringLiteral("check"),
                        QStringLiteral(ARIZUKO_TEST_DEFINITIONS)});
         QCOMPARE(run.exitCode, 0);
-        QVERIFY2(run.out.contains(": ok, 8 tools of testsvc,testbasic,testquery"),
+        QVERIFY2(run.out.contains(": ok, 9 tools of testsvc,testbasic,testquery"),
                  run.out.constData());
 
         // A broken file in the data directory is left out, the rest load.

@@ -448,6 +448,54 @@ private slots:
         QCOMPARE(QUrl::fromPercentEncoding(segment.toLatin1()), value.trimmed());
     }
 
+    // A param that spans segments (a file's path): its '/' parts are
+    // segments, each encoded as one, and none may climb or merge.
+    void pathsThatSpanSegmentsStayInsideTheDeclaredPath_data()
+    {
+        QTest::addColumn<QString>("value");
+        QTest::addColumn<QString>("target"); // empty: refused without a request
+        QTest::newRow("nested") << QStringLiteral("docs/sub/README.md")
+                                << QStringLiteral("/api/files/docs/sub/README.md/raw");
+        QTest::newRow("one part") << QStringLiteral("a") << QStringLiteral("/api/files/a/raw");
+        QTest::newRow("encoded dotdot") << QStringLiteral("%2e%2e/%2E%2E")
+                                        << QStringLiteral("/api/files/%252e%252e/%252E%252E/raw");
+        QTest::newRow("encoded slash")
+            << QStringLiteral("a%2F..%2Fb") << QStringLiteral("/api/files/a%252F..%252Fb/raw");
+        QTest::newRow("query and fragment")
+            << QStringLiteral("a?x=1/b#f") << QStringLiteral("/api/files/a%3Fx%3D1/b%23f/raw");
+        QTest::newRow("crlf") << QStringLiteral("a\r\nHost: evil/b")
+                              << QStringLiteral("/api/files/a%0D%0AHost%3A%20evil/b/raw");
+        QTest::newRow("backslash")
+            << QStringLiteral("..\\..\\x") << QStringLiteral("/api/files/..%5C..%5Cx/raw");
+        QTest::newRow("climb") << QStringLiteral("a/../../admin") << QString();
+        QTest::newRow("leading dotdot") << QStringLiteral("../x") << QString();
+        QTest::newRow("dot") << QStringLiteral("a/./b") << QString();
+        QTest::newRow("absolute") << QStringLiteral("/etc/passwd") << QString();
+        QTest::newRow("double slash") << QStringLiteral("a//b") << QString();
+        QTest::newRow("trailing slash") << QStringLiteral("a/") << QString();
+    }
+
+    void pathsThatSpanSegmentsStayInsideTheDeclaredPath()
+    {
+        QFETCH(QString, value);
+        QFETCH(QString, target);
+        grant(QStringLiteral("ext:testsvc:items:read"));
+        const auto [text, isError] =
+            call(QStringLiteral("testsvc_get_file"), {{QStringLiteral("path"), value}});
+        if (target.isEmpty()) {
+            QVERIFY(isError);
+            QVERIFY2(text.contains(QStringLiteral("whose parts may not be empty, '.' or '..'")),
+                     qPrintable(text));
+            QCOMPARE(requests().size(), 0);
+            return;
+        }
+        QVERIFY2(!isError, qPrintable(text));
+        QCOMPARE(requests().size(), 1);
+        QCOMPARE(requests().last().value(QStringLiteral("target")).toString(), target);
+        QVERIFY2(text.startsWith(QStringLiteral("GET ") + target + QStringLiteral(" → HTTP 200")),
+                 qPrintable(text));
+    }
+
     void redirectToAnotherHostIsRefused()
     {
         grant(QStringLiteral("ext:testsvc:misc:*"));
@@ -688,6 +736,9 @@ private slots:
                           "path = \"/a\"\nparams = [{name=\"Api_Key\", in=\"query\"}]\n")
                    .replace("auth = \"bearer\"", "auth = \"apikey-query\"\nauth_name = \"api_key\"")
             << QStringLiteral("x.toml:13: param Api_Key has the name of the key's query parameter");
+        QTest::newRow("segments on a query param")
+            << head + tool + "path = \"/a\"\nparams = [{name=\"q\", in=\"query\", segments=true}]\n"
+            << QStringLiteral("x.toml:12: param q: only a string path param may span segments");
         QTest::newRow("basic one key")
             << QByteArray(head + tool + "path = \"/a\"\n").replace("bearer", "basic")
             << QStringLiteral("x.toml:5: auth basic reads two secrets");
