@@ -14,13 +14,43 @@
 
 #include <QDateTime>
 #include <QElapsedTimer>
+#include <QFutureWatcher>
 #include <QJsonArray>
 #include <QJsonValue>
+#include <QtConcurrent/QtConcurrentRun>
 
 namespace arizuko::tools {
 namespace {
 
 const QString turnStartedKind = QStringLiteral("tools.turn-started");
+
+struct ShellSecrets
+{
+    QJsonObject environment;
+    QStringList given;
+    QStringList missing; // granted, but no folder up the tree holds it
+};
+
+// On a worker: each key's value for `folder`, from the nearest folder up
+// the tree that holds it.
+Result<ShellSecrets> readShellSecrets(store::Store &store, const QString &folder,
+                                      const QStringList &keys)
+{
+    auto secrets = secrets::SecretStore::open(store, QStringLiteral("system:shell-env"));
+    if (!secrets)
+        return secrets.error();
+    ShellSecrets read;
+    for (const QString &key : keys) {
+        const auto value = connectors::resolveFolderSecret(**secrets, folder, key);
+        if (!value) {
+            read.missing << key;
+            continue;
+        }
+        read.environment.insert(key, QString::fromUtf8(*value));
+        read.given << key;
+    }
+    return read;
+}
 
 bool isBelow(const QString &folder, const QString &ancestor)
 {
@@ -96,18 +126,49 @@ TurnTools::TurnTools(store::Store &store, TurnBinding binding, QueueTurn queue, 
 
 TurnTools::~TurnTools() = default;
 
-QJsonObject TurnTools::shellEnvironment()
+void TurnTools::readShellEnvironment(ShellEnvironmentRead read)
 {
-    auto environment = grantedEnvironment();
-    if (environment)
-        return *environment;
+    const auto keys = grantedShellKeys();
+    if (!keys) {
+        auditShellEnvironmentFailure(keys.error());
+        return read({});
+    }
+    if (keys->isEmpty())
+        return read({});
+    auto *reading = new QFutureWatcher<Result<ShellSecrets>>(this);
+    connect(reading, &QFutureWatcherBase::finished, this, [this, reading, read = std::move(read)] {
+        reading->deleteLater();
+        const Result<ShellSecrets> secrets = reading->result();
+        if (!secrets) {
+            auditShellEnvironmentFailure(secrets.error());
+            return read({});
+        }
+        const QString &folder = m_binding.folder;
+        // Nothing enters that the audit does not name.
+        if (const auto recorded = audit::AuditLog(m_store).record(
+                folder, QStringLiteral("shell-env.granted"), folder,
+                {{QStringLiteral("turn"), m_binding.turnId},
+                 {QStringLiteral("keys"), QJsonArray::fromStringList(secrets->given)},
+                 {QStringLiteral("missing"), QJsonArray::fromStringList(secrets->missing)}});
+            !recorded) {
+            auditShellEnvironmentFailure(recorded.error());
+            return read({});
+        }
+        read(secrets->environment);
+    });
+    reading->setFuture(
+        QtConcurrent::run([&store = m_store, folder = m_binding.folder, keys = *keys] {
+            return readShellSecrets(store, folder, keys);
+        }));
+}
+
+void TurnTools::auditShellEnvironmentFailure(const Error &error)
+{
     if (const auto recorded = audit::AuditLog(m_store).record(
             m_binding.folder, QStringLiteral("shell-env.failed"), m_binding.folder,
-            {{QStringLiteral("turn"), m_binding.turnId},
-             {QStringLiteral("error"), environment.error().code}});
+            {{QStringLiteral("turn"), m_binding.turnId}, {QStringLiteral("error"), error.code}});
         !recorded)
         qWarning("shell-env.failed not audited: %s", qPrintable(recorded.error().message));
-    return {};
 }
 
 bool TurnTools::grantsShellEnvironment()
@@ -136,41 +197,6 @@ Result<QStringList> TurnTools::grantedShellKeys()
             keys << key;
     }
     return keys;
-}
-
-Result<QJsonObject> TurnTools::grantedEnvironment()
-{
-    const QString &folder = m_binding.folder;
-    const auto keys = grantedShellKeys();
-    if (!keys)
-        return keys.error();
-    QJsonObject environment;
-    if (keys->isEmpty())
-        return environment;
-    auto secrets = secrets::SecretStore::open(m_store, QStringLiteral("system:shell-env"));
-    if (!secrets)
-        return secrets.error();
-    QStringList given;
-    QStringList missing;
-    for (const QString &key : std::as_const(*keys)) {
-        const auto value = connectors::resolveFolderSecret(**secrets, folder, key);
-        if (!value) {
-            missing << key;
-            continue;
-        }
-        environment.insert(key, QString::fromUtf8(*value));
-        given << key;
-    }
-    if (given.isEmpty() && missing.isEmpty())
-        return environment;
-    const auto recorded = audit::AuditLog(m_store).record(
-        folder, QStringLiteral("shell-env.granted"), folder,
-        {{QStringLiteral("turn"), m_binding.turnId},
-         {QStringLiteral("keys"), QJsonArray::fromStringList(given)},
-         {QStringLiteral("missing"), QJsonArray::fromStringList(missing)}});
-    if (!recorded)
-        return recorded.error();
-    return environment;
 }
 
 const ToolSpec *TurnTools::spec(const QString &name) const

@@ -15,6 +15,7 @@
 #include <QJsonObject>
 #include <QList>
 #include <QObject>
+#include <functional>
 #include <memory>
 #include <variant>
 
@@ -41,14 +42,19 @@ public:
     // The tools some grant lets the folder call on some folder the tool can
     // address (its own, its parent, its subfolders, any other).
     Result<QList<const ToolSpec *>> listed();
+    using ShellEnvironmentRead = std::function<void(const QJsonObject &environment)>;
     // The secrets shell:env:<KEY> grants put into the agent's environment in
     // the guest: each key an allow row names for this folder that the
     // grants allow now on it, from the nearest folder up that holds it.
     // Audited as shell-env.granted with the key names (never the values);
     // a granted key no folder holds is left out and named there. When the
     // grants or secrets cannot be read, nothing enters (shell-env.failed).
-    QJsonObject shellEnvironment();
-    // Whether shellEnvironment() would put a key into the agent's
+    // The values are read on a worker (opening the key store may wait on an
+    // OS keyring, as for a connector's call), so `read` gets them later on
+    // this thread, never after this object is gone; at once when no grant
+    // names a key.
+    void readShellEnvironment(ShellEnvironmentRead read);
+    // Whether readShellEnvironment() would put a key into the agent's
     // environment, from the grants alone: no secret is read and nothing is
     // audited. True when the grants cannot be read (it cannot tell).
     bool grantsShellEnvironment();
@@ -76,7 +82,7 @@ private:
     Result<QStringList> candidateScopes(const ToolSpec &tool);
     // The keys this folder's shell:env grants allow on it now.
     Result<QStringList> grantedShellKeys();
-    Result<QJsonObject> grantedEnvironment();
+    void auditShellEnvironmentFailure(const Error &error);
     // A catalogue tool or a connector operation by name; null when neither.
     const ToolSpec *spec(const QString &name) const;
     // The grant action of a tool: mcp:<name>, or a connector's ext: scope.

@@ -316,7 +316,15 @@ void Turn::onMachineReady()
     AZ_ASSERT(m_services && m_services->isListening(), return );
     m_specSent = true;
     m_journal->recordTiming(QStringLiteral("spec"), m_specClock.elapsed());
-    const QJsonObject secrets = m_services->shellEnvironment();
+    // The services are the turn's own: their tools, and so this callback,
+    // go with the turn.
+    m_services->readShellEnvironment([this](const QJsonObject &secrets) { sendSpec(secrets); });
+}
+
+void Turn::sendSpec(const QJsonObject &secrets)
+{
+    if (m_finished || !m_machine || m_machine->state() != GuestMachine::State::Ready)
+        return;
     // A grant added since the adoption: the started agent cannot take it.
     if (m_prestarted && !secrets.isEmpty())
         usePrestartedAgent(false, QStringLiteral("the folder grants shell:env secrets, which "

@@ -101,6 +101,8 @@ private:
     void onDomainCreated();
     // The spec, which starts the agent, once the machine holds.
     void onMachineReady();
+    // The spec line, with the folder's shell:env secrets once read.
+    void sendSpec(const QJsonObject &secrets);
     void onGuestMessage(const QJsonObject &message);
     void onGuestViolation(const QString &why);
     void onChannelClosed();

@@ -96,9 +96,11 @@ void TurnServices::startTools()
             [this](const QJsonObject &call) { emit event(QStringLiteral("connector"), call); });
 }
 
-QJsonObject TurnServices::shellEnvironment()
+void TurnServices::readShellEnvironment(std::function<void(const QJsonObject &)> read)
 {
-    return m_tools ? m_tools->shellEnvironment() : QJsonObject{};
+    if (!m_tools)
+        return read({});
+    m_tools->readShellEnvironment(std::move(read));
 }
 
 bool TurnServices::grantsShellEnvironment()

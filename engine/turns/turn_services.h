@@ -13,6 +13,7 @@
 
 #include <QJsonObject>
 #include <QObject>
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -52,8 +53,9 @@ public:
     void bind(TurnServiceBinding binding, const gateway::ProviderSettings &model);
     bool isListening() const { return m_gateway != nullptr; }
     QByteArray token() const { return m_token; }
-    // The secrets the folder's shell:env:<KEY> grants name, by key.
-    QJsonObject shellEnvironment();
+    // The secrets the folder's shell:env:<KEY> grants name, by key, read on
+    // a worker (TurnTools::readShellEnvironment); none without tools.
+    void readShellEnvironment(std::function<void(const QJsonObject &)> read);
     // Whether the grants would put any (TurnTools::grantsShellEnvironment).
     bool grantsShellEnvironment();
     // The gateway's own count of this turn's model use; none before start().
