@@ -25,9 +25,12 @@ GuestChannel::GuestChannel(QString socketPath, QObject *parent)
     });
     connect(&m_socket, &QLocalSocket::readyRead, this, &GuestChannel::readLines);
     connect(&m_socket, &QLocalSocket::disconnected, this, [this] {
+        // Our own close() aborts the socket, which is then no longer
+        // readable; the guest hanging up leaves its last lines to read.
+        if (m_closing)
+            return;
         readLines();
-        if (!m_closing)
-            emit closed();
+        emit closed();
     });
     connect(&m_socket, &QLocalSocket::errorOccurred, this,
             [this](QLocalSocket::LocalSocketError error) {
