@@ -41,13 +41,16 @@ private:
     std::unique_ptr<QLocalServer> m_server;
     QLocalSocket *m_guest = nullptr;
 
-    // A channel connected to the server, and the guest's end of it.
-    void connectChannel(GuestChannel &channel)
+    // A channel connected to the server, and the guest's end of it, which
+    // has written its first line.
+    void connectAndBoot(GuestChannel &channel)
     {
         channel.open();
         QTRY_VERIFY(m_server->hasPendingConnections() || m_server->waitForNewConnection(100));
         m_guest = m_server->nextPendingConnection();
         QVERIFY(m_guest);
+        m_guest->write(bootedLine());
+        m_guest->flush();
     }
 
 private slots:
@@ -65,9 +68,8 @@ private slots:
         GuestChannel channel(m_server->fullServerName());
         QSignalSpy messages(&channel, &GuestChannel::message);
         QSignalSpy closed(&channel, &GuestChannel::closed);
-        connectChannel(channel);
-        m_guest->write(bootedLine());
-        m_guest->flush();
+        connectAndBoot(channel);
+        QVERIFY(!QTest::currentTestFailed());
         m_guest->disconnectFromServer();
         QTRY_COMPARE(closed.size(), 1);
         QCOMPARE(messages.size(), 1);
@@ -83,9 +85,8 @@ private slots:
         GuestChannel channel(m_server->fullServerName());
         QSignalSpy messages(&channel, &GuestChannel::message);
         QSignalSpy closed(&channel, &GuestChannel::closed);
-        connectChannel(channel);
-        m_guest->write(bootedLine());
-        m_guest->flush();
+        connectAndBoot(channel);
+        QVERIFY(!QTest::currentTestFailed());
         QTRY_COMPARE(messages.size(), 1);
         QTest::failOnWarning(QRegularExpression(QStringLiteral("device not open")));
         channel.close();

@@ -120,6 +120,17 @@ class Prestart(unittest.TestCase):
         self.assertEqual(finished["state"], "done", events)
         return turn, events
 
+    def run_prestarted_turn(self, verb, topic, text):
+        """A turn the spare's started agent answered, its transcript the
+        whole conversation, in order."""
+        turn, events = self.run_turn(verb, topic, text)
+        self.assertEqual(first(events, "prestart"), {"used": True}, events)
+        order = [k for k in kinds(events) if k in ("init", "text", "tool_use", "tool_result",
+                                                   "result")]
+        self.assertEqual(order, ["init", "text", "tool_use", "tool_result", "text", "result"],
+                         events)
+        return turn, events
+
     def stored_session(self, topic):
         """The session the store keeps for corp's `topic`."""
         with self.engine.database() as db:
@@ -148,14 +159,7 @@ class Prestart(unittest.TestCase):
         before = console_log(self.engine, spare)
         self.assertNotIn("home mounted", before, "the home was mounted before the spec")
 
-        turn, events = self.run_turn("claude", "first", "probe please")
-        used = first(events, "prestart")
-        self.assertEqual(used, {"used": True}, events)
-        # The transcript is the whole conversation, in order.
-        order = [k for k in kinds(events) if k in ("init", "text", "tool_use", "tool_result",
-                                                   "result")]
-        self.assertEqual(order, ["init", "text", "tool_use", "tool_result", "text", "result"],
-                         events)
+        turn, events = self.run_prestarted_turn("claude", "first", "probe please")
         texts = [e["json"].get("text") for e in events if e["kind"] == "text"]
         self.assertEqual(texts, ["probing", "prestarted answer"])
         init = first(events, "init")
@@ -231,12 +235,7 @@ class Prestart(unittest.TestCase):
         # The folder's last turn ran pi, so its spare starts pi.
         self.run_turn("pi", "hello", "pi hello")
         spare = self.started_spare()
-        turn, events = self.run_turn("pi", "first", "pi probe")
-        self.assertEqual(first(events, "prestart"), {"used": True}, events)
-        order = [k for k in kinds(events) if k in ("init", "text", "tool_use", "tool_result",
-                                                   "result")]
-        self.assertEqual(order, ["init", "text", "tool_use", "tool_result", "text", "result"],
-                         events)
+        turn, events = self.run_prestarted_turn("pi", "first", "pi probe")
         self.assertEqual(first(events, "result")["text"], "pi answered", events)
         output = first(events, "tool_result")["content"]
         # The turn's id from the env file (pi's shellCommandPrefix), the
@@ -271,12 +270,7 @@ class Prestart(unittest.TestCase):
         # The folder's last turn ran Codex, so its spare starts Codex.
         self.run_turn("codex", "hello", "codex hello")
         spare = self.started_spare()
-        turn, events = self.run_turn("codex", "first", "codex probe")
-        self.assertEqual(first(events, "prestart"), {"used": True}, events)
-        order = [k for k in kinds(events) if k in ("init", "text", "tool_use", "tool_result",
-                                                   "result")]
-        self.assertEqual(order, ["init", "text", "tool_use", "tool_result", "text", "result"],
-                         events)
+        turn, events = self.run_prestarted_turn("codex", "first", "codex probe")
         self.assertIn("codex answered",
                       [e["json"].get("text") for e in events if e["kind"] == "text"], events)
         output = first(events, "tool_result")["content"]
