@@ -12,19 +12,24 @@
 //   check                    exits 0 when the caller may use the helper and it works
 //
 // TAP is az-<8 hex>-g, BRIDGE az-<8 hex> (a turn's, with its /30 on it),
-// OWNER an engine's "pid:starttime". Only root and members of group libvirt
-// (who already manage every VM and network through libvirt) may call it.
-// docs/security-model.md says what it allows and why.
+// OWNER an engine's "pid:starttime" (both decimal, as /proc writes them). Only
+// root and members of group libvirt (who already manage every VM and network
+// through libvirt) may call it; the package installs it root:libvirt 0750, so
+// nobody else can even run it. docs/security-model.md says what it allows and why.
 
 #include <arpa/inet.h>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <fcntl.h>
 #include <fstream>
 #include <grp.h>
+#include <limits>
 #include <linux/capability.h>
+#include <linux/if_tun.h>
 #include <net/if.h>
 #include <netinet/in.h>
+#include <optional>
 #include <regex>
 #include <string>
 #include <sys/ioctl.h>
@@ -159,22 +164,75 @@ std::string ip()
     return program({"/usr/sbin/ip", "/sbin/ip", "/usr/bin/ip", "/bin/ip"});
 }
 
+// A decimal as /proc writes it: digits only, no sign, space or leading zero,
+// at most `maximum`. Anything else is no number.
+std::optional<unsigned long long> decimal(const std::string &text, unsigned long long maximum)
+{
+    if (text.empty() || text.size() > 20 || (text.size() > 1 && text[0] == '0'))
+        return std::nullopt;
+    unsigned long long value = 0;
+    for (const char c : text) {
+        if (c < '0' || c > '9')
+            return std::nullopt;
+        const unsigned digit = unsigned(c - '0');
+        if (value > (maximum - digit) / 10)
+            return std::nullopt;
+        value = value * 10 + digit;
+    }
+    return value;
+}
+
+// An engine's mark, "pid:starttime": a pid the kernel can hand out (1 to
+// PID_MAX_LIMIT) and a start time in clock ticks, each exactly as /proc
+// writes it, the whole argument and nothing more.
+std::string ownerArgument(const std::string &owner)
+{
+    constexpr unsigned long long pidMaxLimit = 4194304; // 2^22, linux/threads.h
+    const size_t colon = owner.find(':');
+    const auto pid =
+        colon == std::string::npos ? std::nullopt : decimal(owner.substr(0, colon), pidMaxLimit);
+    const auto start =
+        pid ? decimal(owner.substr(colon + 1), std::numeric_limits<unsigned long long>::max())
+            : std::nullopt;
+    if (!pid || *pid == 0 || !start)
+        refuse("'" + owner + "' is not an engine's pid:starttime");
+    return owner;
+}
+
+// Makes the tap in one step that fails when any device of that name exists
+// (IFF_TUN_EXCL: the kernel checks and creates under one lock), so a device
+// made meanwhile by someone else is never taken over, marked or deleted. The
+// tap stays attached to our descriptor until it is marked: nobody else can
+// attach to it, so nobody but root can delete and replace it meanwhile, and
+// a failure deletes exactly the tap made here (persistence off, then close).
 int tapCreate(const std::string &tap, const std::string &owner)
 {
-    if (!matches(owner, "[0-9]{1,10}:[0-9]{1,20}"))
-        refuse("'" + owner + "' is not an engine's pid:starttime");
-    struct stat info
-    {
-    };
-    if (::stat(("/sys/class/net/" + tap).c_str(), &info) == 0)
-        refuse("a device " + tap + " exists already");
-    const std::string uid = std::to_string(::getuid());
-    // vnet_hdr: libvirt opens the tap for a virtio NIC with IFF_VNET_HDR.
-    int status = run(ip(), {"tuntap", "add", "dev", tap, "mode", "tap", "vnet_hdr", "user", uid});
-    if (status == 0)
+    const int tun = ::open("/dev/net/tun", O_RDWR | O_CLOEXEC);
+    if (tun < 0)
+        refuse(std::string("cannot open /dev/net/tun: ") + std::strerror(errno));
+    ifreq request{};
+    std::strncpy(request.ifr_name, tap.c_str(), IFNAMSIZ - 1);
+    // What `ip tuntap add mode tap vnet_hdr` asks for: libvirt opens the tap
+    // for a virtio NIC with IFF_VNET_HDR, and the kernel refuses that on a
+    // tap made without it.
+    request.ifr_flags = static_cast<short>(IFF_TAP | IFF_NO_PI | IFF_VNET_HDR | IFF_TUN_EXCL);
+    if (::ioctl(tun, TUNSETIFF, &request) != 0) {
+        if (errno == EBUSY || errno == EEXIST)
+            refuse("a device " + tap + " exists already");
+        refuse("cannot make the tap " + tap + ": " + std::strerror(errno));
+    }
+    if (tap != request.ifr_name)
+        refuse("the kernel named the tap " + std::string(request.ifr_name) + ", not " + tap);
+    int status = exitFailed;
+    if (::ioctl(tun, TUNSETOWNER, static_cast<unsigned long>(::getuid())) == 0 &&
+        ::ioctl(tun, TUNSETPERSIST, 1) == 0)
         status = run(ip(), {"link", "set", "dev", tap, "alias", "arizuko-engine=" + owner, "up"});
-    if (status != 0 && ::stat(("/sys/class/net/" + tap).c_str(), &info) == 0)
-        (void)run(ip(), {"link", "del", "dev", tap});
+    else
+        std::fprintf(stderr, "arizuko-net-helper: cannot give %s to the caller: %s\n", tap.c_str(),
+                     std::strerror(errno));
+    if (status != 0)
+        (void)::ioctl(tun, TUNSETPERSIST, 0);
+    ::close(tun);
     return status;
 }
 
@@ -246,7 +304,7 @@ int main(int argc, char **argv)
     }
     if (verb == "tap-create") {
         expect(2);
-        return tapCreate(tapArgument(arguments[1]), arguments[2]);
+        return tapCreate(tapArgument(arguments[1]), ownerArgument(arguments[2]));
     }
     if (verb == "tap-attach") {
         expect(2);

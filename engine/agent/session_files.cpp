@@ -4,9 +4,12 @@
 
 #include <QJsonDocument>
 #include <QUuid>
+#include <atomic>
 
 namespace arizuko::agent {
 namespace {
+
+std::atomic<SessionInspectionHook> inspectionHook{nullptr};
 
 const QString codexSessions = QStringLiteral(".codex/sessions");
 const QString piSessions = QStringLiteral(".pi/agent/sessions");
@@ -142,9 +145,16 @@ Result<std::optional<QString>> findSessionFile(const QString &kind, const HomeDi
     return std::optional<QString>(claudeSessionFile(sessionId));
 }
 
+void setSessionInspectionHook(SessionInspectionHook hook)
+{
+    inspectionHook = hook;
+}
+
 SessionFileCheck inspectAgentSession(const QString &kind, const HomeDirectory &home,
                                      const QString &sessionId)
 {
+    if (const SessionInspectionHook hook = inspectionHook)
+        hook();
     if (!validSessionId(sessionId))
         return {SessionFileState::Unusable,
                 QStringLiteral("the topic's session id '%1' is not a UUID").arg(sessionId)};

@@ -51,8 +51,16 @@ Result<bool> copySessionFile(const HomeDirectory &home, const QString &from, con
 Result<std::optional<QString>> findSessionFile(const QString &kind, const HomeDirectory &home,
                                                const QString &sessionId);
 
+// Reads the agent's session file (up to maxSessionBytes; for Codex after a
+// walk of its session tree): call it on a worker, never on a thread that
+// serves turns.
 SessionFileCheck inspectAgentSession(const QString &kind, const HomeDirectory &home,
                                      const QString &sessionId);
+
+// For tests: called on the thread inspectAgentSession() reads on, before it
+// reads (to see which thread that is, or to hold the read). Null in the program.
+using SessionInspectionHook = void (*)();
+void setSessionInspectionHook(SessionInspectionHook hook);
 
 // The conversation of `fromId` copied for the session `toId`, so the agent
 // resumes it as its own; false when the source has none (the fork starts

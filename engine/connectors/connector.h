@@ -50,6 +50,10 @@ struct Parameter
     // A path param whose value may be several segments (a file's path in a
     // repository): split at `/`, each part encoded as one segment.
     bool segments = false;
+    // The service compares the value without case (GitHub's owner and repo):
+    // a grant's glob on it is matched case-folded on both sides, so a deny on
+    // `octo` is not passed by `OCTO`.
+    bool caseInsensitive = false;
     QString description;
 };
 

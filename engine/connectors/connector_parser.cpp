@@ -416,7 +416,7 @@ private:
             if (!onlyKeys(fields,
                           {QStringLiteral("name"), QStringLiteral("in"), QStringLiteral("type"),
                            QStringLiteral("required"), QStringLiteral("segments"),
-                           QStringLiteral("description")},
+                           QStringLiteral("case_insensitive"), QStringLiteral("description")},
                           QStringLiteral("a param")))
                 return false;
             Parameter parameter;
@@ -490,6 +490,18 @@ private:
                     fail(*segments, QStringLiteral("param %1: only a string path param may "
                                                    "span segments")
                                         .arg(*name));
+                    return false;
+                }
+            }
+            if (const toml::node *folded = fields.get("case_insensitive")) {
+                if (!folded->is_boolean()) {
+                    fail(*folded, QStringLiteral("'case_insensitive' must be true or false"));
+                    return false;
+                }
+                parameter.caseInsensitive = folded->as_boolean()->get();
+                if (parameter.caseInsensitive && parameter.type != ParamType::String) {
+                    fail(*folded,
+                         QStringLiteral("param %1: only a string param has a case").arg(*name));
                     return false;
                 }
             }

@@ -118,9 +118,7 @@ QJsonObject inputSchema(const Operation &operation)
             {QStringLiteral("additionalProperties"), false}};
 }
 
-Result<PreparedRequest> prepareRequest(const Connector &connector, const Operation &operation,
-                                       const QUrl &origin, const QJsonObject &arguments,
-                                       const QList<SecretValue> &secrets)
+Result<QJsonObject> typedArguments(const Operation &operation, const QJsonObject &arguments)
 {
     for (auto it = arguments.begin(); it != arguments.end(); ++it) {
         const bool declared =
@@ -130,9 +128,7 @@ Result<PreparedRequest> prepareRequest(const Connector &connector, const Operati
             return badArgument(
                 QStringLiteral("%1 takes no argument '%2'").arg(operation.tool, it.key()));
     }
-    QHash<QString, QByteArray> segments;
-    QByteArrayList query;
-    QJsonObject body;
+    QJsonObject typed;
     for (const Parameter &parameter : operation.parameters) {
         const QJsonValue sent = arguments.value(parameter.name);
         if (sent.isUndefined() || sent.isNull()) {
@@ -144,19 +140,38 @@ Result<PreparedRequest> prepareRequest(const Connector &connector, const Operati
         const auto value = typedValue(parameter, sent);
         if (!value)
             return value.error();
+        typed.insert(parameter.name, *value);
+    }
+    return typed;
+}
+
+Result<PreparedRequest> prepareRequest(const Connector &connector, const Operation &operation,
+                                       const QUrl &origin, const QJsonObject &arguments,
+                                       const QList<SecretValue> &secrets)
+{
+    const auto typed = typedArguments(operation, arguments);
+    if (!typed)
+        return typed.error();
+    QHash<QString, QByteArray> segments;
+    QByteArrayList query;
+    QJsonObject body;
+    for (const Parameter &parameter : operation.parameters) {
+        const QJsonValue value = typed->value(parameter.name);
+        if (value.isUndefined())
+            continue;
         switch (parameter.place) {
         case ParamPlace::Path: {
-            const auto encoded = encodedPathValue(parameter, textOf(*value));
+            const auto encoded = encodedPathValue(parameter, textOf(value));
             if (!encoded)
                 return encoded.error();
             segments.insert(parameter.name, *encoded);
             break;
         }
         case ParamPlace::Query:
-            query << parameter.name.toLatin1() + '=' + encodedSegment(textOf(*value));
+            query << parameter.name.toLatin1() + '=' + encodedSegment(textOf(value));
             break;
         case ParamPlace::Body:
-            body.insert(parameter.name, *value);
+            body.insert(parameter.name, value);
             break;
         }
     }

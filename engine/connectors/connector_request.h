@@ -36,6 +36,11 @@ struct PreparedRequest
 // The JSON Schema of the operation's arguments, for tools/list.
 QJsonObject inputSchema(const Operation &operation);
 
+// The arguments as the operation's typed values, each one declared and of its
+// type (an integer sent as "07" or 7.0 is 7): what the request carries, and so
+// what a grant's params are matched on (TurnTools::admit).
+Result<QJsonObject> typedArguments(const Operation &operation, const QJsonObject &arguments);
+
 // `origin` is the connector's base URL (or the test override, see
 // testOrigin()); its path is the prefix every operation path follows.
 Result<PreparedRequest> prepareRequest(const Connector &connector, const Operation &operation,

@@ -6,6 +6,7 @@
 
 #include <QJsonObject>
 #include <QMap>
+#include <QSet>
 #include <QString>
 #include <optional>
 
@@ -21,6 +22,9 @@ enum class Effect
 using GrantParams = QMap<QString, QString>;
 // The arguments of one call as strings, e.g. {"jid": "telegram:42"}.
 using CallParams = QMap<QString, QString>;
+// The params of a call whose values the service compares without case (a
+// connector's `case_insensitive` params: GitHub's owner and repo).
+using CaseInsensitiveParams = QSet<QString>;
 
 struct Grant
 {

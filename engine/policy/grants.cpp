@@ -25,13 +25,22 @@ enum class Judging
     Visibility
 };
 
-bool paramsMatch(const Grant &grant, const CallParams &params, Judging judging)
+// A call's params and which of them the service compares without case.
+struct CallValues
+{
+    const CallParams &params;
+    const CaseInsensitiveParams &caseInsensitive;
+};
+
+bool paramsMatch(const Grant &grant, const CallValues &call, Judging judging)
 {
     if (judging == Judging::Visibility)
         return grant.effect == Effect::Allow || grant.params.isEmpty();
     for (auto it = grant.params.cbegin(); it != grant.params.cend(); ++it) {
-        const auto value = params.constFind(it.key());
-        if (value == params.cend() || !paramGlobMatches(it.key(), it.value(), *value, grant.effect))
+        const auto value = call.params.constFind(it.key());
+        if (value == call.params.cend() ||
+            !paramGlobMatches(it.key(), it.value(), *value, grant.effect,
+                              call.caseInsensitive.contains(it.key())))
             return false;
     }
     return true;
@@ -44,11 +53,11 @@ bool predicateMatches(const Grant &grant)
     return grant.predicate.isEmpty() || grant.effect == Effect::Deny;
 }
 
-bool grantApplies(const Grant &grant, QStringView action, QStringView scope,
-                  const CallParams &params, Judging judging)
+bool grantApplies(const Grant &grant, QStringView action, QStringView scope, const CallValues &call,
+                  Judging judging)
 {
     return actionCovers(grant.action, action) && globMatches(grant.scope, scope) &&
-           predicateMatches(grant) && paramsMatch(grant, params, judging);
+           predicateMatches(grant) && paramsMatch(grant, call, judging);
 }
 
 template<typename Visit>
@@ -75,12 +84,12 @@ void forEachGrantOf(const PolicySnapshot &snapshot, const QStringList &principal
 }
 
 Decision evaluate(const PolicySnapshot &snapshot, const QString &principal, const QString &action,
-                  const QString &scope, const CallParams &params, Judging judging)
+                  const QString &scope, const CallValues &call, Judging judging)
 {
     const Grant *allow = nullptr;
     const Grant *deny = nullptr;
     forEachGrantOf(snapshot, snapshot.expand(principal), [&](const Grant &grant) {
-        if (!grantApplies(grant, action, scope, params, judging))
+        if (!grantApplies(grant, action, scope, call, judging))
             return true;
         if (grant.effect == Effect::Deny) {
             deny = &grant;
@@ -239,7 +248,8 @@ Grants::Grants(PolicyCache &cache, audit::AuditLog &audit)
 {}
 
 Result<Decision> Grants::authorize(const QString &principal, const QString &action,
-                                   const QString &scope, const CallParams &params)
+                                   const QString &scope, const CallParams &params,
+                                   const CaseInsensitiveParams &caseInsensitive)
 {
     // Matched on what the tool acts on, never on the spelling it was sent.
     const auto normalized = normalizeCallParams(params);
@@ -248,13 +258,15 @@ Result<Decision> Grants::authorize(const QString &principal, const QString &acti
     auto snapshot = m_cache.current();
     if (!snapshot)
         return snapshot.error();
-    return evaluate(**snapshot, principal, action, scope, *normalized, Judging::Call);
+    return evaluate(**snapshot, principal, action, scope, {*normalized, caseInsensitive},
+                    Judging::Call);
 }
 
 Result<Decision> Grants::decide(const QString &principal, const QString &action,
-                                const QString &scope, const CallParams &params)
+                                const QString &scope, const CallParams &params,
+                                const CaseInsensitiveParams &caseInsensitive)
 {
-    auto decision = authorize(principal, action, scope, params);
+    auto decision = authorize(principal, action, scope, params, caseInsensitive);
     if (!decision)
         return decision;
     QJsonObject detail{
@@ -284,7 +296,9 @@ Result<QStringList> Grants::effectiveActions(const QString &principal, const QSt
     tools.removeDuplicates();
     QStringList visible;
     for (const QString &tool : std::as_const(tools)) {
-        if (evaluate(**snapshot, principal, tool, scope, {}, Judging::Visibility).allowed)
+        if (evaluate(**snapshot, principal, tool, scope, {CallParams{}, CaseInsensitiveParams{}},
+                     Judging::Visibility)
+                .allowed)
             visible << tool;
     }
     return visible;

@@ -28,13 +28,16 @@ public:
     Grants(PolicyCache &cache, audit::AuditLog &audit);
 
     // May principal perform action on the folder scope with these call params?
-    // Pure: records nothing, so previews and `grant check` can ask freely.
+    // Pure: records nothing, so previews and `grant check` can ask freely. A
+    // param named in `caseInsensitive` is matched case-folded on both sides.
     Result<Decision> authorize(const QString &principal, const QString &action,
-                               const QString &scope, const CallParams &params = {});
+                               const QString &scope, const CallParams &params = {},
+                               const CaseInsensitiveParams &caseInsensitive = {});
     // authorize() for a real call (the tool gateway's): the decision is written
     // to the audit log, with the call's param names but never their values.
     Result<Decision> decide(const QString &principal, const QString &action, const QString &scope,
-                            const CallParams &params = {});
+                            const CallParams &params = {},
+                            const CaseInsensitiveParams &caseInsensitive = {});
 
     // The tools (mcp:<tool>) a principal's agent can see at scope: those some
     // allow row covers (params may still narrow a call) and no unconditional deny

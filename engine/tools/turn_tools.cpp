@@ -74,16 +74,17 @@ Result<QJsonObject> normalizedArguments(const QJsonObject &arguments)
     return normalized;
 }
 
-// Grants can narrow a tool by its arguments ({"host": "*.github.com"}); the
-// decision sees every string argument (the audit keeps only their names).
-policy::CallParams callParams(const QJsonObject &arguments)
+// The params of a connector operation that its service compares without case.
+policy::CaseInsensitiveParams caseInsensitiveParams(const connectors::Operation *operation)
 {
-    policy::CallParams params;
-    for (auto it = arguments.begin(); it != arguments.end(); ++it) {
-        if (it.value().isString())
-            params.insert(it.key(), it.value().toString());
+    policy::CaseInsensitiveParams names;
+    if (!operation)
+        return names;
+    for (const connectors::Parameter &parameter : operation->parameters) {
+        if (parameter.caseInsensitive)
+            names.insert(parameter.name);
     }
-    return params;
+    return names;
 }
 
 // A connector operation as the agent sees it: its description says that
@@ -359,18 +360,33 @@ std::variant<QJsonObject, ToolOutcome> TurnTools::admit(const QString &name,
     const ToolSpec *tool = spec(name);
     if (!tool)
         return toolError(QStringLiteral("there is no tool named %1").arg(name));
-    const auto normalized = normalizedArguments(sent);
+    auto normalized = normalizedArguments(sent);
     if (!normalized)
         return toolError(normalized.error().message);
+    // A connector's call is decided on the values its request will carry
+    // (the number 7 whether sent as 7, 7.0 or "07").
+    const connectors::Operation *operation =
+        findTool(name) ? nullptr : m_connectors->find(name).operation;
+    if (operation) {
+        auto typed = connectors::typedArguments(*operation, *normalized);
+        if (!typed)
+            return toolError(typed.error().message);
+        *normalized = std::move(*typed);
+    }
     const QJsonObject &arguments = *normalized;
     const auto scope = callScope(*tool, arguments);
     if (!scope)
         return toolError(scope.error().message);
+    // Grants can narrow a tool by its arguments ({"host": "*.github.com"});
+    // the decision sees every one (the audit keeps only their names).
+    const auto params = policy::callParamsOf(arguments);
+    if (!params)
+        return toolError(params.error().message);
     // The one place a tool call is allowed: live grants, audited.
     QElapsedTimer deciding;
     deciding.start();
-    const auto decision =
-        m_policy.grants().decide(m_binding.folder, actionOf(name), *scope, callParams(arguments));
+    const auto decision = m_policy.grants().decide(m_binding.folder, actionOf(name), *scope,
+                                                   *params, caseInsensitiveParams(operation));
     if (!decision)
         return toolError(QStringLiteral("refused: the grants could not be read: %1")
                              .arg(decision.error().message));

@@ -1,6 +1,7 @@
 #include "turns/turn_runner.h"
 
 #include "agent/claude_session.h"
+#include "agent/session_files.h"
 #include "agent/skills.h"
 #include "agent/start_configuration.h"
 #include "folders/folders.h"
@@ -49,6 +50,21 @@ QString agentTitle(AgentKind kind)
 }
 
 } // namespace
+
+// A plan's part from the store, before the home's files are read.
+struct TurnRunner::PlanDraft
+{
+    TurnPlan plan;
+    // The topic changed agent with this turn (Topics::useAgent).
+    bool switchedAgent = false;
+};
+
+// What a turn's plan reads from the folder home, on a worker.
+struct TurnRunner::HomeFiles
+{
+    QList<agent::Skill> skills;
+    agent::SessionFileCheck session;
+};
 
 struct TurnRunner::Startup
 {
@@ -246,7 +262,10 @@ Result<Turn *> TurnRunner::submit(const TurnRequest &request)
     // The slot stays taken until the turn's VM, filter and network are gone.
     connect(turn, &Turn::released, this, [this, turn] {
         // Destroyed later: the turn is still inside its own signal here.
-        QTimer::singleShot(0, this, [this, turn, folder = turn->folder()] {
+        QTimer::singleShot(0, this, [this, turn, id = turn->id(), folder = turn->folder()] {
+            // Cancelled while its home's files were read: the read's answer
+            // is dropped, and the slot is free now.
+            m_planning.remove(id);
             std::erase_if(m_turns, [turn](const auto &owned) { return owned.get() == turn; });
             schedule();
             // The folder's next prompt is the likeliest one.
@@ -275,8 +294,9 @@ Result<void> TurnRunner::cancel(const QString &reference)
 bool TurnRunner::topicBusy(const Turn &candidate)
 {
     for (const auto &turn : m_turns) {
-        if (turn.get() != &candidate && turn->state() != TurnState::Queued &&
-            turn->folder() == candidate.folder() && turn->topic() == candidate.topic())
+        const bool taken = turn->state() != TurnState::Queued || m_planning.contains(turn->id());
+        if (turn.get() != &candidate && taken && turn->folder() == candidate.folder() &&
+            turn->topic() == candidate.topic())
             return true;
     }
     // Another engine (the window while a script runs arizukoctl) may be
@@ -291,9 +311,10 @@ bool TurnRunner::topicBusy(const Turn &candidate)
     });
 }
 
-Result<TurnPlan> TurnRunner::plan(const Turn &turn)
+Result<TurnRunner::PlanDraft> TurnRunner::planFromStore(const Turn &turn)
 {
-    TurnPlan plan;
+    PlanDraft draft;
+    TurnPlan &plan = draft.plan;
     const Result<TurnHome> home = resolveTurnHome(m_store, turn.folder());
     if (!home)
         return home.error();
@@ -324,9 +345,65 @@ Result<TurnPlan> TurnRunner::plan(const Turn &turn)
     plan.allow = network->allow;
     plan.deny = network->deny;
     plan.allowAll = network->allowAll;
-    if (const Result<void> session = planSession(turn, earlierAgent, plan); !session)
+    if (const Result<void> session = planSession(turn, earlierAgent, draft); !session)
         return session.error();
+    return draft;
+}
+
+void TurnRunner::beginPlan(Turn &turn, bool forSpare)
+{
+    auto draft = planFromStore(turn);
+    if (!draft)
+        return startPlanned(turn, forSpare, draft.error());
+    auto read = [dataDir = m_store.dataDir(), home = draft->plan.home,
+                 kind = agentKindName(turn.agent()), sessionId = draft->plan.sessionId,
+                 command = turn.agent() == AgentKind::Command]() -> Result<HomeFiles> {
+        if (command)
+            return HomeFiles{};
+        const auto opened = agent::HomeDirectory::open(dataDir, {home.id, home.path});
+        if (!opened)
+            return opened.error();
+        // A malformed skill refuses the turn, naming its file and field.
+        auto skills = agent::checkSkills(*opened);
+        if (!skills)
+            return skills.error();
+        return HomeFiles{std::move(*skills), agent::inspectAgentSession(kind, *opened, sessionId)};
+    };
+    auto *reading = new QFutureWatcher<Result<HomeFiles>>(this);
+    m_planning.insert(turn.id(), Planning{reading, forSpare});
+    connect(reading, &QFutureWatcherBase::finished, this,
+            [this, reading, turn = QPointer<Turn>(&turn), id = turn.id(),
+             draft = std::move(*draft)]() mutable {
+                reading->deleteLater();
+                const auto planning = m_planning.constFind(id);
+                // Dropped: the turn was released meanwhile.
+                if (planning == m_planning.cend() || planning->reading != reading)
+                    return;
+                const bool spare = planning->forSpare;
+                m_planning.erase(planning);
+                // Cancelled meanwhile: nothing of it starts (the observed
+                // context stays untaken), and its slot is free again.
+                if (turn && turn->state() == TurnState::Queued)
+                    startPlanned(*turn, spare,
+                                 finishPlan(*turn, std::move(draft), reading->result()));
+                schedule();
+            });
+    reading->setFuture(QtConcurrent::run(&m_workers, std::move(read)));
+}
+
+Result<TurnPlan> TurnRunner::finishPlan(const Turn &turn, PlanDraft draft,
+                                        const Result<HomeFiles> &files)
+{
+    if (!files)
+        return files.error();
+    TurnPlan &plan = draft.plan;
     if (turn.agent() != AgentKind::Command) {
+        for (const agent::Skill &skill : files->skills)
+            plan.skills << skill.name;
+        if (turn.agent() == AgentKind::Codex)
+            plan.skillsIndex = agent::skillsIndex(files->skills, QStringLiteral("/home/agent"));
+        if (const Result<void> session = planSessionFile(turn, files->session, draft); !session)
+            return session.error();
         auto observed = tools::takeObservedContext(m_store, turn.folder(), turn.topic());
         if (!observed)
             return observed.error();
@@ -375,7 +452,7 @@ Result<TurnPlan> TurnRunner::plan(const Turn &turn)
     if (!provider)
         return provider.error();
     plan.model = std::move(*provider);
-    return plan;
+    return std::move(draft.plan);
 }
 
 // A session belongs to one kind of agent: a turn of another kind starts a
@@ -384,15 +461,18 @@ Result<TurnPlan> TurnRunner::plan(const Turn &turn)
 // a session file the agent damaged cannot be resumed either: both start
 // afresh, and a topic that had a conversation says in its transcript that
 // it lost it.
-Result<void> TurnRunner::planSession(const Turn &turn, const QString &earlierAgent, TurnPlan &plan)
+Result<void> TurnRunner::planSession(const Turn &turn, const QString &earlierAgent,
+                                     PlanDraft &draft)
 {
     if (turn.agent() == AgentKind::Command)
         return {};
+    TurnPlan &plan = draft.plan;
     const QString kind = agentKindName(turn.agent());
     folders::Topics topics(m_store, engineActor);
     const auto switched = topics.useAgent(turn.folder(), turn.topic(), kind);
     if (!switched)
         return switched.error();
+    draft.switchedAgent = *switched;
     if (*switched) {
         const auto listed = topics.list(turn.folder());
         if (!listed)
@@ -410,23 +490,19 @@ Result<void> TurnRunner::planSession(const Turn &turn, const QString &earlierAge
                                               "resume; this turn starts a new session %3")
                                    .arg(earlierAgent, kind, plan.sessionId);
     }
-    const auto home = agent::HomeDirectory::open(m_store.dataDir(), {plan.home.id, plan.home.path});
-    if (!home)
-        return home.error();
-    // A malformed skill refuses the turn, naming its file and field.
-    const auto skills = agent::checkSkills(*home);
-    if (!skills)
-        return skills.error();
-    for (const agent::Skill &skill : *skills)
-        plan.skills << skill.name;
-    if (turn.agent() == AgentKind::Codex)
-        plan.skillsIndex = agent::skillsIndex(*skills, QStringLiteral("/home/agent"));
-    const agent::SessionFileCheck check = agent::inspectAgentSession(kind, *home, plan.sessionId);
+    return {};
+}
+
+Result<void> TurnRunner::planSessionFile(const Turn &turn, const agent::SessionFileCheck &check,
+                                         PlanDraft &draft)
+{
+    TurnPlan &plan = draft.plan;
+    const QString kind = agentKindName(turn.agent());
     if (check.state == agent::SessionFileState::Usable)
         return {};
     plan.newSession = true;
     if (check.state == agent::SessionFileState::Absent) {
-        if (*switched)
+        if (draft.switchedAgent)
             return {};
         const auto earlier =
             m_records.hasSessionTurns(turn.folder(), turn.topic(), turn.id(), kind);
@@ -447,7 +523,8 @@ Result<void> TurnRunner::planSession(const Turn &turn, const QString &earlierAge
                                       "starts a fresh conversation as session %2")
                            .arg(check.problem, fresh);
     if (const Result<void> set =
-            topics.setSessionId(turn.folder(), turn.topic(), fresh, check.problem);
+            folders::Topics(m_store, engineActor)
+                .setSessionId(turn.folder(), turn.topic(), fresh, check.problem);
         !set)
         return set;
     plan.sessionId = fresh;
@@ -465,10 +542,11 @@ void TurnRunner::schedule()
             m_environment->connection = *fresh;
     }
     // A turn that ended holds its slot until it is released (torn down); a
-    // spare holds one until it is adopted or discarded.
+    // spare holds one until it is adopted or discarded; a turn being planned
+    // holds its own, or the spare's when it is to adopt it.
     int active = m_spares->hasSpare() ? 1 : 0;
     for (const auto &turn : m_turns) {
-        if (turn->state() != TurnState::Queued)
+        if (turn->state() != TurnState::Queued || planningOwnSlot(*turn))
             ++active;
     }
     // Starting a turn can end it at once; the runner erases a turn only
@@ -479,24 +557,48 @@ void TurnRunner::schedule()
             queued << turn.get();
     }
     for (const QPointer<Turn> &turn : queued) {
-        if (!turn || turn->state() != TurnState::Queued || topicBusy(*turn))
+        if (!turn || turn->state() != TurnState::Queued || m_planning.contains(turn->id()) ||
+            topicBusy(*turn))
             continue;
         if (m_spares->basis() && m_spares->basis()->folder == turn->folder()) {
-            // Still booting: it is ready (or lost) soon, and schedules again.
-            if (m_spares->isReady())
-                startInSpare(*turn);
+            // Still booting: it is ready (or lost) soon, and schedules again;
+            // taken by a turn being planned: that one's plan decides.
+            if (m_spares->isReady() && !spareClaimed())
+                beginPlan(*turn, true);
             continue;
         }
         // A spare never keeps a queued turn waiting: it yields its slot.
-        if (active >= m_environment->settings.maxConcurrentTurns && m_spares->hasSpare()) {
+        if (active >= m_environment->settings.maxConcurrentTurns && m_spares->hasSpare() &&
+            !spareClaimed()) {
             discardSpare(QStringLiteral("a queued turn of another folder needs its slot"));
             --active;
         }
         if (active >= m_environment->settings.maxConcurrentTurns)
             return;
         ++active;
-        turn->start(plan(*turn));
+        beginPlan(*turn, false);
     }
+}
+
+void TurnRunner::startPlanned(Turn &turn, bool forSpare, const Result<TurnPlan> &plan)
+{
+    if (forSpare && m_spares->isReady() && m_spares->basis() &&
+        m_spares->basis()->folder == turn.folder())
+        startInSpare(turn, plan);
+    else
+        turn.start(plan);
+}
+
+bool TurnRunner::planningOwnSlot(const Turn &turn) const
+{
+    const auto planning = m_planning.constFind(turn.id());
+    return planning != m_planning.cend() && !planning->forSpare;
+}
+
+bool TurnRunner::spareClaimed() const
+{
+    return std::any_of(m_planning.cbegin(), m_planning.cend(),
+                       [](const Planning &planning) { return planning.forSpare; });
 }
 
 Result<SpareBasis> TurnRunner::spareBasis(const QString &folder)
@@ -560,9 +662,8 @@ QString TurnRunner::prestartRefusal(const Turn &turn, const TurnPlan &plan)
     return {};
 }
 
-void TurnRunner::startInSpare(Turn &turn)
+void TurnRunner::startInSpare(Turn &turn, const Result<TurnPlan> &turnPlan)
 {
-    const Result<TurnPlan> turnPlan = plan(turn);
     // What the turn would run with now, against what the spare was made
     // with: a changed rule, grant or home means the spare's proxy or share
     // is stale, and a stale allowlist is never used.
@@ -625,6 +726,9 @@ void TurnRunner::suggestSpare(const QString &folder)
 
 void TurnRunner::discardSpare(const QString &why)
 {
+    // A turn being planned to adopt it starts cold, in a slot of its own.
+    for (Planning &planning : m_planning)
+        planning.forSpare = false;
     m_spares->discard(why);
 }
 

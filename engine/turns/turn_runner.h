@@ -16,6 +16,7 @@
 #include "turns/turn_request.h"
 
 #include <QFutureWatcher>
+#include <QHash>
 #include <QList>
 #include <QObject>
 #include <QPointer>
@@ -27,6 +28,9 @@ class Store;
 }
 namespace arizuko::secrets {
 class SecretStore;
+}
+namespace arizuko::agent {
+struct SessionFileCheck;
 }
 
 namespace arizuko::turns {
@@ -97,6 +101,15 @@ signals:
 
 private:
     struct Startup;
+    struct PlanDraft;
+    struct HomeFiles;
+    // A turn whose plan waits for its home's files, read on a worker.
+    struct Planning
+    {
+        QObject *reading = nullptr; // the read's watcher: which read this is
+        // It is to adopt the spare: the spare's slot is the one it takes.
+        bool forSpare = false;
+    };
     // Connects to libvirt, defines the nwfilter, decides KVM or TCG (once,
     // cached), reaps orphans and opens the secrets: what the runner needs
     // before it runs turns. Blocks.
@@ -105,18 +118,30 @@ private:
     void becomeReady(Startup startup);
     void schedule();
     bool topicBusy(const Turn &candidate);
-    Result<TurnPlan> plan(const Turn &turn);
+    // Plans `turn` and then starts it, cold or in the spare: what the store
+    // says now, its home's files (skills, the session file: up to 256 MiB,
+    // and Codex's session tree) on a worker, then the rest back here. The
+    // engine thread never waits on the files; the turn holds its slot and
+    // its topic meanwhile, and one cancelled meanwhile is not started.
+    void beginPlan(Turn &turn, bool forSpare);
+    Result<PlanDraft> planFromStore(const Turn &turn);
+    Result<TurnPlan> finishPlan(const Turn &turn, PlanDraft draft, const Result<HomeFiles> &files);
+    void startPlanned(Turn &turn, bool forSpare, const Result<TurnPlan> &plan);
+    bool planningOwnSlot(const Turn &turn) const;
+    bool spareClaimed() const;
     // What a spare for `folder` is made with (spare_pool.h).
     Result<SpareBasis> spareBasis(const QString &folder);
     // Starts `turn` in the spare of its folder when its plan matches what the
     // spare was made with; otherwise records why, discards the spare and
     // starts it cold in the slot the spare held.
-    void startInSpare(Turn &turn);
+    void startInSpare(Turn &turn, const Result<TurnPlan> &turnPlan);
     // Why `turn` cannot use the spare's started agent (empty: it can).
     QString prestartRefusal(const Turn &turn, const TurnPlan &plan);
     // The agent a spare of `folder` starts ahead of its prompt, if any.
     std::optional<AgentKind> agentToStartAhead(const QString &folder);
-    Result<void> planSession(const Turn &turn, const QString &earlierAgent, TurnPlan &plan);
+    Result<void> planSession(const Turn &turn, const QString &earlierAgent, PlanDraft &draft);
+    Result<void> planSessionFile(const Turn &turn, const agent::SessionFileCheck &check,
+                                 PlanDraft &draft);
     // Acts on what other processes wrote: cancel requests for our turns,
     // and the end of another engine's turn that kept one of ours queued.
     void pollStore();
@@ -128,6 +153,7 @@ private:
     std::unique_ptr<TurnEnvironment> m_environment;
     std::unique_ptr<secrets::SecretStore> m_secrets; // see Startup::secrets
     std::vector<std::unique_ptr<Turn>> m_turns; // live turns, in submission order
+    QHash<QString, Planning> m_planning;        // by turn id
     // At most one spare; it holds a concurrency slot until a turn adopts it
     // or it is discarded. After the turns on destruction: they may hold
     // machines it made.

@@ -5,10 +5,15 @@ runs as root, which it needs to switch users and to make the things the
 user must not touch (a root tap, a bridge not named like a turn's)."""
 
 import argparse
+import grp
 import os
 import pathlib
+import shutil
+import stat
 import subprocess
 import sys
+import tempfile
+import time
 import unittest
 import uuid
 
@@ -30,6 +35,32 @@ def ip(*arguments):
 
 def exists(device):
     return pathlib.Path("/sys/class/net", device).exists()
+
+
+def wait_for(condition, seconds):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.02)
+    return False
+
+
+def helper_forked():
+    """A helper process whose parent is a helper too: the child it forked
+    to run a program, still in that execve."""
+    names = {}
+    for stat_file in pathlib.Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat_file.read_text()
+        except OSError:
+            continue
+        end = text.rindex(")")
+        names[int(stat_file.parent.name)] = (text[text.index("(") + 1:end],
+                                             int(text[end + 2:].split()[1]))
+    helper = "arizuko-net-hel"  # the kernel keeps 15 characters of a name
+    return any(name == helper and names.get(parent, ("", 0))[0] == helper
+               for name, parent in names.values())
 
 
 def fresh(suffix=""):
@@ -99,9 +130,57 @@ class NetHelper(unittest.TestCase):
             self.refused(helper_as(TEST_USER, "tap-create", name, "1:2"), "is not a turn's tap name")
         tap = fresh("-g")
         self.made.append(tap)
-        for owner in ("1:2 up", "1:2\nlink del dev eth0", "x:1", ""):
+        # pid:starttime exactly as /proc writes them: a pid the kernel can
+        # give (1 to 2^22), a start time that fits 64 bits, no leading zero.
+        for owner in ("1:2 up", "1:2\nlink del dev eth0", "x:1", "", "01:2", "1:02", "0:2",
+                      "4194305:1", "1:18446744073709551616", "+1:2", "1:+2", " 1:2", "1:2 ",
+                      "1:2:3", "1:", ":1", "1", "1\uff12:2"):
             self.refused(helper_as(TEST_USER, "tap-create", tap, owner), "is not an engine's pid:starttime")
         self.assertFalse(exists(tap))
+        made = helper_as(TEST_USER, "tap-create", tap, "4194304:18446744073709551615")
+        self.assertEqual(made.returncode, 0, made)
+        self.assertEqual(pathlib.Path(f"/sys/class/net/{tap}/ifalias").read_text().strip(),
+                         "arizuko-engine=4194304:18446744073709551615")
+
+    def test_the_tap_is_made_as_ip_tuntap_makes_it(self):
+        tap, reference = fresh("-g"), fresh("-g")
+        self.made += [tap, reference]
+        ip("tuntap", "add", "dev", reference, "mode", "tap", "vnet_hdr")
+        self.assertEqual(helper_as(TEST_USER, "tap-create", tap, "1:2").returncode, 0)
+        flags = lambda device: pathlib.Path(f"/sys/class/net/{device}/tun_flags").read_text()
+        self.assertEqual(flags(tap), flags(reference))
+
+    def test_a_device_made_meanwhile_is_never_taken_or_deleted(self):
+        """Root makes a tap of the name the helper was asked for while the
+        helper runs: once it has forked the first program it runs, which
+        strace holds in execve, so the device appears after any check the
+        helper made before and before that program acts. Whoever made the
+        name first keeps it: root's tap stays root's, or the helper's tap is
+        the caller's; nothing is deleted or handed over."""
+        if shutil.which("strace") is None:
+            raise AssertionError("this test holds the helper up with strace: install strace")
+        tap = fresh("-g")
+        self.made.append(tap)
+        delay = 2.0
+        helper = subprocess.Popen(
+            ["strace", "-f", "-qq", "-o", "/dev/null", "-u", TEST_USER,
+             "-e", "trace=execve", "-e", f"inject=execve:delay_enter={int(delay * 1e6)}",
+             HELPER, "tap-create", tap, "1:2"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.assertTrue(wait_for(helper_forked, delay * 5), "the helper never ran a program")
+        root_made = subprocess.run(["ip", "tuntap", "add", "dev", tap, "mode", "tap"],
+                                   capture_output=True, timeout=30).returncode == 0
+        _, err = helper.communicate(timeout=60)
+        uid = subprocess.run(["id", "-u", TEST_USER], capture_output=True, text=True).stdout.strip()
+        if root_made:
+            self.assertTrue(exists(tap), f"the helper deleted root's tap {tap}: {err}")
+            self.assertEqual(pathlib.Path(f"/sys/class/net/{tap}/owner").read_text().strip(), "-1",
+                             f"the helper took root's tap {tap}: {err}")
+            self.assertNotIn("arizuko-engine",
+                             pathlib.Path(f"/sys/class/net/{tap}/ifalias").read_text(), err)
+        else:
+            self.assertEqual(helper.returncode, 0, err)
+            self.assertEqual(pathlib.Path(f"/sys/class/net/{tap}/owner").read_text().strip(), uid)
 
     def test_only_a_turns_bridge(self):
         tap = fresh("-g")
@@ -123,13 +202,37 @@ class NetHelper(unittest.TestCase):
         self.refused(helper_as(TEST_USER, "tap-delete"), "takes 1 argument")
         self.refused(helper_as(TEST_USER), "usage")
 
-    def test_a_user_outside_group_libvirt_is_refused(self):
+    def test_a_user_outside_group_libvirt_cannot_run_it(self):
+        """The file is root:libvirt 0750 (the build tree's as the package's):
+        anyone else cannot even execute it."""
+        info = os.stat(HELPER)
+        self.assertEqual((info.st_uid, grp.getgrgid(info.st_gid).gr_name,
+                          oct(stat.S_IMODE(info.st_mode))), (0, "libvirt", "0o750"))
         tap = fresh("-g")
         self.made.append(tap)
-        self.refused(helper_as("nobody", "tap-create", tap, "1:2"), "only members of group libvirt")
-        self.refused(helper_as("nobody", "check"), "only members of group libvirt")
+        for arguments in (["tap-create", tap, "1:2"], ["check"]):
+            result = helper_as("nobody", *arguments)
+            self.assertNotEqual(result.returncode, 0, result)
+            self.assertIn(f"failed to execute {HELPER}: Permission denied", result.stderr)
         self.assertFalse(exists(tap))
         self.assertEqual(helper_as(TEST_USER, "check").returncode, 0)
+
+    def test_its_own_group_check_holds_without_the_file_mode(self):
+        """A copy anyone may execute, with the capability, still refuses a
+        caller outside group libvirt."""
+        with tempfile.TemporaryDirectory() as directory:
+            os.chmod(directory, 0o755)
+            copy = os.path.join(directory, "arizuko-net-helper")
+            shutil.copy(HELPER, copy)
+            os.chmod(copy, 0o755)
+            subprocess.run(["setcap", "cap_net_admin+ep", copy], check=True)
+            tap = fresh("-g")
+            self.made.append(tap)
+            for arguments in (["tap-create", tap, "1:2"], ["check"]):
+                result = subprocess.run(["runuser", "-u", "nobody", "--", copy, *arguments],
+                                        capture_output=True, text=True, timeout=30)
+                self.refused(result, "only members of group libvirt")
+            self.assertFalse(exists(tap))
 
 
 if __name__ == "__main__":

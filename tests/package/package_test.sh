@@ -138,6 +138,17 @@ done
 # normal user's turns start in pretap.
 getcap "$helpers/arizuko-net-helper" | grep -q 'cap_net_admin[=+]ep$' ||
     fail "the net helper lacks its capability: $(getcap "$helpers/arizuko-net-helper")"
+# Only root and group libvirt may run it at all; nobody else gets as far as
+# its own group check.
+helper_mode=$(stat -c '%U:%G %a' "$helpers/arizuko-net-helper")
+[ "$helper_mode" = "root:libvirt 750" ] ||
+    fail "the net helper is $helper_mode, not root:libvirt 750"
+nobody_run=$(runuser -u nobody -- "$helpers/arizuko-net-helper" check 2>&1) &&
+    fail "user nobody could run the net helper"
+case "$nobody_run" in
+    *"Permission denied"*) ;;
+    *) fail "user nobody was not refused execution of the net helper: $nobody_run" ;;
+esac
 
 # bash completion: the installed script completes a command and a subcommand.
 completion=$(bash -c '

@@ -401,6 +401,60 @@ private slots:
         QVERIFY(!listed().contains(QStringLiteral("testsvc_get_item")));
     }
 
+    // A deny narrowed by params is matched on the value the request carries:
+    // an integer whether sent as a number or as text, and GitHub's owner and
+    // repo (case-insensitive there) case-folded on both sides.
+    void aParamDenyIsNotPassedByTypeOrCase_data()
+    {
+        QTest::addColumn<QJsonObject>("arguments");
+        QTest::addColumn<QString>("target"); // empty: refused without a request
+        const auto issue = [](const QJsonValue &owner, const QJsonValue &repo,
+                              const QJsonValue &number) {
+            return QJsonObject{{QStringLiteral("owner"), owner},
+                               {QStringLiteral("repo"), repo},
+                               {QStringLiteral("number"), number}};
+        };
+        const QString octo = QStringLiteral("octo");
+        const QString hello = QStringLiteral("hello");
+        QTest::newRow("number 7") << issue(octo, hello, 7) << QString();
+        QTest::newRow("text 07") << issue(octo, hello, QStringLiteral("07")) << QString();
+        QTest::newRow("owner upper case")
+            << issue(QStringLiteral("BLOCKED"), hello, 1) << QString();
+        QTest::newRow("owner mixed case")
+            << issue(QStringLiteral("Blocked"), hello, 1) << QString();
+        QTest::newRow("repo against a mixed-case glob")
+            << issue(octo, QStringLiteral("SECRET-plans"), 1) << QString();
+        QTest::newRow("another number")
+            << issue(octo, hello, 8) << QStringLiteral("/repos/octo/hello/issues/8");
+        QTest::newRow("another owner") << issue(QStringLiteral("Octo"), hello, 1)
+                                       << QStringLiteral("/repos/Octo/hello/issues/1");
+    }
+
+    void aParamDenyIsNotPassedByTypeOrCase()
+    {
+        QFETCH(QJsonObject, arguments);
+        QFETCH(QString, target);
+        grant(QStringLiteral("ext:github:issues:read"));
+        const QString scope = QStringLiteral("corp/eng");
+        const QString action = QStringLiteral("ext:github:issues:read");
+        for (const policy::GrantParams &params :
+             {policy::GrantParams{{QStringLiteral("number"), QStringLiteral("7")}},
+              policy::GrantParams{{QStringLiteral("owner"), QStringLiteral("blocked")}},
+              policy::GrantParams{{QStringLiteral("repo"), QStringLiteral("Secret-*")}}})
+            QVERIFY(m_fixture->grants().add(row(scope, action, scope, policy::Effect::Deny, params),
+                                            QStringLiteral("user")));
+        const auto [text, isError] = call(QStringLiteral("github_get_issue"), arguments);
+        if (target.isEmpty()) {
+            QVERIFY2(isError, qPrintable(text));
+            QVERIFY2(text.contains(QStringLiteral("denied by grant")), qPrintable(text));
+            QCOMPARE(requests().size(), 0);
+            return;
+        }
+        QVERIFY2(!isError, qPrintable(text));
+        QCOMPARE(requests().size(), 1);
+        QCOMPARE(requests().last().value(QStringLiteral("target")).toString(), target);
+    }
+
     void pathParamsStayInsideTheDeclaredPath_data()
     {
         QTest::addColumn<QString>("value");
@@ -764,6 +818,11 @@ private slots:
                           "path = \"/a\"\nparams = [{name=\"Api_Key\", in=\"query\"}]\n")
                    .replace("auth = \"bearer\"", "auth = \"apikey-query\"\nauth_name = \"api_key\"")
             << QStringLiteral("x.toml:13: param Api_Key has the name of the key's query parameter");
+        QTest::newRow("case_insensitive on an integer")
+            << head + tool +
+                   "path = \"/a/{n}\"\nparams = [{name=\"n\", in=\"path\", type=\"integer\", "
+                   "case_insensitive=true}]\n"
+            << QStringLiteral("x.toml:12: param n: only a string param has a case");
         QTest::newRow("segments on a query param")
             << head + tool + "path = \"/a\"\nparams = [{name=\"q\", in=\"query\", segments=true}]\n"
             << QStringLiteral("x.toml:12: param q: only a string path param may span segments");

@@ -2,6 +2,7 @@
 // lattice, deny wins, membership (transitive, cycles), params, delegation,
 // seeds, effective actions, and a revoke taking effect on the very next call.
 
+#include "policy/call_params.h"
 #include "policy_fixture.h"
 
 #include <QJsonArray>
@@ -54,6 +55,8 @@ private slots:
     void params();
     void hostParamsMatchTheNormalisedHost_data();
     void hostParamsMatchTheNormalisedHost();
+    void everyScalarArgumentIsAParam();
+    void caseInsensitiveParamsFoldBothSides();
     void noMatchDenies();
     void denyWins();
     void membershipIsTransitive();
@@ -236,6 +239,56 @@ void GrantsTest::hostParamsMatchTheNormalisedHost()
     QCOMPARE(allowed(fixture.grants(), QStringLiteral("corp"), action, QStringLiteral("corp"),
                      {{hostParam, host}}),
              expected);
+}
+
+// A deny on `number=7` sees the number 7 as "7"; an array or object, which
+// no glob could be matched on without passing a deny, is refused.
+void GrantsTest::everyScalarArgumentIsAParam()
+{
+    const auto params = callParamsOf(QJsonObject{{QStringLiteral("number"), 7.0},
+                                                 {QStringLiteral("ratio"), 0.5},
+                                                 {QStringLiteral("big"), 1e300},
+                                                 {QStringLiteral("zero"), -0.0},
+                                                 {QStringLiteral("draft"), true},
+                                                 {QStringLiteral("text"), QStringLiteral("x")},
+                                                 {QStringLiteral("none"), QJsonValue::Null}});
+    QVERIFY2(params, qPrintable(params ? QString() : params.error().message));
+    QCOMPARE(*params, (CallParams{{QStringLiteral("number"), QStringLiteral("7")},
+                                  {QStringLiteral("ratio"), QStringLiteral("0.5")},
+                                  {QStringLiteral("big"), QStringLiteral("1e+300")},
+                                  {QStringLiteral("zero"), QStringLiteral("0")},
+                                  {QStringLiteral("draft"), QStringLiteral("true")},
+                                  {QStringLiteral("text"), QStringLiteral("x")}}));
+    for (const QJsonValue &value : {QJsonValue(QJsonArray{7}), QJsonValue(QJsonObject{})}) {
+        const auto refused = callParamsOf(QJsonObject{{QStringLiteral("number"), value}});
+        QVERIFY(!refused);
+        QCOMPARE(refused.error().code, QStringLiteral("policy.bad-argument"));
+    }
+}
+
+// A param the service compares without case (GitHub's owner) is matched
+// case-folded on both sides; any other stays a case-sensitive glob.
+void GrantsTest::caseInsensitiveParamsFoldBothSides()
+{
+    PolicyFixture fixture;
+    const QString action = QStringLiteral("ext:github:issues:read");
+    const QString corp = QStringLiteral("corp");
+    const QString owner = QStringLiteral("owner");
+    added(fixture.grants(), row(corp, action, corp));
+    added(fixture.grants(),
+          row(corp, action, corp, Effect::Deny, {{owner, QStringLiteral("Octo*")}}));
+    const auto decided = [&](const QString &value, const CaseInsensitiveParams &folded) {
+        const auto decision =
+            fixture.grants().authorize(corp, action, corp, {{owner, value}}, folded);
+        if (!decision)
+            qFatal("authorize failed: %s", qPrintable(decision.error().message));
+        return decision->allowed;
+    };
+    QVERIFY(!decided(QStringLiteral("octocat"), {owner}));
+    QVERIFY(!decided(QStringLiteral("OCTOCAT"), {owner}));
+    QVERIFY(decided(QStringLiteral("github"), {owner}));
+    QVERIFY(decided(QStringLiteral("octocat"), {}));
+    QVERIFY(!decided(QStringLiteral("Octocat"), {}));
 }
 
 void GrantsTest::noMatchDenies()
