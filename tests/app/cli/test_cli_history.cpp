@@ -13,6 +13,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QTemporaryDir>
@@ -23,6 +24,7 @@ using namespace arizuko;
 namespace {
 
 const QString turnId = QStringLiteral("5e1f0a2b-0000-4000-8000-000000000033");
+const QString replacingTurnId = QStringLiteral("6a2e1b3c-0000-4000-8000-000000000033");
 // OSC 52 (set the clipboard), erase the line and move up, a C1 CSI, DEL,
 // and a newline followed by a line that looks like the engine's.
 const QString hostileName = QStringLiteral("x\x1b]52;c;cHduZWQ=\x07"
@@ -51,6 +53,7 @@ class TestCliHistory final : public QObject
     Q_OBJECT
 
     QTemporaryDir m_data;
+    QString m_home;
 
 private slots:
     void initTestCase()
@@ -64,28 +67,57 @@ private slots:
         QVERIFY(home);
         QVERIFY(QDir().mkpath(home->path));
 
-        turns::TurnRecord turn;
-        turn.id = turnId;
-        turn.name = QStringLiteral("az-") + turnId.left(8);
-        turn.folder = QStringLiteral("corp");
-        turn.topic = QStringLiteral("main");
-        turn.agent = QStringLiteral("command");
-        turn.prompt = QStringLiteral("write the names");
-        turn.queuedAt = store::nowTimestamp();
         turns::TurnRecords records(**store);
-        QVERIFY(records.insert(turn));
-        QVERIFY(records.setState(turnId, turns::TurnState::Done, store::nowTimestamp()));
-
         auto history = history::HomeHistory::open(m_data.path(), home->id, {});
         QVERIFY(history);
-        const history::TurnLabel label{turnId, turn.topic, turn.prompt};
-        QVERIFY(history->recordBefore(label));
-        // What the guest wrote in its home during the turn.
-        QFile file(home->path + QLatin1Char('/') + hostileName);
-        QVERIFY2(file.open(QIODevice::WriteOnly), qPrintable(file.errorString()));
-        QCOMPARE(file.write(hostileLine), hostileLine.size());
-        file.close();
-        QVERIFY(history->recordAfter(label));
+        const auto file = [&home](const QString &name, const QByteArray &content) {
+            QDir().mkpath(QFileInfo(home->path + QLatin1Char('/') + name).path());
+            QFile out(home->path + QLatin1Char('/') + name);
+            QVERIFY2(out.open(QIODevice::WriteOnly), qPrintable(out.errorString()));
+            QCOMPARE(out.write(content), content.size());
+        };
+        // "Turns" as the runner records them: a row, and a snapshot before
+        // and after what the guest did.
+        const auto turn = [&](const QString &id, auto &&guest) {
+            turns::TurnRecord record;
+            record.id = id;
+            record.name = QStringLiteral("az-") + id.left(8);
+            record.folder = QStringLiteral("corp");
+            record.topic = QStringLiteral("main");
+            record.agent = QStringLiteral("command");
+            record.prompt = QStringLiteral("write the names");
+            record.queuedAt = store::nowTimestamp();
+            QVERIFY(records.insert(record));
+            const history::TurnLabel label{id, record.topic, record.prompt};
+            QVERIFY(history->recordBefore(label));
+            guest();
+            QVERIFY(history->recordAfter(label));
+            QVERIFY(records.setState(id, turns::TurnState::Done, store::nowTimestamp()));
+        };
+        turn(turnId, [&] { file(hostileName, hostileLine); });
+        file(QStringLiteral("d/a.txt"), "a\n");
+        turn(replacingTurnId, [&] {
+            QVERIFY(QDir(home->path + QStringLiteral("/d")).removeRecursively());
+            file(QStringLiteral("d"), "a file where the directory was\n");
+        });
+        m_home = home->path;
+    }
+
+    // The undo of a turn that replaced a directory by a file, end to end.
+    void undoPutsTheDirectoryBack()
+    {
+        const CliRun run =
+            Cli(m_data.path())
+                .run({QStringLiteral("--json"), QStringLiteral("turn"), QStringLiteral("undo"),
+                      QStringLiteral("az-") + replacingTurnId.left(8), QStringLiteral("--yes")});
+        QVERIFY2(run.exitCode == 0, run.err.constData());
+        const QJsonObject report = run.json().object();
+        QCOMPARE(report.value(QStringLiteral("restored")).toArray(),
+                 (QJsonArray{QStringLiteral("d"), QStringLiteral("d/a.txt")}));
+        QCOMPARE(report.value(QStringLiteral("conflicts")).toArray(), QJsonArray());
+        QFile restored(m_home + QStringLiteral("/d/a.txt"));
+        QVERIFY(restored.open(QIODevice::ReadOnly));
+        QCOMPARE(restored.readAll(), QByteArray("a\n"));
     }
 
     void changesAndTheUndoPlanAreInert_data()
