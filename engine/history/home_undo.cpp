@@ -158,6 +158,11 @@ Result<UndoPlan> planUndo(const QList<UndoCandidate> &candidates, const UndoTree
             restores.append({step, stored});
             continue;
         }
+        if (!now.present && trees.currentSkipped.contains(step.shown)) {
+            plan.conflicts.append({step.shown, QStringLiteral("what is there now was skipped by "
+                                                              "the history; the undo leaves it")});
+            continue;
+        }
         step.needed = now.present;
         removed.insert(stored);
         plan.steps.append(step);

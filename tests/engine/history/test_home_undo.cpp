@@ -13,6 +13,7 @@
 #include <QTest>
 #include <git2.h>
 #include <memory>
+#include <sys/stat.h>
 
 using namespace arizuko::history;
 
@@ -304,6 +305,27 @@ private slots:
         QCOMPARE(content(QStringLiteral("f/x.txt")), QByteArray("<missing>"));
         QCOMPARE(content(QStringLiteral("g.txt")), QByteArray("g\n"));
         QVERIFY(hasReference(m_history->path(), "refs/turns/turn-newer/undo"));
+    }
+
+    // A file the turn added, replaced since by a FIFO (which the history
+    // skips): --force leaves the FIFO and says so rather than "restored".
+    void aNameTheHistorySkipsIsLeftAndSaid()
+    {
+        put(QStringLiteral("keep.txt"), "keep\n");
+        turn(QStringLiteral("turn-fifo"), [&] { put(QStringLiteral("p"), "the turn's\n"); });
+        removeAll(QStringLiteral("p"));
+        QCOMPARE(::mkfifo(QFile::encodeName(home(QStringLiteral("p"))).constData(), 0600), 0);
+        const auto plan = m_history->undo(QStringLiteral("turn-fifo"), UndoMode::Plan);
+        QVERIFY(plan);
+        QCOMPARE(conflictPaths(*plan), QStringList{QStringLiteral("p")});
+        UndoReport forced;
+        const QString failed = undo(QStringLiteral("turn-fifo"), UndoMode::Force, forced);
+        QVERIFY2(failed.isEmpty(), qPrintable(failed));
+        QCOMPARE(forced.restored, QStringList());
+        QCOMPARE(conflictPaths(forced), QStringList{QStringLiteral("p")});
+        QVERIFY2(forced.conflicts.first().why.contains(QStringLiteral("skipped")),
+                 qPrintable(explained(forced)));
+        QVERIFY(QFileInfo(home(QStringLiteral("p"))).exists());
     }
 };
 
