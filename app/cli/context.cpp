@@ -1,9 +1,10 @@
 #include "context.h"
 
+#include "terminal_text.h"
+
 #include <QCommandLineParser>
 #include <QJsonDocument>
 #include <QJsonObject>
-
 #include <algorithm>
 
 namespace arizuko::cli {
@@ -58,7 +59,8 @@ Exit Context::usageError(const QString &message)
 
 Exit Context::failure(const QString &message)
 {
-    m_err << "arizukoctl: " << message << "\n";
+    // Errors name what a guest wrote too (a file of its home).
+    m_err << "arizukoctl: " << inertForTerminal(message) << "\n";
     m_err.flush();
     return Exit::Failed;
 }
@@ -68,8 +70,15 @@ Exit Context::failure(const Error &error)
     return failure(error.message);
 }
 
-void Context::printTable(const QStringList &headers, const QList<QStringList> &rows)
+void Context::printTable(const QStringList &headers, const QList<QStringList> &cells)
 {
+    // Cells hold what guests wrote (topics, errors, audit details).
+    QList<QStringList> rows;
+    for (const QStringList &row : cells) {
+        QStringList &shown = rows.emplaceBack();
+        for (const QString &cell : row)
+            shown << inertLine(cell);
+    }
     QList<qsizetype> widths(headers.size(), 0);
     const auto measure = [&widths](const QStringList &row) {
         for (qsizetype column = 0; column < row.size() && column < widths.size(); ++column)
@@ -100,7 +109,7 @@ void Context::printJson(const QJsonValue &value)
         document.setArray(value.toArray());
     else
         document.setObject(value.toObject());
-    m_out << document.toJson(QJsonDocument::Indented);
+    m_out << inertJson(document, QJsonDocument::Indented);
     m_out.flush();
 }
 

@@ -80,6 +80,8 @@ public:
     Exit failure(const Error &error);
 
     // Human output: an aligned table. --json output: one JSON document.
+    // Both make control characters inert (terminal_text.h): what they
+    // print may be a guest's.
     void printTable(const QStringList &headers, const QList<QStringList> &rows);
     void printJson(const QJsonValue &value);
     // A list either way: with --json one array of json(item), else a table

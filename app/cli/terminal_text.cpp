@@ -16,6 +16,11 @@ bool isControl(char16_t c)
     return (c < 0x20 && c != u'\n' && c != u'\t') || isDelOrC1(c);
 }
 
+bool isAnyControl(char16_t c)
+{
+    return c < 0x20 || isDelOrC1(c);
+}
+
 // `text` with each character `escape` picks written as \xHH (below 0x80) or
 // \uHHHH (`unicodeOnly`: always \uHHHH).
 template<typename Predicate>
@@ -44,10 +49,19 @@ QString inertForTerminal(const QString &text)
     return escaped(text, isControl, false);
 }
 
+QString inertLine(const QString &text)
+{
+    return escaped(text, isAnyControl, false);
+}
+
+QString inertJson(const QJsonDocument &json, QJsonDocument::JsonFormat format)
+{
+    return escaped(QString::fromUtf8(json.toJson(format)), isDelOrC1, true);
+}
+
 QString inertJsonLine(const QJsonObject &json)
 {
-    return escaped(QString::fromUtf8(QJsonDocument(json).toJson(QJsonDocument::Compact)), isDelOrC1,
-                   true);
+    return inertJson(QJsonDocument(json), QJsonDocument::Compact);
 }
 
 } // namespace arizuko::cli

@@ -1,10 +1,12 @@
 // arizukoctl turn changes|undo: what a turn changed in its folder's home,
-// from the home's history (engine/history), and undoing it.
+// from the home's history (engine/history), and undoing it. Names and diffs
+// are the guest's: printed inert (terminal_text.h), --json too.
 
 #include "commands.h"
 #include "history/turn_changes.h"
 #include "history/turn_history_recorder.h"
 #include "subcommands.h"
+#include "terminal_text.h"
 #include "turn_records/turn_records.h"
 
 #include <QCommandLineParser>
@@ -112,20 +114,20 @@ Exit changes(Context &context, const QStringList &arguments)
     }
     // Both turns wrote the one home: each one's changes may hold the other's.
     for (const history::OverlappingTurn &other : changes->overlapping)
-        context.out() << "note: turn " << other.name
+        context.out() << "note: turn " << inertLine(other.name)
                       << " of this home ran at the same time; its writes may be among these "
                          "changes\n";
     for (const history::FileChange &change : changes->files) {
-        context.out() << kindMark(change.kind) << " " << change.path;
+        context.out() << kindMark(change.kind) << " " << inertLine(change.path);
         if (!change.why.isEmpty())
-            context.out() << " (" << change.why << ")";
+            context.out() << " (" << inertLine(change.why) << ")";
         if (!change.stored)
             context.out() << " (over the history-file-limit: recorded by size and hash)";
         context.out() << "\n";
     }
     if (parser.isSet(diff)) {
         for (const history::FileChange &change : changes->files)
-            context.out() << change.diff;
+            context.out() << inertForTerminal(change.diff);
     }
     if (changes->files.isEmpty())
         context.out() << "the turn changed no file\n";
@@ -135,9 +137,10 @@ Exit changes(Context &context, const QStringList &arguments)
 void printUndo(Context &context, const history::UndoReport &report)
 {
     for (const QString &path : report.restored)
-        context.out() << (report.applied ? "restored " : "restore ") << path << "\n";
+        context.out() << (report.applied ? "restored " : "restore ") << inertLine(path) << "\n";
     for (const history::UndoConflict &conflict : report.conflicts)
-        context.out() << "conflict " << conflict.path << ": " << conflict.why << "\n";
+        context.out() << "conflict " << inertLine(conflict.path) << ": " << inertLine(conflict.why)
+                      << "\n";
     context.out().flush();
 }
 

@@ -1,7 +1,7 @@
 #include "history/home_history.h"
 
 #include "folders/folders.h"
-#include "history/home_restore.h"
+#include "history/home_undo.h"
 #include "history/tree_names.h"
 #include "posix/unique_fd.h"
 #include "store/data_subdirectory.h"
@@ -91,29 +91,6 @@ private:
     {}
     posix::UniqueFd m_fd;
 };
-
-struct Entry
-{
-    bool present = false;
-    git_oid oid{};
-    git_filemode_t mode = GIT_FILEMODE_UNREADABLE;
-    bool operator==(const Entry &other) const
-    {
-        return present == other.present &&
-               (!present || (mode == other.mode && git_oid_equal(&oid, &other.oid)));
-    }
-};
-
-Entry entryAt(git_tree *tree, const char *path)
-{
-    git_tree_entry *raw = nullptr;
-    if (git_tree_entry_bypath(&raw, tree, path) != 0) {
-        git_error_clear();
-        return {};
-    }
-    const TreeEntry owned(raw);
-    return {true, *git_tree_entry_id(raw), git_tree_entry_filemode(raw)};
-}
 
 } // namespace
 
@@ -538,70 +515,34 @@ Result<UndoReport> HomeHistory::undo(const QString &turnId, UndoMode mode)
     if (!diff)
         return diff.error();
 
-    struct Step
-    {
-        QByteArray path; // the home's, not the tree's (tree_names.h)
-        Entry target;
-    };
-    UndoReport report{turnId, {}, {}, false};
-    QList<Step> steps;
+    // Everything is decided before the home is touched: what a plan shows
+    // is what the apply does, and no lookup fails half-way through it.
+    QList<UndoCandidate> candidates;
     const size_t count = git_diff_num_deltas(diff->get());
     for (size_t i = 0; i < count; ++i) {
         const git_diff_delta *delta = git_diff_get_delta(diff->get(), i);
-        const QByteArray path(delta->status == GIT_DELTA_DELETED ? delta->old_file.path
-                                                                 : delta->new_file.path);
-        const QString shown = shownPath(path);
-        const Entry target = entryAt(beforeTree->get(), path.constData());
-        if (target.present && isUnstored(repository, delta->old_file)) {
-            report.conflicts.append({shown, QStringLiteral("not stored (over the size limit "
-                                                           "when recorded); cannot be restored")});
-            continue;
-        }
-        const bool unchangedSince = entryAt(afterTree->get(), path.constData()) ==
-                                    entryAt(currentTree->get(), path.constData());
-        if (!unchangedSince && mode != UndoMode::Force) {
-            report.conflicts.append({shown, QStringLiteral("changed since the turn")});
-            continue;
-        }
-        steps.append({homePath(path), target});
-        report.restored << shown;
+        candidates.append({QByteArray(delta->status == GIT_DELTA_DELETED ? delta->old_file.path
+                                                                         : delta->new_file.path),
+                           isUnstored(repository, delta->old_file)});
     }
+    QStringList skippedNow;
+    for (const QJsonValue &skipped :
+         commitMetadata(current->get()).value(QStringLiteral("skipped")).toArray())
+        skippedNow << skipped.toObject().value(QStringLiteral("path")).toString();
+    const Result<UndoPlan> plan = planUndo(
+        candidates, {beforeTree->get(), afterTree->get(), currentTree->get(), skippedNow}, mode);
+    if (!plan)
+        return plan.error();
     if (mode == UndoMode::Plan)
-        return report;
+        return UndoReport{turnId, plan->shownSteps(), plan->conflicts, false};
 
     Result<store::OpenedDirectory> home = folders::Folders::openHome(m_dataDir, m_homeId);
     if (!home)
         return home.error();
-    // Removals first: a file the turn put where a directory was goes
-    // before the directory's files come back.
-    std::stable_sort(steps.begin(), steps.end(), [](const Step &a, const Step &b) {
-        return !a.target.present && b.target.present;
-    });
-    QStringList restored;
-    for (const Step &step : std::as_const(steps)) {
-        Result<void> done;
-        if (!step.target.present) {
-            done = removeEntry(home->fd.get(), step.path);
-        } else {
-            git_blob *raw = nullptr;
-            if (git_blob_lookup(&raw, repository, &step.target.oid) != 0)
-                return gitError(QStringLiteral("read %1").arg(QString::fromUtf8(step.path)));
-            const Blob blob(raw);
-            const QByteArray content(static_cast<const char *>(git_blob_rawcontent(raw)),
-                                     qsizetype(git_blob_rawsize(raw)));
-            const RestoredKind kind = step.target.mode == GIT_FILEMODE_LINK ? RestoredKind::Link
-                                      : step.target.mode == GIT_FILEMODE_BLOB_EXECUTABLE
-                                          ? RestoredKind::ExecutableFile
-                                          : RestoredKind::File;
-            done = restoreEntry(home->fd.get(), step.path, kind, content);
-        }
-        if (done)
-            restored << QString::fromUtf8(step.path);
-        else
-            report.conflicts.append({QString::fromUtf8(step.path), done.error().message});
-    }
-    report.restored = restored;
-    report.applied = true;
+    // From here every step's outcome is in the report, and the report in
+    // the commit below: a step that fails is a conflict, not a stop.
+    const UndoReport report = applyUndo(repository, home->fd.get(), turnId, *plan);
+    const QStringList &restored = report.restored;
 
     QJsonArray conflicts;
     for (const UndoConflict &conflict : std::as_const(report.conflicts))
@@ -614,10 +555,16 @@ Result<UndoReport> HomeHistory::undo(const QString &turnId, UndoMode mode)
                  QString::fromUtf8(QJsonDocument(QJsonArray::fromStringList(restored))
                                        .toJson(QJsonDocument::Compact)),
                  QString::fromUtf8(QJsonDocument(conflicts).toJson(QJsonDocument::Compact))));
-    if (!undone)
-        return undone.error();
-    if (const Result<void> named = setReference(turnId, "undo", *undone); !named)
-        return named.error();
+    const Result<void> named =
+        undone ? setReference(turnId, "undo", *undone) : Result<void>(undone.error());
+    if (!named)
+        return makeError(QStringLiteral("history.undo-unrecorded"),
+                         QStringLiteral("the undo of turn %1 restored %2 and left %3 conflict(s) "
+                                        "in the home, but could not be recorded in its history: %4")
+                             .arg(turnId,
+                                  restored.isEmpty() ? QStringLiteral("nothing")
+                                                     : restored.join(QStringLiteral(", ")),
+                                  QString::number(report.conflicts.size()), named.error().message));
     return report;
 }
 

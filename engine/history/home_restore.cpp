@@ -6,6 +6,7 @@
 #include <QString>
 #include <cerrno>
 #include <cstring>
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -18,6 +19,8 @@ Error restoreError(const QByteArray &path, const QString &what, int error)
     QString why = QString::fromLocal8Bit(std::strerror(error));
     if (error == ELOOP || error == ENOTDIR)
         why = QStringLiteral("a directory on the way is a symbolic link or not a directory");
+    if (error == ENOTEMPTY)
+        why = QStringLiteral("a directory holding other entries is there");
     return makeError(
         QStringLiteral("history.restore"),
         QStringLiteral("cannot %1 %2 in the home: %3").arg(what, QString::fromUtf8(path), why));
@@ -61,6 +64,46 @@ QByteArray temporaryName(const QByteArray &name)
     return ".arizuko-undo-" + QByteArray::number(::getpid()) + '-' + name.left(64);
 }
 
+// Deep enough for any tree an undo empties; a deeper one stays, reported.
+constexpr int maxEmptyDepth = 64;
+
+// Removes the directory `name` below `parent` when it holds nothing but
+// empty directories: what an undo's removals leave where a file or a link
+// comes back. Anything else in it (a file written since, a FIFO the history
+// skipped) keeps it, with ENOTEMPTY.
+int removeEmptyTree(int parent, const QByteArray &name, int depth)
+{
+    if (depth > maxEmptyDepth)
+        return ENOTEMPTY;
+    const int fd =
+        ::openat(parent, name.constData(), O_DIRECTORY | O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return errno;
+    DIR *directory = ::fdopendir(fd);
+    if (!directory) {
+        const int error = errno;
+        ::close(fd);
+        return error;
+    }
+    int error = 0;
+    for (const dirent *entry = nullptr; error == 0 && (entry = ::readdir(directory));) {
+        const QByteArray child(entry->d_name);
+        if (child == "." || child == "..")
+            continue;
+        struct stat status = {};
+        if (::fstatat(fd, entry->d_name, &status, AT_SYMLINK_NOFOLLOW) != 0)
+            error = errno;
+        else if (!S_ISDIR(status.st_mode))
+            error = ENOTEMPTY;
+        else
+            error = removeEmptyTree(fd, child, depth + 1);
+    }
+    ::closedir(directory);
+    if (error == 0 && ::unlinkat(parent, name.constData(), AT_REMOVEDIR) != 0)
+        error = errno;
+    return error;
+}
+
 } // namespace
 
 Result<void> restoreEntry(int home, const QByteArray &path, RestoredKind kind,
@@ -99,7 +142,15 @@ Result<void> restoreEntry(int home, const QByteArray &path, RestoredKind kind,
         }
     }
     // rename replaces whatever name is there (a link included) without
-    // following it; a directory there is refused.
+    // following it, but not a directory: one the undo emptied goes first.
+    struct stat status = {};
+    if (::fstatat(parent->get(), name.constData(), &status, AT_SYMLINK_NOFOLLOW) == 0 &&
+        S_ISDIR(status.st_mode)) {
+        if (const int error = removeEmptyTree(parent->get(), name, 0); error != 0) {
+            ::unlinkat(parent->get(), temporary.constData(), 0);
+            return restoreError(path, QStringLiteral("restore"), error);
+        }
+    }
     if (::renameat(parent->get(), temporary.constData(), parent->get(), name.constData()) != 0) {
         const int error = errno;
         ::unlinkat(parent->get(), temporary.constData(), 0);

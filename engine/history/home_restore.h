@@ -19,7 +19,8 @@ enum class RestoredKind
 };
 
 // Puts `content` at `path` below the home open at `home`, creating missing
-// directories (0700).
+// directories (0700). A directory at `path` holding only empty directories
+// (the undo removed its files) is removed first; any other is refused.
 Result<void> restoreEntry(int home, const QByteArray &path, RestoredKind kind,
                           const QByteArray &content);
 // Removes the file or link at `path`; one already gone is fine.

@@ -1,12 +1,14 @@
 #include "store/home_layout.h"
 
 #include "store/data_subdirectory.h"
+#include "store/home_hard_links.h"
 #include "store/query.h"
 #include "store/store.h"
 #include "store/timestamp.h"
 
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <algorithm>
@@ -111,6 +113,22 @@ Result<QStringList> migrateHomeLayout(Store &store)
             continue; // moved by an earlier open, or it never had a home
         moving = true;
         detail.insert(QStringLiteral("moved"), moved.ok());
+        if (moved) {
+            // Apart now, the homes must not share a file either.
+            const Result<OpenedDirectory> opened =
+                openBelowDataDir(dataDir, homeRelativePath(home.homeId), false);
+            const HardLinksBroken links =
+                opened ? breakOutsideHardLinks(opened->fd.get(), to)
+                       : HardLinksBroken{0,
+                                         {QStringLiteral("%1: cannot look for hard links: %2")
+                                              .arg(to, opened.error().message)}};
+            if (links.copied > 0)
+                detail.insert(QStringLiteral("hard_links_copied"), links.copied);
+            if (!links.notCopied.isEmpty())
+                detail.insert(QStringLiteral("hard_links_not_copied"),
+                              QJsonArray::fromStringList(links.notCopied));
+            notMoved << links.notCopied;
+        }
         if (!moved) {
             detail.insert(QStringLiteral("reason"), moved.error().message);
             notMoved << QStringLiteral("the home of folder '%1' was not moved from %2 (%3); the "

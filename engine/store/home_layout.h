@@ -21,9 +21,11 @@ QString historyRelativePath(const QString &homeId);
 
 // Deepest folders first, so a parent's home moves without its children's.
 // Never follows a link: a home that is a link, or lies below one, stays
-// where it is and its folder starts with a new empty home. Every folder's
-// outcome is written to the audit log (kind folder.home-layout); returns one
-// sentence per home that was not moved.
+// where it is and its folder starts with a new empty home. A moved home's
+// file hard-linked from outside it (another home) gets a copy of its own
+// (home_hard_links.h). Every folder's outcome is written to the audit log
+// (kind folder.home-layout); returns one sentence per home that was not
+// moved and per hard link that could not be copied.
 Result<QStringList> migrateHomeLayout(Store &store);
 
 } // namespace arizuko::store

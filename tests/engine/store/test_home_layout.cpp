@@ -17,6 +17,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUuid>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace arizuko;
 using namespace arizuko::store;
@@ -184,6 +186,49 @@ private slots:
         QCOMPARE(notMoved, (QStringList{QStringLiteral("corp/ops"), QStringLiteral("via"),
                                         QStringLiteral("via/child")}));
         QCOMPARE(layoutEntries(store).size(), 6); // all but "empty", which had no home
+    }
+
+    // corp's guest saw eng's home inside its own and hard-linked eng's
+    // settings into corp's: after the move each home has a file of its
+    // own with the content it had. A link within one home stays one file.
+    void aHardLinkAcrossHomesBecomesTwoFiles()
+    {
+        makeSchema5({QStringLiteral("corp"), QStringLiteral("corp/eng")});
+        const QString groups = m_data + QStringLiteral("/groups");
+        const QString settings = groups + QStringLiteral("/corp/eng/.claude/settings.json");
+        writeFile(settings, "{\"hooks\": {}}\n");
+        QCOMPARE(::link(QFile::encodeName(settings).constData(),
+                        QFile::encodeName(groups + QStringLiteral("/corp/x")).constData()),
+                 0);
+        writeFile(groups + QStringLiteral("/corp/a"), "corp's own pair\n");
+        QCOMPARE(::link(QFile::encodeName(groups + QStringLiteral("/corp/a")).constData(),
+                        QFile::encodeName(groups + QStringLiteral("/corp/b")).constData()),
+                 0);
+
+        auto opened = Store::open(m_data);
+        QVERIFY2(opened, opened ? "" : qPrintable(opened.error().message));
+        const QString eng = homeOf(**opened, QStringLiteral("corp/eng"));
+        const QString corp = homeOf(**opened, QStringLiteral("corp"));
+        struct stat engSettings = {};
+        struct stat corpX = {};
+        QCOMPARE(
+            ::lstat(QFile::encodeName(eng + QStringLiteral("/.claude/settings.json")).constData(),
+                    &engSettings),
+            0);
+        QCOMPARE(::lstat(QFile::encodeName(corp + QStringLiteral("/x")).constData(), &corpX), 0);
+        QVERIFY(engSettings.st_ino != corpX.st_ino);
+        QCOMPARE(engSettings.st_nlink, nlink_t(1));
+        QCOMPARE(corpX.st_nlink, nlink_t(1));
+        QCOMPARE(readFile(eng + QStringLiteral("/.claude/settings.json")),
+                 QByteArray("{\"hooks\": {}}\n"));
+        QCOMPARE(readFile(corp + QStringLiteral("/x")), QByteArray("{\"hooks\": {}}\n"));
+        struct stat a = {};
+        struct stat b = {};
+        QCOMPARE(::lstat(QFile::encodeName(corp + QStringLiteral("/a")).constData(), &a), 0);
+        QCOMPARE(::lstat(QFile::encodeName(corp + QStringLiteral("/b")).constData(), &b), 0);
+        QCOMPARE(a.st_ino, b.st_ino);
+        QCOMPARE(entries(corp),
+                 (QStringList{QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("x")}));
     }
 
     void aSecondOpenMovesNothing()
