@@ -55,11 +55,17 @@ struct Bench
         RunnerSettings settings;
         settings.gatewayPort = 0; // any free port on loopback
         environment = fakeMachineEnvironment(*store, *records, settings, machines);
+        turn = makeTurn(QStringLiteral("corp"), agent);
+    }
+
+    // A turn of `folder`'s topic main, not started.
+    std::unique_ptr<Turn> makeTurn(const QString &folder, AgentKind agent = AgentKind::Command)
+    {
         const QString id = QUuid::createUuid().toString(QUuid::WithoutBraces);
         TurnRecord record;
         record.id = id;
         record.name = QStringLiteral("az-") + id.left(8);
-        record.folder = QStringLiteral("corp");
+        record.folder = folder;
         record.topic = QStringLiteral("main");
         record.agent = agentKindName(agent);
         record.prompt = QStringLiteral("echo hello");
@@ -71,7 +77,7 @@ struct Bench
         request.topic = record.topic;
         request.agent = agent;
         request.prompt = record.prompt;
-        turn = std::make_unique<Turn>(*environment, record, request);
+        return std::make_unique<Turn>(*environment, record, request);
     }
 
     FakeGuestMachine &machine() { return *machines.value(0); }
@@ -318,6 +324,50 @@ private slots:
         ::close(std::exchange(lock, -1));
         QTRY_COMPARE(bench.machine().specs.size(), 1);
         QVERIFY(QFile::exists(before)); // taken before the spec went out
+    }
+
+    // Snapshots of different homes run side by side: while corp's is held
+    // (its history locked, as a huge read would hold it), a turn of lab
+    // gets its snapshot before and its agent at once.
+    void aSlowSnapshotOfOneHomeNeverHoldsAnotherHomesTurn()
+    {
+        Bench bench;
+        const QString dataDir = bench.store->dataDir();
+        folders::Folders folders(*bench.store, QStringLiteral("user:test"));
+        QVERIFY(folders.add(QStringLiteral("lab")));
+        QVERIFY(folders::Topics(*bench.store, QStringLiteral("user:test"))
+                    .add(QStringLiteral("lab"), QStringLiteral("main")));
+        const auto home = folders.home(QStringLiteral("corp"));
+        QVERIFY(home);
+        QVERIFY(history::HomeHistory::open(dataDir, home->id, {}));
+        const QString repository = history::HomeHistory::repositoryPath(dataDir, home->id);
+        history::TurnHistoryRecorder recorder(*bench.store, {});
+        int lock = ::open(QFile::encodeName(repository + QStringLiteral("/arizuko.lock")),
+                          O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+        const auto unlock = qScopeGuard([&lock] {
+            if (lock >= 0)
+                ::close(lock);
+        });
+        QVERIFY(lock >= 0 && ::flock(lock, LOCK_EX) == 0);
+        recorder.record(bench.turn.get());
+        bench.turn->start(TurnPlan{});
+        bench.machine().reachNetwork();
+        bench.machine().beginBoot();
+        bench.machine().becomeReady();
+        QTest::qWait(200); // corp's snapshot is under way, waiting for the lock
+
+        const std::unique_ptr<Turn> lab = bench.makeTurn(QStringLiteral("lab"));
+        recorder.record(lab.get());
+        lab->start(TurnPlan{});
+        QTRY_COMPARE(bench.machines.size(), 2);
+        FakeGuestMachine &labMachine = *bench.machines.at(1);
+        labMachine.reachNetwork();
+        labMachine.beginBoot();
+        labMachine.becomeReady();
+        QTRY_COMPARE_WITH_TIMEOUT(labMachine.specs.size(), 1, 5000);
+        QVERIFY(bench.machine().specs.isEmpty()); // corp's still waits for its own
+        ::close(std::exchange(lock, -1));
+        QTRY_COMPARE(bench.machine().specs.size(), 1);
     }
 
     void aFailedSnapshotBeforeFailsTheTurnWithItsReason()
