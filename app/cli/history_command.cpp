@@ -9,6 +9,7 @@
 
 #include <QCommandLineParser>
 #include <QJsonObject>
+#include <optional>
 
 namespace arizuko::cli {
 namespace {
@@ -57,25 +58,38 @@ QJsonObject useJson(const QString &folder, const history::HistoryUse &use)
             {QStringLiteral("turns"), use.turns}};
 }
 
-const Positional folderArgument{QStringLiteral("folder"),
-                                QStringLiteral("One folder; without it, every folder."),
-                                Positional::Kind::Optional};
-
-Exit status(Context &context, const QStringList &arguments)
+// Parses `arguments` for `command` ([folder]) and opens the histories
+// asked for into `found`; an exit code when the command stops there.
+std::optional<Exit> parseAndOpen(Context &context, const QString &command,
+                                 const QString &description, const QStringList &arguments,
+                                 std::optional<FolderHistories> &found)
 {
     QCommandLineParser parser;
     if (const auto stop = context.parse(
             parser,
-            {QStringLiteral("history status"),
-             QStringLiteral("What each folder home's history takes on disk and the turns it "
-                            "keeps,\nand the retention policy (history-keep-turns, "
-                            "history-size-limit)."),
-             {folderArgument}},
+            {command,
+             description,
+             {{QStringLiteral("folder"), QStringLiteral("One folder; without it, every folder."),
+               Positional::Kind::Optional}}},
             arguments))
+        return stop;
+    auto opened = openHistories(context, parser.positionalArguments());
+    if (!opened)
+        return context.failure(opened.error());
+    found.emplace(std::move(*opened));
+    return std::nullopt;
+}
+
+Exit status(Context &context, const QStringList &arguments)
+{
+    std::optional<FolderHistories> found;
+    if (const auto stop = parseAndOpen(
+            context, QStringLiteral("history status"),
+            QStringLiteral("What each folder home's history takes on disk and the turns it "
+                           "keeps,\nand the retention policy (history-keep-turns, "
+                           "history-size-limit)."),
+            arguments, found))
         return *stop;
-    const auto found = openHistories(context, parser.positionalArguments());
-    if (!found)
-        return context.failure(found.error());
     QList<std::pair<QString, history::HistoryUse>> rows;
     for (const QString &folder : found->folders) {
         const auto use = history::folderHistoryUse(*found->store, folder, found->options);
@@ -95,19 +109,14 @@ Exit status(Context &context, const QStringList &arguments)
 
 Exit prune(Context &context, const QStringList &arguments)
 {
-    QCommandLineParser parser;
-    if (const auto stop = context.parse(
-            parser,
-            {QStringLiteral("history prune"),
-             QStringLiteral("Apply the retention policy now (the engine does after each turn):\n"
-                            "the oldest turns' snapshots go, and with them their changes and "
-                            "undo."),
-             {folderArgument}},
-            arguments))
+    std::optional<FolderHistories> found;
+    if (const auto stop = parseAndOpen(
+            context, QStringLiteral("history prune"),
+            QStringLiteral("Apply the retention policy now (the engine does after each turn):\n"
+                           "the oldest turns' snapshots go, and with them their changes and "
+                           "undo."),
+            arguments, found))
         return *stop;
-    const auto found = openHistories(context, parser.positionalArguments());
-    if (!found)
-        return context.failure(found.error());
     QList<std::pair<QString, history::PruneReport>> rows;
     for (const QString &folder : found->folders) {
         const auto pruned = history::pruneFolderHistory(*found->store, folder, found->options);

@@ -29,7 +29,7 @@ DELEGATE = (
     '--post-data \'{"jsonrpc":"2.0","id":7,"method":"tools/call",'
     '"params":{"name":"delegate_group","arguments":{"folder":"lab","prompt":"say hello"}}}\' '
     '"$ANTHROPIC_BASE_URL/mcp"')
-FIRST = ("cd $HOME && truncate -s 1T huge.bin && "
+FIRST = ("cd $HOME && truncate -s 1099511627776 huge.bin && "
          f"for i in $(seq {SPARSE}); do truncate -s 49M s$i; done && {DELEGATE} && echo first-done")
 # A turn's agent starts this long after the turn starts preparing, at most,
 # on this machine (TCG): a boot is 20 to 60 s here; the guest gives up on
@@ -79,7 +79,7 @@ class HistoryBudget(unittest.TestCase):
         cls.engine.close()
 
     def turn_of(self, folder):
-        turns = [t for t in self.engine.turns() if t["folder"] == folder]
+        turns = [t for t in self.engine.turns() if t["group_folder"] == folder]
         self.assertTrue(turns, f"no turn of {folder}")
         return turns
 

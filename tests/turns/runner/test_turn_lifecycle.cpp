@@ -353,8 +353,8 @@ private slots:
     void aSlowSnapshotOfOneHomeNeverHoldsAnotherHomesTurn()
     {
         Bench bench;
-        QVERIFY(folders::Folders(*bench.store, QStringLiteral("user:test"))
-                    .add(QStringLiteral("lab")));
+        QVERIFY(
+            folders::Folders(*bench.store, QStringLiteral("user:test")).add(QStringLiteral("lab")));
         QVERIFY(folders::Topics(*bench.store, QStringLiteral("user:test"))
                     .add(QStringLiteral("lab"), QStringLiteral("main")));
         history::TurnHistoryRecorder recorder(*bench.store, {});
