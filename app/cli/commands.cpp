@@ -31,6 +31,7 @@ const QList<CommandGroup> &commandGroups()
          runRun},
         {QStringLiteral("turns"), QStringLiteral("turns [--limit N] [--events TURN]"), runTurns},
         {QStringLiteral("turn"), QStringLiteral("turn changes|undo"), runTurn},
+        {QStringLiteral("history"), QStringLiteral("history status|prune [folder]"), runHistory},
         {QStringLiteral("cancel"), QStringLiteral("cancel <turn>"), runCancel},
         {QStringLiteral("model"),
          QStringLiteral("model serve --script FILE [--listen HOST:PORT] [--request-log FILE] "

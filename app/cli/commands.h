@@ -33,6 +33,7 @@ Exit runRoute(Context &context, const QStringList &arguments);
 Exit runRun(Context &context, const QStringList &arguments);
 Exit runTurns(Context &context, const QStringList &arguments);
 Exit runTurn(Context &context, const QStringList &arguments);
+Exit runHistory(Context &context, const QStringList &arguments);
 Exit runCancel(Context &context, const QStringList &arguments);
 Exit runModel(Context &context, const QStringList &arguments);
 Exit runExport(Context &context, const QStringList &arguments);

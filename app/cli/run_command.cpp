@@ -266,6 +266,14 @@ Exit runRun(Context &context, const QStringList &arguments)
     if (!runner)
         return context.failure(runner.error());
     history.watch(**runner);
+    // A snapshot's budget that ran out: said as it happens (the one after a
+    // turn is in `turn changes` too, as a note).
+    QObject::connect(&history, &history::TurnHistoryRecorder::budgetRanOut, &history,
+                     [&context](const QString &turnId, bool after, const QString &note) {
+                         context.err() << "[history] the snapshot " << (after ? "after" : "before")
+                                       << " turn " << turnId << ": " << note << "\n";
+                         context.err().flush();
+                     });
     const host::AcceleratorChoice &accelerator = (*runner)->accelerator();
     context.err() << "[engine] accelerator " << host::acceleratorName(accelerator.accelerator)
                   << ": " << accelerator.reason << "\n";

@@ -72,6 +72,8 @@ QJsonObject changeJson(const history::FileChange &change, bool withDiff)
         object.insert(QStringLiteral("why"), change.why);
     if (withDiff)
         object.insert(QStringLiteral("diff"), change.diff);
+    if (change.diffOmitted)
+        object.insert(QStringLiteral("diff_omitted"), true);
     return object;
 }
 
@@ -106,12 +108,16 @@ Exit changes(Context &context, const QStringList &arguments)
             overlapping.append(QJsonObject{{QStringLiteral("turn"), other.turnId},
                                            {QStringLiteral("name"), other.name},
                                            {QStringLiteral("ended"), other.ended}});
-        context.printJson(QJsonObject{{QStringLiteral("turn"), found->turn.id},
-                                      {QStringLiteral("folder"), found->turn.folder},
-                                      {QStringLiteral("files"), files},
-                                      {QStringLiteral("overlapping"), overlapping}});
+        context.printJson(
+            QJsonObject{{QStringLiteral("turn"), found->turn.id},
+                        {QStringLiteral("folder"), found->turn.folder},
+                        {QStringLiteral("files"), files},
+                        {QStringLiteral("overlapping"), overlapping},
+                        {QStringLiteral("notes"), QJsonArray::fromStringList(changes->notes)}});
         return Exit::Ok;
     }
+    for (const QString &note : changes->notes)
+        context.out() << "note: " << inertLine(note) << "\n";
     // Both turns wrote the one home: each one's changes may hold the other's.
     for (const history::OverlappingTurn &other : changes->overlapping)
         context.out() << "note: turn " << inertLine(other.name)
@@ -121,13 +127,18 @@ Exit changes(Context &context, const QStringList &arguments)
         context.out() << kindMark(change.kind) << " " << inertLine(change.path);
         if (!change.why.isEmpty())
             context.out() << " (" << inertLine(change.why) << ")";
-        if (!change.stored)
-            context.out() << " (over the history-file-limit: recorded by size and hash)";
+        if (!change.stored && change.why.isEmpty())
+            context.out() << " (over the history-file-limit: recorded by size and time)";
+        else if (!change.stored)
+            context.out() << " (recorded by size and time)";
         context.out() << "\n";
     }
     if (parser.isSet(diff)) {
         for (const history::FileChange &change : changes->files)
-            context.out() << inertForTerminal(change.diff);
+            context.out() << (change.diffOmitted
+                                  ? QStringLiteral("(no diff for %1: past the cap on diffs)\n")
+                                        .arg(inertLine(change.path))
+                                  : inertForTerminal(change.diff));
     }
     if (changes->files.isEmpty())
         context.out() << "the turn changed no file\n";

@@ -37,6 +37,7 @@ ChangesPanel::ChangesPanel(store::Store &store, QWidget *parent)
     : QWidget(parent)
     , m_store(store)
     , m_status(new QLabel(this))
+    , m_historyUse(new QLabel(this))
     , m_files(new QTreeWidget(this))
     , m_diff(new QPlainTextEdit(this))
     , m_undo(new QPushButton(tr("&Undo this turn\u2026"), this))
@@ -45,6 +46,10 @@ ChangesPanel::ChangesPanel(store::Store &store, QWidget *parent)
     m_status->setWordWrap(true);
     m_status->setTextFormat(Qt::PlainText);
     m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_historyUse->setObjectName(QStringLiteral("historyUse"));
+    m_historyUse->setWordWrap(true);
+    m_historyUse->setTextFormat(Qt::PlainText);
+    m_historyUse->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_files->setObjectName(QStringLiteral("changedFiles"));
     m_files->setAccessibleName(tr("Files the turn changed"));
     m_files->setHeaderLabels({tr("Change"), tr("File")});
@@ -62,6 +67,7 @@ ChangesPanel::ChangesPanel(store::Store &store, QWidget *parent)
     split->addWidget(m_diff);
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_status);
+    layout->addWidget(m_historyUse);
     layout->addWidget(split, 1);
     layout->addWidget(m_undo, 0, Qt::AlignRight);
     connect(m_files, &QTreeWidget::currentItemChanged, this, &ChangesPanel::showSelectedDiff);
@@ -121,11 +127,14 @@ void ChangesPanel::load()
     }
     m_status->setText(tr("Reading the home's history\u2026"));
     auto result = std::make_shared<std::optional<Result<history::TurnChanges>>>();
+    auto use = std::make_shared<std::optional<Result<QString>>>();
     runInBackground(
-        [result, &store = m_store, turn = m_turn] {
+        [result, use, &store = m_store, turn = m_turn] {
             result->emplace(readTurnChanges(store, turn));
+            use->emplace(readHistoryUse(store, turn.folder));
         },
-        [this, result] {
+        [this, result, use] {
+            m_historyUse->setText(**use ? ***use : (*use)->error().message);
             const Result<history::TurnChanges> &changes = **result;
             if (!changes) {
                 m_status->setText(changes.error().code == u"history.no-turn" ||
@@ -149,7 +158,10 @@ void ChangesPanel::load()
                 (changes->files.isEmpty()
                      ? tr("The turn changed no file in the home.")
                      : tr("%n file(s) changed in the home.", nullptr, int(changes->files.size()))) +
-                overlapNote());
+                overlapNote() +
+                (changes->notes.isEmpty()
+                     ? QString()
+                     : QStringLiteral("\n") + changes->notes.join(QStringLiteral("\n"))));
             m_undo->setEnabled(!changes->files.isEmpty());
             if (QTreeWidgetItem *first = m_files->topLevelItem(0))
                 m_files->setCurrentItem(first);

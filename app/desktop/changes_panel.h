@@ -39,6 +39,8 @@ public:
     QTreeWidget *files() const { return m_files; }
     QPlainTextEdit *diff() const { return m_diff; }
     QPushButton *undoButton() const { return m_undo; }
+    QLabel *status() const { return m_status; }
+    QLabel *historyUse() const { return m_historyUse; }
 
 signals:
     // A load or an undo has finished and the panel shows its result.
@@ -58,6 +60,7 @@ private:
     QStringList m_overlapping; // names of turns that shared the home meanwhile
     quint64 m_generation = 0;
     QLabel *m_status;
+    QLabel *m_historyUse; // the history's size on disk and its retention
     QTreeWidget *m_files;
     QPlainTextEdit *m_diff;
     QPushButton *m_undo;

@@ -120,6 +120,20 @@ SettingsDialog::SettingsDialog(store::Store &store, store::StoreWatcher *watcher
         turns::setting::historyFileLimit, tr("History &file limit:"), historyLimit,
         [historyLimit] { return QString::number(historyLimit->value()); },
         [historyLimit](const QString &value) { historyLimit->setValue(value.toInt()); });
+    auto *keepTurns = new QSpinBox(this);
+    keepTurns->setRange(1, turns::maxHistoryKeepTurns);
+    keepTurns->setSuffix(tr(" turns"));
+    addField(
+        turns::setting::historyKeepTurns, tr("History &keeps:"), keepTurns,
+        [keepTurns] { return QString::number(keepTurns->value()); },
+        [keepTurns](const QString &value) { keepTurns->setValue(value.toInt()); });
+    auto *sizeLimit = new QSpinBox(this);
+    sizeLimit->setRange(turns::minHistorySizeLimitMiB, turns::maxHistorySizeLimitMiB);
+    sizeLimit->setSuffix(tr(" MiB"));
+    addField(
+        turns::setting::historySizeLimit, tr("History si&ze limit:"), sizeLimit,
+        [sizeLimit] { return QString::number(sizeLimit->value()); },
+        [sizeLimit](const QString &value) { sizeLimit->setValue(value.toInt()); });
     addChoice(turns::setting::historyIncludeGit, tr("History of .&git:"),
               makeChoice(this, {{QStringLiteral("off"),
                                  tr("off: a home's .git directories are left out of its history")},

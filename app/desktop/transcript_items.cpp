@@ -306,6 +306,9 @@ QJsonObject changesItem(const QString &turnId, const Result<history::TurnChanges
             : TranscriptText::tr("Changes in the home: %1").arg(parts.join(QStringLiteral(", ")));
     if (changes->files.size() > files.size())
         title += QLatin1Char(' ') + TranscriptText::tr("(the first %1 listed)").arg(files.size());
+    // A budget the snapshot ran out of, diffs left out: the turn's own words.
+    for (const QString &note : changes->notes)
+        title += QStringLiteral(" (%1)").arg(note);
     result.insert(QStringLiteral("title"), title);
     result.insert(QStringLiteral("files"), files);
     return result;

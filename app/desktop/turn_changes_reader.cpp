@@ -23,6 +23,18 @@ Result<history::TurnChanges> readTurnChanges(store::Store &store, const turns::T
     return history::turnChanges(store, turn, *snapshot, true);
 }
 
+Result<QString> readHistoryUse(store::Store &store, const QString &folder)
+{
+    const auto snapshot = savedSnapshotOptions(store);
+    if (!snapshot)
+        return snapshot.error();
+    const auto use = history::folderHistoryUse(store, folder, *snapshot);
+    if (!use)
+        return use.error();
+    return TurnChangesReader::tr("History of this folder's home: %1.")
+        .arg(history::historyUseText(*use, snapshot->retention));
+}
+
 QString changeNote(const history::FileChange &change)
 {
     if (!change.why.isEmpty())
@@ -30,7 +42,7 @@ QString changeNote(const history::FileChange &change)
     // The words of the CLI's note, naming the setting as the window does.
     return change.stored ? QString()
                          : TurnChangesReader::tr(
-                               "over the history file limit: recorded by its size and hash only");
+                               "over the history file limit: recorded by its size and time only");
 }
 
 TurnChangesReader::TurnChangesReader(store::Store &store, QObject *parent)

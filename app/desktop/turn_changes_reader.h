@@ -23,6 +23,8 @@ namespace arizuko::desktop {
 Result<history::SnapshotOptions> savedSnapshotOptions(store::Store &store);
 // The turn's changes with their diffs. Blocks: call it on a worker.
 Result<history::TurnChanges> readTurnChanges(store::Store &store, const turns::TurnRecord &turn);
+// "History of this folder's home: …" (history::historyUseText). Blocks.
+Result<QString> readHistoryUse(store::Store &store, const QString &folder);
 // What the window says beside a changed file, in the Changes tab and the
 // transcript alike: why the history skipped its name, or that it holds the
 // file by its size and hash only; empty for any other file.

@@ -41,7 +41,8 @@ public:
     {
         git_libgit2_init();
         // Every object a history tree names was written by the same walk
-        // (or an earlier one; the history is never pruned), so libgit2 need
+        // (or an earlier one, whose objects a pruning keeps while the
+        // snapshot index names them: history_pruning.h), so libgit2 need
         // not look each one up again: that lookup per file made a snapshot
         // of a large home cost seconds.
         git_libgit2_opts(GIT_OPT_ENABLE_STRICT_OBJECT_CREATION, 0);

@@ -14,15 +14,16 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QRegularExpression>
+#include <QSet>
 #include <algorithm>
 #include <fcntl.h>
 #include <limits>
+#include <optional>
 #include <sys/file.h>
 
 namespace arizuko::history {
 namespace {
 
-const char *const historyBranch = "refs/heads/home";
 const QString historyDirectory = QStringLiteral("history");
 const QString metadataKey = QStringLiteral("Arizuko-Snapshot: ");
 constexpr qsizetype maxDiffChars = 256 * 1024;
@@ -32,6 +33,11 @@ bool safeName(const QString &name)
 {
     static const QRegularExpression pattern(QStringLiteral("^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$"));
     return pattern.match(name).hasMatch();
+}
+
+QString snapshotIndexFile(const QString &repository)
+{
+    return repository + QStringLiteral("/arizuko-index");
 }
 
 QString firstLine(const QString &text)
@@ -46,17 +52,33 @@ QString labelBody(const TurnLabel &turn)
         .arg(turn.turnId, turn.topic, firstLine(turn.prompt));
 }
 
-QJsonObject metadata(const HomeTree &tree)
+QJsonObject metadata(const HomeTree &tree, const SnapshotOptions &options)
 {
     QJsonArray skipped;
     for (const SkippedEntry &entry : tree.skipped)
         skipped.append(QJsonObject{{QStringLiteral("path"), QString::fromUtf8(entry.path)},
                                    {QStringLiteral("why"), entry.why}});
     QJsonArray unstored;
-    for (const UnstoredFile &file : tree.unstored)
-        unstored.append(QJsonObject{{QStringLiteral("path"), QString::fromUtf8(file.path)},
-                                    {QStringLiteral("size"), double(file.size)}});
-    return {{QStringLiteral("skipped"), skipped}, {QStringLiteral("unstored"), unstored}};
+    for (const UnstoredFile &file : tree.unstored) {
+        QJsonObject object{{QStringLiteral("path"), QString::fromUtf8(file.path)},
+                           {QStringLiteral("size"), double(file.size)}};
+        if (file.budget != BudgetLimit::None)
+            object.insert(QStringLiteral("budget"), budgetLimitName(file.budget));
+        unstored.append(object);
+    }
+    QJsonObject object{{QStringLiteral("skipped"), skipped},
+                       {QStringLiteral("unstored"), unstored}};
+    // Only when a budget ran out: a snapshot within it reads as before.
+    if (tree.budget != BudgetLimit::None)
+        object.insert(QStringLiteral("budget"), budgetNote(tree.budget, tree.budgetFiles, options));
+    return object;
+}
+
+// A skipped name and its reason, as one key.
+QString skippedKey(const QJsonObject &skipped)
+{
+    return skipped.value(QStringLiteral("path")).toString() + QChar(0) +
+           skipped.value(QStringLiteral("why")).toString();
 }
 
 QJsonObject commitMetadata(const git_commit *commit)
@@ -191,14 +213,16 @@ Result<git_oid> HomeHistory::snapshot(const QString &subject, const QString &bod
     Result<store::OpenedDirectory> home = folders::Folders::openHome(m_dataDir, m_homeId);
     if (!home)
         return home.error();
-    const QString indexFile = m_path + QStringLiteral("/arizuko-index");
+    const QString indexFile = snapshotIndexFile(m_path);
     SnapshotIndex index = SnapshotIndex::load(indexFile);
     const Result<HomeTree> tree = writeHomeTree(repository, home->fd.get(), m_options, index);
     if (!tree)
         return tree.error();
     if (const Result<void> saved = index.save(indexFile); !saved)
         return saved.error();
-    m_state->last = {tree->filesRead, tree->filesReused};
+    const QJsonObject seen = metadata(*tree, m_options);
+    m_state->last = {tree->filesRead, tree->filesReused, tree->bytesRead,
+                     seen.value(QStringLiteral("budget")).toString()};
 
     git_commit *rawHead = nullptr;
     git_oid headId{};
@@ -208,7 +232,6 @@ Result<git_oid> HomeHistory::snapshot(const QString &subject, const QString &bod
     const Commit head(rawHead);
     // The same files but a name skipped anew (a socket left behind, a FIFO
     // made) is a new snapshot too: the turn's changes list that name.
-    const QJsonObject seen = metadata(*tree);
     if (hasHead && git_oid_equal(git_commit_tree_id(head.get()), &tree->tree) &&
         commitMetadata(head.get()) == seen)
         return headId;
@@ -273,6 +296,19 @@ Result<git_oid> HomeHistory::turnCommit(const QString &turnId, const char *which
     return oid;
 }
 
+Result<HistoryUse> HomeHistory::use() const
+{
+    return historyUse(m_state->repository.get(), m_path);
+}
+
+Result<PruneReport> HomeHistory::prune(const RetentionPolicy &policy)
+{
+    const Result<HistoryLock> lock = HistoryLock::take(m_path);
+    if (!lock)
+        return lock.error();
+    return pruneHistory(m_state->repository.get(), m_path, snapshotIndexFile(m_path), policy);
+}
+
 Result<void> HomeHistory::recordBefore(const TurnLabel &turn)
 {
     const Result<HistoryLock> lock = HistoryLock::take(m_path);
@@ -324,19 +360,32 @@ Result<Tree> commitTree(const git_commit *commit)
     return Tree(raw);
 }
 
-bool isUnstored(git_repository *repository, const git_diff_file &file)
+// nullopt: `file` is stored. Else why it was not: empty when it was over
+// the size limit, the placeholder's budget line when a budget left it unread.
+std::optional<QString> unstoredWhy(git_repository *repository, const git_diff_file &file)
 {
     if (!(file.flags & GIT_DIFF_FLAG_EXISTS) || file.mode == GIT_FILEMODE_LINK)
-        return false;
+        return std::nullopt;
     git_blob *raw = nullptr;
     if (git_blob_lookup(&raw, repository, &file.id) != 0) {
         git_error_clear();
-        return false;
+        return std::nullopt;
     }
     const Blob blob(raw);
     const QByteArrayView content(static_cast<const char *>(git_blob_rawcontent(raw)),
                                  qsizetype(git_blob_rawsize(raw)));
-    return content.startsWith(QByteArrayView(unstoredMarker));
+    if (!content.startsWith(QByteArrayView(unstoredMarker)))
+        return std::nullopt;
+    const qsizetype at = content.indexOf(QByteArrayView(budgetMarker));
+    if (at < 0)
+        return QString();
+    const qsizetype end = content.indexOf('\n', at);
+    return QString::fromUtf8(content.sliced(at, (end < 0 ? content.size() : end) - at));
+}
+
+bool isUnstored(git_repository *repository, const git_diff_file &file)
+{
+    return unstoredWhy(repository, file).has_value();
 }
 
 // The deltas between two trees, one per file (links included), no renames.
@@ -377,7 +426,9 @@ Result<TurnChanges> HomeHistory::changes(const QString &turnId, bool withDiff) c
     if (!diff)
         return diff.error();
 
-    TurnChanges changes{turnId, {}, {}};
+    TurnChanges changes{turnId, {}, {}, {}};
+    qsizetype diffChars = 0;
+    int omitted = 0;
     const size_t count = git_diff_num_deltas(diff->get());
     for (size_t i = 0; i < count; ++i) {
         const git_diff_delta *delta = git_diff_get_delta(diff->get(), i);
@@ -388,9 +439,15 @@ Result<TurnChanges> HomeHistory::changes(const QString &turnId, bool withDiff) c
         change.kind = delta->status == GIT_DELTA_ADDED     ? ChangeKind::Added
                       : delta->status == GIT_DELTA_DELETED ? ChangeKind::Deleted
                                                            : ChangeKind::Modified;
-        change.stored =
-            !isUnstored(repository, delta->old_file) && !isUnstored(repository, delta->new_file);
-        if (withDiff) {
+        const std::optional<QString> oldWhy = unstoredWhy(repository, delta->old_file);
+        const std::optional<QString> newWhy = unstoredWhy(repository, delta->new_file);
+        change.stored = !oldWhy && !newWhy;
+        change.why = newWhy && !newWhy->isEmpty() ? *newWhy : oldWhy ? *oldWhy : QString();
+        // Past the total, a diff is not even made: it is the costly part.
+        if (withDiff && diffChars >= maxTotalDiffChars) {
+            change.diffOmitted = true;
+            ++omitted;
+        } else if (withDiff) {
             git_patch *rawPatch = nullptr;
             git_buf text = GIT_BUF_INIT;
             if (git_patch_from_diff(&rawPatch, diff->get(), i) != 0)
@@ -404,22 +461,34 @@ Result<TurnChanges> HomeHistory::changes(const QString &turnId, bool withDiff) c
             if (change.diff.size() > maxDiffChars)
                 change.diff = change.diff.left(maxDiffChars) +
                               QStringLiteral("\n… diff cut at %1 characters\n").arg(maxDiffChars);
+            diffChars += change.diff.size();
         }
         changes.files.append(change);
     }
+    if (omitted > 0)
+        changes.notes << QStringLiteral("the diffs shown stop at %1 characters in all: %2 "
+                                        "file(s) are listed without their diff")
+                             .arg(maxTotalDiffChars)
+                             .arg(omitted);
     const Result<QList<OverlappingTurn>> overlapping =
         overlappingTurns(turnId, *beforeId, *afterId);
     if (!overlapping)
         return overlapping.error();
     changes.overlapping = *overlapping;
-    // Names the snapshot after the turn left out and the one before did not.
-    const QJsonArray skippedBefore =
-        commitMetadata(before->get()).value(QStringLiteral("skipped")).toArray();
+    // Names the snapshot after the turn left out and the one before did
+    // not: a set, since a home may hold hundreds of thousands of FIFOs.
+    QSet<QString> skippedBefore;
     for (const QJsonValue &value :
-         commitMetadata(after->get()).value(QStringLiteral("skipped")).toArray()) {
-        if (skippedBefore.contains(value))
-            continue;
+         commitMetadata(before->get()).value(QStringLiteral("skipped")).toArray())
+        skippedBefore.insert(skippedKey(value.toObject()));
+    const QJsonObject afterMetadata = commitMetadata(after->get());
+    if (const QString note = afterMetadata.value(QStringLiteral("budget")).toString();
+        !note.isEmpty())
+        changes.notes.prepend(note);
+    for (const QJsonValue &value : afterMetadata.value(QStringLiteral("skipped")).toArray()) {
         const QJsonObject skipped = value.toObject();
+        if (skippedBefore.contains(skippedKey(skipped)))
+            continue;
         FileChange change;
         change.path = skipped.value(QStringLiteral("path")).toString();
         change.kind = ChangeKind::Skipped;

@@ -37,10 +37,13 @@ struct FileChange
 {
     QString path;
     ChangeKind kind = ChangeKind::Modified;
-    // false: over the size limit on either side, recorded by size and hash.
+    // false: recorded by size and time on either side (over the size
+    // limit, or left unread by the snapshot's budget).
     bool stored = true;
-    QString why;  // Skipped: why it was left out
+    QString why;  // Skipped: why it was left out; unstored by a budget: that
     QString diff; // unified diff, when asked for
+    // Asked for but left out: the changes' diffs reached their total cap.
+    bool diffOmitted = false;
 };
 
 // Another turn of the same home that ran while this one did, so that some
@@ -61,7 +64,14 @@ struct TurnChanges
     QString turnId;
     QList<FileChange> files;
     QList<OverlappingTurn> overlapping;
+    // Sentences for the user: a budget the snapshot after the turn ran
+    // out of, diffs left out at the total cap.
+    QStringList notes;
 };
+
+// The diffs one changes() holds, in characters, all files together: past
+// it, files are listed without their diff, and a note says so.
+inline constexpr qsizetype maxTotalDiffChars = 8 * 1024 * 1024;
 
 enum class UndoMode
 {
@@ -113,12 +123,19 @@ public:
     // be restored. The result is recorded as a commit of its own.
     Result<UndoReport> undo(const QString &turnId, UndoMode mode);
 
+    // What the history holds and takes on disk.
+    Result<HistoryUse> use() const;
+    // Applies `policy` (history_pruning.h) under the history's lock.
+    Result<PruneReport> prune(const RetentionPolicy &policy);
+
     const QString &path() const { return m_path; }
     // What the last snapshot of this object read and reused (tests, bench).
     struct SnapshotStats
     {
         int filesRead = 0;
         int filesReused = 0;
+        qint64 bytesRead = 0;
+        QString budgetNote; // budgetNote(): empty when it read everything
     };
     SnapshotStats lastSnapshot() const;
 

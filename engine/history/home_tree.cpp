@@ -4,13 +4,15 @@
 #include "history/tree_names.h"
 #include "posix/unique_fd.h"
 
-#include <QCryptographicHash>
+#include <QElapsedTimer>
+#include <QLocale>
 #include <cerrno>
 #include <climits>
 #include <cstring>
 #include <dirent.h>
 #include <fcntl.h>
 #include <git2.h>
+#include <optional>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -19,7 +21,8 @@ namespace {
 
 // Deeper directories are skipped: each level holds a descriptor open.
 constexpr int maxDepth = 128;
-constexpr qsizetype readChunk = 1 << 20;
+// Read in pieces so that the time budget is checked while a large file is.
+constexpr qsizetype readChunk = 16 << 20;
 
 qint64 nanoseconds(const timespec &time)
 {
@@ -55,6 +58,7 @@ public:
         , m_device(device)
     {
         git_oid_fromstr(&m_emptyTree, "4b825dc642cb6eb9a060e54bf8d69288fbee4904");
+        m_clock.start();
     }
 
     Result<git_oid> directory(int fd, const QByteArray &prefix, int depth);
@@ -67,7 +71,12 @@ private:
     Result<std::optional<git_oid>> file(int parent, const QByteArray &name, const QByteArray &path,
                                         const struct stat &status);
     Result<std::optional<git_oid>> link(int parent, const QByteArray &name, const QByteArray &path);
-    Result<git_oid> unstored(int fd, const QByteArray &path, qint64 size);
+    // The placeholder of a file recorded by its size and time only.
+    Result<git_oid> unstored(const QByteArray &path, const struct stat &status, BudgetLimit budget);
+    // Which budget, if any, forbids reading `size` more bytes now.
+    BudgetLimit budgetLeft(qint64 size) const;
+    // `data` filled from `fd`; Time when the time budget ran out meanwhile.
+    Result<BudgetLimit> readAll(int fd, const QByteArray &path, QByteArray &data);
     void skip(const QByteArray &path, const QString &why) { result.skipped.append({path, why}); }
 
     git_repository *m_repository;
@@ -75,6 +84,7 @@ private:
     const SnapshotIndex &m_previous;
     dev_t m_device;
     git_oid m_emptyTree{};
+    QElapsedTimer m_clock;
 };
 
 Error systemError(const QByteArray &path, const QString &what, int error)
@@ -101,6 +111,9 @@ Result<git_oid> Walk::directory(int fd, const QByteArray &prefix, int depth)
     const TreeBuilder builder(raw);
 
     while (const dirent *entry = ::readdir(stream)) {
+        if (m_options.stop && m_options.stop->load(std::memory_order_relaxed))
+            return makeError(QStringLiteral("history.stopped"),
+                             QStringLiteral("the snapshot was stopped: the engine is closing"));
         const QByteArray name(entry->d_name);
         if (name == "." || name == "..")
             continue;
@@ -220,8 +233,20 @@ Result<std::optional<git_oid>> Walk::file(int parent, const QByteArray &name,
         ++result.filesReused;
         next.insert(path, *known);
         if (!known->stored)
-            result.unstored.append({path, known->size, QByteArray()});
+            result.unstored.append({path, known->size, BudgetLimit::None});
         return std::optional<git_oid>(known->blob);
+    }
+    // Over the limit: its size and time say enough, and a sparse file of
+    // a terabyte costs nothing. Neither is read once a budget ran out.
+    const BudgetLimit budget = over ? BudgetLimit::None : budgetLeft(listed.st_size);
+    if (over || budget != BudgetLimit::None) {
+        const Result<git_oid> placeholder = unstored(path, listed, budget);
+        if (!placeholder)
+            return placeholder.error();
+        entry.stored = false;
+        entry.blob = *placeholder;
+        next.insert(path, entry);
+        return std::optional<git_oid>(*placeholder);
     }
     // O_NONBLOCK: a file swapped for a FIFO since the listing must not hang
     // the walk; O_NOFOLLOW: nor may one swapped for a link be followed.
@@ -234,32 +259,25 @@ Result<std::optional<git_oid>> Walk::file(int parent, const QByteArray &name,
         skip(path, QStringLiteral("unreadable"));
         return std::optional<git_oid>();
     }
-    if (!S_ISREG(status.st_mode) || status.st_ino != listed.st_ino || status.st_nlink != 1) {
+    if (!S_ISREG(status.st_mode) || status.st_ino != listed.st_ino || status.st_nlink != 1 ||
+        status.st_size > m_options.fileLimit) {
         skip(path, QStringLiteral("changed while read"));
         return std::optional<git_oid>();
     }
     ++result.filesRead;
+    QByteArray data;
+    const Result<BudgetLimit> read = readAll(fd.get(), path, data);
+    if (!read)
+        return read.error();
     git_oid oid{};
-    if (status.st_size > m_options.fileLimit) {
-        const Result<git_oid> placeholder = unstored(fd.get(), path, status.st_size);
+    if (*read != BudgetLimit::None) {
+        // The time ran out while it was read: what was read is dropped.
+        const Result<git_oid> placeholder = unstored(path, status, *read);
         if (!placeholder)
             return placeholder.error();
         oid = *placeholder;
         entry.stored = false;
     } else {
-        QByteArray data(qsizetype(status.st_size), Qt::Uninitialized);
-        qsizetype done = 0;
-        while (done < data.size()) {
-            const ssize_t n = ::read(fd.get(), data.data() + done, size_t(data.size() - done));
-            if (n < 0 && errno == EINTR)
-                continue;
-            if (n < 0)
-                return systemError(path, QStringLiteral("read"), errno);
-            if (n == 0)
-                break;
-            done += n;
-        }
-        data.truncate(done);
         if (git_blob_create_from_buffer(&oid, m_repository, data.constData(),
                                         size_t(data.size())) != 0)
             return gitError(QStringLiteral("store %1").arg(QString::fromUtf8(path)));
@@ -273,26 +291,51 @@ Result<std::optional<git_oid>> Walk::file(int parent, const QByteArray &name,
     return std::optional<git_oid>(oid);
 }
 
-Result<git_oid> Walk::unstored(int fd, const QByteArray &path, qint64 size)
+BudgetLimit Walk::budgetLeft(qint64 size) const
 {
-    // Streamed: a large (or sparse) file never sits in memory whole.
-    QCryptographicHash hash(QCryptographicHash::Sha256);
+    if (m_clock.elapsed() >= m_options.timeBudgetMs)
+        return BudgetLimit::Time;
+    if (result.bytesRead + size > m_options.byteBudget)
+        return BudgetLimit::Bytes;
+    return BudgetLimit::None;
+}
+
+Result<BudgetLimit> Walk::readAll(int fd, const QByteArray &path, QByteArray &data)
+{
     QByteArray chunk(readChunk, Qt::Uninitialized);
     for (;;) {
+        if (m_clock.elapsed() >= m_options.timeBudgetMs)
+            return BudgetLimit::Time;
         const ssize_t n = ::read(fd, chunk.data(), size_t(chunk.size()));
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0)
             return systemError(path, QStringLiteral("read"), errno);
         if (n == 0)
-            break;
-        hash.addData(QByteArrayView(chunk.constData(), n));
+            return BudgetLimit::None;
+        // A file that grew past the limit while read is cut there; the
+        // next snapshot sees its new size.
+        if (data.size() + n > m_options.fileLimit)
+            return BudgetLimit::None;
+        data.append(chunk.constData(), n);
+        result.bytesRead += n;
     }
-    const QByteArray digest = hash.result().toHex();
-    result.unstored.append({path, size, digest});
-    const QByteArray placeholder = QByteArray(unstoredMarker) +
-                                   "size: " + QByteArray::number(size) + "\nsha256: " + digest +
-                                   '\n';
+}
+
+Result<git_oid> Walk::unstored(const QByteArray &path, const struct stat &status,
+                               BudgetLimit budget)
+{
+    result.unstored.append({path, status.st_size, budget});
+    if (budget != BudgetLimit::None) {
+        if (result.budget == BudgetLimit::None)
+            result.budget = budget;
+        ++result.budgetFiles;
+    }
+    QByteArray placeholder =
+        QByteArray(unstoredMarker) + "size: " + QByteArray::number(qint64(status.st_size)) +
+        "\nmodified: " + QByteArray::number(nanoseconds(status.st_mtim)) + '\n';
+    if (budget != BudgetLimit::None)
+        placeholder += QByteArray(budgetMarker) + " (" + budgetLimitName(budget).toLatin1() + ")\n";
     git_oid oid{};
     if (git_blob_create_from_buffer(&oid, m_repository, placeholder.constData(),
                                     size_t(placeholder.size())) != 0)
@@ -301,6 +344,34 @@ Result<git_oid> Walk::unstored(int fd, const QByteArray &path, qint64 size)
 }
 
 } // namespace
+
+QString budgetLimitName(BudgetLimit limit)
+{
+    switch (limit) {
+    case BudgetLimit::Bytes:
+        return QStringLiteral("bytes");
+    case BudgetLimit::Time:
+        return QStringLiteral("time");
+    case BudgetLimit::None:
+        break;
+    }
+    return QString();
+}
+
+QString budgetNote(BudgetLimit limit, int files, const SnapshotOptions &options)
+{
+    if (limit == BudgetLimit::None)
+        return QString();
+    const QString budget =
+        limit == BudgetLimit::Time
+            ? QStringLiteral("time budget (%1 s)").arg(options.timeBudgetMs / 1000.0)
+            : QStringLiteral("byte budget (%1)")
+                  .arg(QLocale::c().formattedDataSize(options.byteBudget));
+    return QStringLiteral("the snapshot ran out of its %1: %2 file(s) were recorded by size and "
+                          "time only, not read")
+        .arg(budget)
+        .arg(files);
+}
 
 Result<HomeTree> writeHomeTree(git_repository *repository, int home, const SnapshotOptions &options,
                                SnapshotIndex &index)

@@ -75,4 +75,13 @@ const IndexEntry *SnapshotIndex::find(const QByteArray &path) const
     return it == m_entries.cend() ? nullptr : &it.value();
 }
 
+QList<git_oid> SnapshotIndex::blobs() const
+{
+    QList<git_oid> all;
+    all.reserve(m_entries.size());
+    for (const IndexEntry &entry : m_entries)
+        all.append(entry.blob);
+    return all;
+}
+
 } // namespace arizuko::history

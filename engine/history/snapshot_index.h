@@ -9,6 +9,7 @@
 
 #include <QByteArray>
 #include <QHash>
+#include <QList>
 #include <QString>
 #include <git2/oid.h>
 
@@ -37,6 +38,8 @@ public:
     void insert(const QByteArray &path, const IndexEntry &entry) { m_entries.insert(path, entry); }
     void clear() { m_entries.clear(); }
     qsizetype size() const { return m_entries.size(); }
+    // Every blob named: a pruning keeps them, the next snapshot reuses them.
+    QList<git_oid> blobs() const;
 
 private:
     QHash<QByteArray, IndexEntry> m_entries;

@@ -11,13 +11,50 @@
 
 namespace arizuko::history {
 
-Result<HomeHistory> openTurnHistory(store::Store &store, const turns::TurnRecord &turn,
-                                    const SnapshotOptions &options)
+Result<HomeHistory> openFolderHistory(store::Store &store, const QString &folder,
+                                      const SnapshotOptions &options)
 {
-    const auto home = folders::Folders(store, QStringLiteral("system:history")).home(turn.folder);
+    const auto home = folders::Folders(store, QStringLiteral("system:history")).home(folder);
     if (!home)
         return home.error();
     return HomeHistory::openExisting(store.dataDir(), home->id, options);
+}
+
+Result<HomeHistory> openTurnHistory(store::Store &store, const turns::TurnRecord &turn,
+                                    const SnapshotOptions &options)
+{
+    return openFolderHistory(store, turn.folder, options);
+}
+
+Result<HistoryUse> folderHistoryUse(store::Store &store, const QString &folder,
+                                    const SnapshotOptions &options)
+{
+    const auto history = openFolderHistory(store, folder, options);
+    if (!history && history.error().code == u"history.none")
+        return HistoryUse();
+    if (!history)
+        return history.error();
+    return history->use();
+}
+
+Result<PruneReport> pruneFolderHistory(store::Store &store, const QString &folder,
+                                       const SnapshotOptions &options)
+{
+    auto history = openFolderHistory(store, folder, options);
+    if (!history && history.error().code == u"history.none")
+        return PruneReport();
+    if (!history)
+        return history.error();
+    return history->prune(options.retention);
+}
+
+QString historyUseText(const HistoryUse &use, const RetentionPolicy &policy)
+{
+    return QStringLiteral("%1 MiB on disk, %2 turn(s) (keeps the newest %3 within %4 MiB)")
+        .arg(double(use.bytes) / (1 << 20), 0, 'f', 1)
+        .arg(use.turns)
+        .arg(policy.keepTurns)
+        .arg(policy.sizeLimitBytes >> 20);
 }
 
 Result<TurnChanges> turnChanges(store::Store &store, const turns::TurnRecord &turn,

@@ -21,6 +21,18 @@ namespace arizuko::history {
 Result<HomeHistory> openTurnHistory(store::Store &store, const turns::TurnRecord &turn,
                                     const SnapshotOptions &options);
 
+// The history of `folder`'s home; history.none when it has none yet.
+Result<HomeHistory> openFolderHistory(store::Store &store, const QString &folder,
+                                      const SnapshotOptions &options);
+// What the history of `folder`'s home takes on disk (nothing: none yet).
+Result<HistoryUse> folderHistoryUse(store::Store &store, const QString &folder,
+                                    const SnapshotOptions &options);
+// options.retention applied to the history of `folder`'s home now.
+Result<PruneReport> pruneFolderHistory(store::Store &store, const QString &folder,
+                                       const SnapshotOptions &options);
+// "1.5 MiB on disk, 3 turn(s) (keeps the newest 200 within 2048 MiB)"
+QString historyUseText(const HistoryUse &use, const RetentionPolicy &policy);
+
 // HomeHistory::changes of `turn`, with the turns that overlapped it named
 // (a turn without a snapshot after kept only while it is queued or running).
 Result<TurnChanges> turnChanges(store::Store &store, const turns::TurnRecord &turn,

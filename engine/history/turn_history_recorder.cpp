@@ -10,11 +10,19 @@
 
 #include <QJsonObject>
 #include <QtConcurrent>
+#include <algorithm>
+#include <limits>
 
 namespace arizuko::history {
 namespace {
 
 const QString actor = QStringLiteral("system:history");
+// Snapshots are mostly waiting on the disk; more homes than this at once
+// queue for a thread, each still in order.
+constexpr int snapshotThreads = 4;
+// How long the destructor lets queued snapshots run beyond one time budget
+// (the walk of names, the commit) before it stops them.
+constexpr int closingGraceMs = 30 * 1000;
 
 } // namespace
 
@@ -23,6 +31,7 @@ SnapshotOptions snapshotOptions(const turns::RunnerSettings &settings)
     SnapshotOptions options;
     options.fileLimit = settings.historyFileLimitBytes;
     options.includeGitDirectory = settings.historyIncludesGit;
+    options.retention = {settings.historyKeepTurns, settings.historySizeLimitBytes};
     return options;
 }
 
@@ -39,14 +48,17 @@ TurnHistoryRecorder::TurnHistoryRecorder(store::Store &store, const SnapshotOpti
     , m_store(store)
     , m_options(options)
 {
-    // One thread: the snapshots of a home stay in order (before, after,
-    // the next turn's before), and a large home does not take both cores.
-    m_pool.setMaxThreadCount(1);
+    m_options.stop = &m_stop;
+    m_pool.setMaxThreadCount(snapshotThreads);
 }
 
 TurnHistoryRecorder::~TurnHistoryRecorder()
 {
-    m_pool.waitForDone();
+    if (!m_pool.waitForDone(int(std::min<qint64>(m_options.timeBudgetMs + closingGraceMs,
+                                                 std::numeric_limits<int>::max())))) {
+        m_stop = true;
+        m_pool.waitForDone();
+    }
 }
 
 void TurnHistoryRecorder::watch(turns::TurnRunner &runner)
@@ -90,17 +102,52 @@ void TurnHistoryRecorder::record(turns::Turn *turn)
 
 void TurnHistoryRecorder::enqueue(const Job &job)
 {
-    // The destructor waits for the pool, so `this` outlives every job.
-    (void)QtConcurrent::run(&m_pool, [this, job, &store = m_store, options = m_options] {
-        Result<void> recorded = [&]() -> Result<void> {
-            auto history = HomeHistory::open(store.dataDir(), job.homeId, options);
+    QMutexLocker lock(&m_queueMutex);
+    const auto queue = m_queues.find(job.homeId);
+    if (queue != m_queues.end()) {
+        queue->append(job); // its worker takes it, after those before it
+        return;
+    }
+    m_queues.insert(job.homeId, {job});
+    // The destructor waits for the pool, so `this` outlives every worker.
+    (void)QtConcurrent::run(&m_pool, [this, homeId = job.homeId] { drain(homeId); });
+}
+
+void TurnHistoryRecorder::drain(const QString &homeId)
+{
+    for (;;) {
+        Job job;
+        {
+            QMutexLocker lock(&m_queueMutex);
+            QList<Job> &queue = m_queues[homeId];
+            if (queue.isEmpty()) {
+                m_queues.remove(homeId);
+                return;
+            }
+            job = queue.takeFirst();
+        }
+        // The budget's note, empty when the snapshot read everything.
+        Result<QString> recorded = [&]() -> Result<QString> {
+            auto history = HomeHistory::open(m_store.dataDir(), job.homeId, m_options);
             if (!history)
                 return history.error();
-            return job.after ? history->recordAfter(job.label) : history->recordBefore(job.label);
+            const Result<void> done =
+                job.after ? history->recordAfter(job.label) : history->recordBefore(job.label);
+            if (!done)
+                return done.error();
+            const QString note = history->lastSnapshot().budgetNote;
+            // After the turn: the oldest turns go when the policy says so.
+            if (const auto pruned = job.after ? history->prune(m_options.retention)
+                                              : Result<PruneReport>(PruneReport());
+                !pruned)
+                (void)audit::AuditLog(m_store).record(
+                    actor, QStringLiteral("history.prune-failed"), job.label.turnId,
+                    {{QStringLiteral("error"), pruned.error().message}});
+            return note;
         }();
         if (!recorded) {
             // The worker's own store connection (one per thread).
-            (void)audit::AuditLog(store).record(
+            (void)audit::AuditLog(m_store).record(
                 actor, QStringLiteral("history.failed"), job.label.turnId,
                 {{QStringLiteral("snapshot"),
                   job.after ? QStringLiteral("after") : QStringLiteral("before")},
@@ -108,10 +155,10 @@ void TurnHistoryRecorder::enqueue(const Job &job)
         }
         QMetaObject::invokeMethod(
             this, [this, job, recorded] { reported(job, recorded); }, Qt::QueuedConnection);
-    });
+    }
 }
 
-void TurnHistoryRecorder::reported(const Job &job, const Result<void> &recorded)
+void TurnHistoryRecorder::reported(const Job &job, const Result<QString> &recorded)
 {
     const QString &turnId = job.label.turnId;
     if (!job.after) {
@@ -121,16 +168,21 @@ void TurnHistoryRecorder::reported(const Job &job, const Result<void> &recorded)
             m_started.remove(turnId);
         if (const QPointer<turns::Turn> turn = m_held.take(turnId))
             turn->releaseAgent(
-                recorded ? Result<void>()
-                         : Result<void>(makeError(
-                               QStringLiteral("history.before-failed"),
-                               QStringLiteral("the snapshot of the home before the turn failed, "
-                                              "so its agent was not started: %1")
-                                   .arg(recorded.error().message))));
+                recorded.ok()
+                    ? Result<void>()
+                    : Result<void>(makeError(
+                          QStringLiteral("history.before-failed"),
+                          QStringLiteral("the snapshot of the home before the turn failed, "
+                                         "so its agent was not started: %1")
+                              .arg(recorded.error().message))));
     }
-    if (!recorded)
+    if (!recorded) {
         emit recordFailed(turnId, recorded.error());
-    else if (job.after)
+        return;
+    }
+    if (!recorded->isEmpty())
+        emit budgetRanOut(turnId, job.after, *recorded);
+    if (job.after)
         emit changesRecorded(turnId);
 }
 

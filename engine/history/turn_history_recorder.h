@@ -5,16 +5,20 @@
 // The agent does not start before the first is taken: the turn holds its
 // agent until the snapshot reports, and fails, saying why, if it failed.
 // It only listens to the runner's and the turns' signals; the snapshots run
-// on a thread of its own, one at a time, never on the caller's thread.
+// on a pool of threads, never on the caller's thread: those of one home
+// one at a time and in order, those of different homes side by side, so
+// one folder's slow snapshot never delays another folder's turn.
 
 #include "core/result.h"
 #include "history/home_tree.h"
 
 #include <QHash>
+#include <QMutex>
 #include <QObject>
 #include <QPointer>
 #include <QSet>
 #include <QThreadPool>
+#include <atomic>
 
 namespace arizuko::store {
 class Store;
@@ -38,8 +42,9 @@ class TurnHistoryRecorder final : public QObject
 public:
     TurnHistoryRecorder(store::Store &store, const SnapshotOptions &options,
                         QObject *parent = nullptr);
-    // Waits for the snapshots already queued: a turn's history is complete
-    // when the engine exits.
+    // Waits for the snapshots already queued, so a turn's history is
+    // complete when the engine exits; but for a bounded time (the time
+    // budget and a grace): then it stops the rest (history.stopped).
     ~TurnHistoryRecorder() override;
 
     // Records every turn `runner` queues from now on.
@@ -51,14 +56,24 @@ signals:
     // The snapshot after the turn is recorded: its changes can be read.
     void changesRecorded(const QString &turnId);
     void recordFailed(const QString &turnId, const arizuko::Error &error);
+    // A snapshot of the turn ran out of its budget: `note` says which and
+    // what it left unread (those files are in its changes, not stored).
+    void budgetRanOut(const QString &turnId, bool after, const QString &note);
 
 private:
     struct Job;
     void enqueue(const Job &job);
-    void reported(const Job &job, const Result<void> &recorded);
+    // Runs the jobs of one home on a worker until its queue is empty.
+    void drain(const QString &homeId);
+    void reported(const Job &job, const Result<QString> &recorded);
 
     store::Store &m_store;
     SnapshotOptions m_options;
+    std::atomic<bool> m_stop{false};
+    // The snapshots waiting, by home id; a home with a list here has a
+    // worker taking them (guarded by m_queueMutex: workers pop).
+    QMutex m_queueMutex;
+    QHash<QString, QList<Job>> m_queues;
     QSet<QString> m_started; // turns whose snapshot before was queued
     // Turns whose agent waits for their snapshot before, by id.
     QHash<QString, QPointer<turns::Turn>> m_held;

@@ -101,6 +101,8 @@ Result<RunnerSettings> RunnerSettings::fromLayers(const SettingValues &saved)
     settings.maxTurnsPerFolderHour = values.value(setting::turnsPerFolderHour).toInt();
     settings.historyFileLimitBytes = qint64(values.value(setting::historyFileLimit).toInt()) << 20;
     settings.historyIncludesGit = values.value(setting::historyIncludeGit) == QLatin1String("on");
+    settings.historyKeepTurns = values.value(setting::historyKeepTurns).toInt();
+    settings.historySizeLimitBytes = qint64(values.value(setting::historySizeLimit).toInt()) << 20;
 
     settings.guestImageDirectory = host::guestImageDirectory();
     settings.egressProgram = qEnvironmentVariable("ARIZUKO_EGRESS_BIN", defaultEgressProgram());

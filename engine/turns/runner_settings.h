@@ -63,6 +63,9 @@ struct RunnerSettings : libvirt::MachineSettings
     qint64 historyFileLimitBytes = qint64(50) * 1024 * 1024;
     // A home's .git directories go into its history too (off: left out).
     bool historyIncludesGit = false;
+    // A home's history keeps its newest this many turns, within this size.
+    int historyKeepTurns = 200;
+    qint64 historySizeLimitBytes = qint64(2048) << 20;
 
     // What turns run with: the defaults, then the settings saved in the
     // store (saved_settings.h), then the environment. The saved settings and
@@ -71,7 +74,8 @@ struct RunnerSettings : libvirt::MachineSettings
     // ARIZUKO_MODEL_PROVIDER (auto|api-key|oauth|demo), ARIZUKO_MODEL_URL,
     // ARIZUKO_MODEL, ARIZUKO_WARM_START (on|off), ARIZUKO_BOOT_LIMIT (seconds),
     // ARIZUKO_TURNS_PER_TURN, ARIZUKO_TURNS_PER_FOLDER_HOUR,
-    // ARIZUKO_HISTORY_FILE_LIMIT (MiB), ARIZUKO_HISTORY_INCLUDE_GIT (on|off). Only in the
+    // ARIZUKO_HISTORY_FILE_LIMIT (MiB), ARIZUKO_HISTORY_INCLUDE_GIT (on|off),
+    // ARIZUKO_HISTORY_KEEP_TURNS, ARIZUKO_HISTORY_SIZE_LIMIT (MiB). Only in the
     // environment: ARIZUKO_GUEST_IMAGE_DIR,
     // ARIZUKO_EGRESS_BIN, ARIZUKO_FILTER_MODE (auto|pretap|classic),
     // ARIZUKO_PROXY_HEALTH_TIMEOUT_MS, ARIZUKO_TURN_MEMORY_MIB,

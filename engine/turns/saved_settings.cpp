@@ -170,6 +170,8 @@ const QList<SettingDefinition> &settingDefinitions()
          QString::number(tools::defaultTurnsPerFolderHour)},
         {setting::historyFileLimit, "ARIZUKO_HISTORY_FILE_LIMIT", QStringLiteral("50")},
         {setting::historyIncludeGit, "ARIZUKO_HISTORY_INCLUDE_GIT", QStringLiteral("off")},
+        {setting::historyKeepTurns, "ARIZUKO_HISTORY_KEEP_TURNS", QStringLiteral("200")},
+        {setting::historySizeLimit, "ARIZUKO_HISTORY_SIZE_LIMIT", QStringLiteral("2048")},
     };
     return definitions;
 }
@@ -214,6 +216,11 @@ std::optional<QString> settingProblem(const QString &key, const QString &value)
         return numberProblem(value, 1, maxTurnsPerFolderHourLimit, QStringLiteral("turns"));
     if (key == setting::historyFileLimit)
         return numberProblem(value, 1, maxHistoryFileLimitMiB, QStringLiteral("MiB"));
+    if (key == setting::historyKeepTurns)
+        return numberProblem(value, 1, maxHistoryKeepTurns, QStringLiteral("turns"));
+    if (key == setting::historySizeLimit)
+        return numberProblem(value, minHistorySizeLimitMiB, maxHistorySizeLimitMiB,
+                             QStringLiteral("MiB"));
     if (key == setting::turnDeadline)
         return numberProblem(value, minDeadlineSeconds, maxDeadlineSeconds,
                              QStringLiteral("seconds"));

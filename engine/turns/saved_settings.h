@@ -44,6 +44,10 @@ inline const QString turnsPerFolderHour = QStringLiteral("turns-per-folder-hour"
 inline const QString historyFileLimit = QStringLiteral("history-file-limit");
 // on | off: a home's .git directories are recorded in its history too.
 inline const QString historyIncludeGit = QStringLiteral("history-include-git");
+// A home's history keeps its newest this many turns, and within this many
+// MiB on disk (docs/turns.md, "Home history", on the pruning).
+inline const QString historyKeepTurns = QStringLiteral("history-keep-turns");
+inline const QString historySizeLimit = QStringLiteral("history-size-limit");
 } // namespace setting
 
 // Every saved setting, in the order the window and `settings show` list them.
@@ -62,6 +66,9 @@ inline constexpr int maxPoolPrefix = 30;
 inline constexpr int maxTurnsPerTurnLimit = 100;
 inline constexpr int maxTurnsPerFolderHourLimit = 10000;
 inline constexpr int maxHistoryFileLimitMiB = 4096;
+inline constexpr int maxHistoryKeepTurns = 100000;
+inline constexpr int minHistorySizeLimitMiB = 16;
+inline constexpr int maxHistorySizeLimitMiB = 1024 * 1024;
 
 // Why `value` is not acceptable for `key` (a sentence naming the problem),
 // or nullopt when it is. An empty value means "back to the default" for a

@@ -17,7 +17,9 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QPlainTextEdit>
+#include <QProcess>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -160,6 +162,21 @@ private slots:
         QVERIFY2(panel.diff()->toPlainText().contains(QStringLiteral("-two\n+2")),
                  qPrintable(panel.diff()->toPlainText()));
         QVERIFY(panel.undoButton()->isEnabled());
+        // Below the list: what the home's history takes on disk (du's
+        // figure) and the turns it keeps, with the policy.
+        const QRegularExpression use(QStringLiteral(
+            "^History of this folder's home: ([0-9.]+) MiB on disk, 1 turn\\(s\\) \\(keeps "
+            "the newest 200 within 2048 MiB\\)\\.$"));
+        const auto match = use.match(panel.historyUse()->text());
+        QVERIFY2(match.hasMatch(), qPrintable(panel.historyUse()->text()));
+        QProcess du;
+        du.start(QStringLiteral("du"),
+                 {QStringLiteral("-s"), QStringLiteral("--block-size=1"),
+                  history::HomeHistory::repositoryPath(m_data.path(), m_homeId)});
+        QVERIFY(du.waitForFinished(60000));
+        const double mib = du.readAllStandardOutput().split('\t').first().toDouble() / (1 << 20);
+        QVERIFY2(qAbs(match.captured(1).toDouble() - mib) <= 0.05,
+                 qPrintable(QStringLiteral("%1 vs du %2").arg(match.captured(1)).arg(mib)));
     }
 
     void undoAsksFirstThenRestoresAndIsAudited()
@@ -253,7 +270,7 @@ private slots:
     }
 
     // Such a file cannot be restored: the tab says so as the CLI does.
-    void aFileOverTheLimitIsMarkedAsRecordedBySizeAndHashOnly()
+    void aFileOverTheLimitIsMarkedAsRecordedBySizeAndTimeOnly()
     {
         const turns::TurnRecord turn = insertTurn(QStringLiteral("94dd0000-1111-4222-8333-9444"));
         // A history that stores files of at most 64 bytes.
@@ -274,7 +291,7 @@ private slots:
             files << panel.files()->topLevelItem(i)->text(1);
         files.sort();
         QCOMPARE(files, (QStringList{QStringLiteral("large.bin (over the history file limit: "
-                                                    "recorded by its size and hash only)"),
+                                                    "recorded by its size and time only)"),
                                      QStringLiteral("small.txt")}));
     }
 };

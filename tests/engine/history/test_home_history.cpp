@@ -11,6 +11,8 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
+#include <QProcess>
+#include <QRandomGenerator>
 #include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QTest>
@@ -131,6 +133,31 @@ QString commitMessage(const QString &path, const char *reference)
     return message;
 }
 
+// Whether the repository at `path` holds a blob of `content`.
+bool blobStored(const QString &path, const QByteArray &content)
+{
+    git_oid oid{};
+    git_odb_hash(&oid, content.constData(), size_t(content.size()), GIT_OBJECT_BLOB);
+    git_repository *repository = nullptr;
+    if (git_repository_open_bare(&repository, QFile::encodeName(path).constData()) != 0)
+        return false;
+    git_odb *odb = nullptr;
+    const bool stored = git_repository_odb(&odb, repository) == 0 && git_odb_exists(odb, &oid);
+    git_odb_free(odb);
+    git_repository_free(repository);
+    return stored;
+}
+
+// What du says `path` takes on disk, in bytes.
+qint64 duBytes(const QString &path)
+{
+    QProcess du;
+    du.start(QStringLiteral("du"), {QStringLiteral("-s"), QStringLiteral("--block-size=1"), path});
+    if (!du.waitForFinished(60000))
+        return -1;
+    return du.readAllStandardOutput().split('\t').first().toLongLong();
+}
+
 } // namespace
 
 class TestHomeHistory final : public QObject
@@ -146,7 +173,11 @@ private:
 
     HomeHistory history(qint64 limit = 50 * 1024 * 1024, bool includeGit = false)
     {
-        auto opened = HomeHistory::open(m_data->path(), homeId, {limit, includeGit});
+        return history(SnapshotOptions{limit, includeGit});
+    }
+    HomeHistory history(const SnapshotOptions &options)
+    {
+        auto opened = HomeHistory::open(m_data->path(), homeId, options);
         if (!opened)
             qFatal("%s", qPrintable(opened.error().message));
         return std::move(*opened);
@@ -659,6 +690,205 @@ private slots:
         QVERIFY(undone->conflicts.isEmpty());
         for (const QString &name : names)
             QCOMPARE(read(home(name)), name.toUtf8() + '\n');
+    }
+
+    // A guest's `truncate -s 1T`: over the limit, recorded by its size and
+    // time without a byte of it read, in well under a second.
+    void aTerabyteSparseFileIsRecordedWithoutReadingIt()
+    {
+        HomeHistory h = history();
+        QElapsedTimer clock;
+        turn(h, QStringLiteral("turn-tera"), [&] {
+            const int fd = ::open(QFile::encodeName(home(QStringLiteral("huge.bin"))).constData(),
+                                  O_WRONLY | O_CREAT, 0600);
+            QVERIFY(fd >= 0);
+            QVERIFY(::ftruncate(fd, qint64(1) << 40) == 0);
+            ::close(fd);
+            clock.start();
+        });
+        const qint64 elapsed = clock.elapsed();
+        qInfo("snapshot with a 1 TiB sparse file: %lld ms", elapsed);
+        QVERIFY2(elapsed < 3000, qPrintable(QString::number(elapsed)));
+        QCOMPARE(h.lastSnapshot().bytesRead, qint64(0));
+        const auto changes = h.changes(QStringLiteral("turn-tera"), true);
+        QVERIFY(changes);
+        QCOMPARE(summary(*changes), QStringList{QStringLiteral("added huge.bin")});
+        QVERIFY(!changes->files.first().stored);
+        QVERIFY2(changes->files.first().diff.contains(QStringLiteral("size: 1099511627776")),
+                 qPrintable(changes->files.first().diff));
+    }
+
+    // Files under the limit past the byte budget are recorded by size and
+    // time, the turn's changes say which budget it was, and a later
+    // snapshot with room reads them.
+    void aSnapshotStopsReadingAtItsByteBudget()
+    {
+        SnapshotOptions options{50 * 1024 * 1024, false};
+        options.byteBudget = 100 * 1024;
+        HomeHistory h = history(options);
+        turn(h, QStringLiteral("turn-bytes"), [&] {
+            for (const char *name : {"a.bin", "b.bin", "c.bin"})
+                write(home(QLatin1String(name)), QByteArray(60 * 1024, 'x'));
+        });
+        QCOMPARE(h.lastSnapshot().filesRead, 1);
+        const auto changes = h.changes(QStringLiteral("turn-bytes"), false);
+        QVERIFY(changes);
+        int unread = 0;
+        for (const FileChange &change : changes->files) {
+            QCOMPARE(change.kind, ChangeKind::Added);
+            if (!change.stored) {
+                ++unread;
+                QCOMPARE(change.why, QStringLiteral("not read: snapshot budget (bytes)"));
+            }
+        }
+        QCOMPARE(unread, 2);
+        QCOMPARE(changes->notes.size(), 1);
+        QVERIFY2(changes->notes.first().contains(
+                     QStringLiteral("byte budget (100.00 KiB): 2 file(s) were recorded by size "
+                                    "and time only")),
+                 qPrintable(changes->notes.first()));
+        // Room again: the files left unread are read now, the one read is not.
+        HomeHistory roomy = history();
+        QVERIFY(roomy.recordBefore(label(QStringLiteral("turn-next"))));
+        QCOMPARE(roomy.lastSnapshot().filesRead, 2);
+        QVERIFY(roomy.lastSnapshot().budgetNote.isEmpty());
+    }
+
+    void aSnapshotStopsReadingAtItsTimeBudget()
+    {
+        SnapshotOptions options{50 * 1024 * 1024, false};
+        options.timeBudgetMs = 0;
+        HomeHistory h = history(options);
+        turn(h, QStringLiteral("turn-time"), [&] { write(home(QStringLiteral("t.txt")), "t\n"); });
+        QCOMPARE(h.lastSnapshot().filesRead, 0);
+        QVERIFY2(h.lastSnapshot().budgetNote.contains(QStringLiteral("time budget (0 s)")),
+                 qPrintable(h.lastSnapshot().budgetNote));
+        const auto changes = h.changes(QStringLiteral("turn-time"), false);
+        QVERIFY(changes);
+        QCOMPARE(changes->files.size(), 1);
+        QCOMPARE(changes->files.first().why, QStringLiteral("not read: snapshot budget (time)"));
+    }
+
+    // The names skipped before and after a turn are compared as a set: with
+    // 200,000 FIFOs in the home, the changes take seconds, not hours.
+    void manyFifosGiveChangesInBoundedTime()
+    {
+        constexpr int fifos = 200000;
+        const QString directory = home(QStringLiteral("pipes"));
+        QVERIFY(QDir().mkpath(directory));
+        for (int i = 0; i < fifos; ++i)
+            QVERIFY(
+                ::mkfifo(QFile::encodeName(directory + QStringLiteral("/p%1").arg(i)).constData(),
+                         0600) == 0);
+        HomeHistory h = history();
+        turn(h, QStringLiteral("turn-fifos"), [&] { write(home(QStringLiteral("x.txt")), "x\n"); });
+        QElapsedTimer clock;
+        clock.start();
+        const auto changes = h.changes(QStringLiteral("turn-fifos"), true);
+        const qint64 elapsed = clock.elapsed();
+        qInfo("changes of a turn beside %d FIFOs: %lld ms", fifos, elapsed);
+        QVERIFY(changes);
+        QCOMPARE(summary(*changes), QStringList{QStringLiteral("added x.txt")});
+        QVERIFY2(elapsed < 20000, qPrintable(QString::number(elapsed)));
+    }
+
+    // Past the total cap, files are listed without their diff, and a note
+    // says how many.
+    void theDiffsHeldAreCappedInAll()
+    {
+        constexpr int files = 40;
+        HomeHistory h = history();
+        turn(h, QStringLiteral("turn-diffs"), [&] {
+            for (int i = 0; i < files; ++i)
+                write(home(QStringLiteral("big%1.txt").arg(i)),
+                      QByteArray(300 * 1024, char('a' + i % 26)).replace(80, 1, "\n"));
+        });
+        const auto changes = h.changes(QStringLiteral("turn-diffs"), true);
+        QVERIFY(changes);
+        QCOMPARE(changes->files.size(), files);
+        qsizetype total = 0;
+        int omitted = 0;
+        for (const FileChange &change : changes->files) {
+            total += change.diff.size();
+            omitted += change.diffOmitted ? 1 : 0;
+            QVERIFY(!change.diffOmitted || change.diff.isEmpty());
+        }
+        QVERIFY2(total <= maxTotalDiffChars + 300 * 1024, qPrintable(QString::number(total)));
+        QVERIFY2(omitted > 0 && omitted < files, qPrintable(QString::number(omitted)));
+        QCOMPARE(changes->notes,
+                 QStringList{QStringLiteral("the diffs shown stop at 8388608 characters in "
+                                            "all: %1 file(s) are listed without their diff")
+                                 .arg(omitted)});
+        // Without diffs asked for, nothing is left out.
+        QVERIFY(h.changes(QStringLiteral("turn-diffs"), false)->notes.isEmpty());
+    }
+
+    // Turns that write new content and delete the last: the oldest turns go
+    // with their content, the newest keep their changes and undo, the
+    // figure on disk is du's, and snapshots go on after the pruning.
+    void pruningKeepsTheNewestTurnsAndFreesTheRest()
+    {
+        HomeHistory h = history();
+        QList<QByteArray> contents;
+        for (int i = 0; i < 5; ++i) {
+            QByteArray random(256 * 1024, Qt::Uninitialized);
+            for (char &c : random)
+                c = char(QRandomGenerator::global()->generate());
+            contents << random;
+            turn(h, QStringLiteral("turn-p%1").arg(i), [&] {
+                QFile::remove(home(QStringLiteral("data%1.bin").arg(i - 1)));
+                write(home(QStringLiteral("data%1.bin").arg(i)), random);
+            });
+        }
+        const auto before = h.use();
+        QVERIFY(before);
+        QCOMPARE(before->turns, 5);
+        QCOMPARE(before->bytes, duBytes(h.path()));
+        QVERIFY2(before->bytes > 5 * 256 * 1024, qPrintable(QString::number(before->bytes)));
+
+        const auto pruned = h.prune({2, qint64(1) << 40});
+        QVERIFY2(pruned, qPrintable(pruned.ok() ? QString() : pruned.error().message));
+        QCOMPARE(pruned->turnsDropped, 3);
+        QCOMPARE(pruned->after.turns, 2);
+        QCOMPARE(pruned->after.bytes, duBytes(h.path()));
+        // What only the dropped turns held (data0, data1: 256 KiB each,
+        // random) is gone; turn-p3's snapshot before still holds data2.
+        QVERIFY2(
+            pruned->before.bytes - pruned->after.bytes > 2 * 256 * 1024,
+            qPrintable(
+                QStringLiteral("%1 -> %2").arg(pruned->before.bytes).arg(pruned->after.bytes)));
+        QCOMPARE(blobStored(h.path(), contents[0]), false);
+        QCOMPARE(blobStored(h.path(), contents[1]), false);
+        QCOMPARE(blobStored(h.path(), contents[2]), true);
+        QCOMPARE(blobStored(h.path(), contents[4]), true);
+        for (int i = 0; i < 3; ++i)
+            QCOMPARE(h.changes(QStringLiteral("turn-p%1").arg(i), false).error().code,
+                     QStringLiteral("history.no-turn"));
+        const auto last = h.changes(QStringLiteral("turn-p4"), true);
+        QVERIFY(last);
+        QCOMPARE(summary(*last), (QStringList{QStringLiteral("added data4.bin"),
+                                              QStringLiteral("deleted data3.bin")}));
+        QVERIFY(h.prune({2, qint64(1) << 40})->turnsDropped == 0);
+
+        // A snapshot after the pruning reuses what the index names: still there.
+        turn(h, QStringLiteral("turn-p5"), [&] { write(home(QStringLiteral("more.txt")), "m\n"); });
+        QCOMPARE(summary(*h.changes(QStringLiteral("turn-p5"), false)),
+                 QStringList{QStringLiteral("added more.txt")});
+        const auto undone = h.undo(QStringLiteral("turn-p4"), UndoMode::Apply);
+        QVERIFY2(undone, qPrintable(undone.ok() ? QString() : undone.error().message));
+        QCOMPARE(read(home(QStringLiteral("data3.bin"))), contents[3]);
+
+        // Over the size limit, the turns kept are halved until it fits (one
+        // turn is always kept).
+        const auto small = h.prune({100, 600 * 1024});
+        QVERIFY(small);
+        QVERIFY2(small->after.turns >= 1 &&
+                     (small->after.bytes <= 600 * 1024 || small->after.turns == 1),
+                 qPrintable(QStringLiteral("%1 turns, %2 bytes")
+                                .arg(small->after.turns)
+                                .arg(small->after.bytes)));
+        QVERIFY(small->after.turns < 3);
+        QVERIFY(h.changes(QStringLiteral("turn-p5"), false));
     }
 
     void manyFilesInBoundedTime()

@@ -16,7 +16,6 @@
 #include "turns/turn.h"
 
 #include <QRegularExpression>
-#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QSqlQuery>
 #include <QTemporaryDir>
@@ -55,11 +54,17 @@ struct Bench
         RunnerSettings settings;
         settings.gatewayPort = 0; // any free port on loopback
         environment = fakeMachineEnvironment(*store, *records, settings, machines);
+        turn = makeTurn(QStringLiteral("corp"), agent);
+    }
+
+    // A turn of `folder`'s topic main, not started.
+    std::unique_ptr<Turn> makeTurn(const QString &folder, AgentKind agent = AgentKind::Command)
+    {
         const QString id = QUuid::createUuid().toString(QUuid::WithoutBraces);
         TurnRecord record;
         record.id = id;
         record.name = QStringLiteral("az-") + id.left(8);
-        record.folder = QStringLiteral("corp");
+        record.folder = folder;
         record.topic = QStringLiteral("main");
         record.agent = agentKindName(agent);
         record.prompt = QStringLiteral("echo hello");
@@ -71,7 +76,7 @@ struct Bench
         request.topic = record.topic;
         request.agent = agent;
         request.prompt = record.prompt;
-        turn = std::make_unique<Turn>(*environment, record, request);
+        return std::make_unique<Turn>(*environment, record, request);
     }
 
     FakeGuestMachine &machine() { return *machines.value(0); }
@@ -84,6 +89,38 @@ struct Bench
             kinds << event.kind;
         return kinds;
     }
+};
+
+// Holds the history lock of `folder`'s home, as another writer (an undo in
+// arizukoctl) does, until release() or its end.
+class HeldHistory
+{
+public:
+    HeldHistory(store::Store &store, const QString &folder)
+    {
+        const auto home = folders::Folders(store, QStringLiteral("user:test")).home(folder);
+        if (!home || !history::HomeHistory::open(store.dataDir(), home->id, {}))
+            return;
+        repository = history::HomeHistory::repositoryPath(store.dataDir(), home->id);
+        m_fd = ::open(QFile::encodeName(repository + QStringLiteral("/arizuko.lock")),
+                      O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+        if (m_fd >= 0 && ::flock(m_fd, LOCK_EX) != 0)
+            release();
+    }
+    ~HeldHistory() { release(); }
+    HeldHistory(const HeldHistory &) = delete;
+    HeldHistory &operator=(const HeldHistory &) = delete;
+    bool held() const { return m_fd >= 0; }
+    void release()
+    {
+        if (m_fd >= 0)
+            ::close(std::exchange(m_fd, -1));
+    }
+
+    QString repository;
+
+private:
+    int m_fd = -1;
 };
 
 } // namespace
@@ -288,22 +325,12 @@ private slots:
     void theAgentWaitsForTheSnapshotBefore()
     {
         Bench bench;
-        const QString dataDir = bench.store->dataDir();
-        const auto home = folders::Folders(*bench.store, QStringLiteral("user:test"))
-                              .home(QStringLiteral("corp"));
-        QVERIFY(home);
-        QVERIFY(history::HomeHistory::open(dataDir, home->id, {}));
-        const QString repository = history::HomeHistory::repositoryPath(dataDir, home->id);
         // Made before the lock, so destroyed after it is let go: its
         // destructor waits for the snapshot, which waits for the lock.
         history::TurnHistoryRecorder recorder(*bench.store, {});
-        int lock = ::open(QFile::encodeName(repository + QStringLiteral("/arizuko.lock")),
-                          O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-        const auto unlock = qScopeGuard([&lock] {
-            if (lock >= 0)
-                ::close(lock);
-        });
-        QVERIFY(lock >= 0 && ::flock(lock, LOCK_EX) == 0);
+        HeldHistory lock(*bench.store, QStringLiteral("corp"));
+        QVERIFY(lock.held());
+        const QString &repository = lock.repository;
         recorder.record(bench.turn.get());
         bench.turn->start(TurnPlan{});
         bench.machine().reachNetwork();
@@ -315,9 +342,43 @@ private slots:
         const QString before =
             repository + QStringLiteral("/refs/turns/%1/before").arg(bench.turn->id());
         QVERIFY(!QFile::exists(before));
-        ::close(std::exchange(lock, -1));
+        lock.release();
         QTRY_COMPARE(bench.machine().specs.size(), 1);
         QVERIFY(QFile::exists(before)); // taken before the spec went out
+    }
+
+    // Snapshots of different homes run side by side: while corp's is held
+    // (its history locked, as a huge read would hold it), a turn of lab
+    // gets its snapshot before and its agent at once.
+    void aSlowSnapshotOfOneHomeNeverHoldsAnotherHomesTurn()
+    {
+        Bench bench;
+        QVERIFY(
+            folders::Folders(*bench.store, QStringLiteral("user:test")).add(QStringLiteral("lab")));
+        QVERIFY(folders::Topics(*bench.store, QStringLiteral("user:test"))
+                    .add(QStringLiteral("lab"), QStringLiteral("main")));
+        history::TurnHistoryRecorder recorder(*bench.store, {});
+        HeldHistory lock(*bench.store, QStringLiteral("corp"));
+        QVERIFY(lock.held());
+        recorder.record(bench.turn.get());
+        bench.turn->start(TurnPlan{});
+        bench.machine().reachNetwork();
+        bench.machine().beginBoot();
+        bench.machine().becomeReady();
+        QTest::qWait(200); // corp's snapshot is under way, waiting for the lock
+
+        const std::unique_ptr<Turn> lab = bench.makeTurn(QStringLiteral("lab"));
+        recorder.record(lab.get());
+        lab->start(TurnPlan{});
+        QTRY_COMPARE(bench.machines.size(), 2);
+        FakeGuestMachine &labMachine = *bench.machines.at(1);
+        labMachine.reachNetwork();
+        labMachine.beginBoot();
+        labMachine.becomeReady();
+        QTRY_COMPARE_WITH_TIMEOUT(labMachine.specs.size(), 1, 5000);
+        QVERIFY(bench.machine().specs.isEmpty()); // corp's still waits for its own
+        lock.release();
+        QTRY_COMPARE(bench.machine().specs.size(), 1);
     }
 
     void aFailedSnapshotBeforeFailsTheTurnWithItsReason()
