@@ -27,7 +27,7 @@ Result<history::TurnChanges> readTurnChanges(store::Store &store, const turns::T
 Result<QString> readHistoryUse(store::Store &store, const QString &folder);
 // What the window says beside a changed file, in the Changes tab and the
 // transcript alike: why the history skipped its name, or that it holds the
-// file by its size and hash only; empty for any other file.
+// file by its size and time only; empty for any other file.
 QString changeNote(const history::FileChange &change);
 
 // Reads turns' changes one at a time on its own worker and hands each back

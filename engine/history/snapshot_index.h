@@ -22,7 +22,7 @@ struct IndexEntry
     qint64 changedNs = 0;
     quint64 inode = 0;
     quint32 mode = 0;   // the git file mode it was recorded with
-    bool stored = true; // false: over the size limit, recorded by size and hash
+    bool stored = true; // false: over the size limit or the budget, recorded by size and time
     git_oid blob{};
 };
 

@@ -1,6 +1,6 @@
 // The turn panel's Changes tab on a real home and its real history: the
 // files a turn changed with their diffs (and which of them the history
-// holds by size and hash only), and "Undo this turn…" that asks first,
+// holds by size and time only), and "Undo this turn…" that asks first,
 // restores the files and is audited.
 
 #include "audit/audit_log.h"
