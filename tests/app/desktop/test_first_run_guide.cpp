@@ -5,14 +5,22 @@
 
 #include "editor_test_support.h"
 #include "first_run_guide.h"
-#include "guest_image_panel.h"
-
 #include "folders/folders.h"
 #include "folders/topics.h"
+#include "guest_image_panel.h"
 #include "turns/saved_settings.h"
 
+#include <QElapsedTimer>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QThreadPool>
+#include <algorithm>
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <thread>
+#include <unistd.h>
+#include <utility>
 
 using namespace arizuko;
 using namespace editor_test;
@@ -27,6 +35,43 @@ turns::RunnerSettings nothingSetUp(const QTemporaryDir &dir)
     settings.accelerator = libvirt::AcceleratorSetting::Tcg;
     return settings;
 }
+
+// A libvirt socket that takes connections into its backlog and never
+// answers: a check against it hangs in virConnectOpen until close() resets
+// them. Makes "the check is still running" a state a test can hold.
+class SilentLibvirtSocket
+{
+public:
+    explicit SilentLibvirtSocket(const QString &path)
+        : m_fd(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0))
+    {
+        sockaddr_un address{};
+        address.sun_family = AF_UNIX;
+        const QByteArray bytes = path.toLocal8Bit();
+        if (m_fd < 0 || size_t(bytes.size()) >= sizeof address.sun_path)
+            qFatal("cannot make a socket at %s", bytes.constData());
+        std::copy(bytes.begin(), bytes.end(), address.sun_path);
+        if (::bind(m_fd, reinterpret_cast<const sockaddr *>(&address), sizeof address) != 0 ||
+            ::listen(m_fd, 8) != 0)
+            qFatal("cannot listen on %s", bytes.constData());
+    }
+    ~SilentLibvirtSocket() { close(); }
+
+    // True once a client waits in the backlog.
+    bool waitForClient(int timeoutMs) const
+    {
+        pollfd waiting{m_fd, POLLIN, 0};
+        return ::poll(&waiting, 1, timeoutMs) == 1;
+    }
+    void close()
+    {
+        if (m_fd >= 0)
+            ::close(std::exchange(m_fd, -1));
+    }
+
+private:
+    int m_fd;
+};
 
 QString text(const QWidget &guide, const char *name)
 {
@@ -119,6 +164,42 @@ private slots:
         QVERIFY(checked.wait(60000));
         QCOMPARE(text(guide, "modelCheck"),
                  QStringLiteral("Ready: ANTHROPIC_API_KEY (every folder)."));
+    }
+
+    // The guide (and the store it was given) may go while its check runs:
+    // the check's worker must never use a store that is gone. The store
+    // waits for it instead of closing under it; the guide does not.
+    void closingTheGuideWhileItChecksIsSafe()
+    {
+        QTemporaryDir dir;
+        auto store = openStore(dir);
+        SilentLibvirtSocket libvirt(dir.filePath(QStringLiteral("libvirt-sock")));
+        turns::RunnerSettings settings = nothingSetUp(dir);
+        settings.libvirtUri = QStringLiteral("qemu+unix:///system?socket=%1")
+                                  .arg(dir.filePath(QStringLiteral("libvirt-sock")));
+        auto guide = std::make_unique<desktop::FirstRunGuide>(*store, settings);
+        QVERIFY(libvirt.waitForClient(30000));
+        QElapsedTimer closing;
+        closing.start();
+        guide.reset();
+        QVERIFY2(closing.elapsed() < 1000, "closing the guide waited for its check");
+        // libvirt answers (with an error) only after the store was asked
+        // to go; the check then goes on to read the store's secrets.
+        static constexpr int answerAfterMs = 1500;
+        std::thread answer([&libvirt] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(answerAfterMs));
+            libvirt.close();
+        });
+        QElapsedTimer storeGoing;
+        storeGoing.start();
+        store.reset();
+        const qint64 waited = storeGoing.elapsed();
+        answer.join();
+        QVERIFY2(waited >= answerAfterMs - 100,
+                 qPrintable(QStringLiteral("the store went after %1 ms, while its check "
+                                           "still ran")
+                                .arg(waited)));
+        QVERIFY(QThreadPool::globalInstance()->waitForDone(30000));
     }
 
     void theDemoGetsAFolderOfItsOwn()
