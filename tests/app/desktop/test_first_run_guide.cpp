@@ -8,19 +8,14 @@
 #include "folders/folders.h"
 #include "folders/topics.h"
 #include "guest_image_panel.h"
+#include "silent_socket.h"
 #include "turns/saved_settings.h"
 
 #include <QElapsedTimer>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QThreadPool>
-#include <algorithm>
-#include <poll.h>
-#include <sys/socket.h>
-#include <sys/un.h>
 #include <thread>
-#include <unistd.h>
-#include <utility>
 
 using namespace arizuko;
 using namespace editor_test;
@@ -35,43 +30,6 @@ turns::RunnerSettings nothingSetUp(const QTemporaryDir &dir)
     settings.accelerator = libvirt::AcceleratorSetting::Tcg;
     return settings;
 }
-
-// A libvirt socket that takes connections into its backlog and never
-// answers: a check against it hangs in virConnectOpen until close() resets
-// them. Makes "the check is still running" a state a test can hold.
-class SilentLibvirtSocket
-{
-public:
-    explicit SilentLibvirtSocket(const QString &path)
-        : m_fd(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0))
-    {
-        sockaddr_un address{};
-        address.sun_family = AF_UNIX;
-        const QByteArray bytes = path.toLocal8Bit();
-        if (m_fd < 0 || size_t(bytes.size()) >= sizeof address.sun_path)
-            qFatal("cannot make a socket at %s", bytes.constData());
-        std::copy(bytes.begin(), bytes.end(), address.sun_path);
-        if (::bind(m_fd, reinterpret_cast<const sockaddr *>(&address), sizeof address) != 0 ||
-            ::listen(m_fd, 8) != 0)
-            qFatal("cannot listen on %s", bytes.constData());
-    }
-    ~SilentLibvirtSocket() { close(); }
-
-    // True once a client waits in the backlog.
-    bool waitForClient(int timeoutMs) const
-    {
-        pollfd waiting{m_fd, POLLIN, 0};
-        return ::poll(&waiting, 1, timeoutMs) == 1;
-    }
-    void close()
-    {
-        if (m_fd >= 0)
-            ::close(std::exchange(m_fd, -1));
-    }
-
-private:
-    int m_fd;
-};
 
 QString text(const QWidget &guide, const char *name)
 {
@@ -173,7 +131,9 @@ private slots:
     {
         QTemporaryDir dir;
         auto store = openStore(dir);
-        SilentLibvirtSocket libvirt(dir.filePath(QStringLiteral("libvirt-sock")));
+        // libvirt at a socket that never answers: the check hangs in
+        // virConnectOpen until close() resets it.
+        SilentSocket libvirt(dir.filePath(QStringLiteral("libvirt-sock")));
         turns::RunnerSettings settings = nothingSetUp(dir);
         settings.libvirtUri = QStringLiteral("qemu+unix:///system?socket=%1")
                                   .arg(dir.filePath(QStringLiteral("libvirt-sock")));
