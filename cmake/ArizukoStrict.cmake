@@ -9,6 +9,14 @@ function(arizuko_strict target)
     endif()
 endfunction()
 
+# A skip is never a pass: exit 77 (tests/support/unittest_outcome.py, the
+# fuzzers) or a skip in the output marks a test skipped, and `./dev test`
+# fails on every skipped test not in tests/allowed-skips.txt. The output
+# markers: QtTest's QSKIP, Python unittest's, and GoogleTest's GTEST_SKIP
+# (which exits 0).
+set(ARIZUKO_SKIP_RETURN_CODE 77)
+set(ARIZUKO_SKIP_OUTPUT "(^|\n)SKIP   : " "\\.\\.\\. skipped " "(^|\n)\\[  SKIPPED \\] ")
+
 # Registers a test with its labels. Every test carries exactly one of the
 # suite's labels so `./dev test -L unit` and friends select honestly.
 set(ARIZUKO_TEST_LABELS unit integration e2e gui fuzz)
@@ -31,12 +39,9 @@ function(arizuko_add_test name label)
     endif()
     # Widgets draw offscreen in every test; tests that need a real X server
     # (WebEngine) start their own Xvfb.
-    # A skip is never a pass: exit 77 (tests/support/unittest_outcome.py, the
-    # fuzzers) and a QSKIP or unittest skip in the output show as skipped, and
-    # `./dev test` fails on every skipped test not in tests/allowed-skips.txt.
     set_tests_properties(${name} PROPERTIES LABELS ${label}
         ENVIRONMENT QT_QPA_PLATFORM=offscreen
         ENVIRONMENT_MODIFICATION "PYTHONPATH=path_list_prepend:${PROJECT_SOURCE_DIR}/tests/support"
-        SKIP_RETURN_CODE 77
-        SKIP_REGULAR_EXPRESSION "(^|\n)SKIP   : ;\\.\\.\\. skipped ")
+        SKIP_RETURN_CODE ${ARIZUKO_SKIP_RETURN_CODE}
+        SKIP_REGULAR_EXPRESSION "${ARIZUKO_SKIP_OUTPUT}")
 endfunction()

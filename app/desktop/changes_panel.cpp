@@ -1,6 +1,7 @@
 #include "changes_panel.h"
 
 #include "history/turn_changes.h"
+#include "store_task.h"
 #include "turn_changes_reader.h"
 
 #include <QCheckBox>
@@ -13,7 +14,6 @@
 #include <QSplitter>
 #include <QTreeWidget>
 #include <QVBoxLayout>
-#include <QtConcurrent>
 #include <memory>
 
 namespace arizuko::desktop {
@@ -99,7 +99,8 @@ void ChangesPanel::changesRecorded(const QString &turnId)
         load();
 }
 
-void ChangesPanel::runInBackground(std::function<void()> work, std::function<void()> done)
+void ChangesPanel::runInBackground(std::function<void(store::Store &)> work,
+                                   std::function<void()> done)
 {
     if (m_watcher.isRunning()) {
         // One job at a time; the newest wins once the running one ends.
@@ -112,7 +113,7 @@ void ChangesPanel::runInBackground(std::function<void()> work, std::function<voi
             done();
         emit updated();
     };
-    m_watcher.setFuture(QtConcurrent::run(work));
+    m_watcher.setFuture(runOnStore(m_store, work));
 }
 
 void ChangesPanel::load()
@@ -129,7 +130,7 @@ void ChangesPanel::load()
     auto result = std::make_shared<std::optional<Result<history::TurnChanges>>>();
     auto use = std::make_shared<std::optional<Result<QString>>>();
     runInBackground(
-        [result, use, &store = m_store, turn = m_turn] {
+        [result, use, turn = m_turn](store::Store &store) {
             result->emplace(readTurnChanges(store, turn));
             use->emplace(readHistoryUse(store, turn.folder));
         },
@@ -189,7 +190,7 @@ void ChangesPanel::askUndo()
     auto plan = std::make_shared<std::optional<Result<history::UndoReport>>>();
     m_undo->setEnabled(false);
     runInBackground(
-        [plan, &store = m_store, turn = m_turn] {
+        [plan, turn = m_turn](store::Store &store) {
             plan->emplace(undo(store, turn, history::UndoMode::Plan));
         },
         [this, plan] {
@@ -232,7 +233,7 @@ void ChangesPanel::askUndo()
                                                : history::UndoMode::Apply;
             auto applied = std::make_shared<std::optional<Result<history::UndoReport>>>();
             runInBackground(
-                [applied, mode, &store = m_store, turn = m_turn] {
+                [applied, mode, turn = m_turn](store::Store &store) {
                     applied->emplace(undo(store, turn, mode));
                 },
                 [this, applied] {

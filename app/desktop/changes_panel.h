@@ -52,8 +52,9 @@ private:
     // A line naming the turns that shared the home meanwhile, or nothing.
     QString overlapNote() const;
     void askUndo();
-    // Runs `work` on a worker, then `done` here, unless the turn changed.
-    void runInBackground(std::function<void()> work, std::function<void()> done);
+    // Runs `work` on a worker (runOnStore), then `done` here, unless the
+    // turn changed.
+    void runInBackground(std::function<void(store::Store &)> work, std::function<void()> done);
 
     store::Store &m_store;
     turns::TurnRecord m_turn;

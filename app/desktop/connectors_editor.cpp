@@ -7,6 +7,7 @@
 #include "models/network_rule_model.h"
 #include "safe_text.h"
 #include "store/store_watcher.h"
+#include "store_task.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -22,7 +23,6 @@
 #include <QScopedValueRollback>
 #include <QTableView>
 #include <QVBoxLayout>
-#include <QtConcurrent>
 #include <utility>
 
 namespace arizuko::desktop {
@@ -186,7 +186,7 @@ void ConnectorsEditor::reload()
         return;
     }
     m_status->setText(tr("Reading the connectors\u2026"));
-    m_watcher.setFuture(QtConcurrent::run([&store = m_store, folder = currentFolder()] {
+    m_watcher.setFuture(runOnStore(m_store, [folder = currentFolder()](store::Store &store) {
         return models::gatherConnectors(store, folder);
     }));
 }

@@ -3,6 +3,7 @@
 #include "export/script_writer.h"
 #include "folders/folders.h"
 #include "store/store.h"
+#include "store_task.h"
 
 #include <QButtonGroup>
 #include <QCheckBox>
@@ -26,7 +27,6 @@
 #include <QSplitter>
 #include <QTreeWidget>
 #include <QVBoxLayout>
-#include <QtConcurrent>
 
 namespace arizuko::desktop {
 namespace {
@@ -189,7 +189,7 @@ void ExportDialog::refresh()
     m_copy->setEnabled(false);
     m_status->setText(tr("Reading the store\u2026"));
     const bool script = m_format->checkedId() == Script;
-    m_watcher.setFuture(QtConcurrent::run([&store = m_store, options = options(), script] {
+    m_watcher.setFuture(runOnStore(m_store, [options = options(), script](store::Store &store) {
         Preview preview{manifest::project(store, options), {}};
         if (preview.projection)
             preview.text = script ? manifest::scriptText(*preview.projection)

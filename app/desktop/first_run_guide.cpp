@@ -2,6 +2,7 @@
 
 #include "guest_image_panel.h"
 #include "safe_text.h"
+#include "store_task.h"
 
 #include <QDialogButtonBox>
 #include <QGroupBox>
@@ -9,7 +10,6 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace arizuko::desktop {
 namespace {
@@ -117,7 +117,7 @@ void FirstRunGuide::recheck()
     m_libvirt->setText(tr("Checking %1…").arg(m_settings.libvirtUri));
     m_model->setText(tr("Checking…"));
     m_image->refresh();
-    m_checking.setFuture(QtConcurrent::run([&store = m_store, settings = m_settings] {
+    m_checking.setFuture(runOnStore(m_store, [settings = m_settings](store::Store &store) {
         return turns::checkFirstRun(store, settings);
     }));
 }

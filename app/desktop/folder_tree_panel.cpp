@@ -5,6 +5,7 @@
 #include "folders/topics.h"
 #include "models/folder_topic_model.h"
 #include "secrets/secret_store.h"
+#include "store_task.h"
 
 #include <QAction>
 #include <QApplication>
@@ -21,7 +22,6 @@
 #include <QToolBar>
 #include <QTreeView>
 #include <QVBoxLayout>
-#include <QtConcurrent>
 
 namespace arizuko::desktop {
 namespace {
@@ -236,7 +236,7 @@ void FolderTreePanel::addFolder()
         QLineEdit::Normal, parent.isEmpty() ? QString() : parent + QLatin1Char('/'), &ok);
     if (!ok || name.trimmed().isEmpty())
         return;
-    runOnWorker([&store = m_store, name = name.trimmed()]() -> Result<TreePlace> {
+    runOnWorker([name = name.trimmed()](store::Store &store) -> Result<TreePlace> {
         const auto added = folders::Folders(store, guiActor).add(name);
         if (!added)
             return added.error();
@@ -257,7 +257,7 @@ void FolderTreePanel::addTopic()
                               QLineEdit::Normal, QString(), &ok);
     if (!ok || name.trimmed().isEmpty())
         return;
-    runOnWorker([&store = m_store, folder, name = name.trimmed()]() -> Result<TreePlace> {
+    runOnWorker([folder, name = name.trimmed()](store::Store &store) -> Result<TreePlace> {
         const auto added = folders::Topics(store, guiActor).add(folder, name);
         if (!added)
             return added.error();
@@ -308,7 +308,7 @@ void FolderTreePanel::renameSelected()
                               tr("New name for %1:").arg(topic), topic);
     if (!name || *name == topic)
         return;
-    runOnWorker([&store = m_store, folder, topic, name = *name]() -> Result<TreePlace> {
+    runOnWorker([folder, topic, name = *name](store::Store &store) -> Result<TreePlace> {
         const auto renamed = folders::Topics(store, guiActor).rename(folder, topic, name);
         if (!renamed)
             return renamed.error();
@@ -358,7 +358,7 @@ void FolderTreePanel::confirmMove(const QString &from, const QString &to)
                     nullptr, int(topicCount))
                      .arg(from, to, lines.join(QLatin1Char('\n')))))
         return;
-    runOnWorker([&store = m_store, from, to]() -> Result<TreePlace> {
+    runOnWorker([from, to](store::Store &store) -> Result<TreePlace> {
         // The secrets' master key is fetched (from the OS keyring, maybe
         // slowly) only when the subtree has secrets to re-seal.
         std::unique_ptr<secrets::SecretStore> secretStore;
@@ -395,7 +395,7 @@ void FolderTreePanel::removeTopic()
                "be undone.")
                 .arg(topic, folder)))
         return;
-    runOnWorker([&store = m_store, folder, topic]() -> Result<TreePlace> {
+    runOnWorker([folder, topic](store::Store &store) -> Result<TreePlace> {
         const Result<void> removed = folders::Topics(store, guiActor).remove(folder, topic);
         if (!removed)
             return removed.error();
@@ -403,7 +403,7 @@ void FolderTreePanel::removeTopic()
     });
 }
 
-void FolderTreePanel::runOnWorker(std::function<Result<TreePlace>()> change)
+void FolderTreePanel::runOnWorker(std::function<Result<TreePlace>(store::Store &)> change)
 {
     auto *watcher = new QFutureWatcher<Result<TreePlace>>(this);
     connect(watcher, &QFutureWatcher<Result<TreePlace>>::finished, this, [this, watcher] {
@@ -417,7 +417,7 @@ void FolderTreePanel::runOnWorker(std::function<Result<TreePlace>()> change)
         select(place->folder, place->topic);
         emit changed();
     });
-    watcher->setFuture(QtConcurrent::run(std::move(change)));
+    watcher->setFuture(runOnStore(m_store, std::move(change)));
 }
 
 void FolderTreePanel::removeFolder()
@@ -432,7 +432,7 @@ void FolderTreePanel::removeFolder()
                      .arg(folder)))
         return;
     // Deleting a home full of files takes as long as the files make it.
-    runOnWorker([&store = m_store, folder]() -> Result<TreePlace> {
+    runOnWorker([folder](store::Store &store) -> Result<TreePlace> {
         const auto removed = folders::Folders(store, guiActor).remove(folder, true);
         if (!removed)
             return removed.error();

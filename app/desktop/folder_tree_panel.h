@@ -75,7 +75,7 @@ private:
     // Runs `change` on a worker (the window's thread never writes the
     // store), then reloads the tree and selects the place it returns, or
     // reports its error through failed().
-    void runOnWorker(std::function<Result<TreePlace>()> change);
+    void runOnWorker(std::function<Result<TreePlace>(store::Store &)> change);
     bool confirm(const QString &objectName, const QString &title, const QString &text);
     std::optional<QString> askText(const QString &objectName, const QString &title,
                                    const QString &label, const QString &text);

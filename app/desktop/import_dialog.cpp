@@ -1,6 +1,7 @@
 #include "import_dialog.h"
 
 #include "store/store.h"
+#include "store_task.h"
 
 #include <QDialogButtonBox>
 #include <QFile>
@@ -11,7 +12,6 @@
 #include <QPushButton>
 #include <QTreeWidget>
 #include <QVBoxLayout>
-#include <QtConcurrent>
 
 namespace arizuko::desktop {
 namespace {
@@ -96,7 +96,7 @@ void ImportDialog::openFile(const QString &path)
     m_manifest = file.read(maxManifestBytes + 1);
     m_status->setText(tr("Planning\u2026"));
     m_step = Step::Plan;
-    m_watcher.setFuture(QtConcurrent::run([&store = m_store, manifest = m_manifest] {
+    m_watcher.setFuture(runOnStore(m_store, [manifest = m_manifest](store::Store &store) {
         return manifest::planImport(store, manifest);
     }));
 }
@@ -114,7 +114,7 @@ void ImportDialog::apply(bool confirmed)
     m_apply->setEnabled(false);
     m_status->setText(tr("Applying\u2026"));
     m_step = Step::Apply;
-    m_watcher.setFuture(QtConcurrent::run([&store = m_store, manifest = m_manifest] {
+    m_watcher.setFuture(runOnStore(m_store, [manifest = m_manifest](store::Store &store) {
         return manifest::applyImport(store, manifest, actor);
     }));
 }

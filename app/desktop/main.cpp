@@ -10,9 +10,7 @@
 #include <QApplication>
 #include <QLocale>
 #include <QMessageBox>
-#include <QScopeGuard>
 #include <QTextStream>
-#include <QThreadPool>
 #include <unistd.h>
 
 namespace {
@@ -77,9 +75,9 @@ int main(int argc, char *argv[])
         return 1;
     }
     // Dialogs and panels hand their store work to the global thread pool
-    // and never wait for it (a closed dialog just drops the answer); the
-    // store outlives that work.
-    const auto waitForStoreWork = qScopeGuard([] { QThreadPool::globalInstance()->waitForDone(); });
+    // (runOnStore) and never wait for it: a closed dialog just drops the
+    // answer. The store, declared before the window, goes after it and waits
+    // for that work (store/store_work.h).
     arizuko::desktop::MainWindow window(**store, *settings);
     window.show();
     if (const auto firstRun = arizuko::turns::isFirstRun(**store); firstRun && *firstRun)

@@ -1,11 +1,11 @@
 #include "secrets_editor.h"
 
 #include "editor_widgets.h"
-#include "safe_text.h"
-
 #include "models/network_rule_model.h"
 #include "models/secret_list_model.h"
+#include "safe_text.h"
 #include "store/store_watcher.h"
+#include "store_task.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -19,7 +19,6 @@
 #include <QPushButton>
 #include <QTableView>
 #include <QVBoxLayout>
-#include <QtConcurrent>
 #include <utility>
 
 namespace arizuko::desktop {
@@ -127,24 +126,25 @@ void SecretsEditor::run(Operation operation)
         return;
     m_set->setEnabled(false);
     m_remove->setEnabled(false);
-    m_watcher.setFuture(QtConcurrent::run([&store = m_store, operation = std::move(operation)] {
-        Outcome outcome;
-        auto opened = secrets::SecretStore::open(store, QStringLiteral("user:gui"));
-        if (!opened) {
-            outcome.secrets = opened.error();
+    m_watcher.setFuture(
+        runOnStore(m_store, [operation = std::move(operation)](store::Store &store) {
+            Outcome outcome;
+            auto opened = secrets::SecretStore::open(store, QStringLiteral("user:gui"));
+            if (!opened) {
+                outcome.secrets = opened.error();
+                return outcome;
+            }
+            outcome.keyStore = (*opened)->keyStoreDescription();
+            if (operation) {
+                const Result<QString> done = operation(**opened);
+                if (done)
+                    outcome.done = *done;
+                else
+                    outcome.refused = done.error().message;
+            }
+            outcome.secrets = (*opened)->list();
             return outcome;
-        }
-        outcome.keyStore = (*opened)->keyStoreDescription();
-        if (operation) {
-            const Result<QString> done = operation(**opened);
-            if (done)
-                outcome.done = *done;
-            else
-                outcome.refused = done.error().message;
-        }
-        outcome.secrets = (*opened)->list();
-        return outcome;
-    }));
+        }));
 }
 
 void SecretsEditor::showOutcome()

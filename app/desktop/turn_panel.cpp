@@ -4,6 +4,7 @@
 #include "models/turn_list_model.h"
 #include "policy/policy.h"
 #include "store/store.h"
+#include "store_task.h"
 #include "turn_error_text.h"
 #include "turn_records/turn_records.h"
 
@@ -22,7 +23,6 @@
 #include <QTableView>
 #include <QTreeWidget>
 #include <QVBoxLayout>
-#include <QtConcurrent>
 
 namespace arizuko::desktop {
 namespace {
@@ -242,13 +242,14 @@ void TurnPanel::confirmAllow()
             }
             emit ruleAdded(folder, *added);
         });
-        watcher->setFuture(QtConcurrent::run([&store = m_store, host, folder]() -> Result<QString> {
-            const auto added = policy::Policy(store).network().add(
-                folder, host, policy::RuleKind::Allow, QStringLiteral("user:gui"));
-            if (!added)
-                return added.error();
-            return added->rule.target;
-        }));
+        watcher->setFuture(
+            runOnStore(m_store, [host, folder](store::Store &store) -> Result<QString> {
+                const auto added = policy::Policy(store).network().add(
+                    folder, host, policy::RuleKind::Allow, QStringLiteral("user:gui"));
+                if (!added)
+                    return added.error();
+                return added->rule.target;
+            }));
     });
     box->open();
 }

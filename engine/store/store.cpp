@@ -125,6 +125,10 @@ Store::Store(QString dataDir)
 
 Store::~Store()
 {
+    {
+        std::unique_lock lock(m_workMutex);
+        m_workDone.wait(lock, [this] { return m_work == 0; });
+    }
     const QMutexLocker locker(&m_connectionsMutex);
     for (const QString &name : std::as_const(m_connectionNames))
         QSqlDatabase::removeDatabase(name);

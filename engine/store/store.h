@@ -10,12 +10,15 @@
 #include <QSqlDatabase>
 #include <QString>
 #include <QStringList>
+#include <condition_variable>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 namespace arizuko::store {
 
 class BusyHandler;
+class StoreWork;
 
 class Store
 {
@@ -28,6 +31,8 @@ public:
     // refused with an error naming it, and is never written to.
     static Result<std::unique_ptr<Store>> open(const QString &dataDir);
 
+    // Waits until no StoreWork holds the store (a worker still using it),
+    // then closes every thread's connection.
     ~Store();
     Store(const Store &) = delete;
     Store &operator=(const Store &) = delete;
@@ -40,6 +45,8 @@ public:
     QString databasePath() const;
 
 private:
+    friend class StoreWork;
+
     explicit Store(QString dataDir);
     Result<QSqlDatabase> openConnection() const;
     QString connectionNameForThisThread() const;
@@ -50,6 +57,10 @@ private:
     mutable QStringList m_connectionNames;
     // Declared last: destroyed only after ~Store has closed the connections.
     mutable std::vector<std::unique_ptr<BusyHandler>> m_busyHandlers;
+    // How many StoreWork hold the store; the destructor waits for zero.
+    mutable std::mutex m_workMutex;
+    mutable std::condition_variable m_workDone;
+    mutable int m_work = 0;
 };
 
 } // namespace arizuko::store

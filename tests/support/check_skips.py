@@ -1,9 +1,13 @@
 #!/usr/bin/env python3
-"""Fails a test run that skipped a test, unless tests/allowed-skips.txt allows it.
+"""Fails a test run that skipped a test, unless tests/allowed-skips.txt allows it,
+and a run in which no test ran at all.
 
 CTest counts a skipped test as neither passed nor failed and exits 0; this
 reads the JUnit report of the run (`ctest --output-junit`) and names every
-skipped test, with the reason CTest recorded.
+skipped test, with the reason CTest recorded. A test is skipped when it exits
+77 or prints a skip marker (cmake/ArizukoStrict.cmake: QtTest's QSKIP, Python
+unittest's, GoogleTest's GTEST_SKIP). A build that registered no test, or a
+filter that matched none, gives an empty report and passes CTest too.
 """
 
 import pathlib
@@ -37,6 +41,13 @@ def skipped_tests(report):
 
 def main(report, allowed_path):
     allowed = allowed_skips(allowed_path)
+    if not pathlib.Path(report).is_file():
+        print(f"no test report at {report}: no test ran", file=sys.stderr)
+        return 1
+    if not any(True for _ in ElementTree.parse(report).getroot().iter("testcase")):
+        print(f"{report} lists no test: no test ran (none registered, or none matched)",
+              file=sys.stderr)
+        return 1
     refused = [(name, why) for name, why in skipped_tests(report) if name not in allowed]
     for name, why in refused:
         print(f"SKIPPED, not allowed: {name} ({why}); see {allowed_path}", file=sys.stderr)

@@ -5,14 +5,17 @@
 
 #include "editor_test_support.h"
 #include "first_run_guide.h"
-#include "guest_image_panel.h"
-
 #include "folders/folders.h"
 #include "folders/topics.h"
+#include "guest_image_panel.h"
+#include "silent_socket.h"
 #include "turns/saved_settings.h"
 
+#include <QElapsedTimer>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QThreadPool>
+#include <thread>
 
 using namespace arizuko;
 using namespace editor_test;
@@ -119,6 +122,44 @@ private slots:
         QVERIFY(checked.wait(60000));
         QCOMPARE(text(guide, "modelCheck"),
                  QStringLiteral("Ready: ANTHROPIC_API_KEY (every folder)."));
+    }
+
+    // The guide (and the store it was given) may go while its check runs:
+    // the check's worker must never use a store that is gone. The store
+    // waits for it instead of closing under it; the guide does not.
+    void closingTheGuideWhileItChecksIsSafe()
+    {
+        QTemporaryDir dir;
+        auto store = openStore(dir);
+        // libvirt at a socket that never answers: the check hangs in
+        // virConnectOpen until close() resets it.
+        SilentSocket libvirt(dir.filePath(QStringLiteral("libvirt-sock")));
+        turns::RunnerSettings settings = nothingSetUp(dir);
+        settings.libvirtUri = QStringLiteral("qemu+unix:///system?socket=%1")
+                                  .arg(dir.filePath(QStringLiteral("libvirt-sock")));
+        auto guide = std::make_unique<desktop::FirstRunGuide>(*store, settings);
+        QVERIFY(libvirt.waitForClient(30000));
+        QElapsedTimer closing;
+        closing.start();
+        guide.reset();
+        QVERIFY2(closing.elapsed() < 1000, "closing the guide waited for its check");
+        // libvirt answers (with an error) only after the store was asked
+        // to go; the check then goes on to read the store's secrets.
+        static constexpr int answerAfterMs = 1500;
+        std::thread answer([&libvirt] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(answerAfterMs));
+            libvirt.close();
+        });
+        QElapsedTimer storeGoing;
+        storeGoing.start();
+        store.reset();
+        const qint64 waited = storeGoing.elapsed();
+        answer.join();
+        QVERIFY2(waited >= answerAfterMs - 100,
+                 qPrintable(QStringLiteral("the store went after %1 ms, while its check "
+                                           "still ran")
+                                .arg(waited)));
+        QVERIFY(QThreadPool::globalInstance()->waitForDone(30000));
     }
 
     void theDemoGetsAFolderOfItsOwn()

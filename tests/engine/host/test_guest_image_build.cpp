@@ -7,6 +7,7 @@
 #include "host/guest_image_build.h"
 
 #include <QDir>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -49,8 +50,23 @@ private slots:
         QCOMPARE(host::GuestImageBuild::progressOf(line), percent);
     }
 
+    void cancelEndsTheWholeBuild_data()
+    {
+        QTest::addColumn<bool>("loaded");
+        QTest::newRow("idle machine") << false;
+        // The cancel lands while the work directory is being made: on a
+        // loaded machine the script may not run its next line for a while
+        // after the directory exists; slow_work_dir makes that while 3 s.
+        QTest::newRow("loaded machine") << true;
+    }
+
     void cancelEndsTheWholeBuild()
     {
+        QFETCH(bool, loaded);
+        const QByteArray path = qgetenv("PATH");
+        const auto restorePath = qScopeGuard([&path] { qputenv("PATH", path); });
+        if (loaded)
+            qputenv("PATH", QByteArray(SLOW_WORK_DIR) + ':' + path);
         QTemporaryDir output;
         host::GuestImageBuild build;
         QSignalSpy progress(&build, &host::GuestImageBuild::progress);

@@ -4,51 +4,16 @@
 #include "secrets/key_file.h"
 #include "secrets/master_key_store.h"
 #include "secrets/secret_store.h"
+#include "silent_socket.h"
 #include "store/store.h"
 
 #include <QElapsedTimer>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
-#include <algorithm>
-#include <cstring>
-#include <sys/socket.h>
-#include <sys/un.h>
-#include <unistd.h>
 
 using namespace arizuko;
 using namespace arizuko::secrets;
-
-namespace {
-
-// A listening Unix socket that never accepts: connecting succeeds (the
-// kernel queues it) and then nothing ever answers, the worst bus there is.
-class SilentSocket
-{
-public:
-    explicit SilentSocket(const QString &path)
-        : m_descriptor(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0))
-    {
-        sockaddr_un address{};
-        address.sun_family = AF_UNIX;
-        const QByteArray encoded = QFile::encodeName(path);
-        std::memcpy(
-            address.sun_path, encoded.constData(),
-            std::min<size_t>(static_cast<size_t>(encoded.size()), sizeof address.sun_path - 1));
-        if (m_descriptor < 0 ||
-            ::bind(m_descriptor, reinterpret_cast<sockaddr *>(&address), sizeof address) != 0 ||
-            ::listen(m_descriptor, 16) != 0)
-            qFatal("cannot listen on %s", qPrintable(path));
-    }
-    ~SilentSocket() { ::close(m_descriptor); }
-    SilentSocket(const SilentSocket &) = delete;
-    SilentSocket &operator=(const SilentSocket &) = delete;
-
-private:
-    int m_descriptor;
-};
-
-} // namespace
 
 class KeyringTimeoutTest : public QObject
 {

@@ -5,6 +5,7 @@
 #include "store/migrations.h"
 #include "store/sqlite_native.h"
 #include "store/store.h"
+#include "store/store_work.h"
 #include "store/write_transaction.h"
 
 #include <QCryptographicHash>
@@ -16,6 +17,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThread>
+#include <memory>
 
 using namespace arizuko;
 using namespace arizuko::store;
@@ -165,6 +167,44 @@ private slots:
         QCOMPARE(
             scalar(shared.database(), QStringLiteral("SELECT count(*) FROM audit_log")).toInt(),
             threads * rowsPerThread);
+    }
+
+    // Work on another thread holds the store: dropping the store waits for
+    // it (the work still reads through its own connection meanwhile), and
+    // a copy of the hold counts as a hold of its own.
+    void droppingTheStoreWaitsForItsWork()
+    {
+        QTemporaryDir dir;
+        auto opened = Store::open(dir.path());
+        QVERIFY(opened);
+        std::unique_ptr<Store> store = std::move(*opened);
+        QSemaphore started;
+        QSemaphore mayEnd;
+        QAtomicInt rows = -1;
+        // Taken here, where the store is alive; the worker owns it.
+        auto *hold = new StoreWork(*store);
+        QThread *worker = QThread::create([hold, &started, &mayEnd, &rows] {
+            std::unique_ptr<StoreWork> taken(hold);
+            const StoreWork copy = *taken;
+            taken.reset();
+            started.release();
+            mayEnd.acquire();
+            rows.storeRelease(
+                scalar(copy.store().database(), QStringLiteral("SELECT count(*) FROM audit_log"))
+                    .toInt());
+        });
+        worker->start();
+        started.acquire();
+        QThread *dropping = QThread::create([&store] { store.reset(); });
+        dropping->start();
+        const bool wentAtOnce = dropping->wait(500);
+        mayEnd.release();
+        QVERIFY(dropping->wait(10000));
+        QVERIFY(worker->wait(10000));
+        delete dropping;
+        delete worker;
+        QVERIFY2(!wentAtOnce, "the store went while its work held it");
+        QCOMPARE(rows.loadAcquire(), 0);
     }
 
     void aWriterWaitsForAnotherConnectionsTransaction()
