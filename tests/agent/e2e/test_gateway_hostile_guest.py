@@ -9,15 +9,13 @@ leave the engine's memory within the bound docs/model-gateway.md gives,
 and a normal request is served afterwards."""
 
 import pathlib
-import socket
 import subprocess
 import sys
-import threading
 import time
 import unittest
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
-from agent_harness import h, new_canary  # noqa: E402
+from agent_harness import h, new_canary, RawUpstream  # noqa: E402
 
 # docs/model-gateway.md, "Limits": what one turn's gateway may hold.
 MAX_HEAD = 16 * 1024
@@ -94,63 +92,6 @@ done
 
 HOSTILE = ("files-list", "files-delete", "batches-list", "absolute-form", "bare-lf", "nul",
            "oversized-head", "oversized-body")
-
-
-class RawUpstream:
-    """An upstream on 127.0.0.1 that parses nothing: it keeps every byte
-    of every connection and answers a request whose head and
-    Content-Length body are in with a small JSON message."""
-
-    def __init__(self):
-        self.listener = socket.socket()
-        self.listener.bind(("127.0.0.1", 0))
-        self.listener.listen(64)
-        self.url = "http://127.0.0.1:%d" % self.listener.getsockname()[1]
-        self.connections = []
-        self.lock = threading.Lock()
-        threading.Thread(target=self.accept, daemon=True).start()
-
-    def accept(self):
-        while True:
-            try:
-                connection, _ = self.listener.accept()
-            except OSError:
-                return
-            threading.Thread(target=self.serve, args=(connection,), daemon=True).start()
-
-    def serve(self, connection):
-        received = bytearray()
-        with self.lock:
-            self.connections.append(received)
-        with connection:
-            while True:
-                data = connection.recv(65536)
-                if not data:
-                    return
-                with self.lock:
-                    received += data
-                end = received.find(b"\r\n\r\n")
-                if end < 0:
-                    continue
-                length = 0
-                for line in bytes(received[:end]).split(b"\r\n")[1:]:
-                    name, _, value = line.partition(b":")
-                    if name.strip().lower() == b"content-length":
-                        length = int(value.strip() or 0)
-                if len(received) < end + 4 + length:
-                    continue
-                body = (b'{"id":"msg_raw","type":"message","role":"assistant","model":"claude-sonnet-4-5",'
-                        b'"content":[],"stop_reason":"end_turn","usage":{"input_tokens":1,"output_tokens":1}}')
-                connection.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n"
-                                   b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
-                return
-
-    def received(self):
-        with self.lock:
-            return [bytes(c) for c in self.connections]
-
-    def close(self):
-        self.listener.close()
 
 
 def resident_bytes(pid):
