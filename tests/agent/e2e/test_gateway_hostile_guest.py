@@ -9,13 +9,12 @@ leave the engine's memory within the bound docs/model-gateway.md gives,
 and a normal request is served afterwards."""
 
 import pathlib
-import subprocess
 import sys
 import time
 import unittest
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
-from agent_harness import h, new_canary, RawUpstream  # noqa: E402
+from agent_harness import h, new_canary, RawUpstream, engine_with_upstream  # noqa: E402
 
 # docs/model-gateway.md, "Limits": what one turn's gateway may hold.
 MAX_HEAD = 16 * 1024
@@ -107,7 +106,11 @@ class GatewayHostileGuest(unittest.TestCase):
         h.require_guest_image()
         cls.upstream = RawUpstream()
         cls.canary = new_canary()
-        cls.engine = h.Engine({"ARIZUKO_MODEL_PROVIDER": "api-key", "ARIZUKO_MODEL_URL": cls.upstream.url})
+        try:
+            cls.engine = engine_with_upstream(cls.upstream, cls.canary)
+        except BaseException:
+            cls.upstream.close()
+            raise
         try:
             cls._run()
         except BaseException:
@@ -117,10 +120,6 @@ class GatewayHostileGuest(unittest.TestCase):
 
     @classmethod
     def _run(cls):
-        stored = subprocess.run(cls.engine.command("secret", "set", "ANTHROPIC_API_KEY"), input=cls.canary + "\n",
-                                capture_output=True, text=True, env=cls.engine.environment, timeout=60)
-        if stored.returncode != 0:
-            raise AssertionError(f"secret set: {stored.stderr}")
         cls.engine.add_folder("corp")
         (cls.engine.home("corp") / "hostile.sh").write_text(GUEST_SCRIPT)
         process = cls.engine.start("run", "--agent", "command", "corp", "bash $HOME/hostile.sh")

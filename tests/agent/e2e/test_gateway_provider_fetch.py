@@ -13,7 +13,6 @@ Codex's own requests pass and the turn ends done."""
 
 import json
 import pathlib
-import subprocess
 import sys
 import unittest
 
@@ -119,7 +118,11 @@ class GatewayProviderFetch(unittest.TestCase):
         h.require_guest_image()
         cls.upstream = RawUpstream()
         cls.canary = new_canary()
-        cls.engine = h.Engine({"ARIZUKO_MODEL_PROVIDER": "api-key", "ARIZUKO_MODEL_URL": cls.upstream.url})
+        try:
+            cls.engine = engine_with_upstream(cls.upstream, cls.canary)
+        except BaseException:
+            cls.upstream.close()
+            raise
         try:
             cls._run()
         except BaseException:
@@ -129,10 +132,6 @@ class GatewayProviderFetch(unittest.TestCase):
 
     @classmethod
     def _run(cls):
-        stored = subprocess.run(cls.engine.command("secret", "set", "ANTHROPIC_API_KEY"), input=cls.canary + "\n",
-                                capture_output=True, text=True, env=cls.engine.environment, timeout=60)
-        if stored.returncode != 0:
-            raise AssertionError(f"secret set: {stored.stderr}")
         cls.engine.add_folder("corp")
         home = cls.engine.home("corp")
         fetch = home / "fetch"

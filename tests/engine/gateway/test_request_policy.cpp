@@ -213,9 +213,9 @@ private slots:
             << QByteArray() << "messages[0].content[0].source.url";
         QTest::newRow("image url in a tool result")
             << m
-            << messagesWithBlock(
-                   R"({"type":"tool_result","tool_use_id":"t","content":[)"
-                   "{\"type\":\"image\",\"source\":{\"type\":\"url\",\"url\":\"https://a.example\"}}]}")
+            << messagesWithBlock(R"({"type":"tool_result","tool_use_id":"t","content":[)"
+                                 "{\"type\":\"image\",\"source\":{\"type\":\"url\",\"url\":\"https:"
+                                 "//a.example\"}}]}")
             << QByteArray() << "messages[0].content[0].content[0].source.type: url";
         QTest::newRow("container_upload")
             << m << messagesWithBlock(R"({"type":"container_upload","file_id":"file_1"})")
@@ -291,8 +291,9 @@ private slots:
             << QByteArray() << "input[0].content[0].file_id";
         QTest::newRow("image url in a tool output")
             << r
-            << responsesWithItem(R"({"type":"function_call_output","call_id":"c","output":[)"
-                                 "{\"type\":\"input_image\",\"image_url\":\"http://a.example/x.png\"}]}")
+            << responsesWithItem(
+                   R"({"type":"function_call_output","call_id":"c","output":[)"
+                   "{\"type\":\"input_image\",\"image_url\":\"http://a.example/x.png\"}]}")
             << QByteArray() << "input[0].output[0].image_url";
         QTest::newRow("item_reference")
             << r << responsesWithItem(R"({"type":"item_reference","id":"msg_1"})") << QByteArray()

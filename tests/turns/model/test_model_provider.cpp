@@ -2,10 +2,10 @@
 // wins over its parents' and the base's, the key before the OAuth token in
 // auto mode, and no credential is a clear error, never an empty key.
 
-#include "secrets/secret_store.h"
 #include "folders/folders.h"
 #include "folders/model_settings.h"
 #include "policy/policy.h"
+#include "secrets/secret_store.h"
 #include "store/store.h"
 #include "turns/model_provider.h"
 
