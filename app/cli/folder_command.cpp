@@ -217,10 +217,11 @@ Exit gateway(Context &context, const QStringList &arguments)
     const Result<std::unique_ptr<store::Store>> opened = openStore(context);
     if (!opened)
         return context.failure(opened.error());
+    // The folder's own settings: also refuses a folder that does not exist.
+    auto own = folders::ownModelSettings(**opened, folder);
+    if (!own)
+        return context.failure(own.error());
     if (parser.isSet(models) || parser.isSet(webSearch)) {
-        auto own = folders::ownModelSettings(**opened, folder);
-        if (!own)
-            return context.failure(own.error());
         if (parser.isSet(models)) {
             const QString value = parser.value(models);
             own->models.reset();

@@ -251,21 +251,30 @@ base=$(sed -n 's/^base_url = "http:\/\/\(.*\)\/v1"$/\1/p' "$C/config.toml" | hea
 H=${base%:*}
 P=${base##*:}
 [ -n "$K" ] && [ -n "$H" ] || { echo "responses: no token or gateway found ($C)"; exit 0; }
-for file in $HOME/responses/*.body; do
+# All at once: each process start is slow under TCG, and Codex's command
+# must end before its turn does.
+ask() {
+    local file=$1 name length reply
     name=$(basename "$file" .body)
     length=$(wc -c < "$file")
-    exec 3<>/dev/tcp/$H/$P || { echo "$name: no connection"; continue; }
+    exec 3<>/dev/tcp/$H/$P || { echo "$name: no connection" > "$file.out"; return; }
     { printf "POST /v1/responses HTTP/1.1\r\nHost: gw\r\nAuthorization: Bearer %s\r\ncontent-type: application/json\r\nConnection: close\r\nContent-Length: %d\r\n\r\n" "$K" "$length"
       cat "$file"; } >&3
-    reply=$(timeout 30 cat <&3)
+    reply=$(timeout 60 cat <&3)
     exec 3<&-
-    echo "$name: $(printf '%s' "$reply" | head -n1 | tr -d '\r') | $(printf '%s' "$reply" | tail -n1 | head -c 400)" >> $HOME/responses.out
+    echo "$name: $(printf '%s' "$reply" | head -n1 | tr -d '\r') | $(printf '%s' "$reply" | tail -n1 | head -c 400)" > "$file.out"
+}
+for file in $HOME/responses/*.body; do
+    ask "$file" &
 done
+wait
+cat $HOME/responses/*.out >> $HOME/responses.out
 echo finished >> $HOME/responses.out
 """
 
 CODEX_SCRIPT = {"name": "provider-fetch", "exchanges": [{"prompt": "*", "steps": [
-    {"text": "Asking the provider.", "tool_use": {"name": "Bash", "input": {"command": "bash $HOME/responses.sh"}}},
+    {"text": "Asking the provider.",
+     "tool_use": {"name": "exec_command", "input": {"cmd": "bash $HOME/responses.sh", "yield_time_ms": 300000}}},
     {"text": "Asked."}]}]}
 
 
