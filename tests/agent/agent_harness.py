@@ -12,6 +12,7 @@ import sys
 import tempfile
 import threading
 import time
+import unittest
 import urllib.request
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "turns" / "harness"))
@@ -130,6 +131,33 @@ def engine_with_upstream(upstream, canary, extra_environment=None, secret="ANTHR
     if result.returncode != 0:
         raise AssertionError(f"secret set: {result.stderr}")
     return engine
+
+
+class RawUpstreamTurn(unittest.TestCase):
+    """A test class whose engine reaches a RawUpstream with a canary API
+    key; its _run() (a classmethod) runs the turn, and whatever happens the
+    engine and the upstream are closed."""
+
+    @classmethod
+    def setUpClass(cls):
+        h.require_guest_image()
+        cls.upstream = RawUpstream()
+        cls.canary = new_canary()
+        try:
+            cls.engine = engine_with_upstream(cls.upstream, cls.canary)
+        except BaseException:
+            cls.upstream.close()
+            raise
+        try:
+            cls._run()
+        except BaseException:
+            cls.tearDownClass()
+            raise
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.engine.close()
+        cls.upstream.close()
 
 
 def note_exchanges(writer):

@@ -11,10 +11,9 @@ and a normal request is served afterwards."""
 import pathlib
 import sys
 import time
-import unittest
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
-from agent_harness import h, new_canary, RawUpstream, engine_with_upstream  # noqa: E402
+from agent_harness import h, RawUpstreamTurn  # noqa: E402
 
 # docs/model-gateway.md, "Limits": what one turn's gateway may hold.
 MAX_HEAD = 16 * 1024
@@ -100,24 +99,7 @@ def resident_bytes(pid):
     raise AssertionError(f"no VmRSS for {pid}")
 
 
-class GatewayHostileGuest(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        h.require_guest_image()
-        cls.upstream = RawUpstream()
-        cls.canary = new_canary()
-        try:
-            cls.engine = engine_with_upstream(cls.upstream, cls.canary)
-        except BaseException:
-            cls.upstream.close()
-            raise
-        try:
-            cls._run()
-        except BaseException:
-            cls.engine.close()
-            cls.upstream.close()
-            raise
-
+class GatewayHostileGuest(RawUpstreamTurn):
     @classmethod
     def _run(cls):
         cls.engine.add_folder("corp")
@@ -156,11 +138,6 @@ class GatewayHostileGuest(unittest.TestCase):
             peak = max(peak, resident_bytes(process.pid))
             time.sleep(0.02)
         return baseline, peak
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.engine.close()
-        cls.upstream.close()
 
     def test_the_turn_ran_to_its_end(self):
         self.assertEqual(self.returncode, 0, self.stderr)

@@ -17,7 +17,7 @@ import sys
 import unittest
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
-from agent_harness import (h, new_canary, RawUpstream, ScriptedUpstream,  # noqa: E402
+from agent_harness import (h, new_canary, RawUpstreamTurn, ScriptedUpstream,  # noqa: E402
                            engine_with_upstream, run_turn)
 
 MODEL = "claude-sonnet-4-5"
@@ -112,24 +112,7 @@ done
 """
 
 
-class GatewayProviderFetch(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        h.require_guest_image()
-        cls.upstream = RawUpstream()
-        cls.canary = new_canary()
-        try:
-            cls.engine = engine_with_upstream(cls.upstream, cls.canary)
-        except BaseException:
-            cls.upstream.close()
-            raise
-        try:
-            cls._run()
-        except BaseException:
-            cls.engine.close()
-            cls.upstream.close()
-            raise
-
+class GatewayProviderFetch(RawUpstreamTurn):
     @classmethod
     def _run(cls):
         cls.engine.add_folder("corp")
@@ -155,11 +138,6 @@ class GatewayProviderFetch(unittest.TestCase):
             name, _, rest = line.partition(": ")
             if name in requests:
                 cls.lines[name] = rest
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.engine.close()
-        cls.upstream.close()
 
     def test_the_turn_ran_to_its_end(self):
         self.assertEqual(self.returncode, 0, self.stderr)
