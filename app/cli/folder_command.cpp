@@ -1,7 +1,9 @@
-// arizukoctl folder add|list|rm|move: the folder tree and the homes on disk.
+// arizukoctl folder add|list|rm|move|gateway: the folder tree, the homes on
+// disk, and what a folder's turns may ask of the model.
 
 #include "commands.h"
 #include "folders/folders.h"
+#include "folders/model_settings.h"
 #include "secrets/secret_store.h"
 #include "store/store.h"
 #include "subcommands.h"
@@ -163,6 +165,100 @@ Exit move(Context &context, const QStringList &arguments)
     return Exit::Ok;
 }
 
+// "on"/"off" set, "inherit" unsets; anything else is an error.
+Result<std::optional<bool>> switchValue(const QString &value)
+{
+    if (value == QLatin1String("on"))
+        return std::optional<bool>(true);
+    if (value == QLatin1String("off"))
+        return std::optional<bool>(false);
+    if (value == QLatin1String("inherit"))
+        return std::optional<bool>();
+    return makeError(
+        QStringLiteral("cli.bad-value"),
+        QStringLiteral("--provider-web-search takes on, off or inherit, not '%1'").arg(value));
+}
+
+QJsonObject toJson(const folders::ModelSettings &settings)
+{
+    QJsonObject json;
+    json.insert(QStringLiteral("models"),
+                settings.models ? QJsonValue(QJsonArray::fromStringList(*settings.models))
+                                : QJsonValue(QStringLiteral("default")));
+    json.insert(QStringLiteral("provider_web_search"), settings.providerWebSearch.value_or(false));
+    return json;
+}
+
+Exit gateway(Context &context, const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    const QCommandLineOption models(
+        QStringLiteral("models"),
+        QStringLiteral("Model ids the folder's turns may ask for, comma-separated; an id ending in "
+                       "'*' is a prefix. 'inherit' takes the parent's (or the default)."),
+        QStringLiteral("list"));
+    const QCommandLineOption webSearch(
+        QStringLiteral("provider-web-search"),
+        QStringLiteral("on: the model provider's own web search, limited to the folder's network "
+                       "allowlist; off (the default) refuses it; inherit."),
+        QStringLiteral("on|off|inherit"));
+    parser.addOption(models);
+    parser.addOption(webSearch);
+    if (const auto stop = context.parse(
+            parser,
+            {QStringLiteral("folder gateway"),
+             QStringLiteral("Show or set what the folder's turns may ask of the model through the "
+                            "model gateway:\nthe models, and the provider's web search. Unset "
+                            "values are inherited from the parent folder."),
+             {{QStringLiteral("folder"), QStringLiteral("The folder path.")}}},
+            arguments))
+        return *stop;
+    const QString folder = parser.positionalArguments().first();
+    const Result<std::unique_ptr<store::Store>> opened = openStore(context);
+    if (!opened)
+        return context.failure(opened.error());
+    // The folder's own settings: also refuses a folder that does not exist.
+    auto own = folders::ownModelSettings(**opened, folder);
+    if (!own)
+        return context.failure(own.error());
+    if (parser.isSet(models) || parser.isSet(webSearch)) {
+        if (parser.isSet(models)) {
+            const QString value = parser.value(models);
+            own->models.reset();
+            if (value != QLatin1String("inherit")) {
+                QStringList list;
+                for (const QString &model : value.split(QLatin1Char(',')))
+                    if (!model.trimmed().isEmpty())
+                        list << model.trimmed();
+                own->models = list;
+            }
+        }
+        if (parser.isSet(webSearch)) {
+            const auto value = switchValue(parser.value(webSearch));
+            if (!value)
+                return context.failure(value.error());
+            own->providerWebSearch = *value;
+        }
+        if (const Result<void> set = folders::setModelSettings(**opened, folder, *own, actor); !set)
+            return context.failure(set.error());
+    }
+    const auto effective = folders::modelSettings(**opened, folder);
+    if (!effective)
+        return context.failure(effective.error());
+    if (context.json()) {
+        QJsonObject json = toJson(*effective);
+        json.insert(QStringLiteral("folder"), folder);
+        context.printJson(json);
+    } else {
+        context.out() << "models: "
+                      << (effective->models ? effective->models->join(QStringLiteral(", "))
+                                            : QStringLiteral("default (the agent's families)"))
+                      << "\nprovider web search: "
+                      << (effective->providerWebSearch.value_or(false) ? "on" : "off") << "\n";
+    }
+    return Exit::Ok;
+}
+
 } // namespace
 
 Exit runFolder(Context &context, const QStringList &arguments)
@@ -172,6 +268,10 @@ Exit runFolder(Context &context, const QStringList &arguments)
         {QStringLiteral("list"), QStringLiteral("list"), list},
         {QStringLiteral("rm"), QStringLiteral("rm <folder> [--recursive]"), remove},
         {QStringLiteral("move"), QStringLiteral("move <from> <to>"), move},
+        {QStringLiteral("gateway"),
+         QStringLiteral("gateway <folder> [--models LIST|inherit] "
+                        "[--provider-web-search on|off|inherit]"),
+         gateway},
     };
     return runSubcommand(context, QStringLiteral("folder"), arguments, subcommands);
 }

@@ -72,6 +72,9 @@ public:
     HttpExchange(HttpRequest request, QHostAddress peer, HttpConnection *connection);
 
     const HttpRequest &request() const { return m_request; }
+    // The body handed on in place of the one received (the gateway's own
+    // serialization of what it checked).
+    void replaceBody(QByteArray body) { m_request.body = std::move(body); }
     const QHostAddress &peer() const { return m_peer; }
 
     // A whole reply with Content-Length. A HEAD request gets the head only.

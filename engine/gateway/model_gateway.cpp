@@ -276,6 +276,8 @@ void ModelGateway::handle(HttpExchange *exchange)
     case Endpoint::Responses:
         break;
     }
+    if (!admitBody(exchange))
+        return;
     auto *meter = new ExchangeMeter(exchange);
     connect(meter, &ExchangeMeter::counted, this, &ModelGateway::account);
     connect(meter, &ExchangeMeter::failed, this, &ModelGateway::upstreamFailed);
@@ -284,6 +286,33 @@ void ModelGateway::handle(HttpExchange *exchange)
         answerFromScript(exchange, meter);
     else
         forward(exchange, meter);
+}
+
+bool ModelGateway::admitBody(HttpExchange *exchange)
+{
+    const HttpRequest &request = exchange->request();
+    const Endpoint endpoint = routeOf(request)->endpoint;
+    const ModelCall call = endpoint == Endpoint::Messages      ? ModelCall::Messages
+                           : endpoint == Endpoint::CountTokens ? ModelCall::CountTokens
+                                                               : ModelCall::Responses;
+    RequestVerdict verdict =
+        checkModelRequest(call, request.headers, request.body, m_options.provider.requests);
+    if (verdict.allowed()) {
+        // What was checked is what goes on: the gateway's own serialization.
+        exchange->replaceBody(std::move(verdict.body));
+        return true;
+    }
+    record({{QStringLiteral("reason"), QStringLiteral("body")},
+            {QStringLiteral("status"), 400},
+            {QStringLiteral("field"), verdict.field.left(300)},
+            {QStringLiteral("detail"), verdict.message.left(600)},
+            {QStringLiteral("peer"), m_options.client.toString()},
+            {QStringLiteral("method"), QString::fromLatin1(request.method)},
+            {QStringLiteral("path"), QString::fromLatin1(request.path)}});
+    exchange->respond(400, {{"Content-Type", "application/json"}},
+                      call == ModelCall::Responses ? openAIErrorBody(400, verdict.message)
+                                                   : anthropicErrorBody(400, verdict.message));
+    return false;
 }
 
 void ModelGateway::serveTools(HttpExchange *exchange)

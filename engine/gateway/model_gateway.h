@@ -93,7 +93,8 @@ signals:
     // One per answered request: method, path, status, model, tokens, ms.
     void exchanged(const QJsonObject &summary);
     // A request turned away before it reached anything: {reason (peer,
-    // path, method, token, request, busy, connections, not-started),
+    // path, method, token, request, busy, connections, not-started, body),
+    // field? (body: what the request asked that the gateway does not forward),
     // status?, detail?,
     // peer, method?, path?}. At most gatewayRecordedRefusals per gateway, then
     // one {reason: "unrecorded"}: a guest cannot flood the turn's record.
@@ -107,6 +108,10 @@ private:
     friend class ExchangeMeter;
     void handle(HttpExchange *exchange);
     std::optional<HttpRefusal> admit(const HttpRequest &head);
+    // The request body is one the supported agents send, within the
+    // folder's policy (request_policy.h); else refused with 400 and
+    // recorded.
+    bool admitBody(HttpExchange *exchange);
     void serveTools(HttpExchange *exchange);
     bool authorized(const HttpRequest &request) const;
     HttpRefusal refuse(const HttpRequest &head, int status, const QString &reason,

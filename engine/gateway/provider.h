@@ -2,11 +2,11 @@
 
 // Where a turn's model requests go, and with which credential.
 
+#include "gateway/request_policy.h"
 #include "gateway/scripted_model.h"
 
 #include <QByteArray>
 #include <QUrl>
-
 #include <memory>
 
 namespace arizuko::gateway {
@@ -61,6 +61,9 @@ struct ProviderSettings
     QUrl upstream = anthropicUpstream();
     QByteArray credential; // API key or OAuth token; empty for Demo; never logged
     std::shared_ptr<const ScriptedModel> script; // for Demo
+    // What the turn's folder lets its guest ask of the model (the demo's
+    // requests are checked too, so the demo reads as a real turn).
+    RequestPolicy requests;
 };
 
 // The beta the API requires with an OAuth bearer token.

@@ -1,8 +1,11 @@
 #include "turns/model_provider.h"
 
-#include "gateway/scripted_model.h"
-#include "secrets/secret_store.h"
 #include "folders/folder_names.h"
+#include "folders/model_settings.h"
+#include "gateway/scripted_model.h"
+#include "policy/host_name.h"
+#include "policy/policy.h"
+#include "secrets/secret_store.h"
 
 #include <QUrl>
 
@@ -47,6 +50,47 @@ Error noCredential(const QString &folder)
             .arg(folder, apiKeySecret, oauthTokenSecret));
 }
 
+// The domains a provider-side web search may reach: the folder's allowed
+// hosts, less any a deny rule touches (a filter cannot say "but not"), and
+// no IP literal (a search filter takes domains).
+gateway::DomainFilter webSearchDomains(const policy::NetworkPolicy &network)
+{
+    gateway::DomainFilter filter;
+    filter.any = network.allowAll && network.deny.isEmpty();
+    for (const QString &allowed : network.allow) {
+        if (policy::isIpLiteral(allowed))
+            continue;
+        bool touched = false;
+        for (const QString &denied : network.deny)
+            touched = touched || policy::ruleMatchesHost(allowed, denied) ||
+                      policy::ruleMatchesHost(denied, allowed);
+        if (!touched)
+            filter.domains << allowed;
+    }
+    return filter;
+}
+
+Result<gateway::RequestPolicy> requestPolicy(store::Store &store, const QString &folder)
+{
+    const auto settings = folders::modelSettings(store, folder);
+    if (!settings)
+        return settings.error();
+    gateway::RequestPolicy requests;
+    requests.models = settings->models.value_or(QStringList());
+    requests.webSearch = settings->providerWebSearch.value_or(false);
+    if (requests.webSearch) {
+        policy::Policy policy(store);
+        const auto network = policy.network().resolve(folder);
+        if (!network)
+            return network.error();
+        requests.webSearchDomains = webSearchDomains(*network);
+    }
+    return requests;
+}
+
+Result<gateway::ProviderSettings> resolveCredential(store::Store &store,
+                                                    const ModelProviderRequest &request);
+
 } // namespace
 
 Result<ModelProviderChoice> parseModelProviderChoice(const QString &name)
@@ -81,6 +125,21 @@ QString modelProviderChoiceName(ModelProviderChoice choice)
 
 Result<gateway::ProviderSettings> resolveModelProvider(store::Store &store,
                                                        const ModelProviderRequest &request)
+{
+    auto provider = resolveCredential(store, request);
+    if (!provider)
+        return provider;
+    const auto requests = requestPolicy(store, request.folder);
+    if (!requests)
+        return requests.error();
+    provider->requests = *requests;
+    return provider;
+}
+
+namespace {
+
+Result<gateway::ProviderSettings> resolveCredential(store::Store &store,
+                                                    const ModelProviderRequest &request)
 {
     gateway::ProviderSettings provider;
     if (request.choice == ModelProviderChoice::Demo) {
@@ -159,5 +218,7 @@ Result<gateway::ProviderSettings> resolveModelProvider(store::Store &store,
     }
     return noCredential(request.folder);
 }
+
+} // namespace
 
 } // namespace arizuko::turns

@@ -6,10 +6,13 @@ import json
 import os
 import pathlib
 import secrets
+import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+import unittest
 import urllib.request
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "turns" / "harness"))
@@ -56,6 +59,63 @@ class ScriptedUpstream:
         self.directory.cleanup()
 
 
+class RawUpstream:
+    """An upstream on 127.0.0.1 that parses nothing: it keeps every byte
+    of every connection and answers a request whose head and
+    Content-Length body are in with a small JSON message."""
+
+    def __init__(self):
+        self.listener = socket.socket()
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(64)
+        self.url = "http://127.0.0.1:%d" % self.listener.getsockname()[1]
+        self.connections = []
+        self.lock = threading.Lock()
+        threading.Thread(target=self.accept, daemon=True).start()
+
+    def accept(self):
+        while True:
+            try:
+                connection, _ = self.listener.accept()
+            except OSError:
+                return
+            threading.Thread(target=self.serve, args=(connection,), daemon=True).start()
+
+    def serve(self, connection):
+        received = bytearray()
+        with self.lock:
+            self.connections.append(received)
+        with connection:
+            while True:
+                data = connection.recv(65536)
+                if not data:
+                    return
+                with self.lock:
+                    received += data
+                end = received.find(b"\r\n\r\n")
+                if end < 0:
+                    continue
+                length = 0
+                for line in bytes(received[:end]).split(b"\r\n")[1:]:
+                    name, _, value = line.partition(b":")
+                    if name.strip().lower() == b"content-length":
+                        length = int(value.strip() or 0)
+                if len(received) < end + 4 + length:
+                    continue
+                body = (b'{"id":"msg_raw","type":"message","role":"assistant","model":"claude-sonnet-4-5",'
+                        b'"content":[],"stop_reason":"end_turn","usage":{"input_tokens":1,"output_tokens":1}}')
+                connection.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n"
+                                   b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
+                return
+
+    def received(self):
+        with self.lock:
+            return [bytes(c) for c in self.connections]
+
+    def close(self):
+        self.listener.close()
+
+
 def new_canary(prefix="sk-ant-api03-CANARY-"):
     return prefix + secrets.token_hex(12)
 
@@ -71,6 +131,33 @@ def engine_with_upstream(upstream, canary, extra_environment=None, secret="ANTHR
     if result.returncode != 0:
         raise AssertionError(f"secret set: {result.stderr}")
     return engine
+
+
+class RawUpstreamTurn(unittest.TestCase):
+    """A test class whose engine reaches a RawUpstream with a canary API
+    key; its _run() (a classmethod) runs the turn, and whatever happens the
+    engine and the upstream are closed."""
+
+    @classmethod
+    def setUpClass(cls):
+        h.require_guest_image()
+        cls.upstream = RawUpstream()
+        cls.canary = new_canary()
+        try:
+            cls.engine = engine_with_upstream(cls.upstream, cls.canary)
+        except BaseException:
+            cls.upstream.close()
+            raise
+        try:
+            cls._run()
+        except BaseException:
+            cls.tearDownClass()
+            raise
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.engine.close()
+        cls.upstream.close()
 
 
 def note_exchanges(writer):

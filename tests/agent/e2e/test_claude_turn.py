@@ -182,7 +182,7 @@ class GatewayTokens(unittest.TestCase):
         cls.old_token, _, cls.old_base_url = first.stdout.strip().partition(" ")
         probe = ('post() { wget -Y off -q -S -O /dev/null --header "x-api-key: $1" '
                  '--header "Content-Type: application/json" '
-                 '--post-data \'{"model":"m","messages":[{"role":"user","content":"hi"}]}\' '
+                 '--post-data \'{"model":"claude-sonnet-4-5","messages":[{"role":"user","content":"hi"}]}\' '
                  '"$2/v1/messages/count_tokens" 2>&1 | grep -o "HTTP/1.1 [0-9]*" | head -1; }; '
                  'echo "base: $ANTHROPIC_BASE_URL"; '
                  'echo "own: $(post "$ANTHROPIC_API_KEY" "$ANTHROPIC_BASE_URL")"; '

@@ -9,15 +9,11 @@ leave the engine's memory within the bound docs/model-gateway.md gives,
 and a normal request is served afterwards."""
 
 import pathlib
-import socket
-import subprocess
 import sys
-import threading
 import time
-import unittest
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
-from agent_harness import h, new_canary  # noqa: E402
+from agent_harness import h, RawUpstreamTurn  # noqa: E402
 
 # docs/model-gateway.md, "Limits": what one turn's gateway may hold.
 MAX_HEAD = 16 * 1024
@@ -96,63 +92,6 @@ HOSTILE = ("files-list", "files-delete", "batches-list", "absolute-form", "bare-
            "oversized-head", "oversized-body")
 
 
-class RawUpstream:
-    """An upstream on 127.0.0.1 that parses nothing: it keeps every byte
-    of every connection and answers a request whose head and
-    Content-Length body are in with a small JSON message."""
-
-    def __init__(self):
-        self.listener = socket.socket()
-        self.listener.bind(("127.0.0.1", 0))
-        self.listener.listen(64)
-        self.url = "http://127.0.0.1:%d" % self.listener.getsockname()[1]
-        self.connections = []
-        self.lock = threading.Lock()
-        threading.Thread(target=self.accept, daemon=True).start()
-
-    def accept(self):
-        while True:
-            try:
-                connection, _ = self.listener.accept()
-            except OSError:
-                return
-            threading.Thread(target=self.serve, args=(connection,), daemon=True).start()
-
-    def serve(self, connection):
-        received = bytearray()
-        with self.lock:
-            self.connections.append(received)
-        with connection:
-            while True:
-                data = connection.recv(65536)
-                if not data:
-                    return
-                with self.lock:
-                    received += data
-                end = received.find(b"\r\n\r\n")
-                if end < 0:
-                    continue
-                length = 0
-                for line in bytes(received[:end]).split(b"\r\n")[1:]:
-                    name, _, value = line.partition(b":")
-                    if name.strip().lower() == b"content-length":
-                        length = int(value.strip() or 0)
-                if len(received) < end + 4 + length:
-                    continue
-                body = (b'{"id":"msg_raw","type":"message","role":"assistant","model":"claude-sonnet-4-5",'
-                        b'"content":[],"stop_reason":"end_turn","usage":{"input_tokens":1,"output_tokens":1}}')
-                connection.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n"
-                                   b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
-                return
-
-    def received(self):
-        with self.lock:
-            return [bytes(c) for c in self.connections]
-
-    def close(self):
-        self.listener.close()
-
-
 def resident_bytes(pid):
     for line in pathlib.Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -160,26 +99,9 @@ def resident_bytes(pid):
     raise AssertionError(f"no VmRSS for {pid}")
 
 
-class GatewayHostileGuest(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        h.require_guest_image()
-        cls.upstream = RawUpstream()
-        cls.canary = new_canary()
-        cls.engine = h.Engine({"ARIZUKO_MODEL_PROVIDER": "api-key", "ARIZUKO_MODEL_URL": cls.upstream.url})
-        try:
-            cls._run()
-        except BaseException:
-            cls.engine.close()
-            cls.upstream.close()
-            raise
-
+class GatewayHostileGuest(RawUpstreamTurn):
     @classmethod
     def _run(cls):
-        stored = subprocess.run(cls.engine.command("secret", "set", "ANTHROPIC_API_KEY"), input=cls.canary + "\n",
-                                capture_output=True, text=True, env=cls.engine.environment, timeout=60)
-        if stored.returncode != 0:
-            raise AssertionError(f"secret set: {stored.stderr}")
         cls.engine.add_folder("corp")
         (cls.engine.home("corp") / "hostile.sh").write_text(GUEST_SCRIPT)
         process = cls.engine.start("run", "--agent", "command", "corp", "bash $HOME/hostile.sh")
@@ -216,11 +138,6 @@ class GatewayHostileGuest(unittest.TestCase):
             peak = max(peak, resident_bytes(process.pid))
             time.sleep(0.02)
         return baseline, peak
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.engine.close()
-        cls.upstream.close()
 
     def test_the_turn_ran_to_its_end(self):
         self.assertEqual(self.returncode, 0, self.stderr)

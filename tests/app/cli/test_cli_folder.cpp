@@ -168,6 +168,72 @@ private slots:
         QVERIFY(QFileInfo(homeOf(cli, QStringLiteral("x/eng"))).isDir());
     }
 
+    // What a folder's turns may ask of the model: set, inherited down the
+    // tree, shown as JSON, put back to the parent's with inherit.
+    void gatewaySettingsAreSetAndInherited()
+    {
+        QTemporaryDir dir;
+        const Cli cli(dir.filePath(QStringLiteral("data")));
+        for (const char *folder : {"corp", "corp/eng"})
+            QCOMPARE(
+                cli.run({QStringLiteral("folder"), QStringLiteral("add"), QLatin1String(folder)})
+                    .exitCode,
+                0);
+        const auto show = [&cli](const QString &folder) {
+            return cli
+                .run({QStringLiteral("--json"), QStringLiteral("folder"), QStringLiteral("gateway"),
+                      folder})
+                .json()
+                .object();
+        };
+        QCOMPARE(show(QStringLiteral("corp/eng")).value(QStringLiteral("models")).toString(),
+                 QStringLiteral("default"));
+        QCOMPARE(show(QStringLiteral("corp/eng")).value(QStringLiteral("provider_web_search")),
+                 QJsonValue(false));
+
+        CliRun run = cli.run({QStringLiteral("folder"), QStringLiteral("gateway"),
+                              QStringLiteral("corp"), QStringLiteral("--models"),
+                              QStringLiteral("claude-haiku-4-5, claude-sonnet-4*"),
+                              QStringLiteral("--provider-web-search"), QStringLiteral("on")});
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(run.out.contains("models: claude-haiku-4-5, claude-sonnet-4*"),
+                 run.out.constData());
+        QVERIFY2(run.out.contains("provider web search: on"), run.out.constData());
+        const QJsonObject inherited = show(QStringLiteral("corp/eng"));
+        QCOMPARE(
+            inherited.value(QStringLiteral("models")).toArray(),
+            QJsonArray({QStringLiteral("claude-haiku-4-5"), QStringLiteral("claude-sonnet-4*")}));
+        QCOMPARE(inherited.value(QStringLiteral("provider_web_search")), QJsonValue(true));
+
+        QCOMPARE(cli.run({QStringLiteral("folder"), QStringLiteral("gateway"),
+                          QStringLiteral("corp/eng"), QStringLiteral("--provider-web-search"),
+                          QStringLiteral("off")})
+                     .exitCode,
+                 0);
+        QCOMPARE(show(QStringLiteral("corp/eng")).value(QStringLiteral("provider_web_search")),
+                 QJsonValue(false));
+        QCOMPARE(
+            cli.run({QStringLiteral("folder"), QStringLiteral("gateway"), QStringLiteral("corp"),
+                     QStringLiteral("--models"), QStringLiteral("inherit")})
+                .exitCode,
+            0);
+        QCOMPARE(show(QStringLiteral("corp/eng")).value(QStringLiteral("models")).toString(),
+                 QStringLiteral("default"));
+
+        run = cli.run({QStringLiteral("folder"), QStringLiteral("gateway"), QStringLiteral("corp"),
+                       QStringLiteral("--provider-web-search"), QStringLiteral("maybe")});
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.err.contains("maybe"), run.err.constData());
+        run =
+            cli.run({QStringLiteral("folder"), QStringLiteral("gateway"), QStringLiteral("nope")});
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.err.contains("nope"), run.err.constData());
+        // Audited.
+        run = cli.run({QStringLiteral("audit"), QStringLiteral("--kind"),
+                       QStringLiteral("folder.model-settings")});
+        QVERIFY2(run.out.contains("folder.model-settings"), run.out.constData());
+    }
+
     void refusalsExitOneAndNameTheArgument()
     {
         QTemporaryDir dir;

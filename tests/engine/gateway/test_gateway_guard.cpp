@@ -10,6 +10,8 @@
 #include "raw_upstream.h"
 
 #include <QElapsedTimer>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QSignalSpy>
 #include <QTcpSocket>
 #include <QTest>
@@ -101,14 +103,15 @@ private:
     std::unique_ptr<RawUpstream> m_upstream;
     QByteArray m_token;
 
-    std::unique_ptr<ModelGateway> gateway(const GatewayLimits &limits = {})
+    std::unique_ptr<ModelGateway> gateway(const GatewayLimits &limits = {},
+                                          ProviderKind kind = ProviderKind::AnthropicApiKey)
     {
         GatewayOptions options;
         options.limits = limits;
         options.listenAddress = gatewayAddress;
         options.client = guestAddress;
         options.token = m_token;
-        options.provider.kind = ProviderKind::AnthropicApiKey;
+        options.provider.kind = kind;
         options.provider.upstream =
             QUrl(QStringLiteral("http://127.0.0.1:%1").arg(m_upstream->port()));
         options.provider.credential = apiKey;
@@ -447,6 +450,127 @@ private slots:
                      404);
         QTRY_COMPARE(refused.size(), gatewayRecordedRefusals + 1);
         QCOMPARE(reasonOf(refused), QStringLiteral("unrecorded"));
+    }
+
+    // Requests that would make the provider reach a URL or a resource of
+    // the key's account (request_policy.h): each a 400 in the API's own
+    // error shape, naming the field, recorded, and not a byte upstream.
+    void providerSideFetchesNeverReachTheUpstream_data()
+    {
+        QTest::addColumn<bool>("responses");
+        QTest::addColumn<QByteArray>("body");
+        QTest::addColumn<QByteArray>("extra");
+        QTest::addColumn<QString>("field");
+        const auto messages = [](const char *more) {
+            return QByteArray(R"({"model":"claude-sonnet-4-5","max_tokens":1,)") + more + "}";
+        };
+        const auto responses = [](const char *more) {
+            return QByteArray(R"({"model":"gpt-5.4","stream":true,)") + more + "}";
+        };
+        QTest::newRow("image url")
+            << false
+            << messages(R"("messages":[{"role":"user","content":[{"type":"image","source":)"
+                        "{\"type\":\"url\",\"url\":\"https://exfil.example/?d=1\"}}]}]")
+            << QByteArray() << "messages[0].content[0].source.type: url";
+        QTest::newRow("mcp_servers")
+            << false
+            << messages(R"("messages":[],"mcp_servers":[{"type":"url","name":"x",)"
+                        "\"url\":\"https://exfil.example/mcp\"}]")
+            << QByteArray() << "mcp_servers";
+        QTest::newRow("web_fetch with its beta")
+            << false
+            << messages(R"("messages":[],"tools":[{"type":"web_fetch_20250910","name":"f"}])")
+            << QByteArray("anthropic-beta: claude-code-20250219,web-fetch-2025-09-10\r\n")
+            << "anthropic-beta: web-fetch-2025-09-10";
+        QTest::newRow("web_search, folder default")
+            << false
+            << messages(R"("messages":[],"tools":[{"type":"web_search_20250305",)"
+                        R"("name":"web_search"}])")
+            << QByteArray() << "tools[0].type: web_search_20250305";
+        QTest::newRow("model") << false
+                               << QByteArray(R"({"model":"claude-3-opus-20240229","messages":[]})")
+                               << QByteArray() << "model \"claude-3-opus-20240229\"";
+        QTest::newRow("input_image url")
+            << true
+            << responses(R"("input":[{"role":"user","content":[{"type":"input_image",)"
+                         "\"image_url\":\"https://exfil.example/?d=1\"}]}]")
+            << QByteArray() << "input[0].content[0].image_url";
+        QTest::newRow("input_file url")
+            << true
+            << responses(R"("input":[{"role":"user","content":[{"type":"input_file",)"
+                         "\"file_url\":\"https://exfil.example/a.pdf\"}]}]")
+            << QByteArray() << "input[0].content[0].file_url";
+        QTest::newRow("mcp tool")
+            << true
+            << responses(R"("input":"hi","tools":[{"type":"mcp","server_label":"x",)"
+                         "\"server_url\":\"https://exfil.example/mcp\"}]")
+            << QByteArray() << "tools[0].type: mcp";
+        QTest::newRow("file_search tool")
+            << true
+            << responses(R"("input":"hi","tools":[{"type":"file_search",)"
+                         R"("vector_store_ids":["vs_1"]}])")
+            << QByteArray() << "tools[0].type: file_search";
+        QTest::newRow("previous_response_id")
+            << true << responses(R"("input":"hi","previous_response_id":"resp_1")") << QByteArray()
+            << "previous_response_id";
+        QTest::newRow("store") << true << responses(R"("input":"hi","store":true)") << QByteArray()
+                               << "store: true";
+    }
+
+    void providerSideFetchesNeverReachTheUpstream()
+    {
+        QFETCH(bool, responses);
+        QFETCH(QByteArray, body);
+        QFETCH(QByteArray, extra);
+        QFETCH(QString, field);
+        auto served =
+            gateway({}, responses ? ProviderKind::OpenAIApiKey : ProviderKind::AnthropicApiKey);
+        QSignalSpy refused(served.get(), &ModelGateway::refused);
+        const ClientReply reply =
+            sendRaw(gatewayAddress, served->port(),
+                    rawRequest(m_token,
+                               responses ? "POST /v1/responses HTTP/1.1"
+                                         : "POST /v1/messages?beta=true HTTP/1.1",
+                               extra, body));
+        QCOMPARE(reply.status, 400);
+        const QJsonObject error =
+            QJsonDocument::fromJson(reply.body).object().value(QStringLiteral("error")).toObject();
+        QCOMPARE(error.value(QStringLiteral("type")).toString(),
+                 QStringLiteral("invalid_request_error"));
+        QVERIFY2(error.value(QStringLiteral("message")).toString().contains(field),
+                 reply.body.constData());
+        QVERIFY2(m_upstream->received().isEmpty(), m_upstream->received().left(400).constData());
+        QTRY_COMPARE(reasonOf(refused), QStringLiteral("body"));
+        QCOMPARE(refused.last().first().toJsonObject().value(QStringLiteral("field")).toString(),
+                 field);
+    }
+
+    void aPlainRequestArrivesAsChecked_data()
+    {
+        QTest::addColumn<bool>("responses");
+        QTest::newRow("messages") << false;
+        QTest::newRow("responses") << true;
+    }
+
+    void aPlainRequestArrivesAsChecked()
+    {
+        QFETCH(bool, responses);
+        auto served =
+            gateway({}, responses ? ProviderKind::OpenAIApiKey : ProviderKind::AnthropicApiKey);
+        const QByteArray body =
+            responses ? responsesBody(QStringLiteral("hi")) : messagesBody(QStringLiteral("hi"));
+        const ClientReply reply = sendRaw(
+            gatewayAddress, served->port(),
+            rawRequest(m_token,
+                       responses ? "POST /v1/responses HTTP/1.1" : "POST /v1/messages HTTP/1.1", {},
+                       body));
+        QCOMPARE(reply.status, 200);
+        const QByteArray seen = m_upstream->received();
+        QJsonObject expected = QJsonDocument::fromJson(body).object();
+        if (responses)
+            expected.insert(QStringLiteral("store"), false);
+        QCOMPARE(QJsonDocument::fromJson(seen.mid(seen.indexOf("\r\n\r\n") + 4)).object(),
+                 expected);
     }
 };
 

@@ -99,8 +99,10 @@ private:
         return QUrl(QStringLiteral("http://127.0.0.1:%1").arg(m_upstream->port()));
     }
 
+    // `models`: what the folder allows (empty: the defaults).
     std::unique_ptr<ModelGateway> gateway(ProviderKind kind, const QByteArray &token,
-                                          std::optional<QUrl> upstream = std::nullopt)
+                                          std::optional<QUrl> upstream = std::nullopt,
+                                          const QStringList &models = {})
     {
         GatewayOptions options;
         options.listenAddress = gatewayAddress;
@@ -110,6 +112,7 @@ private:
         options.provider.upstream = upstream.value_or(upstreamUrl());
         options.provider.credential = kind == ProviderKind::Demo ? QByteArray() : apiKey;
         options.provider.script = script();
+        options.provider.requests.models = models;
         auto created = std::make_unique<ModelGateway>(options);
         const Result<void> listening = created->listen();
         if (!listening)
@@ -372,7 +375,9 @@ private slots:
                  (200 * 3.0 + 20 * 15.0) / 1e6);
         priced->close();
 
-        auto unknown = gateway(ProviderKind::AnthropicApiKey, token);
+        // A folder that allows a model of its own (a --model-url server).
+        auto unknown = gateway(ProviderKind::AnthropicApiKey, token, std::nullopt,
+                               {QStringLiteral("my-local-model")});
         QCOMPARE(
             sendRequest(gatewayAddress, unknown->port(),
                         messages(token, QStringLiteral("hi"), QStringLiteral("my-local-model")))

@@ -2,8 +2,10 @@
 // wins over its parents' and the base's, the key before the OAuth token in
 // auto mode, and no credential is a clear error, never an empty key.
 
-#include "secrets/secret_store.h"
 #include "folders/folders.h"
+#include "folders/model_settings.h"
+#include "policy/policy.h"
+#include "secrets/secret_store.h"
 #include "store/store.h"
 #include "turns/model_provider.h"
 
@@ -127,6 +129,51 @@ private slots:
         const auto provider = turns::resolveModelProvider(*m_store, request);
         QVERIFY(!provider);
         QCOMPARE(provider.error().code, QStringLiteral("model.bad-url"));
+    }
+
+    // What the folder lets its guest ask of the model reaches the gateway
+    // with the provider: the nearest folder's models and web search, the
+    // search limited to the folder's allowlist less what a deny touches.
+    void theFoldersRequestPolicyComesWithTheProvider()
+    {
+        QVERIFY(m_secrets->set({}, turns::apiKeySecret, "base-key"));
+        const gateway::RequestPolicy unset =
+            resolve(QStringLiteral("corp/eng"), ModelProviderChoice::Auto).requests;
+        QVERIFY(unset.models.isEmpty());
+        QVERIFY(!unset.webSearch);
+
+        const QString actor = QStringLiteral("user:test");
+        folders::ModelSettings corp;
+        corp.models = QStringList{QStringLiteral("claude-haiku-4-5")};
+        corp.providerWebSearch = true;
+        QVERIFY(folders::setModelSettings(*m_store, QStringLiteral("corp"), corp, actor));
+        folders::ModelSettings eng;
+        eng.models = QStringList{QStringLiteral("claude-sonnet-4*")};
+        QVERIFY(folders::setModelSettings(*m_store, QStringLiteral("corp/eng"), eng, actor));
+        policy::Policy policy(*m_store);
+        for (const auto &[folder, host, kind] :
+             {std::tuple{"corp", "example.com", policy::RuleKind::Allow},
+              std::tuple{"corp", "docs.python.org", policy::RuleKind::Allow},
+              std::tuple{"corp", "10.0.0.7", policy::RuleKind::Allow},
+              std::tuple{"corp/eng", "python.org", policy::RuleKind::Allow},
+              std::tuple{"corp/eng", "evil.python.org", policy::RuleKind::Deny}})
+            QVERIFY(policy.network().add(QString::fromLatin1(folder), QString::fromLatin1(host),
+                                         kind, actor));
+
+        const gateway::RequestPolicy sre =
+            resolve(QStringLiteral("corp/eng/sre"), ModelProviderChoice::Auto).requests;
+        QCOMPARE(sre.models, QStringList{QStringLiteral("claude-sonnet-4*")});
+        QVERIFY(sre.webSearch);
+        QVERIFY(!sre.webSearchDomains.any);
+        // python.org covers the denied evil.python.org, so it goes; the IP
+        // literal is not a domain.
+        QStringList domains = sre.webSearchDomains.domains;
+        domains.sort();
+        QCOMPARE(domains,
+                 (QStringList{QStringLiteral("docs.python.org"), QStringLiteral("example.com")}));
+        QCOMPARE(resolve(QStringLiteral("corp"), ModelProviderChoice::Auto).requests.models,
+                 QStringList{QStringLiteral("claude-haiku-4-5")});
+        QVERIFY(!resolve(QStringLiteral("other"), ModelProviderChoice::Auto).requests.webSearch);
     }
 };
 
