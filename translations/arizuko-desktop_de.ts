@@ -1871,6 +1871,18 @@ Wird vor dem Start festgelegt: Setzen Sie ARIZUKO_DATA_DIR (arizukoctl: --data-d
         <source>on: recorded, shown and undone like any other files</source>
         <translation>an: aufgezeichnet, angezeigt und rückgängig gemacht wie alle anderen Dateien</translation>
     </message>
+    <message>
+        <source> turns</source>
+        <translation> Turns</translation>
+    </message>
+    <message>
+        <source>History &amp;keeps:</source>
+        <translation>Verlauf be&amp;hält:</translation>
+    </message>
+    <message>
+        <source>History si&amp;ze limit:</source>
+        <translation>Verlauf: Größeng&amp;renze:</translation>
+    </message>
 </context>
 <context>
     <name>arizuko::desktop::TranscriptBridge</name>
@@ -2047,8 +2059,12 @@ Wird vor dem Start festgelegt: Setzen Sie ARIZUKO_DATA_DIR (arizukoctl: --data-d
 <context>
     <name>arizuko::desktop::TurnChangesReader</name>
     <message>
-        <source>over the history file limit: recorded by its size and hash only</source>
-        <translation>über der Dateigrenze des Verlaufs: nur mit Größe und Hash erfasst</translation>
+        <source>History of this folder&apos;s home: %1.</source>
+        <translation>Verlauf des Home-Verzeichnisses dieses Ordners: %1.</translation>
+    </message>
+    <message>
+        <source>over the history file limit: recorded by its size and time only</source>
+        <translation>über der Dateigrenze des Verlaufs: nur mit Größe und Änderungszeit erfasst</translation>
     </message>
 </context>
 <context>
