@@ -43,5 +43,31 @@ function(arizuko_add_test name label)
         ENVIRONMENT QT_QPA_PLATFORM=offscreen
         ENVIRONMENT_MODIFICATION "PYTHONPATH=path_list_prepend:${PROJECT_SOURCE_DIR}/tests/support"
         SKIP_RETURN_CODE ${ARIZUKO_SKIP_RETURN_CODE}
-        SKIP_REGULAR_EXPRESSION "${ARIZUKO_SKIP_OUTPUT}")
+        SKIP_REGULAR_EXPRESSION "${ARIZUKO_SKIP_OUTPUT}"
+        TIMEOUT ${ARIZUKO_TEST_TIMEOUT_${label}})
+endfunction()
+
+# CTest's TIMEOUT by label, for tests that take seconds: a hang ends in
+# minutes, not in CTest's default 25. A test that takes longer declares its
+# usual time instead (arizuko_test_usual_time).
+set(ARIZUKO_TEST_TIMEOUT_unit 60)
+set(ARIZUKO_TEST_TIMEOUT_fuzz 120)
+set(ARIZUKO_TEST_TIMEOUT_integration 120)
+set(ARIZUKO_TEST_TIMEOUT_gui 120)
+set(ARIZUKO_TEST_TIMEOUT_e2e 300)
+
+# A test's usual time, in seconds, on the machine CI runs on (2 cores, TCG
+# VMs, the suite running two tests at once; `./dev test` prints the ten
+# slowest). Its deadline is three times that: a Python test then fails with
+# its own reason and the stack it hung in (tests/support/test_deadline.py), a
+# QtTest function with QtTest's timeout. CTest's TIMEOUT, a minute later,
+# ends a test whose cleanup hangs too. Call it after the test's ENVIRONMENT
+# is set.
+function(arizuko_test_usual_time name seconds)
+    math(EXPR deadline "${seconds} * 3")
+    math(EXPR timeout "${deadline} + 60")
+    math(EXPR deadline_ms "${deadline} * 1000")
+    set_tests_properties(${name} PROPERTIES TIMEOUT ${timeout})
+    set_property(TEST ${name} APPEND PROPERTY ENVIRONMENT
+        ARIZUKO_TEST_DEADLINE=${deadline} QTEST_FUNCTION_TIMEOUT=${deadline_ms})
 endfunction()

@@ -9,6 +9,8 @@ unless tests/allowed-skips.txt lists it; 1 for a failure or when no test ran.
 import sys
 import unittest
 
+import test_deadline
+
 SKIP_EXIT_STATUS = 77
 
 
@@ -27,5 +29,6 @@ def exit_status(result):
 
 def run(argv):
     """unittest.main over `argv`, then exit with exit_status()."""
+    test_deadline.arm()
     program = unittest.main(argv=argv, verbosity=2, exit=False)
     sys.exit(exit_status(program.result))

@@ -162,8 +162,22 @@ class Engine:
         return [ARGS.arizukoctl, "--data-dir", self.data_dir, *arguments]
 
     def run(self, *arguments, timeout=300):
-        return subprocess.run(self.command(*arguments), capture_output=True, text=True,
-                              env=self.environment, timeout=timeout)
+        """arizukoctl to its end. When the test gives up on it (this timeout,
+        the test's deadline), it is stopped as a user's Ctrl-C would, so the
+        turn it runs ends its VM and proxy; killed only if that takes over a
+        minute."""
+        with subprocess.Popen(self.command(*arguments), stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True, env=self.environment) as process:
+            try:
+                stdout, stderr = process.communicate(timeout=timeout)
+            except BaseException:
+                process.terminate()
+                try:
+                    process.communicate(timeout=60)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                raise
+        return subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr)
 
     def start(self, *arguments, prefix=()):
         """arizukoctl in the background; `prefix` runs it through a wrapper
