@@ -187,66 +187,83 @@ void ChangesPanel::showSelectedDiff()
 
 void ChangesPanel::askUndo()
 {
+    // The turn previewed: the answer acts on it, whichever turn the panel
+    // shows by then (a turn queued meanwhile replaces the one shown).
+    const turns::TurnRecord turn = m_turn;
     auto plan = std::make_shared<std::optional<Result<history::UndoReport>>>();
     m_undo->setEnabled(false);
     runInBackground(
-        [plan, turn = m_turn](store::Store &store) {
+        [plan, turn](store::Store &store) {
             plan->emplace(undo(store, turn, history::UndoMode::Plan));
         },
-        [this, plan] {
+        [this, plan, turn] {
             const Result<history::UndoReport> &report = **plan;
             if (!report) {
                 m_status->setText(report.error().message);
                 m_undo->setEnabled(true);
                 return;
             }
-            QString text = tr("Restore these files to their state before the turn?") +
-                           overlapNote() + QStringLiteral("\n\n") +
-                           report->restored.join(QLatin1Char('\n'));
-            if (!report->conflicts.isEmpty()) {
-                text += QStringLiteral("\n\n") + tr("Changed since the turn, left alone:") +
-                        QLatin1Char('\n');
-                for (const history::UndoConflict &conflict : report->conflicts)
-                    text += conflict.path + QLatin1Char('\n');
-            }
-            QMessageBox box(QMessageBox::Question, tr("Undo this turn"), text,
-                            QMessageBox::Yes | QMessageBox::Cancel, this);
-            box.setObjectName(QStringLiteral("undoConfirmation"));
-            box.setTextFormat(Qt::PlainText);
-            box.setDefaultButton(QMessageBox::Cancel);
-            // The user's choice to restore the conflicts too (what they hold
-            // now is recorded in the history first, so it is not lost).
-            if (!report->conflicts.isEmpty()) {
-                auto *force = new QCheckBox(
-                    tr("Restore the files changed since the turn too (their current content "
-                       "stays in the history)"),
-                    &box);
-                force->setObjectName(QStringLiteral("undoForce"));
-                box.setCheckBox(force);
-            }
-            if (box.exec() != QMessageBox::Yes) {
+            confirmUndo(turn, *report);
+        });
+}
+
+void ChangesPanel::confirmUndo(const turns::TurnRecord &turn, const history::UndoReport &plan)
+{
+    QString text = tr("Restore these files to their state before the turn?") + overlapNote() +
+                   QStringLiteral("\n\n") + plan.restored.join(QLatin1Char('\n'));
+    if (!plan.conflicts.isEmpty()) {
+        text +=
+            QStringLiteral("\n\n") + tr("Changed since the turn, left alone:") + QLatin1Char('\n');
+        for (const history::UndoConflict &conflict : plan.conflicts)
+            text += conflict.path + QLatin1Char('\n');
+    }
+    auto *box = new QMessageBox(QMessageBox::Question, tr("Undo this turn"), text,
+                                QMessageBox::Yes | QMessageBox::Cancel, this);
+    box->setObjectName(QStringLiteral("undoConfirmation"));
+    box->setTextFormat(Qt::PlainText);
+    box->setDefaultButton(QMessageBox::Cancel);
+    // The user's choice to restore the conflicts too (what they hold now is
+    // recorded in the history first, so it is not lost).
+    if (!plan.conflicts.isEmpty()) {
+        auto *force = new QCheckBox(tr("Restore the files changed since the turn too (their "
+                                       "current content stays in the history)"),
+                                    box);
+        force->setObjectName(QStringLiteral("undoForce"));
+        box->setCheckBox(force);
+    }
+    const quint64 generation = m_generation;
+    connect(box, &QMessageBox::finished, this, [this, box, turn, generation] {
+        box->deleteLater();
+        // Cancel, Escape and closing the window all leave the home alone.
+        if (box->clickedButton() != box->button(QMessageBox::Yes)) {
+            if (generation == m_generation)
                 m_undo->setEnabled(true);
-                return;
-            }
-            const history::UndoMode mode = box.checkBox() && box.checkBox()->isChecked()
-                                               ? history::UndoMode::Force
-                                               : history::UndoMode::Apply;
-            auto applied = std::make_shared<std::optional<Result<history::UndoReport>>>();
-            runInBackground(
-                [applied, mode, turn = m_turn](store::Store &store) {
-                    applied->emplace(undo(store, turn, mode));
-                },
-                [this, applied] {
-                    const Result<history::UndoReport> &done = **applied;
-                    load();
-                    m_status->setText(!done ? done.error().message
-                                            : tr("Undone: %n file(s) restored", nullptr,
-                                                 int(done->restored.size())) +
-                                                  (done->conflicts.isEmpty()
-                                                       ? QString()
+            return;
+        }
+        applyUndo(turn, box->checkBox() && box->checkBox()->isChecked() ? history::UndoMode::Force
+                                                                        : history::UndoMode::Apply);
+    });
+    // Window-modal and answered later, not exec(): a nested event loop here
+    // would run inside the plan's completion, with the panel free to move on.
+    box->open();
+}
+
+void ChangesPanel::applyUndo(const turns::TurnRecord &turn, history::UndoMode mode)
+{
+    auto applied = std::make_shared<std::optional<Result<history::UndoReport>>>();
+    runInBackground(
+        [applied, mode, turn](store::Store &store) { applied->emplace(undo(store, turn, mode)); },
+        [this, applied, turn] {
+            const Result<history::UndoReport> &done = **applied;
+            load();
+            if (turn.id != m_turn.id)
+                return; // the panel shows another turn; the undo is in the audit log
+            m_status->setText(
+                !done ? done.error().message
+                      : tr("Undone: %n file(s) restored", nullptr, int(done->restored.size())) +
+                            (done->conflicts.isEmpty() ? QString()
                                                        : tr("; %n changed since and left alone",
                                                             nullptr, int(done->conflicts.size()))));
-                });
         });
 }
 

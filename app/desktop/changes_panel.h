@@ -6,6 +6,7 @@
 // confirmation listing the files. Everything is read from the home's
 // history (engine/history) on a worker thread.
 
+#include "history/turn_changes.h"
 #include "turn_records/turn_record.h"
 
 #include <QFutureWatcher>
@@ -51,7 +52,11 @@ private:
     void showSelectedDiff();
     // A line naming the turns that shared the home meanwhile, or nothing.
     QString overlapNote() const;
+    // Plans the undo of the turn shown, then asks (window-modal, answered
+    // later); the answer acts on that turn even if the panel moved on.
     void askUndo();
+    void confirmUndo(const turns::TurnRecord &turn, const history::UndoReport &plan);
+    void applyUndo(const turns::TurnRecord &turn, history::UndoMode mode);
     // Runs `work` on a worker (runOnStore), then `done` here, unless the
     // turn changed.
     void runInBackground(std::function<void(store::Store &)> work, std::function<void()> done);

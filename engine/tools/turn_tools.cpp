@@ -18,11 +18,14 @@
 #include <QJsonArray>
 #include <QJsonValue>
 #include <QtConcurrent/QtConcurrentRun>
+#include <atomic>
 
 namespace arizuko::tools {
 namespace {
 
 const QString turnStartedKind = QStringLiteral("tools.turn-started");
+
+std::atomic<ShellSecretsReadHook> shellSecretsReadHook{nullptr};
 
 struct ShellSecrets
 {
@@ -36,6 +39,8 @@ struct ShellSecrets
 Result<ShellSecrets> readShellSecrets(store::Store &store, const QString &folder,
                                       const QStringList &keys)
 {
+    if (const ShellSecretsReadHook hook = shellSecretsReadHook)
+        hook();
     auto secrets = secrets::SecretStore::open(store, QStringLiteral("system:shell-env"));
     if (!secrets)
         return secrets.error();
@@ -126,6 +131,11 @@ TurnTools::TurnTools(store::Store &store, TurnBinding binding, QueueTurn queue, 
 }
 
 TurnTools::~TurnTools() = default;
+
+void setShellSecretsReadHook(ShellSecretsReadHook hook)
+{
+    shellSecretsReadHook = hook;
+}
 
 void TurnTools::readShellEnvironment(ShellEnvironmentRead read)
 {

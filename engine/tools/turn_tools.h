@@ -103,4 +103,9 @@ private:
     connectors::ConnectorBroker *m_broker;
 };
 
+// For tests: called on the thread readShellEnvironment() reads the secrets
+// on, before it reads them (to see which thread that is). Null in the program.
+using ShellSecretsReadHook = void (*)();
+void setShellSecretsReadHook(ShellSecretsReadHook hook);
+
 } // namespace arizuko::tools

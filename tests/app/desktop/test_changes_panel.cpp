@@ -17,6 +17,7 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QPlainTextEdit>
+#include <QPointer>
 #include <QProcess>
 #include <QPushButton>
 #include <QRegularExpression>
@@ -113,6 +114,44 @@ private:
         return asked;
     }
 
+    // An ended turn that changed `file` in the home from `before` to `after`.
+    turns::TurnRecord turnWriting(const QString &id, const QString &file, const QByteArray &before,
+                                  const QByteArray &after)
+    {
+        const QString path = m_home + QLatin1Char('/') + file;
+        write(path, before);
+        const turns::TurnRecord turn = insertTurn(id);
+        history::HomeHistory history = openHistory();
+        const history::TurnLabel label{turn.id, turn.topic, turn.prompt};
+        if (!history.recordBefore(label))
+            qFatal("no snapshot before");
+        write(path, after);
+        if (!history.recordAfter(label))
+            qFatal("no snapshot after");
+        return turn;
+    }
+
+    // Clicks "Undo this turn…" and waits for its confirmation (null if none
+    // came up within 20 s).
+    static QPointer<QMessageBox> askUndo(desktop::ChangesPanel &panel)
+    {
+        QPointer<QMessageBox> box;
+        if (!QTest::qWaitFor([&panel] { return panel.undoButton()->isEnabled(); }, 20000))
+            return box;
+        panel.undoButton()->click();
+        (void)QTest::qWaitFor(
+            [&panel, &box] {
+                for (QMessageBox *shown :
+                     panel.findChildren<QMessageBox *>(QStringLiteral("undoConfirmation"))) {
+                    if (shown->isVisible())
+                        box = shown;
+                }
+                return !box.isNull();
+            },
+            20000);
+        return box;
+    }
+
 private slots:
     void initTestCase()
     {
@@ -199,6 +238,76 @@ private slots:
         const QList<audit::Entry> entries = undoEntries(m_turn.id);
         QCOMPARE(entries.size(), 1);
         QCOMPARE(entries.first().actor, QStringLiteral("user:gui"));
+    }
+
+    void cancelOrEscapeLeavesTheHomeAlone_data()
+    {
+        QTest::addColumn<bool>("escape");
+        QTest::newRow("Cancel") << false;
+        QTest::newRow("Escape") << true;
+    }
+
+    void cancelOrEscapeLeavesTheHomeAlone()
+    {
+        QFETCH(bool, escape);
+        const QString file =
+            QStringLiteral("kept-%1.txt").arg(QLatin1String(QTest::currentDataTag()));
+        const turns::TurnRecord turn =
+            turnWriting(escape ? QStringLiteral("a1e50000-1111-4222-8333-9444")
+                               : QStringLiteral("a1ca0000-1111-4222-8333-9444"),
+                        file, "before\n", "by the turn\n");
+        desktop::ChangesPanel panel(*m_store);
+        QSignalSpy updated(&panel, &desktop::ChangesPanel::updated);
+        panel.showTurn(turn);
+        QVERIFY(updated.wait(10000));
+
+        QPointer<QMessageBox> box = askUndo(panel);
+        QVERIFY(box);
+        // Asked window-modal, the panel's event loop going on meanwhile.
+        QCOMPARE(box->windowModality(), Qt::WindowModal);
+        if (escape)
+            QTest::keyClick(box, Qt::Key_Escape);
+        else
+            box->button(QMessageBox::Cancel)->click();
+        QTRY_VERIFY_WITH_TIMEOUT(box.isNull(), 10000);
+        // Asking again runs one more job on the panel's worker, after any
+        // the answer started: once it is up, an undo would have been done.
+        box = askUndo(panel);
+        QVERIFY(box);
+        QCOMPARE(read(m_home + QLatin1Char('/') + file), QByteArray("by the turn\n"));
+        QCOMPARE(undoEntries(turn.id).size(), 0);
+        box->button(QMessageBox::Cancel)->click();
+    }
+
+    // The confirmation lists the files of the turn it was asked for; a turn
+    // the panel shows meanwhile (one queued since) does not take its answer.
+    void aTurnShownMeanwhileDoesNotRedirectTheUndo()
+    {
+        const turns::TurnRecord asked =
+            turnWriting(QStringLiteral("a5ed0000-1111-4222-8333-9444"), QStringLiteral("asked.txt"),
+                        "before\n", "by the asked turn\n");
+        const turns::TurnRecord later =
+            turnWriting(QStringLiteral("1a7e0000-1111-4222-8333-9444"), QStringLiteral("later.txt"),
+                        "before\n", "by the later turn\n");
+        desktop::ChangesPanel panel(*m_store);
+        QSignalSpy updated(&panel, &desktop::ChangesPanel::updated);
+        panel.showTurn(asked);
+        QVERIFY(updated.wait(10000));
+        QPointer<QMessageBox> box = askUndo(panel);
+        QVERIFY(box);
+        QVERIFY2(box->text().contains(QStringLiteral("asked.txt")), qPrintable(box->text()));
+
+        panel.showTurn(later);
+        QVERIFY(updated.wait(10000));
+        QCOMPARE(panel.files()->topLevelItem(0)->text(1), QStringLiteral("later.txt"));
+        QVERIFY(box->isVisible());
+        const qsizetype before = updated.count();
+        box->button(QMessageBox::Yes)->click();
+        QTRY_VERIFY_WITH_TIMEOUT(updated.count() >= before + 2, 20000); // undo, reload
+        QCOMPARE(read(m_home + QStringLiteral("/asked.txt")), QByteArray("before\n"));
+        QCOMPARE(read(m_home + QStringLiteral("/later.txt")), QByteArray("by the later turn\n"));
+        QCOMPARE(undoEntries(asked.id).size(), 1);
+        QCOMPARE(undoEntries(later.id).size(), 0);
     }
 
     void aConflictIsLeftAloneUnlessTheUserChoosesToRestoreIt()

@@ -20,9 +20,12 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QProcess>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QThread>
+#include <atomic>
 
 using namespace arizuko;
 using namespace arizuko::tools;
@@ -699,9 +702,14 @@ private slots:
     }
 
     // The spec waits for the secrets, but the engine thread, which serves
-    // every turn's tools, does not: the values are read on a worker.
+    // every turn's tools, does not: the values are read on a worker (seen
+    // by the read's hook), not merely later on the caller's.
     void shellEnvSecretsAreNotReadOnTheCallersThread()
     {
+        static std::atomic<QThread *> readOn{nullptr};
+        readOn = nullptr;
+        tools::setShellSecretsReadHook([] { readOn = QThread::currentThread(); });
+        const auto unhook = qScopeGuard([] { tools::setShellSecretsReadHook(nullptr); });
         std::optional<QJsonObject> read;
         const auto reader = [&read](const QJsonObject &environment) { read = environment; };
         m_tools->readShellEnvironment(reader);
@@ -713,6 +721,9 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(read.has_value(), 30000);
         QCOMPARE(*read,
                  (QJsonObject{{QStringLiteral("GITHUB_TOKEN"), QString::fromUtf8(bearerKey)}}));
+        QVERIFY2(readOn.load(), "the secrets' read was not seen");
+        QVERIFY2(readOn.load() != QThread::currentThread(),
+                 "the secrets were read on the caller's thread");
     }
 
     void shellEnvGrantsPutOnlyTheirSecretsInTheEnvironment()

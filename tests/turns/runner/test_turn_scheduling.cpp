@@ -18,6 +18,7 @@
 #include <QDBusVirtualObject>
 #include <QDir>
 #include <QFile>
+#include <QMutex>
 #include <QProcess>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -36,12 +37,24 @@ class SilentKeyring final : public QDBusVirtualObject
 public:
     bool handleMessage(const QDBusMessage &message, const QDBusConnection &) override
     {
+        const QMutexLocker lock(&m_mutex);
         m_held << message;
         return true;
     }
     QString introspect(const QString &) const override { return {}; }
 
+    // The calls held so far, as interface.member.
+    QStringList held() const
+    {
+        const QMutexLocker lock(&m_mutex);
+        QStringList calls;
+        for (const QDBusMessage &message : m_held)
+            calls << message.interface() + QLatin1Char('.') + message.member();
+        return calls;
+    }
+
 private:
+    mutable QMutex m_mutex;
     QList<QDBusMessage> m_held;
 };
 
@@ -81,6 +94,7 @@ public:
     HeldBackKeyringBus &operator=(const HeldBackKeyringBus &) = delete;
 
     QByteArray address() const { return m_address; }
+    QStringList held() const { return m_keyring.held(); }
 
 private:
     QProcess m_daemon;
@@ -103,8 +117,10 @@ private slots:
         QVERIFY(!bus.address().isEmpty());
         qputenv("DBUS_SESSION_BUS_ADDRESS", bus.address());
         qputenv("ARIZUKO_KEY_STORE", "auto");
-        // QtKeychain asks KWallet on a Plasma desktop; outside one, with no
-        // libsecret, it gives up at once without asking the bus.
+        // QtKeychain asks KWallet on a Plasma desktop. Outside one, with no
+        // libsecret, whether it asks depends on its version (the one here
+        // asks a kwalletd it finds on the bus; some give up at once): the
+        // held calls are checked below.
         qputenv("XDG_CURRENT_DESKTOP", "KDE");
         qputenv("KDE_SESSION_VERSION", "5");
 
@@ -131,17 +147,27 @@ private slots:
         const QString name = (*turn)->name();
         int preparing = 0;
         int finished = 0;
+        // What the keyring held when the turn ended: the race needs a call
+        // held then (QtKeychain may give up without asking).
+        QStringList heldWhenFinished;
         connect(runner->get(), &TurnRunner::turnPhaseChanged, this,
                 [&preparing](Turn *, TurnState state) {
                     if (state == TurnState::Preparing)
                         ++preparing;
                 });
-        connect(runner->get(), &TurnRunner::turnFinished, this, [&finished] { ++finished; });
+        connect(runner->get(), &TurnRunner::turnFinished, this,
+                [&finished, &heldWhenFinished, &bus] {
+                    if (++finished == 1)
+                        heldWhenFinished = bus.held();
+                });
 
         QTRY_VERIFY_WITH_TIMEOUT(finished > 0, 30000);
         // Long enough for the store poll to run a dozen times more.
         QTest::qWait(3000);
         qInfo("turn ended: %s", qPrintable((*runner)->records().find(name)->error));
+        QVERIFY2(!heldWhenFinished.isEmpty(),
+                 "the keyring held no call while the turn was prepared: the race was not run");
+        qInfo("the keyring held: %s", qPrintable(heldWhenFinished.join(QStringLiteral(", "))));
         QCOMPARE(preparing, 1);
         QCOMPARE(finished, 1);
         QVERIFY((*runner)->turns().isEmpty());
