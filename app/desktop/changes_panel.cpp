@@ -76,7 +76,7 @@ ChangesPanel::ChangesPanel(store::Store &store, QWidget *parent)
         if (const auto done = std::exchange(m_done, nullptr))
             done();
     });
-    showTurn({});
+    load();
 }
 
 ChangesPanel::~ChangesPanel()
@@ -88,7 +88,13 @@ ChangesPanel::~ChangesPanel()
 
 void ChangesPanel::showTurn(const turns::TurnRecord &turn)
 {
+    // The window shows the topic's latest turn again whenever any turn
+    // changes: the same turn keeps what is shown and the job in flight for
+    // it (an undo being planned or applied); changesRecorded() reloads it.
+    const bool same = turn.id == m_turn.id;
     m_turn = turn;
+    if (same)
+        return;
     ++m_generation;
     load();
 }
@@ -116,8 +122,12 @@ void ChangesPanel::runInBackground(std::function<void(store::Store &)> work,
     m_watcher.setFuture(runOnStore(m_store, work));
 }
 
-void ChangesPanel::load()
+void ChangesPanel::load(const QString &outcome)
 {
+    // The outcome of what the user just did stays above the list read again.
+    const auto show = [this, outcome](const QString &text) {
+        m_status->setText(outcome.isEmpty() ? text : outcome + QLatin1Char('\n') + text);
+    };
     m_files->clear();
     m_diff->clear();
     m_overlapping.clear();
@@ -126,7 +136,7 @@ void ChangesPanel::load()
         m_status->setText(tr("No turn selected."));
         return;
     }
-    m_status->setText(tr("Reading the home's history\u2026"));
+    show(tr("Reading the home's history\u2026"));
     auto result = std::make_shared<std::optional<Result<history::TurnChanges>>>();
     auto use = std::make_shared<std::optional<Result<QString>>>();
     runInBackground(
@@ -134,15 +144,14 @@ void ChangesPanel::load()
             result->emplace(readTurnChanges(store, turn));
             use->emplace(readHistoryUse(store, turn.folder));
         },
-        [this, result, use] {
+        [this, result, use, show] {
             m_historyUse->setText(**use ? ***use : (*use)->error().message);
             const Result<history::TurnChanges> &changes = **result;
             if (!changes) {
-                m_status->setText(changes.error().code == u"history.no-turn" ||
-                                          changes.error().code == u"history.none"
-                                      ? tr("The changes are recorded when the turn's VM is "
-                                           "gone.")
-                                      : changes.error().message);
+                show(changes.error().code == u"history.no-turn" ||
+                             changes.error().code == u"history.none"
+                         ? tr("The changes are recorded when the turn's VM is gone.")
+                         : changes.error().message);
                 return;
             }
             for (const history::FileChange &change : changes->files) {
@@ -155,14 +164,13 @@ void ChangesPanel::load()
             }
             for (const history::OverlappingTurn &other : changes->overlapping)
                 m_overlapping << other.name;
-            m_status->setText(
-                (changes->files.isEmpty()
-                     ? tr("The turn changed no file in the home.")
-                     : tr("%n file(s) changed in the home.", nullptr, int(changes->files.size()))) +
-                overlapNote() +
-                (changes->notes.isEmpty()
-                     ? QString()
-                     : QStringLiteral("\n") + changes->notes.join(QStringLiteral("\n"))));
+            show((changes->files.isEmpty() ? tr("The turn changed no file in the home.")
+                                           : tr("%n file(s) changed in the home.", nullptr,
+                                                int(changes->files.size()))) +
+                 overlapNote() +
+                 (changes->notes.isEmpty()
+                      ? QString()
+                      : QStringLiteral("\n") + changes->notes.join(QStringLiteral("\n"))));
             m_undo->setEnabled(!changes->files.isEmpty());
             if (QTreeWidgetItem *first = m_files->topLevelItem(0))
                 m_files->setCurrentItem(first);
@@ -255,15 +263,16 @@ void ChangesPanel::applyUndo(const turns::TurnRecord &turn, history::UndoMode mo
         [applied, mode, turn](store::Store &store) { applied->emplace(undo(store, turn, mode)); },
         [this, applied, turn] {
             const Result<history::UndoReport> &done = **applied;
-            load();
-            if (turn.id != m_turn.id)
-                return; // the panel shows another turn; the undo is in the audit log
-            m_status->setText(
-                !done ? done.error().message
-                      : tr("Undone: %n file(s) restored", nullptr, int(done->restored.size())) +
-                            (done->conflicts.isEmpty() ? QString()
-                                                       : tr("; %n changed since and left alone",
-                                                            nullptr, int(done->conflicts.size()))));
+            if (turn.id != m_turn.id) {
+                load(); // the panel shows another turn; the undo is in the audit log
+                return;
+            }
+            load(!done
+                     ? done.error().message
+                     : tr("Undone: %n file(s) restored", nullptr, int(done->restored.size())) +
+                           (done->conflicts.isEmpty() ? QString()
+                                                      : tr("; %n changed since and left alone",
+                                                           nullptr, int(done->conflicts.size()))));
         });
 }
 

@@ -32,7 +32,8 @@ public:
     explicit ChangesPanel(store::Store &store, QWidget *parent = nullptr);
     ~ChangesPanel() override;
 
-    // Shows this turn's changes (none: an empty record).
+    // Shows this turn's changes (none: an empty record); the turn already
+    // shown is not read again.
     void showTurn(const turns::TurnRecord &turn);
     // The history recorded a turn's snapshot after: shown again if it is this one.
     void changesRecorded(const QString &turnId);
@@ -48,7 +49,8 @@ signals:
     void updated();
 
 private:
-    void load();
+    // Reads the turn shown; `outcome` (what the user just did) heads the status.
+    void load(const QString &outcome = {});
     void showSelectedDiff();
     // A line naming the turns that shared the home meanwhile, or nothing.
     QString overlapNote() const;

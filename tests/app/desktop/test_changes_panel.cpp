@@ -26,6 +26,7 @@
 #include <QTest>
 #include <QTimer>
 #include <QTreeWidget>
+#include <functional>
 
 using namespace arizuko;
 
@@ -131,14 +132,17 @@ private:
         return turn;
     }
 
-    // Clicks "Undo this turn…" and waits for its confirmation (null if none
-    // came up within 20 s).
-    static QPointer<QMessageBox> askUndo(desktop::ChangesPanel &panel)
+    // Clicks "Undo this turn…", runs `meanwhile` while the undo is planned,
+    // and waits for its confirmation (null if none came up within 20 s).
+    static QPointer<QMessageBox> askUndo(desktop::ChangesPanel &panel,
+                                         const std::function<void()> &meanwhile = {})
     {
         QPointer<QMessageBox> box;
         if (!QTest::qWaitFor([&panel] { return panel.undoButton()->isEnabled(); }, 20000))
             return box;
         panel.undoButton()->click();
+        if (meanwhile)
+            meanwhile();
         (void)QTest::qWaitFor(
             [&panel, &box] {
                 for (QMessageBox *shown :
@@ -238,6 +242,9 @@ private slots:
         const QList<audit::Entry> entries = undoEntries(m_turn.id);
         QCOMPARE(entries.size(), 1);
         QCOMPARE(entries.first().actor, QStringLiteral("user:gui"));
+        // Once the list is read again, the status still tells what the undo did.
+        QCOMPARE(panel.status()->text(),
+                 QStringLiteral("Undone: 3 file(s) restored\n3 file(s) changed in the home."));
     }
 
     void cancelOrEscapeLeavesTheHomeAlone_data()
@@ -308,6 +315,33 @@ private slots:
         QCOMPARE(read(m_home + QStringLiteral("/later.txt")), QByteArray("by the later turn\n"));
         QCOMPARE(undoEntries(asked.id).size(), 1);
         QCOMPARE(undoEntries(later.id).size(), 0);
+    }
+
+    // The window shows the topic's latest turn again whenever any turn
+    // changes: showing the turn already shown neither reloads it nor drops
+    // the undo being planned for it.
+    void showingTheSameTurnAgainKeepsTheUndoBeingPlanned()
+    {
+        const turns::TurnRecord turn =
+            turnWriting(QStringLiteral("5a3e0000-1111-4222-8333-9444"), QStringLiteral("same.txt"),
+                        "before\n", "by the turn\n");
+        desktop::ChangesPanel panel(*m_store);
+        QSignalSpy updated(&panel, &desktop::ChangesPanel::updated);
+        panel.showTurn(turn);
+        QVERIFY(updated.wait(10000));
+
+        QPointer<QMessageBox> box = askUndo(panel, [this, &panel, &turn] {
+            const auto again = turns::TurnRecords(*m_store).find(turn.id);
+            QVERIFY(again);
+            panel.showTurn(*again);
+        });
+        QVERIFY2(box, qPrintable(panel.status()->text()));
+        QVERIFY2(box->text().contains(QStringLiteral("same.txt")), qPrintable(box->text()));
+        QCOMPARE(updated.count(), 2); // the first load and the plan, no reload
+        box->button(QMessageBox::Cancel)->click();
+        QTRY_VERIFY_WITH_TIMEOUT(box.isNull(), 10000);
+        QCOMPARE(read(m_home + QStringLiteral("/same.txt")), QByteArray("by the turn\n"));
+        QVERIFY(panel.undoButton()->isEnabled());
     }
 
     void aConflictIsLeftAloneUnlessTheUserChoosesToRestoreIt()
