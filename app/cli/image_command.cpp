@@ -155,7 +155,7 @@ Exit runImageBuild(Context &context, const QStringList &arguments)
             show(QStringLiteral("%1% %2").arg(QString::number(percent).rightJustified(3), step));
         });
     QObject::connect(&build, &host::GuestImageBuild::logLine, &loop, [&](const QString &line) {
-        if (host::GuestImageBuild::progressOf(line) >= 0)
+        if (!host::GuestImageBuild::stepOf(line).isEmpty())
             return; // shown as progress
         if (parser.isSet(verbose)) {
             err << "  " << inertLine(line) << "\n";
