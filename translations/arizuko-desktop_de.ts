@@ -704,8 +704,8 @@
         <translation>Bereit.</translation>
     </message>
     <message>
-        <source>To do: press Build guest image above, or run `./dev guest-image` in a source tree.</source>
-        <translation>Zu tun: Klicken Sie oben auf „Gast-Image erstellen“ oder führen Sie `./dev guest-image` in einem Quellbaum aus.</translation>
+        <source>To do: press Build guest image above, or run `arizukoctl image build` in a terminal.</source>
+        <translation>Zu tun: Klicken Sie oben auf „Gast-Image erstellen“ oder führen Sie `arizukoctl image build` in einem Terminal aus.</translation>
     </message>
     <message>
         <source>Checking %1…</source>

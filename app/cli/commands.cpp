@@ -6,6 +6,7 @@ const QList<CommandGroup> &commandGroups()
 {
     static const QList<CommandGroup> groups = {
         {QStringLiteral("status"), QStringLiteral("status"), runStatus},
+        {QStringLiteral("image"), QStringLiteral("image status|build [--force]"), runImage},
         {QStringLiteral("folder"), QStringLiteral("folder add|list|rm"), runFolder},
         {QStringLiteral("topic"), QStringLiteral("topic add|list|fork|rename"), runTopic},
         {QStringLiteral("secret"), QStringLiteral("secret set|list|rm|rotate-key"), runSecret},

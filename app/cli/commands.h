@@ -23,6 +23,7 @@ struct CommandGroup
 const QList<CommandGroup> &commandGroups();
 
 Exit runStatus(Context &context, const QStringList &arguments);
+Exit runImage(Context &context, const QStringList &arguments);
 Exit runFolder(Context &context, const QStringList &arguments);
 Exit runTopic(Context &context, const QStringList &arguments);
 Exit runSecret(Context &context, const QStringList &arguments);

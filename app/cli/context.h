@@ -18,8 +18,15 @@ class QCommandLineParser;
 
 namespace arizuko::cli {
 
-// 0 success, 1 a refused or failed operation, 2 a usage error.
-enum class Exit : int { Ok = 0, Failed = 1, Usage = 2 };
+// 0 success, 1 a refused or failed operation, 2 a usage error, 130 (as a
+// shell reports SIGINT) work that Ctrl-C cancelled.
+enum class Exit : int
+{
+    Ok = 0,
+    Failed = 1,
+    Usage = 2,
+    Interrupted = 130
+};
 
 // A command's positional argument, as --help lists it. Optional ones come
 // last and may be left out; a variadic one comes last and takes any number.

@@ -25,7 +25,8 @@ void printUsage(QTextStream &out)
            "Commands (`arizukoctl <command> --help` for each):\n";
     for (const CommandGroup &group : commandGroups())
         out << "  " << group.synopsis << "\n";
-    out << "\nExit status: 0 success, 1 refused or failed, 2 usage error.\n";
+    out << "\nExit status: 0 success, 1 refused or failed, 2 usage error, 130 an image build "
+           "cancelled by Ctrl-C.\n";
     out.flush();
 }
 

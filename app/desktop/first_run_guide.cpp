@@ -90,10 +90,10 @@ FirstRunGuide::FirstRunGuide(store::Store &store, turns::RunnerSettings settings
             [this] { showCheck(m_checking.result()); });
     connect(m_image, &GuestImagePanel::statusChanged, this,
             [this](const host::GuestImageStatus &status) {
-                m_imageTodo->setText(
-                    status.present ? tr("Ready.")
-                                   : tr("To do: press Build guest image above, or run "
-                                        "`./dev guest-image` in a source tree."));
+                m_imageTodo->setText(status.present
+                                         ? tr("Ready.")
+                                         : tr("To do: press Build guest image above, or run "
+                                              "`arizukoctl image build` in a terminal."));
                 m_demo->setEnabled(m_machineReady && status.present);
             });
 

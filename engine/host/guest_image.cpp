@@ -142,8 +142,11 @@ GuestImageStatus inspectGuestImage(const QString &directory, const QString &gues
     status.directory = directory;
     const QDir dir(directory);
     for (const QString &name : QStringList{QStringLiteral("manifest.json")} + bootFiles) {
-        if (!QFileInfo(dir.filePath(name)).isFile())
+        const QFileInfo file(dir.filePath(name));
+        if (!file.isFile())
             status.missing << name;
+        else if (bootFiles.contains(name))
+            status.bytes += file.size();
     }
     if (status.missing.isEmpty()) {
         QFile file(dir.filePath(QStringLiteral("manifest.json")));
@@ -151,6 +154,8 @@ GuestImageStatus inspectGuestImage(const QString &directory, const QString &gues
             const QJsonObject manifest = QJsonDocument::fromJson(file.readAll()).object();
             status.problem = mismatch(manifest, dir, guestProgram);
             status.agents = agentsOf(manifest);
+            status.builtAt = QDateTime::fromString(
+                manifest.value(QStringLiteral("built_at")).toString(), Qt::ISODate);
         } else {
             status.problem = QStringLiteral("manifest.json cannot be read");
         }
@@ -174,10 +179,8 @@ QString guestImageFault(const GuestImageStatus &status)
 
 QString guestImageBuildHint()
 {
-    return QStringLiteral("build it with the first-run guide's button in Arizuko Desktop, or "
-                          "`./dev guest-image` in a source tree (an installed package: "
-                          "/usr/libexec/arizuko-desktop/build-guest-image --guest-binary "
-                          "/usr/libexec/arizuko-desktop/arizuko-guest)");
+    return QStringLiteral("build it with `arizukoctl image build` (or the Build guest image "
+                          "button of Arizuko Desktop's first-run guide and settings)");
 }
 
 } // namespace arizuko::host

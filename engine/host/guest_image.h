@@ -5,6 +5,7 @@
 // and carrying this engine's own arizuko-guest. The image is a slow,
 // reusable artifact, so it sits in the user's cache, not a build tree.
 
+#include <QDateTime>
 #include <QString>
 #include <QStringList>
 
@@ -29,6 +30,8 @@ struct GuestImageStatus
     // What its manifest lists, in the manifest's order; an image built
     // before the list existed carries Claude Code alone.
     QList<GuestAgent> agents;
+    qint64 bytes = 0;  // what its boot files take, those present
+    QDateTime builtAt; // as its manifest says; invalid without one
 
     bool hasAgent(QStringView name) const;
 };
@@ -47,7 +50,8 @@ GuestImageStatus inspectGuestImage(const QString &directory = guestImageDirector
 // empty when it can.
 QString guestImageFault(const GuestImageStatus &status);
 
-// What to tell a person whose image is missing or stale.
+// What to tell a person whose image is missing or stale: the command that
+// builds it (arizukoctl image build), and the window's button.
 QString guestImageBuildHint();
 
 } // namespace arizuko::host

@@ -5,6 +5,7 @@
 
 #include <QFileInfo>
 #include <QProcessEnvironment>
+#include <algorithm>
 #include <signal.h>
 #include <unistd.h>
 
@@ -112,6 +113,7 @@ void GuestImageBuild::start(const GuestImageBuilder &builder, bool force)
     m_cancelled = false;
     m_pending.clear();
     m_lastLine.clear();
+    m_percent = 0;
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
     environment.insert(QStringLiteral("ARIZUKO_GUEST_IMAGE_DIR"), builder.outputDirectory);
     m_process.setProcessEnvironment(environment);
@@ -131,13 +133,20 @@ void GuestImageBuild::cancel()
         ::kill(-pid_t(pid), SIGTERM);
 }
 
-int GuestImageBuild::progressOf(const QString &line)
+QString GuestImageBuild::stepOf(const QString &line)
 {
     // "build-guest-image: [  12.3s] writing root.img (ext4)"
     const qsizetype close = line.indexOf(QStringLiteral("s] "));
     if (!line.startsWith(QStringLiteral("build-guest-image: [")) || close < 0)
+        return {};
+    return line.mid(close + 3);
+}
+
+int GuestImageBuild::progressOf(const QString &line)
+{
+    const QString step = stepOf(line);
+    if (step.isEmpty())
         return -1;
-    const QStringView step = QStringView(line).mid(close + 3);
     if (step.startsWith(u"guest image in ") && step.contains(u"is up to date"))
         return 100;
     for (const StepProgress &known : steps) {
@@ -157,8 +166,12 @@ void GuestImageBuild::readLines()
             continue;
         m_lastLine = line;
         emit logLine(line);
-        if (const int percent = progressOf(line); percent >= 0)
-            emit progress(percent, line.mid(line.indexOf(QStringLiteral("s] ")) + 3));
+        // Every step shows; one of no known place (pi's bundling) keeps the
+        // percentage of the step before it.
+        if (const QString step = stepOf(line); !step.isEmpty()) {
+            m_percent = std::max(m_percent, progressOf(line));
+            emit progress(m_percent, step);
+        }
     }
 }
 

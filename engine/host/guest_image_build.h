@@ -42,11 +42,15 @@ public:
     // Ends the script and everything it started (apt-get, npm, mkfs).
     void cancel();
 
+    // The step a line of the script names ("writing root.img (ext4)"), or
+    // empty for a line that is not a step.
+    static QString stepOf(const QString &line);
     // The percentage a step line of the script stands for, or -1 for a line
-    // that is not a step.
+    // that is not a step or a step of no known place in the build.
     static int progressOf(const QString &line);
 
 signals:
+    // Each step line of the script, with the percentage the build has reached.
     void progress(int percent, const QString &step);
     void logLine(const QString &line);
     void finished(arizuko::host::GuestImageBuild::Outcome outcome, const QString &summary);
@@ -57,6 +61,7 @@ private:
     QProcess m_process;
     QByteArray m_pending;
     QString m_lastLine;
+    int m_percent = 0;
     bool m_cancelled = false;
 };
 

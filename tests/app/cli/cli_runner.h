@@ -33,7 +33,8 @@ public:
 
     QProcessEnvironment &environment() { return m_environment; }
 
-    CliRun run(const QStringList &arguments, const QByteArray &input = {}) const
+    CliRun run(const QStringList &arguments, const QByteArray &input = {},
+               int timeoutMs = 30000) const
     {
         QProcess process;
         process.setProcessEnvironment(m_environment);
@@ -44,7 +45,7 @@ public:
             return result;
         process.write(input);
         process.closeWriteChannel();
-        if (!process.waitForFinished(30000)) {
+        if (!process.waitForFinished(timeoutMs)) {
             process.kill();
             process.waitForFinished();
             return result;

@@ -49,9 +49,9 @@ class Errors(unittest.TestCase):
         self.assertEqual(turn["state"], "failed")
         self.assertEqual(turn["error_code"], "turns.image-missing")
         self.assertIn("first-run guide", turn["error"])
-        self.assertIn("build-guest-image", turn["error"])
+        self.assertIn("`arizukoctl image build`", turn["error"])
         self.assertIn("vmlinux", turn["error"])
-        self.assertIn("build-guest-image", result.stderr)
+        self.assertIn("`arizukoctl image build`", result.stderr)
         self.assertIsNone(turn["network_name"], "no network for a turn that cannot boot")
 
     def test_an_exhausted_pool_fails_the_turn_naming_the_pool(self):
