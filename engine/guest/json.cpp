@@ -1,8 +1,7 @@
 #include "json.h"
 
-#include <nlohmann/json.hpp>
-
 #include <limits>
+#include <nlohmann/json.hpp>
 
 namespace arizuko::guest::json {
 
@@ -70,7 +69,8 @@ public:
         return true;
     }
 
-    bool parse_error(std::size_t, const std::string &, const nlohmann::detail::exception &error) override
+    bool parse_error(std::size_t, const std::string &,
+                     const nlohmann::detail::exception &error) override
     {
         return refuse(error.what());
     }
@@ -104,7 +104,8 @@ private:
         if (parent.array)
             return &parent.array->emplace_back(std::forward<Arguments>(arguments)...);
         return &parent.object
-                    ->emplace_back(std::piecewise_construct, std::forward_as_tuple(std::move(m_key)),
+                    ->emplace_back(std::piecewise_construct,
+                                   std::forward_as_tuple(std::move(m_key)),
                                    std::forward_as_tuple(std::forward<Arguments>(arguments)...))
                     .second;
     }

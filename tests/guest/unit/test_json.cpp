@@ -75,8 +75,8 @@ INSTANTIATE_TEST_SUITE_P(
                     "\"\\u12\"", "\"\\u12G4\"", "\"tab\there\"", "\"nl\nhere\"", "\"\\ud800\"",
                     "\"\\udc00\"", "\"\\ud800\\u0041\"", "\"\xC3\"", "\"\xC0\xAF\"",
                     "\"\xED\xA0\x80\"", "\"\xF4\x90\x80\x80\"", "\"\xFF\"", "{\"a\":1,\"a\":2}",
-                    "1 2", "{} x", std::string(100, '[') + std::string(100, ']'),
-                    "\xEF\xBB\xBF{}", "/* c */ {}", "{} // c"));
+                    "1 2", "{} x", std::string(100, '[') + std::string(100, ']'), "\xEF\xBB\xBF{}",
+                    "/* c */ {}", "{} // c"));
 
 TEST(JsonParse, NestingUpToTheLimitIsFine)
 {
@@ -97,7 +97,8 @@ TEST(JsonParse, SaysWhatIsWrong)
         json::parse("{\"a\":tru}");
         FAIL() << "a bad literal was accepted";
     } catch (const json::ParseError &error) {
-        EXPECT_NE(std::string(error.what()).find("syntax error"), std::string::npos) << error.what();
+        EXPECT_NE(std::string(error.what()).find("syntax error"), std::string::npos)
+            << error.what();
     }
 }
 

@@ -18,7 +18,10 @@ using namespace arizuko;
 
 namespace {
 
-std::string text(const QString &string) { return string.toStdString(); }
+std::string text(const QString &string)
+{
+    return string.toStdString();
+}
 
 turns::TurnSpecPlace place()
 {
@@ -82,9 +85,9 @@ private slots:
         try {
             spec = guest::parseTurnSpec(std::string_view(line.constData(), line.size()));
         } catch (const guest::SpecError &error) {
-            QFAIL(qPrintable(QStringLiteral("the guest refused the host's spec: %1\n%2")
-                                 .arg(QString::fromStdString(error.what()),
-                                      QString::fromUtf8(line))));
+            QFAIL(qPrintable(
+                QStringLiteral("the guest refused the host's spec: %1\n%2")
+                    .arg(QString::fromStdString(error.what()), QString::fromUtf8(line))));
         }
 
         QCOMPARE(spec.turnId, text(where.turnId));
@@ -145,12 +148,12 @@ private slots:
                 .toJson(QJsonDocument::Compact);
         guest::TurnSpec prestart;
         try {
-            prestart =
-                guest::parsePrestart(std::string_view(prestartLine.constData(), prestartLine.size()));
+            prestart = guest::parsePrestart(
+                std::string_view(prestartLine.constData(), prestartLine.size()));
         } catch (const guest::SpecError &error) {
-            QFAIL(qPrintable(QStringLiteral("the guest refused the host's prestart: %1\n%2")
-                                 .arg(QString::fromStdString(error.what()),
-                                      QString::fromUtf8(prestartLine))));
+            QFAIL(qPrintable(
+                QStringLiteral("the guest refused the host's prestart: %1\n%2")
+                    .arg(QString::fromStdString(error.what()), QString::fromUtf8(prestartLine))));
         }
         QVERIFY(prestart.prestarted);
         QCOMPARE(guest::agentName(prestart.agent), text(turns::agentKindName(kind)));
@@ -169,9 +172,8 @@ private slots:
         QByteArray otherLine =
             turns::turnSpecLine(turns::makeAgentSession(kind, otherModel)->specMembers(), where);
         otherLine.chop(1);
-        QVERIFY(!guest::prestartMismatch(
-                     prestart, guest::parseTurnSpec(
-                                   std::string_view(otherLine.constData(), otherLine.size())))
+        QVERIFY(!guest::prestartMismatch(prestart, guest::parseTurnSpec(std::string_view(
+                                                       otherLine.constData(), otherLine.size())))
                      .empty());
     }
 };
