@@ -1,7 +1,5 @@
 #include "json_line.hpp"
 
-#include "jsontext/json_string.h"
-
 #include <cstdio>
 #include <ctime>
 
@@ -24,47 +22,33 @@ std::string formatUtcTime(std::chrono::system_clock::time_point time)
 
 JsonLine::JsonLine(std::chrono::system_clock::time_point time, std::string_view event)
 {
-    text_.reserve(256);
-    text_.push_back('{');
     add("time", formatUtcTime(time));
     add("event", event);
 }
 
-void JsonLine::appendKey(std::string_view key)
-{
-    if (text_.size() > 1)
-        text_.push_back(',');
-    jsontext::appendString(text_, key);
-    text_.push_back(':');
-}
-
+// Client-supplied text is not trusted to be UTF-8; jsontext keeps each line
+// valid JSON and valid UTF-8 whatever it is.
 JsonLine &JsonLine::add(std::string_view key, std::string_view value)
 {
-    appendKey(key);
-    // Client-supplied text is not trusted to be UTF-8; jsontext keeps each
-    // line valid JSON and valid UTF-8 whatever it is.
-    jsontext::appendString(text_, value);
+    object_.add(key, value);
     return *this;
 }
 
 JsonLine &JsonLine::addNumber(std::string_view key, int64_t value)
 {
-    appendKey(key);
-    text_.append(std::to_string(value));
+    object_.add(key, static_cast<std::int64_t>(value));
     return *this;
 }
 
 JsonLine &JsonLine::addFlag(std::string_view key, bool value)
 {
-    appendKey(key);
-    text_.append(value ? "true" : "false");
+    object_.add(key, value);
     return *this;
 }
 
 std::string JsonLine::finish()
 {
-    text_.append("}\n");
-    return std::move(text_);
+    return std::move(object_).finish() + "\n";
 }
 
 } // namespace arizuko::egress

@@ -2,6 +2,8 @@
 
 // Builds one JSON object on one line, the format of every line the proxy logs.
 
+#include "jsontext/object_writer.h"
+
 #include <chrono>
 #include <cstdint>
 #include <string>
@@ -23,9 +25,7 @@ public:
     std::string finish();
 
 private:
-    void appendKey(std::string_view key);
-
-    std::string text_;
+    jsontext::ObjectWriter object_;
 };
 
 std::string formatUtcTime(std::chrono::system_clock::time_point time);

@@ -1,17 +1,9 @@
 #include "json.h"
 
-#include "jsontext/json_string.h"
-#include "jsontext/utf8.h"
-
-#include <charconv>
-#include <cmath>
+#include <limits>
+#include <nlohmann/json.hpp>
 
 namespace arizuko::guest::json {
-
-ParseError::ParseError(const std::string &what, std::size_t offset)
-    : std::runtime_error(what + " at byte " + std::to_string(offset))
-    , m_offset(offset)
-{}
 
 const Value *Value::find(std::string_view key) const
 {
@@ -27,322 +19,136 @@ const Value *Value::find(std::string_view key) const
 
 namespace {
 
-constexpr int maxDepth = 64;
+constexpr std::size_t maxDepth = 64;
 
-class Parser
+using Nlohmann = nlohmann::json;
+
+// Builds Values from nlohmann's events. An open container is a Value on the
+// stack; an object's member waits for its value under the key last read.
+class ValueBuilder final : public nlohmann::json_sax<Nlohmann>
 {
 public:
-    explicit Parser(std::string_view text)
-        : m_text(text)
-    {}
+    Value takeRoot() { return std::move(m_root); }
+    const std::string &refusal() const { return m_refusal; }
 
-    Value parseDocument()
+    bool null() override { return put(); }
+    bool boolean(bool flag) override { return put(flag); }
+
+    bool number_integer(number_integer_t number) override
     {
-        skipWhitespace();
-        Value value = parseValue(0);
-        skipWhitespace();
-        if (m_position != m_text.size())
-            fail("unexpected data after the value");
-        return value;
+        return put(Value::Number{static_cast<double>(number), number});
+    }
+
+    bool number_unsigned(number_unsigned_t number) override
+    {
+        Value::Number value{static_cast<double>(number), std::nullopt};
+        if (number <= static_cast<number_unsigned_t>(std::numeric_limits<std::int64_t>::max()))
+            value.integer = static_cast<std::int64_t>(number);
+        return put(value);
+    }
+
+    bool number_float(number_float_t number, const string_t &) override
+    {
+        return put(Value::Number{number, std::nullopt});
+    }
+
+    bool string(string_t &text) override { return put(std::move(text)); }
+    bool binary(binary_t &) override { return refuse("binary data"); }
+
+    bool start_object(std::size_t) override { return open(Object{}); }
+    bool start_array(std::size_t) override { return open(Array{}); }
+    bool end_object() override { return close(); }
+    bool end_array() override { return close(); }
+
+    bool key(string_t &name) override
+    {
+        for (const auto &member : *m_open.back().object)
+            if (member.first == name)
+                return refuse("duplicate member \"" + name + "\"");
+        m_key = std::move(name);
+        return true;
+    }
+
+    bool parse_error(std::size_t, const std::string &,
+                     const nlohmann::detail::exception &error) override
+    {
+        return refuse(error.what());
     }
 
 private:
-    [[noreturn]] void fail(const std::string &what) const { throw ParseError(what, m_position); }
-
-    bool atEnd() const { return m_position >= m_text.size(); }
-    char peek() const { return atEnd() ? '\0' : m_text[m_position]; }
-
-    void skipWhitespace()
+    // Containers are built in place: their Value lives in its parent (or is
+    // the root), and the stack holds where.
+    struct Open
     {
-        while (!atEnd()) {
-            const char c = m_text[m_position];
-            if (c != ' ' && c != '\t' && c != '\n' && c != '\r')
-                return;
-            ++m_position;
-        }
+        Array *array = nullptr;
+        Object *object = nullptr;
+    };
+
+    template<typename... Arguments>
+    bool put(Arguments &&...arguments)
+    {
+        place(std::forward<Arguments>(arguments)...);
+        return true;
     }
 
-    void expectWord(std::string_view word)
+    // The new value, made in its place from `arguments` (Value's own
+    // constructors).
+    template<typename... Arguments>
+    Value *place(Arguments &&...arguments)
     {
-        if (m_text.substr(m_position, word.size()) != word)
-            fail("invalid literal");
-        m_position += word.size();
+        if (m_open.empty()) {
+            m_root = Value(std::forward<Arguments>(arguments)...);
+            return &m_root;
+        }
+        Open &parent = m_open.back();
+        if (parent.array)
+            return &parent.array->emplace_back(std::forward<Arguments>(arguments)...);
+        return &parent.object
+                    ->emplace_back(std::piecewise_construct,
+                                   std::forward_as_tuple(std::move(m_key)),
+                                   std::forward_as_tuple(std::forward<Arguments>(arguments)...))
+                    .second;
     }
 
-    Value parseValue(int depth)
+    template<typename Container>
+    bool open(Container container)
     {
-        if (depth > maxDepth)
-            fail("nesting too deep");
-        switch (peek()) {
-        case '{':
-            return parseObject(depth);
-        case '[':
-            return parseArray(depth);
-        case '"':
-            return Value(parseString());
-        case 't':
-            expectWord("true");
-            return Value(true);
-        case 'f':
-            expectWord("false");
-            return Value(false);
-        case 'n':
-            expectWord("null");
-            return Value();
-        default:
-            if (peek() == '-' || (peek() >= '0' && peek() <= '9'))
-                return Value(parseNumber());
-            fail(atEnd() ? "unexpected end of input" : "unexpected character");
-        }
+        if (m_open.size() >= maxDepth)
+            return refuse("nesting deeper than " + std::to_string(maxDepth) + " levels");
+        Value *placed = place(std::move(container));
+        m_open.push_back({placed->asArray(), placed->asObject()});
+        return true;
     }
 
-    Value parseObject(int depth)
+    bool close()
     {
-        ++m_position; // '{'
-        Object members;
-        skipWhitespace();
-        if (peek() == '}') {
-            ++m_position;
-            return Value(std::move(members));
-        }
-        for (;;) {
-            skipWhitespace();
-            if (peek() != '"')
-                fail("expected a member name");
-            std::string key = parseString();
-            for (const auto &member : members) {
-                if (member.first == key)
-                    fail("duplicate member \"" + key + "\"");
-            }
-            skipWhitespace();
-            if (peek() != ':')
-                fail("expected ':'");
-            ++m_position;
-            skipWhitespace();
-            Value value = parseValue(depth + 1);
-            members.emplace_back(std::move(key), std::move(value));
-            skipWhitespace();
-            if (peek() == ',') {
-                ++m_position;
-                continue;
-            }
-            if (peek() == '}') {
-                ++m_position;
-                return Value(std::move(members));
-            }
-            fail("expected ',' or '}'");
-        }
+        m_open.pop_back();
+        return true;
     }
 
-    Value parseArray(int depth)
+    bool refuse(std::string why)
     {
-        ++m_position; // '['
-        Array items;
-        skipWhitespace();
-        if (peek() == ']') {
-            ++m_position;
-            return Value(std::move(items));
-        }
-        for (;;) {
-            skipWhitespace();
-            items.push_back(parseValue(depth + 1));
-            skipWhitespace();
-            if (peek() == ',') {
-                ++m_position;
-                continue;
-            }
-            if (peek() == ']') {
-                ++m_position;
-                return Value(std::move(items));
-            }
-            fail("expected ',' or ']'");
-        }
+        m_refusal = std::move(why);
+        return false;
     }
 
-    char32_t parseHexQuad()
-    {
-        if (m_position + 4 > m_text.size())
-            fail("truncated \\u escape");
-        char32_t value = 0;
-        for (int i = 0; i < 4; ++i) {
-            const char c = m_text[m_position++];
-            value <<= 4;
-            if (c >= '0' && c <= '9')
-                value |= static_cast<char32_t>(c - '0');
-            else if (c >= 'a' && c <= 'f')
-                value |= static_cast<char32_t>(c - 'a' + 10);
-            else if (c >= 'A' && c <= 'F')
-                value |= static_cast<char32_t>(c - 'A' + 10);
-            else
-                fail("invalid \\u escape");
-        }
-        return value;
-    }
-
-    char32_t parseUnicodeEscape()
-    {
-        const char32_t first = parseHexQuad();
-        if (first >= 0xDC00 && first <= 0xDFFF)
-            fail("lone low surrogate");
-        if (first < 0xD800 || first > 0xDBFF)
-            return first;
-        if (m_text.substr(m_position, 2) != "\\u")
-            fail("high surrogate without its low half");
-        m_position += 2;
-        const char32_t second = parseHexQuad();
-        if (second < 0xDC00 || second > 0xDFFF)
-            fail("high surrogate without its low half");
-        return 0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00);
-    }
-
-    std::string parseString()
-    {
-        ++m_position; // opening quote
-        std::string out;
-        for (;;) {
-            if (atEnd())
-                fail("unterminated string");
-            const auto byte = static_cast<unsigned char>(m_text[m_position]);
-            if (byte == '"') {
-                ++m_position;
-                return out;
-            }
-            if (byte < 0x20)
-                fail("control character in string");
-            if (byte == '\\') {
-                ++m_position;
-                if (atEnd())
-                    fail("unterminated string");
-                const char escape = m_text[m_position++];
-                switch (escape) {
-                case '"':
-                    out.push_back('"');
-                    break;
-                case '\\':
-                    out.push_back('\\');
-                    break;
-                case '/':
-                    out.push_back('/');
-                    break;
-                case 'b':
-                    out.push_back('\b');
-                    break;
-                case 'f':
-                    out.push_back('\f');
-                    break;
-                case 'n':
-                    out.push_back('\n');
-                    break;
-                case 'r':
-                    out.push_back('\r');
-                    break;
-                case 't':
-                    out.push_back('\t');
-                    break;
-                case 'u':
-                    utf8::append(out, parseUnicodeEscape());
-                    break;
-                default:
-                    --m_position;
-                    fail("invalid escape");
-                }
-                continue;
-            }
-            const std::size_t start = m_position;
-            if (!utf8::decode(m_text, m_position))
-                fail("invalid UTF-8");
-            out.append(m_text.substr(start, m_position - start));
-        }
-    }
-
-    Value::Number parseNumber()
-    {
-        const std::size_t start = m_position;
-        const auto digits = [&] {
-            const std::size_t from = m_position;
-            while (!atEnd() && peek() >= '0' && peek() <= '9')
-                ++m_position;
-            return m_position - from;
-        };
-        if (peek() == '-')
-            ++m_position;
-        if (peek() == '0')
-            ++m_position;
-        else if (digits() == 0)
-            fail("invalid number");
-        bool integral = true;
-        if (peek() == '.') {
-            integral = false;
-            ++m_position;
-            if (digits() == 0)
-                fail("invalid number");
-        }
-        if (peek() == 'e' || peek() == 'E') {
-            integral = false;
-            ++m_position;
-            if (peek() == '+' || peek() == '-')
-                ++m_position;
-            if (digits() == 0)
-                fail("invalid number");
-        }
-        const char *first = m_text.data() + start;
-        const char *last = m_text.data() + m_position;
-        Value::Number number;
-        const auto parsed = std::from_chars(first, last, number.value);
-        if (parsed.ec != std::errc() || !std::isfinite(number.value))
-            fail("number out of range");
-        if (integral) {
-            std::int64_t integer = 0;
-            if (std::from_chars(first, last, integer).ec == std::errc())
-                number.integer = integer;
-        }
-        return number;
-    }
-
-    std::string_view m_text;
-    std::size_t m_position = 0;
+    Value m_root;
+    std::vector<Open> m_open;
+    std::string m_key;
+    std::string m_refusal;
 };
 
 } // namespace
 
 Value parse(std::string_view text)
 {
-    return Parser(text).parseDocument();
-}
-
-void ObjectWriter::addKey(std::string_view key)
-{
-    if (m_text.size() > 1)
-        m_text.push_back(',');
-    jsontext::appendString(m_text, key);
-    m_text.push_back(':');
-}
-
-ObjectWriter &ObjectWriter::add(std::string_view key, std::string_view text)
-{
-    addKey(key);
-    jsontext::appendString(m_text, text);
-    return *this;
-}
-
-ObjectWriter &ObjectWriter::add(std::string_view key, std::int64_t number)
-{
-    addKey(key);
-    m_text += std::to_string(number);
-    return *this;
-}
-
-ObjectWriter &ObjectWriter::add(std::string_view key, bool flag)
-{
-    addKey(key);
-    m_text += flag ? "true" : "false";
-    return *this;
-}
-
-std::string ObjectWriter::finish() &&
-{
-    m_text.push_back('}');
-    return std::move(m_text);
+    // nlohmann skips a leading byte order mark; the host never sends one.
+    if (text.substr(0, 3) == "\xEF\xBB\xBF")
+        throw ParseError("a byte order mark before the value");
+    ValueBuilder builder;
+    if (!Nlohmann::sax_parse(text, &builder))
+        throw ParseError(builder.refusal());
+    return builder.takeRoot();
 }
 
 } // namespace arizuko::guest::json

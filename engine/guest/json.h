@@ -1,7 +1,10 @@
 #pragma once
 
-// The JSON the guest protocol needs: a strict reader for the host's turn spec
-// and control lines, and a writer whose output is valid JSON for any bytes.
+// The JSON the guest reads: the host's turn spec and control lines, strictly.
+// nlohmann's parser does the lexing (UTF-8, escapes, numbers); this keeps
+// members in order and refuses what it would accept but the protocol must
+// not (duplicate keys, deep nesting, a byte order mark). The guest writes
+// JSON with jsontext::ObjectWriter.
 
 #include <cstdint>
 #include <optional>
@@ -17,11 +20,7 @@ namespace arizuko::guest::json {
 class ParseError : public std::runtime_error
 {
 public:
-    ParseError(const std::string &what, std::size_t offset);
-    std::size_t offset() const { return m_offset; }
-
-private:
-    std::size_t m_offset;
+    using std::runtime_error::runtime_error;
 };
 
 class Value;
@@ -62,6 +61,8 @@ public:
     const std::string *asString() const { return std::get_if<std::string>(&m_data); }
     const Array *asArray() const { return std::get_if<Array>(&m_data); }
     const Object *asObject() const { return std::get_if<Object>(&m_data); }
+    Array *asArray() { return std::get_if<Array>(&m_data); }
+    Object *asObject() { return std::get_if<Object>(&m_data); }
 
     // The member named `key` of an object; null when absent or not an object.
     const Value *find(std::string_view key) const;
@@ -71,26 +72,8 @@ private:
 };
 
 // Parses exactly one JSON text (surrounding whitespace allowed). Strict:
-// invalid UTF-8, lone surrogates, duplicate keys and nesting deeper than
-// 64 levels are errors.
+// invalid UTF-8, lone surrogates, duplicate keys, nesting deeper than 64
+// levels and a byte order mark are errors.
 Value parse(std::string_view text);
-
-// Builds one JSON object, member by member, in the order added.
-class ObjectWriter
-{
-public:
-    ObjectWriter &add(std::string_view key, std::string_view text);
-    ObjectWriter &add(std::string_view key, const char *text)
-    {
-        return add(key, std::string_view(text));
-    }
-    ObjectWriter &add(std::string_view key, std::int64_t number);
-    ObjectWriter &add(std::string_view key, bool flag);
-    std::string finish() &&;
-
-private:
-    void addKey(std::string_view key);
-    std::string m_text = "{";
-};
 
 } // namespace arizuko::guest::json

@@ -1,18 +1,18 @@
 #include "protocol_writer.h"
 
-#include "json.h"
+#include "jsontext/object_writer.h"
 
 namespace arizuko::guest {
 namespace {
 
-std::string line(json::ObjectWriter &&writer)
+std::string line(jsontext::ObjectWriter &&writer)
 {
     std::string text = std::move(writer).finish();
     text.push_back('\n');
     return text;
 }
 
-void addPiece(json::ObjectWriter &writer, const LinePiece &piece)
+void addPiece(jsontext::ObjectWriter &writer, const LinePiece &piece)
 {
     writer.add("line", piece.text);
     if (piece.continued)
@@ -57,7 +57,7 @@ int exitCode(const ExitReport &report)
 
 std::string ProtocolWriter::status(const StatusReport &report)
 {
-    json::ObjectWriter writer;
+    jsontext::ObjectWriter writer;
     writer.add("type", "status")
         .add("seq", takeSeq())
         .add("state", report.state)
@@ -71,7 +71,7 @@ std::string ProtocolWriter::status(const StatusReport &report)
 
 std::string ProtocolWriter::event(const LinePiece &piece)
 {
-    json::ObjectWriter writer;
+    jsontext::ObjectWriter writer;
     writer.add("type", "event").add("seq", takeSeq());
     addPiece(writer, piece);
     return line(std::move(writer));
@@ -79,7 +79,7 @@ std::string ProtocolWriter::event(const LinePiece &piece)
 
 std::string ProtocolWriter::log(std::string_view source, const LinePiece &piece)
 {
-    json::ObjectWriter writer;
+    jsontext::ObjectWriter writer;
     writer.add("type", "log").add("seq", takeSeq()).add("source", source);
     addPiece(writer, piece);
     return line(std::move(writer));
@@ -87,7 +87,7 @@ std::string ProtocolWriter::log(std::string_view source, const LinePiece &piece)
 
 std::string ProtocolWriter::exit(const ExitReport &report)
 {
-    json::ObjectWriter writer;
+    jsontext::ObjectWriter writer;
     writer.add("type", "exit")
         .add("seq", takeSeq())
         .add("reason", reasonName(report.reason))

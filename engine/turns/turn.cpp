@@ -329,13 +329,11 @@ void Turn::sendSpec(const QJsonObject &secrets)
     if (m_prestarted && !secrets.isEmpty())
         usePrestartedAgent(false, QStringLiteral("the folder grants shell:env secrets, which "
                                                  "the agent takes only at its start"));
-    QJsonObject members = m_agent->specMembers();
-    if (m_prestarted)
-        members.insert(QStringLiteral("prestarted"), true);
     m_machine->sendSpec(turnSpecLine(
-        members, {id(), folder(), topic(), *m_machine->subnet(), m_machine->proxyPort(),
-                  m_environment.settings.gatewayPort, m_services->token(), !m_plan.skills.isEmpty(),
-                  std::max<qint64>(1, m_deadlineAt.remainingTime() / 1000), secrets}));
+        m_agent->specMembers(),
+        {id(), folder(), topic(), *m_machine->subnet(), m_machine->proxyPort(),
+         m_environment.settings.gatewayPort, m_services->token(), !m_plan.skills.isEmpty(),
+         std::max<qint64>(1, m_deadlineAt.remainingTime() / 1000), secrets, m_prestarted}));
 }
 
 void Turn::onGuestMessage(const QJsonObject &message)

@@ -50,6 +50,8 @@ QByteArray turnSpecLine(QJsonObject agentMembers, const TurnSpecPlace &place)
     agentMembers.insert(QStringLiteral("skills"), place.skills);
     agentMembers.insert(QStringLiteral("timeout_seconds"), place.timeoutSeconds);
     agentMembers.insert(QStringLiteral("env"), place.environment);
+    if (place.prestarted)
+        agentMembers.insert(QStringLiteral("prestarted"), true);
     return QJsonDocument(
                merged(std::move(agentMembers), placeMembers(QStringLiteral("turn"), place)))
                .toJson(QJsonDocument::Compact) +

@@ -26,6 +26,8 @@ struct TurnSpecPlace
     // Secrets the folder's shell:env:<KEY> grants put into the agent's
     // environment (docs/tools.md); read when the spec goes out.
     QJsonObject environment;
+    // The turn uses the agent its spare started before the prompt.
+    bool prestarted = false;
 };
 
 QByteArray turnSpecLine(QJsonObject agentMembers, const TurnSpecPlace &place);

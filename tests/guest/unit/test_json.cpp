@@ -1,7 +1,9 @@
-// The guest's JSON reader and writer: strict on input, always valid on output.
+// The guest's JSON reader (nlohmann's parser under it) and the writer it
+// shares with the proxy: strict on input, always valid on output.
 
 #include "json.h"
 #include "jsontext/json_string.h"
+#include "jsontext/object_writer.h"
 
 #include <gtest/gtest.h>
 #include <string>
@@ -73,11 +75,47 @@ INSTANTIATE_TEST_SUITE_P(
                     "\"\\u12\"", "\"\\u12G4\"", "\"tab\there\"", "\"nl\nhere\"", "\"\\ud800\"",
                     "\"\\udc00\"", "\"\\ud800\\u0041\"", "\"\xC3\"", "\"\xC0\xAF\"",
                     "\"\xED\xA0\x80\"", "\"\xF4\x90\x80\x80\"", "\"\xFF\"", "{\"a\":1,\"a\":2}",
-                    "1 2", "{} x", std::string(100, '[') + std::string(100, ']')));
+                    "1 2", "{} x", std::string(100, '[') + std::string(100, ']'), "\xEF\xBB\xBF{}",
+                    "/* c */ {}", "{} // c"));
 
 TEST(JsonParse, NestingUpToTheLimitIsFine)
 {
-    EXPECT_NO_THROW(json::parse(std::string(60, '[') + std::string(60, ']')));
+    EXPECT_NO_THROW(json::parse(std::string(64, '[') + std::string(64, ']')));
+    EXPECT_THROW(json::parse(std::string(65, '[') + std::string(65, ']')), json::ParseError);
+    EXPECT_NO_THROW(json::parse(std::string(63, '[') + "{\"a\":1}" + std::string(63, ']')));
+}
+
+TEST(JsonParse, SaysWhatIsWrong)
+{
+    try {
+        json::parse(R"({"type":"spec","type":"other"})");
+        FAIL() << "a duplicate key was accepted";
+    } catch (const json::ParseError &error) {
+        EXPECT_STREQ(error.what(), "duplicate member \"type\"");
+    }
+    try {
+        json::parse("{\"a\":tru}");
+        FAIL() << "a bad literal was accepted";
+    } catch (const json::ParseError &error) {
+        EXPECT_NE(std::string(error.what()).find("syntax error"), std::string::npos)
+            << error.what();
+    }
+}
+
+TEST(JsonParse, KeepsMembersInOrderInNestedContainers)
+{
+    const json::Value value = json::parse(R"({"z":[1,{"b":2,"a":[3,4]},5],"y":{"x":{}}})");
+    const json::Object &root = *value.asObject();
+    ASSERT_EQ(root.size(), 2u);
+    EXPECT_EQ(root[0].first, "z");
+    EXPECT_EQ(root[1].first, "y");
+    const json::Array &z = *root[0].second.asArray();
+    ASSERT_EQ(z.size(), 3u);
+    EXPECT_EQ(z[2].asNumber()->integer, 5);
+    const json::Object &inner = *z[1].asObject();
+    EXPECT_EQ(inner[0].first, "b");
+    EXPECT_EQ(inner[1].second.asArray()->at(1).asNumber()->integer, 4);
+    EXPECT_TRUE(root[1].second.find("x")->asObject()->empty());
 }
 
 TEST(JsonQuoted, EscapesWhatJsonRequires)
@@ -109,7 +147,7 @@ TEST(JsonQuoted, RoundTripsEveryByteValue)
 
 TEST(JsonObjectWriter, WritesMembersInOrder)
 {
-    json::ObjectWriter writer;
+    jsontext::ObjectWriter writer;
     writer.add("type", "event").add("seq", std::int64_t{42}).add("continued", true).add("k\"", "v");
     const std::string text = std::move(writer).finish();
     EXPECT_EQ(text, R"({"type":"event","seq":42,"continued":true,"k\"":"v"})");
@@ -119,5 +157,5 @@ TEST(JsonObjectWriter, WritesMembersInOrder)
 
 TEST(JsonObjectWriter, EmptyObject)
 {
-    EXPECT_EQ(json::ObjectWriter().finish(), "{}");
+    EXPECT_EQ(jsontext::ObjectWriter().finish(), "{}");
 }
