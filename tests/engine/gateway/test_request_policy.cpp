@@ -132,7 +132,8 @@ private slots:
         QTest::newRow("responses") << ModelCall::Responses << responses() << QByteArray();
         // Whatever the real agents sent, as recorded (tests/engine/gateway/requests).
         for (const QString &name :
-             {QStringLiteral("claude-code"), QStringLiteral("pi"), QStringLiteral("codex")}) {
+             {QStringLiteral("claude-code"), QStringLiteral("pi"), QStringLiteral("codex"),
+              QStringLiteral("codex-default-model")}) {
             QFile recorded(QStringLiteral(REQUESTS_DIR "/%1.json").arg(name));
             if (!recorded.open(QIODevice::ReadOnly))
                 continue;
