@@ -224,16 +224,20 @@ public:
     }
 
     // Checks (and may rewrite) each of the request's tools.
-    bool eachTool(QJsonObject &request,
-                  const std::function<bool(QJsonObject &, const QString &)> &check)
+    // The tools of a request, or of `holder` at `where` in it.
+    bool eachTool(QJsonObject &holder,
+                  const std::function<bool(QJsonObject &, const QString &)> &check,
+                  const QString &where = {})
     {
-        if (!request.contains(QLatin1String("tools")))
+        const QString field =
+            where.isEmpty() ? QStringLiteral("tools") : where + QStringLiteral(".tools");
+        if (!holder.contains(QLatin1String("tools")))
             return true;
-        if (!request.value(QLatin1String("tools")).isArray())
-            return refuse(QStringLiteral("tools"), QStringLiteral("not a list"));
-        QJsonArray tools = request.value(QLatin1String("tools")).toArray();
+        if (!holder.value(QLatin1String("tools")).isArray())
+            return refuse(field, QStringLiteral("not a list"));
+        QJsonArray tools = holder.value(QLatin1String("tools")).toArray();
         for (qsizetype index = 0; index < tools.size(); ++index) {
-            const QString at = QStringLiteral("tools[%1]").arg(index);
+            const QString at = QStringLiteral("%1[%2]").arg(field).arg(index);
             if (!tools.at(index).isObject())
                 return refuse(at, QStringLiteral("not a tool"));
             QJsonObject tool = tools.at(index).toObject();
@@ -241,7 +245,7 @@ public:
                 return false;
             tools.replace(index, tool);
         }
-        request.insert(QStringLiteral("tools"), tools);
+        holder.insert(QStringLiteral("tools"), tools);
         return true;
     }
 
@@ -426,23 +430,34 @@ public:
         const QJsonValue input = request.value(QLatin1String("input"));
         if (!input.isString() && !input.isArray())
             return refuse(QStringLiteral("input"), QStringLiteral("neither text nor a list"));
-        const QJsonArray items = input.toArray();
+        QJsonArray items = input.toArray();
         for (qsizetype index = 0; index < items.size(); ++index) {
             const QString at = QStringLiteral("input[%1]").arg(index);
             if (!items.at(index).isObject())
                 return refuse(at, QStringLiteral("not an input item"));
-            if (!inputItem(items.at(index).toObject(), at))
+            QJsonObject item = items.at(index).toObject();
+            if (!inputItem(item, at))
                 return false;
+            items.replace(index, item);
         }
+        if (input.isArray())
+            request.insert(QStringLiteral("input"), items);
         const QJsonValue choice = request.value(QLatin1String("tool_choice"));
         if (choice.isObject() &&
             !among(choice.toObject().value(QLatin1String("type")).toString(),
                    {QLatin1StringView("function"), QLatin1StringView("custom")}))
             return refuse(QStringLiteral("tool_choice.type"),
                           QStringLiteral("only a function or custom tool may be chosen"));
-        return eachTool(request, [this](QJsonObject &tool, const QString &at) {
-            return responsesTool(tool, at);
-        });
+        return responsesTools(request);
+    }
+
+    // The tools of a request, or of an input item at `where`.
+    bool responsesTools(QJsonObject &holder, const QString &where = {})
+    {
+        return eachTool(
+            holder,
+            [this](QJsonObject &tool, const QString &at) { return responsesTool(tool, at); },
+            where);
     }
 
     bool responsesTool(QJsonObject &tool, const QString &at, bool inNamespace = false)
@@ -503,7 +518,7 @@ public:
                                      "or account resources)"));
     }
 
-    bool inputItem(const QJsonObject &item, const QString &at)
+    bool inputItem(QJsonObject &item, const QString &at)
     {
         const QString type = item.value(QLatin1String("type")).toString();
         const QString typed = QStringLiteral("%1.type: %2").arg(at, type);
@@ -516,6 +531,13 @@ public:
                 return false;
             return parts(item.value(QLatin1String("content")), at + QStringLiteral(".content"));
         }
+        // Codex's code mode (its default model's) offers its tools in the
+        // conversation; they pass or fail as the request's own would.
+        if (type == QLatin1String("additional_tools"))
+            return onlyKeys(item, at,
+                            {QLatin1StringView("type"), QLatin1StringView("id"),
+                             QLatin1StringView("role"), QLatin1StringView("tools")}) &&
+                   responsesTools(item, at);
         if (type == QLatin1String("function_call"))
             return onlyKeys(item, at,
                             {QLatin1StringView("type"), QLatin1StringView("id"),
@@ -629,15 +651,16 @@ QStringList defaultModels(ModelCall call)
 {
     // Claude Code 2.1.332's default (claude-opus-5-5) and the current
     // Opus, Sonnet and Haiku it and pi are pointed at (the tests use
-    // claude-sonnet-4-5); Codex's GPT-5 family. Older families (Opus 4 and
-    // 4.1 at three times the price) and others only by a folder's own list.
+    // claude-sonnet-4-5); Codex 0.171.0's default (gpt-6.2-sol) and the
+    // GPT-5 family. Older families (Opus 4 and 4.1 at three times the
+    // price) and others only by a folder's own list.
     if (call != ModelCall::Responses)
         return {QStringLiteral("claude-opus-5*"),   QStringLiteral("claude-opus-4-5*"),
                 QStringLiteral("claude-opus-4-6*"), QStringLiteral("claude-opus-4-7*"),
                 QStringLiteral("claude-opus-4-8*"), QStringLiteral("claude-sonnet-5*"),
                 QStringLiteral("claude-sonnet-4*"), QStringLiteral("claude-haiku-5*"),
                 QStringLiteral("claude-haiku-4*")};
-    return {QStringLiteral("gpt-5*")};
+    return {QStringLiteral("gpt-6.2-sol*"), QStringLiteral("gpt-5*")};
 }
 
 bool modelAllowed(const QString &model, const QStringList &patterns)

@@ -146,7 +146,7 @@ ScriptedReply ScriptedModel::messageReply(const QJsonObject &request, qsizetype 
         content.append(QJsonObject{{QStringLiteral("type"), QStringLiteral("text")},
                                    {QStringLiteral("text"), step.text}});
     qsizetype outputBytes = step.text.toUtf8().size();
-    const QStringList offered = offeredTools(request);
+    const QStringList offered = offeredTools(request.value(QStringLiteral("tools")).toArray());
     for (const ScriptedToolUse &scripted : step.toolUses) {
         const ScriptedToolUse use = forOfferedTools(scripted, offered);
         content.append(

@@ -72,21 +72,29 @@ inline QString namespacedToolName(const QString &space, const QString &name)
     return space + QStringLiteral("__") + name;
 }
 
-// The names of the tools a request offers: Anthropic's {name}, the
-// Responses API's {type: "function", name} and its namespaces' tools.
-inline QStringList offeredTools(const QJsonObject &request)
+// The namespace of a model's own plain tools: a tool in it is called by its
+// bare name (Codex's code mode offers `exec` in it).
+inline bool isPlainNamespace(const QString &space)
+{
+    return space == QLatin1String("functions");
+}
+
+// The names of the tools offered: Anthropic's {name}, the Responses API's
+// {type: "function", name} and its namespaces' tools.
+inline QStringList offeredTools(const QJsonArray &tools)
 {
     QStringList names;
-    for (const QJsonValue &value : request.value(QStringLiteral("tools")).toArray()) {
+    for (const QJsonValue &value : tools) {
         const QJsonObject tool = value.toObject();
         const QString name = tool.value(QStringLiteral("name")).toString();
         if (tool.value(QStringLiteral("type")).toString() != QLatin1String("namespace")) {
             names << name;
             continue;
         }
-        for (const QJsonValue &inner : tool.value(QStringLiteral("tools")).toArray())
-            names << namespacedToolName(name,
-                                        inner.toObject().value(QStringLiteral("name")).toString());
+        for (const QJsonValue &inner : tool.value(QStringLiteral("tools")).toArray()) {
+            const QString innerName = inner.toObject().value(QStringLiteral("name")).toString();
+            names << (isPlainNamespace(name) ? innerName : namespacedToolName(name, innerName));
+        }
     }
     return names;
 }

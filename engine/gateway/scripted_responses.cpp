@@ -108,6 +108,16 @@ QList<QJsonObject> itemEvents(const QJsonObject &item, int index)
         events.append(
             event("response.content_part.done", {{QStringLiteral("content_index"), 0},
                                                  {QStringLiteral("part"), textPart(text)}}));
+    } else if (item.value(QStringLiteral("type")).toString() == QLatin1String("custom_tool_call")) {
+        const QString input = item.value(QStringLiteral("input")).toString();
+        started.insert(QStringLiteral("input"), QString());
+        events.append({{QStringLiteral("type"), QStringLiteral("response.output_item.added")},
+                       {QStringLiteral("output_index"), index},
+                       {QStringLiteral("item"), started}});
+        events.append(
+            event("response.custom_tool_call_input.delta", {{QStringLiteral("delta"), input}}));
+        events.append(
+            event("response.custom_tool_call_input.done", {{QStringLiteral("input"), input}}));
     } else {
         const QString arguments = item.value(QStringLiteral("arguments")).toString();
         started.insert(QStringLiteral("arguments"), QString());
@@ -125,16 +135,81 @@ QList<QJsonObject> itemEvents(const QJsonObject &item, int index)
     return events;
 }
 
+// The tools a request offers: its `tools`, and those of its
+// `additional_tools` input items, where Codex's code mode sends them.
+QJsonArray requestTools(const QJsonObject &request)
+{
+    QJsonArray tools = request.value(QStringLiteral("tools")).toArray();
+    for (const QJsonValue &value : request.value(QStringLiteral("input")).toArray()) {
+        const QJsonObject item = value.toObject();
+        if (item.value(QStringLiteral("type")).toString() != QLatin1String("additional_tools"))
+            continue;
+        for (const QJsonValue &tool : item.value(QStringLiteral("tools")).toArray())
+            tools.append(tool);
+    }
+    return tools;
+}
+
+// Codex's code mode (0.171.0's default model asks in it): the shell and
+// the MCP tools are not offered themselves but nested in the freeform
+// `exec` tool, whose input is JavaScript calling `tools.NAME(args)`. Its
+// description declares each nested tool ("declare const tools: {
+// NAME(…"); none when the request is not in code mode.
+QStringList codeModeTools(const QJsonArray &tools)
+{
+    static const QRegularExpression declared(
+        QStringLiteral("declare const tools: \\{ ([A-Za-z_$][A-Za-z0-9_$]*)\\("));
+    for (const QJsonValue &value : tools) {
+        const QJsonObject tool = value.toObject();
+        const bool plainSpace =
+            tool.value(QStringLiteral("type")).toString() == QLatin1String("namespace") &&
+            isPlainNamespace(tool.value(QStringLiteral("name")).toString());
+        const QJsonArray candidates =
+            plainSpace ? tool.value(QStringLiteral("tools")).toArray() : QJsonArray{tool};
+        for (const QJsonValue &candidate : candidates) {
+            const QJsonObject exec = candidate.toObject();
+            if (exec.value(QStringLiteral("type")).toString() != QLatin1String("custom") ||
+                exec.value(QStringLiteral("name")).toString() != QLatin1String("exec"))
+                continue;
+            QStringList names;
+            auto matches =
+                declared.globalMatch(exec.value(QStringLiteral("description")).toString());
+            while (matches.hasNext())
+                names << matches.next().captured(1);
+            return names;
+        }
+    }
+    return {};
+}
+
+// A scripted call as code mode makes it: the `exec` tool, running
+// JavaScript that calls the nested tool and hands back what it returned.
+QJsonObject codeModeCall(const ScriptedToolUse &use, const QString &callId)
+{
+    const QString source =
+        QStringLiteral("text(await tools.%1(%2));")
+            .arg(use.name,
+                 QString::fromUtf8(QJsonDocument(use.input).toJson(QJsonDocument::Compact)));
+    return {{QStringLiteral("type"), QStringLiteral("custom_tool_call")},
+            {QStringLiteral("id"), randomId(u"ctc_")},
+            {QStringLiteral("call_id"), callId},
+            {QStringLiteral("name"), QStringLiteral("exec")},
+            {QStringLiteral("input"), source},
+            {QStringLiteral("status"), QStringLiteral("completed")}};
+}
+
 // A call of a tool offered inside a namespace names the namespace and the
 // tool apart (Codex answers "unsupported call" to the full name alone).
-void addNamespace(QJsonObject &call, const QJsonObject &request)
+void addNamespace(QJsonObject &call, const QJsonArray &tools)
 {
     const QString name = call.value(QStringLiteral("name")).toString();
-    for (const QJsonValue &value : request.value(QStringLiteral("tools")).toArray()) {
+    for (const QJsonValue &value : tools) {
         const QJsonObject tool = value.toObject();
         if (tool.value(QStringLiteral("type")).toString() != QLatin1String("namespace"))
             continue;
         const QString space = tool.value(QStringLiteral("name")).toString();
+        if (isPlainNamespace(space))
+            continue;
         for (const QJsonValue &inner : tool.value(QStringLiteral("tools")).toArray()) {
             const QString innerName = inner.toObject().value(QStringLiteral("name")).toString();
             if (namespacedToolName(space, innerName) != name)
@@ -184,8 +259,7 @@ const ScriptedStep &ScriptedModel::selectResponse(const QJsonObject &request) co
                                      {QStringLiteral("role"), QStringLiteral("user")},
                                      {QStringLiteral("content"), input}}}
             : input.toArray();
-    return selectAt(responsesPosition(items),
-                    !request.value(QStringLiteral("tools")).toArray().isEmpty());
+    return selectAt(responsesPosition(items), !requestTools(request).isEmpty());
 }
 
 ScriptedReply ScriptedModel::responsesReply(const QJsonObject &request,
@@ -211,19 +285,29 @@ ScriptedReply ScriptedModel::responsesReply(const QJsonObject &request,
                                   {QStringLiteral("status"), QStringLiteral("completed")},
                                   {QStringLiteral("role"), QStringLiteral("assistant")},
                                   {QStringLiteral("content"), QJsonArray{textPart(step.text)}}});
-    const QStringList offered = offeredTools(request);
+    const QJsonArray tools = requestTools(request);
+    const QStringList offered = offeredTools(tools);
+    const QStringList nested = codeModeTools(tools);
     for (const ScriptedToolUse &scripted : step.toolUses) {
         const ScriptedToolUse use = forOfferedTools(scripted, offered);
+        const QString callId = use.id.isEmpty() ? randomId(u"call_") : use.id;
+        // A tool not offered itself is called through code mode's `exec`,
+        // which may also hold tools its description leaves out (deferred).
+        if (!offered.contains(use.name) && !nested.isEmpty()) {
+            const QJsonObject call = codeModeCall(forOfferedTools(scripted, nested), callId);
+            outputBytes += call.value(QStringLiteral("input")).toString().toUtf8().size();
+            output.append(call);
+            continue;
+        }
         const QByteArray arguments = QJsonDocument(use.input).toJson(QJsonDocument::Compact);
         outputBytes += arguments.size();
-        QJsonObject call{
-            {QStringLiteral("type"), QStringLiteral("function_call")},
-            {QStringLiteral("id"), randomId(u"fc_")},
-            {QStringLiteral("call_id"), use.id.isEmpty() ? randomId(u"call_") : use.id},
-            {QStringLiteral("name"), use.name},
-            {QStringLiteral("arguments"), QString::fromUtf8(arguments)},
-            {QStringLiteral("status"), QStringLiteral("completed")}};
-        addNamespace(call, request);
+        QJsonObject call{{QStringLiteral("type"), QStringLiteral("function_call")},
+                         {QStringLiteral("id"), randomId(u"fc_")},
+                         {QStringLiteral("call_id"), callId},
+                         {QStringLiteral("name"), use.name},
+                         {QStringLiteral("arguments"), QString::fromUtf8(arguments)},
+                         {QStringLiteral("status"), QStringLiteral("completed")}};
+        addNamespace(call, tools);
         output.append(call);
     }
     const qint64 input = step.inputTokens.value_or(roughTokens(requestBytes));

@@ -24,9 +24,9 @@ void requireGateway(const TurnSpec &spec, const char *agent)
 }
 
 // Codex 0.171.0's config (docs/agents.md says why each line): the gateway
-// as the only model provider, the turn's tools as its only MCP server, and
+// as the only model provider, the turn's tools as its MCP server, and
 // everything that would call elsewhere off.
-std::string codexConfig(const TurnSpec &spec)
+std::string codexConfig(const TurnSpec &spec, const std::string &home)
 {
     const std::string gateway = trimmedSlash(spec.gatewayUrl);
     std::string toml;
@@ -51,6 +51,13 @@ std::string codexConfig(const TurnSpec &spec)
         toml += "shell_snapshot = false\n";
     toml += "\n[analytics]\n";
     toml += "enabled = false\n";
+    // The home holds ~/.codex/sessions, so Codex takes it for a project
+    // with its own configuration, and in an untrusted one warns on every
+    // turn that it ignores it. Trusted, it reads the home's
+    // .codex/config.toml (never its model_providers): nothing there runs
+    // outside this VM or reaches past its proxy and gateway.
+    toml += "\n[projects." + tomlString(home) + "]\n";
+    toml += "trust_level = \"trusted\"\n";
     toml += "\n[mcp_servers.arizuko]\n";
     toml += "url = " + tomlString(gateway + "/mcp") + "\n";
     toml += "bearer_token_env_var = " + tomlString(codexTokenVariable) + "\n";
@@ -98,7 +105,7 @@ KindLaunch codexLaunch(const TurnSpec &spec, const AgentKindLayout &layout)
     launch.argv.push_back(spec.prestarted ? std::string("-") : spec.prompt);
     launch.environment = {"CODEX_HOME=" + codexHome,
                           std::string(codexTokenVariable) + "=" + spec.gatewayToken};
-    launch.files = {{codexHome + "/config.toml", codexConfig(spec)}};
+    launch.files = {{codexHome + "/config.toml", codexConfig(spec, layout.home)}};
     // Sessions (rollout files) live in the home, so a later turn's fresh
     // CODEX_HOME resumes them; everything else Codex keeps is scratch.
     launch.homeDirectories = {layout.home + "/.codex/sessions"};

@@ -139,8 +139,8 @@ class CodexTurn(unittest.TestCase):
         self.assertEqual(result["tool_use_id"], use["id"])
         self.assertFalse(result["is_error"])
         # The guest's own output: its kernel and the file it just listed.
-        # (Codex's shell sets LC_ALL=C.UTF-8, which the guest's static bash
-        # warns it cannot load, before the command's own lines.)
+        # (Codex's shell sets LC_ALL=C.UTF-8: an image without that locale
+        # had the static bash warn of it before the command's own lines.)
         self.assertRegex(result["content"], r"(?m)^Linux 6\.")
         self.assertIn("note.txt", result["content"])
         self.assertEqual(events[4]["json"]["text"], "The note is written.")

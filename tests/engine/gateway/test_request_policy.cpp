@@ -132,7 +132,8 @@ private slots:
         QTest::newRow("responses") << ModelCall::Responses << responses() << QByteArray();
         // Whatever the real agents sent, as recorded (tests/engine/gateway/requests).
         for (const QString &name :
-             {QStringLiteral("claude-code"), QStringLiteral("pi"), QStringLiteral("codex")}) {
+             {QStringLiteral("claude-code"), QStringLiteral("pi"), QStringLiteral("codex"),
+              QStringLiteral("codex-default-model")}) {
             QFile recorded(QStringLiteral(REQUESTS_DIR "/%1.json").arg(name));
             if (!recorded.open(QIODevice::ReadOnly))
                 continue;
@@ -303,6 +304,19 @@ private slots:
                                          R"({"type":"mcp","server_label":"x",)"
                                          "\"server_url\":\"https://evil.example/mcp\"}")
                                   << QByteArray() << "tools[0].type: mcp";
+        // Codex's code mode offers tools in the input: checked the same.
+        QTest::newRow("mcp tool in additional_tools")
+            << r
+            << responsesWithItem(R"({"type":"additional_tools","role":"developer","tools":[)"
+                                 R"({"type":"mcp","server_label":"x",)"
+                                 "\"server_url\":\"https://evil.example/mcp\"}]}")
+            << QByteArray() << "input[0].tools[0].type: mcp";
+        QTest::newRow("web_search tool in additional_tools, folder default")
+            << r
+            << responsesWithItem(R"({"type":"additional_tools","role":"developer","tools":[)"
+                                 R"({"type":"namespace","name":"functions","tools":[]},)"
+                                 R"({"type":"web_search"}]})")
+            << QByteArray() << "input[0].tools[1].type: web_search";
         QTest::newRow("file_search tool")
             << r << responsesWithTool(R"({"type":"file_search","vector_store_ids":["vs_1"]})")
             << QByteArray() << "tools[0].type: file_search";
@@ -450,6 +464,28 @@ private slots:
         const RequestVerdict responsesWider = responsesSearch(
             R"({"type":"web_search","filters":{"allowed_domains":["evil.example"]}})", on);
         QCOMPARE(responsesWider.field, QStringLiteral("tools[0].filters.allowed_domains"));
+        // Offered in an additional_tools item (Codex's code mode): the same,
+        // and what goes on is the filtered tool.
+        const RequestVerdict inInput = checkModelRequest(
+            ModelCall::Responses, {},
+            responsesWithItem(
+                R"({"type":"additional_tools","role":"developer","tools":[{"type":"web_search"}]})"),
+            on);
+        QVERIFY2(inInput.allowed(), qPrintable(inInput.message));
+        QCOMPARE(forwarded(inInput)
+                     .value(QStringLiteral("input"))
+                     .toArray()
+                     .first()
+                     .toObject()
+                     .value(QStringLiteral("tools"))
+                     .toArray()
+                     .first()
+                     .toObject()
+                     .value(QStringLiteral("filters"))
+                     .toObject()
+                     .value(QStringLiteral("allowed_domains"))
+                     .toArray(),
+                 folderDomains);
         // A folder that allows no domain allows no search.
         RequestPolicy empty;
         empty.webSearch = true;

@@ -99,6 +99,43 @@ QByteArray responsesRequest(const QJsonArray &input, bool stream = false)
         .toJson(QJsonDocument::Compact);
 }
 
+// A request of Codex 0.171.0's default model (gpt-6.2-sol), in its code
+// mode: no `tools`, but an `additional_tools` item whose plain namespace
+// holds the freeform `exec`, its description declaring the nested tools
+// (as recorded, trimmed: tests/engine/gateway/requests/codex-default-model.json).
+QByteArray codeModeRequest(const QJsonArray &conversation, bool stream = false)
+{
+    const QString description = QStringLiteral(
+        "Run JavaScript code to orchestrate/compose tool calls\n"
+        "### `apply_patch`\nexec tool declaration:\n```ts\n"
+        "declare const tools: { apply_patch(input: string): Promise<unknown>; };\n```\n"
+        "### `exec_command`\nexec tool declaration:\n```ts\n"
+        "declare const tools: { exec_command(args: {\n  cmd: string;\n}): Promise<{}>; };\n```");
+    const QJsonObject exec{{QStringLiteral("type"), QStringLiteral("custom")},
+                           {QStringLiteral("name"), QStringLiteral("exec")},
+                           {QStringLiteral("description"), description}};
+    const QJsonObject wait{{QStringLiteral("type"), QStringLiteral("function")},
+                           {QStringLiteral("name"), QStringLiteral("wait")}};
+    QJsonArray input{
+        QJsonObject{{QStringLiteral("type"), QStringLiteral("additional_tools")},
+                    {QStringLiteral("role"), QStringLiteral("developer")},
+                    {QStringLiteral("tools"),
+                     QJsonArray{QJsonObject{{QStringLiteral("type"), QStringLiteral("namespace")},
+                                            {QStringLiteral("name"), QStringLiteral("functions")},
+                                            {QStringLiteral("tools"), QJsonArray{exec, wait}}}}}}};
+    for (const QJsonValue &item : conversation)
+        input.append(item);
+    return QJsonDocument(QJsonObject{{QStringLiteral("model"), QStringLiteral("gpt-6.2-sol")},
+                                     {QStringLiteral("stream"), stream},
+                                     {QStringLiteral("input"), input}})
+        .toJson(QJsonDocument::Compact);
+}
+
+QJsonArray outputOf(const ScriptedReply &reply)
+{
+    return QJsonDocument::fromJson(reply.body).object().value(QStringLiteral("output")).toArray();
+}
+
 ScriptedModel loaded()
 {
     auto model = ScriptedModel::load(script, {{QStringLiteral("WHO"), QStringLiteral("me")}});
@@ -515,6 +552,79 @@ private slots:
         QCOMPARE(call.value(QStringLiteral("name")).toString(), QStringLiteral("send_message"));
         QCOMPARE(call.value(QStringLiteral("namespace")).toString(),
                  QStringLiteral("mcp__arizuko"));
+    }
+
+    void codeModeRunsTheShellThroughExec()
+    {
+        const ScriptedModel model = loaded();
+        const QJsonObject prompt = inputMessage(QStringLiteral("user"), QStringLiteral("hello"));
+        const QJsonArray output =
+            outputOf(model.reply("POST", "/v1/responses", codeModeRequest({prompt})));
+        QCOMPARE(output.size(), 2);
+        const QJsonObject call = output.at(1).toObject();
+        QCOMPARE(call.value(QStringLiteral("type")).toString(), QStringLiteral("custom_tool_call"));
+        // Called by its bare name: "functions" is the plain namespace.
+        QCOMPARE(call.value(QStringLiteral("name")).toString(), QStringLiteral("exec"));
+        QVERIFY(!call.contains(QStringLiteral("namespace")));
+        QCOMPARE(call.value(QStringLiteral("call_id")).toString(), QStringLiteral("toolu_1"));
+        QCOMPARE(call.value(QStringLiteral("input")).toString(),
+                 QStringLiteral(R"(text(await tools.exec_command({"cmd":"uname -a"}));)"));
+
+        // Its output answered, the script goes on.
+        const QJsonObject output1{
+            {QStringLiteral("type"), QStringLiteral("custom_tool_call_output")},
+            {QStringLiteral("call_id"), QStringLiteral("toolu_1")},
+            {QStringLiteral("output"), QStringLiteral("Linux")}};
+        const QJsonArray next = outputOf(model.reply(
+            "POST", "/v1/responses", codeModeRequest({prompt, output.at(0), call, output1})));
+        QCOMPARE(next.size(), 1);
+        QCOMPARE(next.at(0)
+                     .toObject()
+                     .value(QStringLiteral("content"))
+                     .toArray()
+                     .at(0)
+                     .toObject()
+                     .value(QStringLiteral("text"))
+                     .toString(),
+                 QStringLiteral("Done: me."));
+    }
+
+    void codeModeStreamsTheExecInput()
+    {
+        const ScriptedModel model = loaded();
+        const ScriptedReply reply = model.reply(
+            "POST", "/v1/responses",
+            codeModeRequest({inputMessage(QStringLiteral("user"), QStringLiteral("hello"))}, true));
+        SseReader reader;
+        QList<QByteArray> names;
+        QString input;
+        for (const QByteArray &bytes : reply.events) {
+            for (const SseEvent &event : reader.feed(bytes)) {
+                names.append(event.name);
+                if (event.name == "response.custom_tool_call_input.done")
+                    input = QJsonDocument::fromJson(event.data)
+                                .object()
+                                .value(QStringLiteral("input"))
+                                .toString();
+            }
+        }
+        QVERIFY(names.contains("response.custom_tool_call_input.delta"));
+        QVERIFY(!names.contains("response.function_call_arguments.done"));
+        QCOMPARE(input, QStringLiteral(R"(text(await tools.exec_command({"cmd":"uname -a"}));)"));
+    }
+
+    void codeModeCallsAnMcpToolThroughExec()
+    {
+        // An MCP tool Codex's exec may hold without declaring it (deferred).
+        auto model = ScriptedModel::load(
+            R"({"exchanges": [{"prompt": "*", "steps": [{"tool_use": {
+                    "name": "mcp__arizuko__send_message", "input": {"text": "hi"}}}]}]})");
+        QVERIFY(model);
+        const QJsonArray output = outputOf(model->reply(
+            "POST", "/v1/responses",
+            codeModeRequest({inputMessage(QStringLiteral("user"), QStringLiteral("go"))})));
+        QCOMPARE(output.at(0).toObject().value(QStringLiteral("input")).toString(),
+                 QStringLiteral(R"(text(await tools.mcp__arizuko__send_message({"text":"hi"}));)"));
     }
 
     void responsesErrorsAreOpenAIShaped()

@@ -62,7 +62,9 @@ TEST(CodexLaunch, ExecJsonAgainstTheGatewayWithEverythingElseOff)
           "web_search = \"disabled\"\n", "plugins = false\n",
           "unbounded_connection_retries = false\n", "[analytics]\nenabled = false\n",
           "url = \"http://10.213.0.1:8080/mcp\"\n",
-          "bearer_token_env_var = \"ARIZUKO_GATEWAY_TOKEN\"\n"})
+          "bearer_token_env_var = \"ARIZUKO_GATEWAY_TOKEN\"\n",
+          // No warning of the home's .codex on every turn.
+          "[projects.\"/home/agent\"]\ntrust_level = \"trusted\"\n"})
         EXPECT_NE(config.find(line), std::string::npos) << line;
     // The token is passed by name, never written into a file.
     EXPECT_EQ(config.find("turn-token"), std::string::npos);
