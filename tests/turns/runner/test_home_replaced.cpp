@@ -220,7 +220,7 @@ void runRefusedTurn(TurnRunner &runner, QString &name, const QString &gotAVm)
                      });
     // What it got is asserted below.
     static_cast<void>(
-        QTest::qWaitFor([&outcome] { return outcome.ended || outcome.reachedTheVm(); }, 240000));
+        QTest::qWaitFor([&outcome] { return outcome.ended || outcome.reachedTheVm(); }, 20000));
     QCOMPARE(replacements.loadAcquire(), 1);
     QCOMPARE(replacementFailures.loadAcquire(), 0);
     QVERIFY2(!outcome.reachedTheVm(),
@@ -318,7 +318,7 @@ private slots:
         (*runner)->prepareSpare(folder);
         const QString spare = (*runner)->spareName();
         QVERIFY(!spare.isEmpty());
-        QVERIFY2(!ready.isEmpty() || ready.wait(240000),
+        QVERIFY2(!ready.isEmpty() || ready.wait(20000),
                  qPrintable(QStringLiteral("the spare did not boot: %1")
                                 .arg(discarded.isEmpty() ? QString()
                                                          : discarded.first().value(1).toString())));
