@@ -144,10 +144,6 @@ Result<void> LibvirtGuestMachine::prepare()
                                     : QStringLiteral("turns.image-missing"),
             QStringLiteral("the guest image in %1 cannot be used (%2); %3")
                 .arg(image.directory, host::guestImageFault(image), host::guestImageBuildHint()));
-    // Right before the VM is made: the home is still the directory the plan
-    // resolved, reached through no link (docs/security-model.md).
-    if (const Result<void> home = checkTurnHome(m_environment.store.dataDir(), m_spec.home); !home)
-        return home.error();
     if (!QDir().mkpath(m_spec.directory))
         return makeError(QStringLiteral("turns.files"),
                          QStringLiteral("cannot create the directory %1").arg(m_spec.directory));
@@ -246,6 +242,15 @@ void LibvirtGuestMachine::onProxyHealthy()
 
 void LibvirtGuestMachine::createDomain()
 {
+    // Right before the domain is made (libvirt and QEMU open the share by
+    // its path; in classic mode the network and the proxy took seconds
+    // since prepare()): the home is still the directory the plan resolved,
+    // reached through no link (docs/security-model.md).
+    if (const Result<void> home = checkTurnHome(m_environment.store.dataDir(), m_spec.home);
+        !home) {
+        fail(home.error());
+        return;
+    }
     setState(State::Booting);
     emit booting();
     if (m_domainSpec.filterMode == libvirt::FilterMode::Pretap)

@@ -2,7 +2,8 @@
 
 // The folder home a turn's VM shares read-write: resolved when the turn is
 // planned, and checked again right before a VM is created (a turn's or a
-// spare's), so the VM gets the directory the plan named or nothing.
+// spare's) and before a turn is handed to a spare, so the VM gets the
+// directory the plan named or nothing.
 
 #include "core/result.h"
 #include "store/data_subdirectory.h"

@@ -19,6 +19,7 @@
 #include "turns/guest_channel.h"
 #include "turns/libvirt_guest_machine.h"
 #include "turns/model_provider.h"
+#include "turns/turn_home.h"
 
 #include <QUuid>
 #include <QtConcurrent>
@@ -673,6 +674,17 @@ void TurnRunner::startInSpare(Turn &turn, const Result<TurnPlan> &turnPlan)
     if (stale.isEmpty() && !m_spares->connectionAlive())
         stale = QStringLiteral("libvirtd closed the connection the spare was made on");
     if (turnPlan && stale.isEmpty()) {
+        // Right before the turn is handed to the spare: the directory its
+        // VM shares (opened when the spare booted) is still the folder's
+        // home, at its place and reached through no link. A home replaced
+        // after the plan was resolved matches the basis but not this.
+        if (const Result<void> home = checkTurnHome(m_store.dataDir(), m_spares->basis()->home);
+            !home) {
+            turn.recordSpareSkipped(m_spares->spareName(), home.error().message);
+            discardSpare(home.error().message);
+            turn.start(home.error());
+            return;
+        }
         TurnPlan warm = *turnPlan;
         QString refusal;
         if (const auto &agent = m_spares->basis()->agent) {
