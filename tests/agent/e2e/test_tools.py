@@ -23,9 +23,11 @@ MODEL = "claude-sonnet-4-5"
 # The model's replies for the second and third call are held until the test
 # has changed the grant from another process and releases them.
 REVOKED, REGRANTED = "revoked", "regranted"
-# What the grants must refuse: called from inside a guest, as a command turn,
-# straight on /mcp with the turn's own token (no Claude Code in between to
-# refuse a tool it was not offered).
+# What the grants must refuse: called from inside a guest, by a shell command
+# the agent runs, straight on /mcp with the turn's own token from the agent's
+# environment (no Claude Code in between to refuse a tool it was not
+# offered). It runs in lab's last turn, which the test needs anyway: a turn
+# of its own would cost a VM boot for this one call.
 UNGRANTED_CALL = (
     'wget -Y off -q -O - --header "Authorization: Bearer $ANTHROPIC_API_KEY" '
     '--header "Content-Type: application/json" --header "Accept: application/json, text/event-stream" '
@@ -60,7 +62,9 @@ SCRIPT = {
             {"text": "Both are queued."}]},
         {"prompt": "parent, what is the answer", "steps": [{"text": "The answer is 42."}]},
         {"prompt": "what did you observe", "steps": [{"text": "I saw the observed messages."}]},
-        {"prompt": "observe after the revoke", "steps": [{"text": "Nothing was observed."}]},
+        {"prompt": "observe after the revoke", "steps": [
+            {"tool_use": {"name": "Bash", "input": {"command": UNGRANTED_CALL}}},
+            {"text": "Nothing was observed."}]},
         {"prompt": "chain one level further", "steps": [
             {"tool_use": {"name": "mcp__arizuko__delegate_group",
                           "input": {"folder": "corp/eng/sre/deep", "prompt": "too deep"}}},
@@ -79,7 +83,6 @@ class Tools(unittest.TestCase):
         for folder in ("corp", "corp/eng", "corp/eng/sre", "corp/eng/sre/deep", "lab"):
             cls.engine.add_folder(folder)
         cls.live = cls.live_grants_turn()
-        cls.ungranted = cls.ungranted_call_from_the_guest()
         cls.chain = cls.delegation_turns()
         cls.observed = cls.observing_turn()
         cls.revoked = cls.turn_after_the_observe_grant_is_revoked()
@@ -133,14 +136,6 @@ class Tools(unittest.TestCase):
         name = h.turn_name_from(stderr)
         return {"returncode": process.returncode, "stdout": stdout, "stderr": stderr, "name": name,
                 "events": cls.engine.events(name), "first_grant": first, "changes": changes}
-
-    @classmethod
-    def ungranted_call_from_the_guest(cls):
-        """A command turn of lab calls network_allow on its gateway's /mcp
-        with its own token: lab holds no mcp:network_allow grant."""
-        result = cls.engine.run("run", "--topic", "probe", "--agent", "command", "lab", UNGRANTED_CALL,
-                                timeout=600)
-        return {"result": result, "name": h.turn_name_from(result.stderr)}
 
     @classmethod
     def delegation_turns(cls):
@@ -215,15 +210,23 @@ class Tools(unittest.TestCase):
         self.assertNotIn("network_allow", [e["tool"] for e in self.tool_events(self.live["name"])])
 
     def test_an_ungranted_tool_called_from_the_guest_is_refused_by_the_grants(self):
-        result = self.ungranted["result"]
+        """lab's last turn runs UNGRANTED_CALL as a shell command: lab holds
+        no mcp:network_allow grant."""
+        result = self.revoked["result"]
         self.assertEqual(result.returncode, 0, result.stderr)
-        reply = json.loads(result.stdout.strip().splitlines()[-1])
+        events = agent_kinds(self.engine.events(self.revoked["name"]))
+        use = [e["json"] for e in events if e["kind"] == "tool_use"]
+        self.assertEqual([(u["name"], u["input"]["command"]) for u in use], [("Bash", UNGRANTED_CALL)])
+        shell = [e["json"] for e in events if e["kind"] == "tool_result"]
+        self.assertEqual(len(shell), 1, shell)
+        self.assertFalse(shell[0]["is_error"], shell[0])
+        reply = json.loads(shell[0]["content"].strip().splitlines()[-1])
         self.assertEqual(reply.get("id"), 7, reply)
         self.assertTrue(reply["result"]["isError"], reply)
         text = reply["result"]["content"][0]["text"]
         self.assertIn("refused by the grants of lab", text)
         # The host decided it: the turn's tool event and its audit row.
-        decided = [(e["tool"], e["allowed"]) for e in self.tool_events(self.ungranted["name"])]
+        decided = [(e["tool"], e["allowed"]) for e in self.tool_events(self.revoked["name"])]
         self.assertEqual(decided, [("network_allow", False)])
         with self.engine.database() as db:
             audited = [(r[0], json.loads(r[1])) for r in db.execute(
