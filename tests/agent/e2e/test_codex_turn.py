@@ -3,9 +3,10 @@ upstream over the OpenAI Responses API: the transcript and the file it
 wrote, a second turn that resumes the thread, a fork that continues from a
 copy under its own id, the OpenAI key (a canary) that never enters the
 guest, a refused key and a dropped stream that end the turn at once, the
-host's tools over /mcp decided by the folder's grants, and Codex's own
-calls home, which the folder's empty allowlist refuses while the turn
-still succeeds."""
+host's tools over /mcp decided by the folder's grants, and calls home
+through the proxy (Codex makes none of its own today; its shell's, with
+Codex's proxy settings, stands in), which the folder's empty allowlist
+refuses while the turn still succeeds."""
 
 import json
 import os
@@ -21,6 +22,8 @@ from agent_harness import (h, ScriptedUpstream, new_canary, engine_with_upstream
                            credential_places)
 
 REVOKED = "revoked"
+# A call home, asked for through the proxy by the tools turn's shell.
+CALLS_HOME = "chatgpt.com"
 # The note's "Bash" call becomes the shell tool Codex offers (exec_command {cmd}).
 NOTE_COMMAND, NOTE_EXCHANGES = note_exchanges("codex")
 SCRIPT = {
@@ -39,6 +42,8 @@ SCRIPT = {
                           "input": {"text": "hello from codex"}}},
             {"hold": REVOKED,
              "tool_use": {"name": "mcp__arizuko__network_allow", "input": {"host": "evil.example"}}},
+            {"tool_use": {"name": "Bash", "input": {
+                "command": f"timeout 15 wget -q -O - http://{CALLS_HOME}/; echo called-home"}}},
             {"text": "Tools done."}]},
     ],
 }
@@ -232,13 +237,22 @@ class CodexTurn(unittest.TestCase):
 
     def test_calls_home_never_leave_and_the_turn_still_succeeds(self):
         # corp allows no host at all: the gateway (reached directly, never
-        # through the proxy) is all the turn can reach.
+        # through the proxy) is all the turn can reach. Codex (plugins,
+        # analytics and its update check off) asks the proxy for nothing
+        # itself today, so "nothing left" would hold of an empty record:
+        # the tools turn's call home, through the proxy settings Codex
+        # hands its shell, must be in it, refused.
         self.assertEqual(self.first["turn"]["state"], "done")
         decisions = [e["json"] for turn in (self.first, self.second, self.third, self.tools)
                      for e in turn["events"]
                      if e["kind"] == "network" and e["json"].get("event") == "decision"]
         tried = sorted({(d["host"], d["decision"]) for d in decisions})
         print(f"\nwhat Codex tried through the proxy: {tried or 'nothing'}", file=sys.stderr)
+        # Refused, not merely absent: Codex did call home, and the proxy
+        # refused it by the folder's allowlist.
+        self.assertIn((CALLS_HOME, "deny"), tried)
+        self.assertEqual({d["reason"] for d in decisions if d["host"] == CALLS_HOME},
+                         {"host-not-allowed"}, decisions)
         self.assertEqual([d for d in decisions if d["decision"] != "deny"], [])
 
     def test_the_upstream_got_the_real_key_and_never_the_turn_token(self):

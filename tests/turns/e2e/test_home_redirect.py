@@ -6,11 +6,13 @@ link to any host directory, and the child's next VM was given that
 directory read-write. Here a real command turn in corp does that, for
 corp/eng (the link at the home itself) and for corp/ops/sre (the link one
 level higher, at corp/ops). Then a command turn and a Claude Code turn (the
-offline demo model) run in each child: each gets its own home, or fails
-saying why, and the host directories are neither read nor written.
+offline demo model, scripted to do what the command does through its Bash
+tool) run in each child: each gets its own home, or fails saying why, and
+the host directories are neither read nor written.
 docs/security-model.md, "Folder homes"."""
 
 import hashlib
+import json
 import os
 import pathlib
 import sys
@@ -23,6 +25,19 @@ CANARY = "CANARY-host-directory-5d2b9e"
 
 CHILD_COMMAND = (f"ls -la $HOME; cat $HOME/canary.txt; cat $HOME/sre/canary.txt; "
                  f"echo written-by-the-child > $HOME/child-wrote.txt; echo child-done")
+# The Claude Code turn tries the same reads with its Bash tool: "never read"
+# means something only for a turn that tried.
+CLAUDE_COMMAND = CHILD_COMMAND.replace("child-wrote.txt", "claude-wrote.txt").replace(
+    "child-done", "claude-done")
+# What each child turn prints once its reads ran.
+DONE = {"command": "child-done", "claude": "claude-done"}
+CLAUDE_SCRIPT = {
+    "name": "home-redirect",
+    "exchanges": [{"prompt": "*", "steps": [
+        {"text": "reading", "tool_use": {"name": "Bash", "input": {
+            "command": CLAUDE_COMMAND, "description": "Read the home's canaries"}}},
+        {"text": "read"}]}],
+}
 
 
 def fingerprint(directory):
@@ -74,11 +89,13 @@ class HomeRedirect(unittest.TestCase):
         cls.swap = engine.run("run", "--agent", "command", "corp", swap + "; ls -la $HOME",
                               timeout=600)
 
+        script = host / "claude-script.json"
+        script.write_text(json.dumps(CLAUDE_SCRIPT))
         cls.turns = {}
         for folder in ("corp/eng", "corp/ops/sre"):
             command = engine.run("run", "--agent", "command", folder, CHILD_COMMAND, timeout=600)
-            claude = engine.run("run", "--model-provider", "demo", folder, "Show me what you can do",
-                                timeout=600)
+            claude = engine.run("run", "--model-provider", "demo", "--model-script", str(script),
+                                folder, "Read the canaries", timeout=600)
             cls.turns[folder] = {"command": command, "claude": claude}
 
     @classmethod
@@ -105,11 +122,17 @@ class HomeRedirect(unittest.TestCase):
     def test_the_canary_is_never_read(self):
         for folder, results in self.turns.items():
             for kind, result in results.items():
-                _, events = self.turn_of(result)
+                turn, events = self.turn_of(result)
                 seen = [line for line in result.stdout.splitlines() + [str(e["json"]) for e in events]
                         if CANARY in line]
                 with self.subTest(folder=folder, kind=kind):
                     self.assertEqual(seen, [], f"the {kind} turn of {folder} read the host's canary")
+                    if turn["state"] == "failed":
+                        continue
+                    # It tried: its reads ran and found no canary in its home.
+                    tried = result.stdout + "".join(str(e["json"]) for e in events)
+                    self.assertIn(DONE[kind], tried, (result.stderr, events))
+                    self.assertRegex(tried, r"canary\.txt'?: No such file or directory")
 
     def test_each_child_turn_gets_its_own_home_or_fails_saying_why(self):
         corp = self.engine.home("corp")
@@ -129,7 +152,8 @@ class HomeRedirect(unittest.TestCase):
                         self.assertEqual((home / "child-wrote.txt").read_text(),
                                          "written-by-the-child\n")
                     else:
-                        self.assertIn("demo model", (home / "demo-note.txt").read_text())
+                        self.assertEqual((home / "claude-wrote.txt").read_text(),
+                                         "written-by-the-child\n")
 
 
 if __name__ == "__main__":

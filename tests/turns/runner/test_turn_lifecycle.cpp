@@ -3,13 +3,16 @@
 // is ready (the VM up, the proxy healthy, the filter in force) and the
 // turn's gateway listens; a cancel in any phase ends the turn once and
 // stops its machine; a failed write of the turn's events fails the turn
-// with the reason; a second start is refused.
+// with the reason; a second start is refused. A spare's gateway serves no
+// model until a turn takes the spare.
 
 #include "fake_guest_machine.h"
 #include "folders/folders.h"
 #include "folders/topics.h"
+#include "gateway/scripted_model.h"
 #include "history/home_history.h"
 #include "history/turn_history_recorder.h"
+#include "http_test_client.h"
 #include "store/store.h"
 #include "store/timestamp.h"
 #include "turns/spare_pool.h"
@@ -18,6 +21,7 @@
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QSqlQuery>
+#include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUuid>
@@ -80,6 +84,15 @@ struct Bench
     }
 
     FakeGuestMachine &machine() { return *machines.value(0); }
+    // A port the spec and `prestart` name can be reached on (with port 0
+    // the gateway listens on one they do not name).
+    void listenOnAFreePort()
+    {
+        QTcpServer probe;
+        if (!probe.listen(QHostAddress::LocalHost))
+            qFatal("no free port on loopback");
+        environment->settings.gatewayPort = probe.serverPort();
+    }
     void settle() { QTest::qWait(20); }
     QStringList storedKinds()
     {
@@ -291,6 +304,70 @@ private slots:
         bench.turn->startWarm(TurnPlan{}, {}, QString());
         QCOMPARE(bench.turn->state(), TurnState::Preparing);
         QCOMPARE(bench.machines.size(), 1);
+    }
+
+    // The spare's gateway listens from the spare's network on (its started
+    // agent connects to the tools at its start), but before a turn takes
+    // the spare it serves no model: a model request from the spare's
+    // guest, with the right token, is refused with 503 and recorded; the
+    // turn that takes the spare gets the record, and the same request is
+    // then served.
+    void aSparesGatewayServesTheModelOnlyOnceATurnTakesIt()
+    {
+        Bench bench;
+        bench.listenOnAFreePort();
+        SparePool pool(*bench.environment);
+        SpareBasis basis;
+        basis.folder = QStringLiteral("corp");
+        basis.agent = PrestartedAgent{AgentKind::Claude, {}, QStringLiteral("spare-session")};
+        pool.boot(basis);
+        FakeGuestMachine &machine = bench.machine();
+        machine.reachNetwork();
+        machine.beginBoot();
+        machine.becomeReady();
+        QVERIFY(pool.isReady());
+        QCOMPARE(machine.sent.size(), 1); // the prestart, with the gateway's address and token
+        const QJsonObject prestart = machine.sent.first();
+        const QUrl gatewayUrl(prestart.value(QStringLiteral("gateway_url")).toString());
+        const QByteArray token =
+            prestart.value(QStringLiteral("gateway_token")).toString().toLatin1();
+        QCOMPARE(token.size(), 48);
+
+        using namespace gateway::testing;
+        ClientRequest request;
+        request.headers = {{"x-api-key", token},
+                           {"anthropic-version", "2023-06-01"},
+                           {"Content-Type", "application/json"}};
+        request.body = messagesBody(QStringLiteral("hi"));
+        const QHostAddress host(gatewayUrl.host());
+        const auto subnet = *machine.subnet();
+        const QHostAddress guest(subnet.guestAddress());
+        const quint16 port = quint16(gatewayUrl.port());
+        const ClientReply early = sendRequest(host, port, request, guest);
+        QCOMPARE(early.status, 503);
+        QVERIFY2(early.body.contains("no turn has started on this gateway yet"), early.body);
+
+        TurnPlan plan;
+        auto script = gateway::ScriptedModel::load(
+            R"({"name": "taken", "exchanges": [{"prompt": "*", "steps": [{"text": "served"}]}]})");
+        QVERIFY(script);
+        plan.model.script = std::make_shared<const gateway::ScriptedModel>(std::move(*script));
+        bench.turn->startWarm(plan, pool.adopt(), QStringLiteral("the turn runs a command"));
+        QTRY_VERIFY(bench.storedKinds().contains(QStringLiteral("gateway")));
+        QJsonObject refusal;
+        const auto events = bench.records->events(bench.turn->id());
+        for (const TurnEventRecord &event : events.value())
+            if (event.kind == u"gateway")
+                refusal = event.json;
+        QCOMPARE(refusal.value(QStringLiteral("reason")).toString(), QStringLiteral("not-started"));
+        QCOMPARE(refusal.value(QStringLiteral("status")).toInt(), 503);
+        QCOMPARE(refusal.value(QStringLiteral("path")).toString(), QStringLiteral("/v1/messages"));
+
+        // Taken: the turn's model (a scripted demo here) is served on the
+        // same gateway, to the same token.
+        const ClientReply served = sendRequest(host, port, request, guest);
+        QCOMPARE(served.status, 200);
+        QVERIFY2(served.body.contains("served"), served.body);
     }
 
     void aWarmTurnRechecksItsMachineBeforeTheSpec()
