@@ -283,9 +283,11 @@ class Prestart(unittest.TestCase):
                         sorted(str(p) for p in self.home.rglob("*")))
         self.assertEqual(self.stored_session("first"), session)
 
-        # Codex loads the project's .codex/config.toml before it reads its
-        # prompt: the next spare's Codex is not used.
-        (self.home / ".codex" / "config.toml").write_text('model = "other"\n')
+        # Codex loads the project's .codex/config.toml (the home is a trusted
+        # project: docs/agents.md) before it reads its prompt: the next
+        # spare's Codex is not used. The file names the turn's own model, so
+        # the Codex launched instead still reaches the scripted model.
+        (self.home / ".codex" / "config.toml").write_text(f'model = "{CODEX_MODEL}"\n')
         self.driver.expect("spare-ready", 240, folder="corp")
         _, fell_back = self.run_turn("codex", "second", "codex probe")
         self.assertEqual(first(fell_back, "prestart"), {
