@@ -39,6 +39,12 @@ QString agentsOf(const host::GuestImageStatus &status)
     return agents.join(QStringLiteral(", "));
 }
 
+// When its manifest says it was built, or empty.
+QString builtAtOf(const host::GuestImageStatus &status)
+{
+    return status.builtAt.isValid() ? status.builtAt.toUTC().toString(Qt::ISODate) : QString();
+}
+
 QJsonObject toJson(const host::GuestImageStatus &status, const QString &guestProgram)
 {
     QJsonArray agents;
@@ -54,9 +60,8 @@ QJsonObject toJson(const host::GuestImageStatus &status, const QString &guestPro
         {QStringLiteral("missing"), QJsonArray::fromStringList(status.missing)},
         {QStringLiteral("guest_program"), guestProgram},
         {QStringLiteral("bytes"), status.bytes},
-        {QStringLiteral("built_at"), status.builtAt.isValid()
-                                         ? QJsonValue(status.builtAt.toUTC().toString(Qt::ISODate))
-                                         : QJsonValue()},
+        {QStringLiteral("built_at"),
+         status.builtAt.isValid() ? QJsonValue(builtAtOf(status)) : QJsonValue()},
         {QStringLiteral("agents"), agents},
         {QStringLiteral("hint"), status.present ? QString() : host::guestImageBuildHint()},
     };
@@ -81,16 +86,13 @@ Exit printStatus(Context &context, const host::GuestImageStatus &status)
                                                       : guestProgram},
                 {QStringLiteral("size"),
                  status.bytes > 0 ? QLocale::c().formattedDataSize(status.bytes) : none},
-                {QStringLiteral("built"),
-                 status.builtAt.isValid() ? status.builtAt.toUTC().toString(Qt::ISODate) : none},
+                {QStringLiteral("built"), status.builtAt.isValid() ? builtAtOf(status) : none},
                 {QStringLiteral("agents"), status.agents.isEmpty() ? none : agentsOf(status)},
             });
     }
     if (status.present)
         return Exit::Ok;
-    return context.failure(
-        QStringLiteral("the guest image in %1 cannot be used (%2); %3")
-            .arg(status.directory, host::guestImageFault(status), host::guestImageBuildHint()));
+    return context.failure(host::guestImageUnusable(status));
 }
 
 Exit runImageStatus(Context &context, const QStringList &arguments)

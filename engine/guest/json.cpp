@@ -23,8 +23,9 @@ constexpr std::size_t maxDepth = 64;
 
 using Nlohmann = nlohmann::json;
 
-// Builds Values from nlohmann's events. An open container is a Value on the
-// stack; an object's member waits for its value under the key last read.
+// Builds Values from nlohmann's events, each in its place: an open
+// container lives in its parent (or is the root) and the stack points to
+// it; an object's member waits for its value under the key last read.
 class ValueBuilder final : public nlohmann::json_sax<Nlohmann>
 {
 public:

@@ -183,4 +183,10 @@ QString guestImageBuildHint()
                           "button of Arizuko Desktop's first-run guide and settings)");
 }
 
+QString guestImageUnusable(const GuestImageStatus &status)
+{
+    return QStringLiteral("the guest image in %1 cannot be used (%2); %3")
+        .arg(status.directory, guestImageFault(status), guestImageBuildHint());
+}
+
 } // namespace arizuko::host

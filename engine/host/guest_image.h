@@ -54,4 +54,8 @@ QString guestImageFault(const GuestImageStatus &status);
 // builds it (arizukoctl image build), and the window's button.
 QString guestImageBuildHint();
 
+// "the guest image in DIR cannot be used (FAULT); HINT": the error a turn
+// and `arizukoctl image status` give for an image that cannot boot.
+QString guestImageUnusable(const GuestImageStatus &status);
+
 } // namespace arizuko::host

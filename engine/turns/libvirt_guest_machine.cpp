@@ -139,11 +139,9 @@ Result<void> LibvirtGuestMachine::prepare()
     const host::GuestImageStatus image =
         host::inspectGuestImage(m_environment.settings.guestImageDirectory);
     if (!image.present)
-        return makeError(
-            image.missing.isEmpty() ? QStringLiteral("turns.image-mismatch")
-                                    : QStringLiteral("turns.image-missing"),
-            QStringLiteral("the guest image in %1 cannot be used (%2); %3")
-                .arg(image.directory, host::guestImageFault(image), host::guestImageBuildHint()));
+        return makeError(image.missing.isEmpty() ? QStringLiteral("turns.image-mismatch")
+                                                 : QStringLiteral("turns.image-missing"),
+                         host::guestImageUnusable(image));
     if (!QDir().mkpath(m_spec.directory))
         return makeError(QStringLiteral("turns.files"),
                          QStringLiteral("cannot create the directory %1").arg(m_spec.directory));
