@@ -1,8 +1,9 @@
 #include "header_fields.hpp"
 
+#include "httpfield/field_line.h"
+
 #include <algorithm>
 #include <cctype>
-#include <cstring>
 
 namespace arizuko::egress {
 namespace {
@@ -16,11 +17,6 @@ std::string_view trimBlanks(std::string_view text)
     return text;
 }
 
-bool isFieldValueChar(unsigned char c)
-{
-    return c == '\t' || (c >= 0x20 && c != 0x7F);
-}
-
 } // namespace
 
 std::optional<size_t> findHeadEnd(std::string_view buffered)
@@ -29,17 +25,6 @@ std::optional<size_t> findHeadEnd(std::string_view buffered)
     if (blank == std::string_view::npos)
         return std::nullopt;
     return blank + 4;
-}
-
-bool isTokenChar(char c)
-{
-    return std::isalnum(static_cast<unsigned char>(c)) != 0 ||
-           std::strchr("!#$%&'*+-.^_`|~", c) != nullptr;
-}
-
-bool isToken(std::string_view text)
-{
-    return !text.empty() && std::all_of(text.begin(), text.end(), isTokenChar);
 }
 
 bool equalsIgnoringCase(std::string_view a, std::string_view b)
@@ -71,19 +56,20 @@ Expected<SplitHead> splitHead(std::string_view head)
         }
         if (line.empty())
             return Failure{"empty line inside head"};
-        if (line.front() == ' ' || line.front() == '\t')
+        const httpfield::FieldLine field = httpfield::parseFieldLine(line);
+        switch (field.error) {
+        case httpfield::FieldLineError::None:
+            break;
+        case httpfield::FieldLineError::Folded:
             return Failure{"folded header line (obs-fold) is not accepted"};
-        const size_t colon = line.find(':');
-        if (colon == std::string_view::npos)
+        case httpfield::FieldLineError::NoColon:
             return Failure{"header line without a colon"};
-        const std::string_view name = line.substr(0, colon);
-        if (!isToken(name))
+        case httpfield::FieldLineError::BadName:
             return Failure{"invalid header name"};
-        const std::string_view value = trimBlanks(line.substr(colon + 1));
-        if (!std::all_of(value.begin(), value.end(),
-                         [](char c) { return isFieldValueChar(static_cast<unsigned char>(c)); }))
+        case httpfield::FieldLineError::ControlCharacter:
             return Failure{"control character in header value"};
-        split.fields.push_back({std::string(name), std::string(value)});
+        }
+        split.fields.push_back({std::string(field.name), std::string(field.value)});
     }
     if (first || split.startLine.empty())
         return Failure{"empty start line"};

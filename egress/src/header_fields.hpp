@@ -23,7 +23,8 @@ using HeaderFields = std::vector<HeaderField>;
 // Where a head ends in `buffered` (the byte after its blank line), if it is complete.
 std::optional<size_t> findHeadEnd(std::string_view buffered);
 
-// Splits `head` (a complete head ending in CRLF CRLF) into its start line and header fields.
+// Splits `head` (a complete head ending in CRLF CRLF) into its start line and header fields, each
+// field line read by the validator the model gateway shares (httpfield/field_line.h).
 struct SplitHead
 {
     std::string_view startLine;
@@ -31,8 +32,6 @@ struct SplitHead
 };
 Expected<SplitHead> splitHead(std::string_view head);
 
-bool isTokenChar(char c);
-bool isToken(std::string_view text);
 bool equalsIgnoringCase(std::string_view a, std::string_view b);
 
 // Values of every field named `name`, in order.

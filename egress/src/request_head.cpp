@@ -1,5 +1,7 @@
 #include "request_head.hpp"
 
+#include "httpfield/field_line.h"
+
 #include <algorithm>
 #include <charconv>
 
@@ -132,7 +134,7 @@ Expected<RequestHead> parseRequestHead(std::string_view headText)
         return Failure{"request line is not METHOD SP TARGET SP VERSION"};
     const std::string_view method = line.substr(0, firstSpace);
     const std::string_view target = line.substr(firstSpace + 1, secondSpace - firstSpace - 1);
-    if (!isToken(method))
+    if (!httpfield::isToken(method))
         return Failure{"invalid method"};
     if (target.empty() || !std::all_of(target.begin(), target.end(), isVisible))
         return Failure{"invalid request target"};

@@ -1,35 +1,19 @@
 #include "gateway/http_request.h"
 
+#include "httpfield/field_line.h"
+
 namespace arizuko::gateway {
 
 namespace {
 
-bool isToken(QByteArrayView text)
+std::string_view view(QByteArrayView bytes)
 {
-    // RFC 9110 tchar: enough to refuse spaces, controls and separators.
-    static constexpr QByteArrayView extra = "!#$%&'*+-.^_`|~";
-    if (text.isEmpty())
-        return false;
-    for (const char c : text) {
-        const bool alnum =
-            (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-        if (!alnum && !extra.contains(c))
-            return false;
-    }
-    return true;
+    return {bytes.data(), size_t(bytes.size())};
 }
 
-// RFC 9110 field-value: visible characters, obs-text, spaces and tabs.
-// Anything else (CR, LF, NUL and the other controls) could end a header
-// early at a server downstream of us, or hide one inside another.
-bool isFieldValue(QByteArrayView value)
+QByteArray bytes(std::string_view text)
 {
-    for (const char c : value) {
-        const auto byte = static_cast<unsigned char>(c);
-        if ((byte < 0x20 && byte != '\t') || byte == 0x7f)
-            return false;
-    }
-    return true;
+    return QByteArray(text.data(), qsizetype(text.size()));
 }
 
 // An origin-form target ("/v1/messages?beta=true"): visible ASCII only.
@@ -166,7 +150,7 @@ HttpRequestParser::State HttpRequestParser::parseHead(QByteArrayView head)
         return result;
     }();
     const QList<QByteArray> requestLine = lines.first().toByteArray().split(' ');
-    if (requestLine.size() != 3 || !isToken(requestLine[0]))
+    if (requestLine.size() != 3 || !httpfield::isToken(view(requestLine[0])))
         return fail(400, "malformed request line");
     if (requestLine[2] != "HTTP/1.1" && requestLine[2] != "HTTP/1.0")
         return fail(505, "HTTP version not supported");
@@ -211,18 +195,19 @@ HttpRequestParser::State HttpRequestParser::parseHead(QByteArrayView head)
 
 bool HttpRequestParser::parseHeaderLine(QByteArrayView line)
 {
-    const qsizetype colon = line.indexOf(':');
-    // Obsolete line folding and nameless headers are refused, never guessed at.
-    if (colon <= 0 || !isToken(line.first(colon))) {
+    // The proxy's validator (httpfield/): obsolete line folding, nameless
+    // headers and controls in a value (which could end a header early at a
+    // server downstream of us) are refused, never guessed at.
+    const httpfield::FieldLine field = httpfield::parseFieldLine(view(line));
+    if (field.error == httpfield::FieldLineError::ControlCharacter) {
+        fail(400, "the header " + bytes(field.name).left(64) + " holds a control character");
+        return false;
+    }
+    if (!field) {
         fail(400, "malformed header line");
         return false;
     }
-    const QByteArray name = line.first(colon).toByteArray();
-    if (!isFieldValue(line.sliced(colon + 1))) {
-        fail(400, "the header " + name.left(64) + " holds a control character");
-        return false;
-    }
-    m_request.headers.append({name, line.sliced(colon + 1).trimmed().toByteArray()});
+    m_request.headers.append({bytes(field.name), bytes(field.value)});
     return true;
 }
 

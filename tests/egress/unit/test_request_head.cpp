@@ -131,6 +131,16 @@ TEST(RequestHead, RefusesMalformedHeads)
     withNul.push_back('\0');
     withNul += "y\r\n\r\n";
     EXPECT_FALSE(parse(withNul)) << "NUL in value";
+    // A NUL is no token character (the proxy's own check once took the C string's terminator
+    // for one): not in a field name, not in a method.
+    std::string nulInName = "CONNECT example.com:443 HTTP/1.1\r\nA";
+    nulInName.push_back('\0');
+    nulInName += "B: x\r\n\r\n";
+    EXPECT_FALSE(parse(nulInName)) << "NUL in a field name";
+    std::string nulInMethod = "GE";
+    nulInMethod.push_back('\0');
+    nulInMethod += "T http://e.com/ HTTP/1.1\r\n\r\n";
+    EXPECT_FALSE(parse(nulInMethod)) << "NUL in the method";
 }
 
 TEST(RequestHead, FieldValuesAreTrimmedAndKeptVerbatim)
