@@ -1,9 +1,8 @@
 #include "connectors/connector_call.h"
 
-#include <QNetworkAccessManager>
+#include "https/outbound_request.h"
+
 #include <QNetworkReply>
-#include <QNetworkRequest>
-#include <QSslConfiguration>
 
 namespace arizuko::connectors {
 
@@ -21,25 +20,12 @@ ConnectorCall::ConnectorCall(QNetworkAccessManager &network, PreparedRequest req
 void ConnectorCall::start(std::function<void(const CallFinished &finished)> done)
 {
     m_done = std::move(done);
-    QNetworkRequest request(m_request.url);
-    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute,
-                         QNetworkRequest::ManualRedirectPolicy);
-    // A folder's call never carries another's cookies or cached answers.
-    request.setAttribute(QNetworkRequest::CookieLoadControlAttribute, QNetworkRequest::Manual);
-    request.setAttribute(QNetworkRequest::CookieSaveControlAttribute, QNetworkRequest::Manual);
-    request.setAttribute(QNetworkRequest::CacheLoadControlAttribute,
-                         QNetworkRequest::AlwaysNetwork);
-    request.setAttribute(QNetworkRequest::CacheSaveControlAttribute, false);
+    https::OutboundRequest request{m_request.method, m_request.url, {}, m_request.body, m_trusted};
     for (const auto &[name, value] : std::as_const(m_request.headers))
-        request.setRawHeader(name, value);
-    if (!m_trusted.isEmpty()) {
-        QSslConfiguration tls = QSslConfiguration::defaultConfiguration();
-        tls.setCaCertificates(m_trusted);
-        request.setSslConfiguration(tls);
-    }
+        request.headers.append({name, value});
     m_clock.start();
-    m_reply = m_network.sendCustomRequest(request, m_request.method, m_request.body);
-    m_reply->setParent(this);
+    // A folder's call never carries another's cookies or cached answers.
+    m_reply = https::send(m_network, request, this);
     connect(m_reply, &QNetworkReply::metaDataChanged, this, [this] {
         const QVariant length = m_reply->header(QNetworkRequest::ContentLengthHeader);
         if (length.isValid() && length.toLongLong() > m_limits.maxResponseBytes)
@@ -76,7 +62,7 @@ void ConnectorCall::finish()
     if (!m_reply || !m_done)
         return;
     m_body += m_reply->readAll();
-    const int status = m_reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+    const int status = https::httpStatus(*m_reply);
     if (status == 0)
         return fail(makeError(
             QStringLiteral("connectors.unreachable"),

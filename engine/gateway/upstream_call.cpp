@@ -1,6 +1,7 @@
 #include "gateway/upstream_call.h"
 
 #include "gateway/api_error.h"
+#include "https/outbound_request.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -164,16 +165,16 @@ UpstreamCall::UpstreamCall(QNetworkAccessManager &network, const ProviderSetting
 void UpstreamCall::start()
 {
     const HttpRequest &request = m_exchange->request();
-    QNetworkRequest upstream(upstreamUrl(m_provider.upstream, request.path, request.query));
-    for (const HttpHeader &header : upstreamHeaders(request.headers, m_provider))
-        upstream.setRawHeader(header.first, header.second);
-    // A redirect could lead the credential to another host: never follow one.
-    upstream.setAttribute(QNetworkRequest::RedirectPolicyAttribute,
-                          QNetworkRequest::ManualRedirectPolicy);
-    // A stream stalled for this long is dead; the API pings far more often.
-    upstream.setTransferTimeout(10 * 60 * 1000);
-    m_reply = m_network.sendCustomRequest(upstream, request.method, request.body);
-    m_reply->setParent(this);
+    // A redirect could lead the credential to another host: never followed.
+    // A stream stalled for ten minutes is dead; the API pings far more often.
+    const https::OutboundRequest upstream{
+        request.method,
+        upstreamUrl(m_provider.upstream, request.path, request.query),
+        upstreamHeaders(request.headers, m_provider),
+        request.body,
+        {},
+        std::chrono::minutes(10)};
+    m_reply = https::send(m_network, upstream, this);
     connect(m_reply, &QNetworkReply::readyRead, this, &UpstreamCall::readBody);
     connect(m_reply, &QNetworkReply::finished, this, &UpstreamCall::complete);
 }
@@ -182,10 +183,10 @@ bool UpstreamCall::beginIfReady()
 {
     if (m_streaming || m_status != 0)
         return true;
-    const QVariant status = m_reply->attribute(QNetworkRequest::HttpStatusCodeAttribute);
-    if (!status.isValid())
+    const int status = https::httpStatus(*m_reply);
+    if (status == 0)
         return false;
-    m_status = status.toInt();
+    m_status = status;
     if (m_status < 200 || m_status >= 300)
         return true; // errors and redirects are answered whole, in complete()
     HttpHeaders headers;

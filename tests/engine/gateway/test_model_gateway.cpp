@@ -9,6 +9,8 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QSignalSpy>
+#include <QTcpServer>
+#include <QTcpSocket>
 #include <QTest>
 
 using namespace arizuko;
@@ -562,6 +564,38 @@ private slots:
         QTRY_COMPARE(failed.size(), 1);
         QVERIFY(failed.first().first().value<Error>().message.contains(
             QStringLiteral("could not reach")));
+    }
+
+    // An upstream that answers with a redirect to another server: the
+    // credential must never follow it there (the gateway's calls go out
+    // through https::send, which follows no redirect).
+    void aRedirectIsNeverFollowed()
+    {
+        QTcpServer redirecting;
+        QVERIFY(redirecting.listen(QHostAddress::LocalHost));
+        const QByteArray target =
+            "http://127.0.0.1:" + QByteArray::number(m_upstream->port()) + "/v1/messages";
+        connect(&redirecting, &QTcpServer::newConnection, this, [&redirecting, target] {
+            QTcpSocket *socket = redirecting.nextPendingConnection();
+            connect(socket, &QTcpSocket::readyRead, socket, [socket, target] {
+                socket->readAll();
+                socket->write("HTTP/1.1 307 Temporary Redirect\r\nLocation: " + target +
+                              "\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+                socket->disconnectFromHost();
+            });
+        });
+        const QByteArray token = newTurnToken();
+        auto served =
+            gateway(ProviderKind::AnthropicApiKey, token,
+                    QUrl(QStringLiteral("http://127.0.0.1:%1").arg(redirecting.serverPort())));
+        QSignalSpy failed(served.get(), &ModelGateway::upstreamFailed);
+        const ClientReply reply =
+            sendRequest(gatewayAddress, served->port(), messages(token, QStringLiteral("hi")));
+        QCOMPARE(reply.status, 502);
+        QTRY_COMPARE(failed.size(), 1);
+        const QString message = failed.first().first().value<Error>().message;
+        QVERIFY2(message.contains(QStringLiteral("redirect (307)")), qPrintable(message));
+        QVERIFY2(m_upstreamLog.isEmpty(), "the redirect's target got the request");
     }
 
     void demoScriptFailuresReadLikeRealOnesInTheResponsesApi()
