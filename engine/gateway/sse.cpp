@@ -18,12 +18,8 @@ QByteArray encodeSseEvent(QByteArrayView name, const QJsonObject &data)
 QList<SseEvent> SseReader::feed(QByteArrayView bytes)
 {
     QList<SseEvent> events;
-    m_pending.append(bytes);
-    qsizetype start = 0;
-    qsizetype newline;
-    while ((newline = m_pending.indexOf('\n', start)) >= 0) {
-        QByteArrayView line = QByteArrayView(m_pending).sliced(start, newline - start);
-        start = newline + 1;
+    const QByteArrayList lines = m_lines.feed(bytes);
+    for (QByteArrayView line : lines) {
         if (line.endsWith('\r'))
             line.chop(1);
         if (line.isEmpty()) {
@@ -44,9 +40,8 @@ QList<SseEvent> SseReader::feed(QByteArrayView bytes)
             m_event.data += value;
         }
     }
-    m_pending.remove(0, start);
-    if (m_pending.size() > maxLineBytes)
-        m_pending.clear();
+    if (m_lines.pendingSize() > maxLineBytes)
+        m_lines.clear();
     return events;
 }
 

@@ -3,6 +3,8 @@
 // Server-sent events as the Anthropic API streams them: writing one event,
 // and reading events back out of a byte stream cut at arbitrary places.
 
+#include "core/line_buffer.h"
+
 #include <QByteArray>
 #include <QJsonObject>
 #include <QList>
@@ -26,7 +28,7 @@ public:
     QList<SseEvent> feed(QByteArrayView bytes);
 
 private:
-    QByteArray m_pending;
+    LineBuffer m_lines;
     SseEvent m_event;
 };
 

@@ -74,36 +74,34 @@ Result<GuestImageBuilder> locateGuestImageBuilder()
 GuestImageBuild::GuestImageBuild(QObject *parent)
     : QObject(parent)
 {
-    m_process.setProcessChannelMode(QProcess::MergedChannels);
+    QProcess &child = m_child.process();
+    child.setProcessChannelMode(QProcess::MergedChannels);
     // Its own process group, so cancel reaches apt-get, npm and mkfs too.
-    m_process.setChildProcessModifier([] { ::setpgid(0, 0); });
-    connect(&m_process, &QProcess::readyReadStandardOutput, this, &GuestImageBuild::readLines);
-    connect(&m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
-        if (error == QProcess::FailedToStart)
-            emit finished(Outcome::Failed, QStringLiteral("cannot start %1: %2")
-                                               .arg(m_process.program(), m_process.errorString()));
+    child.setChildProcessModifier([] { ::setpgid(0, 0); });
+    connect(&m_child, &process::LineProcess::lineRead, this, &GuestImageBuild::readLine);
+    connect(&m_child, &process::LineProcess::ended, this, [this](const process::ProcessEnd &end) {
+        if (!end.started)
+            emit finished(
+                Outcome::Failed,
+                QStringLiteral("cannot start %1: %2").arg(m_child.process().program(), end.error));
+        else if (m_cancelled)
+            emit finished(Outcome::Cancelled, QStringLiteral("cancelled"));
+        else if (!end.crashed && end.exitCode == 0)
+            emit finished(Outcome::Built, m_lastLine);
+        else
+            emit finished(Outcome::Failed,
+                          m_lastLine.isEmpty()
+                              ? QStringLiteral("the builder exited with %1").arg(end.exitCode)
+                              : m_lastLine);
     });
-    connect(&m_process, &QProcess::finished, this,
-            [this](int exitCode, QProcess::ExitStatus status) {
-                readLines();
-                if (m_cancelled)
-                    emit finished(Outcome::Cancelled, QStringLiteral("cancelled"));
-                else if (status == QProcess::NormalExit && exitCode == 0)
-                    emit finished(Outcome::Built, m_lastLine);
-                else
-                    emit finished(Outcome::Failed,
-                                  m_lastLine.isEmpty()
-                                      ? QStringLiteral("the builder exited with %1").arg(exitCode)
-                                      : m_lastLine);
-            });
 }
 
 GuestImageBuild::~GuestImageBuild()
 {
     // No signal from a half-destroyed owner's member: end the build quietly.
-    m_process.disconnect(this);
+    m_child.disconnect(this);
     cancel();
-    m_process.waitForFinished(5000);
+    m_child.process().waitForFinished(5000);
 }
 
 void GuestImageBuild::start(const GuestImageBuilder &builder, bool force)
@@ -111,17 +109,16 @@ void GuestImageBuild::start(const GuestImageBuilder &builder, bool force)
     if (isRunning())
         return;
     m_cancelled = false;
-    m_pending.clear();
     m_lastLine.clear();
     m_percent = 0;
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
     environment.insert(QStringLiteral("ARIZUKO_GUEST_IMAGE_DIR"), builder.outputDirectory);
-    m_process.setProcessEnvironment(environment);
+    m_child.process().setProcessEnvironment(environment);
     QStringList arguments{QStringLiteral("--guest-binary"), builder.guestBinary};
     if (force)
         arguments << QStringLiteral("--force");
     emit progress(0, QStringLiteral("starting %1").arg(builder.script));
-    m_process.start(builder.script, arguments);
+    m_child.process().start(builder.script, arguments);
 }
 
 void GuestImageBuild::cancel()
@@ -129,7 +126,7 @@ void GuestImageBuild::cancel()
     if (!isRunning())
         return;
     m_cancelled = true;
-    if (const qint64 pid = m_process.processId(); pid > 0)
+    if (const qint64 pid = m_child.process().processId(); pid > 0)
         ::kill(-pid_t(pid), SIGTERM);
 }
 
@@ -156,22 +153,18 @@ int GuestImageBuild::progressOf(const QString &line)
     return -1;
 }
 
-void GuestImageBuild::readLines()
+void GuestImageBuild::readLine(const QByteArray &bytes)
 {
-    m_pending += m_process.readAllStandardOutput();
-    for (qsizetype end = m_pending.indexOf('\n'); end >= 0; end = m_pending.indexOf('\n')) {
-        const QString line = QString::fromUtf8(m_pending.left(end)).trimmed();
-        m_pending.remove(0, end + 1);
-        if (line.isEmpty())
-            continue;
-        m_lastLine = line;
-        emit logLine(line);
-        // Every step shows; one of no known place (pi's bundling) keeps the
-        // percentage of the step before it.
-        if (const QString step = stepOf(line); !step.isEmpty()) {
-            m_percent = std::max(m_percent, progressOf(line));
-            emit progress(m_percent, step);
-        }
+    const QString line = QString::fromUtf8(bytes).trimmed();
+    if (line.isEmpty())
+        return;
+    m_lastLine = line;
+    emit logLine(line);
+    // Every step shows; one of no known place (pi's bundling) keeps the
+    // percentage of the step before it.
+    if (const QString step = stepOf(line); !step.isEmpty()) {
+        m_percent = std::max(m_percent, progressOf(line));
+        emit progress(m_percent, step);
     }
 }
 

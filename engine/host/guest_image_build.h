@@ -5,9 +5,9 @@
 // group can be cancelled, and nothing waits on it (signals only).
 
 #include "core/result.h"
+#include "process/line_process.h"
 
 #include <QObject>
-#include <QProcess>
 #include <QString>
 
 namespace arizuko::host {
@@ -37,7 +37,7 @@ public:
     explicit GuestImageBuild(QObject *parent = nullptr);
     ~GuestImageBuild() override;
 
-    bool isRunning() const { return m_process.state() != QProcess::NotRunning; }
+    bool isRunning() const { return m_child.process().state() != QProcess::NotRunning; }
     void start(const GuestImageBuilder &builder, bool force = false);
     // Ends the script and everything it started (apt-get, npm, mkfs).
     void cancel();
@@ -56,10 +56,9 @@ signals:
     void finished(arizuko::host::GuestImageBuild::Outcome outcome, const QString &summary);
 
 private:
-    void readLines();
+    void readLine(const QByteArray &bytes);
 
-    QProcess m_process;
-    QByteArray m_pending;
+    process::LineProcess m_child{QProcess::StandardOutput};
     QString m_lastLine;
     int m_percent = 0;
     bool m_cancelled = false;

@@ -1,10 +1,10 @@
 #include "libvirt/net_admin.h"
 
 #include "host/helper_programs.h"
+#include "process/run_program.h"
 
 #include <QFile>
 #include <QFileInfo>
-#include <QProcess>
 
 namespace arizuko::libvirt {
 namespace {
@@ -13,20 +13,17 @@ const QString helperName = QStringLiteral("arizuko-net-helper");
 
 NetAdminOutput run(const QString &program, const QStringList &arguments, const QByteArray &input)
 {
-    QProcess process;
-    process.start(program, arguments);
+    using namespace std::chrono_literals;
+    const process::ProgramRun run = process::runProgram(program, arguments, {5s, 15s}, input);
     NetAdminOutput output;
-    if (!process.waitForStarted(5000)) {
-        output.err = QStringLiteral("cannot run %1: %2").arg(program, process.errorString());
+    if (run.outcome == process::ProgramRun::Outcome::NotStarted) {
+        output.err = QStringLiteral("cannot run %1: %2").arg(program, run.error);
         return output;
     }
-    if (!input.isEmpty())
-        process.write(input);
-    process.closeWriteChannel();
-    output.ran = process.waitForFinished(15000) && process.exitStatus() == QProcess::NormalExit;
-    output.exitCode = process.exitCode();
-    output.out = QString::fromLocal8Bit(process.readAllStandardOutput());
-    output.err = QString::fromLocal8Bit(process.readAllStandardError()).trimmed();
+    output.ran = run.exited();
+    output.exitCode = run.exitCode;
+    output.out = QString::fromLocal8Bit(run.out);
+    output.err = QString::fromLocal8Bit(run.err).trimmed();
     return output;
 }
 

@@ -1,8 +1,9 @@
 #include "secrets/os_keyring.h"
 
+#include "process/run_program.h"
+
 #include <QCoreApplication>
 #include <QFile>
-#include <QProcess>
 #include <QSemaphore>
 #include <QThread>
 #include <functional>
@@ -33,23 +34,21 @@ QString sessionBusProblem()
     if (qEnvironmentVariableIsEmpty("DBUS_SESSION_BUS_ADDRESS") &&
         !QFile::exists(qEnvironmentVariable("XDG_RUNTIME_DIR") + QStringLiteral("/bus")))
         return QStringLiteral("no D-Bus session bus");
-    QProcess probe;
-    probe.start(QStringLiteral("dbus-send"),
-                {QStringLiteral("--session"), QStringLiteral("--dest=org.freedesktop.DBus"),
-                 QStringLiteral("--type=method_call"), QStringLiteral("--print-reply"),
-                 QStringLiteral("/org/freedesktop/DBus"),
-                 QStringLiteral("org.freedesktop.DBus.GetId")});
-    if (!probe.waitForStarted(answerTimeoutMs))
+    const std::chrono::milliseconds limit(answerTimeoutMs);
+    const process::ProgramRun probe = process::runProgram(
+        QStringLiteral("dbus-send"),
+        {QStringLiteral("--session"), QStringLiteral("--dest=org.freedesktop.DBus"),
+         QStringLiteral("--type=method_call"), QStringLiteral("--print-reply"),
+         QStringLiteral("/org/freedesktop/DBus"), QStringLiteral("org.freedesktop.DBus.GetId")},
+        {limit, limit});
+    if (probe.outcome == process::ProgramRun::Outcome::NotStarted)
         return QStringLiteral("dbus-send is not available to check the D-Bus session bus");
-    if (!probe.waitForFinished(answerTimeoutMs)) {
-        probe.kill();
-        probe.waitForFinished(answerTimeoutMs);
+    if (probe.outcome == process::ProgramRun::Outcome::TimedOut)
         return QStringLiteral("the D-Bus session bus did not answer within %1 s")
             .arg(answerTimeoutMs / 1000);
-    }
-    if (probe.exitStatus() != QProcess::NormalExit || probe.exitCode() != 0)
+    if (!probe.succeeded())
         return QStringLiteral("the D-Bus session bus refused: %1")
-            .arg(QString::fromLocal8Bit(probe.readAllStandardError()).trimmed());
+            .arg(QString::fromLocal8Bit(probe.err).trimmed());
     return {};
 }
 #endif

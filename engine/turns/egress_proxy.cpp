@@ -14,20 +14,17 @@ EgressProxy::EgressProxy(EgressOptions options, QObject *parent)
 {
     m_healthTimer.setInterval(50);
     connect(&m_healthTimer, &QTimer::timeout, this, &EgressProxy::checkHealth);
-    connect(&m_process, &QProcess::readyReadStandardError, this, &EgressProxy::readLog);
-    connect(&m_process, &QProcess::errorOccurred, this, [this](QProcess::ProcessError error) {
-        if (error == QProcess::FailedToStart)
-            fail(QStringLiteral("%1 could not be started: %2")
-                     .arg(m_options.program, m_process.errorString()));
-    });
-    connect(&m_process, &QProcess::finished, this, [this](int code, QProcess::ExitStatus status) {
-        readLog();
+    connect(&m_child, &process::LineProcess::lineRead, this, &EgressProxy::readLogLine);
+    connect(&m_child, &process::LineProcess::ended, this, [this](const process::ProcessEnd &end) {
+        if (!end.started)
+            return fail(
+                QStringLiteral("%1 could not be started: %2").arg(m_options.program, end.error));
         if (m_stopping)
             return;
         const QString why =
-            status == QProcess::CrashExit
+            end.crashed
                 ? QStringLiteral("the egress proxy was killed")
-                : QStringLiteral("the egress proxy exited with status %1").arg(code);
+                : QStringLiteral("the egress proxy exited with status %1").arg(end.exitCode);
         if (m_healthy)
             emit died(why);
         else
@@ -45,50 +42,45 @@ void EgressProxy::start()
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
     environment.insert(QLatin1String(turnEnvironmentVariable), m_options.turnName);
     environment.insert(QLatin1String(ownerEnvironmentVariable), m_options.owner);
-    m_process.setProcessEnvironment(environment);
-    m_process.setProgram(m_options.program);
-    m_process.setArguments(policy::egressArguments(m_options));
-    m_process.setStandardOutputFile(QProcess::nullDevice());
+    QProcess &child = m_child.process();
+    child.setProcessEnvironment(environment);
+    child.setProgram(m_options.program);
+    child.setArguments(policy::egressArguments(m_options));
+    child.setStandardOutputFile(QProcess::nullDevice());
     // The proxy must not outlive the engine, even one killed with SIGKILL.
-    m_process.setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGKILL); });
+    child.setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGKILL); });
     m_sinceStart.start();
-    m_process.start();
-    m_pid = m_process.processId();
+    child.start();
+    m_pid = child.processId();
     m_healthTimer.start();
 }
 
 void EgressProxy::stop()
 {
     m_healthTimer.stop();
-    if (m_process.state() == QProcess::NotRunning)
+    if (m_child.process().state() == QProcess::NotRunning)
         return;
     // No drain: the turn is over and its guest is being cut off.
     m_stopping = true;
-    m_process.kill();
-    m_process.waitForFinished(1000);
+    m_child.process().kill();
+    m_child.process().waitForFinished(1000);
 }
 
-void EgressProxy::readLog()
+void EgressProxy::readLogLine(const QByteArray &line)
 {
-    m_logBuffer += m_process.readAllStandardError();
-    qsizetype newline;
-    while ((newline = m_logBuffer.indexOf('\n')) >= 0) {
-        const QByteArray line = m_logBuffer.left(newline);
-        m_logBuffer.remove(0, newline + 1);
-        const QJsonDocument document = QJsonDocument::fromJson(line);
-        if (!document.isObject()) {
-            // Not a log line: the proxy's own words about why it stopped.
-            m_lastWords = QString::fromUtf8(line.left(512)).trimmed();
-            continue;
-        }
-        const QJsonObject object = document.object();
-        const QString event = object.value(QStringLiteral("event")).toString();
-        if (event == QLatin1String("listening")) {
-            const QString address = object.value(QStringLiteral("addr")).toString();
-            m_port = quint16(address.section(QLatin1Char(':'), -1).toUInt());
-        } else if (event == QLatin1String("decision") || event == QLatin1String("close")) {
-            emit decision(object);
-        }
+    const QJsonDocument document = QJsonDocument::fromJson(line);
+    if (!document.isObject()) {
+        // Not a log line: the proxy's own words about why it stopped.
+        m_lastWords = QString::fromUtf8(line.left(512)).trimmed();
+        return;
+    }
+    const QJsonObject object = document.object();
+    const QString event = object.value(QStringLiteral("event")).toString();
+    if (event == QLatin1String("listening")) {
+        const QString address = object.value(QStringLiteral("addr")).toString();
+        m_port = quint16(address.section(QLatin1Char(':'), -1).toUInt());
+    } else if (event == QLatin1String("decision") || event == QLatin1String("close")) {
+        emit decision(object);
     }
 }
 
@@ -141,8 +133,9 @@ void EgressProxy::fail(const QString &why)
         return;
     m_failed = true;
     m_healthTimer.stop();
-    const QString log =
-        m_lastWords.isEmpty() ? QString::fromUtf8(m_logBuffer.left(512)).trimmed() : m_lastWords;
+    const QString log = m_lastWords.isEmpty()
+                            ? QString::fromUtf8(m_child.unfinishedLine().left(512)).trimmed()
+                            : m_lastWords;
     emit failed(makeError(
         QStringLiteral("turns.proxy-unhealthy"),
         QStringLiteral("no turn without a healthy egress proxy: %1%2")

@@ -8,11 +8,11 @@
 
 #include "core/result.h"
 #include "policy/egress_command_line.h"
+#include "process/line_process.h"
 
 #include <QElapsedTimer>
 #include <QJsonObject>
 #include <QObject>
-#include <QProcess>
 #include <QStringList>
 #include <QTimer>
 #include <chrono>
@@ -50,7 +50,7 @@ public:
     qint64 pid() const { return m_pid; }
     quint16 port() const { return m_port; }
     QString address() const { return m_options.listenAddress; }
-    bool isRunning() const { return m_process.state() != QProcess::NotRunning; }
+    bool isRunning() const { return m_child.process().state() != QProcess::NotRunning; }
     // It answered /health and has not died since.
     bool isHealthy() const { return m_healthy && isRunning(); }
 
@@ -63,15 +63,14 @@ signals:
     void died(const QString &why);
 
 private:
-    void readLog();
+    void readLogLine(const QByteArray &line);
     void checkHealth();
     void fail(const QString &why);
 
     EgressOptions m_options;
-    QProcess m_process;
+    process::LineProcess m_child{QProcess::StandardError};
     QTimer m_healthTimer;
     QElapsedTimer m_sinceStart;
-    QByteArray m_logBuffer;
     QString m_lastWords;
     qint64 m_pid = 0;
     quint16 m_port = 0;

@@ -77,11 +77,8 @@ void GuestChannel::send(const QJsonObject &message)
 
 void GuestChannel::readLines()
 {
-    m_buffer += m_socket.readAll();
-    qsizetype newline;
-    while ((newline = m_buffer.indexOf('\n')) >= 0) {
-        const QByteArray line = m_buffer.left(newline);
-        m_buffer.remove(0, newline + 1);
+    const QByteArrayList lines = m_lines.feed(m_socket.readAll());
+    for (const QByteArray &line : lines) {
         if (std::exchange(m_skippingLine, false) || line.trimmed().isEmpty())
             continue;
         if (line.size() > maxGuestLineBytes) {
@@ -94,11 +91,11 @@ void GuestChannel::readLines()
         else
             emit violation(checked.error().message);
     }
-    if (m_buffer.size() > maxGuestLineBytes) {
+    if (m_lines.pendingSize() > maxGuestLineBytes) {
         if (!m_skippingLine)
             emit violation(QStringLiteral("a line longer than %1 bytes").arg(maxGuestLineBytes));
         m_skippingLine = true;
-        m_buffer.clear();
+        m_lines.clear();
     }
 }
 

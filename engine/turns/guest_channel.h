@@ -5,6 +5,7 @@
 // writes into JSON messages (one per line, see docs/guest.md), each checked
 // (guest_channel_messages.h) before the turn sees it.
 
+#include "core/line_buffer.h"
 #include "turns/guest_channel_messages.h"
 
 #include <QByteArray>
@@ -46,7 +47,7 @@ private:
     QByteArray m_turnSpecLine;
     QLocalSocket m_socket;
     QTimer m_retry;
-    QByteArray m_buffer;
+    LineBuffer m_lines;
     GuestMessageCheck m_check;
     // The rest of a line over maxGuestLineBytes is dropped up to its newline.
     bool m_skippingLine = false;
