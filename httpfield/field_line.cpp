@@ -3,7 +3,6 @@
 #include <algorithm>
 
 namespace arizuko::httpfield {
-namespace {
 
 std::string_view trimBlanks(std::string_view text)
 {
@@ -13,8 +12,6 @@ std::string_view trimBlanks(std::string_view text)
         text.remove_suffix(1);
     return text;
 }
-
-} // namespace
 
 bool isTokenChar(char c)
 {

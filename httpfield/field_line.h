@@ -13,6 +13,8 @@ namespace arizuko::httpfield {
 bool isTokenChar(char c);
 // A non-empty run of tchar: a method or a field name.
 bool isToken(std::string_view text);
+// `text` without the spaces and tabs around it (RFC 9110's OWS).
+std::string_view trimBlanks(std::string_view text);
 // RFC 9110 field-value characters: visible ASCII, obs-text, spaces and tabs;
 // no CR, LF, NUL or other control.
 bool isFieldValue(std::string_view value);

@@ -6,18 +6,6 @@
 #include <cctype>
 
 namespace arizuko::egress {
-namespace {
-
-std::string_view trimBlanks(std::string_view text)
-{
-    while (!text.empty() && (text.front() == ' ' || text.front() == '\t'))
-        text.remove_prefix(1);
-    while (!text.empty() && (text.back() == ' ' || text.back() == '\t'))
-        text.remove_suffix(1);
-    return text;
-}
-
-} // namespace
 
 std::optional<size_t> findHeadEnd(std::string_view buffered)
 {
@@ -91,7 +79,7 @@ std::vector<std::string_view> splitList(std::string_view value)
     std::vector<std::string_view> elements;
     while (!value.empty()) {
         const size_t comma = value.find(',');
-        const std::string_view element = trimBlanks(value.substr(0, comma));
+        const std::string_view element = httpfield::trimBlanks(value.substr(0, comma));
         if (!element.empty())
             elements.push_back(element);
         if (comma == std::string_view::npos)
