@@ -50,31 +50,35 @@ Exit runAudit(Context &context, const QStringList &arguments)
         return context.usageError(
             QStringLiteral("audit: --after '%1' is not an entry id").arg(parser.value(after)));
 
-    const Result<std::unique_ptr<store::Store>> opened = openStore(context);
-    if (!opened)
-        return context.failure(opened.error());
-    const Result<QList<audit::Entry>> entries = audit::AuditLog(**opened).query(
-        {parser.value(kind), parser.value(subject), afterValue, limitValue, parser.value(since)});
-    if (!entries)
-        return context.failure(entries.error());
-    context.printList(
-        *entries,
-        {QStringLiteral("ID"), QStringLiteral("AT"), QStringLiteral("ACTOR"),
-         QStringLiteral("KIND"), QStringLiteral("SUBJECT"), QStringLiteral("DETAIL")},
-        [](const audit::Entry &entry) {
-            return QJsonObject{{QStringLiteral("id"), entry.id},
-                               {QStringLiteral("at"), entry.at},
-                               {QStringLiteral("actor"), entry.actor},
-                               {QStringLiteral("kind"), entry.kind},
-                               {QStringLiteral("subject"), entry.subject},
-                               {QStringLiteral("detail"), entry.detail}};
-        },
-        [](const audit::Entry &entry) {
-            return QStringList{
-                QString::number(entry.id), entry.at, entry.actor, entry.kind, entry.subject,
-                QString::fromUtf8(QJsonDocument(entry.detail).toJson(QJsonDocument::Compact))};
-        });
-    return Exit::Ok;
+    return withStore(context, [&](store::Store &store) {
+        const Result<QList<audit::Entry>> entries =
+            audit::AuditLog(store).query({parser.value(kind), parser.value(subject), afterValue,
+                                          limitValue, parser.value(since)});
+        if (!entries)
+            return context.failure(entries.error());
+        context.printList(
+            *entries,
+            {QStringLiteral("ID"), QStringLiteral("AT"), QStringLiteral("ACTOR"),
+             QStringLiteral("KIND"), QStringLiteral("SUBJECT"), QStringLiteral("DETAIL")},
+            [](const audit::Entry &entry) {
+                return QJsonObject{{QStringLiteral("id"), entry.id},
+                                   {QStringLiteral("at"), entry.at},
+                                   {QStringLiteral("actor"), entry.actor},
+                                   {QStringLiteral("kind"), entry.kind},
+                                   {QStringLiteral("subject"), entry.subject},
+                                   {QStringLiteral("detail"), entry.detail}};
+            },
+            [](const audit::Entry &entry) {
+                return QStringList{
+                    QString::number(entry.id),
+                    entry.at,
+                    entry.actor,
+                    entry.kind,
+                    entry.subject,
+                    QString::fromUtf8(QJsonDocument(entry.detail).toJson(QJsonDocument::Compact))};
+            });
+        return Exit::Ok;
+    });
 }
 
 } // namespace arizuko::cli

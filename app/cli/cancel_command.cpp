@@ -22,16 +22,15 @@ Exit runCancel(Context &context, const QStringList &arguments)
                           arguments))
         return *stop;
 
-    auto store = openStore(context);
-    if (!store)
-        return context.failure(store.error());
-    const Result<turns::TurnRecord> ended =
-        turns::cancelRemoteTurn(**store, parser.positionalArguments().first());
-    if (!ended)
-        return context.failure(ended.error());
-    context.out() << ended->name << " " << turns::turnStateName(ended->state) << "\n";
-    context.out().flush();
-    return Exit::Ok;
+    return withStore(context, [&](store::Store &store) {
+        const Result<turns::TurnRecord> ended =
+            turns::cancelRemoteTurn(store, parser.positionalArguments().first());
+        if (!ended)
+            return context.failure(ended.error());
+        context.out() << ended->name << " " << turns::turnStateName(ended->state) << "\n";
+        context.out().flush();
+        return Exit::Ok;
+    });
 }
 
 } // namespace arizuko::cli

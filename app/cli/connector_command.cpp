@@ -5,6 +5,7 @@
 #include "commands.h"
 #include "connectors/connector_catalogue.h"
 #include "connectors/connector_parser.h"
+#include "core/actors.h"
 #include "subcommands.h"
 #include "tools/turn_tools.h"
 
@@ -74,35 +75,34 @@ Exit list(Context &context, const QStringList &arguments)
                             "left out and named on stderr.")},
             arguments))
         return *stop;
-    const auto opened = openStore(context);
-    if (!opened)
-        return context.failure(opened.error());
-    const auto catalogue = loadCatalogue(context, (*opened)->dataDir());
-    using Row = std::pair<const connectors::Connector *, const connectors::Operation *>;
-    QList<Row> rows;
-    for (const connectors::Connector &connector : catalogue.connectors()) {
-        for (const connectors::Operation &operation : connector.operations)
-            rows.append({&connector, &operation});
-    }
-    context.printList(
-        rows,
-        {QStringLiteral("TOOL"), QStringLiteral("SCOPE"), QStringLiteral("METHOD"),
-         QStringLiteral("URL"), QStringLiteral("SECRETS"), QStringLiteral("SOURCE")},
-        [](const Row &row) {
-            QJsonObject json = operationJson(*row.second);
-            json.insert(QStringLiteral("service"), row.first->service);
-            json.insert(QStringLiteral("source"), source(*row.first));
-            return json;
-        },
-        [](const Row &row) {
-            return QStringList{row.second->tool,
-                               row.second->scope,
-                               QString::fromLatin1(row.second->method),
-                               row.first->baseUrl.toString() + row.second->path,
-                               row.first->secretKeys.join(QLatin1Char(',')),
-                               source(*row.first)};
-        });
-    return catalogue.errors().isEmpty() ? Exit::Ok : Exit::Failed;
+    return withStore(context, [&](store::Store &store) {
+        const auto catalogue = loadCatalogue(context, store.dataDir());
+        using Row = std::pair<const connectors::Connector *, const connectors::Operation *>;
+        QList<Row> rows;
+        for (const connectors::Connector &connector : catalogue.connectors()) {
+            for (const connectors::Operation &operation : connector.operations)
+                rows.append({&connector, &operation});
+        }
+        context.printList(
+            rows,
+            {QStringLiteral("TOOL"), QStringLiteral("SCOPE"), QStringLiteral("METHOD"),
+             QStringLiteral("URL"), QStringLiteral("SECRETS"), QStringLiteral("SOURCE")},
+            [](const Row &row) {
+                QJsonObject json = operationJson(*row.second);
+                json.insert(QStringLiteral("service"), row.first->service);
+                json.insert(QStringLiteral("source"), source(*row.first));
+                return json;
+            },
+            [](const Row &row) {
+                return QStringList{row.second->tool,
+                                   row.second->scope,
+                                   QString::fromLatin1(row.second->method),
+                                   row.first->baseUrl.toString() + row.second->path,
+                                   row.first->secretKeys.join(QLatin1Char(',')),
+                                   source(*row.first)};
+            });
+        return catalogue.errors().isEmpty() ? Exit::Ok : Exit::Failed;
+    });
 }
 
 Exit show(Context &context, const QStringList &arguments)
@@ -118,47 +118,48 @@ Exit show(Context &context, const QStringList &arguments)
                           arguments))
         return *stop;
     const QString name = parser.positionalArguments().at(0);
-    const auto opened = openStore(context);
-    if (!opened)
-        return context.failure(opened.error());
-    const auto catalogue = loadCatalogue(context, (*opened)->dataDir());
-    for (const connectors::Connector &connector : catalogue.connectors()) {
-        const bool named = connector.service == name ||
-                           std::any_of(connector.operations.cbegin(), connector.operations.cend(),
-                                       [&name](const connectors::Operation &operation) {
-                                           return operation.tool == name;
-                                       });
-        if (!named)
-            continue;
-        if (context.json()) {
-            context.printJson(connectorJson(connector));
+    return withStore(context, [&](store::Store &store) {
+        const auto catalogue = loadCatalogue(context, store.dataDir());
+        for (const connectors::Connector &connector : catalogue.connectors()) {
+            const bool named =
+                connector.service == name ||
+                std::any_of(connector.operations.cbegin(), connector.operations.cend(),
+                            [&name](const connectors::Operation &operation) {
+                                return operation.tool == name;
+                            });
+            if (!named)
+                continue;
+            if (context.json()) {
+                context.printJson(connectorJson(connector));
+                return Exit::Ok;
+            }
+            QTextStream &out = context.out();
+            out << "service  " << connector.service << "\nbase url " << connector.baseUrl.toString()
+                << "\nauth     " << authKindName(connector.auth)
+                << (connector.authName.isEmpty() ? QString()
+                                                 : QLatin1Char(' ') + connector.authName)
+                << "\nsecrets  " << connector.secretKeys.join(QStringLiteral(", ")) << "\nsource   "
+                << source(connector) << "\n";
+            for (const connectors::Operation &operation : connector.operations) {
+                out << "\n"
+                    << operation.tool << "  (" << operation.scope << ")\n  " << operation.method
+                    << ' ' << operation.path << "\n  " << operation.description << "\n";
+                for (const connectors::Parameter &parameter : operation.parameters)
+                    out << "  --arg " << parameter.name << "=<" << paramTypeName(parameter.type)
+                        << ">  " << paramPlaceName(parameter.place)
+                        << (parameter.segments ? " (its '/' parts each a segment)" : "")
+                        << (parameter.required ? ", required" : "")
+                        << (parameter.description.isEmpty()
+                                ? QString()
+                                : QStringLiteral("; ") + parameter.description)
+                        << "\n";
+            }
             return Exit::Ok;
         }
-        QTextStream &out = context.out();
-        out << "service  " << connector.service << "\nbase url " << connector.baseUrl.toString()
-            << "\nauth     " << authKindName(connector.auth)
-            << (connector.authName.isEmpty() ? QString() : QLatin1Char(' ') + connector.authName)
-            << "\nsecrets  " << connector.secretKeys.join(QStringLiteral(", ")) << "\nsource   "
-            << source(connector) << "\n";
-        for (const connectors::Operation &operation : connector.operations) {
-            out << "\n"
-                << operation.tool << "  (" << operation.scope << ")\n  " << operation.method << ' '
-                << operation.path << "\n  " << operation.description << "\n";
-            for (const connectors::Parameter &parameter : operation.parameters)
-                out << "  --arg " << parameter.name << "=<" << paramTypeName(parameter.type)
-                    << ">  " << paramPlaceName(parameter.place)
-                    << (parameter.segments ? " (its '/' parts each a segment)" : "")
-                    << (parameter.required ? ", required" : "")
-                    << (parameter.description.isEmpty()
-                            ? QString()
-                            : QStringLiteral("; ") + parameter.description)
-                    << "\n";
-        }
-        return Exit::Ok;
-    }
-    return context.failure(
-        makeError(QStringLiteral("connectors.unknown"),
-                  QStringLiteral("no connector service or tool is named %1").arg(name)));
+        return context.failure(
+            makeError(QStringLiteral("connectors.unknown"),
+                      QStringLiteral("no connector service or tool is named %1").arg(name)));
+    });
 }
 
 Exit check(Context &context, const QStringList &arguments)
@@ -228,36 +229,36 @@ Exit call(Context &context, const QStringList &arguments)
                 QStringLiteral("%1: --arg '%2' is not NAME=VALUE").arg(command, pair));
         values.insert(pair.left(equals), pair.mid(equals + 1));
     }
-    const auto opened = openStore(context);
-    if (!opened)
-        return context.failure(opened.error());
-    tools::TurnTools tools(**opened,
-                           tools::TurnBinding{QStringLiteral("cli"),
-                                              parser.positionalArguments().at(0), QString(), 0, 0},
-                           [](const tools::TurnOrder &) -> Result<QString> {
-                               return makeError(QStringLiteral("tools.no-turns"),
-                                                QStringLiteral("arizukoctl connector call "
-                                                               "starts no turns"));
-                           });
-    const QString name = parser.positionalArguments().at(1);
-    if (!tools.connectors().find(name).operation)
-        return context.failure(makeError(
-            QStringLiteral("connectors.unknown"),
-            QStringLiteral("no connector tool is named %1 (arizukoctl connector list)").arg(name)));
-    std::optional<tools::ToolOutcome> outcome;
-    QEventLoop loop;
-    tools.call(name, values, [&outcome, &loop](const tools::ToolOutcome &finished) {
-        outcome = finished;
-        loop.quit();
+    return withStore(context, [&](store::Store &store) {
+        tools::TurnTools tools(
+            store,
+            tools::TurnBinding{actors::cliTry, parser.positionalArguments().at(0), QString(), 0, 0},
+            [](const tools::TurnOrder &) -> Result<QString> {
+                return makeError(QStringLiteral("tools.no-turns"),
+                                 QStringLiteral("arizukoctl connector call "
+                                                "starts no turns"));
+            });
+        const QString name = parser.positionalArguments().at(1);
+        if (!tools.connectors().find(name).operation)
+            return context.failure(makeError(
+                QStringLiteral("connectors.unknown"),
+                QStringLiteral("no connector tool is named %1 (arizukoctl connector list)")
+                    .arg(name)));
+        std::optional<tools::ToolOutcome> outcome;
+        QEventLoop loop;
+        tools.call(name, values, [&outcome, &loop](const tools::ToolOutcome &finished) {
+            outcome = finished;
+            loop.quit();
+        });
+        if (!outcome)
+            loop.exec();
+        if (context.json())
+            context.printJson(QJsonObject{{QStringLiteral("text"), outcome->text},
+                                          {QStringLiteral("is_error"), outcome->isError}});
+        else
+            (outcome->isError ? context.err() : context.out()) << outcome->text << "\n";
+        return outcome->isError ? Exit::Failed : Exit::Ok;
     });
-    if (!outcome)
-        loop.exec();
-    if (context.json())
-        context.printJson(QJsonObject{{QStringLiteral("text"), outcome->text},
-                                      {QStringLiteral("is_error"), outcome->isError}});
-    else
-        (outcome->isError ? context.err() : context.out()) << outcome->text << "\n";
-    return outcome->isError ? Exit::Failed : Exit::Ok;
 }
 
 } // namespace

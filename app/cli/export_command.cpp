@@ -82,23 +82,22 @@ Exit runExport(Context &context, const QStringList &arguments)
     options.unrepresentable = chosenUnrepresentable == u"refuse" ? manifest::Unrepresentable::Refuse
                                                                  : manifest::Unrepresentable::Omit;
 
-    const Result<std::unique_ptr<store::Store>> opened = openStore(context);
-    if (!opened)
-        return context.failure(opened.error());
-    const Result<manifest::Projection> projection = manifest::project(**opened, options);
-    if (!projection)
-        return context.failure(projection.error());
-    for (const QString &warning : projection->warnings)
-        context.err() << "warning: " << warning << "\n";
-    for (const manifest::LeftOut &row : projection->leftOut)
-        context.err() << "left out: " << row.resource << " " << row.row << ": " << row.reason
-                      << "\n";
-    context.err().flush();
-    const QByteArray bytes = chosenFormat == u"script" ? manifest::scriptText(*projection)
-                                                       : manifest::manifestText(*projection);
-    if (Result<void> written = writeOutput(context, parser.value(output), bytes); !written)
-        return context.failure(written.error());
-    return Exit::Ok;
+    return withStore(context, [&](store::Store &store) {
+        const Result<manifest::Projection> projection = manifest::project(store, options);
+        if (!projection)
+            return context.failure(projection.error());
+        for (const QString &warning : projection->warnings)
+            context.err() << "warning: " << warning << "\n";
+        for (const manifest::LeftOut &row : projection->leftOut)
+            context.err() << "left out: " << row.resource << " " << row.row << ": " << row.reason
+                          << "\n";
+        context.err().flush();
+        const QByteArray bytes = chosenFormat == u"script" ? manifest::scriptText(*projection)
+                                                           : manifest::manifestText(*projection);
+        if (Result<void> written = writeOutput(context, parser.value(output), bytes); !written)
+            return context.failure(written.error());
+        return Exit::Ok;
+    });
 }
 
 } // namespace arizuko::cli

@@ -2,6 +2,7 @@
 // disk, and what a folder's turns may ask of the model.
 
 #include "commands.h"
+#include "core/actors.h"
 #include "folders/folders.h"
 #include "folders/model_settings.h"
 #include "secrets/secret_store.h"
@@ -15,8 +16,6 @@
 
 namespace arizuko::cli {
 namespace {
-
-const QString actor = QStringLiteral("user:cli");
 
 QJsonObject toJson(const folders::Folder &folder, const QString &home)
 {
@@ -39,22 +38,21 @@ Exit add(Context &context, const QStringList &arguments)
              {{QStringLiteral("folder"), QStringLiteral("The folder path, e.g. corp/eng.")}}},
             arguments))
         return *stop;
-    const Result<std::unique_ptr<store::Store>> opened = openStore(context);
-    if (!opened)
-        return context.failure(opened.error());
-    folders::Folders folders(**opened, actor);
-    const Result<folders::Folder> added =
-        folders.add(parser.positionalArguments().first(), parser.value(name));
-    if (!added)
-        return context.failure(added.error());
-    const Result<QString> home = folders.homePath(added->path);
-    if (!home)
-        return context.failure(home.error());
-    if (context.json())
-        context.printJson(toJson(*added, *home));
-    else
-        context.out() << "added folder " << added->path << " (home " << *home << ")\n";
-    return Exit::Ok;
+    return withStore(context, [&](store::Store &store) {
+        folders::Folders folders(store, actors::cli);
+        const Result<folders::Folder> added =
+            folders.add(parser.positionalArguments().first(), parser.value(name));
+        if (!added)
+            return context.failure(added.error());
+        const Result<QString> home = folders.homePath(added->path);
+        if (!home)
+            return context.failure(home.error());
+        if (context.json())
+            context.printJson(toJson(*added, *home));
+        else
+            context.out() << "added folder " << added->path << " (home " << *home << ")\n";
+        return Exit::Ok;
+    });
 }
 
 Exit list(Context &context, const QStringList &arguments)
@@ -64,32 +62,31 @@ Exit list(Context &context, const QStringList &arguments)
             parser, {QStringLiteral("folder list"), QStringLiteral("List the folders.")},
             arguments))
         return *stop;
-    const Result<std::unique_ptr<store::Store>> opened = openStore(context);
-    if (!opened)
-        return context.failure(opened.error());
-    folders::Folders folders(**opened, actor);
-    const Result<QList<folders::Folder>> listed = folders.list();
-    if (!listed)
-        return context.failure(listed.error());
-    QHash<QString, QString> homes;
-    for (const folders::Folder &folder : *listed) {
-        const Result<QString> home = folders.homePath(folder.path);
-        if (!home)
-            return context.failure(home.error());
-        homes.insert(folder.path, *home);
-    }
-    context.printList(
-        *listed,
-        {QStringLiteral("FOLDER"), QStringLiteral("NAME"), QStringLiteral("CREATED"),
-         QStringLiteral("HOME")},
-        [&homes](const folders::Folder &folder) {
-            return toJson(folder, homes.value(folder.path));
-        },
-        [&homes](const folders::Folder &folder) {
-            return QStringList{folder.path, folder.name, folder.createdAt,
-                               homes.value(folder.path)};
-        });
-    return Exit::Ok;
+    return withStore(context, [&](store::Store &store) {
+        folders::Folders folders(store, actors::cli);
+        const Result<QList<folders::Folder>> listed = folders.list();
+        if (!listed)
+            return context.failure(listed.error());
+        QHash<QString, QString> homes;
+        for (const folders::Folder &folder : *listed) {
+            const Result<QString> home = folders.homePath(folder.path);
+            if (!home)
+                return context.failure(home.error());
+            homes.insert(folder.path, *home);
+        }
+        context.printList(
+            *listed,
+            {QStringLiteral("FOLDER"), QStringLiteral("NAME"), QStringLiteral("CREATED"),
+             QStringLiteral("HOME")},
+            [&homes](const folders::Folder &folder) {
+                return toJson(folder, homes.value(folder.path));
+            },
+            [&homes](const folders::Folder &folder) {
+                return QStringList{folder.path, folder.name, folder.createdAt,
+                                   homes.value(folder.path)};
+            });
+        return Exit::Ok;
+    });
 }
 
 Exit remove(Context &context, const QStringList &arguments)
@@ -108,20 +105,19 @@ Exit remove(Context &context, const QStringList &arguments)
              {{QStringLiteral("folder"), QStringLiteral("The folder path.")}}},
             arguments))
         return *stop;
-    const Result<std::unique_ptr<store::Store>> opened = openStore(context);
-    if (!opened)
-        return context.failure(opened.error());
-    const Result<QStringList> removed =
-        folders::Folders(**opened, actor)
-            .remove(parser.positionalArguments().first(), parser.isSet(recursive));
-    if (!removed)
-        return context.failure(removed.error());
-    if (context.json())
-        context.printJson(
-            QJsonObject{{QStringLiteral("removed"), QJsonArray::fromStringList(*removed)}});
-    else
-        context.out() << "removed folder " << removed->join(QStringLiteral(", ")) << "\n";
-    return Exit::Ok;
+    return withStore(context, [&](store::Store &store) {
+        const Result<QStringList> removed =
+            folders::Folders(store, actors::cli)
+                .remove(parser.positionalArguments().first(), parser.isSet(recursive));
+        if (!removed)
+            return context.failure(removed.error());
+        if (context.json())
+            context.printJson(
+                QJsonObject{{QStringLiteral("removed"), QJsonArray::fromStringList(*removed)}});
+        else
+            context.out() << "removed folder " << removed->join(QStringLiteral(", ")) << "\n";
+        return Exit::Ok;
+    });
 }
 
 Exit move(Context &context, const QStringList &arguments)
@@ -138,31 +134,30 @@ Exit move(Context &context, const QStringList &arguments)
             arguments))
         return *stop;
     const QStringList values = parser.positionalArguments();
-    const Result<std::unique_ptr<store::Store>> opened = openStore(context);
-    if (!opened)
-        return context.failure(opened.error());
-    // The master key is fetched only when the subtree has secrets to re-seal.
-    std::unique_ptr<secrets::SecretStore> secretStore;
-    const auto moveSecrets = [&](const QString &from, const QString &to) -> Result<void> {
-        auto secrets = secrets::SecretStore::open(**opened, actor);
-        if (!secrets)
-            return secrets.error();
-        secretStore = std::move(secrets).value();
-        return secretStore->moveFolder(from, to);
-    };
-    const Result<QStringList> moved =
-        folders::Folders(**opened, actor).move(values[0], values[1], moveSecrets);
-    if (!moved)
-        return context.failure(moved.error());
-    if (context.json())
-        context.printJson(
-            QJsonObject{{QStringLiteral("from"), values[0]},
-                        {QStringLiteral("to"), values[1]},
-                        {QStringLiteral("moved"), QJsonArray::fromStringList(*moved)}});
-    else
-        context.out() << "moved folder " << values[0] << " to " << values[1] << " ("
-                      << moved->size() << " folders)\n";
-    return Exit::Ok;
+    return withStore(context, [&](store::Store &store) {
+        // The master key is fetched only when the subtree has secrets to re-seal.
+        std::unique_ptr<secrets::SecretStore> secretStore;
+        const auto moveSecrets = [&](const QString &from, const QString &to) -> Result<void> {
+            auto secrets = secrets::SecretStore::open(store, actors::cli);
+            if (!secrets)
+                return secrets.error();
+            secretStore = std::move(secrets).value();
+            return secretStore->moveFolder(from, to);
+        };
+        const Result<QStringList> moved =
+            folders::Folders(store, actors::cli).move(values[0], values[1], moveSecrets);
+        if (!moved)
+            return context.failure(moved.error());
+        if (context.json())
+            context.printJson(
+                QJsonObject{{QStringLiteral("from"), values[0]},
+                            {QStringLiteral("to"), values[1]},
+                            {QStringLiteral("moved"), QJsonArray::fromStringList(*moved)}});
+        else
+            context.out() << "moved folder " << values[0] << " to " << values[1] << " ("
+                          << moved->size() << " folders)\n";
+        return Exit::Ok;
+    });
 }
 
 // "on"/"off" set, "inherit" unsets; anything else is an error.
@@ -214,49 +209,50 @@ Exit gateway(Context &context, const QStringList &arguments)
             arguments))
         return *stop;
     const QString folder = parser.positionalArguments().first();
-    const Result<std::unique_ptr<store::Store>> opened = openStore(context);
-    if (!opened)
-        return context.failure(opened.error());
-    // The folder's own settings: also refuses a folder that does not exist.
-    auto own = folders::ownModelSettings(**opened, folder);
-    if (!own)
-        return context.failure(own.error());
-    if (parser.isSet(models) || parser.isSet(webSearch)) {
-        if (parser.isSet(models)) {
-            const QString value = parser.value(models);
-            own->models.reset();
-            if (value != QLatin1String("inherit")) {
-                QStringList list;
-                for (const QString &model : value.split(QLatin1Char(',')))
-                    if (!model.trimmed().isEmpty())
-                        list << model.trimmed();
-                own->models = list;
+    return withStore(context, [&](store::Store &store) {
+        // The folder's own settings: also refuses a folder that does not exist.
+        auto own = folders::ownModelSettings(store, folder);
+        if (!own)
+            return context.failure(own.error());
+        if (parser.isSet(models) || parser.isSet(webSearch)) {
+            if (parser.isSet(models)) {
+                const QString value = parser.value(models);
+                own->models.reset();
+                if (value != QLatin1String("inherit")) {
+                    QStringList list;
+                    for (const QString &model : value.split(QLatin1Char(',')))
+                        if (!model.trimmed().isEmpty())
+                            list << model.trimmed();
+                    own->models = list;
+                }
             }
+            if (parser.isSet(webSearch)) {
+                const auto value = switchValue(parser.value(webSearch));
+                if (!value)
+                    return context.failure(value.error());
+                own->providerWebSearch = *value;
+            }
+            if (const Result<void> set =
+                    folders::setModelSettings(store, folder, *own, actors::cli);
+                !set)
+                return context.failure(set.error());
         }
-        if (parser.isSet(webSearch)) {
-            const auto value = switchValue(parser.value(webSearch));
-            if (!value)
-                return context.failure(value.error());
-            own->providerWebSearch = *value;
+        const auto effective = folders::modelSettings(store, folder);
+        if (!effective)
+            return context.failure(effective.error());
+        if (context.json()) {
+            QJsonObject json = toJson(*effective);
+            json.insert(QStringLiteral("folder"), folder);
+            context.printJson(json);
+        } else {
+            context.out() << "models: "
+                          << (effective->models ? effective->models->join(QStringLiteral(", "))
+                                                : QStringLiteral("default (the agent's families)"))
+                          << "\nprovider web search: "
+                          << (effective->providerWebSearch.value_or(false) ? "on" : "off") << "\n";
         }
-        if (const Result<void> set = folders::setModelSettings(**opened, folder, *own, actor); !set)
-            return context.failure(set.error());
-    }
-    const auto effective = folders::modelSettings(**opened, folder);
-    if (!effective)
-        return context.failure(effective.error());
-    if (context.json()) {
-        QJsonObject json = toJson(*effective);
-        json.insert(QStringLiteral("folder"), folder);
-        context.printJson(json);
-    } else {
-        context.out() << "models: "
-                      << (effective->models ? effective->models->join(QStringLiteral(", "))
-                                            : QStringLiteral("default (the agent's families)"))
-                      << "\nprovider web search: "
-                      << (effective->providerWebSearch.value_or(false) ? "on" : "off") << "\n";
-    }
-    return Exit::Ok;
+        return Exit::Ok;
+    });
 }
 
 } // namespace

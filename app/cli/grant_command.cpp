@@ -2,6 +2,7 @@
 // say what each folder's agent may do through tools, and the membership graph.
 
 #include "commands.h"
+#include "core/actors.h"
 #include "models/grant_model.h"
 #include "policy/action.h"
 #include "policy/policy.h"
@@ -14,8 +15,6 @@
 
 namespace arizuko::cli {
 namespace {
-
-const QString actor = QStringLiteral("user:cli");
 
 // NAME=VALUE pairs of repeated --param options; a usage error names a bad one.
 std::optional<QMap<QString, QString>> parseParams(Context &context, const QString &command,
@@ -110,7 +109,7 @@ Exit add(Context &context, const QStringList &arguments)
     return withPolicy(context, [&](policy::Policy &policy) {
         const Result<policy::Grant> added = parser.isSet(as)
                                                 ? policy.grants().delegate(parser.value(as), grant)
-                                                : policy.grants().add(grant, actor);
+                                                : policy.grants().add(grant, actors::cli);
         if (!added)
             return context.failure(added.error());
         if (context.json())
@@ -144,7 +143,7 @@ Exit remove(Context &context, const QStringList &arguments)
         return context.usageError(QStringLiteral("%1: <id> '%2' is not a number")
                                       .arg(command, parser.positionalArguments().first()));
     return withPolicy(context, [&](policy::Policy &policy) {
-        const Result<policy::Grant> removed = policy.grants().remove(id, actor);
+        const Result<policy::Grant> removed = policy.grants().remove(id, actors::cli);
         if (!removed)
             return context.failure(removed.error());
         if (context.json())
@@ -272,8 +271,9 @@ Exit membership(Context &context, const QStringList &arguments, bool join)
     const QStringList positionals = parser.positionalArguments();
     return withPolicy(context, [&](policy::Policy &policy) {
         const Result<void> changed =
-            join ? policy.grants().addMembership(positionals.at(0), positionals.at(1), actor)
-                 : policy.grants().removeMembership(positionals.at(0), positionals.at(1), actor);
+            join ? policy.grants().addMembership(positionals.at(0), positionals.at(1), actors::cli)
+                 : policy.grants().removeMembership(positionals.at(0), positionals.at(1),
+                                                    actors::cli);
         if (!changed)
             return context.failure(changed.error());
         if (context.json())

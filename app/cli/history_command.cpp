@@ -2,6 +2,7 @@
 // on disk, and its retention policy applied now (engine/history).
 
 #include "commands.h"
+#include "core/actors.h"
 #include "folders/folders.h"
 #include "history/turn_changes.h"
 #include "history/turn_history_recorder.h"
@@ -16,23 +17,20 @@ namespace {
 
 struct FolderHistories
 {
-    std::unique_ptr<store::Store> store;
     history::SnapshotOptions options;
     QStringList folders; // the one asked for, or all
 };
 
 // `positional`: no folder (all of them) or one.
-Result<FolderHistories> openHistories(const Context &context, const QStringList &positional)
+Result<FolderHistories> openHistories(const Context &context, store::Store &store,
+                                      const QStringList &positional)
 {
-    auto opened = openStore(context);
-    if (!opened)
-        return opened.error();
-    FolderHistories found{std::move(*opened), {}, {}};
-    const auto settings = runnerSettings(context, *found.store);
+    FolderHistories found;
+    const auto settings = runnerSettings(context, store);
     if (!settings)
         return settings.error();
     found.options = history::snapshotOptions(*settings);
-    const folders::Folders folders(*found.store, QStringLiteral("user:cli"));
+    const folders::Folders folders(store, actors::cli);
     if (!positional.isEmpty()) {
         const auto exists = folders.exists(positional.first());
         if (!exists)
@@ -58,11 +56,11 @@ QJsonObject useJson(const QString &folder, const history::HistoryUse &use)
             {QStringLiteral("turns"), use.turns}};
 }
 
-// Parses `arguments` for `command` ([folder]) and opens the histories
-// asked for into `found`; an exit code when the command stops there.
-std::optional<Exit> parseAndOpen(Context &context, const QString &command,
-                                 const QString &description, const QStringList &arguments,
-                                 std::optional<FolderHistories> &found)
+// Parses `arguments` for `command` ([folder]), then withStore's prologue
+// with the histories asked for: `use(store, found)` gives the exit code.
+template<typename Use>
+Exit withHistories(Context &context, const QString &command, const QString &description,
+                   const QStringList &arguments, Use &&use)
 {
     QCommandLineParser parser;
     if (const auto stop = context.parse(
@@ -72,71 +70,73 @@ std::optional<Exit> parseAndOpen(Context &context, const QString &command,
              {{QStringLiteral("folder"), QStringLiteral("One folder; without it, every folder."),
                Positional::Kind::Optional}}},
             arguments))
-        return stop;
-    auto opened = openHistories(context, parser.positionalArguments());
-    if (!opened)
-        return context.failure(opened.error());
-    found.emplace(std::move(*opened));
-    return std::nullopt;
+        return *stop;
+    return withStore(context, [&](store::Store &store) {
+        const Result<FolderHistories> found =
+            openHistories(context, store, parser.positionalArguments());
+        if (!found)
+            return context.failure(found.error());
+        return use(store, *found);
+    });
 }
 
 Exit status(Context &context, const QStringList &arguments)
 {
-    std::optional<FolderHistories> found;
-    if (const auto stop = parseAndOpen(
-            context, QStringLiteral("history status"),
-            QStringLiteral("What each folder home's history takes on disk and the turns it "
-                           "keeps,\nand the retention policy (history-keep-turns, "
-                           "history-size-limit)."),
-            arguments, found))
-        return *stop;
-    QList<std::pair<QString, history::HistoryUse>> rows;
-    for (const QString &folder : found->folders) {
-        const auto use = history::folderHistoryUse(*found->store, folder, found->options);
-        if (!use)
-            return context.failure(use.error());
-        rows.append({folder, *use});
-    }
-    context.printList(
-        rows, {QStringLiteral("FOLDER"), QStringLiteral("HISTORY")},
-        [](const auto &row) { return useJson(row.first, row.second); },
-        [&found](const auto &row) {
-            return QStringList{row.first,
-                               history::historyUseText(row.second, found->options.retention)};
+    return withHistories(
+        context, QStringLiteral("history status"),
+        QStringLiteral("What each folder home's history takes on disk and the turns it "
+                       "keeps,\nand the retention policy (history-keep-turns, "
+                       "history-size-limit)."),
+        arguments, [&](store::Store &store, const FolderHistories &found) {
+            QList<std::pair<QString, history::HistoryUse>> rows;
+            for (const QString &folder : found.folders) {
+                const auto use = history::folderHistoryUse(store, folder, found.options);
+                if (!use)
+                    return context.failure(use.error());
+                rows.append({folder, *use});
+            }
+            context.printList(
+                rows, {QStringLiteral("FOLDER"), QStringLiteral("HISTORY")},
+                [](const auto &row) { return useJson(row.first, row.second); },
+                [&found](const auto &row) {
+                    return QStringList{
+                        row.first, history::historyUseText(row.second, found.options.retention)};
+                });
+            return Exit::Ok;
         });
-    return Exit::Ok;
 }
 
 Exit prune(Context &context, const QStringList &arguments)
 {
-    std::optional<FolderHistories> found;
-    if (const auto stop = parseAndOpen(
-            context, QStringLiteral("history prune"),
-            QStringLiteral("Apply the retention policy now (the engine does after each turn):\n"
-                           "the oldest turns' snapshots go, and with them their changes and "
-                           "undo."),
-            arguments, found))
-        return *stop;
-    QList<std::pair<QString, history::PruneReport>> rows;
-    for (const QString &folder : found->folders) {
-        const auto pruned = history::pruneFolderHistory(*found->store, folder, found->options);
-        if (!pruned)
-            return context.failure(pruned.error());
-        rows.append({folder, *pruned});
-    }
-    context.printList(
-        rows, {QStringLiteral("FOLDER"), QStringLiteral("DROPPED"), QStringLiteral("HISTORY")},
-        [](const auto &row) {
-            QJsonObject object = useJson(row.first, row.second.after);
-            object.insert(QStringLiteral("dropped_turns"), row.second.turnsDropped);
-            object.insert(QStringLiteral("bytes_before"), double(row.second.before.bytes));
-            return object;
-        },
-        [&found](const auto &row) {
-            return QStringList{row.first, QString::number(row.second.turnsDropped),
-                               history::historyUseText(row.second.after, found->options.retention)};
+    return withHistories(
+        context, QStringLiteral("history prune"),
+        QStringLiteral("Apply the retention policy now (the engine does after each turn):\n"
+                       "the oldest turns' snapshots go, and with them their changes and "
+                       "undo."),
+        arguments, [&](store::Store &store, const FolderHistories &found) {
+            QList<std::pair<QString, history::PruneReport>> rows;
+            for (const QString &folder : found.folders) {
+                const auto pruned = history::pruneFolderHistory(store, folder, found.options);
+                if (!pruned)
+                    return context.failure(pruned.error());
+                rows.append({folder, *pruned});
+            }
+            context.printList(
+                rows,
+                {QStringLiteral("FOLDER"), QStringLiteral("DROPPED"), QStringLiteral("HISTORY")},
+                [](const auto &row) {
+                    QJsonObject object = useJson(row.first, row.second.after);
+                    object.insert(QStringLiteral("dropped_turns"), row.second.turnsDropped);
+                    object.insert(QStringLiteral("bytes_before"), double(row.second.before.bytes));
+                    return object;
+                },
+                [&found](const auto &row) {
+                    return QStringList{
+                        row.first, QString::number(row.second.turnsDropped),
+                        history::historyUseText(row.second.after, found.options.retention)};
+                });
+            return Exit::Ok;
         });
-    return Exit::Ok;
 }
 
 } // namespace

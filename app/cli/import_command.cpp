@@ -2,6 +2,7 @@
 // is written until the plan is confirmed (a prompt on a terminal, or --yes).
 
 #include "commands.h"
+#include "core/actors.h"
 #include "export/import_plan.h"
 #include "subcommands.h"
 
@@ -92,31 +93,30 @@ Exit runImport(Context &context, const QStringList &arguments)
         return context.failure(QStringLiteral("%1 is larger than %2 bytes; refused")
                                    .arg(path, QString::number(maxFileBytes)));
 
-    const Result<std::unique_ptr<store::Store>> opened = openStore(context);
-    if (!opened)
-        return context.failure(opened.error());
-    const Result<manifest::ImportPlan> plan = manifest::planImport(**opened, manifest);
-    if (!plan)
-        return context.failure(QStringLiteral("%1: %2").arg(path, plan.error().message));
-    if (parser.isSet(planOnly) || plan->changesNothing()) {
-        printPlan(context, *plan);
+    return withStore(context, [&](store::Store &store) {
+        const Result<manifest::ImportPlan> plan = manifest::planImport(store, manifest);
+        if (!plan)
+            return context.failure(QStringLiteral("%1: %2").arg(path, plan.error().message));
+        if (parser.isSet(planOnly) || plan->changesNothing()) {
+            printPlan(context, *plan);
+            return Exit::Ok;
+        }
+        if (!parser.isSet(yes)) {
+            printPlan(context, *plan);
+            if (!confirmed(context, QStringLiteral("Apply these changes?")))
+                return context.failure(
+                    QStringLiteral("not applied: confirm on a terminal or pass --yes"));
+        }
+        const Result<manifest::ImportPlan> applied =
+            manifest::applyImport(store, manifest, actors::cli);
+        if (!applied)
+            return context.failure(QStringLiteral("%1: %2").arg(path, applied.error().message));
+        if (parser.isSet(yes))
+            printPlan(context, *applied);
+        if (!context.json())
+            context.out() << "applied " << applied->rows.size() << " change(s)\n";
         return Exit::Ok;
-    }
-    if (!parser.isSet(yes)) {
-        printPlan(context, *plan);
-        if (!confirmed(context, QStringLiteral("Apply these changes?")))
-            return context.failure(
-                QStringLiteral("not applied: confirm on a terminal or pass --yes"));
-    }
-    const Result<manifest::ImportPlan> applied =
-        manifest::applyImport(**opened, manifest, QStringLiteral("user:cli"));
-    if (!applied)
-        return context.failure(QStringLiteral("%1: %2").arg(path, applied.error().message));
-    if (parser.isSet(yes))
-        printPlan(context, *applied);
-    if (!context.json())
-        context.out() << "applied " << applied->rows.size() << " change(s)\n";
-    return Exit::Ok;
+    });
 }
 
 } // namespace arizuko::cli

@@ -2,6 +2,7 @@
 // turns may reach, inherited from '' (the base) down the folder tree.
 
 #include "commands.h"
+#include "core/actors.h"
 #include "policy/policy.h"
 #include "subcommands.h"
 #include "with_policy.h"
@@ -13,7 +14,6 @@
 namespace arizuko::cli {
 namespace {
 
-const QString actor = QStringLiteral("user:cli");
 const QString folderHelp = QStringLiteral("The folder; '' is the base every folder inherits.");
 
 QString folderLabel(const QString &folder)
@@ -56,7 +56,7 @@ Exit addRule(Context &context, const QStringList &arguments, policy::RuleKind ki
     const QStringList positionals = parser.positionalArguments();
     return withPolicy(context, [&](policy::Policy &policy) {
         const Result<policy::AddedRule> added =
-            policy.network().add(positionals.at(0), positionals.at(1), kind, actor);
+            policy.network().add(positionals.at(0), positionals.at(1), kind, actors::cli);
         if (!added)
             return context.failure(added.error());
         if (context.json()) {
@@ -102,7 +102,7 @@ Exit remove(Context &context, const QStringList &arguments)
         kind = policy::RuleKind::Deny;
     return withPolicy(context, [&](policy::Policy &policy) {
         const Result<QList<policy::NetworkRule>> removed =
-            policy.network().remove(positionals.at(0), positionals.at(1), kind, actor);
+            policy.network().remove(positionals.at(0), positionals.at(1), kind, actors::cli);
         if (!removed)
             return context.failure(removed.error());
         if (context.json()) {

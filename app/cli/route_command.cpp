@@ -1,6 +1,7 @@
 // arizukoctl route add|rm|list|test: which folder an incoming message goes to.
 
 #include "commands.h"
+#include "core/actors.h"
 #include "policy/policy.h"
 #include "subcommands.h"
 #include "with_policy.h"
@@ -10,8 +11,6 @@
 
 namespace arizuko::cli {
 namespace {
-
-const QString actor = QStringLiteral("user:cli");
 
 std::optional<qint64> parseNumber(Context &context, const QString &command, const QString &name,
                                   const QString &value, Exit &exit)
@@ -50,7 +49,7 @@ Exit add(Context &context, const QStringList &arguments)
         return usage;
     return withPolicy(context, [&](policy::Policy &policy) {
         const Result<policy::Route> added =
-            policy.routes().add(*seq, positionals.at(1), positionals.at(2), actor);
+            policy.routes().add(*seq, positionals.at(1), positionals.at(2), actors::cli);
         if (!added)
             return context.failure(added.error());
         if (context.json())
@@ -78,7 +77,7 @@ Exit remove(Context &context, const QStringList &arguments)
     if (!id)
         return usage;
     return withPolicy(context, [&](policy::Policy &policy) {
-        const Result<policy::Route> removed = policy.routes().remove(*id, actor);
+        const Result<policy::Route> removed = policy.routes().remove(*id, actors::cli);
         if (!removed)
             return context.failure(removed.error());
         if (context.json())

@@ -3,6 +3,7 @@
 // shell history would see it), and is never printed.
 
 #include "commands.h"
+#include "core/actors.h"
 #include "secrets/secret_store.h"
 #include "subcommands.h"
 
@@ -17,8 +18,6 @@
 
 namespace arizuko::cli {
 namespace {
-
-const QString actor = QStringLiteral("user:cli");
 
 QCommandLineOption folderOption()
 {
@@ -84,14 +83,17 @@ QByteArray readValue(Context &context, const QString &key)
     return value;
 }
 
-Result<std::unique_ptr<secrets::SecretStore>> openSecrets(Context &context,
-                                                          std::unique_ptr<store::Store> &store)
+// withStore's prologue, with the secrets over the store.
+template<typename Use>
+Exit withSecrets(Context &context, Use &&use)
 {
-    Result<std::unique_ptr<store::Store>> opened = openStore(context);
-    if (!opened)
-        return opened.error();
-    store = std::move(opened).value();
-    return secrets::SecretStore::open(*store, actor);
+    return withStore(context, [&](store::Store &store) {
+        const Result<std::unique_ptr<secrets::SecretStore>> secrets =
+            secrets::SecretStore::open(store, actors::cli);
+        if (!secrets)
+            return context.failure(secrets.error());
+        return use(**secrets);
+    });
 }
 
 QString keyStoreKind(const secrets::SecretStore &secrets)
@@ -123,21 +125,19 @@ Exit set(Context &context, const QStringList &arguments)
     if (const Result<void> valid = secrets::SecretStore::validateKey(key); !valid)
         return context.failure(valid.error());
 
-    std::unique_ptr<store::Store> store;
-    const Result<std::unique_ptr<secrets::SecretStore>> secrets = openSecrets(context, store);
-    if (!secrets)
-        return context.failure(secrets.error());
-    const QByteArray value = readValue(context, key);
-    if (const Result<void> stored = (*secrets)->set({parser.value(folder)}, key, value); !stored)
-        return context.failure(stored.error());
-    if (context.json())
-        context.printJson(QJsonObject{{QStringLiteral("name"), key},
-                                      {QStringLiteral("folder"), parser.value(folder)},
-                                      {QStringLiteral("key_store"), keyStoreKind(**secrets)}});
-    else
-        context.out() << "secret " << key << " set for " << scopeText(parser.value(folder))
-                      << " (master key: " << (*secrets)->keyStoreDescription() << ")\n";
-    return Exit::Ok;
+    return withSecrets(context, [&](secrets::SecretStore &secrets) {
+        const QByteArray value = readValue(context, key);
+        if (const Result<void> stored = secrets.set({parser.value(folder)}, key, value); !stored)
+            return context.failure(stored.error());
+        if (context.json())
+            context.printJson(QJsonObject{{QStringLiteral("name"), key},
+                                          {QStringLiteral("folder"), parser.value(folder)},
+                                          {QStringLiteral("key_store"), keyStoreKind(secrets)}});
+        else
+            context.out() << "secret " << key << " set for " << scopeText(parser.value(folder))
+                          << " (master key: " << secrets.keyStoreDescription() << ")\n";
+        return Exit::Ok;
+    });
 }
 
 Exit list(Context &context, const QStringList &arguments)
@@ -149,37 +149,35 @@ Exit list(Context &context, const QStringList &arguments)
              QStringLiteral("List secret names (never values) and where the master key is.")},
             arguments))
         return *stop;
-    std::unique_ptr<store::Store> store;
-    const Result<std::unique_ptr<secrets::SecretStore>> secrets = openSecrets(context, store);
-    if (!secrets)
-        return context.failure(secrets.error());
-    const Result<QList<secrets::SecretInfo>> listed = (*secrets)->list();
-    if (!listed)
-        return context.failure(listed.error());
-    if (context.json()) {
-        QJsonArray array;
+    return withSecrets(context, [&](secrets::SecretStore &secrets) {
+        const Result<QList<secrets::SecretInfo>> listed = secrets.list();
+        if (!listed)
+            return context.failure(listed.error());
+        if (context.json()) {
+            QJsonArray array;
+            for (const secrets::SecretInfo &info : *listed)
+                array.append(QJsonObject{{QStringLiteral("name"), info.key},
+                                         {QStringLiteral("folder"), info.folder},
+                                         {QStringLiteral("key_id"), info.keyId},
+                                         {QStringLiteral("updated_at"), info.updatedAt}});
+            context.printJson(QJsonObject{
+                {QStringLiteral("key_store"),
+                 QJsonObject{{QStringLiteral("kind"), keyStoreKind(secrets)},
+                             {QStringLiteral("description"), secrets.keyStoreDescription()}}},
+                {QStringLiteral("secrets"), array}});
+            return Exit::Ok;
+        }
+        QList<QStringList> rows;
         for (const secrets::SecretInfo &info : *listed)
-            array.append(QJsonObject{{QStringLiteral("name"), info.key},
-                                     {QStringLiteral("folder"), info.folder},
-                                     {QStringLiteral("key_id"), info.keyId},
-                                     {QStringLiteral("updated_at"), info.updatedAt}});
-        context.printJson(QJsonObject{
-            {QStringLiteral("key_store"),
-             QJsonObject{{QStringLiteral("kind"), keyStoreKind(**secrets)},
-                         {QStringLiteral("description"), (*secrets)->keyStoreDescription()}}},
-            {QStringLiteral("secrets"), array}});
+            rows.append({info.key,
+                         info.folder.isEmpty() ? QStringLiteral("(every folder)") : info.folder,
+                         info.keyId, info.updatedAt});
+        context.printTable({QStringLiteral("NAME"), QStringLiteral("FOLDER"),
+                            QStringLiteral("KEY ID"), QStringLiteral("UPDATED")},
+                           rows);
+        context.out() << "master key: " << secrets.keyStoreDescription() << "\n";
         return Exit::Ok;
-    }
-    QList<QStringList> rows;
-    for (const secrets::SecretInfo &info : *listed)
-        rows.append({info.key,
-                     info.folder.isEmpty() ? QStringLiteral("(every folder)") : info.folder,
-                     info.keyId, info.updatedAt});
-    context.printTable({QStringLiteral("NAME"), QStringLiteral("FOLDER"), QStringLiteral("KEY ID"),
-                        QStringLiteral("UPDATED")},
-                       rows);
-    context.out() << "master key: " << (*secrets)->keyStoreDescription() << "\n";
-    return Exit::Ok;
+    });
 }
 
 Exit remove(Context &context, const QStringList &arguments)
@@ -194,20 +192,18 @@ Exit remove(Context &context, const QStringList &arguments)
                            {{QStringLiteral("name"), QStringLiteral("The secret's name.")}}},
                           arguments))
         return *stop;
-    std::unique_ptr<store::Store> store;
-    const Result<std::unique_ptr<secrets::SecretStore>> secrets = openSecrets(context, store);
-    if (!secrets)
-        return context.failure(secrets.error());
-    const QString key = parser.positionalArguments().first();
-    if (const Result<void> removed = (*secrets)->remove({parser.value(folder)}, key); !removed)
-        return context.failure(removed.error());
-    if (context.json())
-        context.printJson(QJsonObject{{QStringLiteral("removed"), key},
-                                      {QStringLiteral("folder"), parser.value(folder)}});
-    else
-        context.out() << "removed secret " << key << " for " << scopeText(parser.value(folder))
-                      << "\n";
-    return Exit::Ok;
+    return withSecrets(context, [&](secrets::SecretStore &secrets) {
+        const QString key = parser.positionalArguments().first();
+        if (const Result<void> removed = secrets.remove({parser.value(folder)}, key); !removed)
+            return context.failure(removed.error());
+        if (context.json())
+            context.printJson(QJsonObject{{QStringLiteral("removed"), key},
+                                          {QStringLiteral("folder"), parser.value(folder)}});
+        else
+            context.out() << "removed secret " << key << " for " << scopeText(parser.value(folder))
+                          << "\n";
+        return Exit::Ok;
+    });
 }
 
 Exit rotateKey(Context &context, const QStringList &arguments)
@@ -219,20 +215,18 @@ Exit rotateKey(Context &context, const QStringList &arguments)
                                                         "on; older keys still open older values.")},
                                         arguments))
         return *stop;
-    std::unique_ptr<store::Store> store;
-    const Result<std::unique_ptr<secrets::SecretStore>> secrets = openSecrets(context, store);
-    if (!secrets)
-        return context.failure(secrets.error());
-    const Result<QString> keyId = (*secrets)->rotateKey();
-    if (!keyId)
-        return context.failure(keyId.error());
-    if (context.json())
-        context.printJson(QJsonObject{{QStringLiteral("key_id"), *keyId},
-                                      {QStringLiteral("key_store"), keyStoreKind(**secrets)}});
-    else
-        context.out() << "new master key " << *keyId << " in " << (*secrets)->keyStoreDescription()
-                      << "\n";
-    return Exit::Ok;
+    return withSecrets(context, [&](secrets::SecretStore &secrets) {
+        const Result<QString> keyId = secrets.rotateKey();
+        if (!keyId)
+            return context.failure(keyId.error());
+        if (context.json())
+            context.printJson(QJsonObject{{QStringLiteral("key_id"), *keyId},
+                                          {QStringLiteral("key_store"), keyStoreKind(secrets)}});
+        else
+            context.out() << "new master key " << *keyId << " in " << secrets.keyStoreDescription()
+                          << "\n";
+        return Exit::Ok;
+    });
 }
 
 } // namespace

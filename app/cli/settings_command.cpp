@@ -3,6 +3,7 @@
 // window's settings dialog.
 
 #include "commands.h"
+#include "core/actors.h"
 #include "subcommands.h"
 #include "turns/saved_settings.h"
 
@@ -12,8 +13,6 @@
 
 namespace arizuko::cli {
 namespace {
-
-const QString actor = QStringLiteral("user:cli");
 
 QJsonObject toJson(const turns::EffectiveSetting &effective)
 {
@@ -41,40 +40,39 @@ Exit show(Context &context, const QStringList &arguments)
                  "--data-dir or ARIZUKO_DATA_DIR, not by a setting.")},
             arguments))
         return *stop;
-    auto store = openStore(context);
-    if (!store)
-        return context.failure(store.error());
-    const auto saved = turns::SavedSettings(**store).load();
-    if (!saved)
-        return context.failure(saved.error());
-    const QList<turns::EffectiveSetting> settings = turns::effectiveSettings(*saved);
-    if (context.json()) {
-        QJsonArray rows;
-        for (const turns::EffectiveSetting &effective : settings)
-            rows.append(toJson(effective));
-        context.printJson(QJsonObject{{QStringLiteral("data_dir"), (*store)->dataDir()},
-                                      {QStringLiteral("settings"), rows}});
+    return withStore(context, [&](store::Store &store) {
+        const auto saved = turns::SavedSettings(store).load();
+        if (!saved)
+            return context.failure(saved.error());
+        const QList<turns::EffectiveSetting> settings = turns::effectiveSettings(*saved);
+        if (context.json()) {
+            QJsonArray rows;
+            for (const turns::EffectiveSetting &effective : settings)
+                rows.append(toJson(effective));
+            context.printJson(QJsonObject{{QStringLiteral("data_dir"), store.dataDir()},
+                                          {QStringLiteral("settings"), rows}});
+            return Exit::Ok;
+        }
+        QList<QStringList> rows;
+        for (const turns::EffectiveSetting &effective : settings) {
+            QString source = turns::settingSourceName(effective.source);
+            if (effective.source == turns::SettingSource::Environment)
+                source += QStringLiteral(" (") +
+                          QString::fromLatin1(effective.definition.environmentVariable) +
+                          (effective.savedValue.isEmpty()
+                               ? QString()
+                               : QStringLiteral(", saved ") + effective.savedValue) +
+                          QStringLiteral(")");
+            rows << QStringList{
+                effective.definition.key,
+                effective.value.isEmpty() ? QStringLiteral("(not set)") : effective.value, source};
+        }
+        rows << QStringList{QStringLiteral("data-dir"), store.dataDir(),
+                            QStringLiteral("--data-dir / ARIZUKO_DATA_DIR")};
+        context.printTable({QStringLiteral("KEY"), QStringLiteral("VALUE"), QStringLiteral("FROM")},
+                           rows);
         return Exit::Ok;
-    }
-    QList<QStringList> rows;
-    for (const turns::EffectiveSetting &effective : settings) {
-        QString source = turns::settingSourceName(effective.source);
-        if (effective.source == turns::SettingSource::Environment)
-            source += QStringLiteral(" (") +
-                      QString::fromLatin1(effective.definition.environmentVariable) +
-                      (effective.savedValue.isEmpty()
-                           ? QString()
-                           : QStringLiteral(", saved ") + effective.savedValue) +
-                      QStringLiteral(")");
-        rows << QStringList{
-            effective.definition.key,
-            effective.value.isEmpty() ? QStringLiteral("(not set)") : effective.value, source};
-    }
-    rows << QStringList{QStringLiteral("data-dir"), (*store)->dataDir(),
-                        QStringLiteral("--data-dir / ARIZUKO_DATA_DIR")};
-    context.printTable({QStringLiteral("KEY"), QStringLiteral("VALUE"), QStringLiteral("FROM")},
-                       rows);
-    return Exit::Ok;
+    });
 }
 
 Exit set(Context &context, const QStringList &arguments)
@@ -96,24 +94,23 @@ Exit set(Context &context, const QStringList &arguments)
             arguments))
         return *stop;
     const QStringList positionals = parser.positionalArguments();
-    auto store = openStore(context);
-    if (!store)
-        return context.failure(store.error());
-    const QString &key = positionals.at(0);
-    if (const Result<void> saved =
-            turns::SavedSettings(**store).save({{key, positionals.at(1)}}, actor);
-        !saved)
-        return context.failure(saved.error());
-    const turns::SettingDefinition *definition = turns::findSetting(key);
-    if (const auto overridden = turns::environmentOverride(*definition))
-        context.err() << "note: " << definition->environmentVariable << " is set and wins over "
-                      << "the saved value while it is\n";
-    if (!context.json())
-        context.out() << "saved " << key << "\n";
-    else
-        context.printJson(QJsonObject{{QStringLiteral("key"), key},
-                                      {QStringLiteral("saved"), positionals.at(1)}});
-    return Exit::Ok;
+    return withStore(context, [&](store::Store &store) {
+        const QString &key = positionals.at(0);
+        if (const Result<void> saved =
+                turns::SavedSettings(store).save({{key, positionals.at(1)}}, actors::cli);
+            !saved)
+            return context.failure(saved.error());
+        const turns::SettingDefinition *definition = turns::findSetting(key);
+        if (const auto overridden = turns::environmentOverride(*definition))
+            context.err() << "note: " << definition->environmentVariable << " is set and wins over "
+                          << "the saved value while it is\n";
+        if (!context.json())
+            context.out() << "saved " << key << "\n";
+        else
+            context.printJson(QJsonObject{{QStringLiteral("key"), key},
+                                          {QStringLiteral("saved"), positionals.at(1)}});
+        return Exit::Ok;
+    });
 }
 
 } // namespace

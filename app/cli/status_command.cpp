@@ -114,25 +114,24 @@ Exit runStatus(Context &context, const QStringList &arguments)
             arguments))
         return *stop;
 
-    auto store = openStore(context);
-    if (!store)
-        return context.failure(store.error());
-    const auto settings = runnerSettings(context, **store);
-    if (!settings)
-        return context.failure(settings.error());
-    const host::HostStatus status = libvirt::collectMachineStatus(*settings);
-    const std::optional<host::QemuReaper> reaper = localQemuReaper(status);
-    if (context.json())
-        context.printJson(toJson(status, reaper, settings->filterMode));
-    else
-        context.printTable(
-            {QStringLiteral("CHECK"), QStringLiteral("WHAT"), QStringLiteral("STATE")},
-            toRows(status, reaper, settings->filterMode));
-    if (reaper && !reaper->prompt) {
-        context.err() << "arizukoctl: warning: " << reaper->advice << "\n";
-        context.err().flush();
-    }
-    return status.libvirt.reachable ? Exit::Ok : Exit::Failed;
+    return withStore(context, [&](store::Store &store) {
+        const auto settings = runnerSettings(context, store);
+        if (!settings)
+            return context.failure(settings.error());
+        const host::HostStatus status = libvirt::collectMachineStatus(*settings);
+        const std::optional<host::QemuReaper> reaper = localQemuReaper(status);
+        if (context.json())
+            context.printJson(toJson(status, reaper, settings->filterMode));
+        else
+            context.printTable(
+                {QStringLiteral("CHECK"), QStringLiteral("WHAT"), QStringLiteral("STATE")},
+                toRows(status, reaper, settings->filterMode));
+        if (reaper && !reaper->prompt) {
+            context.err() << "arizukoctl: warning: " << reaper->advice << "\n";
+            context.err().flush();
+        }
+        return status.libvirt.reachable ? Exit::Ok : Exit::Failed;
+    });
 }
 
 } // namespace arizuko::cli

@@ -1,8 +1,8 @@
 #pragma once
 
 // For command groups made of subcommands ("folder add", "secret rm"):
-// picking the subcommand, asking for confirmation and opening the store,
-// with the same usage errors everywhere.
+// picking the subcommand, asking for confirmation, and the prologue of
+// every command that uses the store, with the same errors everywhere.
 
 #include "context.h"
 #include "store/store.h"
@@ -33,6 +33,18 @@ bool confirmed(Context &context, const QString &question);
 
 // The store in the data directory of --data-dir / $ARIZUKO_DATA_DIR / XDG.
 Result<std::unique_ptr<store::Store>> openStore(const Context &context);
+
+// What every command that reads or writes the store does once its command
+// line is parsed: opens the store, a store that will not open being the
+// command's failure, and hands it to `use`, which returns the exit code.
+template<typename Use>
+Exit withStore(Context &context, Use &&use)
+{
+    const Result<std::unique_ptr<store::Store>> opened = openStore(context);
+    if (!opened)
+        return context.failure(opened.error());
+    return use(**opened);
+}
 
 // The turn runner's settings: defaults < saved in the store < environment
 // < --libvirt-uri.

@@ -1,8 +1,9 @@
 // arizukoctl topic add|list|fork|rename|rm: threads inside a folder, one agent
 // session each.
 
-#include "commands.h"
 #include "agent/topic_fork.h"
+#include "commands.h"
+#include "core/actors.h"
 #include "folders/topics.h"
 #include "subcommands.h"
 
@@ -11,8 +12,6 @@
 
 namespace arizuko::cli {
 namespace {
-
-const QString actor = QStringLiteral("user:cli");
 
 QJsonObject toJson(const folders::Topic &topic)
 {
@@ -37,22 +36,21 @@ Exit changeTopic(Context &context, const CommandLine &line, const QStringList &a
     QStringList values = parser.positionalArguments();
     while (values.size() < line.positionals.size())
         values << QString();
-    const Result<std::unique_ptr<store::Store>> opened = openStore(context);
-    if (!opened)
-        return context.failure(opened.error());
-    const Result<folders::Topic> topic = change(**opened, values);
-    if (!topic)
-        return context.failure(topic.error());
-    if (context.json())
-        context.printJson(toJson(*topic));
-    else
-        context.out() << "topic " << topic->name << " in " << topic->folder << ", session "
-                      << topic->sessionId
-                      << (topic->parentTopic.isEmpty()
-                              ? QString()
-                              : QStringLiteral(", forked from ") + topic->parentTopic)
-                      << "\n";
-    return Exit::Ok;
+    return withStore(context, [&](store::Store &store) {
+        const Result<folders::Topic> topic = change(store, values);
+        if (!topic)
+            return context.failure(topic.error());
+        if (context.json())
+            context.printJson(toJson(*topic));
+        else
+            context.out() << "topic " << topic->name << " in " << topic->folder << ", session "
+                          << topic->sessionId
+                          << (topic->parentTopic.isEmpty()
+                                  ? QString()
+                                  : QStringLiteral(", forked from ") + topic->parentTopic)
+                          << "\n";
+        return Exit::Ok;
+    });
 }
 
 Exit add(Context &context, const QStringList &arguments)
@@ -63,7 +61,7 @@ Exit add(Context &context, const QStringList &arguments)
                         {{QStringLiteral("folder"), QStringLiteral("folder")},
                          {QStringLiteral("topic"), QStringLiteral("topic")}}},
                        arguments, [](store::Store &store, const QStringList &values) {
-                           return folders::Topics(store, actor).add(values[0], values[1]);
+                           return folders::Topics(store, actors::cli).add(values[0], values[1]);
                        });
 }
 
@@ -79,7 +77,8 @@ Exit fork(Context &context, const QStringList &arguments)
           {QStringLiteral("new-name"), QStringLiteral("new-name"), Positional::Kind::Optional}}},
         arguments,
         [&context](store::Store &store, const QStringList &values) -> Result<folders::Topic> {
-            const auto forked = agent::forkTopic(store, actor, values[0], values[1], values[2]);
+            const auto forked =
+                agent::forkTopic(store, actors::cli, values[0], values[1], values[2]);
             if (!forked)
                 return forked.error();
             if (forked->copyError)
@@ -100,7 +99,7 @@ Exit rename(Context &context, const QStringList &arguments)
           {QStringLiteral("topic"), QStringLiteral("topic")},
           {QStringLiteral("new-name"), QStringLiteral("new-name")}}},
         arguments, [](store::Store &store, const QStringList &values) {
-            return folders::Topics(store, actor).rename(values[0], values[1], values[2]);
+            return folders::Topics(store, actors::cli).rename(values[0], values[1], values[2]);
         });
 }
 
@@ -117,18 +116,18 @@ Exit remove(Context &context, const QStringList &arguments)
             arguments))
         return *stop;
     const QStringList values = parser.positionalArguments();
-    const Result<std::unique_ptr<store::Store>> opened = openStore(context);
-    if (!opened)
-        return context.failure(opened.error());
-    if (const Result<void> removed = folders::Topics(**opened, actor).remove(values[0], values[1]);
-        !removed)
-        return context.failure(removed.error());
-    if (context.json())
-        context.printJson(QJsonObject{{QStringLiteral("folder"), values[0]},
-                                      {QStringLiteral("removed"), values[1]}});
-    else
-        context.out() << "removed topic " << values[1] << " from " << values[0] << "\n";
-    return Exit::Ok;
+    return withStore(context, [&](store::Store &store) {
+        if (const Result<void> removed =
+                folders::Topics(store, actors::cli).remove(values[0], values[1]);
+            !removed)
+            return context.failure(removed.error());
+        if (context.json())
+            context.printJson(QJsonObject{{QStringLiteral("folder"), values[0]},
+                                          {QStringLiteral("removed"), values[1]}});
+        else
+            context.out() << "removed topic " << values[1] << " from " << values[0] << "\n";
+        return Exit::Ok;
+    });
 }
 
 Exit list(Context &context, const QStringList &arguments)
@@ -143,23 +142,22 @@ Exit list(Context &context, const QStringList &arguments)
                           arguments))
         return *stop;
     const QStringList values = parser.positionalArguments();
-    const Result<std::unique_ptr<store::Store>> opened = openStore(context);
-    if (!opened)
-        return context.failure(opened.error());
-    const Result<QList<folders::Topic>> listed =
-        folders::Topics(**opened, actor).list(values.value(0));
-    if (!listed)
-        return context.failure(listed.error());
-    context.printList(
-        *listed,
-        {QStringLiteral("FOLDER"), QStringLiteral("TOPIC"), QStringLiteral("SESSION"),
-         QStringLiteral("FORKED FROM"), QStringLiteral("CREATED")},
-        [](const folders::Topic &topic) { return toJson(topic); },
-        [](const folders::Topic &topic) {
-            return QStringList{topic.folder, topic.name, topic.sessionId, topic.parentTopic,
-                               topic.createdAt};
-        });
-    return Exit::Ok;
+    return withStore(context, [&](store::Store &store) {
+        const Result<QList<folders::Topic>> listed =
+            folders::Topics(store, actors::cli).list(values.value(0));
+        if (!listed)
+            return context.failure(listed.error());
+        context.printList(
+            *listed,
+            {QStringLiteral("FOLDER"), QStringLiteral("TOPIC"), QStringLiteral("SESSION"),
+             QStringLiteral("FORKED FROM"), QStringLiteral("CREATED")},
+            [](const folders::Topic &topic) { return toJson(topic); },
+            [](const folders::Topic &topic) {
+                return QStringList{topic.folder, topic.name, topic.sessionId, topic.parentTopic,
+                                   topic.createdAt};
+            });
+        return Exit::Ok;
+    });
 }
 
 } // namespace

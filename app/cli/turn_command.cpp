@@ -3,6 +3,7 @@
 // are the guest's: printed inert (terminal_text.h), --json too.
 
 #include "commands.h"
+#include "core/actors.h"
 #include "history/turn_changes.h"
 #include "history/turn_history_recorder.h"
 #include "subcommands.h"
@@ -16,32 +17,27 @@
 namespace arizuko::cli {
 namespace {
 
-const QString actor = QStringLiteral("user:cli");
-
 struct TurnHistory
 {
-    std::unique_ptr<store::Store> store;
     turns::TurnRecord turn;
     history::SnapshotOptions options;
     std::optional<history::HomeHistory> history;
 };
 
 // The turn and the history of its folder's home.
-Result<TurnHistory> openTurnHistory(const Context &context, const QString &reference)
+Result<TurnHistory> openTurnHistory(const Context &context, store::Store &store,
+                                    const QString &reference)
 {
-    auto opened = openStore(context);
-    if (!opened)
-        return opened.error();
-    TurnHistory found{std::move(*opened), {}, {}, {}};
-    const auto turn = turns::TurnRecords(*found.store).find(reference);
+    TurnHistory found;
+    const auto turn = turns::TurnRecords(store).find(reference);
     if (!turn)
         return turn.error();
     found.turn = *turn;
-    const auto settings = runnerSettings(context, *found.store);
+    const auto settings = runnerSettings(context, store);
     if (!settings)
         return settings.error();
     found.options = history::snapshotOptions(*settings);
-    auto history = history::openTurnHistory(*found.store, found.turn, found.options);
+    auto history = history::openTurnHistory(store, found.turn, found.options);
     if (!history)
         return history.error();
     found.history.emplace(std::move(*history));
@@ -92,57 +88,59 @@ Exit changes(Context &context, const QStringList &arguments)
              {{QStringLiteral("turn"), QStringLiteral("Turn id or name.")}}},
             arguments))
         return *stop;
-    const auto found = openTurnHistory(context, parser.positionalArguments().first());
-    if (!found)
-        return context.failure(found.error());
-    const auto changes =
-        history::turnChanges(*found->store, found->turn, found->options, parser.isSet(diff));
-    if (!changes)
-        return context.failure(changes.error());
-    if (context.json()) {
-        QJsonArray files;
-        for (const history::FileChange &change : changes->files)
-            files.append(changeJson(change, parser.isSet(diff)));
-        QJsonArray overlapping;
+    return withStore(context, [&](store::Store &store) {
+        const auto found = openTurnHistory(context, store, parser.positionalArguments().first());
+        if (!found)
+            return context.failure(found.error());
+        const auto changes =
+            history::turnChanges(store, found->turn, found->options, parser.isSet(diff));
+        if (!changes)
+            return context.failure(changes.error());
+        if (context.json()) {
+            QJsonArray files;
+            for (const history::FileChange &change : changes->files)
+                files.append(changeJson(change, parser.isSet(diff)));
+            QJsonArray overlapping;
+            for (const history::OverlappingTurn &other : changes->overlapping)
+                overlapping.append(QJsonObject{{QStringLiteral("turn"), other.turnId},
+                                               {QStringLiteral("name"), other.name},
+                                               {QStringLiteral("ended"), other.ended}});
+            context.printJson(
+                QJsonObject{{QStringLiteral("turn"), found->turn.id},
+                            {QStringLiteral("folder"), found->turn.folder},
+                            {QStringLiteral("files"), files},
+                            {QStringLiteral("overlapping"), overlapping},
+                            {QStringLiteral("notes"), QJsonArray::fromStringList(changes->notes)}});
+            return Exit::Ok;
+        }
+        for (const QString &note : changes->notes)
+            context.out() << "note: " << inertLine(note) << "\n";
+        // Both turns wrote the one home: each one's changes may hold the other's.
         for (const history::OverlappingTurn &other : changes->overlapping)
-            overlapping.append(QJsonObject{{QStringLiteral("turn"), other.turnId},
-                                           {QStringLiteral("name"), other.name},
-                                           {QStringLiteral("ended"), other.ended}});
-        context.printJson(
-            QJsonObject{{QStringLiteral("turn"), found->turn.id},
-                        {QStringLiteral("folder"), found->turn.folder},
-                        {QStringLiteral("files"), files},
-                        {QStringLiteral("overlapping"), overlapping},
-                        {QStringLiteral("notes"), QJsonArray::fromStringList(changes->notes)}});
+            context.out() << "note: turn " << inertLine(other.name)
+                          << " of this home ran at the same time; its writes may be among these "
+                             "changes\n";
+        for (const history::FileChange &change : changes->files) {
+            context.out() << kindMark(change.kind) << " " << inertLine(change.path);
+            if (!change.why.isEmpty())
+                context.out() << " (" << inertLine(change.why) << ")";
+            if (!change.stored && change.why.isEmpty())
+                context.out() << " (over the history-file-limit: recorded by size and time)";
+            else if (!change.stored)
+                context.out() << " (recorded by size and time)";
+            context.out() << "\n";
+        }
+        if (parser.isSet(diff)) {
+            for (const history::FileChange &change : changes->files)
+                context.out() << (change.diffOmitted
+                                      ? QStringLiteral("(no diff for %1: past the cap on diffs)\n")
+                                            .arg(inertLine(change.path))
+                                      : inertForTerminal(change.diff));
+        }
+        if (changes->files.isEmpty())
+            context.out() << "the turn changed no file\n";
         return Exit::Ok;
-    }
-    for (const QString &note : changes->notes)
-        context.out() << "note: " << inertLine(note) << "\n";
-    // Both turns wrote the one home: each one's changes may hold the other's.
-    for (const history::OverlappingTurn &other : changes->overlapping)
-        context.out() << "note: turn " << inertLine(other.name)
-                      << " of this home ran at the same time; its writes may be among these "
-                         "changes\n";
-    for (const history::FileChange &change : changes->files) {
-        context.out() << kindMark(change.kind) << " " << inertLine(change.path);
-        if (!change.why.isEmpty())
-            context.out() << " (" << inertLine(change.why) << ")";
-        if (!change.stored && change.why.isEmpty())
-            context.out() << " (over the history-file-limit: recorded by size and time)";
-        else if (!change.stored)
-            context.out() << " (recorded by size and time)";
-        context.out() << "\n";
-    }
-    if (parser.isSet(diff)) {
-        for (const history::FileChange &change : changes->files)
-            context.out() << (change.diffOmitted
-                                  ? QStringLiteral("(no diff for %1: past the cap on diffs)\n")
-                                        .arg(inertLine(change.path))
-                                  : inertForTerminal(change.diff));
-    }
-    if (changes->files.isEmpty())
-        context.out() << "the turn changed no file\n";
-    return Exit::Ok;
+    });
 }
 
 void printUndo(Context &context, const history::UndoReport &report)
@@ -174,35 +172,39 @@ Exit undo(Context &context, const QStringList &arguments)
              {{QStringLiteral("turn"), QStringLiteral("Turn id or name.")}}},
             arguments))
         return *stop;
-    auto found = openTurnHistory(context, parser.positionalArguments().first());
-    if (!found)
-        return context.failure(found.error());
-    const history::UndoMode mode =
-        parser.isSet(force) ? history::UndoMode::Force : history::UndoMode::Apply;
-    if (!parser.isSet(yes)) {
-        const auto plan = history::undoTurn(*found->store, found->turn, history::UndoMode::Plan,
-                                            found->options, actor);
-        if (!plan)
-            return context.failure(plan.error());
-        printUndo(context, *plan);
-        if (mode == history::UndoMode::Force && !plan->conflicts.isEmpty())
-            context.out() << "--force: the conflicts above are restored too\n";
-        if (!confirmed(context, QStringLiteral("Undo turn %1?").arg(found->turn.name)))
-            return context.failure(
-                QStringLiteral("not undone: confirm on a terminal or pass --yes"));
-    }
-    const auto report = history::undoTurn(*found->store, found->turn, mode, found->options, actor);
-    if (!report)
-        return context.failure(report.error());
-    if (context.json()) {
-        context.printJson(history::undoReportJson(*report));
-    } else {
-        printUndo(context, *report);
-        if (!report->conflicts.isEmpty())
-            context.out() << report->conflicts.size()
-                          << " file(s) left alone; --force restores those changed since the turn\n";
-    }
-    return report->conflicts.isEmpty() ? Exit::Ok : Exit::Failed;
+    return withStore(context, [&](store::Store &store) {
+        auto found = openTurnHistory(context, store, parser.positionalArguments().first());
+        if (!found)
+            return context.failure(found.error());
+        const history::UndoMode mode =
+            parser.isSet(force) ? history::UndoMode::Force : history::UndoMode::Apply;
+        if (!parser.isSet(yes)) {
+            const auto plan = history::undoTurn(store, found->turn, history::UndoMode::Plan,
+                                                found->options, actors::cli);
+            if (!plan)
+                return context.failure(plan.error());
+            printUndo(context, *plan);
+            if (mode == history::UndoMode::Force && !plan->conflicts.isEmpty())
+                context.out() << "--force: the conflicts above are restored too\n";
+            if (!confirmed(context, QStringLiteral("Undo turn %1?").arg(found->turn.name)))
+                return context.failure(
+                    QStringLiteral("not undone: confirm on a terminal or pass --yes"));
+        }
+        const auto report =
+            history::undoTurn(store, found->turn, mode, found->options, actors::cli);
+        if (!report)
+            return context.failure(report.error());
+        if (context.json()) {
+            context.printJson(history::undoReportJson(*report));
+        } else {
+            printUndo(context, *report);
+            if (!report->conflicts.isEmpty())
+                context.out()
+                    << report->conflicts.size()
+                    << " file(s) left alone; --force restores those changed since the turn\n";
+        }
+        return report->conflicts.isEmpty() ? Exit::Ok : Exit::Failed;
+    });
 }
 
 } // namespace

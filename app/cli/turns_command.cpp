@@ -102,43 +102,42 @@ Exit runTurns(Context &context, const QStringList &arguments)
         return context.usageError(QStringLiteral("turns: --limit '%1' is not a positive number")
                                       .arg(parser.value(limitOption)));
 
-    auto store = openStore(context);
-    if (!store)
-        return context.failure(store.error());
-    turns::TurnRecords records(**store);
-    if (parser.isSet(eventsOption))
-        return listEvents(context, records, parser.value(eventsOption));
+    return withStore(context, [&](store::Store &store) {
+        turns::TurnRecords records(store);
+        if (parser.isSet(eventsOption))
+            return listEvents(context, records, parser.value(eventsOption));
 
-    const auto list = records.list(limit);
-    if (!list)
-        return context.failure(list.error());
-    context.printList(
-        *list,
-        {QStringLiteral("TURN"), QStringLiteral("STATE"), QStringLiteral("FOLDER"),
-         QStringLiteral("TOPIC"), QStringLiteral("AGENT"), QStringLiteral("PREPARE_MS"),
-         QStringLiteral("BOOT_MS"), QStringLiteral("RUN_MS"), QStringLiteral("TEARDOWN_MS"),
-         QStringLiteral("EXIT"), QStringLiteral("ERROR")},
-        [](const turns::TurnRecord &turn) {
-            QJsonObject object = turn.toJson();
-            object.insert(QStringLiteral("phase_ms"), phaseTimings(turn));
-            return object;
-        },
-        [](const turns::TurnRecord &turn) {
-            const QJsonObject timings = phaseTimings(turn);
-            return QStringList{
-                turn.name,
-                turns::turnStateName(turn.state),
-                turn.folder,
-                turn.topic,
-                turn.agent,
-                milliseconds(timings, "preparing"),
-                milliseconds(timings, "booting"),
-                milliseconds(timings, "running"),
-                milliseconds(timings, "finishing"),
-                turn.exitCode ? QString::number(*turn.exitCode) : QStringLiteral("-"),
-                turn.error};
-        });
-    return Exit::Ok;
+        const auto list = records.list(limit);
+        if (!list)
+            return context.failure(list.error());
+        context.printList(
+            *list,
+            {QStringLiteral("TURN"), QStringLiteral("STATE"), QStringLiteral("FOLDER"),
+             QStringLiteral("TOPIC"), QStringLiteral("AGENT"), QStringLiteral("PREPARE_MS"),
+             QStringLiteral("BOOT_MS"), QStringLiteral("RUN_MS"), QStringLiteral("TEARDOWN_MS"),
+             QStringLiteral("EXIT"), QStringLiteral("ERROR")},
+            [](const turns::TurnRecord &turn) {
+                QJsonObject object = turn.toJson();
+                object.insert(QStringLiteral("phase_ms"), phaseTimings(turn));
+                return object;
+            },
+            [](const turns::TurnRecord &turn) {
+                const QJsonObject timings = phaseTimings(turn);
+                return QStringList{turn.name,
+                                   turns::turnStateName(turn.state),
+                                   turn.folder,
+                                   turn.topic,
+                                   turn.agent,
+                                   milliseconds(timings, "preparing"),
+                                   milliseconds(timings, "booting"),
+                                   milliseconds(timings, "running"),
+                                   milliseconds(timings, "finishing"),
+                                   turn.exitCode ? QString::number(*turn.exitCode)
+                                                 : QStringLiteral("-"),
+                                   turn.error};
+            });
+        return Exit::Ok;
+    });
 }
 
 } // namespace arizuko::cli

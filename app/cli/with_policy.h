@@ -1,8 +1,7 @@
 #pragma once
 
-// For the policy command groups (grant, network, route): the store and the
-// policy over it for one command; a store that will not open is the
-// command's failure.
+// For the policy command groups (grant, network, route): withStore's
+// prologue, with the policy over the store.
 
 #include "context.h"
 #include "policy/policy.h"
@@ -13,11 +12,10 @@ namespace arizuko::cli {
 template<typename Use>
 Exit withPolicy(Context &context, Use &&use)
 {
-    const Result<std::unique_ptr<store::Store>> opened = openStore(context);
-    if (!opened)
-        return context.failure(opened.error());
-    policy::Policy policy(**opened);
-    return use(policy);
+    return withStore(context, [&use](store::Store &store) {
+        policy::Policy policy(store);
+        return use(policy);
+    });
 }
 
 } // namespace arizuko::cli

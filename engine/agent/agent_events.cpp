@@ -6,16 +6,6 @@
 namespace arizuko::agent {
 namespace {
 
-QString str(const QJsonObject &object, const char *key)
-{
-    return object.value(QLatin1String(key)).toString();
-}
-
-AgentEvent output(const QString &line)
-{
-    return {QStringLiteral("output"), QJsonObject{{QStringLiteral("line"), line}}};
-}
-
 QJsonObject usageOf(const QJsonObject &usage)
 {
     QJsonObject kept;
@@ -30,7 +20,7 @@ QJsonObject usageOf(const QJsonObject &usage)
 QList<AgentEvent> fromAssistant(const QJsonObject &line)
 {
     const QJsonObject message = line.value(QStringLiteral("message")).toObject();
-    const QString messageId = str(message, "id");
+    const QString messageId = stringMember(message, "id");
     return assistantContentEvents(message.value(QStringLiteral("content")).toArray(), messageId,
                                   {QLatin1String("tool_use"), QLatin1String("input")});
 }
@@ -42,11 +32,11 @@ QList<AgentEvent> fromUser(const QJsonObject &line)
         line.value(QStringLiteral("message")).toObject().value(QStringLiteral("content"));
     for (const QJsonValue &value : content.toArray()) {
         const QJsonObject block = value.toObject();
-        if (str(block, "type") != QLatin1String("tool_result"))
+        if (stringMember(block, "type") != QLatin1String("tool_result"))
             continue;
         events.append(
             {QStringLiteral("tool_result"),
-             {{QStringLiteral("tool_use_id"), str(block, "tool_use_id")},
+             {{QStringLiteral("tool_use_id"), stringMember(block, "tool_use_id")},
               {QStringLiteral("content"), toolResultText(block.value(QStringLiteral("content")))},
               {QStringLiteral("is_error"), block.value(QStringLiteral("is_error")).toBool()}}});
     }
@@ -59,22 +49,22 @@ AgentEvent fromInit(const QJsonObject &line)
     for (const QJsonValue &server : line.value(QStringLiteral("mcp_servers")).toArray())
         servers.append(server.toObject());
     return {QStringLiteral("init"),
-            {{QStringLiteral("session_id"), str(line, "session_id")},
-             {QStringLiteral("model"), str(line, "model")},
-             {QStringLiteral("cwd"), str(line, "cwd")},
+            {{QStringLiteral("session_id"), stringMember(line, "session_id")},
+             {QStringLiteral("model"), stringMember(line, "model")},
+             {QStringLiteral("cwd"), stringMember(line, "cwd")},
              {QStringLiteral("tools"), line.value(QStringLiteral("tools")).toArray()},
              {QStringLiteral("mcp_servers"), servers},
              {QStringLiteral("skills"), line.value(QStringLiteral("skills")).toArray()},
-             {QStringLiteral("claude_code_version"), str(line, "claude_code_version")}}};
+             {QStringLiteral("claude_code_version"), stringMember(line, "claude_code_version")}}};
 }
 
 AgentEvent fromResult(const QJsonObject &line)
 {
     QJsonObject result{
-        {QStringLiteral("subtype"), str(line, "subtype")},
+        {QStringLiteral("subtype"), stringMember(line, "subtype")},
         {QStringLiteral("is_error"), line.value(QStringLiteral("is_error")).toBool()},
-        {QStringLiteral("text"), str(line, "result")},
-        {QStringLiteral("session_id"), str(line, "session_id")},
+        {QStringLiteral("text"), stringMember(line, "result")},
+        {QStringLiteral("session_id"), stringMember(line, "session_id")},
         {QStringLiteral("num_turns"), line.value(QStringLiteral("num_turns")).toInteger()},
         {QStringLiteral("duration_ms"), line.value(QStringLiteral("duration_ms")).toInteger()},
         {QStringLiteral("usage"), usageOf(line.value(QStringLiteral("usage")).toObject())}};
@@ -91,33 +81,51 @@ AgentEvent fromResult(const QJsonObject &line)
 AgentEvent fromToolProgress(const QJsonObject &line)
 {
     return {QStringLiteral("tool_progress"),
-            {{QStringLiteral("tool_use_id"), str(line, "tool_use_id")},
-             {QStringLiteral("tool_name"), str(line, "tool_name")},
+            {{QStringLiteral("tool_use_id"), stringMember(line, "tool_use_id")},
+             {QStringLiteral("tool_name"), stringMember(line, "tool_name")},
              {QStringLiteral("elapsed_seconds"),
               line.value(QStringLiteral("elapsed_time_seconds")).toDouble()}}};
 }
 
 } // namespace
 
-QList<AgentEvent> agentEventsFromLine(const QString &line)
+std::optional<QJsonObject> jsonObjectOfLine(const QString &line)
 {
     QJsonParseError error{};
     const QJsonDocument document = QJsonDocument::fromJson(line.toUtf8(), &error);
     if (error.error != QJsonParseError::NoError || !document.isObject())
-        return {output(line)};
-    const QJsonObject object = document.object();
-    const QString type = str(object, "type");
+        return std::nullopt;
+    return document.object();
+}
+
+AgentEvent outputEvent(const QString &line)
+{
+    return {QStringLiteral("output"), QJsonObject{{QStringLiteral("line"), line}}};
+}
+
+QString stringMember(const QJsonObject &object, const char *key)
+{
+    return object.value(QLatin1String(key)).toString();
+}
+
+QList<AgentEvent> agentEventsFromLine(const QString &line)
+{
+    const std::optional<QJsonObject> parsed = jsonObjectOfLine(line);
+    if (!parsed)
+        return {outputEvent(line)};
+    const QJsonObject &object = *parsed;
+    const QString type = stringMember(object, "type");
     if (type == QLatin1String("assistant"))
         return fromAssistant(object);
     if (type == QLatin1String("user"))
         return fromUser(object);
     if (type == QLatin1String("result"))
         return {fromResult(object)};
-    if (type == QLatin1String("system") && str(object, "subtype") == QLatin1String("init"))
+    if (type == QLatin1String("system") && stringMember(object, "subtype") == QLatin1String("init"))
         return {fromInit(object)};
     if (type == QLatin1String("tool_progress"))
         return {fromToolProgress(object)};
-    return {output(line)};
+    return {outputEvent(line)};
 }
 
 QString toolCallSummary(const QString &name, const QJsonObject &input, int width)
@@ -145,23 +153,24 @@ QList<AgentEvent> assistantContentEvents(const QJsonArray &content, const QStrin
     QList<AgentEvent> events;
     for (const QJsonValue &value : content) {
         const QJsonObject block = value.toObject();
-        const QString type = str(block, "type");
+        const QString type = stringMember(block, "type");
         if (type == QLatin1String("text")) {
             events.append({QStringLiteral("text"),
-                           {{QStringLiteral("text"), str(block, "text")},
+                           {{QStringLiteral("text"), stringMember(block, "text")},
                             {QStringLiteral("message_id"), messageId}}});
         } else if (type == QLatin1String("thinking")) {
             events.append({QStringLiteral("thinking"),
-                           {{QStringLiteral("text"), str(block, "thinking")},
+                           {{QStringLiteral("text"), stringMember(block, "thinking")},
                             {QStringLiteral("message_id"), messageId}}});
         } else if (type == toolCall.type) {
             const QJsonObject input = block.value(toolCall.input).toObject();
-            events.append({QStringLiteral("tool_use"),
-                           {{QStringLiteral("id"), str(block, "id")},
-                            {QStringLiteral("name"), str(block, "name")},
-                            {QStringLiteral("input"), input},
-                            {QStringLiteral("summary"), toolCallSummary(str(block, "name"), input)},
-                            {QStringLiteral("message_id"), messageId}}});
+            events.append(
+                {QStringLiteral("tool_use"),
+                 {{QStringLiteral("id"), stringMember(block, "id")},
+                  {QStringLiteral("name"), stringMember(block, "name")},
+                  {QStringLiteral("input"), input},
+                  {QStringLiteral("summary"), toolCallSummary(stringMember(block, "name"), input)},
+                  {QStringLiteral("message_id"), messageId}}});
         }
     }
     return events;
@@ -174,10 +183,10 @@ QString toolResultText(const QJsonValue &content)
     QStringList parts;
     for (const QJsonValue &block : content.toArray()) {
         const QJsonObject object = block.toObject();
-        if (str(object, "type") == QLatin1String("text"))
-            parts << str(object, "text");
+        if (stringMember(object, "type") == QLatin1String("text"))
+            parts << stringMember(object, "text");
         else
-            parts << QStringLiteral("[%1]").arg(str(object, "type"));
+            parts << QStringLiteral("[%1]").arg(stringMember(object, "type"));
     }
     return parts.join(QLatin1Char('\n'));
 }

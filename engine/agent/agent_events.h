@@ -10,6 +10,7 @@
 #include <QLatin1String>
 #include <QList>
 #include <QString>
+#include <optional>
 
 namespace arizuko::agent {
 
@@ -20,6 +21,14 @@ struct AgentEvent
 };
 
 QList<AgentEvent> agentEventsFromLine(const QString &line);
+
+// What every agent's reader starts with (Claude Code's above, Codex's,
+// pi's): the JSON object `line` holds, or nothing when it holds none; a
+// line a reader cannot read is kept whole as outputEvent(line).
+std::optional<QJsonObject> jsonObjectOfLine(const QString &line);
+AgentEvent outputEvent(const QString &line);
+// A member of an agent's object as a string; empty when absent or not one.
+QString stringMember(const QJsonObject &object, const char *key);
 
 // An assistant message's content blocks as text, thinking and tool_use
 // events. Agents name the tool-call block and its input differently (Claude

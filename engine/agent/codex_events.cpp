@@ -6,16 +6,6 @@
 namespace arizuko::agent {
 namespace {
 
-QString str(const QJsonObject &object, const char *key)
-{
-    return object.value(QLatin1String(key)).toString();
-}
-
-AgentEvent output(const QString &line)
-{
-    return {QStringLiteral("output"), QJsonObject{{QStringLiteral("line"), line}}};
-}
-
 AgentEvent toolUse(const QString &id, const QString &name, const QJsonObject &input)
 {
     return {QStringLiteral("tool_use"),
@@ -39,15 +29,18 @@ AgentEvent toolResult(const QString &id, const QString &content, bool isError)
 std::pair<QString, QJsonObject> callOf(const QString &type, const QJsonObject &item)
 {
     if (type == QLatin1String("command_execution"))
-        return {QStringLiteral("shell"), {{QStringLiteral("command"), str(item, "command")}}};
+        return {QStringLiteral("shell"),
+                {{QStringLiteral("command"), stringMember(item, "command")}}};
     if (type == QLatin1String("file_change"))
         return {QStringLiteral("file_change"),
                 {{QStringLiteral("changes"), item.value(QStringLiteral("changes"))}}};
     if (type == QLatin1String("mcp_tool_call"))
-        return {QStringLiteral("mcp__%1__%2").arg(str(item, "server"), str(item, "tool")),
+        return {QStringLiteral("mcp__%1__%2")
+                    .arg(stringMember(item, "server"), stringMember(item, "tool")),
                 item.value(QStringLiteral("arguments")).toObject()};
     if (type == QLatin1String("web_search"))
-        return {QStringLiteral("web_search"), {{QStringLiteral("query"), str(item, "query")}}};
+        return {QStringLiteral("web_search"),
+                {{QStringLiteral("query"), stringMember(item, "query")}}};
     return {QStringLiteral("todo_list"),
             {{QStringLiteral("items"), item.value(QStringLiteral("items"))}}};
 }
@@ -55,29 +48,29 @@ std::pair<QString, QJsonObject> callOf(const QString &type, const QJsonObject &i
 // What a finished call answered, and whether it failed.
 std::pair<QString, bool> resultOf(const QString &type, const QJsonObject &item)
 {
-    const bool failed = str(item, "status") == QLatin1String("failed");
+    const bool failed = stringMember(item, "status") == QLatin1String("failed");
     if (type == QLatin1String("command_execution")) {
         const QJsonValue exitCode = item.value(QStringLiteral("exit_code"));
-        return {str(item, "aggregated_output"),
+        return {stringMember(item, "aggregated_output"),
                 failed || (exitCode.isDouble() && exitCode.toInt() != 0)};
     }
     if (type == QLatin1String("file_change")) {
         QStringList lines;
         for (const QJsonValue &change : item.value(QStringLiteral("changes")).toArray())
-            lines << str(change.toObject(), "kind") + QLatin1Char(' ') +
-                         str(change.toObject(), "path");
+            lines << stringMember(change.toObject(), "kind") + QLatin1Char(' ') +
+                         stringMember(change.toObject(), "path");
         return {lines.join(QLatin1Char('\n')), failed};
     }
     if (type == QLatin1String("mcp_tool_call")) {
         const QJsonObject error = item.value(QStringLiteral("error")).toObject();
         if (!error.isEmpty())
-            return {str(error, "message"), true};
+            return {stringMember(error, "message"), true};
         QStringList parts;
         const QJsonObject result = item.value(QStringLiteral("result")).toObject();
         for (const QJsonValue &block : result.value(QStringLiteral("content")).toArray())
-            parts << (str(block.toObject(), "type") == QLatin1String("text")
-                          ? str(block.toObject(), "text")
-                          : QStringLiteral("[%1]").arg(str(block.toObject(), "type")));
+            parts << (stringMember(block.toObject(), "type") == QLatin1String("text")
+                          ? stringMember(block.toObject(), "text")
+                          : QStringLiteral("[%1]").arg(stringMember(block.toObject(), "type")));
         return {parts.join(QLatin1Char('\n')), failed};
     }
     if (type == QLatin1String("todo_list")) {
@@ -86,7 +79,7 @@ std::pair<QString, bool> resultOf(const QString &type, const QJsonObject &item)
             lines << (entry.toObject().value(QStringLiteral("completed")).toBool()
                           ? QStringLiteral("[x] ")
                           : QStringLiteral("[ ] ")) +
-                         str(entry.toObject(), "text");
+                         stringMember(entry.toObject(), "text");
         return {lines.join(QLatin1Char('\n')), failed};
     }
     return {QString(), failed};
@@ -103,14 +96,13 @@ bool isCall(const QString &type)
 
 QList<AgentEvent> CodexEventReader::read(const QString &line)
 {
-    QJsonParseError error{};
-    const QJsonDocument document = QJsonDocument::fromJson(line.toUtf8(), &error);
-    if (error.error != QJsonParseError::NoError || !document.isObject())
-        return {output(line)};
-    const QJsonObject object = document.object();
-    const QString type = str(object, "type");
+    const std::optional<QJsonObject> parsed = jsonObjectOfLine(line);
+    if (!parsed)
+        return {outputEvent(line)};
+    const QJsonObject &object = *parsed;
+    const QString type = stringMember(object, "type");
     if (type == QLatin1String("thread.started")) {
-        m_threadId = str(object, "thread_id");
+        m_threadId = stringMember(object, "thread_id");
         return {{QStringLiteral("init"),
                  {{QStringLiteral("session_id"), m_threadId},
                   {QStringLiteral("agent"), QStringLiteral("codex")}}}};
@@ -143,7 +135,8 @@ QList<AgentEvent> CodexEventReader::read(const QString &line)
                             usage.value(QStringLiteral("cached_input_tokens")).toInteger()}}}}}};
     }
     if (type == QLatin1String("turn.failed")) {
-        const QString message = str(object.value(QStringLiteral("error")).toObject(), "message");
+        const QString message =
+            stringMember(object.value(QStringLiteral("error")).toObject(), "message");
         return {{QStringLiteral("result"),
                  {{QStringLiteral("subtype"), QStringLiteral("error")},
                   {QStringLiteral("is_error"), true},
@@ -153,26 +146,26 @@ QList<AgentEvent> CodexEventReader::read(const QString &line)
     }
     // Top-level `error` lines (a failed request, a reconnect notice) come
     // before turn.failed, which ends the turn; they stay as output.
-    return {output(line)};
+    return {outputEvent(line)};
 }
 
 QList<AgentEvent> CodexEventReader::fromItem(const QJsonObject &item, bool completed)
 {
-    const QString type = str(item, "type");
-    const QString id = str(item, "id");
+    const QString type = stringMember(item, "type");
+    const QString id = stringMember(item, "id");
     if (type == QLatin1String("agent_message")) {
         if (!completed)
             return {};
-        m_lastText = str(item, "text");
+        m_lastText = stringMember(item, "text");
         return {{QStringLiteral("text"),
                  {{QStringLiteral("text"), m_lastText}, {QStringLiteral("message_id"), id}}}};
     }
     if (type == QLatin1String("reasoning")) {
         if (!completed)
             return {};
-        return {
-            {QStringLiteral("thinking"),
-             {{QStringLiteral("text"), str(item, "text")}, {QStringLiteral("message_id"), id}}}};
+        return {{QStringLiteral("thinking"),
+                 {{QStringLiteral("text"), stringMember(item, "text")},
+                  {QStringLiteral("message_id"), id}}}};
     }
     if (isCall(type)) {
         QList<AgentEvent> events;
@@ -191,7 +184,7 @@ QList<AgentEvent> CodexEventReader::fromItem(const QJsonObject &item, bool compl
     // new to this reader. Both stay visible as output.
     if (!completed)
         return {};
-    return {output(QString::fromUtf8(QJsonDocument(item).toJson(QJsonDocument::Compact)))};
+    return {outputEvent(QString::fromUtf8(QJsonDocument(item).toJson(QJsonDocument::Compact)))};
 }
 
 } // namespace arizuko::agent

@@ -1,40 +1,30 @@
 #include "agent/pi_events.h"
 
 #include <QJsonArray>
-#include <QJsonDocument>
 
 namespace arizuko::agent {
-namespace {
-
-QString str(const QJsonObject &object, const char *key)
-{
-    return object.value(QLatin1String(key)).toString();
-}
-
-} // namespace
 
 QList<AgentEvent> PiEventReader::read(const QString &line)
 {
-    QJsonParseError error{};
-    const QJsonDocument document = QJsonDocument::fromJson(line.toUtf8(), &error);
-    if (error.error != QJsonParseError::NoError || !document.isObject())
-        return {{QStringLiteral("output"), {{QStringLiteral("line"), line}}}};
-    const QJsonObject object = document.object();
-    const QString type = str(object, "type");
+    const std::optional<QJsonObject> parsed = jsonObjectOfLine(line);
+    if (!parsed)
+        return {outputEvent(line)};
+    const QJsonObject &object = *parsed;
+    const QString type = stringMember(object, "type");
     if (type == QLatin1String("session"))
-        return {init(str(object, "id"), str(object, "cwd"))};
+        return {init(stringMember(object, "id"), stringMember(object, "cwd"))};
     if (type == QLatin1String("response"))
         return fromResponse(object);
     if (type == QLatin1String("message_end")) {
         const QJsonObject message = object.value(QStringLiteral("message")).toObject();
-        if (str(message, "role") == QLatin1String("assistant"))
+        if (stringMember(message, "role") == QLatin1String("assistant"))
             return fromAssistant(message);
         return {};
     }
     if (type == QLatin1String("tool_execution_end")) {
         const QJsonObject result = object.value(QStringLiteral("result")).toObject();
         return {{QStringLiteral("tool_result"),
-                 {{QStringLiteral("tool_use_id"), str(object, "toolCallId")},
+                 {{QStringLiteral("tool_use_id"), stringMember(object, "toolCallId")},
                   {QStringLiteral("content"),
                    toolResultText(result.value(QStringLiteral("content")).toArray())},
                   {QStringLiteral("is_error"), object.value(QStringLiteral("isError")).toBool()}}}};
@@ -52,7 +42,7 @@ QList<AgentEvent> PiEventReader::read(const QString &line)
                                    QStringLiteral("tool_execution_update")};
     if (known.contains(type))
         return {};
-    return {{QStringLiteral("output"), {{QStringLiteral("line"), line}}}};
+    return {outputEvent(line)};
 }
 
 QList<AgentEvent> PiEventReader::fromAssistant(const QJsonObject &message)
@@ -69,8 +59,8 @@ QList<AgentEvent> PiEventReader::fromAssistant(const QJsonObject &message)
     }
     if (!texts.isEmpty())
         m_lastText = texts.join(QLatin1Char('\n'));
-    m_stopReason = str(message, "stopReason");
-    m_errorMessage = str(message, "errorMessage");
+    m_stopReason = stringMember(message, "stopReason");
+    m_errorMessage = stringMember(message, "errorMessage");
     const QJsonObject usage = message.value(QStringLiteral("usage")).toObject();
     m_input += usage.value(QStringLiteral("input")).toInteger();
     m_output += usage.value(QStringLiteral("output")).toInteger();
@@ -95,15 +85,16 @@ AgentEvent PiEventReader::init(const QString &sessionId, const QString &cwd)
 // prompt ends the turn with pi's reason.
 QList<AgentEvent> PiEventReader::fromResponse(const QJsonObject &response)
 {
-    const QString command = str(response, "command");
+    const QString command = stringMember(response, "command");
     const bool success = response.value(QStringLiteral("success")).toBool();
     if (command == QLatin1String("get_state") && success) {
         const QJsonObject state = response.value(QStringLiteral("data")).toObject();
-        return {init(str(state, "sessionId"), QString())};
+        return {init(stringMember(state, "sessionId"), QString())};
     }
     if (success)
         return {};
-    m_errorMessage = QStringLiteral("pi refused its %1: %2").arg(command, str(response, "error"));
+    m_errorMessage =
+        QStringLiteral("pi refused its %1: %2").arg(command, stringMember(response, "error"));
     return {result()};
 }
 

@@ -1,16 +1,16 @@
 #include "connectors/connector_broker.h"
 
 #include "audit/audit_log.h"
+#include "core/actors.h"
+#include "core/run_on_worker.h"
 #include "folders/folder_names.h"
 #include "secrets/secret_store.h"
 #include "store/store.h"
 
 #include <QFile>
-#include <QFutureWatcher>
 #include <QHostAddress>
 #include <QJsonArray>
 #include <QNetworkAccessManager>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace arizuko::connectors {
 namespace {
@@ -73,7 +73,7 @@ namespace {
 Result<QList<SecretValue>> resolveSecrets(store::Store &store, const QStringList &keys,
                                           const QString &folder)
 {
-    auto secrets = secrets::SecretStore::open(store, QStringLiteral("system:connectors"));
+    auto secrets = secrets::SecretStore::open(store, actors::connectors);
     if (!secrets)
         return secrets.error();
     QList<SecretValue> values;
@@ -103,19 +103,17 @@ void ConnectorBroker::call(const CatalogueEntry &entry, const QString &folder, c
     // is a store query: both on a worker, so the thread that serves every
     // turn's tools never waits for them. The values are read for this call
     // only and live in its closures, never in this object.
-    auto *resolving = new QFutureWatcher<Result<QList<SecretValue>>>(this);
-    connect(resolving, &QFutureWatcherBase::finished, this,
-            [this, resolving, entry, folder, turn, arguments, done = std::move(done)] {
-                resolving->deleteLater();
-                const Result<QList<SecretValue>> secrets = resolving->result();
-                if (!secrets)
-                    return fail(entry, folder, turn, secrets.error(), done);
-                send(entry, folder, turn, arguments, *secrets, done);
-            });
-    resolving->setFuture(
-        QtConcurrent::run([&store = m_store, keys = entry.connector->secretKeys, folder] {
+    runOnWorker(
+        this,
+        [&store = m_store, keys = entry.connector->secretKeys, folder] {
             return resolveSecrets(store, keys, folder);
-        }));
+        },
+        [this, entry, folder, turn, arguments,
+         done = std::move(done)](const Result<QList<SecretValue>> &secrets) {
+            if (!secrets)
+                return fail(entry, folder, turn, secrets.error(), done);
+            send(entry, folder, turn, arguments, *secrets, done);
+        });
 }
 
 void ConnectorBroker::send(const CatalogueEntry &entry, const QString &folder, const QString &turn,

@@ -1,6 +1,7 @@
 // The wholesale resources (acl, acl_membership, routes): projected only when
 // chosen, each with a warning that applying it replaces the server's table.
 
+#include "core/actors.h"
 #include "export/projection_builder.h"
 #include "export/server_names.h"
 #include "export/server_rows.h"
@@ -96,8 +97,8 @@ Result<void> ProjectionBuilder::projectGrants()
     // the server's operators out.
     if (m_projection.options.addServerSeeds)
         keepOnce(serverGrantRow(QStringLiteral("role:operator"), QStringLiteral("*"),
-                                QStringLiteral("**"), QStringLiteral("allow"), {},
-                                QStringLiteral("system:seed"), seedTimestamp()));
+                                QStringLiteral("**"), QStringLiteral("allow"), {}, actors::seed,
+                                seedTimestamp()));
     if (!withGrantOption.isEmpty())
         warn(QStringLiteral("acl: arizuko does not carry WITH GRANT OPTION; these rows lose it: %1")
                  .arg(withGrantOption.join(QStringLiteral(", "))));

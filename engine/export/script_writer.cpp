@@ -1,5 +1,6 @@
 #include "export/script_writer.h"
 
+#include "core/actors.h"
 #include "export/server_names.h"
 #include "export/shell_words.h"
 
@@ -89,7 +90,7 @@ void writeGrants(Script &script, const Projection &projection)
         const auto text = [&](const char *field) {
             return row.text(spec, QString::fromLatin1(field));
         };
-        if (text("granted_by") == u"system:seed")
+        if (text("granted_by") == actors::seed)
             continue; // the server seeds these itself
         if (text("effect") != u"allow" || !text("params").isEmpty()) {
             script.comment(

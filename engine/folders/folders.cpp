@@ -6,6 +6,7 @@
 #include "store/query.h"
 #include "store/store.h"
 #include "store/timestamp.h"
+#include "turn_records/turn_state.h"
 
 #include <QDir>
 #include <QFile>
@@ -178,12 +179,11 @@ Result<void> Folders::checkParentExists(const QString &path, const QString &what
 
 Result<void> Folders::checkNoLiveTurn(const QString &path, const QString &what) const
 {
-    // The terminal states are spelled out: folders sit below turns.
     Result<QSqlQuery> live = execute(
         m_store.database(),
         QStringLiteral("SELECT name, group_folder, state FROM turns WHERE %1 AND state NOT IN "
-                       "('done', 'failed', 'cancelled', 'interrupted') LIMIT 1")
-            .arg(namesPath(turnFolders)),
+                       "%2 LIMIT 1")
+            .arg(namesPath(turnFolders), turns::terminalStatesSql()),
         pathValues(turnFolders, path));
     if (!live)
         return live.error();

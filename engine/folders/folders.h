@@ -37,7 +37,7 @@ class Folders
 {
 public:
     // `actor` is who the audit log names for the changes made through this
-    // object ("user:cli", "user:gui").
+    // object (one of core/actors.h).
     Folders(store::Store &store, QString actor);
 
     // The folder's home; folder.not-found when there is no such folder.

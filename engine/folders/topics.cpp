@@ -5,6 +5,7 @@
 #include "store/query.h"
 #include "store/store.h"
 #include "store/timestamp.h"
+#include "turn_records/turn_state.h"
 
 #include <QUuid>
 
@@ -33,8 +34,6 @@ Result<void> validate(const QString &folder, const QString &topic)
     return validateTopicName(topic);
 }
 
-// The terminal states are spelled out: folders sit below turns, whose
-// TurnState knows them (turn_records/turn_state.h).
 Result<void> refuseWhileATurnIsLive(const QSqlDatabase &db, const QString &folder,
                                     const QString &topic, const QString &verb)
 {
@@ -42,7 +41,8 @@ Result<void> refuseWhileATurnIsLive(const QSqlDatabase &db, const QString &folde
         execute(db,
                 QStringLiteral(
                     "SELECT name, state FROM turns WHERE group_folder = ? AND topic = ? AND state "
-                    "NOT IN ('done', 'failed', 'cancelled', 'interrupted') LIMIT 1"),
+                    "NOT IN %1 LIMIT 1")
+                    .arg(turns::terminalStatesSql()),
                 {folder, topic});
     if (!live)
         return live.error();

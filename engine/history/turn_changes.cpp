@@ -1,6 +1,7 @@
 #include "history/turn_changes.h"
 
 #include "audit/audit_log.h"
+#include "core/actors.h"
 #include "folders/folders.h"
 #include "store/store.h"
 #include "turn_records/turn_records.h"
@@ -14,7 +15,7 @@ namespace arizuko::history {
 Result<HomeHistory> openFolderHistory(store::Store &store, const QString &folder,
                                       const SnapshotOptions &options)
 {
-    const auto home = folders::Folders(store, QStringLiteral("system:history")).home(folder);
+    const auto home = folders::Folders(store, actors::history).home(folder);
     if (!home)
         return home.error();
     return HomeHistory::openExisting(store.dataDir(), home->id, options);

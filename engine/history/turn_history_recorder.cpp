@@ -1,6 +1,7 @@
 #include "history/turn_history_recorder.h"
 
 #include "audit/audit_log.h"
+#include "core/actors.h"
 #include "folders/folders.h"
 #include "history/home_history.h"
 #include "store/store.h"
@@ -16,7 +17,6 @@
 namespace arizuko::history {
 namespace {
 
-const QString actor = QStringLiteral("system:history");
 // Snapshots are mostly waiting on the disk; more homes than this at once
 // queue for a thread, each still in order.
 constexpr int snapshotThreads = 4;
@@ -68,7 +68,8 @@ void TurnHistoryRecorder::watch(turns::TurnRunner &runner)
 
 void TurnHistoryRecorder::record(turns::Turn *turn)
 {
-    const Result<folders::Home> home = folders::Folders(m_store, actor).home(turn->folder());
+    const Result<folders::Home> home =
+        folders::Folders(m_store, actors::history).home(turn->folder());
     if (!home) {
         emit recordFailed(turn->id(), home.error());
         return;
@@ -141,14 +142,14 @@ void TurnHistoryRecorder::drain(const QString &homeId)
                                               : Result<PruneReport>(PruneReport());
                 !pruned)
                 (void)audit::AuditLog(m_store).record(
-                    actor, QStringLiteral("history.prune-failed"), job.label.turnId,
+                    actors::history, QStringLiteral("history.prune-failed"), job.label.turnId,
                     {{QStringLiteral("error"), pruned.error().message}});
             return note;
         }();
         if (!recorded) {
             // The worker's own store connection (one per thread).
             (void)audit::AuditLog(m_store).record(
-                actor, QStringLiteral("history.failed"), job.label.turnId,
+                actors::history, QStringLiteral("history.failed"), job.label.turnId,
                 {{QStringLiteral("snapshot"),
                   job.after ? QStringLiteral("after") : QStringLiteral("before")},
                  {QStringLiteral("error"), recorded.error().message}});

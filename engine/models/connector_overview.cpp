@@ -1,6 +1,7 @@
 #include "models/connector_overview.h"
 
 #include "connectors/connector_catalogue.h"
+#include "core/actors.h"
 #include "folders/folder_names.h"
 #include "policy/policy.h"
 #include "secrets/secret_store.h"
@@ -39,7 +40,7 @@ ConnectorOverview gatherConnectors(store::Store &store, const QString &folder)
             problems << rows.error().message;
     }
     // Names only: list() reads no value.
-    const auto secrets = secrets::SecretStore::open(store, QStringLiteral("user:gui"));
+    const auto secrets = secrets::SecretStore::open(store, actors::gui);
     const auto names =
         secrets ? (*secrets)->list() : Result<QList<secrets::SecretInfo>>(secrets.error());
     if (!names) {

@@ -1,5 +1,6 @@
 #include "models/folder_topic_model.h"
 
+#include "core/actors.h"
 #include "folders/folders.h"
 #include "folders/topics.h"
 #include "models/turn_list_model.h"
@@ -106,10 +107,10 @@ FolderTopicModel::~FolderTopicModel() = default;
 
 Result<void> FolderTopicModel::reload()
 {
-    const auto folders = folders::Folders(m_store, QStringLiteral("user:gui")).list();
+    const auto folders = folders::Folders(m_store, actors::gui).list();
     if (!folders)
         return folders.error();
-    const auto topics = folders::Topics(m_store, QStringLiteral("user:gui")).list();
+    const auto topics = folders::Topics(m_store, actors::gui).list();
     if (!topics)
         return topics.error();
     turns::TurnRecords records(m_store);

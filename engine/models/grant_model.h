@@ -4,6 +4,7 @@
 // wildcard principals'), or every row for the base; added and removed
 // through the same policy::Grants calls arizukoctl uses.
 
+#include "core/actors.h"
 #include "core/result.h"
 #include "policy/grant.h"
 
@@ -37,7 +38,7 @@ public:
     };
     enum DataRole { IdRole = Qt::UserRole };
 
-    static constexpr QStringView actor = u"user:gui";
+    static constexpr QLatin1String actor = actors::gui;
 
     explicit GrantModel(store::Store &store, QObject *parent = nullptr);
     ~GrantModel() override;

@@ -4,6 +4,7 @@
 // inherits (read-only, each naming its folder), with the answers the engine
 // gives about them: a host test and the lists the next turn's proxy receives.
 
+#include "core/actors.h"
 #include "core/result.h"
 #include "policy/network_rules.h"
 
@@ -28,7 +29,7 @@ public:
     enum DataRole { OwnRole = Qt::UserRole, KindRole, TargetRole };
 
     // The editor writes as this actor; the audit log names it.
-    static constexpr QStringView actor = u"user:gui";
+    static constexpr QLatin1String actor = actors::gui;
 
     explicit NetworkRuleModel(store::Store &store, QObject *parent = nullptr);
     ~NetworkRuleModel() override;

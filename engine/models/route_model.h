@@ -4,6 +4,7 @@
 // wins and why each one before it did not: the engine's own parse and match
 // per row, and its resolve() for the winner.
 
+#include "core/actors.h"
 #include "core/result.h"
 #include "policy/route.h"
 
@@ -27,7 +28,7 @@ public:
     enum Column { SeqColumn, MatchColumn, TargetColumn, TestColumn, ColumnCount };
     enum DataRole { IdRole = Qt::UserRole, WinnerRole };
 
-    static constexpr QStringView actor = u"user:gui";
+    static constexpr QLatin1String actor = actors::gui;
 
     explicit RouteModel(store::Store &store, QObject *parent = nullptr);
     ~RouteModel() override;

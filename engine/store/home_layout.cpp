@@ -1,5 +1,6 @@
 #include "store/home_layout.h"
 
+#include "core/actors.h"
 #include "store/data_subdirectory.h"
 #include "store/home_hard_links.h"
 #include "store/query.h"
@@ -22,7 +23,7 @@ namespace arizuko::store {
 namespace {
 
 const QString oldHomes = QStringLiteral("groups");
-const QString actor = QStringLiteral("system:store");
+const QString actor = actors::store;
 
 struct FolderHome
 {

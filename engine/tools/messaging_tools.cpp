@@ -2,11 +2,9 @@
 // forking it.
 
 #include "agent/topic_fork.h"
+#include "core/run_on_worker.h"
 #include "tools/tool_catalogue.h"
 #include "tools/topic_messages.h"
-
-#include <QFutureWatcher>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace arizuko::tools {
 namespace {
@@ -53,14 +51,11 @@ void forkTopic(ToolContext &context, const QJsonObject &arguments, ToolFinished 
                                              context.binding.folder, source, name);
     if (!plan)
         return finished(toolError(plan.error().message));
-    auto *copying = new QFutureWatcher<agent::ForkedTopic>(&context.owner);
-    QObject::connect(copying, &QFutureWatcherBase::finished, &context.owner,
-                     [copying, source, finished = std::move(finished)] {
-                         copying->deleteLater();
-                         finished(forkOutcome(source, copying->result()));
-                     });
-    copying->setFuture(
-        QtConcurrent::run([plan = *plan] { return agent::copyForkedConversation(plan); }));
+    runOnWorker(
+        &context.owner, [plan = *plan] { return agent::copyForkedConversation(plan); },
+        [source, finished = std::move(finished)](const agent::ForkedTopic &copied) {
+            finished(forkOutcome(source, copied));
+        });
 }
 
 } // namespace arizuko::tools

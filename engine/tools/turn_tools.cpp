@@ -4,6 +4,8 @@
 #include "connectors/connector_broker.h"
 #include "connectors/connector_catalogue.h"
 #include "connectors/connector_request.h"
+#include "core/actors.h"
+#include "core/run_on_worker.h"
 #include "folders/folder_names.h"
 #include "folders/folders.h"
 #include "policy/action.h"
@@ -14,10 +16,8 @@
 
 #include <QDateTime>
 #include <QElapsedTimer>
-#include <QFutureWatcher>
 #include <QJsonArray>
 #include <QJsonValue>
-#include <QtConcurrent/QtConcurrentRun>
 #include <atomic>
 
 namespace arizuko::tools {
@@ -41,7 +41,7 @@ Result<ShellSecrets> readShellSecrets(store::Store &store, const QString &folder
 {
     if (const ShellSecretsReadHook hook = shellSecretsReadHook)
         hook();
-    auto secrets = secrets::SecretStore::open(store, QStringLiteral("system:shell-env"));
+    auto secrets = secrets::SecretStore::open(store, actors::shellEnv);
     if (!secrets)
         return secrets.error();
     ShellSecrets read;
@@ -146,31 +146,28 @@ void TurnTools::readShellEnvironment(ShellEnvironmentRead read)
     }
     if (keys->isEmpty())
         return read({});
-    auto *reading = new QFutureWatcher<Result<ShellSecrets>>(this);
-    connect(reading, &QFutureWatcherBase::finished, this, [this, reading, read = std::move(read)] {
-        reading->deleteLater();
-        const Result<ShellSecrets> secrets = reading->result();
-        if (!secrets) {
-            auditShellEnvironmentFailure(secrets.error());
-            return read({});
-        }
-        const QString &folder = m_binding.folder;
-        // Nothing enters that the audit does not name.
-        if (const auto recorded = audit::AuditLog(m_store).record(
-                folder, QStringLiteral("shell-env.granted"), folder,
-                {{QStringLiteral("turn"), m_binding.turnId},
-                 {QStringLiteral("keys"), QJsonArray::fromStringList(secrets->given)},
-                 {QStringLiteral("missing"), QJsonArray::fromStringList(secrets->missing)}});
-            !recorded) {
-            auditShellEnvironmentFailure(recorded.error());
-            return read({});
-        }
-        read(secrets->environment);
-    });
-    reading->setFuture(
-        QtConcurrent::run([&store = m_store, folder = m_binding.folder, keys = *keys] {
-            return readShellSecrets(store, folder, keys);
-        }));
+    const auto readSecrets = [&store = m_store, folder = m_binding.folder, keys = *keys] {
+        return readShellSecrets(store, folder, keys);
+    };
+    runOnWorker(
+        this, readSecrets, [this, read = std::move(read)](const Result<ShellSecrets> &secrets) {
+            if (!secrets) {
+                auditShellEnvironmentFailure(secrets.error());
+                return read({});
+            }
+            const QString &folder = m_binding.folder;
+            // Nothing enters that the audit does not name.
+            if (const auto recorded = audit::AuditLog(m_store).record(
+                    folder, QStringLiteral("shell-env.granted"), folder,
+                    {{QStringLiteral("turn"), m_binding.turnId},
+                     {QStringLiteral("keys"), QJsonArray::fromStringList(secrets->given)},
+                     {QStringLiteral("missing"), QJsonArray::fromStringList(secrets->missing)}});
+                !recorded) {
+                auditShellEnvironmentFailure(recorded.error());
+                return read({});
+            }
+            read(secrets->environment);
+        });
 }
 
 void TurnTools::auditShellEnvironmentFailure(const Error &error)

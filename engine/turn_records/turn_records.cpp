@@ -1,6 +1,7 @@
 #include "turn_records/turn_records.h"
 
 #include "audit/audit_log.h"
+#include "core/actors.h"
 #include "store/query.h"
 #include "store/store.h"
 #include "store/write_transaction.h"
@@ -109,8 +110,7 @@ Result<void> TurnRecords::audited(const QString &id, TurnState state,
                                  {QStringLiteral("folder"), turn.value(1).toString()},
                                  {QStringLiteral("topic"), turn.value(2).toString()},
                                  {QStringLiteral("state"), turnStateName(state)}};
-        const auto entry = log.record(QStringLiteral("system:turns"),
-                                      QStringLiteral("turn.") + turnStateName(state),
+        const auto entry = log.record(actors::turns, QStringLiteral("turn.") + turnStateName(state),
                                       turn.value(0).toString(), detail);
         if (!entry)
             return entry.error();

@@ -1,11 +1,12 @@
 #include "turns/first_run.h"
 
+#include "core/actors.h"
 #include "folders/folders.h"
 #include "folders/topics.h"
+#include "libvirt/machine_status.h"
 #include "secrets/secret_store.h"
 #include "store/query.h"
 #include "store/store.h"
-#include "libvirt/machine_status.h"
 #include "turns/model_provider.h"
 
 namespace arizuko::turns {
@@ -25,7 +26,7 @@ FirstRunCheck checkFirstRun(store::Store &store, const RunnerSettings &settings)
     FirstRunCheck check;
     check.machine = libvirt::collectMachineStatus(settings);
     check.provider = settings.modelProvider;
-    auto secrets = secrets::SecretStore::open(store, QStringLiteral("system:first-run"));
+    auto secrets = secrets::SecretStore::open(store, actors::firstRun);
     if (!secrets) {
         check.credentialProblem = secrets.error().message;
         return check;

@@ -1,5 +1,6 @@
 #include "turns/libvirt_guest_machine.h"
 
+#include "core/run_on_worker.h"
 #include "host/guest_image.h"
 #include "libvirt/channel_directory.h"
 #include "libvirt/turn_filter_binding.h"
@@ -10,7 +11,6 @@
 #include "turns/guest_proxy_options.h"
 #include "turns/turn_domain_spec.h"
 #include "turns/turn_objects.h"
-#include "turns/worker_task.h"
 
 #include <QDir>
 #include <future>

@@ -1,5 +1,6 @@
 #include "turns/model_provider.h"
 
+#include "core/actors.h"
 #include "folders/folder_names.h"
 #include "folders/model_settings.h"
 #include "gateway/scripted_model.h"
@@ -11,8 +12,6 @@
 
 namespace arizuko::turns {
 namespace {
-
-const QString engineActor = QStringLiteral("system:turns");
 
 // The nearest folder's value wins, as with every other per-folder setting:
 // the folder itself, then each parent, then the base ''.
@@ -167,7 +166,7 @@ Result<gateway::ProviderSettings> resolveCredential(store::Store &store,
     }
     std::unique_ptr<secrets::SecretStore> opened;
     if (!request.secrets) {
-        auto secrets = secrets::SecretStore::open(store, engineActor);
+        auto secrets = secrets::SecretStore::open(store, actors::turns);
         if (!secrets)
             return secrets.error();
         opened = std::move(*secrets);

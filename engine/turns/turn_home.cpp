@@ -1,5 +1,6 @@
 #include "turns/turn_home.h"
 
+#include "core/actors.h"
 #include "folders/folders.h"
 #include "store/store.h"
 
@@ -7,8 +8,6 @@ namespace arizuko::turns {
 namespace {
 
 // Reads only: nothing is audited under this name.
-const QString readerActor = QStringLiteral("system:turns");
-
 Error unsafeHome(const QString &folder, const QString &why)
 {
     return makeError(
@@ -20,7 +19,7 @@ Error unsafeHome(const QString &folder, const QString &why)
 
 Result<TurnHome> resolveTurnHome(store::Store &store, const QString &folder)
 {
-    const Result<folders::Home> home = folders::Folders(store, readerActor).home(folder);
+    const Result<folders::Home> home = folders::Folders(store, actors::turns).home(folder);
     if (!home)
         return home.error();
     const Result<store::OpenedDirectory> opened =
