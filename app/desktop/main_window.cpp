@@ -102,7 +102,8 @@ MainWindow::MainWindow(store::Store &store, const turns::RunnerSettings &setting
                     tr("Allowed %1 for %2 from its next turn").arg(host, folder), 10000);
             });
 
-    // What any process changed: the tree, and the selected topic's turns.
+    // What any process changed in the tree; what another process changed in
+    // the turns (this one's engine reports its own, below).
     const auto reloadTree = [tree = m_tree] { tree->reload(); };
     connect(m_watcher, &store::StoreWatcher::foldersChanged, m_treeModel, reloadTree);
     connect(m_watcher, &store::StoreWatcher::topicsChanged, m_treeModel, reloadTree);
@@ -126,6 +127,12 @@ MainWindow::MainWindow(store::Store &store, const turns::RunnerSettings &setting
     connect(m_engine, &EngineThread::turnQueued, this, &MainWindow::onTurnQueued);
     connect(m_engine, &EngineThread::turnPhaseChanged, this, &MainWindow::refreshTray);
     connect(m_engine, &EngineThread::turnPhaseChanged, m_turnPanel, &TurnPanel::updateTurn);
+    // A queued turn starting changes the tree's mark and the composer's count.
+    connect(m_engine, &EngineThread::turnPhaseChanged, this, [this](const turns::TurnRecord &turn) {
+        m_tree->reload();
+        if (turn.folder == m_transcript->folder() && turn.topic == m_transcript->topic())
+            refreshTopicActivity();
+    });
     connect(m_engine, &EngineThread::turnEvents, this,
             [this](const QString &, const QList<turns::TurnEventRecord> &events) {
                 m_transcript->addEvents(events);
