@@ -337,20 +337,27 @@ void FolderTreePanel::dropFolder(const QString &from, const QString &parent)
 
 void FolderTreePanel::confirmMove(const QString &from, const QString &to)
 {
-    folders::Folders folders(m_store, guiActor);
-    const auto moving = folders.subtree(from);
-    if (!moving) {
-        emit failed(moving.error().message);
-        return;
-    }
-    const auto topics = folders::Topics(m_store, guiActor).list();
+    // What moves, as the tree shows it (the move itself checks the store).
+    QStringList moving;
     qsizetype topicCount = 0;
-    if (topics) {
-        for (const folders::Topic &topic : *topics)
-            topicCount += moving->contains(topic.folder);
+    QList<QModelIndex> pending{m_model->folderIndex(from)};
+    while (!pending.isEmpty()) {
+        const QModelIndex index = pending.takeFirst();
+        if (!index.isValid())
+            continue;
+        if (!index.data(FolderTopicModel::TopicRole).toString().isEmpty()) {
+            ++topicCount;
+            continue;
+        }
+        moving << index.data(FolderTopicModel::FolderRole).toString();
+        for (int row = 0; row < m_model->rowCount(index); ++row)
+            pending << m_model->index(row, 0, index);
     }
+    if (moving.isEmpty())
+        return; // gone from the tree meanwhile
+    std::sort(moving.begin(), moving.end());
     QStringList lines;
-    for (const QString &folder : *moving)
+    for (const QString &folder : std::as_const(moving))
         lines << QStringLiteral("%1 \u2192 %2").arg(folder, to + folder.mid(from.size()));
     if (!confirm(QStringLiteral("moveFolderConfirmation"), tr("Move folder"),
                  tr("Move \"%1\" to \"%2\"?\n\nThese folders move, with %n topic(s), their turns, "
@@ -413,11 +420,35 @@ void FolderTreePanel::runOnWorker(std::function<Result<TreePlace>(store::Store &
             emit failed(place.error().message);
             return;
         }
-        (void)m_model->reload();
-        select(place->folder, place->topic);
-        emit changed();
+        reload([this, folder = place->folder, topic = place->topic] {
+            select(folder, topic);
+            emit changed();
+        });
     });
     watcher->setFuture(runOnStore(m_store, std::move(change)));
+}
+
+void FolderTreePanel::reload(std::function<void()> then)
+{
+    if (then)
+        m_afterRead << std::move(then);
+    if (m_reading) {
+        m_readAgain = true;
+        return;
+    }
+    m_reading = true;
+    runOnStore(m_store, &FolderTopicModel::read)
+        .then(this, [this, waiting = std::exchange(m_afterRead, {})](
+                        const Result<std::shared_ptr<FolderTopicModel::Node>> &tree) {
+            m_reading = false;
+            // A store that cannot be read now leaves the tree as it was.
+            if (tree)
+                m_model->apply(*tree);
+            for (const std::function<void()> &call : waiting)
+                call();
+            if (std::exchange(m_readAgain, false))
+                reload();
+        });
 }
 
 void FolderTreePanel::removeFolder()

@@ -45,6 +45,10 @@ public:
     QLineEdit *filter() const { return m_filter; }
     QList<QAction *> editActions() const;
 
+    // Reads the tree on a worker and shows it, then calls `then`. Asked
+    // while a read is on its way, it reads again after it.
+    void reload(std::function<void()> then = {});
+
     // What a drop of folder `from` onto folder `parent` ('' for the top)
     // does: asks, then moves it there. The view's drops come here.
     void dropFolder(const QString &from, const QString &parent);
@@ -91,6 +95,10 @@ private:
     QAction *m_rename;
     QAction *m_move;
     QAction *m_remove;
+    bool m_reading = false;
+    bool m_readAgain = false;
+    // What waits for the next read to be shown.
+    QList<std::function<void()>> m_afterRead;
 };
 
 } // namespace arizuko::desktop

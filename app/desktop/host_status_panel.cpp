@@ -1,5 +1,7 @@
 #include "host_status_panel.h"
 
+#include "libvirt/machine_status.h"
+
 #include <QFormLayout>
 #include <QLabel>
 #include <QPushButton>
@@ -19,9 +21,9 @@ QLabel *makeValueLabel(QWidget *parent)
 
 } // namespace
 
-HostStatusPanel::HostStatusPanel(libvirt::MachineSettings settings, QWidget *parent)
+HostStatusPanel::HostStatusPanel(const libvirt::MachineSettings &settings, QWidget *parent)
     : QWidget(parent)
-    , m_settings(std::move(settings))
+    , m_settings(std::make_unique<const libvirt::MachineSettings>(settings))
     , m_libvirt(makeValueLabel(this))
     , m_accelerator(makeValueLabel(this))
     , m_guestImage(makeValueLabel(this))
@@ -52,13 +54,15 @@ HostStatusPanel::HostStatusPanel(libvirt::MachineSettings settings, QWidget *par
             [this] { show(m_watcher.result()); });
 }
 
+HostStatusPanel::~HostStatusPanel() = default;
+
 void HostStatusPanel::refresh()
 {
     if (m_watcher.isRunning())
         return;
     m_refresh->setEnabled(false);
     m_summary->setText(tr("Checking this machine…"));
-    m_watcher.setFuture(QtConcurrent::run(&libvirt::collectMachineStatus, m_settings));
+    m_watcher.setFuture(QtConcurrent::run(&libvirt::collectMachineStatus, *m_settings));
 }
 
 void HostStatusPanel::show(const host::HostStatus &status)

@@ -4,13 +4,19 @@
 // (libvirt, KVM or TCG, the guest image), with advice where it cannot.
 
 #include "host/host_status.h"
-#include "libvirt/machine_status.h"
 
 #include <QFutureWatcher>
 #include <QWidget>
+#include <memory>
 
 class QLabel;
 class QPushButton;
+
+// Only the machine check's worker reaches libvirt: its settings are all
+// the window holds of it.
+namespace arizuko::libvirt {
+struct MachineSettings;
+}
 
 namespace arizuko::desktop {
 
@@ -19,7 +25,8 @@ class HostStatusPanel final : public QWidget
     Q_OBJECT
 
 public:
-    explicit HostStatusPanel(libvirt::MachineSettings settings, QWidget *parent = nullptr);
+    explicit HostStatusPanel(const libvirt::MachineSettings &settings, QWidget *parent = nullptr);
+    ~HostStatusPanel() override;
 
     // Collects the status again, off the GUI thread (the KVM probe and the
     // libvirt connection can take seconds).
@@ -31,7 +38,7 @@ signals:
 private:
     void show(const host::HostStatus &status);
 
-    libvirt::MachineSettings m_settings;
+    std::unique_ptr<const libvirt::MachineSettings> m_settings;
     QLabel *m_libvirt;
     QLabel *m_accelerator;
     QLabel *m_guestImage;

@@ -19,6 +19,7 @@
 #include "settings_dialog.h"
 #include "store/store.h"
 #include "store/store_watcher.h"
+#include "store_task.h"
 #include "transcript_view.h"
 #include "turn_panel.h"
 #include "turn_records/turn_records.h"
@@ -75,8 +76,7 @@ MainWindow::MainWindow(store::Store &store, const turns::RunnerSettings &setting
     createMenus();
     createTray();
 
-    (void)m_treeModel->reload();
-    m_tree->view()->expandAll();
+    m_tree->reload([tree = m_tree] { tree->view()->expandAll(); });
     connect(m_tree, &FolderTreePanel::selectionChanged, this, &MainWindow::onSelection);
     connect(m_tree, &FolderTreePanel::failed, this, &MainWindow::showError);
     connect(m_composer, &Composer::sendRequested, this, &MainWindow::send);
@@ -102,8 +102,9 @@ MainWindow::MainWindow(store::Store &store, const turns::RunnerSettings &setting
                     tr("Allowed %1 for %2 from its next turn").arg(host, folder), 10000);
             });
 
-    // What any process changed: the tree, and the selected topic's turns.
-    const auto reloadTree = [this] { (void)m_treeModel->reload(); };
+    // What any process changed in the tree; what another process changed in
+    // the turns (this one's engine reports its own, below).
+    const auto reloadTree = [tree = m_tree] { tree->reload(); };
     connect(m_watcher, &store::StoreWatcher::foldersChanged, m_treeModel, reloadTree);
     connect(m_watcher, &store::StoreWatcher::topicsChanged, m_treeModel, reloadTree);
     connect(m_watcher, &store::StoreWatcher::turnsChanged, m_treeModel, reloadTree);
@@ -125,6 +126,13 @@ MainWindow::MainWindow(store::Store &store, const turns::RunnerSettings &setting
     connect(m_engine, &EngineThread::requestFailed, this, &MainWindow::showError);
     connect(m_engine, &EngineThread::turnQueued, this, &MainWindow::onTurnQueued);
     connect(m_engine, &EngineThread::turnPhaseChanged, this, &MainWindow::refreshTray);
+    connect(m_engine, &EngineThread::turnPhaseChanged, m_turnPanel, &TurnPanel::updateTurn);
+    // A queued turn starting changes the tree's mark and the composer's count.
+    connect(m_engine, &EngineThread::turnPhaseChanged, this, [this](const turns::TurnRecord &turn) {
+        m_tree->reload();
+        if (turn.folder == m_transcript->folder() && turn.topic == m_transcript->topic())
+            refreshTopicActivity();
+    });
     connect(m_engine, &EngineThread::turnEvents, this,
             [this](const QString &, const QList<turns::TurnEventRecord> &events) {
                 m_transcript->addEvents(events);
@@ -155,9 +163,10 @@ void MainWindow::showFirstRunGuide()
 
 void MainWindow::runDemoTurn(const QString &folder, const QString &topic)
 {
-    (void)m_treeModel->reload();
-    m_tree->view()->expandAll();
-    m_tree->select(folder, topic);
+    m_tree->reload([this, folder, topic] {
+        m_tree->view()->expandAll();
+        m_tree->select(folder, topic);
+    });
     submitOnDemoModel(folder, topic, tr("Show me what you can do in this sandbox."));
 }
 
@@ -380,6 +389,7 @@ void MainWindow::refreshTopicActivity()
     const QString folder = m_transcript->folder();
     const QString topic = m_transcript->topic();
     if (folder.isEmpty() || topic.isEmpty()) {
+        ++m_activityReading;
         m_turnPanel->showTurn({});
         m_changes->showTurn({});
         m_composer->setActivity(false, 0);
@@ -387,17 +397,22 @@ void MainWindow::refreshTopicActivity()
         m_composer->offerModelChoice(false);
         return;
     }
-    const auto activity = turns::TurnRecords(m_store).topicActivity(folder, topic);
-    if (!activity)
-        return;
-    m_composer->setActivity(activity->running, activity->queued);
-    const turns::TurnRecord &latest = activity->latest;
-    m_turnPanel->showTurn(latest);
-    m_changes->showTurn(latest);
-    const bool modelless = latest.state == turns::TurnState::Failed &&
-                           latest.errorCode == turns::noCredentialErrorCode;
-    m_modelless = modelless ? latest : turns::TurnRecord{};
-    m_composer->offerModelChoice(modelless);
+    // Read on a worker; only the answer to the last question is shown.
+    const quint64 reading = ++m_activityReading;
+    runOnStore(m_store, [folder, topic](store::Store &store) {
+        return turns::TurnRecords(store).topicActivity(folder, topic);
+    }).then(this, [this, reading](const Result<turns::TopicActivity> &activity) {
+        if (!activity || reading != m_activityReading)
+            return;
+        m_composer->setActivity(activity->running, activity->queued);
+        const turns::TurnRecord &latest = activity->latest;
+        m_turnPanel->showTurn(latest);
+        m_changes->showTurn(latest);
+        const bool modelless = latest.state == turns::TurnState::Failed &&
+                               latest.errorCode == turns::noCredentialErrorCode;
+        m_modelless = modelless ? latest : turns::TurnRecord{};
+        m_composer->offerModelChoice(modelless);
+    });
 }
 
 void MainWindow::send(const QString &prompt)
@@ -426,7 +441,7 @@ void MainWindow::onTurnQueued(const turns::TurnRecord &turn)
 {
     m_transcript->addTurn(turn);
     refreshTray();
-    (void)m_treeModel->reload();
+    m_tree->reload();
     refreshTopicActivity();
 }
 
@@ -434,7 +449,7 @@ void MainWindow::onTurnFinished(const turns::TurnRecord &turn)
 {
     m_transcript->endTurn(turn);
     refreshTray();
-    (void)m_treeModel->reload();
+    m_tree->reload();
     refreshTopicActivity();
     notify(tr("Turn %1").arg(models::turnStateText(turn.state)),
            tr("%1 in %2/%3").arg(turn.name, turn.folder, turn.topic));

@@ -107,6 +107,8 @@ private:
     // The selected topic's latest turn when it failed for want of a model
     // credential (the composer offers a model for it), else empty.
     turns::TurnRecord m_modelless;
+    // Which read of the selected topic's activity is the last asked for.
+    quint64 m_activityReading = 0;
 };
 
 } // namespace arizuko::desktop

@@ -6,7 +6,7 @@
 #include "store/store.h"
 #include "store_task.h"
 #include "turn_error_text.h"
-#include "turn_records/turn_records.h"
+#include "turns/turn_event_slice.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -31,15 +31,23 @@ constexpr int consolePollMs = 500;
 // The console tab keeps the tail of a long boot log.
 constexpr int consoleMaxBlocks = 5000;
 
-QList<QJsonObject> networkLines(const QList<turns::TurnEventRecord> &events)
+// A long turn's stored events are read this many at a time: each page is
+// a short read on a worker and a short insert on the GUI thread.
+constexpr int eventsPerPage = 2000;
+
+bool isNetwork(const turns::TurnEventRecord &event)
 {
-    QList<QJsonObject> lines;
-    for (const turns::TurnEventRecord &event : events) {
-        if (event.kind == QLatin1String("network"))
-            lines << event.json;
-    }
-    return lines;
+    return event.kind == QLatin1String("network");
 }
+
+// One page of a turn's stored events: its network events, where it ended
+// and whether there may be more.
+struct EventPage
+{
+    QList<turns::TurnEventRecord> network;
+    qint64 lastSeq = 0;
+    bool more = false;
+};
 
 } // namespace
 
@@ -135,10 +143,12 @@ void TurnPanel::showTurn(const turns::TurnRecord &turn)
         m_networkModel->clear();
         m_console->clear();
         m_consoleOffset = 0;
-        if (!turn.id.isEmpty()) {
-            if (const auto events = turns::TurnRecords(m_store).events(turn.id))
-                m_networkModel->addDecisions(networkLines(*events));
-        }
+        ++m_reading;
+        m_early.clear();
+        m_lastDecisionSeq = 0;
+        m_decisionsRead = turn.id.isEmpty();
+        if (!turn.id.isEmpty())
+            readDecisions(m_reading, 0);
     }
     refreshFacts();
     readConsole();
@@ -148,18 +158,61 @@ void TurnPanel::showTurn(const turns::TurnRecord &turn)
         m_consoleTimer.stop();
 }
 
+void TurnPanel::updateTurn(const turns::TurnRecord &turn)
+{
+    if (!turn.id.isEmpty() && turn.id == m_turn.id)
+        showTurn(turn);
+}
+
+void TurnPanel::readDecisions(quint64 reading, qint64 afterSeq)
+{
+    runOnStore(m_store, [turn = m_turn.id, afterSeq](store::Store &store) -> Result<EventPage> {
+        const auto events = turns::eventsAfter(store, turn, afterSeq, eventsPerPage);
+        if (!events)
+            return events.error();
+        EventPage page;
+        page.more = events->size() == eventsPerPage;
+        page.lastSeq = events->isEmpty() ? afterSeq : events->last().seq;
+        std::copy_if(events->begin(), events->end(), std::back_inserter(page.network), isNetwork);
+        return page;
+    }).then(this, [this, reading](const Result<EventPage> &page) {
+        if (reading != m_reading)
+            return; // another turn is shown now
+        // A store that cannot be read leaves the table with what it has.
+        if (page) {
+            addDecisions(page->network);
+            if (page->more) {
+                readDecisions(reading, page->lastSeq);
+                return;
+            }
+        }
+        m_decisionsRead = true;
+        addDecisions(std::exchange(m_early, {}));
+    });
+}
+
+void TurnPanel::addDecisions(const QList<turns::TurnEventRecord> &events)
+{
+    QList<QJsonObject> lines;
+    for (const turns::TurnEventRecord &event : events) {
+        if (isNetwork(event) && event.seq > m_lastDecisionSeq) {
+            lines << event.json;
+            m_lastDecisionSeq = event.seq;
+        }
+    }
+    if (!lines.isEmpty())
+        m_networkModel->addDecisions(lines);
+}
+
 void TurnPanel::addEvents(const QList<turns::TurnEventRecord> &events)
 {
     if (events.isEmpty() || events.first().turn != m_turn.id)
         return;
-    m_networkModel->addDecisions(networkLines(events));
-    const bool phased = std::any_of(events.begin(), events.end(), [](const auto &event) {
-        return event.kind == QLatin1String("phase");
-    });
-    if (phased) {
-        if (const auto fresh = turns::TurnRecords(m_store).find(m_turn.id))
-            showTurn(*fresh);
-    }
+    // Stored before they were reported: a page still to come holds them too.
+    if (!m_decisionsRead)
+        std::copy_if(events.begin(), events.end(), std::back_inserter(m_early), isNetwork);
+    else
+        addDecisions(events);
 }
 
 void TurnPanel::refreshFacts()

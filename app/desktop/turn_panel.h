@@ -38,9 +38,12 @@ public:
     // Adds a tab after the turn's own (the machine check).
     void addTab(QWidget *page, const QString &label);
     void setAccelerator(const host::AcceleratorChoice &choice);
-    // Shows this turn (none: an empty record), reading what is stored of it.
+    // Shows this turn (none: an empty record). Another turn's stored
+    // network decisions are read on a worker, a page at a time.
     void showTurn(const turns::TurnRecord &turn);
     QString turnId() const { return m_turn.id; }
+    // The engine reported a turn's phase: shown if it is the shown turn.
+    void updateTurn(const turns::TurnRecord &turn);
     // Events of the shown turn as the engine reports them.
     void addEvents(const QList<turns::TurnEventRecord> &events);
 
@@ -54,6 +57,11 @@ signals:
     void ruleFailed(const QString &message);
 
 private:
+    // Reads the shown turn's stored events after `afterSeq` on a worker,
+    // one page, and its network decisions into the table; then the next.
+    void readDecisions(quint64 reading, qint64 afterSeq);
+    // Adds the network decisions among `events` not shown yet, in order.
+    void addDecisions(const QList<turns::TurnEventRecord> &events);
     void refreshFacts();
     void updateAllowButton();
     void confirmAllow();
@@ -69,6 +77,13 @@ private:
     models::NetworkDecisionModel *m_networkModel;
     QPushButton *m_allow;
     QPlainTextEdit *m_console;
+    // Which reading of the stored decisions is current (a page of a turn
+    // no longer shown is dropped); the last decision shown; the engine's
+    // events that came while the stored ones were still being read.
+    quint64 m_reading = 0;
+    bool m_decisionsRead = true;
+    qint64 m_lastDecisionSeq = 0;
+    QList<turns::TurnEventRecord> m_early;
     QTimer m_consoleTimer;
     qint64 m_consoleOffset = 0;
 };

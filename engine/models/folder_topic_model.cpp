@@ -107,13 +107,27 @@ FolderTopicModel::~FolderTopicModel() = default;
 
 Result<void> FolderTopicModel::reload()
 {
-    const auto folders = folders::Folders(m_store, actors::gui).list();
+    const auto wanted = read(m_store);
+    if (!wanted)
+        return wanted.error();
+    apply(*wanted);
+    return {};
+}
+
+void FolderTopicModel::apply(const std::shared_ptr<Node> &wanted)
+{
+    sync(*m_root, *wanted, QModelIndex());
+}
+
+Result<std::shared_ptr<FolderTopicModel::Node>> FolderTopicModel::read(store::Store &store)
+{
+    const auto folders = folders::Folders(store, actors::gui).list();
     if (!folders)
         return folders.error();
-    const auto topics = folders::Topics(m_store, actors::gui).list();
+    const auto topics = folders::Topics(store, actors::gui).list();
     if (!topics)
         return topics.error();
-    turns::TurnRecords records(m_store);
+    turns::TurnRecords records(store);
     const auto live = records.live();
     if (!live)
         return live.error();
@@ -126,7 +140,8 @@ Result<void> FolderTopicModel::reload()
                                                         : QStringLiteral("running"));
     }
 
-    Node wanted;
+    auto tree = std::make_shared<Node>();
+    Node &wanted = *tree;
     QHash<QString, Node *> byPath;
     // Folders are listed parents first (a path sorts after its prefix).
     QList<folders::Folder> sorted = *folders;
@@ -156,8 +171,7 @@ Result<void> FolderTopicModel::reload()
         folder->children.push_back(std::move(node));
     }
     sortTree(wanted);
-    sync(*m_root, wanted, QModelIndex());
-    return {};
+    return tree;
 }
 
 void FolderTopicModel::sync(Node &current, Node &wanted, const QModelIndex &parentIndex)

@@ -1,9 +1,10 @@
 #pragma once
 
 // The folder tree with each folder's topics under its subfolders, and per
-// topic whether a turn is running or queued in it. reload() reads the store
-// again and changes only the rows that differ, so a view keeps its
-// selection and expanded branches while other processes write.
+// topic whether a turn is running or queued in it. read() reads the store
+// (on any thread: the window's worker) and apply() changes only the rows
+// that differ, so a view keeps its selection and expanded branches while
+// other processes write; reload() is both at once.
 
 #include "core/result.h"
 
@@ -33,6 +34,11 @@ public:
     explicit FolderTopicModel(store::Store &store, QObject *parent = nullptr);
     ~FolderTopicModel() override;
 
+    struct Node;
+    // The tree as stored now, sorted, for apply().
+    static Result<std::shared_ptr<Node>> read(store::Store &store);
+    // Makes the rows match `wanted` (taken apart meanwhile).
+    void apply(const std::shared_ptr<Node> &wanted);
     Result<void> reload();
 
     QModelIndex folderIndex(const QString &folder) const;
@@ -44,8 +50,6 @@ public:
     int columnCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     QHash<int, QByteArray> roleNames() const override;
-
-    struct Node;
 
 private:
     Node *nodeOf(const QModelIndex &index) const;

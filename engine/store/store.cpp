@@ -1,9 +1,12 @@
 #include "store/store.h"
 
+#include "core/soft_assert.h"
 #include "store/home_layout.h"
 #include "store/migrations.h"
+#include "store/own_changes.h"
 #include "store/sqlite_native.h"
 
+#include <QCoreApplication>
 #include <QDebug>
 #include <QDir>
 #include <QFileInfo>
@@ -129,10 +132,52 @@ Store::~Store()
         std::unique_lock lock(m_workMutex);
         m_workDone.wait(lock, [this] { return m_work == 0; });
     }
+    // This store's share of the turns' generation means nothing once it is
+    // closed. Read first: a store that changed no turn writes nothing here.
+    {
+        QSqlQuery own(database());
+        own.prepare(QStringLiteral("SELECT 1 FROM change_generations WHERE subject = ?"));
+        own.addBindValue(ownTurnsGenerationSubject(*this));
+        if (own.exec() && own.next()) {
+            own.finish();
+            own.prepare(QStringLiteral("DELETE FROM change_generations WHERE subject = ?"));
+            own.addBindValue(ownTurnsGenerationSubject(*this));
+            if (!own.exec())
+                qWarning().noquote() << "store: cannot remove this process's turns generation:"
+                                     << own.lastError().text();
+        }
+    }
     const QMutexLocker locker(&m_connectionsMutex);
     for (const QString &name : std::as_const(m_connectionNames))
         QSqlDatabase::removeDatabase(name);
 }
+
+QString ownTurnsGenerationSubject(const Store &store)
+{
+    return QStringLiteral("turns@%1.%2")
+        .arg(QCoreApplication::applicationPid())
+        .arg(quintptr(&store), 0, 16);
+}
+
+namespace {
+
+// Creates the TEMP trigger behind ownTurnsGenerationSubject() on a
+// connection of a migrated store.
+Result<void> countOwnTurnChanges(const Store &store, const QSqlDatabase &connection)
+{
+    // A TEMP trigger belongs to this connection alone and fires only for
+    // its changes; the subject is ours, no quoting needed.
+    return exec(
+        connection,
+        QStringLiteral(
+            "CREATE TEMP TRIGGER IF NOT EXISTS own_turns_generation AFTER UPDATE OF value ON "
+            "main.change_generations WHEN NEW.subject = 'turns' BEGIN "
+            "INSERT INTO change_generations (subject, value) VALUES ('%1', NEW.value - OLD.value) "
+            "ON CONFLICT (subject) DO UPDATE SET value = value + excluded.value; END")
+            .arg(ownTurnsGenerationSubject(store)));
+}
+
+} // namespace
 
 QString Store::databasePath() const
 {
@@ -170,6 +215,8 @@ Result<std::unique_ptr<Store>> Store::open(const QString &dataDir)
         return wal.error();
     if (const Result<int> migrated = migrate(*connection, *migrations); !migrated)
         return migrated.error();
+    AZ_ASSERT_OK(countOwnTurnChanges(*store, *connection),
+                 "counting this store's own turn changes");
     const Result<QStringList> moved = migrateHomeLayout(*store);
     if (!moved)
         return moved.error();
@@ -223,7 +270,11 @@ QSqlDatabase Store::database() const
     const Result<QSqlDatabase> opened = openConnection();
     // A connection that failed to open still reports its error on every
     // query, which is where callers look.
-    return opened ? *opened : QSqlDatabase::database(name, false);
+    if (!opened)
+        return QSqlDatabase::database(name, false);
+    // Without it this store's turns would only look like another process's.
+    AZ_ASSERT_OK(countOwnTurnChanges(*this, *opened), "counting this store's own turn changes");
+    return *opened;
 }
 
 } // namespace arizuko::store

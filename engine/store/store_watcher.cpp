@@ -1,5 +1,6 @@
 #include "store/store_watcher.h"
 
+#include "store/own_changes.h"
 #include "store/store.h"
 
 #include <QSqlQuery>
@@ -20,13 +21,25 @@ StoreWatcher::StoreWatcher(Store &store, QObject *parent)
 void StoreWatcher::poll()
 {
     QSqlQuery query(m_store.database());
-    if (!query.exec(QStringLiteral("SELECT subject, value FROM change_generations")))
+    // The subjects, and this store's own share of the turns' generation
+    // (other processes' shares are theirs).
+    const QString ownTurns = ownTurnsGenerationSubject(m_store);
+    query.prepare(QStringLiteral("SELECT subject, value FROM change_generations WHERE subject NOT "
+                                 "GLOB '*@*' OR subject = ?"));
+    query.addBindValue(ownTurns);
+    if (!query.exec())
         return; // a busy or closing store: the next tick tries again
+    QHash<QString, qint64> values;
+    while (query.next())
+        values.insert(query.value(0).toString(), query.value(1).toLongLong());
+    // Turns this process changed are not news: its engine reports them.
+    if (const auto turns = values.find(QStringLiteral("turns")); turns != values.end())
+        *turns -= values.take(ownTurns);
     const bool first = m_seen.isEmpty();
     QList<QString> changed;
-    while (query.next()) {
-        const QString subject = query.value(0).toString();
-        const qint64 value = query.value(1).toLongLong();
+    for (auto row = values.cbegin(); row != values.cend(); ++row) {
+        const QString &subject = row.key();
+        const qint64 value = row.value();
         auto seen = m_seen.find(subject);
         if (seen == m_seen.end()) {
             m_seen.insert(subject, value);

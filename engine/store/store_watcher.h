@@ -1,9 +1,11 @@
 #pragma once
 
-// Tells a window what changed in the store, whoever changed it: this
-// process, or arizukoctl beside it. Polls the generations that triggers
-// bump (migrations 0003 and 0005) on a timer; a read of eight integers, so it can
-// poll often enough that a change shows within a second.
+// Tells a window what changed in the store: folders, topics, rules and the
+// rest whoever changed them, this process or arizukoctl beside it; turns
+// only when another process changed them (this process's engine reports
+// its own turns as values). Polls the generations that triggers bump
+// (migrations 0003 and 0005) on a timer; a read of a few integers, so it
+// can poll often enough that a change shows within a second.
 
 #include <QHash>
 #include <QObject>
@@ -31,6 +33,7 @@ signals:
     void topicsChanged();
     void rulesChanged();
     void grantsChanged();
+    // Another process's turn changed (Store::ownTurnsGenerationSubject).
     void turnsChanged();
     void routesChanged();
     void secretsChanged();

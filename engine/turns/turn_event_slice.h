@@ -20,5 +20,9 @@ namespace arizuko::turns {
 // oldest first; fewer when the turn's start is reached.
 Result<QList<TurnEventRecord>> eventsBefore(store::Store &store, const QString &turn,
                                             qint64 beforeSeq, int limit);
+// The first `limit` events of the turn whose seq is above `afterSeq`,
+// oldest first: a long turn read from its start a page at a time.
+Result<QList<TurnEventRecord>> eventsAfter(store::Store &store, const QString &turn,
+                                           qint64 afterSeq, int limit);
 
 } // namespace arizuko::turns

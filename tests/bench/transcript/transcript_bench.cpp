@@ -11,6 +11,7 @@
 #include "stall_meter.h"
 #include "store/store.h"
 #include "store/timestamp.h"
+#include "synthetic_events.h"
 #include "transcript_bridge.h"
 #include "transcript_page.h"
 #include "transcript_view.h"
@@ -35,76 +36,6 @@ constexpr int batchSize = 4;
 // A paced stream: what a busy turn delivers.
 constexpr int pacedEvents = 400;
 constexpr int pacedIntervalMs = 25;
-
-QList<turns::TurnEventRecord> syntheticEvents(const QString &turn)
-{
-    QList<turns::TurnEventRecord> events;
-    for (int i = 0; i < eventCount; ++i) {
-        const qint64 seq = i + 1;
-        const QString at = store::nowTimestamp();
-        switch (i % 4) {
-        case 0: {
-            QString text =
-                QStringLiteral("Step %1: I **look** at `file%1.txt` and then decide.").arg(i);
-            // Every other text has a code block.
-            if (i % 8 == 0)
-                text += QStringLiteral("\n\n```python\nimport os\n\ndef step_%1(path):\n"
-                                       "    # read it\n    with open(path) as f:\n"
-                                       "        return f.read().count('%1')\n```\n")
-                            .arg(i);
-            events.append({turn, seq, QStringLiteral("text"),
-                           QJsonObject{{QStringLiteral("text"), text}}, at});
-            break;
-        }
-        case 1: {
-            // Bash, Edit and Write in turn.
-            const int kind = (i / 4) % 3;
-            const QString name = kind == 0   ? QStringLiteral("Bash")
-                                 : kind == 1 ? QStringLiteral("Edit")
-                                             : QStringLiteral("Write");
-            const QString file = QStringLiteral("src/file%1.py").arg(i);
-            const QJsonObject input =
-                kind == 0   ? QJsonObject{{QStringLiteral("command"),
-                                           QStringLiteral("cat file%1.txt").arg(i)}}
-                : kind == 1 ? QJsonObject{{QStringLiteral("file_path"), file},
-                                          {QStringLiteral("old_string"),
-                                           QStringLiteral("def f():\n    return %1\n").arg(i)},
-                                          {QStringLiteral("new_string"),
-                                           QStringLiteral("def f():\n    return %1 + 1\n").arg(i)}}
-                            : QJsonObject{{QStringLiteral("file_path"), file},
-                                          {QStringLiteral("content"),
-                                           QStringLiteral("import sys\n\nprint(%1)\n").arg(i)}};
-            events.append(
-                {turn, seq, QStringLiteral("tool_use"),
-                 QJsonObject{{QStringLiteral("id"), QStringLiteral("toolu_%1").arg(i)},
-                             {QStringLiteral("name"), name},
-                             {QStringLiteral("summary"),
-                              name + QStringLiteral(": ") +
-                                  (kind == 0 ? QStringLiteral("cat file%1.txt").arg(i) : file)},
-                             {QStringLiteral("input"), input}},
-                 at});
-            break;
-        }
-        case 2:
-            events.append(
-                {turn, seq, QStringLiteral("tool_result"),
-                 QJsonObject{
-                     {QStringLiteral("tool_use_id"), QStringLiteral("toolu_%1").arg(i - 1)},
-                     {QStringLiteral("content"), QStringLiteral("line one\nline two\nline three")}},
-                 at});
-            break;
-        default:
-            events.append({turn, seq, QStringLiteral("network"),
-                           QJsonObject{{QStringLiteral("event"), QStringLiteral("decision")},
-                                       {QStringLiteral("host"), QStringLiteral("example.org")},
-                                       {QStringLiteral("port"), 443},
-                                       {QStringLiteral("decision"), QStringLiteral("allow")},
-                                       {QStringLiteral("reason"), QStringLiteral("allowed")}},
-                           at});
-        }
-    }
-    return events;
-}
 
 turns::TurnRecord turnRecord(const QString &id)
 {
@@ -171,7 +102,7 @@ int main(int argc, char *argv[])
                                  .arg(qEnvironmentVariable("QT_QUICK_BACKEND"))));
         const turns::TurnRecord turn =
             turnRecord(QStringLiteral("11111111-0000-0000-0000-000000000000"));
-        const QList<turns::TurnEventRecord> events = syntheticEvents(turn.id);
+        const QList<turns::TurnEventRecord> events = desktop::syntheticEvents(turn.id, eventCount);
         const double heapBefore =
             runJavaScript(view.page(), QStringLiteral("performance.memory.usedJSHeapSize"))
                 .toDouble();
@@ -218,7 +149,7 @@ int main(int argc, char *argv[])
             return 2;
         turns::TurnRecord turn = turnRecord(QStringLiteral("33333333-0000-0000-0000-000000000000"));
         turn.topic = QStringLiteral("paced");
-        const QList<turns::TurnEventRecord> events = syntheticEvents(turn.id).mid(0, pacedEvents);
+        const QList<turns::TurnEventRecord> events = desktop::syntheticEvents(turn.id, pacedEvents);
         view.addTurn(turn);
         desktop::StallMeter meter;
         qsizetype next = 0;
@@ -255,7 +186,8 @@ int main(int argc, char *argv[])
         const turns::TurnRecord turn =
             turnRecord(QStringLiteral("22222222-0000-0000-0000-000000000000"));
         turns::TurnRecords records(**store);
-        if (!records.insert(turn) || !records.appendEvents(syntheticEvents(turn.id)))
+        if (!records.insert(turn) ||
+            !records.appendEvents(desktop::syntheticEvents(turn.id, eventCount)))
             return 2;
         desktop::TranscriptView view(**store);
         usePage(view);

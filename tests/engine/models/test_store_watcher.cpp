@@ -1,16 +1,26 @@
 // The store watcher against a second process: arizukoctl adds a folder, a
 // topic, a network rule, a route, a secret and a setting while this process
-// watches, and each shows up within a second, in the folder tree too.
+// watches, and each shows up within a second, in the folder tree too. A
+// turn is news only when another process's store changed it: this
+// process's engine reports its own.
 
+#include "folders/folders.h"
+#include "folders/topics.h"
 #include "models/folder_topic_model.h"
+#include "store/own_changes.h"
 #include "store/store.h"
 #include "store/store_watcher.h"
+#include "store/store_work.h"
+#include "store/timestamp.h"
+#include "turn_records/turn_records.h"
 
 #include <QElapsedTimer>
 #include <QProcess>
 #include <QSignalSpy>
+#include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
+#include <thread>
 
 using namespace arizuko;
 
@@ -93,6 +103,76 @@ private slots:
         QCOMPARE(routes.count(), 1);
         QCOMPARE(secrets.count(), 1);
         QCOMPARE(rules.count(), 1);
+    }
+
+    void turnsOfThisStoreAreNotNews()
+    {
+        QTemporaryDir directory;
+        const QString dataDir = directory.filePath(QStringLiteral("data"));
+        auto store = store::Store::open(dataDir);
+        QVERIFY2(store.ok(), store ? "" : qPrintable(store.error().message));
+        QVERIFY(folders::Folders(**store, QStringLiteral("user:test"))
+                    .add(QStringLiteral("corp"))
+                    .ok());
+        QVERIFY(folders::Topics(**store, QStringLiteral("user:test"))
+                    .add(QStringLiteral("corp"), QStringLiteral("main"))
+                    .ok());
+        store::StoreWatcher watcher(**store);
+        watcher.setInterval(20);
+        QSignalSpy turns(&watcher, &store::StoreWatcher::turnsChanged);
+        const auto turn = [](const QString &id) {
+            turns::TurnRecord record;
+            record.id = id;
+            record.name = QStringLiteral("az-") + id.left(8);
+            record.folder = QStringLiteral("corp");
+            record.topic = QStringLiteral("main");
+            record.agent = QStringLiteral("claude");
+            record.prompt = QStringLiteral("hello");
+            record.state = turns::TurnState::Queued;
+            record.queuedAt = store::nowTimestamp();
+            return record;
+        };
+
+        // This store's turns, from its thread and from another (as the
+        // window's engine thread writes them): not reported.
+        const Result<void> inserted = turns::TurnRecords(**store).insert(
+            turn(QStringLiteral("11111111-0000-0000-0000-000000000000")));
+        QVERIFY2(inserted.ok(), inserted ? "" : qPrintable(inserted.error().message));
+        bool written = false;
+        std::thread engine([work = store::StoreWork(**store), turn, &written] {
+            written = turns::TurnRecords(work.store())
+                          .insert(turn(QStringLiteral("22222222-0000-0000-0000-000000000000")))
+                          .ok();
+        });
+        engine.join();
+        QVERIFY(written);
+        QTest::qWait(300);
+        QCOMPARE(turns.count(), 0);
+
+        // Another process's store: reported, and its share goes with it.
+        {
+            auto other = store::Store::open(dataDir);
+            QVERIFY(other.ok());
+            QVERIFY(turns::TurnRecords(**other)
+                        .insert(turn(QStringLiteral("33333333-0000-0000-0000-000000000000")))
+                        .ok());
+            QTRY_COMPARE_WITH_TIMEOUT(turns.count(), 1, 1000);
+        }
+        QSqlQuery shares((*store)->database());
+        QVERIFY(shares.exec(
+            QStringLiteral("SELECT subject FROM change_generations WHERE subject GLOB 'turns@*'")));
+        QStringList subjects;
+        while (shares.next())
+            subjects << shares.value(0).toString();
+        QCOMPARE(subjects, QStringList{store::ownTurnsGenerationSubject(**store)});
+
+        // And this store's turns, after another's, are still not news.
+        QVERIFY(turns::TurnRecords(**store)
+                    .setState(QStringLiteral("11111111-0000-0000-0000-000000000000"),
+                              turns::TurnState::Cancelled, store::nowTimestamp())
+                    .ok());
+        QTest::qWait(300);
+        QCOMPARE(turns.count(), 1);
     }
 
 private:
