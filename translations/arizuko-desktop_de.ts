@@ -529,13 +529,6 @@
     </message>
 </context>
 <context>
-    <name>arizuko::desktop::EngineThread</name>
-    <message>
-        <source>%1 is not a read (GET) operation of any connector</source>
-        <translation>%1 ist keine lesende (GET) Operation eines Konnektors</translation>
-    </message>
-</context>
-<context>
     <name>arizuko::desktop::ExportDialog</name>
     <message>
         <source>Export to an arizuko server</source>
@@ -2175,6 +2168,13 @@ im Ordner „%2“. Die nächsten Durchläufe von %2 und seinen Unterordnern dü
     <message>
         <source>Add the rule</source>
         <translation>Regel hinzufügen</translation>
+    </message>
+</context>
+<context>
+    <name>arizuko::engine::EngineImpl</name>
+    <message>
+        <source>%1 is not a read (GET) operation of any connector</source>
+        <translation>%1 ist keine lesende (GET) Operation eines Konnektors</translation>
     </message>
 </context>
 <context>

@@ -2,16 +2,15 @@
 // they arrive; exits 0 when the turn is done, 1 otherwise.
 
 #include "commands.h"
-#include "history/turn_history_recorder.h"
+#include "engine/engine_impl.h"
 #include "interrupt_notifier.h"
 #include "subcommands.h"
 #include "terminal_text.h"
-#include "turns/turn_runner.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QDateTime>
-#include <algorithm>
+#include <memory>
 
 namespace arizuko::cli {
 namespace {
@@ -174,6 +173,24 @@ QString closingLine(const turns::TurnRecord &record)
     return parts.join(QStringLiteral(" \u00b7 "));
 }
 
+// The engine's start: the accelerator turns run under, and what earlier
+// engines had left behind.
+void printStart(Context &context, const host::AcceleratorChoice &accelerator,
+                const turns::ReapReport &reaped)
+{
+    context.err() << "[engine] accelerator " << host::acceleratorName(accelerator.accelerator)
+                  << ": " << accelerator.reason << "\n";
+    if (!reaped.isEmpty())
+        context.err() << "[engine] reaped after an earlier crash: turns "
+                      << reaped.interruptedTurns.join(QLatin1Char(' ')) << " interrupted; domains "
+                      << reaped.domains.join(QLatin1Char(' ')) << "; networks "
+                      << reaped.networks.join(QLatin1Char(' ')) << "; proxies "
+                      << reaped.proxies.size() << "\n";
+    for (const QString &orphan : reaped.leftBehind)
+        context.err() << "[engine] left behind, could not be removed: " << orphan << "\n";
+    context.err().flush();
+}
+
 } // namespace
 
 Exit runRun(Context &context, const QStringList &arguments)
@@ -258,83 +275,79 @@ Exit runRun(Context &context, const QStringList &arguments)
     }
     if (parser.isSet(modelOption))
         settings->model = parser.value(modelOption);
-    // Made before the runner, so destroyed after it: the runner's turns
-    // tear down in its destructor and queue their last snapshots, which
-    // the recorder's destructor waits for.
-    history::TurnHistoryRecorder history(**store, history::snapshotOptions(*settings));
-    auto runner = turns::TurnRunner::startBlocking(**store, *settings);
-    if (!runner)
-        return context.failure(runner.error());
-    history.watch(**runner);
+    // The window's engine, made the same way; on its own thread, while this
+    // one only prints what it reports. Destroyed before the store.
+    engine::EngineImpl engine(**store, *settings);
+    Exit exit = Exit::Failed;
+    const auto stop = [&exit](Exit with) {
+        exit = with;
+        QCoreApplication::exit();
+    };
     // A snapshot's budget that ran out: said as it happens (the one after a
     // turn is in `turn changes` too, as a note).
-    QObject::connect(&history, &history::TurnHistoryRecorder::budgetRanOut, &history,
+    QObject::connect(&engine, &engine::Engine::historyBudgetRanOut, &engine,
                      [&context](const QString &turnId, bool after, const QString &note) {
                          context.err() << "[history] the snapshot " << (after ? "after" : "before")
                                        << " turn " << turnId << ": " << note << "\n";
                          context.err().flush();
                      });
-    const host::AcceleratorChoice &accelerator = (*runner)->accelerator();
-    context.err() << "[engine] accelerator " << host::acceleratorName(accelerator.accelerator)
-                  << ": " << accelerator.reason << "\n";
-    const turns::ReapReport &reaped = (*runner)->startupReap();
-    if (!reaped.isEmpty())
-        context.err() << "[engine] reaped after an earlier crash: turns "
-                      << reaped.interruptedTurns.join(QLatin1Char(' ')) << " interrupted; domains "
-                      << reaped.domains.join(QLatin1Char(' ')) << "; networks "
-                      << reaped.networks.join(QLatin1Char(' ')) << "; proxies "
-                      << reaped.proxies.size() << "\n";
-    for (const QString &orphan : reaped.leftBehind)
-        context.err() << "[engine] left behind, could not be removed: " << orphan << "\n";
-    context.err().flush();
-
-    auto submitted = (*runner)->submit(request);
-    if (!submitted)
-        return context.failure(submitted.error());
-    turns::Turn *turn = *submitted;
-    context.err() << "[engine] turn " << turn->name() << " (" << turn->id() << ")\n";
-    context.err().flush();
-
-    Exit exit = Exit::Failed;
-    // Turns the submitted one's tools queue (delegate_group, escalate_group)
-    // run in this engine too: it stays until every one of them has ended.
-    turns::TurnRunner *engine = runner->get();
+    QObject::connect(&engine, &engine::Engine::failed, &engine,
+                     [&context, &stop](const Error &error) { stop(context.failure(error)); });
+    QObject::connect(&engine, &engine::Engine::requestFailed, &engine,
+                     [&context, &stop](const QString &message) { stop(context.failure(message)); });
+    // Ctrl-C cancels the turns instead of killing the engine mid-teardown;
+    // from the submit on, as before it nothing needs tearing down.
+    std::unique_ptr<InterruptNotifier> interrupts;
+    // Submitted once the engine is ready, so a start that fails leaves no
+    // queued turn behind.
     QObject::connect(
-        engine, &turns::TurnRunner::turnQueued, engine, [&context](turns::Turn *queued) {
-            context.err() << "[engine] turn " << queued->name() << " queued by a tool in "
-                          << queued->folder() << " (topic " << queued->topic() << ")\n";
-            context.err().flush();
+        &engine, &engine::Engine::ready, &engine,
+        [&](const host::AcceleratorChoice &accelerator, const turns::ReapReport &reaped) {
+            printStart(context, accelerator, reaped);
+            engine.submit(request);
+            interrupts = std::make_unique<InterruptNotifier>();
+            QObject::connect(interrupts.get(), &InterruptNotifier::interrupted, &engine, [&engine] {
+                engine.cancelAll(QStringLiteral("interrupted (SIGINT/SIGTERM to arizukoctl)"));
+            });
         });
-    QObject::connect(engine, &turns::TurnRunner::turnFinished, engine,
-                     [&context, engine, turn](turns::Turn *ended) {
-                         if (ended != turn) {
-                             context.err() << "[engine] turn " << ended->name() << " "
-                                           << closingLine(ended->record()) << "\n";
-                             context.err().flush();
+
+    // The first turn queued is the one submitted: nothing else submits to
+    // this engine. Turns its tools queue (delegate_group, escalate_group)
+    // run in this engine too: it stays until every one of them has ended.
+    QString submitted;
+    QObject::connect(&engine, &engine::Engine::turnQueued, &engine,
+                     [&context, &submitted](const turns::TurnRecord &turn) {
+                         if (submitted.isEmpty()) {
+                             submitted = turn.id;
+                             context.err()
+                                 << "[engine] turn " << turn.name << " (" << turn.id << ")\n";
+                         } else {
+                             context.err()
+                                 << "[engine] turn " << turn.name << " queued by a tool in "
+                                 << turn.folder << " (topic " << turn.topic << ")\n";
                          }
-                         const QList<turns::Turn *> live = engine->turns();
-                         if (std::all_of(live.begin(), live.end(), [](turns::Turn *t) {
-                                 return turns::isTerminal(t->state());
-                             }))
-                             QCoreApplication::exit(0);
-                     });
-    QObject::connect(
-        turn, &turns::Turn::eventReceived, turn,
-        [&context](const turns::TurnEventRecord &event) { printEvent(context, event); });
-    QObject::connect(turn, &turns::Turn::finished, turn,
-                     [&exit, &context, turn](turns::TurnState outcome) {
-                         exit = outcome == turns::TurnState::Done ? Exit::Ok : Exit::Failed;
-                         context.err() << "[engine] turn " << turn->name() << " "
-                                       << closingLine(turn->record()) << "\n";
                          context.err().flush();
                      });
-
-    // Ctrl-C cancels the turn instead of killing the engine mid-teardown.
-    InterruptNotifier interrupts;
-    QObject::connect(&interrupts, &InterruptNotifier::interrupted, engine, [engine] {
-        for (turns::Turn *live : engine->turns())
-            live->cancel(QStringLiteral("interrupted (SIGINT/SIGTERM to arizukoctl)"));
-    });
+    QObject::connect(
+        &engine, &engine::Engine::turnEvents, &engine,
+        [&context, &submitted](const QString &turnId, const QList<turns::TurnEventRecord> &events) {
+            if (turnId != submitted)
+                return;
+            for (const turns::TurnEventRecord &event : events)
+                printEvent(context, event);
+        });
+    QObject::connect(&engine, &engine::Engine::turnFinished, &engine,
+                     [&context, &engine, &submitted, &exit](const turns::TurnRecord &turn) {
+                         if (turn.id == submitted)
+                             exit = turn.state == turns::TurnState::Done ? Exit::Ok : Exit::Failed;
+                         context.err()
+                             << "[engine] turn " << turn.name << " " << closingLine(turn) << "\n";
+                         context.err().flush();
+                         // The engine's own mirror has dropped this turn already.
+                         if (engine.liveTurns().isEmpty())
+                             QCoreApplication::exit(0);
+                     });
+    engine.start();
     QCoreApplication::exec();
     return exit;
 }

@@ -1,7 +1,7 @@
 #include "connectors_editor.h"
 
 #include "editor_widgets.h"
-#include "engine_thread.h"
+#include "engine/engine.h"
 #include "models/connector_list_model.h"
 #include "models/connector_operation_model.h"
 #include "models/network_rule_model.h"
@@ -46,7 +46,7 @@ QStringList fieldSpec(const connectors::Operation *operation)
 } // namespace
 
 ConnectorsEditor::ConnectorsEditor(store::Store &store, store::StoreWatcher *watcher,
-                                   EngineThread &engine, const QString &folder, QWidget *parent)
+                                   engine::Engine &engine, const QString &folder, QWidget *parent)
     : QDialog(parent)
     , m_store(store)
     , m_engine(engine)
@@ -141,7 +141,7 @@ ConnectorsEditor::ConnectorsEditor(store::Store &store, store::StoreWatcher *wat
     connect(m_operationView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &ConnectorsEditor::selectOperation);
     connect(m_try, &QPushButton::clicked, this, &ConnectorsEditor::tryOperation);
-    connect(&m_engine, &EngineThread::connectorTried, this, &ConnectorsEditor::showTried);
+    connect(&m_engine, &engine::Engine::connectorTried, this, &ConnectorsEditor::showTried);
     connect(m_setSecret, &QPushButton::clicked, this, [this] {
         const QString missing = m_connectorView->currentIndex()
                                     .data(models::ConnectorListModel::MissingSecretRole)

@@ -30,17 +30,18 @@ namespace arizuko::models {
 class ConnectorListModel;
 class ConnectorOperationModel;
 } // namespace arizuko::models
+namespace arizuko::engine {
+class Engine;
+}
 
 namespace arizuko::desktop {
-
-class EngineThread;
 
 class ConnectorsEditor final : public QDialog
 {
     Q_OBJECT
 
 public:
-    ConnectorsEditor(store::Store &store, store::StoreWatcher *watcher, EngineThread &engine,
+    ConnectorsEditor(store::Store &store, store::StoreWatcher *watcher, engine::Engine &engine,
                      const QString &folder, QWidget *parent = nullptr);
 
     models::ConnectorListModel *connectors() const { return m_connectors; }
@@ -71,7 +72,7 @@ private:
     QString currentService() const;
 
     store::Store &m_store;
-    EngineThread &m_engine;
+    engine::Engine &m_engine;
     models::ConnectorListModel *m_connectors;
     models::ConnectorOperationModel *m_operations;
     models::ConnectorOverview m_overview;

@@ -5,7 +5,7 @@
 #include "changes_panel.h"
 #include "composer.h"
 #include "connectors_editor.h"
-#include "engine_thread.h"
+#include "engine/engine_impl.h"
 #include "export_dialog.h"
 #include "first_run_guide.h"
 #include "folder_tree_panel.h"
@@ -44,7 +44,7 @@ namespace arizuko::desktop {
 MainWindow::MainWindow(store::Store &store, const turns::RunnerSettings &settings, QWidget *parent)
     : QMainWindow(parent)
     , m_store(store)
-    , m_engine(new EngineThread(store, settings, this))
+    , m_engine(new engine::EngineImpl(store, settings, this))
     , m_watcher(new store::StoreWatcher(store, this))
     , m_treeModel(new models::FolderTopicModel(store, this))
     , m_tree(new FolderTreePanel(store, m_treeModel, this))
@@ -110,8 +110,11 @@ MainWindow::MainWindow(store::Store &store, const turns::RunnerSettings &setting
     connect(m_watcher, &store::StoreWatcher::turnsChanged, m_treeModel, reloadTree);
     connect(m_watcher, &store::StoreWatcher::turnsChanged, this, &MainWindow::refreshTopicActivity);
 
-    connect(m_engine, &EngineThread::ready, this,
-            [this](const host::AcceleratorChoice &accelerator) {
+    connect(m_engine, &engine::Engine::ready, this,
+            [this](const host::AcceleratorChoice &accelerator, const turns::ReapReport &reaped) {
+                // arizukoctl prints these; the window logs them.
+                for (const QString &orphan : reaped.leftBehind)
+                    qWarning("left behind, could not be removed: %s", qPrintable(orphan));
                 m_turnPanel->setAccelerator(accelerator);
                 // Warm start: the selected folder's next turn, booted ahead.
                 if (!m_transcript->folder().isEmpty())
@@ -120,30 +123,32 @@ MainWindow::MainWindow(store::Store &store, const turns::RunnerSettings &setting
                     tr("Engine ready: turns run under %1")
                         .arg(host::acceleratorName(accelerator.accelerator).toUpper()));
             });
-    connect(m_engine, &EngineThread::failed, this, [this](const Error &error) {
+    connect(m_engine, &engine::Engine::failed, this, [this](const Error &error) {
         statusBar()->showMessage(tr("The engine cannot run turns: %1").arg(error.message));
     });
-    connect(m_engine, &EngineThread::requestFailed, this, &MainWindow::showError);
-    connect(m_engine, &EngineThread::turnQueued, this, &MainWindow::onTurnQueued);
-    connect(m_engine, &EngineThread::turnPhaseChanged, this, &MainWindow::refreshTray);
-    connect(m_engine, &EngineThread::turnPhaseChanged, m_turnPanel, &TurnPanel::updateTurn);
+    connect(m_engine, &engine::Engine::requestFailed, this, &MainWindow::showError);
+    connect(m_engine, &engine::Engine::turnQueued, this, &MainWindow::onTurnQueued);
+    connect(m_engine, &engine::Engine::turnPhaseChanged, this, &MainWindow::refreshTray);
+    connect(m_engine, &engine::Engine::turnPhaseChanged, m_turnPanel, &TurnPanel::updateTurn);
     // A queued turn starting changes the tree's mark and the composer's count.
-    connect(m_engine, &EngineThread::turnPhaseChanged, this, [this](const turns::TurnRecord &turn) {
+    connect(m_engine, &engine::Engine::turnPhaseChanged, this, [this](const turns::TurnRecord &turn) {
         m_tree->reload();
         if (turn.folder == m_transcript->folder() && turn.topic == m_transcript->topic())
             refreshTopicActivity();
     });
-    connect(m_engine, &EngineThread::turnEvents, this,
+    connect(m_engine, &engine::Engine::turnEvents, this,
             [this](const QString &, const QList<turns::TurnEventRecord> &events) {
                 m_transcript->addEvents(events);
                 m_turnPanel->addEvents(events);
             });
-    connect(m_engine, &EngineThread::turnNetworkDecision, this, &MainWindow::onNetworkDecision);
-    connect(m_engine, &EngineThread::turnChangesRecorded, m_changes,
+    connect(m_engine, &engine::Engine::turnNetworkDecision, this, &MainWindow::onNetworkDecision);
+    connect(m_engine, &engine::Engine::turnChangesRecorded, m_changes,
             &ChangesPanel::changesRecorded);
-    connect(m_engine, &EngineThread::turnChangesRecorded, m_transcript,
+    connect(m_engine, &engine::Engine::turnChangesRecorded, m_transcript,
             &TranscriptView::changesRecorded);
-    connect(m_engine, &EngineThread::turnFinished, this, &MainWindow::onTurnFinished);
+    connect(m_engine, &engine::Engine::turnFinished, this, &MainWindow::onTurnFinished);
+    // The window's engine outlives its turns: it may keep a spare.
+    m_engine->setKeepsSpares(true);
     statusBar()->showMessage(tr("Starting the engine\u2026"));
     m_engine->start();
     m_hostStatus->refresh();

@@ -3,9 +3,9 @@
 // The application window: folders and topics on the left, the selected
 // topic's transcript and the composer in the middle, its latest turn (phases,
 // VM, network, console, and the machine check) on the right. Owns the
-// engine for this process: the turn runner on a thread of its own
-// (EngineThread) and a watcher that tells it what other processes changed
-// in the store.
+// engine for this process (an EngineImpl: the turn runner on a thread of
+// its own, engine/engine/engine_impl.h) and a watcher that tells it what
+// other processes changed in the store.
 
 #include "turn_records/turn_record.h"
 #include "turns/runner_settings.h"
@@ -23,12 +23,14 @@ class StoreWatcher;
 namespace arizuko::models {
 class FolderTopicModel;
 }
+namespace arizuko::engine {
+class Engine;
+}
 
 namespace arizuko::desktop {
 
 class ChangesPanel;
 class Composer;
-class EngineThread;
 class FolderTreePanel;
 class HostStatusPanel;
 class SecretsEditor;
@@ -50,7 +52,7 @@ public:
     Composer *composer() const { return m_composer; }
     TurnPanel *turnPanel() const { return m_turnPanel; }
     ChangesPanel *changesPanel() const { return m_changes; }
-    EngineThread *engine() const { return m_engine; }
+    engine::Engine *engine() const { return m_engine; }
     // Exists where no system tray does (then it is never shown).
     QSystemTrayIcon *trayIcon() const { return m_tray; }
 
@@ -91,7 +93,7 @@ private:
     void showError(const QString &message);
 
     store::Store &m_store;
-    EngineThread *m_engine;
+    engine::Engine *m_engine;
     store::StoreWatcher *m_watcher;
     models::FolderTopicModel *m_treeModel;
     FolderTreePanel *m_tree;

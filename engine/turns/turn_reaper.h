@@ -10,35 +10,13 @@
 #include "core/result.h"
 #include "libvirt/connection.h"
 #include "turn_records/turn_records.h"
+#include "turns/reap_report.h"
 
 #include <QList>
 #include <QSet>
 #include <QStringList>
 
 namespace arizuko::turns {
-
-struct ReapReport
-{
-    QStringList interruptedTurns; // names
-    QStringList domains;
-    QStringList networks;
-    QStringList filterBindings; // the taps they were bound to
-    QStringList taps;
-    QList<qint64> proxies; // pids
-    // Orphans this engine could not remove, each with the reason: another
-    // user's leftovers (a tap only root or its owner may delete) must not
-    // keep this user's engine from starting, so they are reported instead.
-    QStringList leftBehind;
-
-    // Nothing was removed (whatever was left behind).
-    bool isEmpty() const
-    {
-        return interruptedTurns.isEmpty() && domains.isEmpty() && networks.isEmpty() &&
-               filterBindings.isEmpty() && taps.isEmpty() && proxies.isEmpty();
-    }
-    // Records `name` as removed, or as left behind with the reason.
-    void settle(const Result<void> &removal, QStringList &removed, const QString &name);
-};
 
 struct TurnProxyProcess
 {

@@ -4,7 +4,7 @@
 // or until the status bar gives the engine's own reason why not (libvirtd
 // down, no image, a start-up failure), which the test then prints.
 
-#include "engine_thread.h"
+#include "engine/engine.h"
 #include "main_window.h"
 
 #include <QStatusBar>

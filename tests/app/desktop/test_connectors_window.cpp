@@ -13,7 +13,7 @@
 #include "agent/agent_events.h"
 #include "connectors_editor.h"
 #include "editor_test_support.h"
-#include "engine_thread.h"
+#include "engine/engine.h"
 #include "folders/folders.h"
 #include "json_lines_file.h"
 #include "main_window.h"

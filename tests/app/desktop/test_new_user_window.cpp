@@ -6,8 +6,8 @@
 // build tree); window-no-model.png is the user guide's.
 
 #include "composer.h"
+#include "engine/engine.h"
 #include "engine_ready.h"
-#include "engine_thread.h"
 #include "folder_tree_panel.h"
 #include "folders/folders.h"
 #include "folders/topics.h"
@@ -137,8 +137,8 @@ private slots:
     void aPromptWithoutAKeyOffersTheDemoModelOrAKey()
     {
         desktop::MainWindow window(*m_store, runnerSettings());
-        QSignalSpy finished(window.engine(), &desktop::EngineThread::turnFinished);
-        QSignalSpy queued(window.engine(), &desktop::EngineThread::turnQueued);
+        QSignalSpy finished(window.engine(), &engine::Engine::turnFinished);
+        QSignalSpy queued(window.engine(), &engine::Engine::turnQueued);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QVERIFY(engineIsReady(window));

@@ -8,8 +8,8 @@
 // And the first-run guide's demo turn, in a folder it creates.
 
 #include "composer.h"
+#include "engine/engine.h"
 #include "engine_ready.h"
-#include "engine_thread.h"
 #include "first_run_guide.h"
 #include "folder_tree_panel.h"
 #include "folders/folders.h"
@@ -125,7 +125,7 @@ private slots:
         window.resize(1500, 900);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
-        desktop::EngineThread *engine = window.engine();
+        engine::Engine *engine = window.engine();
         // Ready may come while the window is being exposed.
         QVERIFY(engineIsReady(window));
 
@@ -139,13 +139,13 @@ private slots:
 
         QList<turns::TurnEventRecord> events;
         QList<turns::TurnState> phases;
-        connect(engine, &desktop::EngineThread::turnEvents, this,
+        connect(engine, &engine::Engine::turnEvents, this,
                 [&events](const QString &, const QList<turns::TurnEventRecord> &batch) {
                     events << batch;
                 });
-        connect(engine, &desktop::EngineThread::turnPhaseChanged, this,
+        connect(engine, &engine::Engine::turnPhaseChanged, this,
                 [&phases](const turns::TurnRecord &turn) { phases << turn.state; });
-        QSignalSpy finished(engine, &desktop::EngineThread::turnFinished);
+        QSignalSpy finished(engine, &engine::Engine::turnFinished);
 
         QPlainTextEdit *editor = window.composer()->editor();
         editor->setFocus();
@@ -306,7 +306,7 @@ private slots:
         settings.accelerator = libvirt::AcceleratorSetting::Tcg;
         MainWindow window(**store, settings);
         QVERIFY(readyToRun(window));
-        desktop::EngineThread *engine = window.engine();
+        engine::Engine *engine = window.engine();
 
         window.showFirstRunGuide();
         auto *guide = window.findChild<desktop::FirstRunGuide *>(QStringLiteral("firstRunGuide"));
@@ -314,8 +314,8 @@ private slots:
         auto *runDemo = guide->findChild<QPushButton *>(QStringLiteral("runDemo"));
         // Enabled once the guide found libvirt and the image.
         QTRY_VERIFY_WITH_TIMEOUT(runDemo->isEnabled(), 120000);
-        QSignalSpy queued(engine, &desktop::EngineThread::turnQueued);
-        QSignalSpy finished(engine, &desktop::EngineThread::turnFinished);
+        QSignalSpy queued(engine, &engine::Engine::turnQueued);
+        QSignalSpy finished(engine, &engine::Engine::turnFinished);
         runDemo->click();
         // Selected once the tree, read on a worker, holds the new folder.
         QTRY_COMPARE(window.folderTree()->currentFolder(), QStringLiteral("demo"));
@@ -365,11 +365,11 @@ private slots:
         settings.accelerator = libvirt::AcceleratorSetting::Tcg;
         MainWindow window(**store, settings);
         QVERIFY(readyToRun(window));
-        desktop::EngineThread *engine = window.engine();
+        engine::Engine *engine = window.engine();
         QVERIFY(window.folderTree()->select(QStringLiteral("corp"), QStringLiteral("files")));
         QTRY_COMPARE(window.transcript()->topic(), QStringLiteral("files"));
 
-        QSignalSpy finished(engine, &desktop::EngineThread::turnFinished);
+        QSignalSpy finished(engine, &engine::Engine::turnFinished);
         turns::TurnRequest request;
         request.folder = QStringLiteral("corp");
         request.topic = QStringLiteral("files");

@@ -4,7 +4,7 @@
 // notifications, and an accessible name on every control.
 
 #include "composer.h"
-#include "engine_thread.h"
+#include "engine/engine.h"
 #include "folder_tree_panel.h"
 #include "folders/folders.h"
 #include "folders/topics.h"
@@ -365,7 +365,7 @@ private slots:
         turn.name = QStringLiteral("az-11111111");
         turn.folder = QStringLiteral("corp");
         turn.topic = QStringLiteral("demo");
-        desktop::EngineThread *engine = window.engine();
+        engine::Engine *engine = window.engine();
         emit engine->turnQueued(turn);
         turn.state = turns::TurnState::Running;
         emit engine->turnPhaseChanged(turn);

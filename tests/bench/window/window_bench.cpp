@@ -5,12 +5,12 @@
 //
 // The turn in (a) is not a VM's: the benchmark writes its row and events to
 // the store on a worker, as the engine thread does, then emits the engine's
-// own signals (EngineThread::turnEvents, turnPhaseChanged, turnFinished)
+// own signals (engine::Engine::turnEvents, turnPhaseChanged, turnFinished)
 // into the window, the path a real turn's reports take; the store's watcher
 // sees the writes as it sees a real turn's. A real turn in a VM is measured
 // by app.window_turn (`tests/bench/transcript/run --window-turn N`).
 
-#include "engine_thread.h"
+#include "engine/engine.h"
 #include "folder_tree_panel.h"
 #include "folders/folders.h"
 #include "folders/topics.h"
@@ -162,7 +162,7 @@ int longTurn(const turns::RunnerSettings &settings)
     QTest::qWait(1500);
     report(meter, "open the topic of a 50,000-event turn");
 
-    desktop::EngineThread *engine = window->engine();
+    engine::Engine *windowEngine = window->engine();
     qint64 seq = storedEvents + 1;
     for (int batch = 0; batch < streamedEvents / batchSize; ++batch) {
         QElapsedTimer clock;
@@ -174,7 +174,7 @@ int longTurn(const turns::RunnerSettings &settings)
                 return bool(turns::TurnRecords(on).appendEvents(events));
             }))
             return 2;
-        emit engine->turnEvents(turn.id, events);
+        emit windowEngine->turnEvents(turn.id, events);
         // Now and then the person looks at another topic and back.
         if (batch % 100 == 50)
             tree->select(QStringLiteral("bench"), QStringLiteral("other"));
@@ -195,11 +195,11 @@ int longTurn(const turns::RunnerSettings &settings)
             return 2;
         turn.state = state;
         (state == turns::TurnState::Done ? turn.endedAt : turn.finishingAt) = at;
-        emit engine->turnEvents(turn.id, {phase});
-        emit engine->turnPhaseChanged(turn);
+        emit windowEngine->turnEvents(turn.id, {phase});
+        emit windowEngine->turnPhaseChanged(turn);
         QTest::qWait(300);
     }
-    emit engine->turnFinished(turn);
+    emit windowEngine->turnFinished(turn);
     QTest::qWait(1000);
     report(meter, "the turn finishes and ends");
     return 0;
@@ -280,7 +280,7 @@ int bigTree(const turns::RunnerSettings &settings)
     }
     report(meter, "another process adds 3 folders");
 
-    desktop::EngineThread *engine = window->engine();
+    engine::Engine *windowEngine = window->engine();
     for (int step = 0; step < 3; ++step) {
         turns::TurnRecord turn = turnRecord(QStringLiteral("team-%1").arg(step * 30),
                                             QStringLiteral("main"), turns::TurnState::Queued);
@@ -288,7 +288,7 @@ int bigTree(const turns::RunnerSettings &settings)
                 return bool(turns::TurnRecords(on).insert(turn));
             }))
             return 2;
-        emit engine->turnQueued(turn);
+        emit windowEngine->turnQueued(turn);
         QTest::qWait(400);
         const QString at = store::nowTimestamp();
         if (!writeOnWorker(store, [id = turn.id, at](store::Store &on) {
@@ -297,7 +297,7 @@ int bigTree(const turns::RunnerSettings &settings)
             return 2;
         turn.state = turns::TurnState::Done;
         turn.endedAt = at;
-        emit engine->turnFinished(turn);
+        emit windowEngine->turnFinished(turn);
         QTest::qWait(400);
     }
     report(meter, "this process queues and ends 3 turns");

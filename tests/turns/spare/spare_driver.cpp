@@ -1,6 +1,7 @@
-// A long-lived turn runner for the warm-start tests and the turn benchmark:
-// the window's own engine thread (app/desktop/engine_thread.h) without the
-// window (arizukoctl run is one-shot and never keeps a spare). Reads one
+// A long-lived engine for the warm-start tests and the turn benchmark: the
+// window's own EngineImpl (engine/engine/engine_impl.h), keeping spares as
+// the window's does, without the window (arizukoctl run is one-shot and
+// never keeps a spare). Reads one
 // command a line on stdin and writes one JSON object a line on stdout:
 //
 //   spare FOLDER                      make a spare for FOLDER (reports its name)
@@ -17,7 +18,7 @@
 // {"event":"finished","turn","state"}, {"event":"quitting","spare"},
 // {"event":"error","message"}.
 
-#include "engine_thread.h"
+#include "engine/engine_impl.h"
 #include "store/store.h"
 #include "turns/runner_settings.h"
 
@@ -66,42 +67,43 @@ int main(int argc, char **argv)
         reportError(settings.error().message);
         return 1;
     }
-    using desktop::EngineThread;
-    auto engine = std::make_unique<EngineThread>(**store, *settings);
+    using engine::Engine;
+    std::unique_ptr<Engine> engine = std::make_unique<engine::EngineImpl>(**store, *settings);
+    engine->setKeepsSpares(true);
     // What each answer to askSpareName() is for, in the order asked.
     QStringList spareQuestions;
-    QObject::connect(engine.get(), &EngineThread::ready, &application, [] {
+    QObject::connect(engine.get(), &Engine::ready, &application, [] {
         report({{QStringLiteral("event"), QStringLiteral("ready")}});
     });
-    QObject::connect(engine.get(), &EngineThread::failed, &application, [](const Error &error) {
+    QObject::connect(engine.get(), &Engine::failed, &application, [](const Error &error) {
         reportError(error.message);
         QCoreApplication::exit(1);
     });
-    QObject::connect(engine.get(), &EngineThread::requestFailed, &application, &reportError);
-    QObject::connect(engine.get(), &EngineThread::turnQueued, &application,
+    QObject::connect(engine.get(), &Engine::requestFailed, &application, &reportError);
+    QObject::connect(engine.get(), &Engine::turnQueued, &application,
                      [](const turns::TurnRecord &turn) {
                          report({{QStringLiteral("event"), QStringLiteral("submitted")},
                                  {QStringLiteral("turn"), turn.name}});
                      });
-    QObject::connect(engine.get(), &EngineThread::spareReady, &application,
+    QObject::connect(engine.get(), &Engine::spareReady, &application,
                      [](const QString &name, const QString &folder) {
                          report({{QStringLiteral("event"), QStringLiteral("spare-ready")},
                                  {QStringLiteral("name"), name},
                                  {QStringLiteral("folder"), folder}});
                      });
-    QObject::connect(engine.get(), &EngineThread::spareDiscarded, &application,
+    QObject::connect(engine.get(), &Engine::spareDiscarded, &application,
                      [](const QString &name, const QString &why) {
                          report({{QStringLiteral("event"), QStringLiteral("spare-discarded")},
                                  {QStringLiteral("name"), name},
                                  {QStringLiteral("why"), why}});
                      });
-    QObject::connect(engine.get(), &EngineThread::turnFinished, &application,
+    QObject::connect(engine.get(), &Engine::turnFinished, &application,
                      [](const turns::TurnRecord &turn) {
                          report({{QStringLiteral("event"), QStringLiteral("finished")},
                                  {QStringLiteral("turn"), turn.name},
                                  {QStringLiteral("state"), turns::turnStateName(turn.state)}});
                      });
-    QObject::connect(engine.get(), &EngineThread::spareNamed, &application,
+    QObject::connect(engine.get(), &Engine::spareNamed, &application,
                      [&](const QString &name) {
                          const QString question = spareQuestions.takeFirst();
                          if (question == QLatin1String("spare")) {
@@ -109,11 +111,11 @@ int main(int argc, char **argv)
                                      {QStringLiteral("name"), name}});
                              return;
                          }
-                         // What the engine thread's destructor tears down,
+                         // What the engine's destructor tears down,
                          // for the tests to check.
                          report({{QStringLiteral("event"), QStringLiteral("quitting")},
                                  {QStringLiteral("spare"), name}});
-                         // Not inside the engine thread's own signal.
+                         // Not inside the engine's own signal.
                          QMetaObject::invokeMethod(
                              &application,
                              [&engine] {
