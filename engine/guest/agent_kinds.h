@@ -19,6 +19,7 @@ struct AgentKindLayout
     std::string home = "/home/agent";
     std::string codex = "/usr/local/bin/codex";
     std::string pi = "/usr/local/bin/pi";
+    std::string node = "/usr/local/bin/node"; // runs pi
     // Scratch config, one directory per agent below it; root-owned, on the
     // VM's tmpfs, gone with the VM.
     std::string configRoot = "/run/arizuko-agent";

@@ -129,6 +129,21 @@ StartedPrompt startedPrompt(AgentKind agent, const std::string &prompt)
             }};
 }
 
+std::vector<std::string> readAheadPaths(AgentKind kind, const GuestLayout &layout)
+{
+    switch (kind) {
+    case AgentKind::Claude:
+        return {layout.claude};
+    case AgentKind::Codex:
+        return {layout.kinds.codex};
+    case AgentKind::Pi:
+        return {layout.kinds.node};
+    case AgentKind::Command:
+        break;
+    }
+    return {};
+}
+
 std::string turnEnvironmentScript(const TurnSpec &spec)
 {
     const auto quoted = [](const std::string &value) {

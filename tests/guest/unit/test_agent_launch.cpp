@@ -288,3 +288,15 @@ TEST(AgentLaunch, TheTurnsIdAndTopicAreQuotedForTheShell)
     EXPECT_EQ(turnEnvironmentScript(spec),
               "export ARIZUKO_TURN_ID='t9'\nexport ARIZUKO_TOPIC='it'\\''s $(here)'\n");
 }
+
+// Read into the page cache beside the agent's start: what that kind starts
+// from, and nothing beside a command (reading Claude Code's 383 MiB there
+// took the one vCPU and the disk from the turn's own setup).
+TEST(AgentLaunch, EachKindReadsAheadOnlyWhatItStartsFrom)
+{
+    using Paths = std::vector<std::string>;
+    EXPECT_EQ(readAheadPaths(AgentKind::Command), Paths{});
+    EXPECT_EQ(readAheadPaths(AgentKind::Claude), Paths{"/usr/local/bin/claude"});
+    EXPECT_EQ(readAheadPaths(AgentKind::Codex), Paths{"/usr/local/bin/codex"});
+    EXPECT_EQ(readAheadPaths(AgentKind::Pi), Paths{"/usr/local/bin/node"});
+}
