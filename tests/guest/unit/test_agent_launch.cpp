@@ -2,6 +2,7 @@
 // the contract with Claude Code (proxy, gateway, telemetry off, sandbox).
 
 #include "agent_launch.h"
+#include "agent_profile.h"
 
 #include <algorithm>
 #include <gtest/gtest.h>
@@ -299,4 +300,20 @@ TEST(AgentLaunch, EachKindReadsAheadOnlyWhatItStartsFrom)
     EXPECT_EQ(readAheadPaths(AgentKind::Claude), Paths{"/usr/local/bin/claude"});
     EXPECT_EQ(readAheadPaths(AgentKind::Codex), Paths{"/usr/local/bin/codex"});
     EXPECT_EQ(readAheadPaths(AgentKind::Pi), Paths{"/usr/local/bin/node"});
+}
+
+// Each kind's profile is found by the name the host writes in the spec.
+TEST(AgentProfile, EveryKindIsFoundByItsName)
+{
+    for (const AgentKind kind :
+         {AgentKind::Command, AgentKind::Claude, AgentKind::Codex, AgentKind::Pi}) {
+        const AgentProfile *named = agentProfileNamed(agentName(kind));
+        ASSERT_NE(named, nullptr) << agentName(kind);
+        EXPECT_EQ(named->kind, kind);
+        EXPECT_EQ(&agentProfile(kind), named);
+        // Only an agent that talks to the model is started before its prompt.
+        EXPECT_EQ(named->startedPrompt != nullptr, named->usesModel) << named->name;
+    }
+    EXPECT_EQ(agentNames(), "command, claude, codex, pi");
+    EXPECT_EQ(agentProfileNamed("gemini"), nullptr);
 }
