@@ -84,6 +84,7 @@ const AgentProfile claudeProfile{
     .launch = claudeLaunch,
     .startedPrompt = claudePrompt,
     .readAhead = claudeAhead,
+    .ownVariables = {},
 };
 
 } // namespace arizuko::guest

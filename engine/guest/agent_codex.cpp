@@ -47,6 +47,9 @@ std::string codexConfig(const TurnSpec &spec, const std::string &home)
     return toml;
 }
 
+// Its token is ARIZUKO_GATEWAY_TOKEN, reserved as a prefix.
+constexpr std::string_view codexVariables[] = {"CODEX_HOME"};
+
 // `exec -`: the prompt's text, read until end of input.
 StartedPrompt codexPrompt(const std::string &prompt)
 {
@@ -101,6 +104,7 @@ const AgentProfile codexProfile{
     .launch = launchCodex,
     .startedPrompt = codexPrompt,
     .readAhead = codexAhead,
+    .ownVariables = codexVariables,
 };
 
 } // namespace arizuko::guest

@@ -30,6 +30,7 @@ const AgentProfile commandProfile{
     .launch = commandLaunch,
     .startedPrompt = nullptr,
     .readAhead = nothingAhead,
+    .ownVariables = {},
 };
 
 } // namespace arizuko::guest

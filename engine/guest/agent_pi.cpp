@@ -26,6 +26,10 @@ StartedPrompt piPrompt(const std::string &prompt)
             }};
 }
 
+// Its key is ANTHROPIC_API_KEY, reserved as a prefix.
+constexpr std::string_view piVariables[] = {"PI_CODING_AGENT_DIR", "PI_OFFLINE",
+                                            "PI_SKIP_VERSION_CHECK"};
+
 // Node, which runs pi's bundle.
 std::vector<std::string> piAhead(const GuestLayout &layout)
 {
@@ -91,6 +95,7 @@ const AgentProfile piProfile{
     .launch = launchPi,
     .startedPrompt = piPrompt,
     .readAhead = piAhead,
+    .ownVariables = piVariables,
 };
 
 } // namespace arizuko::guest

@@ -31,6 +31,17 @@ const AgentProfile *agentProfileNamed(std::string_view name)
     return nullptr;
 }
 
+bool isAgentVariable(std::string_view name)
+{
+    for (const AgentProfile *profile : profiles) {
+        for (const std::string_view variable : profile->ownVariables) {
+            if (name == variable)
+                return true;
+        }
+    }
+    return false;
+}
+
 std::string agentNames()
 {
     std::string names;

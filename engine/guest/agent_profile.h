@@ -9,6 +9,7 @@
 
 #include "agent_launch.h"
 
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,6 +32,10 @@ struct AgentProfile
     // What of the image it reads first at its start: read into the page
     // cache beside it once the guest knows the agent (page_cache.h).
     std::vector<std::string> (*readAhead)(const GuestLayout &layout);
+    // The variables its launch sets beyond the common ones (but ARIZUKO_*
+    // and ANTHROPIC_*, reserved as prefixes): no shell:env secret may take
+    // their place (parseTurnSpec).
+    std::span<const std::string_view> ownVariables;
 };
 
 // One per kind; defined in the kind's own file.
@@ -44,5 +49,7 @@ const AgentProfile &agentProfile(AgentKind kind);
 const AgentProfile *agentProfileNamed(std::string_view name);
 // "command, claude, codex, pi", for a message about an unknown name.
 std::string agentNames();
+// Whether the launch of some kind sets `name` itself (ownVariables).
+bool isAgentVariable(std::string_view name);
 
 } // namespace arizuko::guest

@@ -118,22 +118,23 @@ SessionMode parseSessionMode(const std::string &name)
     throw SpecError("unknown session_mode \"" + name + "\" (expected new or resume)");
 }
 
-// Names the launcher sets itself (agent_launch.cpp) or that would change
+// Names the launcher sets itself (agent_launch.cpp, each kind's own:
+// AgentProfile::ownVariables) or that would change
 // how the agent or its libraries run; a secret may not take their place.
 bool isReservedVariable(const std::string &name)
 {
     static constexpr std::string_view reserved[] = {
         "PATH", "HOME", "USER", "LOGNAME", "SHELL", "TERM", "LANG", "TMPDIR", "SSL_CERT_FILE",
         "DISABLE_TELEMETRY", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "IS_SANDBOX", "NO_PROXY",
-        "no_proxy", "HTTPS_PROXY", "HTTP_PROXY", "https_proxy", "http_proxy", "LD_PRELOAD",
-        "LD_LIBRARY_PATH", "NODE_OPTIONS", "BASH_ENV", "ENV",
-        // agent_kinds.cpp
-        "CODEX_HOME", "PI_CODING_AGENT_DIR", "PI_OFFLINE", "PI_SKIP_VERSION_CHECK"};
+        "no_proxy", "HTTPS_PROXY", "HTTP_PROXY", "https_proxy", "http_proxy",
+        // how programs and their libraries run
+        "LD_PRELOAD", "LD_LIBRARY_PATH", "NODE_OPTIONS", "BASH_ENV", "ENV"};
     for (const std::string_view word : reserved) {
         if (name == word)
             return true;
     }
-    return name.rfind("ARIZUKO_", 0) == 0 || name.rfind("ANTHROPIC_", 0) == 0;
+    return isAgentVariable(name) || name.rfind("ARIZUKO_", 0) == 0 ||
+           name.rfind("ANTHROPIC_", 0) == 0;
 }
 
 std::vector<std::pair<std::string, std::string>> parseEnvironment(const json::Value *object)
