@@ -1,6 +1,6 @@
 #include "agent/session_files.h"
 
-#include "agent/claude_session.h"
+#include "agent/agent_profile.h"
 
 #include <QJsonDocument>
 #include <QUuid>
@@ -11,68 +11,13 @@ namespace {
 
 std::atomic<SessionInspectionHook> inspectionHook{nullptr};
 
-const QString codexSessions = QStringLiteral(".codex/sessions");
-const QString piSessions = QStringLiteral(".pi/agent/sessions");
-
-// Codex keeps a thread in sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl;
-// the id is what names it (`codex exec resume <id>` searches the same way).
-Result<std::optional<QString>> findCodexRollout(const HomeDirectory &home, const QString &id)
+// A kind without a conversation of its own has none to find: Claude Code's
+// place, as before kinds had profiles (the runner asks only for those that
+// keep one).
+const AgentProfile &profileOf(const QString &kind)
 {
-    const QString suffix = QStringLiteral("-%1.jsonl").arg(id);
-    QStringList directories{codexSessions};
-    for (int depth = 0; depth < 3; ++depth) {
-        QStringList deeper;
-        for (const QString &directory : directories) {
-            const auto names = home.entries(directory);
-            if (!names)
-                return names.error();
-            for (const QString &name : names->value_or(QStringList()))
-                deeper << directory + u'/' + name;
-        }
-        directories = deeper;
-    }
-    for (const QString &day : directories) {
-        const auto names = home.entries(day);
-        if (!names)
-            return names.error();
-        for (const QString &name : names->value_or(QStringList())) {
-            if (name.startsWith(QLatin1String("rollout-")) && name.endsWith(suffix))
-                return std::optional<QString>(day + u'/' + name);
-        }
-    }
-    return std::optional<QString>();
-}
-
-// pi keeps a session in sessions/<time>_<id>.jsonl (--session-dir).
-Result<std::optional<QString>> findPiSession(const HomeDirectory &home, const QString &id)
-{
-    const auto names = home.entries(piSessions);
-    if (!names)
-        return names.error();
-    const QString suffix = QStringLiteral("_%1.jsonl").arg(id);
-    for (const QString &name : names->value_or(QStringList())) {
-        if (name.endsWith(suffix))
-            return std::optional<QString>(piSessions + u'/' + name);
-    }
-    return std::optional<QString>();
-}
-
-// The session's id is in one line of each agent's file: Codex's
-// session_meta payload, pi's session header.
-void renameSession(const QString &kind, QJsonObject &entry, const QString &fromId,
-                   const QString &toId)
-{
-    const QString type = entry.value(QStringLiteral("type")).toString();
-    if (kind == QLatin1String("codex") && type == QLatin1String("session_meta")) {
-        QJsonObject payload = entry.value(QStringLiteral("payload")).toObject();
-        if (payload.value(QStringLiteral("id")).toString() == fromId) {
-            payload.insert(QStringLiteral("id"), toId);
-            entry.insert(QStringLiteral("payload"), payload);
-        }
-    } else if (kind == QLatin1String("pi") && type == QLatin1String("session") &&
-               entry.value(QStringLiteral("id")).toString() == fromId) {
-        entry.insert(QStringLiteral("id"), toId);
-    }
+    const AgentProfile *profile = agentProfile(kind);
+    return profile ? *profile : claudeProfile;
 }
 
 } // namespace
@@ -138,11 +83,7 @@ Result<bool> copySessionFile(const HomeDirectory &home, const QString &from, con
 Result<std::optional<QString>> findSessionFile(const QString &kind, const HomeDirectory &home,
                                                const QString &sessionId)
 {
-    if (kind == QLatin1String("codex"))
-        return findCodexRollout(home, sessionId);
-    if (kind == QLatin1String("pi"))
-        return findPiSession(home, sessionId);
-    return std::optional<QString>(claudeSessionFile(sessionId));
+    return profileOf(kind).sessionFile(home, sessionId);
 }
 
 void setSessionInspectionHook(SessionInspectionHook hook)
@@ -169,13 +110,18 @@ SessionFileCheck inspectAgentSession(const QString &kind, const HomeDirectory &h
 Result<bool> forkAgentSession(const QString &kind, const HomeDirectory &home, const QString &fromId,
                               const QString &toId, qint64 maxBytes)
 {
-    if (kind != QLatin1String("codex") && kind != QLatin1String("pi"))
-        return forkClaudeSession(home, fromId, toId, maxBytes);
+    return profileOf(kind).forkSession(home, fromId, toId, maxBytes);
+}
+
+Result<bool> forkSessionBeside(const HomeDirectory &home, const QString &fromId,
+                               const QString &toId, qint64 maxBytes, SessionFinder find,
+                               const std::function<void(QJsonObject &)> &rewrite)
+{
     if (!validSessionId(fromId) || !validSessionId(toId))
         return makeError(
             QStringLiteral("session.bad-id"),
             QStringLiteral("session ids must be UUIDs ('%1', '%2')").arg(fromId, toId));
-    const auto from = findSessionFile(kind, home, fromId);
+    const auto from = find(home, fromId);
     if (!from)
         return from.error();
     if (!*from)
@@ -184,8 +130,7 @@ Result<bool> forkAgentSession(const QString &kind, const HomeDirectory &home, co
     // (the end of the name, and the line that declares it) changes.
     QString to = **from;
     to.replace(to.size() - fromId.size() - 6, fromId.size(), toId);
-    return copySessionFile(home, **from, to, maxBytes,
-                           [&](QJsonObject &entry) { renameSession(kind, entry, fromId, toId); });
+    return copySessionFile(home, **from, to, maxBytes, rewrite);
 }
 
 } // namespace arizuko::agent

@@ -68,4 +68,16 @@ void setSessionInspectionHook(SessionInspectionHook hook);
 Result<bool> forkAgentSession(const QString &kind, const HomeDirectory &home, const QString &fromId,
                               const QString &toId, qint64 maxBytes = maxSessionBytes);
 
+// How a kind finds the file of a session (findSessionFile).
+using SessionFinder = Result<std::optional<QString>> (*)(const HomeDirectory &home,
+                                                         const QString &sessionId);
+
+// A fork for an agent whose file's name ends in its session id (Codex, pi):
+// the file `find` names for `fromId` copied beside itself with `toId` at the
+// end of its name, each line passed through `rewrite`; false when there is
+// none.
+Result<bool> forkSessionBeside(const HomeDirectory &home, const QString &fromId,
+                               const QString &toId, qint64 maxBytes, SessionFinder find,
+                               const std::function<void(QJsonObject &)> &rewrite);
+
 } // namespace arizuko::agent

@@ -1,5 +1,7 @@
 #include "agent/start_configuration.h"
 
+#include "agent/agent_profile.h"
+
 namespace arizuko::agent {
 namespace {
 
@@ -65,13 +67,8 @@ QStringList codexStartConfiguration(const HomeDirectory &home)
 
 QStringList startConfiguration(const QString &kind, const HomeDirectory &home)
 {
-    if (kind == QLatin1String("claude"))
-        return claudeStartConfiguration(home);
-    if (kind == QLatin1String("pi"))
-        return piStartConfiguration(home);
-    if (kind == QLatin1String("codex"))
-        return codexStartConfiguration(home);
-    return {};
+    const AgentProfile *profile = agentProfile(kind);
+    return profile ? profile->startConfiguration(home) : QStringList();
 }
 
 } // namespace arizuko::agent

@@ -1,11 +1,13 @@
 #pragma once
 
-// How Codex and pi are started in the guest, as data: their argv, what
-// they add to the agent's environment, the config files written into a
+// How each kind of agent is started in the guest, as data: its argv, what
+// it adds to the agent's environment, the config files written into a
 // scratch directory on the VM's own /run (the engine's, never the folder
-// home's config), and the links and directories that keep their sessions
-// in the home. Pure, so the contract with each binary (flags checked
-// against its --help, docs/agents.md) is tested without a VM.
+// home's config), and the links and directories that keep its sessions in
+// the home. Pure, so the contract with each binary (flags checked against
+// its --help, docs/agents.md) is tested without a VM. Each kind's own file
+// (agent_codex.cpp, agent_pi.cpp, ...) builds its launch; the helpers they
+// share are here.
 
 #include "turn_spec.h"
 
@@ -19,6 +21,7 @@ struct AgentKindLayout
     std::string home = "/home/agent";
     std::string codex = "/usr/local/bin/codex";
     std::string pi = "/usr/local/bin/pi";
+    std::string node = "/usr/local/bin/node"; // runs pi
     // Scratch config, one directory per agent below it; root-owned, on the
     // VM's tmpfs, gone with the VM.
     std::string configRoot = "/run/arizuko-agent";
@@ -73,5 +76,16 @@ KindLaunch piLaunch(const TurnSpec &spec, const AgentKindLayout &layout = {});
 // The TOML basic string for `text`: quotes, backslashes and control
 // characters escaped.
 std::string tomlString(const std::string &text);
+
+// `url` without its trailing slashes.
+std::string trimmedSlash(std::string url);
+
+// SpecError unless the spec brings what an agent that talks to the model
+// needs at its launch: a prompt (or a started agent's stdin) and the gateway.
+void requireModelLaunch(const TurnSpec &spec, const char *agent);
+
+// ANTHROPIC_BASE_URL and ANTHROPIC_API_KEY naming the turn's gateway, as
+// far as the spec brings it: Claude Code's way there.
+std::vector<std::string> anthropicGateway(const TurnSpec &spec);
 
 } // namespace arizuko::guest

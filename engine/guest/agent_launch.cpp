@@ -1,82 +1,8 @@
 #include "agent_launch.h"
 
-#include "jsontext/json_string.h"
-
-#include <optional>
+#include "agent_profile.h"
 
 namespace arizuko::guest {
-namespace {
-
-// The turn's tools are an MCP server at /mcp on the turn's model gateway,
-// behind the same peer and token checks (docs/tools.md). --strict-mcp-config
-// keeps every other MCP server (a .mcp.json the agent wrote into its home,
-// say) out of the turn.
-std::string mcpConfig(const TurnSpec &spec)
-{
-    const std::string server =
-        "{\"type\":\"http\",\"url\":" + jsontext::quote(spec.gatewayUrl + "/mcp") +
-        ",\"headers\":{\"Authorization\":" + jsontext::quote("Bearer " + spec.gatewayToken) + "}}";
-    return "{\"mcpServers\":{\"arizuko\":" + server + "}}";
-}
-
-std::vector<std::string> agentArguments(const TurnSpec &spec, const GuestLayout &layout)
-{
-    switch (spec.agent) {
-    case AgentKind::Command:
-        return {layout.shell, "-c", spec.command};
-    case AgentKind::Claude: {
-        std::vector<std::string> argv = {layout.claude, "-p"};
-        if (spec.prestarted) {
-            argv.emplace_back("--input-format");
-            argv.emplace_back("stream-json");
-        } else {
-            argv.push_back(spec.prompt);
-        }
-        for (const char *argument : {"--output-format", "stream-json", "--verbose"})
-            argv.emplace_back(argument);
-        if (!spec.sessionId.empty()) {
-            argv.emplace_back(spec.sessionMode == SessionMode::New ? "--session-id" : "--resume");
-            argv.push_back(spec.sessionId);
-        }
-        if (!spec.model.empty()) {
-            argv.emplace_back("--model");
-            argv.push_back(spec.model);
-        }
-        if (spec.skills) {
-            argv.emplace_back("--add-dir");
-            argv.push_back(layout.skillsRoot);
-        }
-        if (!spec.gatewayUrl.empty() && !spec.gatewayToken.empty()) {
-            argv.emplace_back("--mcp-config");
-            argv.push_back(mcpConfig(spec));
-            argv.emplace_back("--strict-mcp-config");
-        }
-        // Safe only because the VM is the sandbox; IS_SANDBOX below says so.
-        argv.emplace_back("--dangerously-skip-permissions");
-        return argv;
-    }
-    case AgentKind::Codex:
-    case AgentKind::Pi:
-        break; // their own launch (agent_kinds.h)
-    }
-    throw SpecError("unknown agent kind");
-}
-
-std::optional<KindLaunch> kindLaunch(const TurnSpec &spec, const GuestLayout &layout)
-{
-    switch (spec.agent) {
-    case AgentKind::Codex:
-        return codexLaunch(spec, layout.kinds);
-    case AgentKind::Pi:
-        return piLaunch(spec, layout.kinds);
-    case AgentKind::Command:
-    case AgentKind::Claude:
-        break;
-    }
-    return std::nullopt;
-}
-
-} // namespace
 
 std::string urlHost(std::string_view url)
 {
@@ -104,29 +30,16 @@ std::string urlHost(std::string_view url)
 
 StartedPrompt startedPrompt(AgentKind agent, const std::string &prompt)
 {
-    if (agent == AgentKind::Pi)
-        return {"{\"type\":\"get_state\"}\n{\"type\":\"prompt\",\"message\":" +
-                    jsontext::quote(prompt) + "}\n",
-                [](std::string_view line) {
-                    // Most lines are neither: they are not parsed.
-                    if (line.find("\"agent_end\"") == std::string_view::npos &&
-                        line.find("\"success\":false") == std::string_view::npos)
-                        return false;
-                    const std::string type = messageType(line);
-                    return type == "agent_end" ||
-                           (type == "response" && messageFlag(line, "success") == false);
-                }};
-    if (agent == AgentKind::Codex)
-        return {prompt, nullptr, true};
-    if (agent != AgentKind::Claude)
-        throw SpecError("only Claude Code, Codex and pi are started before their prompt");
-    return {"{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":" +
-                jsontext::quote(prompt) + "}}\n",
-            [](std::string_view line) {
-                // Most lines are not the result: they are not parsed.
-                return line.find("\"result\"") != std::string_view::npos &&
-                       messageType(line) == "result";
-            }};
+    const AgentProfile &profile = agentProfile(agent);
+    if (!profile.startedPrompt)
+        throw SpecError(std::string("the ") + profile.name +
+                        " agent is not started before its prompt");
+    return profile.startedPrompt(prompt);
+}
+
+std::vector<std::string> readAheadPaths(AgentKind kind, const GuestLayout &layout)
+{
+    return agentProfile(kind).readAhead(layout);
 }
 
 std::string turnEnvironmentScript(const TurnSpec &spec)
@@ -144,8 +57,8 @@ std::string turnEnvironmentScript(const TurnSpec &spec)
 AgentLaunch buildAgentLaunch(const TurnSpec &spec, const GuestLayout &layout)
 {
     AgentLaunch launch;
-    const std::optional<KindLaunch> kind = kindLaunch(spec, layout);
-    launch.argv = kind ? kind->argv : agentArguments(spec, layout);
+    KindLaunch kind = agentProfile(spec.agent).launch(spec, layout);
+    launch.argv = std::move(kind.argv);
     launch.workingDirectory = layout.home;
     launch.uid = spec.uid;
     launch.gid = spec.gid;
@@ -179,18 +92,11 @@ AgentLaunch buildAgentLaunch(const TurnSpec &spec, const GuestLayout &layout)
         set("NO_PROXY", gatewayHost);
         set("no_proxy", gatewayHost);
     }
-    // Claude Code's way to the gateway (and the command agent's, for the
-    // scripts that run an agent by hand); Codex and pi bring their own.
-    if (!kind && !spec.gatewayUrl.empty())
-        set("ANTHROPIC_BASE_URL", spec.gatewayUrl);
-    if (!kind && !spec.gatewayToken.empty())
-        set("ANTHROPIC_API_KEY", spec.gatewayToken);
-    if (kind) {
-        env.insert(env.end(), kind->environment.begin(), kind->environment.end());
-        launch.files = kind->files;
-        launch.homeDirectories = kind->homeDirectories;
-        launch.links = kind->links;
-    }
+    // The kind's own: its way to the gateway, its scratch config.
+    env.insert(env.end(), kind.environment.begin(), kind.environment.end());
+    launch.files = std::move(kind.files);
+    launch.homeDirectories = std::move(kind.homeDirectories);
+    launch.links = std::move(kind.links);
     if (spec.prestarted)
         set("CLAUDE_ENV_FILE", layout.kinds.turnEnvironmentFile);
     // shell:env grants: checked by parseTurnSpec never to be one of the above.

@@ -67,6 +67,11 @@ struct StartedPrompt
 // Codex (`exec -`): the prompt's text, read until end of input.
 StartedPrompt startedPrompt(AgentKind agent, const std::string &prompt);
 
+// What of the image the agent of `kind` reads first at its start, to be
+// read into the page cache beside it (page_cache.h): its executable; nothing
+// for a command.
+std::vector<std::string> readAheadPaths(AgentKind kind, const GuestLayout &layout = {});
+
 // The shell lines (`export NAME='value'`) a started agent's Bash tool
 // sources: the spec's turn id and topic, which did not exist at its start.
 std::string turnEnvironmentScript(const TurnSpec &spec);

@@ -169,10 +169,6 @@ private:
             throw GuestError("root.img (" + runtimeImage + ") does not belong to this initramfs (" +
                              image + "); rebuild the guest image");
         const GuestLayout layout;
-        // The agent's binary comes from the image, not the folder: reading
-        // it now, while the guest waits (a spare for minutes, a cold turn
-        // for the filter), takes seconds of page faults off the agent's start.
-        page_cache::warmInBackground({layout.claude});
 
         // A pre-booted spare waits here, possibly for minutes, before any
         // prompt exists: nothing of the folder (its home) is touched before
@@ -189,6 +185,7 @@ private:
         }
         const TurnSpec spec = parseTurnSpec(line);
         boot::consoleLog("turn spec received");
+        readAheadFor(spec.agent, layout);
         if (started) {
             std::string mismatch = prestartMismatch(started->start, spec);
             if (mismatch.empty() && ::waitpid(started->process.pid(), nullptr, WNOHANG) != 0)
@@ -275,6 +272,7 @@ private:
         boot::mountScratchHome(layout.home, start.uid, start.gid);
         configureNetwork(start);
         boot::writeAccountFiles(start.uid, start.gid, layout.home, layout.loginShell);
+        readAheadFor(start.agent, layout);
         AgentLaunch launch = buildAgentLaunch(start, layout);
         prepareAgentFiles(launch);
         AgentProcess process = AgentProcess::start(launch, true);
@@ -291,6 +289,18 @@ private:
         started.process.killGroup();
         ::waitpid(started.process.pid(), nullptr, 0);
         boot::unmount(layout.home);
+    }
+
+    // Only once the guest knows its agent (a `prestart`, else the spec)
+    // does it read that agent's files ahead: reading another's, or any for
+    // a command, took the one vCPU and the disk from the turn's own setup.
+    // A spare that waits for its spec without a started agent reads nothing.
+    void readAheadFor(AgentKind agent, const GuestLayout &layout)
+    {
+        if (m_readingAhead == agent)
+            return;
+        m_readingAhead = agent;
+        page_cache::warmInBackground(readAheadPaths(agent, layout));
     }
 
     void configureNetwork(const TurnSpec &spec)
@@ -318,6 +328,7 @@ private:
     ProtocolWriter m_writer;
     bool m_networkUp = false;
     std::optional<Ipv4Interface> m_network;
+    std::optional<AgentKind> m_readingAhead;
 };
 
 [[noreturn]] void runAsInit()

@@ -71,6 +71,8 @@ void yieldToAgent()
 
 void warmInBackground(std::vector<std::string> paths)
 {
+    if (paths.empty())
+        return;
     std::thread([paths = std::move(paths)] {
         for (const std::string &path : paths)
             warm(path);

@@ -1,9 +1,9 @@
 #pragma once
 
-// Reading the agent's binary into the page cache while the guest waits for
-// its turn spec. Claude Code's binary is ~400 MB; read on demand by the
-// loader's and the runtime's page faults it costs seconds under TCG
-// (docs/turns.md, "Where the agent's start goes").
+// Reading the agent's binary into the page cache beside its start (from a
+// spare's `prestart`, or a cold turn's spec). Claude Code's binary is
+// ~400 MB; read on demand by the loader's and the runtime's page faults it
+// costs seconds under TCG (docs/turns.md, "Where the agent's start goes").
 
 #include <string>
 #include <vector>

@@ -1,5 +1,6 @@
 #include "turn_spec.h"
 
+#include "agent_profile.h"
 #include "json.h"
 
 #include <limits>
@@ -87,15 +88,9 @@ private:
 
 AgentKind parseAgentKind(const std::string &name)
 {
-    if (name == "command")
-        return AgentKind::Command;
-    if (name == "claude")
-        return AgentKind::Claude;
-    if (name == "codex")
-        return AgentKind::Codex;
-    if (name == "pi")
-        return AgentKind::Pi;
-    throw SpecError("agent \"" + name + "\" is not one of command, claude, codex, pi");
+    if (const AgentProfile *profile = agentProfileNamed(name))
+        return profile->kind;
+    throw SpecError("agent \"" + name + "\" is not one of " + agentNames());
 }
 
 std::optional<Ipv4Interface> parseNetwork(const json::Value *network)
@@ -123,22 +118,23 @@ SessionMode parseSessionMode(const std::string &name)
     throw SpecError("unknown session_mode \"" + name + "\" (expected new or resume)");
 }
 
-// Names the launcher sets itself (agent_launch.cpp) or that would change
+// Names the launcher sets itself (agent_launch.cpp, each kind's own:
+// AgentProfile::ownVariables) or that would change
 // how the agent or its libraries run; a secret may not take their place.
 bool isReservedVariable(const std::string &name)
 {
     static constexpr std::string_view reserved[] = {
         "PATH", "HOME", "USER", "LOGNAME", "SHELL", "TERM", "LANG", "TMPDIR", "SSL_CERT_FILE",
         "DISABLE_TELEMETRY", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "IS_SANDBOX", "NO_PROXY",
-        "no_proxy", "HTTPS_PROXY", "HTTP_PROXY", "https_proxy", "http_proxy", "LD_PRELOAD",
-        "LD_LIBRARY_PATH", "NODE_OPTIONS", "BASH_ENV", "ENV",
-        // agent_kinds.cpp
-        "CODEX_HOME", "PI_CODING_AGENT_DIR", "PI_OFFLINE", "PI_SKIP_VERSION_CHECK"};
+        "no_proxy", "HTTPS_PROXY", "HTTP_PROXY", "https_proxy", "http_proxy",
+        // how programs and their libraries run
+        "LD_PRELOAD", "LD_LIBRARY_PATH", "NODE_OPTIONS", "BASH_ENV", "ENV"};
     for (const std::string_view word : reserved) {
         if (name == word)
             return true;
     }
-    return name.rfind("ARIZUKO_", 0) == 0 || name.rfind("ANTHROPIC_", 0) == 0;
+    return isAgentVariable(name) || name.rfind("ARIZUKO_", 0) == 0 ||
+           name.rfind("ANTHROPIC_", 0) == 0;
 }
 
 std::vector<std::pair<std::string, std::string>> parseEnvironment(const json::Value *object)
@@ -165,17 +161,7 @@ std::vector<std::pair<std::string, std::string>> parseEnvironment(const json::Va
 
 std::string agentName(AgentKind kind)
 {
-    switch (kind) {
-    case AgentKind::Command:
-        return "command";
-    case AgentKind::Claude:
-        return "claude";
-    case AgentKind::Codex:
-        return "codex";
-    case AgentKind::Pi:
-        return "pi";
-    }
-    return "unknown";
+    return agentProfile(kind).name;
 }
 
 namespace {
@@ -273,19 +259,14 @@ TurnSpec parseTurnSpec(std::string_view line)
     spec.environment = parseEnvironment(reader.object("env"));
     spec.prestarted = reader.optionalBool("prestarted");
 
-    switch (spec.agent) {
-    case AgentKind::Command:
+    if (!agentProfile(spec.agent).usesModel) {
         if (spec.command.empty())
-            throw SpecError("command is required for the command agent");
-        break;
-    case AgentKind::Claude:
-    case AgentKind::Codex:
-    case AgentKind::Pi:
-        if (spec.prompt.empty())
-            throw SpecError("prompt is required for the " + agentName(spec.agent) + " agent");
-        requireGateway(spec);
-        break;
+            throw SpecError("command is required for the " + agentName(spec.agent) + " agent");
+        return spec;
     }
+    if (spec.prompt.empty())
+        throw SpecError("prompt is required for the " + agentName(spec.agent) + " agent");
+    requireGateway(spec);
     return spec;
 }
 
@@ -299,8 +280,8 @@ TurnSpec parsePrestart(std::string_view line)
 
     TurnSpec spec;
     readAgentStart(reader, spec);
-    if (spec.agent == AgentKind::Command)
-        throw SpecError("a command is not started before its prompt");
+    if (!agentProfile(spec.agent).startedPrompt)
+        throw SpecError("a " + agentName(spec.agent) + " is not started before its prompt");
     requireGateway(spec);
     if (spec.sessionId.empty())
         throw SpecError("session_id is required: the agent starts a new session");

@@ -2,6 +2,7 @@
 // user's files there. The engine reads and writes session files in it, and
 // must never be made to read or write anything outside it.
 
+#include "agent/agent_profile.h"
 #include "agent/claude_session.h"
 #include "agent/home_directory.h"
 #include "agent/session_files.h"
@@ -107,6 +108,22 @@ private slots:
         QTest::newRow("pi") << QStringLiteral("pi") << QStringLiteral(".pi/agent/sessions")
                             << QStringLiteral("2026-12-02T07-33-34-380Z_%1.jsonl")
                             << QStringLiteral(R"({"type":"session","version":3,"id":"%1"})");
+    }
+
+    // Each kind that keeps a conversation has its profile under the name
+    // the store and the spec use; the command agent keeps none.
+    void everyConversationAgentHasAProfile()
+    {
+        QCOMPARE(
+            conversationAgentNames(),
+            QStringList({QStringLiteral("claude"), QStringLiteral("codex"), QStringLiteral("pi")}));
+        for (const QString &name : conversationAgentNames())
+            QCOMPARE(QString(agentProfile(name)->name), name);
+        QCOMPARE(agentProfile(QStringLiteral("command")), nullptr);
+        QCOMPARE(QString(agentProfile(QStringLiteral("claude"))->title),
+                 QStringLiteral("Claude Code"));
+        QVERIFY(agentProfile(QStringLiteral("codex"))->openAiResponses);
+        QVERIFY(!agentProfile(QStringLiteral("pi"))->openAiResponses);
     }
 
     void codexAndPiSessionsAreFoundAndForkedById()

@@ -107,6 +107,8 @@ class GuestImageTest(unittest.TestCase):
         exit_message = messages[-1].data
         self.assertEqual(exit_message["reason"], "exited")
         self.assertEqual(exit_message["code"], 0)
+        # A command is no agent: nothing of the image is read ahead beside it.
+        self.assertNotIn("page cache:", vm.console())
 
         proof = self.home / "proof.txt"
         self.assertEqual(proof.read_text(), "hello\n")
@@ -121,15 +123,20 @@ class GuestImageTest(unittest.TestCase):
               f"exit -> QEMU gone {powered_off - messages[-1].arrived:.2f} s; "
               f"claude says {lines[1]!r}", file=sys.stderr)
 
-    def test_the_agent_binary_is_read_into_the_page_cache_before_the_spec(self):
+    def test_a_started_agent_s_binary_is_read_into_the_page_cache(self):
         vm = self.boot()
-        # The guest reads Claude Code's binary while it waits for its spec
-        # and says so on the console; only then does the spec go out.
+        # A spare learns its agent from `prestart`; only then does the guest
+        # read that agent's binary ahead, and says so on the console.
+        vm.send({"type": "prestart", "version": 1, "folder": "tests/guest", "agent": "claude",
+                 "session_id": "00000000-0000-4000-8000-000000000001",
+                 "gateway_url": "http://127.0.0.1:9/", "gateway_token": "t"})
         deadline = time.monotonic() + TURN_TIMEOUT
         while "read ahead in" not in vm.console():
             self.assertLess(time.monotonic(), deadline,
                             f"no page-cache warm-up on the console:\n{vm.console()}")
             time.sleep(0.2)
+        # A command spec cannot use the started agent: the guest drops it
+        # and runs the command.
         vm.send(turn("awk '/^Cached:/ { print $2 * 1024 }' /proc/meminfo; "
                      "stat -c %s /usr/local/bin/claude"))
         messages = vm.collect_until_exit(TURN_TIMEOUT)

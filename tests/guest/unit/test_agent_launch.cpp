@@ -2,6 +2,7 @@
 // the contract with Claude Code (proxy, gateway, telemetry off, sandbox).
 
 #include "agent_launch.h"
+#include "agent_profile.h"
 
 #include <algorithm>
 #include <gtest/gtest.h>
@@ -287,4 +288,32 @@ TEST(AgentLaunch, TheTurnsIdAndTopicAreQuotedForTheShell)
     spec.topic = "it's $(here)";
     EXPECT_EQ(turnEnvironmentScript(spec),
               "export ARIZUKO_TURN_ID='t9'\nexport ARIZUKO_TOPIC='it'\\''s $(here)'\n");
+}
+
+// Read into the page cache beside the agent's start: what that kind starts
+// from, and nothing beside a command (reading Claude Code's 383 MiB there
+// took the one vCPU and the disk from the turn's own setup).
+TEST(AgentLaunch, EachKindReadsAheadOnlyWhatItStartsFrom)
+{
+    using Paths = std::vector<std::string>;
+    EXPECT_EQ(readAheadPaths(AgentKind::Command), Paths{});
+    EXPECT_EQ(readAheadPaths(AgentKind::Claude), Paths{"/usr/local/bin/claude"});
+    EXPECT_EQ(readAheadPaths(AgentKind::Codex), Paths{"/usr/local/bin/codex"});
+    EXPECT_EQ(readAheadPaths(AgentKind::Pi), Paths{"/usr/local/bin/node"});
+}
+
+// Each kind's profile is found by the name the host writes in the spec.
+TEST(AgentProfile, EveryKindIsFoundByItsName)
+{
+    for (const AgentKind kind :
+         {AgentKind::Command, AgentKind::Claude, AgentKind::Codex, AgentKind::Pi}) {
+        const AgentProfile *named = agentProfileNamed(agentName(kind));
+        ASSERT_NE(named, nullptr) << agentName(kind);
+        EXPECT_EQ(named->kind, kind);
+        EXPECT_EQ(&agentProfile(kind), named);
+        // Only an agent that talks to the model is started before its prompt.
+        EXPECT_EQ(named->startedPrompt != nullptr, named->usesModel) << named->name;
+    }
+    EXPECT_EQ(agentNames(), "command, claude, codex, pi");
+    EXPECT_EQ(agentProfileNamed("gemini"), nullptr);
 }

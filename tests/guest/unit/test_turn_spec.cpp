@@ -1,6 +1,7 @@
 // The host's turn spec: what the guest accepts and what it refuses, with a
 // reason a person can act on.
 
+#include "agent_launch.h"
 #include "turn_spec.h"
 
 #include <gtest/gtest.h>
@@ -295,4 +296,27 @@ TEST(Prestart, TheSpecMustAskForTheAgentItWasStartedAs)
     EXPECT_EQ(mismatch(R"("agent":"claude","prompt":"hi")",
                        R"("agent":"command","command":"true","prompt":"hi")"),
               "the agent");
+}
+
+// Whatever a kind's launch sets itself (its profile's ownVariables, the
+// common environment), a shell:env secret may not take its place: a kind
+// that sets a variable it does not reserve fails here.
+TEST(TurnSpec, NoSecretMayReplaceAVariableAnAgentsLaunchSets)
+{
+    for (const AgentKind kind : {AgentKind::Claude, AgentKind::Codex, AgentKind::Pi}) {
+        TurnSpec spec;
+        spec.agent = kind;
+        spec.prompt = "hi";
+        spec.proxyUrl = "http://10.213.0.1:3128";
+        spec.gatewayUrl = "http://10.213.0.1:8080";
+        spec.gatewayToken = "tok";
+        spec.skills = true;
+        for (const std::string &entry : buildAgentLaunch(spec).environment) {
+            const std::string name = entry.substr(0, entry.find('='));
+            EXPECT_EQ(errorOf(commandTurnWith(R"("env":{")" + name + R"(":"x"})"))
+                          .rfind("env: '" + name + "'", 0),
+                      0u)
+                << agentName(kind) << " sets " << name;
+        }
+    }
 }
