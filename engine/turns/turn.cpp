@@ -1,9 +1,9 @@
 #include "turns/turn.h"
 
 #include "core/soft_assert.h"
-#include "folders/topics.h"
 #include "store/store.h"
 #include "turns/agent_session.h"
+#include "turns/prestart_decision.h"
 #include "turns/spare_pool.h"
 #include "turns/turn_outcome.h"
 #include "turns/turn_services.h"
@@ -25,7 +25,7 @@ Turn::Turn(TurnEnvironment &environment, TurnRecord record, TurnRequest request,
     : QObject(parent)
     , m_environment(environment)
     , m_request(std::move(request))
-    , m_journal(new TurnJournal(environment.records, std::move(record), this))
+    , m_journal(new TurnJournal(environment.store, environment.records, std::move(record), this))
 {
     connect(m_journal, &TurnJournal::batch, this, [this](const QList<TurnEventRecord> &events) {
         emit eventsReceived(events);
@@ -51,6 +51,15 @@ Turn::Turn(TurnEnvironment &environment, TurnRecord record, TurnRequest request,
     m_exitGrace.setSingleShot(true);
     m_exitGrace.setInterval(exitGraceMs);
     connect(&m_exitGrace, &QTimer::timeout, this, &Turn::onChannelClosed);
+    connect(&m_environment.agentGate, &AgentGate::opened, this,
+            [this](const QString &turnId, const Result<void> &ready) {
+                if (turnId != id())
+                    return;
+                if (!ready)
+                    finish(TurnState::Failed, ready.error());
+                else
+                    onMachineReady();
+            });
 }
 
 Turn::~Turn()
@@ -60,7 +69,7 @@ Turn::~Turn()
     if (m_machine && m_machine->state() != GuestMachine::State::Stopped) {
         if (m_services)
             m_services->stop();
-        recordTeardown(m_machine->stopAndWait());
+        m_journal->recordTeardown(m_machine->stopAndWait());
     }
     m_journal->flush();
 }
@@ -138,13 +147,8 @@ void Turn::startWarm(const TurnPlan &plan, BootedGuest spare, const QString &pre
         adoptServices(std::move(spare.services));
         m_services->bind({id(), folder(), topic(), m_request.depth}, m_plan.model);
     }
-    if (spare.agent && m_services) {
-        QString refusal = prestartRefusal;
-        if (refusal.isEmpty() && m_services->grantsShellEnvironment())
-            refusal = QStringLiteral("the folder grants shell:env secrets, which the agent "
-                                     "takes only at its start");
-        usePrestartedAgent(refusal.isEmpty(), refusal);
-    }
+    if (spare.agent && m_services)
+        usePrestartedAgent(prestartRefusal.isEmpty(), prestartRefusal);
     // The console log stays where the spare's guest writes it; the turn's
     // directory links to it, where every message points.
     QDir().mkpath(turnDirectory());
@@ -210,7 +214,13 @@ void Turn::adoptMachine(std::unique_ptr<GuestMachine> machine)
     connect(vm, &GuestMachine::ready, this, &Turn::onMachineReady, queued);
     connect(vm, &GuestMachine::timing, m_journal, &TurnJournal::recordTiming, queued);
     connect(vm, &GuestMachine::guestMessage, this, &Turn::onGuestMessage, queued);
-    connect(vm, &GuestMachine::guestViolation, this, &Turn::onGuestViolation, queued);
+    connect(
+        vm, &GuestMachine::guestViolation, this,
+        [this](const QString &why) {
+            if (!m_finished)
+                m_journal->recordGuestViolation(why);
+        },
+        queued);
     connect(vm, &GuestMachine::guestClosed, this, &Turn::onChannelClosed, queued);
     connect(
         vm, &GuestMachine::networkDecision, this,
@@ -225,7 +235,7 @@ void Turn::adoptMachine(std::unique_ptr<GuestMachine> machine)
     connect(
         vm, &GuestMachine::stopped, this,
         [this](const GuestTeardown &teardown) {
-            recordTeardown(teardown);
+            m_journal->recordTeardown(teardown);
             m_journal->flush();
             emit released();
         },
@@ -240,22 +250,12 @@ void Turn::cancel(const QString &why)
     finish(TurnState::Cancelled);
 }
 
-void Turn::releaseAgent(const Result<void> &ready)
-{
-    m_agentHeld = false;
-    if (!ready)
-        finish(TurnState::Failed, ready.error());
-    else
-        onMachineReady();
-}
-
 void Turn::onNetworkReady()
 {
     if (m_finished)
         return;
     const libvirt::TurnSubnet subnet = *m_machine->subnet();
-    m_journal->write(m_environment.records.setNetwork(id(), subnet.range.cidr(), m_machine->name()),
-                     QStringLiteral("network"));
+    m_journal->setNetwork(subnet.range.cidr(), m_machine->name());
     // A spare's started agent came with its gateway already listening.
     if (!m_services) {
         adoptServices(std::make_unique<TurnServices>(
@@ -277,17 +277,14 @@ void Turn::onNetworkReady()
 
 void Turn::onProxyStarted()
 {
-    m_journal->write(m_environment.records.setProxyPid(id(), m_machine->proxyPid()),
-                     QStringLiteral("proxy"));
+    m_journal->setProxyPid(m_machine->proxyPid());
 }
 
 void Turn::onProxyHealthy()
 {
-    m_journal->write(
-        m_environment.records.setProxyAddress(id(), QStringLiteral("%1:%2")
-                                                        .arg(m_machine->subnet()->hostAddress())
-                                                        .arg(m_machine->proxyPort())),
-        QStringLiteral("proxy address"));
+    m_journal->setProxyAddress(QStringLiteral("%1:%2")
+                                   .arg(m_machine->subnet()->hostAddress())
+                                   .arg(m_machine->proxyPort()));
 }
 
 void Turn::onBooting()
@@ -300,17 +297,15 @@ void Turn::onBooting()
 
 void Turn::onDomainCreated()
 {
-    m_journal->write(
-        m_environment.records.setMachine(
-            id(), m_machine->name(), host::acceleratorName(m_environment.accelerator.accelerator)),
-        QStringLiteral("VM"));
+    m_journal->setMachine(m_machine->name(),
+                          host::acceleratorName(m_environment.accelerator.accelerator));
 }
 
 void Turn::onMachineReady()
 {
     // The machine says the VM is up, the proxy healthy and the filter's
     // rules in force; the spec also needs the gateway it names.
-    if (m_finished || m_specSent || m_agentHeld || !m_machine ||
+    if (m_finished || m_specSent || m_environment.agentGate.isHeld(id()) || !m_machine ||
         m_machine->state() != GuestMachine::State::Ready)
         return;
     AZ_ASSERT(m_services && m_services->isListening(), return );
@@ -327,8 +322,7 @@ void Turn::sendSpec(const QJsonObject &secrets)
         return;
     // A grant added since the adoption: the started agent cannot take it.
     if (m_prestarted && !secrets.isEmpty())
-        usePrestartedAgent(false, QStringLiteral("the folder grants shell:env secrets, which "
-                                                 "the agent takes only at its start"));
+        usePrestartedAgent(false, PrestartDecision::shellEnvironmentRefusal());
     m_machine->sendSpec(turnSpecLine(
         m_agent->specMembers(),
         {id(), folder(), topic(), *m_machine->subnet(), m_machine->proxyPort(),
@@ -349,10 +343,7 @@ void Turn::onGuestMessage(const QJsonObject &message)
         for (const AgentOutput &output : m_agent->read(message))
             m_journal->recordGuestOutput(output.kind, output.json, output.chars);
         if (const std::optional<QString> moved = m_agent->takeMovedSession())
-            AZ_ASSERT_OK(folders::Topics(m_environment.store, QStringLiteral("system:turns"))
-                             .setSessionId(folder(), topic(), *moved,
-                                           QStringLiteral("the agent reported a new session id")),
-                         "storing the topic's new session id");
+            m_journal->followSession(*moved);
         return;
     }
     if (type == QLatin1String("log"))
@@ -368,12 +359,6 @@ void Turn::onGuestMessage(const QJsonObject &message)
                          {QStringLiteral("seq"), message.value(QStringLiteral("seq"))}});
         m_exitGrace.start();
     }
-}
-
-void Turn::onGuestViolation(const QString &why)
-{
-    if (!m_finished)
-        m_journal->recordGuestViolation(why);
 }
 
 void Turn::onChannelClosed()
@@ -403,10 +388,7 @@ void Turn::finish(TurnState outcome, const std::optional<Error> &error)
         m_journal->setUsage(usage->toJson(), usage->costUsd);
     // The parent's answer to an escalation goes back before the VM does.
     if (!m_request.replyFolder.isEmpty())
-        m_journal->record(QStringLiteral("reply"),
-                          postTurnReply(m_environment.store, m_request, name(),
-                                        turnStateName(outcome),
-                                        m_agent ? m_agent->finalAnswer() : QString()));
+        m_journal->postReply(m_request, outcome, m_agent ? m_agent->finalAnswer() : QString());
     if (m_services)
         m_services->stop();
     // The turn is over for the user now: its last event is stored, and
@@ -419,15 +401,6 @@ void Turn::finish(TurnState outcome, const std::optional<Error> &error)
         m_machine->stop();
     else
         QMetaObject::invokeMethod(this, &Turn::released, Qt::QueuedConnection);
-}
-
-void Turn::recordTeardown(const GuestTeardown &teardown)
-{
-    for (const QString &error : teardown.errors)
-        m_journal->record(QStringLiteral("teardown"), {{QStringLiteral("error"), error}});
-    if (!teardown.parts.isEmpty())
-        m_journal->recordTiming(QStringLiteral("teardown-parts"), teardown.parts);
-    m_journal->recordTiming(QStringLiteral("teardown"), teardown.ms);
 }
 
 void Turn::enter(TurnState state)

@@ -9,6 +9,7 @@
 #include "libvirt/connection.h"
 #include "libvirt/subnet_pool.h"
 #include "turn_records/turn_records.h"
+#include "turns/agent_gate.h"
 #include "turns/demo_site.h"
 #include "turns/guest_machine.h"
 #include "turns/runner_settings.h"
@@ -48,6 +49,8 @@ struct TurnEnvironment
     GuestMachineFactory makeMachine;
     // The page demo turns fetch, made for the first of them.
     std::unique_ptr<DemoSite> demoSite;
+    // What holds a turn's agent until the home history's snapshot before.
+    AgentGate agentGate;
 };
 
 // What the runner resolved for one turn before it starts.

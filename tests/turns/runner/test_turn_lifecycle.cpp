@@ -408,7 +408,7 @@ private slots:
         HeldHistory lock(*bench.store, QStringLiteral("corp"));
         QVERIFY(lock.held());
         const QString &repository = lock.repository;
-        recorder.record(bench.turn.get());
+        recorder.record(bench.turn.get(), bench.environment->agentGate);
         bench.turn->start(TurnPlan{});
         bench.machine().reachNetwork();
         bench.machine().beginBoot();
@@ -437,7 +437,7 @@ private slots:
         history::TurnHistoryRecorder recorder(*bench.store, {});
         HeldHistory lock(*bench.store, QStringLiteral("corp"));
         QVERIFY(lock.held());
-        recorder.record(bench.turn.get());
+        recorder.record(bench.turn.get(), bench.environment->agentGate);
         bench.turn->start(TurnPlan{});
         bench.machine().reachNetwork();
         bench.machine().beginBoot();
@@ -445,7 +445,7 @@ private slots:
         QTest::qWait(200); // corp's snapshot is under way, waiting for the lock
 
         const std::unique_ptr<Turn> lab = bench.makeTurn(QStringLiteral("lab"));
-        recorder.record(lab.get());
+        recorder.record(lab.get(), bench.environment->agentGate);
         lab->start(TurnPlan{});
         QTRY_COMPARE(bench.machines.size(), 2);
         FakeGuestMachine &labMachine = *bench.machines.at(1);
@@ -466,7 +466,7 @@ private slots:
         QVERIFY(QFile::link(elsewhere.path(), bench.store->dataDir() + QStringLiteral("/history")));
         history::TurnHistoryRecorder recorder(*bench.store, {});
         QSignalSpy failed(&recorder, &history::TurnHistoryRecorder::recordFailed);
-        recorder.record(bench.turn.get());
+        recorder.record(bench.turn.get(), bench.environment->agentGate);
         bench.turn->start(TurnPlan{});
         bench.machine().reachNetwork();
         bench.machine().beginBoot();
