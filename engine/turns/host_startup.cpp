@@ -33,6 +33,14 @@ Result<HostStartup> prepareHost(store::Store &store, const RunnerSettings &setti
     return HostStartup{*connection, *pool, *reaped, accelerator, std::move(secrets)};
 }
 
+void renewConnectionIfClosed(std::shared_ptr<libvirt::Connection> &connection, const QString &uri)
+{
+    if (connection->isAlive())
+        return;
+    if (auto fresh = libvirt::Connection::open(uri))
+        connection = *fresh;
+}
+
 QFuture<void> prepareHostInBackground(QThreadPool *pool, QObject *context, store::Store &store,
                                       const RunnerSettings &settings,
                                       std::function<void(Result<HostStartup>)> done)

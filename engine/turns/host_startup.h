@@ -42,6 +42,10 @@ struct HostStartup
 // are wrong.
 Result<HostStartup> prepareHost(store::Store &store, const RunnerSettings &settings);
 
+// After a libvirtd restart the old connection stays dead: a fresh one for
+// what starts next (what runs keeps its own until it ends).
+void renewConnectionIfClosed(std::shared_ptr<libvirt::Connection> &connection, const QString &uri);
+
 // prepareHost() on a worker of `pool` (its own store and libvirt
 // connections, which it hands over), then `done` on `context`'s thread.
 // The future lets the owner wait for a start-up still running.

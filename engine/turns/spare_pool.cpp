@@ -1,6 +1,5 @@
 #include "turns/spare_pool.h"
 
-#include "core/soft_assert.h"
 #include "policy/policy.h"
 #include "store/store.h"
 #include "turns/turn.h"
@@ -126,7 +125,10 @@ Result<SpareBasis> SparePool::basisFor(const QString &folder) const
 
 void SparePool::startTurn(Turn &turn, const Result<TurnPlan> &plan)
 {
-    AZ_ASSERT(isReady(), turn.start(plan); return );
+    if (!isReady() || !isFor(turn.folder())) {
+        turn.start(plan);
+        return;
+    }
     // What the turn would run with now, against what the spare was made
     // with: a changed rule, grant or home means the spare's proxy or share
     // is stale, and a stale allowlist is never used.
@@ -215,6 +217,18 @@ void SparePool::boot(SpareBasis basis)
                   QStringLiteral("the spare's guest stopped; see ") + machine->consoleLogPath());
     });
     machine->start();
+}
+
+void SparePool::prepare(const QString &folder, int liveTurns)
+{
+    if (!m_environment.settings.warmStart || isFor(folder))
+        return;
+    if (liveTurns >= m_environment.settings.maxConcurrentTurns) {
+        discard(QStringLiteral("the next turn is more likely in %1").arg(folder));
+        return;
+    }
+    if (const Result<SpareBasis> basis = basisFor(folder))
+        boot(*basis);
 }
 
 void SparePool::startServices(GuestMachine *machine)

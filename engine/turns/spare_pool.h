@@ -95,6 +95,8 @@ public:
     QString spareName() const;
     const SpareBasis *basis() const { return m_spare ? &m_spare->basis : nullptr; }
     bool isReady() const;
+    // A spare (made or being made) for `folder`.
+    bool isFor(const QString &folder) const { return m_spare && m_spare->basis.folder == folder; }
     // False once libvirtd closed the connection the spare was made on (a
     // restart): what it holds is then not to be trusted.
     bool connectionAlive() const;
@@ -106,9 +108,15 @@ public:
     Result<SpareBasis> basisFor(const QString &folder) const;
     // Boots a spare for `basis` now; one for another folder is discarded.
     void boot(SpareBasis basis);
-    // Only when ready: starts `turn` in the spare when its plan matches
-    // what the spare was made with; otherwise records why, discards the
-    // spare and starts the turn cold in the slot the spare held.
+    // A spare for `folder`, the likeliest of the next prompt, when the
+    // warm-start setting is on and a slot is free beside the runner's
+    // `liveTurns` (none queued: those come first); otherwise the spare of
+    // another folder yields.
+    void prepare(const QString &folder, int liveTurns);
+    // Starts `turn` in the spare when the spare is ready, of its folder and
+    // its plan matches what the spare was made with; otherwise, with a
+    // spare, records why, discards it and starts the turn cold in the slot
+    // the spare held.
     void startTurn(Turn &turn, const Result<TurnPlan> &plan);
     // The folder the user looks at: settled() once it stays so for
     // settleTime and the boots of the last minute allow one more.

@@ -134,11 +134,7 @@ void Turn::startWarm(const TurnPlan &plan, BootedGuest spare, const QString &pre
     // destructor tears it down).
     if (!begin(plan))
         return;
-    m_journal->record(QStringLiteral("spare"),
-                      {{QStringLiteral("adopted"), true},
-                       {QStringLiteral("spare"), spare.machine->name()},
-                       {QStringLiteral("age_ms"), spare.ageMs},
-                       {QStringLiteral("made"), spare.machine->timings()}});
+    m_journal->recordSpareAdopted(*spare.machine, spare.ageMs);
     if (spare.services) {
         // The started agent's gateway becomes the turn's: bound to the
         // turn, serving the model resolved now.
@@ -154,13 +150,13 @@ void Turn::startWarm(const TurnPlan &plan, BootedGuest spare, const QString &pre
     QDir().mkpath(turnDirectory());
     QFile::link(spare.machine->consoleLogPath(), consoleLogPath());
     adoptMachine(std::move(spare.machine));
-    // What a cold turn learns step by step, the spare knows already; the
-    // "spec" timing counts from the adoption.
-    onNetworkReady();
-    onProxyStarted();
-    onProxyHealthy();
-    onBooting();
-    onDomainCreated();
+    // The spare made all of it before the turn existed; the "spec" timing
+    // counts from the adoption.
+    takeNetwork();
+    takeProxy();
+    takeProxyAddress();
+    enterBooting();
+    takeDomain();
     // The proxy may have ended, or the guest stopped, between the spare's
     // last look and now; the turn's own handlers are connected from here.
     if (!m_machine->proxyRunning())
@@ -173,20 +169,10 @@ void Turn::startWarm(const TurnPlan &plan, BootedGuest spare, const QString &pre
     m_machine->recheck();
 }
 
-void Turn::recordSpareSkipped(const QString &spare, const QString &why)
-{
-    m_journal->record(QStringLiteral("spare"), {{QStringLiteral("adopted"), false},
-                                                {QStringLiteral("spare"), spare},
-                                                {QStringLiteral("reason"), why}});
-}
-
 void Turn::usePrestartedAgent(bool use, const QString &reason)
 {
     m_prestarted = use;
-    QJsonObject json{{QStringLiteral("used"), use}};
-    if (!reason.isEmpty())
-        json.insert(QStringLiteral("reason"), reason);
-    m_journal->record(QStringLiteral("prestart"), json);
+    m_journal->recordPrestart(use, reason);
 }
 
 void Turn::adoptServices(std::unique_ptr<TurnServices> services)
@@ -206,11 +192,11 @@ void Turn::adoptMachine(std::unique_ptr<GuestMachine> machine)
     // A spare's own handlers are gone; the turn's take over.
     disconnect(vm, nullptr, nullptr, nullptr);
     constexpr auto queued = Qt::QueuedConnection;
-    connect(vm, &GuestMachine::networkReady, this, &Turn::onNetworkReady, queued);
-    connect(vm, &GuestMachine::proxyStarted, this, &Turn::onProxyStarted, queued);
-    connect(vm, &GuestMachine::proxyHealthy, this, &Turn::onProxyHealthy, queued);
-    connect(vm, &GuestMachine::booting, this, &Turn::onBooting, queued);
-    connect(vm, &GuestMachine::domainCreated, this, &Turn::onDomainCreated, queued);
+    connect(vm, &GuestMachine::networkReady, this, &Turn::takeNetwork, queued);
+    connect(vm, &GuestMachine::proxyStarted, this, &Turn::takeProxy, queued);
+    connect(vm, &GuestMachine::proxyHealthy, this, &Turn::takeProxyAddress, queued);
+    connect(vm, &GuestMachine::booting, this, &Turn::enterBooting, queued);
+    connect(vm, &GuestMachine::domainCreated, this, &Turn::takeDomain, queued);
     connect(vm, &GuestMachine::ready, this, &Turn::onMachineReady, queued);
     connect(vm, &GuestMachine::timing, m_journal, &TurnJournal::recordTiming, queued);
     connect(vm, &GuestMachine::guestMessage, this, &Turn::onGuestMessage, queued);
@@ -250,7 +236,7 @@ void Turn::cancel(const QString &why)
     finish(TurnState::Cancelled);
 }
 
-void Turn::onNetworkReady()
+void Turn::takeNetwork()
 {
     if (m_finished)
         return;
@@ -265,29 +251,22 @@ void Turn::onNetworkReady()
             return;
         }
     }
-    if (!m_plan.observedContext.isEmpty())
-        m_journal->record(QStringLiteral("observed"),
-                          {{QStringLiteral("context"), m_plan.observedContext}});
-    if (!m_plan.sessionNote.isEmpty())
-        m_journal->record(QStringLiteral("session"),
-                          {{QStringLiteral("fresh"), true},
-                           {QStringLiteral("session_id"), m_plan.sessionId},
-                           {QStringLiteral("reason"), m_plan.sessionNote}});
+    m_journal->recordPlanNotes(m_plan.observedContext, m_plan.sessionId, m_plan.sessionNote);
 }
 
-void Turn::onProxyStarted()
+void Turn::takeProxy()
 {
     m_journal->setProxyPid(m_machine->proxyPid());
 }
 
-void Turn::onProxyHealthy()
+void Turn::takeProxyAddress()
 {
     m_journal->setProxyAddress(QStringLiteral("%1:%2")
                                    .arg(m_machine->subnet()->hostAddress())
                                    .arg(m_machine->proxyPort()));
 }
 
-void Turn::onBooting()
+void Turn::enterBooting()
 {
     if (m_finished)
         return;
@@ -295,7 +274,7 @@ void Turn::onBooting()
     enter(TurnState::Booting);
 }
 
-void Turn::onDomainCreated()
+void Turn::takeDomain()
 {
     m_journal->setMachine(m_machine->name(),
                           host::acceleratorName(m_environment.accelerator.accelerator));

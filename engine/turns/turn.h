@@ -61,7 +61,10 @@ public:
     // a cold turn does. When it answers, the plan's session is the agent's.
     void startWarm(const TurnPlan &plan, BootedGuest spare, const QString &prestartRefusal);
     // Why the turn did not adopt a spare, as a `spare` event.
-    void recordSpareSkipped(const QString &spare, const QString &why);
+    void recordSpareSkipped(const QString &spare, const QString &why)
+    {
+        m_journal->recordSpareSkipped(spare, why);
+    }
     // Ends the turn as cancelled: the VM, network and proxy go at once.
     void cancel(const QString &why);
 
@@ -87,12 +90,14 @@ private:
     // Whether the spec goes to the started agent; recorded as a `prestart`
     // event when it changes or is decided.
     void usePrestartedAgent(bool use, const QString &reason);
-    // What the machine reports, each written to the turn's row.
-    void onNetworkReady();
-    void onProxyStarted();
-    void onProxyHealthy();
-    void onBooting();
-    void onDomainCreated();
+    // What the machine has made, each kept in the turn's row (the network
+    // also starts the gateway): a cold turn takes each when the machine
+    // reports it, a warm one all at once from the spare that made them.
+    void takeNetwork();
+    void takeProxy();
+    void takeProxyAddress();
+    void enterBooting();
+    void takeDomain();
     // The spec, which starts the agent, once the machine holds and the
     // agent's gate (agent_gate.h) is open.
     void onMachineReady();

@@ -135,6 +135,40 @@ void TurnJournal::recordTeardown(const GuestTeardown &teardown)
     recordTiming(QStringLiteral("teardown"), teardown.ms);
 }
 
+void TurnJournal::recordSpareAdopted(const GuestMachine &spare, qint64 ageMs)
+{
+    record(QStringLiteral("spare"), {{QStringLiteral("adopted"), true},
+                                     {QStringLiteral("spare"), spare.name()},
+                                     {QStringLiteral("age_ms"), ageMs},
+                                     {QStringLiteral("made"), spare.timings()}});
+}
+
+void TurnJournal::recordSpareSkipped(const QString &spare, const QString &why)
+{
+    record(QStringLiteral("spare"), {{QStringLiteral("adopted"), false},
+                                     {QStringLiteral("spare"), spare},
+                                     {QStringLiteral("reason"), why}});
+}
+
+void TurnJournal::recordPrestart(bool used, const QString &reason)
+{
+    QJsonObject json{{QStringLiteral("used"), used}};
+    if (!reason.isEmpty())
+        json.insert(QStringLiteral("reason"), reason);
+    record(QStringLiteral("prestart"), json);
+}
+
+void TurnJournal::recordPlanNotes(const QString &observedContext, const QString &sessionId,
+                                  const QString &sessionNote)
+{
+    if (!observedContext.isEmpty())
+        record(QStringLiteral("observed"), {{QStringLiteral("context"), observedContext}});
+    if (!sessionNote.isEmpty())
+        record(QStringLiteral("session"), {{QStringLiteral("fresh"), true},
+                                           {QStringLiteral("session_id"), sessionId},
+                                           {QStringLiteral("reason"), sessionNote}});
+}
+
 void TurnJournal::recordGuestOutput(const QString &kind, const QJsonObject &json, qsizetype chars)
 {
     switch (m_guestOutput.take(chars)) {

@@ -59,6 +59,15 @@ public:
     void recordTiming(const QString &step, const QJsonValue &ms);
     // What destroying the machine could not do, and how long it took.
     void recordTeardown(const GuestTeardown &teardown);
+    // Warm start: the spare the turn took over (`spare`, adopted), or why
+    // it did not; and whether the spare's started agent answers (`prestart`).
+    void recordSpareAdopted(const GuestMachine &spare, qint64 ageMs);
+    void recordSpareSkipped(const QString &spare, const QString &why);
+    void recordPrestart(bool used, const QString &reason);
+    // What the plan tells the transcript: the observed folders' messages
+    // put before the prompt, and why the session starts afresh.
+    void recordPlanNotes(const QString &observedContext, const QString &sessionId,
+                         const QString &sessionNote);
     // The agent's output, within the turn's budget for it.
     void recordGuestOutput(const QString &kind, const QJsonObject &json, qsizetype chars);
     // A line of the guest its protocol does not allow: recorded once, the

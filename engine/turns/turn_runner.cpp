@@ -8,65 +8,56 @@
 #include <algorithm>
 
 namespace arizuko::turns {
-namespace {
 
-constexpr int storePollMs = 250;
 // Each live turn blocks at most two workers at once (its domain creation
 // and its teardown); more than enough for any concurrency setting.
 constexpr int maxWorkers = 16;
-
-} // namespace
 
 TurnRunner::TurnRunner(store::Store &store, RunnerSettings settings, QObject *parent)
     : QObject(parent)
     , m_store(store)
     , m_records(store)
     , m_engine(EngineProcess::current())
+    , m_cancelRequests(m_records, m_engine.pid)
 {
     // The connection and pool arrive with becomeReady(); until then no turn
     // starts.
-    m_environment.reset(new TurnEnvironment{store,
-                                            m_records,
-                                            nullptr,
-                                            m_engine.mark(),
-                                            std::move(settings),
-                                            libvirt::SubnetPool(libvirt::Ipv4Range{}),
-                                            {},
-                                            {},
-                                            {},
-                                            {},
-                                            {},
-                                            {},
-                                            {}});
+    m_environment.reset(new TurnEnvironment{.store = store,
+                                            .records = m_records,
+                                            .owner = m_engine.mark(),
+                                            .settings = std::move(settings),
+                                            .pool = libvirt::SubnetPool(libvirt::Ipv4Range{}),
+                                            .subnetsInUse = [this] { return subnetsInUse(); },
+                                            .workers = &m_workers});
     m_environment->makeMachine = [this](GuestMachineSpec spec) {
         return std::unique_ptr<GuestMachine>(
             std::make_unique<LibvirtGuestMachine>(*m_environment, std::move(spec)));
     };
     m_spares = std::make_unique<SparePool>(*m_environment);
-    connect(m_spares.get(), &SparePool::ready, this,
-            [this](const QString &name, const QString &folder) {
-                emit spareReady(name, folder);
-                // A waiting turn adopts it; not from inside the spare's own signal,
-                // since adopting it takes it from the pool.
-                QTimer::singleShot(0, this, &TurnRunner::schedule);
-            });
+    connect(m_spares.get(), &SparePool::ready, this, &TurnRunner::spareReady);
+    // A waiting turn adopts it; not from inside the spare's own signal, since
+    // adopting it takes it from the pool.
+    connect(m_spares.get(), &SparePool::ready, this, &TurnRunner::schedule, Qt::QueuedConnection);
     connect(m_spares.get(), &SparePool::lost, this, [this](const QString &why) {
         discardSpare(why);
         schedule();
     });
-    connect(m_spares.get(), &SparePool::discarded, this, &TurnRunner::spareDiscarded);
+    connect(m_spares.get(), &SparePool::discarded, this,
+            [this](const QString &name, const QString &why) {
+                // A turn being planned to adopt it starts cold, in a slot of its own.
+                for (bool &forSpare : m_planning)
+                    forSpare = false;
+                emit spareDiscarded(name, why);
+            });
     connect(m_spares.get(), &SparePool::settled, this, &TurnRunner::prepareSpare);
-    m_environment->subnetsInUse = [this] { return subnetsInUse(); };
     m_workers.setMaxThreadCount(maxWorkers);
-    m_environment->workers = &m_workers;
     m_environment->submit = [this](const TurnRequest &request) -> Result<QString> {
         const auto turn = submit(request);
         if (!turn)
             return turn.error();
         return (*turn)->name();
     };
-    m_storePoll.setInterval(storePollMs);
-    connect(&m_storePoll, &QTimer::timeout, this, &TurnRunner::pollStore);
+    connect(&m_cancelRequests, &CancelRequests::polled, this, &TurnRunner::onCancelRequests);
     m_planner = std::make_unique<TurnPlanner>(*m_environment);
     connect(m_planner.get(), &TurnPlanner::planned, this, &TurnRunner::onPlanned);
 }
@@ -88,7 +79,7 @@ void TurnRunner::becomeReady(HostStartup startup)
     m_startupReap = startup.reaped;
     m_planner->setSecrets(std::move(startup.secrets));
     m_ready = true;
-    m_storePoll.start();
+    m_cancelRequests.start();
     QTimer::singleShot(0, this, &TurnRunner::schedule);
 }
 
@@ -107,15 +98,14 @@ void TurnRunner::startInBackground()
 {
     if (m_ready || m_startup.isRunning())
         return;
-    m_startup = prepareHostInBackground(&m_workers, this, m_store, m_environment->settings,
-                                        [this](Result<HostStartup> startup) {
-                                            if (!startup) {
-                                                emit failed(startup.error());
-                                                return;
-                                            }
-                                            becomeReady(std::move(*startup));
-                                            emit ready();
-                                        });
+    const auto started = [this](Result<HostStartup> startup) {
+        if (!startup)
+            return emit failed(startup.error());
+        becomeReady(std::move(*startup));
+        emit ready();
+    };
+    m_startup =
+        prepareHostInBackground(&m_workers, this, m_store, m_environment->settings, started);
 }
 
 QList<Turn *> TurnRunner::turns() const
@@ -186,15 +176,10 @@ bool TurnRunner::topicBusy(const Turn &candidate)
     // running a turn in the same topic.
     const auto engines =
         m_records.activeEnginesInTopic(candidate.folder(), candidate.topic(), candidate.id());
-    if (!engines)
-        return false;
-    return std::any_of(engines->begin(), engines->end(), [this](const auto &engine) {
-        const EngineProcess owner{engine.first, engine.second};
-        return owner.pid != m_engine.pid && owner.isAlive();
-    });
+    return engines && anotherEngineAlive(*engines, m_engine.pid);
 }
 
-void TurnRunner::beginPlan(Turn &turn, bool forSpare)
+void TurnRunner::plan(Turn &turn, bool forSpare)
 {
     m_planning.insert(turn.id(), forSpare);
     m_planner->plan({turn.id(), turn.folder(), turn.topic(), turn.agent(), turn.demoModel()});
@@ -207,8 +192,7 @@ void TurnRunner::onPlanned(const QString &turnId, const Result<TurnPlan> &plan)
                                    [&turnId](const auto &live) { return live->id() == turnId; });
     // Cancelled meanwhile: nothing of it starts, and its slot is free again.
     if (turn != m_turns.end() && (*turn)->state() == TurnState::Queued) {
-        if (forSpare && m_spares->isReady() && m_spares->basis() &&
-            m_spares->basis()->folder == (*turn)->folder())
+        if (forSpare)
             m_spares->startTurn(**turn, plan);
         else
             (*turn)->start(plan);
@@ -220,36 +204,29 @@ void TurnRunner::schedule()
 {
     if (!m_ready)
         return;
-    // After a libvirtd restart the old connection stays dead; new turns get
-    // a fresh one (turns still running keep theirs until they end).
-    if (!m_environment->connection->isAlive()) {
-        if (auto fresh = libvirt::Connection::open(m_environment->settings.libvirtUri))
-            m_environment->connection = *fresh;
-    }
+    renewConnectionIfClosed(m_environment->connection, m_environment->settings.libvirtUri);
     // A turn that ended holds its slot until it is released (torn down); a
     // spare holds one until it is adopted or discarded; a turn being planned
     // holds its own, or the spare's when it is to adopt it.
+    // Starting a turn can end it at once; the runner erases a turn only
+    // from a later event, but walk a copy so that no erase can meet this loop.
     int active = m_spares->hasSpare() ? 1 : 0;
+    QList<QPointer<Turn>> queued;
     for (const auto &turn : m_turns) {
         if (turn->state() != TurnState::Queued || !m_planning.value(turn->id(), true))
             ++active;
-    }
-    // Starting a turn can end it at once; the runner erases a turn only
-    // from a later event, but walk a copy so that no erase can meet this loop.
-    QList<QPointer<Turn>> queued;
-    for (const auto &turn : m_turns) {
-        if (turn->state() == TurnState::Queued)
+        else
             queued << turn.get();
     }
     for (const QPointer<Turn> &turn : queued) {
         if (!turn || turn->state() != TurnState::Queued || m_planning.contains(turn->id()) ||
             topicBusy(*turn))
             continue;
-        if (m_spares->basis() && m_spares->basis()->folder == turn->folder()) {
+        if (m_spares->isFor(turn->folder())) {
             // Still booting: it is ready (or lost) soon, and schedules again;
             // taken by a turn being planned: that one's plan decides.
             if (m_spares->isReady() && !spareClaimed())
-                beginPlan(*turn, true);
+                plan(*turn, true);
             continue;
         }
         // A spare never keeps a queued turn waiting: it yields its slot.
@@ -261,35 +238,22 @@ void TurnRunner::schedule()
         if (active >= m_environment->settings.maxConcurrentTurns)
             return;
         ++active;
-        beginPlan(*turn, false);
+        plan(*turn, false);
     }
 }
 
 bool TurnRunner::spareClaimed() const
 {
-    return std::any_of(m_planning.cbegin(), m_planning.cend(),
-                       [](bool forSpare) { return forSpare; });
+    return m_planning.values().contains(true);
 }
 
 void TurnRunner::prepareSpare(const QString &folder)
 {
-    if (!m_ready || !m_keepsSpares || !m_environment->settings.warmStart)
-        return;
-    if (m_spares->basis() && m_spares->basis()->folder == folder)
-        return;
-    int active = 0;
-    for (const auto &turn : m_turns) {
-        // Queued turns come first.
-        if (turn->state() == TurnState::Queued)
-            return;
-        ++active;
-    }
-    if (active >= m_environment->settings.maxConcurrentTurns) {
-        discardSpare(QStringLiteral("the next turn is more likely in %1").arg(folder));
-        return;
-    }
-    if (const auto basis = m_spares->basisFor(folder))
-        m_spares->boot(*basis);
+    // Queued turns come first.
+    if (m_ready && m_keepsSpares &&
+        std::none_of(m_turns.begin(), m_turns.end(),
+                     [](const auto &turn) { return turn->state() == TurnState::Queued; }))
+        m_spares->prepare(folder, int(m_turns.size()));
 }
 
 void TurnRunner::suggestSpare(const QString &folder)
@@ -300,9 +264,6 @@ void TurnRunner::suggestSpare(const QString &folder)
 
 void TurnRunner::discardSpare(const QString &why)
 {
-    // A turn being planned to adopt it starts cold, in a slot of its own.
-    for (bool &forSpare : m_planning)
-        forSpare = false;
     m_spares->discard(why);
 }
 
@@ -311,31 +272,27 @@ QString TurnRunner::spareName() const
     return m_spares->spareName();
 }
 
-void TurnRunner::pollStore()
+void TurnRunner::onCancelRequests(const QStringList &requested)
 {
-    const auto requested = m_records.cancelRequested(m_engine.pid);
-    if (!requested)
-        return;
+    bool waiting = false;
     for (const auto &turn : m_turns) {
-        if (requested->contains(turn->id()))
+        if (requested.contains(turn->id()))
             turn->cancel(QStringLiteral("cancelled by the user (arizukoctl cancel)"));
+        waiting = waiting || turn->state() == TurnState::Queued;
     }
-    const bool waiting = std::any_of(m_turns.begin(), m_turns.end(), [](const auto &turn) {
-        return turn->state() == TurnState::Queued;
-    });
     if (waiting)
         schedule();
 }
 
 QList<libvirt::Ipv4Range> TurnRunner::subnetsInUse() const
 {
-    QList<libvirt::Ipv4Range> ranges;
+    // A spare's /30, and those of spares still tearing down.
+    QList<libvirt::Ipv4Range> ranges = m_spares->subnets();
     for (const auto &turn : m_turns) {
         if (const auto subnet = turn->subnet())
             ranges << *subnet;
     }
-    // A spare's /30, and those of spares still tearing down.
-    return ranges + m_spares->subnets();
+    return ranges;
 }
 
 } // namespace arizuko::turns

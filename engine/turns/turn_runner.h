@@ -10,6 +10,7 @@
 #include "turn_records/turn_records.h"
 #include "turns/engine_process.h"
 #include "turns/host_startup.h"
+#include "turns/remote_cancel.h"
 #include "turns/runner_settings.h"
 #include "turns/spare_pool.h"
 #include "turns/turn.h"
@@ -106,12 +107,12 @@ private:
     // Plans `turn` on a worker (turn_planner.h) and then starts it, cold or
     // in the spare. The turn holds its slot (or the spare's, `forSpare`)
     // and its topic meanwhile; one cancelled meanwhile is not started.
-    void beginPlan(Turn &turn, bool forSpare);
+    void plan(Turn &turn, bool forSpare);
     void onPlanned(const QString &turnId, const Result<TurnPlan> &plan);
     bool spareClaimed() const;
     // Acts on what other processes wrote: cancel requests for our turns,
     // and the end of another engine's turn that kept one of ours queued.
-    void pollStore();
+    void onCancelRequests(const QStringList &requested);
     QList<libvirt::Ipv4Range> subnetsInUse() const;
 
     store::Store &m_store;
@@ -128,9 +129,9 @@ private:
     // machines it made.
     std::unique_ptr<SparePool> m_spares;
     bool m_keepsSpares = false;
-    QTimer m_storePoll;
     ReapReport m_startupReap;
     EngineProcess m_engine;
+    CancelRequests m_cancelRequests;
     QFuture<void> m_startup; // prepareHost() on a worker
     bool m_ready = false;
 };
