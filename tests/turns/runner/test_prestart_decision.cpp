@@ -3,15 +3,11 @@
 // cannot hand its prompt to it. Only an accepted turn moves its topic to
 // the agent's session. A real store and home, no VM.
 
-#include "fake_guest_machine.h"
-#include "folders/folders.h"
-#include "folders/topics.h"
-#include "store/store.h"
 #include "store/timestamp.h"
+#include "turn_bench.h"
 #include "turns/prestart_decision.h"
 
 #include <QDir>
-#include <QTemporaryDir>
 #include <QTest>
 #include <QUuid>
 
@@ -20,35 +16,26 @@ using namespace arizuko::turns;
 
 namespace {
 
-struct Bench
+struct Bench : TurnBench
 {
-    QTemporaryDir directory;
-    std::unique_ptr<store::Store> store;
-    std::unique_ptr<TurnRecords> records;
-    std::unique_ptr<TurnEnvironment> environment;
-    QList<FakeGuestMachine *> machines;
     TurnPlan plan; // a fresh topic's: nothing in it refuses
 
     Bench()
+        : TurnBench({QStringLiteral("corp")}, opus())
     {
-        auto opened = store::Store::open(directory.filePath(QStringLiteral("data")));
-        if (!opened)
-            qFatal("store: %s", qPrintable(opened.error().message));
-        store = std::move(*opened);
-        const QString user = QStringLiteral("user:test");
-        if (!folders::Folders(*store, user).add(QStringLiteral("corp")) ||
-            !folders::Topics(*store, user).add(QStringLiteral("corp"), QStringLiteral("main")))
-            qFatal("no folder or topic");
-        records = std::make_unique<TurnRecords>(*store);
-        RunnerSettings settings;
-        settings.model = QStringLiteral("opus");
-        environment = fakeMachineEnvironment(*store, *records, settings, machines);
         const Result<TurnHome> home = resolveTurnHome(*store, QStringLiteral("corp"));
         if (!home)
             qFatal("home: %s", qPrintable(home.error().message));
         plan.home = *home;
         plan.sessionId = topicSession();
         plan.newSession = true;
+    }
+
+    static RunnerSettings opus()
+    {
+        RunnerSettings settings;
+        settings.model = QStringLiteral("opus");
+        return settings;
     }
 
     QString topicSession()

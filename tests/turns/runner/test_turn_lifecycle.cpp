@@ -6,7 +6,6 @@
 // with the reason; a second start is refused. A spare's gateway serves no
 // model until a turn takes the spare.
 
-#include "fake_guest_machine.h"
 #include "folders/folders.h"
 #include "folders/topics.h"
 #include "gateway/scripted_model.h"
@@ -15,6 +14,7 @@
 #include "http_test_client.h"
 #include "store/store.h"
 #include "store/timestamp.h"
+#include "turn_bench.h"
 #include "turns/spare_pool.h"
 #include "turns/turn.h"
 
@@ -35,30 +35,21 @@ using namespace arizuko::turns;
 namespace {
 
 // One turn of folder `corp` on a fresh store, with the machines it asks for.
-struct Bench
+struct Bench : TurnBench
 {
-    QTemporaryDir directory;
-    std::unique_ptr<store::Store> store;
-    std::unique_ptr<TurnRecords> records;
-    std::unique_ptr<TurnEnvironment> environment;
-    QList<FakeGuestMachine *> machines;
     std::unique_ptr<Turn> turn;
 
     explicit Bench(AgentKind agent = AgentKind::Command)
+        : TurnBench({QStringLiteral("corp")}, anyGatewayPort())
     {
-        auto opened = store::Store::open(directory.filePath(QStringLiteral("data")));
-        if (!opened)
-            qFatal("store: %s", qPrintable(opened.error().message));
-        store = std::move(*opened);
-        if (!folders::Folders(*store, QStringLiteral("user:test")).add(QStringLiteral("corp")) ||
-            !folders::Topics(*store, QStringLiteral("user:test"))
-                 .add(QStringLiteral("corp"), QStringLiteral("main")))
-            qFatal("no folder or topic");
-        records = std::make_unique<TurnRecords>(*store);
+        turn = makeTurn(QStringLiteral("corp"), agent);
+    }
+
+    static RunnerSettings anyGatewayPort()
+    {
         RunnerSettings settings;
         settings.gatewayPort = 0; // any free port on loopback
-        environment = fakeMachineEnvironment(*store, *records, settings, machines);
-        turn = makeTurn(QStringLiteral("corp"), agent);
+        return settings;
     }
 
     // A turn of `folder`'s topic main, not started.

@@ -4,17 +4,13 @@
 // needs (the observed folders' messages). A real store, no libvirt.
 
 #include "agent/session_files.h"
-#include "fake_guest_machine.h"
-#include "folders/folders.h"
-#include "folders/topics.h"
 #include "policy/policy.h"
 #include "session_read_gate.h"
-#include "store/store.h"
 #include "tools/observations.h"
 #include "tools/topic_messages.h"
+#include "turn_bench.h"
 #include "turns/turn_planner.h"
 
-#include <QTemporaryDir>
 #include <QUuid>
 
 using namespace arizuko;
@@ -22,33 +18,21 @@ using namespace arizuko::turns;
 
 namespace {
 
-struct Bench
+struct Bench : TurnBench
 {
-    QTemporaryDir directory;
-    std::unique_ptr<store::Store> store;
-    std::unique_ptr<TurnRecords> records;
-    std::unique_ptr<TurnEnvironment> environment;
-    QList<FakeGuestMachine *> machines;
     QThreadPool workers;
 
     Bench()
+        : TurnBench({QStringLiteral("corp"), QStringLiteral("ops")}, demo())
     {
-        auto opened = store::Store::open(directory.filePath(QStringLiteral("data")));
-        if (!opened)
-            qFatal("store: %s", qPrintable(opened.error().message));
-        store = std::move(*opened);
-        const QString user = QStringLiteral("user:test");
-        folders::Topics topics(*store, user);
-        if (!folders::Folders(*store, user).add(QStringLiteral("corp")) ||
-            !folders::Folders(*store, user).add(QStringLiteral("ops")) ||
-            !topics.add(QStringLiteral("corp"), QStringLiteral("main")) ||
-            !topics.add(QStringLiteral("ops"), QStringLiteral("main")))
-            qFatal("no folders or topics");
-        records = std::make_unique<TurnRecords>(*store);
+        environment->workers = &workers;
+    }
+
+    static RunnerSettings demo()
+    {
         RunnerSettings settings;
         settings.modelProvider = ModelProviderChoice::Demo;
-        environment = fakeMachineEnvironment(*store, *records, settings, machines);
-        environment->workers = &workers;
+        return settings;
     }
 
     static PlanRequest request()
