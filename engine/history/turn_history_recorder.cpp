@@ -5,6 +5,7 @@
 #include "folders/folders.h"
 #include "history/home_history.h"
 #include "store/store.h"
+#include "turns/agent_gate.h"
 #include "turns/runner_settings.h"
 #include "turns/turn.h"
 #include "turns/turn_runner.h"
@@ -63,10 +64,11 @@ TurnHistoryRecorder::~TurnHistoryRecorder()
 
 void TurnHistoryRecorder::watch(turns::TurnRunner &runner)
 {
-    connect(&runner, &turns::TurnRunner::turnQueued, this, &TurnHistoryRecorder::record);
+    connect(&runner, &turns::TurnRunner::turnQueued, this,
+            [this, &runner](turns::Turn *turn) { record(turn, runner.agentGate()); });
 }
 
-void TurnHistoryRecorder::record(turns::Turn *turn)
+void TurnHistoryRecorder::record(turns::Turn *turn, turns::AgentGate &gate)
 {
     const Result<folders::Home> home =
         folders::Folders(m_store, actors::history).home(turn->folder());
@@ -79,14 +81,15 @@ void TurnHistoryRecorder::record(turns::Turn *turn)
     // while the VM boots, and the agent is held until it is taken
     // (docs/turns.md, "Home history", on the ordering). Connected directly:
     // the hold is in place before the turn goes on.
-    connect(turn, &turns::Turn::phaseChanged, this, [this, turn, job](turns::TurnState state) {
-        if (state != turns::TurnState::Preparing || m_started.contains(job.label.turnId))
-            return;
-        m_started.insert(job.label.turnId);
-        m_held.insert(job.label.turnId, turn);
-        turn->holdAgent();
-        enqueue(job);
-    });
+    connect(turn, &turns::Turn::phaseChanged, this,
+            [this, gate = QPointer<turns::AgentGate>(&gate), job](turns::TurnState state) {
+                if (state != turns::TurnState::Preparing || m_started.contains(job.label.turnId))
+                    return;
+                m_started.insert(job.label.turnId);
+                m_held.insert(job.label.turnId, gate);
+                gate->hold(job.label.turnId);
+                enqueue(job);
+            });
     // After the VM is gone: released in a long-lived runner; a runner that
     // is destroyed with its turns (arizukoctl's) tears them down in their
     // destructors, so the turn's destruction says the same.
@@ -167,15 +170,15 @@ void TurnHistoryRecorder::reported(const Job &job, const Result<QString> &record
         // told from what was there: the agent does not start.
         if (!recorded)
             m_started.remove(turnId);
-        if (const QPointer<turns::Turn> turn = m_held.take(turnId))
-            turn->releaseAgent(
-                recorded.ok()
-                    ? Result<void>()
-                    : Result<void>(makeError(
-                          QStringLiteral("history.before-failed"),
-                          QStringLiteral("the snapshot of the home before the turn failed, "
-                                         "so its agent was not started: %1")
-                              .arg(recorded.error().message))));
+        if (const QPointer<turns::AgentGate> gate = m_held.take(turnId))
+            gate->open(turnId,
+                       recorded.ok()
+                           ? Result<void>()
+                           : Result<void>(makeError(
+                                 QStringLiteral("history.before-failed"),
+                                 QStringLiteral("the snapshot of the home before the turn failed, "
+                                                "so its agent was not started: %1")
+                                     .arg(recorded.error().message))));
     }
     if (!recorded) {
         emit recordFailed(turnId, recorded.error());

@@ -2,8 +2,9 @@
 
 // Keeps the home history of every turn a runner runs: a snapshot when the
 // turn starts preparing (before its VM exists) and one when its VM is gone.
-// The agent does not start before the first is taken: the turn holds its
-// agent until the snapshot reports, and fails, saying why, if it failed.
+// The agent does not start before the first is taken: the runner's agent
+// gate (turns/agent_gate.h) holds it until the snapshot reports, and the
+// turn fails, saying why, if it failed.
 // It only listens to the runner's and the turns' signals; the snapshots run
 // on a pool of threads, never on the caller's thread: those of one home
 // one at a time and in order, those of different homes side by side, so
@@ -25,6 +26,7 @@ class Store;
 }
 
 namespace arizuko::turns {
+class AgentGate;
 class Turn;
 class TurnRunner;
 struct RunnerSettings;
@@ -49,8 +51,8 @@ public:
 
     // Records every turn `runner` queues from now on.
     void watch(turns::TurnRunner &runner);
-    // Records `turn`, which has not started yet.
-    void record(turns::Turn *turn);
+    // Records `turn`, which has not started yet, holding its agent at `gate`.
+    void record(turns::Turn *turn, turns::AgentGate &gate);
 
 signals:
     // The snapshot after the turn is recorded: its changes can be read.
@@ -75,8 +77,8 @@ private:
     QMutex m_queueMutex;
     QHash<QString, QList<Job>> m_queues;
     QSet<QString> m_started; // turns whose snapshot before was queued
-    // Turns whose agent waits for their snapshot before, by id.
-    QHash<QString, QPointer<turns::Turn>> m_held;
+    // The gates of turns whose agent waits for their snapshot before, by id.
+    QHash<QString, QPointer<turns::AgentGate>> m_held;
     QThreadPool m_pool;
 };
 

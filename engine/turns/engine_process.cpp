@@ -1,6 +1,7 @@
 #include "turns/engine_process.h"
 
 #include <QFile>
+#include <algorithm>
 #include <unistd.h>
 
 namespace arizuko::turns {
@@ -39,6 +40,14 @@ EngineProcess EngineProcess::fromMark(const QString &mark)
 bool EngineProcess::isAlive() const
 {
     return pid > 0 && !started.isEmpty() && processStartTime(pid) == started;
+}
+
+bool anotherEngineAlive(const QList<std::pair<qint64, QString>> &engines, qint64 own)
+{
+    return std::any_of(engines.begin(), engines.end(), [own](const auto &engine) {
+        const EngineProcess owner{engine.first, engine.second};
+        return owner.pid != own && owner.isAlive();
+    });
 }
 
 } // namespace arizuko::turns

@@ -42,4 +42,16 @@ Result<TurnRecord> cancelRemoteTurn(store::Store &store, const QString &referenc
                          .arg(std::chrono::duration_cast<std::chrono::seconds>(wait).count()));
 }
 
+CancelRequests::CancelRequests(TurnRecords &records, qint64 enginePid, QObject *parent)
+    : QObject(parent)
+    , m_records(records)
+    , m_enginePid(enginePid)
+{
+    m_poll.setInterval(250);
+    connect(&m_poll, &QTimer::timeout, this, [this] {
+        if (const Result<QStringList> requested = m_records.cancelRequested(m_enginePid))
+            emit polled(*requested);
+    });
+}
+
 } // namespace arizuko::turns

@@ -1,6 +1,8 @@
 #include "turns/spare_pool.h"
 
+#include "policy/policy.h"
 #include "store/store.h"
+#include "turns/turn.h"
 
 #include <QDir>
 #include <QUuid>
@@ -48,6 +50,7 @@ void removeSpareDirectory(const GuestMachine &machine)
 SparePool::SparePool(TurnEnvironment &environment, QObject *parent)
     : QObject(parent)
     , m_environment(environment)
+    , m_prestart(environment)
 {
     m_maxAge.setSingleShot(true);
     connect(&m_maxAge, &QTimer::timeout, this, [this] {
@@ -102,6 +105,73 @@ QList<libvirt::Ipv4Range> SparePool::subnets() const
     return ranges;
 }
 
+Result<SpareBasis> SparePool::basisFor(const QString &folder) const
+{
+    SpareBasis basis;
+    basis.folder = folder;
+    const Result<TurnHome> home = resolveTurnHome(m_environment.store, folder);
+    if (!home)
+        return home.error();
+    basis.home = *home;
+    const auto network = policy::Policy(m_environment.store).network().resolve(folder);
+    if (!network)
+        return network.error();
+    basis.allow = network->allow;
+    basis.deny = network->deny;
+    basis.allowAll = network->allowAll;
+    basis.agent = m_prestart.agentFor(folder);
+    return basis;
+}
+
+void SparePool::startTurn(Turn &turn, const Result<TurnPlan> &plan)
+{
+    if (!isReady() || !isFor(turn.folder())) {
+        turn.start(plan);
+        return;
+    }
+    // What the turn would run with now, against what the spare was made
+    // with: a changed rule, grant or home means the spare's proxy or share
+    // is stale, and a stale allowlist is never used.
+    QString stale = plan ? m_spare->basis.differenceFrom(SpareBasis::of(turn.folder(), *plan))
+                         : plan.error().message;
+    if (stale.isEmpty() && !connectionAlive())
+        stale = QStringLiteral("libvirtd closed the connection the spare was made on");
+    // Right before the turn is handed to the spare: the directory its VM
+    // shares (opened when the spare booted) is still the folder's home, at
+    // its place and reached through no link. A home replaced after the plan
+    // was resolved matches the basis but not this.
+    std::optional<Error> unsafe;
+    if (stale.isEmpty()) {
+        if (const Result<void> home =
+                checkTurnHome(m_environment.store.dataDir(), m_spare->basis.home);
+            !home) {
+            unsafe = home.error();
+            stale = home.error().message;
+        }
+    }
+    if (!stale.isEmpty()) {
+        turn.recordSpareSkipped(spareName(), stale);
+        discard(stale);
+        if (unsafe)
+            turn.start(*unsafe);
+        else
+            turn.start(plan);
+        return;
+    }
+    TurnPlan warm = *plan;
+    const QString refusal = prestartRefusal(turn, warm);
+    turn.startWarm(warm, adopt(), refusal);
+}
+
+QString SparePool::prestartRefusal(const Turn &turn, TurnPlan &plan)
+{
+    if (!m_spare->basis.agent || !m_spare->services)
+        return {};
+    return m_prestart.refusal(*m_spare->basis.agent,
+                              {turn.folder(), turn.topic(), turn.agent(), turn.model()}, plan,
+                              m_spare->services->grantsShellEnvironment());
+}
+
 void SparePool::boot(SpareBasis basis)
 {
     if (m_spare && m_spare->basis.folder == basis.folder)
@@ -147,6 +217,18 @@ void SparePool::boot(SpareBasis basis)
                   QStringLiteral("the spare's guest stopped; see ") + machine->consoleLogPath());
     });
     machine->start();
+}
+
+void SparePool::prepare(const QString &folder, int liveTurns)
+{
+    if (!m_environment.settings.warmStart || isFor(folder))
+        return;
+    if (liveTurns >= m_environment.settings.maxConcurrentTurns) {
+        discard(QStringLiteral("the next turn is more likely in %1").arg(folder));
+        return;
+    }
+    if (const Result<SpareBasis> basis = basisFor(folder))
+        boot(*basis);
 }
 
 void SparePool::startServices(GuestMachine *machine)

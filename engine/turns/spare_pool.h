@@ -13,6 +13,7 @@
 
 #include "libvirt/connection.h"
 #include "turns/guest_machine.h"
+#include "turns/prestart_decision.h"
 #include "turns/turn_environment.h"
 #include "turns/turn_services.h"
 #include "turns/turn_spec.h"
@@ -31,6 +32,8 @@
 
 namespace arizuko::turns {
 
+class Turn;
+
 // Everything of a turn's plan that is fixed in a spare when it is made: the
 // proxy's lists and the home the domain shares, known by its folder's home
 // id and the directory's identity, never by a path that a folder of the
@@ -48,7 +51,7 @@ struct SpareBasis
     // Claude Code started in the spare before its prompt (runner setting
     // `ARIZUKO_PRESTART`). Not compared by differenceFrom(): a turn that
     // cannot use it still adopts the spare, and its guest launches the
-    // agent as a cold turn does (TurnRunner::prestartRefusal says when).
+    // agent as a cold turn does (PrestartDecision says when).
     std::optional<PrestartedAgent> agent;
 
     static SpareBasis of(const QString &folder, const TurnPlan &plan);
@@ -92,14 +95,29 @@ public:
     QString spareName() const;
     const SpareBasis *basis() const { return m_spare ? &m_spare->basis : nullptr; }
     bool isReady() const;
+    // A spare (made or being made) for `folder`.
+    bool isFor(const QString &folder) const { return m_spare && m_spare->basis.folder == folder; }
     // False once libvirtd closed the connection the spare was made on (a
     // restart): what it holds is then not to be trusted.
     bool connectionAlive() const;
     // The /30s of the spare and of spares still tearing down.
     QList<libvirt::Ipv4Range> subnets() const;
 
+    // What a spare for `folder` is made with now: the store's home and
+    // network policy, and the agent it starts ahead (PrestartDecision).
+    Result<SpareBasis> basisFor(const QString &folder) const;
     // Boots a spare for `basis` now; one for another folder is discarded.
     void boot(SpareBasis basis);
+    // A spare for `folder`, the likeliest of the next prompt, when the
+    // warm-start setting is on and a slot is free beside the runner's
+    // `liveTurns` (none queued: those come first); otherwise the spare of
+    // another folder yields.
+    void prepare(const QString &folder, int liveTurns);
+    // Starts `turn` in the spare when the spare is ready, of its folder and
+    // its plan matches what the spare was made with; otherwise, with a
+    // spare, records why, discards it and starts the turn cold in the slot
+    // the spare held.
+    void startTurn(Turn &turn, const Result<TurnPlan> &plan);
     // The folder the user looks at: settled() once it stays so for
     // settleTime and the boots of the last minute allow one more.
     void settle(const QString &folder);
@@ -135,8 +153,12 @@ private:
     void startServices(GuestMachine *machine);
     void prestart(GuestMachine *machine);
     void loseLater(GuestMachine *machine, const QString &why);
+    // Why `turn`, adopting the spare, cannot hand its prompt to the spare's
+    // started agent (empty: it can, and `plan`'s session is the agent's).
+    QString prestartRefusal(const Turn &turn, TurnPlan &plan);
 
     TurnEnvironment &m_environment;
+    PrestartDecision m_prestart;
     std::optional<Spare> m_spare;
     // Discarded spares tear down in the background.
     std::vector<std::unique_ptr<GuestMachine>> m_discarded;

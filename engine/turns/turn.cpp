@@ -1,9 +1,9 @@
 #include "turns/turn.h"
 
 #include "core/soft_assert.h"
-#include "folders/topics.h"
 #include "store/store.h"
 #include "turns/agent_session.h"
+#include "turns/prestart_decision.h"
 #include "turns/spare_pool.h"
 #include "turns/turn_outcome.h"
 #include "turns/turn_services.h"
@@ -25,7 +25,7 @@ Turn::Turn(TurnEnvironment &environment, TurnRecord record, TurnRequest request,
     : QObject(parent)
     , m_environment(environment)
     , m_request(std::move(request))
-    , m_journal(new TurnJournal(environment.records, std::move(record), this))
+    , m_journal(new TurnJournal(environment.store, environment.records, std::move(record), this))
 {
     connect(m_journal, &TurnJournal::batch, this, [this](const QList<TurnEventRecord> &events) {
         emit eventsReceived(events);
@@ -51,6 +51,15 @@ Turn::Turn(TurnEnvironment &environment, TurnRecord record, TurnRequest request,
     m_exitGrace.setSingleShot(true);
     m_exitGrace.setInterval(exitGraceMs);
     connect(&m_exitGrace, &QTimer::timeout, this, &Turn::onChannelClosed);
+    connect(&m_environment.agentGate, &AgentGate::opened, this,
+            [this](const QString &turnId, const Result<void> &ready) {
+                if (turnId != id())
+                    return;
+                if (!ready)
+                    finish(TurnState::Failed, ready.error());
+                else
+                    onMachineReady();
+            });
 }
 
 Turn::~Turn()
@@ -60,7 +69,7 @@ Turn::~Turn()
     if (m_machine && m_machine->state() != GuestMachine::State::Stopped) {
         if (m_services)
             m_services->stop();
-        recordTeardown(m_machine->stopAndWait());
+        m_journal->recordTeardown(m_machine->stopAndWait());
     }
     m_journal->flush();
 }
@@ -125,11 +134,7 @@ void Turn::startWarm(const TurnPlan &plan, BootedGuest spare, const QString &pre
     // destructor tears it down).
     if (!begin(plan))
         return;
-    m_journal->record(QStringLiteral("spare"),
-                      {{QStringLiteral("adopted"), true},
-                       {QStringLiteral("spare"), spare.machine->name()},
-                       {QStringLiteral("age_ms"), spare.ageMs},
-                       {QStringLiteral("made"), spare.machine->timings()}});
+    m_journal->recordSpareAdopted(*spare.machine, spare.ageMs);
     if (spare.services) {
         // The started agent's gateway becomes the turn's: bound to the
         // turn, serving the model resolved now.
@@ -138,25 +143,20 @@ void Turn::startWarm(const TurnPlan &plan, BootedGuest spare, const QString &pre
         adoptServices(std::move(spare.services));
         m_services->bind({id(), folder(), topic(), m_request.depth}, m_plan.model);
     }
-    if (spare.agent && m_services) {
-        QString refusal = prestartRefusal;
-        if (refusal.isEmpty() && m_services->grantsShellEnvironment())
-            refusal = QStringLiteral("the folder grants shell:env secrets, which the agent "
-                                     "takes only at its start");
-        usePrestartedAgent(refusal.isEmpty(), refusal);
-    }
+    if (spare.agent && m_services)
+        usePrestartedAgent(prestartRefusal.isEmpty(), prestartRefusal);
     // The console log stays where the spare's guest writes it; the turn's
     // directory links to it, where every message points.
     QDir().mkpath(turnDirectory());
     QFile::link(spare.machine->consoleLogPath(), consoleLogPath());
     adoptMachine(std::move(spare.machine));
-    // What a cold turn learns step by step, the spare knows already; the
-    // "spec" timing counts from the adoption.
-    onNetworkReady();
-    onProxyStarted();
-    onProxyHealthy();
-    onBooting();
-    onDomainCreated();
+    // The spare made all of it before the turn existed; the "spec" timing
+    // counts from the adoption.
+    takeNetwork();
+    takeProxy();
+    takeProxyAddress();
+    enterBooting();
+    takeDomain();
     // The proxy may have ended, or the guest stopped, between the spare's
     // last look and now; the turn's own handlers are connected from here.
     if (!m_machine->proxyRunning())
@@ -169,20 +169,10 @@ void Turn::startWarm(const TurnPlan &plan, BootedGuest spare, const QString &pre
     m_machine->recheck();
 }
 
-void Turn::recordSpareSkipped(const QString &spare, const QString &why)
-{
-    m_journal->record(QStringLiteral("spare"), {{QStringLiteral("adopted"), false},
-                                                {QStringLiteral("spare"), spare},
-                                                {QStringLiteral("reason"), why}});
-}
-
 void Turn::usePrestartedAgent(bool use, const QString &reason)
 {
     m_prestarted = use;
-    QJsonObject json{{QStringLiteral("used"), use}};
-    if (!reason.isEmpty())
-        json.insert(QStringLiteral("reason"), reason);
-    m_journal->record(QStringLiteral("prestart"), json);
+    m_journal->recordPrestart(use, reason);
 }
 
 void Turn::adoptServices(std::unique_ptr<TurnServices> services)
@@ -202,15 +192,21 @@ void Turn::adoptMachine(std::unique_ptr<GuestMachine> machine)
     // A spare's own handlers are gone; the turn's take over.
     disconnect(vm, nullptr, nullptr, nullptr);
     constexpr auto queued = Qt::QueuedConnection;
-    connect(vm, &GuestMachine::networkReady, this, &Turn::onNetworkReady, queued);
-    connect(vm, &GuestMachine::proxyStarted, this, &Turn::onProxyStarted, queued);
-    connect(vm, &GuestMachine::proxyHealthy, this, &Turn::onProxyHealthy, queued);
-    connect(vm, &GuestMachine::booting, this, &Turn::onBooting, queued);
-    connect(vm, &GuestMachine::domainCreated, this, &Turn::onDomainCreated, queued);
+    connect(vm, &GuestMachine::networkReady, this, &Turn::takeNetwork, queued);
+    connect(vm, &GuestMachine::proxyStarted, this, &Turn::takeProxy, queued);
+    connect(vm, &GuestMachine::proxyHealthy, this, &Turn::takeProxyAddress, queued);
+    connect(vm, &GuestMachine::booting, this, &Turn::enterBooting, queued);
+    connect(vm, &GuestMachine::domainCreated, this, &Turn::takeDomain, queued);
     connect(vm, &GuestMachine::ready, this, &Turn::onMachineReady, queued);
     connect(vm, &GuestMachine::timing, m_journal, &TurnJournal::recordTiming, queued);
     connect(vm, &GuestMachine::guestMessage, this, &Turn::onGuestMessage, queued);
-    connect(vm, &GuestMachine::guestViolation, this, &Turn::onGuestViolation, queued);
+    connect(
+        vm, &GuestMachine::guestViolation, this,
+        [this](const QString &why) {
+            if (!m_finished)
+                m_journal->recordGuestViolation(why);
+        },
+        queued);
     connect(vm, &GuestMachine::guestClosed, this, &Turn::onChannelClosed, queued);
     connect(
         vm, &GuestMachine::networkDecision, this,
@@ -225,7 +221,7 @@ void Turn::adoptMachine(std::unique_ptr<GuestMachine> machine)
     connect(
         vm, &GuestMachine::stopped, this,
         [this](const GuestTeardown &teardown) {
-            recordTeardown(teardown);
+            m_journal->recordTeardown(teardown);
             m_journal->flush();
             emit released();
         },
@@ -240,22 +236,12 @@ void Turn::cancel(const QString &why)
     finish(TurnState::Cancelled);
 }
 
-void Turn::releaseAgent(const Result<void> &ready)
-{
-    m_agentHeld = false;
-    if (!ready)
-        finish(TurnState::Failed, ready.error());
-    else
-        onMachineReady();
-}
-
-void Turn::onNetworkReady()
+void Turn::takeNetwork()
 {
     if (m_finished)
         return;
     const libvirt::TurnSubnet subnet = *m_machine->subnet();
-    m_journal->write(m_environment.records.setNetwork(id(), subnet.range.cidr(), m_machine->name()),
-                     QStringLiteral("network"));
+    m_journal->setNetwork(subnet.range.cidr(), m_machine->name());
     // A spare's started agent came with its gateway already listening.
     if (!m_services) {
         adoptServices(std::make_unique<TurnServices>(
@@ -265,32 +251,22 @@ void Turn::onNetworkReady()
             return;
         }
     }
-    if (!m_plan.observedContext.isEmpty())
-        m_journal->record(QStringLiteral("observed"),
-                          {{QStringLiteral("context"), m_plan.observedContext}});
-    if (!m_plan.sessionNote.isEmpty())
-        m_journal->record(QStringLiteral("session"),
-                          {{QStringLiteral("fresh"), true},
-                           {QStringLiteral("session_id"), m_plan.sessionId},
-                           {QStringLiteral("reason"), m_plan.sessionNote}});
+    m_journal->recordPlanNotes(m_plan.observedContext, m_plan.sessionId, m_plan.sessionNote);
 }
 
-void Turn::onProxyStarted()
+void Turn::takeProxy()
 {
-    m_journal->write(m_environment.records.setProxyPid(id(), m_machine->proxyPid()),
-                     QStringLiteral("proxy"));
+    m_journal->setProxyPid(m_machine->proxyPid());
 }
 
-void Turn::onProxyHealthy()
+void Turn::takeProxyAddress()
 {
-    m_journal->write(
-        m_environment.records.setProxyAddress(id(), QStringLiteral("%1:%2")
-                                                        .arg(m_machine->subnet()->hostAddress())
-                                                        .arg(m_machine->proxyPort())),
-        QStringLiteral("proxy address"));
+    m_journal->setProxyAddress(QStringLiteral("%1:%2")
+                                   .arg(m_machine->subnet()->hostAddress())
+                                   .arg(m_machine->proxyPort()));
 }
 
-void Turn::onBooting()
+void Turn::enterBooting()
 {
     if (m_finished)
         return;
@@ -298,19 +274,17 @@ void Turn::onBooting()
     enter(TurnState::Booting);
 }
 
-void Turn::onDomainCreated()
+void Turn::takeDomain()
 {
-    m_journal->write(
-        m_environment.records.setMachine(
-            id(), m_machine->name(), host::acceleratorName(m_environment.accelerator.accelerator)),
-        QStringLiteral("VM"));
+    m_journal->setMachine(m_machine->name(),
+                          host::acceleratorName(m_environment.accelerator.accelerator));
 }
 
 void Turn::onMachineReady()
 {
     // The machine says the VM is up, the proxy healthy and the filter's
     // rules in force; the spec also needs the gateway it names.
-    if (m_finished || m_specSent || m_agentHeld || !m_machine ||
+    if (m_finished || m_specSent || m_environment.agentGate.isHeld(id()) || !m_machine ||
         m_machine->state() != GuestMachine::State::Ready)
         return;
     AZ_ASSERT(m_services && m_services->isListening(), return );
@@ -327,8 +301,7 @@ void Turn::sendSpec(const QJsonObject &secrets)
         return;
     // A grant added since the adoption: the started agent cannot take it.
     if (m_prestarted && !secrets.isEmpty())
-        usePrestartedAgent(false, QStringLiteral("the folder grants shell:env secrets, which "
-                                                 "the agent takes only at its start"));
+        usePrestartedAgent(false, PrestartDecision::shellEnvironmentRefusal());
     m_machine->sendSpec(turnSpecLine(
         m_agent->specMembers(),
         {id(), folder(), topic(), *m_machine->subnet(), m_machine->proxyPort(),
@@ -349,10 +322,7 @@ void Turn::onGuestMessage(const QJsonObject &message)
         for (const AgentOutput &output : m_agent->read(message))
             m_journal->recordGuestOutput(output.kind, output.json, output.chars);
         if (const std::optional<QString> moved = m_agent->takeMovedSession())
-            AZ_ASSERT_OK(folders::Topics(m_environment.store, QStringLiteral("system:turns"))
-                             .setSessionId(folder(), topic(), *moved,
-                                           QStringLiteral("the agent reported a new session id")),
-                         "storing the topic's new session id");
+            m_journal->followSession(*moved);
         return;
     }
     if (type == QLatin1String("log"))
@@ -368,12 +338,6 @@ void Turn::onGuestMessage(const QJsonObject &message)
                          {QStringLiteral("seq"), message.value(QStringLiteral("seq"))}});
         m_exitGrace.start();
     }
-}
-
-void Turn::onGuestViolation(const QString &why)
-{
-    if (!m_finished)
-        m_journal->recordGuestViolation(why);
 }
 
 void Turn::onChannelClosed()
@@ -403,10 +367,7 @@ void Turn::finish(TurnState outcome, const std::optional<Error> &error)
         m_journal->setUsage(usage->toJson(), usage->costUsd);
     // The parent's answer to an escalation goes back before the VM does.
     if (!m_request.replyFolder.isEmpty())
-        m_journal->record(QStringLiteral("reply"),
-                          postTurnReply(m_environment.store, m_request, name(),
-                                        turnStateName(outcome),
-                                        m_agent ? m_agent->finalAnswer() : QString()));
+        m_journal->postReply(m_request, outcome, m_agent ? m_agent->finalAnswer() : QString());
     if (m_services)
         m_services->stop();
     // The turn is over for the user now: its last event is stored, and
@@ -419,15 +380,6 @@ void Turn::finish(TurnState outcome, const std::optional<Error> &error)
         m_machine->stop();
     else
         QMetaObject::invokeMethod(this, &Turn::released, Qt::QueuedConnection);
-}
-
-void Turn::recordTeardown(const GuestTeardown &teardown)
-{
-    for (const QString &error : teardown.errors)
-        m_journal->record(QStringLiteral("teardown"), {{QStringLiteral("error"), error}});
-    if (!teardown.parts.isEmpty())
-        m_journal->recordTiming(QStringLiteral("teardown-parts"), teardown.parts);
-    m_journal->recordTiming(QStringLiteral("teardown"), teardown.ms);
 }
 
 void Turn::enter(TurnState state)

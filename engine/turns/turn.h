@@ -57,19 +57,16 @@ public:
     // Warm start: takes over a machine booted ahead for this plan's network
     // policy and home (spare_pool.h), and sends the spec once it holds.
     // A spare's started agent answers the prompt unless `prestartRefusal`
-    // says why it cannot (then the guest launches one as a cold turn does);
-    // the plan's session is then the agent's.
+    // (PrestartDecision) says why it cannot: then the guest launches one as
+    // a cold turn does. When it answers, the plan's session is the agent's.
     void startWarm(const TurnPlan &plan, BootedGuest spare, const QString &prestartRefusal);
     // Why the turn did not adopt a spare, as a `spare` event.
-    void recordSpareSkipped(const QString &spare, const QString &why);
+    void recordSpareSkipped(const QString &spare, const QString &why)
+    {
+        m_journal->recordSpareSkipped(spare, why);
+    }
     // Ends the turn as cancelled: the VM, network and proxy go at once.
     void cancel(const QString &why);
-    // Keeps the agent from starting (its spec unsent) until releaseAgent;
-    // called while the turn enters Preparing by what must see the home
-    // first (the home history's snapshot before, engine/history). A
-    // release with an error fails the turn with it instead.
-    void holdAgent() { m_agentHeld = true; }
-    void releaseAgent(const Result<void> &ready);
 
 signals:
     void phaseChanged(arizuko::turns::TurnState state);
@@ -93,21 +90,22 @@ private:
     // Whether the spec goes to the started agent; recorded as a `prestart`
     // event when it changes or is decided.
     void usePrestartedAgent(bool use, const QString &reason);
-    // What the machine reports, each written to the turn's row.
-    void onNetworkReady();
-    void onProxyStarted();
-    void onProxyHealthy();
-    void onBooting();
-    void onDomainCreated();
-    // The spec, which starts the agent, once the machine holds.
+    // What the machine has made, each kept in the turn's row (the network
+    // also starts the gateway): a cold turn takes each when the machine
+    // reports it, a warm one all at once from the spare that made them.
+    void takeNetwork();
+    void takeProxy();
+    void takeProxyAddress();
+    void enterBooting();
+    void takeDomain();
+    // The spec, which starts the agent, once the machine holds and the
+    // agent's gate (agent_gate.h) is open.
     void onMachineReady();
     // The spec line, with the folder's shell:env secrets once read.
     void sendSpec(const QJsonObject &secrets);
     void onGuestMessage(const QJsonObject &message);
-    void onGuestViolation(const QString &why);
     void onChannelClosed();
     void finish(TurnState outcome, const std::optional<Error> &error = std::nullopt);
-    void recordTeardown(const GuestTeardown &teardown);
     void enter(TurnState state);
     QString turnDirectory() const;
     QString consoleLogPath() const;
@@ -130,7 +128,6 @@ private:
     std::optional<QJsonObject> m_exit;
     bool m_started = false;
     bool m_specSent = false;
-    bool m_agentHeld = false;
     bool m_prestarted = false; // the spec goes to the spare's started agent
     bool m_finished = false;
 };

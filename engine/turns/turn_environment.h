@@ -9,6 +9,7 @@
 #include "libvirt/connection.h"
 #include "libvirt/subnet_pool.h"
 #include "turn_records/turn_records.h"
+#include "turns/agent_gate.h"
 #include "turns/demo_site.h"
 #include "turns/guest_machine.h"
 #include "turns/runner_settings.h"
@@ -30,24 +31,26 @@ struct TurnEnvironment
 {
     store::Store &store;
     TurnRecords &records;
-    std::shared_ptr<libvirt::Connection> connection;
+    std::shared_ptr<libvirt::Connection> connection{};
     // This engine's mark ("pid:starttime") for the objects it creates.
     QString owner;
     RunnerSettings settings;
     libvirt::SubnetPool pool;
-    host::AcceleratorChoice accelerator;
+    host::AcceleratorChoice accelerator{};
     // The /30s of this runner's live turns, whose networks may not be routed yet.
-    std::function<QList<libvirt::Ipv4Range>()> subnetsInUse;
+    std::function<QList<libvirt::Ipv4Range>()> subnetsInUse{};
     // Where libvirt calls block: a pool of the runner's own, because they
     // wait rather than compute, and must not queue behind (or starve) the
     // application's global pool on a two-core machine.
     QThreadPool *workers = nullptr;
     // Queues a turn a tool asked for (delegate_group, escalate_group); its name.
-    std::function<Result<QString>(const TurnRequest &request)> submit;
+    std::function<Result<QString>(const TurnRequest &request)> submit{};
     // Makes each turn's and spare's VM.
-    GuestMachineFactory makeMachine;
+    GuestMachineFactory makeMachine{};
     // The page demo turns fetch, made for the first of them.
-    std::unique_ptr<DemoSite> demoSite;
+    std::unique_ptr<DemoSite> demoSite{};
+    // What holds a turn's agent until the home history's snapshot before.
+    AgentGate agentGate{};
 };
 
 // What the runner resolved for one turn before it starts.

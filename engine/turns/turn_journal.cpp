@@ -1,11 +1,15 @@
 #include "turns/turn_journal.h"
 
+#include "core/soft_assert.h"
+#include "folders/topics.h"
 #include "store/timestamp.h"
+#include "turns/turn_services.h"
 
 namespace arizuko::turns {
 
-TurnJournal::TurnJournal(TurnRecords &records, TurnRecord row, QObject *parent)
+TurnJournal::TurnJournal(store::Store &store, TurnRecords &records, TurnRecord row, QObject *parent)
     : QObject(parent)
+    , m_store(store)
     , m_records(records)
     , m_row(std::move(row))
 {}
@@ -61,6 +65,46 @@ void TurnJournal::setUsage(const QJsonObject &usage, std::optional<double> costU
     record(QStringLiteral("usage"), usage);
 }
 
+void TurnJournal::setNetwork(const QString &subnet, const QString &networkName)
+{
+    m_row.subnet = subnet;
+    m_row.networkName = networkName;
+    write(m_records.setNetwork(m_row.id, subnet, networkName), QStringLiteral("network"));
+}
+
+void TurnJournal::setProxyPid(qint64 pid)
+{
+    m_row.proxyPid = pid;
+    write(m_records.setProxyPid(m_row.id, pid), QStringLiteral("proxy"));
+}
+
+void TurnJournal::setProxyAddress(const QString &address)
+{
+    m_row.proxyAddress = address;
+    write(m_records.setProxyAddress(m_row.id, address), QStringLiteral("proxy address"));
+}
+
+void TurnJournal::setMachine(const QString &vmName, const QString &accelerator)
+{
+    m_row.vmName = vmName;
+    m_row.accelerator = accelerator;
+    write(m_records.setMachine(m_row.id, vmName, accelerator), QStringLiteral("VM"));
+}
+
+void TurnJournal::followSession(const QString &sessionId)
+{
+    AZ_ASSERT_OK(folders::Topics(m_store, QStringLiteral("system:turns"))
+                     .setSessionId(m_row.folder, m_row.topic, sessionId,
+                                   QStringLiteral("the agent reported a new session id")),
+                 "storing the topic's new session id");
+}
+
+void TurnJournal::postReply(const TurnRequest &request, TurnState outcome, const QString &answer)
+{
+    record(QStringLiteral("reply"),
+           postTurnReply(m_store, request, m_row.name, turnStateName(outcome), answer));
+}
+
 void TurnJournal::write(const Result<void> &written, const QString &what)
 {
     if (!written)
@@ -80,6 +124,49 @@ void TurnJournal::record(const QString &kind, const QJsonObject &json)
 void TurnJournal::recordTiming(const QString &step, const QJsonValue &ms)
 {
     record(QStringLiteral("timing"), {{QStringLiteral("step"), step}, {QStringLiteral("ms"), ms}});
+}
+
+void TurnJournal::recordTeardown(const GuestTeardown &teardown)
+{
+    for (const QString &error : teardown.errors)
+        record(QStringLiteral("teardown"), {{QStringLiteral("error"), error}});
+    if (!teardown.parts.isEmpty())
+        recordTiming(QStringLiteral("teardown-parts"), teardown.parts);
+    recordTiming(QStringLiteral("teardown"), teardown.ms);
+}
+
+void TurnJournal::recordSpareAdopted(const GuestMachine &spare, qint64 ageMs)
+{
+    record(QStringLiteral("spare"), {{QStringLiteral("adopted"), true},
+                                     {QStringLiteral("spare"), spare.name()},
+                                     {QStringLiteral("age_ms"), ageMs},
+                                     {QStringLiteral("made"), spare.timings()}});
+}
+
+void TurnJournal::recordSpareSkipped(const QString &spare, const QString &why)
+{
+    record(QStringLiteral("spare"), {{QStringLiteral("adopted"), false},
+                                     {QStringLiteral("spare"), spare},
+                                     {QStringLiteral("reason"), why}});
+}
+
+void TurnJournal::recordPrestart(bool used, const QString &reason)
+{
+    QJsonObject json{{QStringLiteral("used"), used}};
+    if (!reason.isEmpty())
+        json.insert(QStringLiteral("reason"), reason);
+    record(QStringLiteral("prestart"), json);
+}
+
+void TurnJournal::recordPlanNotes(const QString &observedContext, const QString &sessionId,
+                                  const QString &sessionNote)
+{
+    if (!observedContext.isEmpty())
+        record(QStringLiteral("observed"), {{QStringLiteral("context"), observedContext}});
+    if (!sessionNote.isEmpty())
+        record(QStringLiteral("session"), {{QStringLiteral("fresh"), true},
+                                           {QStringLiteral("session_id"), sessionId},
+                                           {QStringLiteral("reason"), sessionNote}});
 }
 
 void TurnJournal::recordGuestOutput(const QString &kind, const QJsonObject &json, qsizetype chars)

@@ -9,13 +9,16 @@
 #include "core/result.h"
 #include "turn_records/turn_records.h"
 #include "turns/engine_process.h"
+#include "turns/host_startup.h"
+#include "turns/remote_cancel.h"
 #include "turns/runner_settings.h"
 #include "turns/spare_pool.h"
 #include "turns/turn.h"
+#include "turns/turn_planner.h"
 #include "turns/turn_reaper.h"
 #include "turns/turn_request.h"
 
-#include <QFutureWatcher>
+#include <QFuture>
 #include <QHash>
 #include <QList>
 #include <QObject>
@@ -25,12 +28,6 @@
 
 namespace arizuko::store {
 class Store;
-}
-namespace arizuko::secrets {
-class SecretStore;
-}
-namespace arizuko::agent {
-struct SessionFileCheck;
 }
 
 namespace arizuko::turns {
@@ -82,6 +79,9 @@ public:
     const host::AcceleratorChoice &accelerator() const { return m_environment->accelerator; }
     const ReapReport &startupReap() const { return m_startupReap; }
     TurnRecords &records() { return m_records; }
+    // Where what must happen before a turn's agent starts holds it (the
+    // home history's snapshot before, agent_gate.h).
+    AgentGate &agentGate() { return m_environment->agentGate; }
     QList<Turn *> turns() const;
 
 signals:
@@ -100,70 +100,39 @@ signals:
     void spareDiscarded(const QString &name, const QString &why);
 
 private:
-    struct Startup;
-    struct PlanDraft;
-    struct HomeFiles;
-    // A turn whose plan waits for its home's files, read on a worker.
-    struct Planning
-    {
-        QObject *reading = nullptr; // the read's watcher: which read this is
-        // It is to adopt the spare: the spare's slot is the one it takes.
-        bool forSpare = false;
-    };
-    // Connects to libvirt, defines the nwfilter, decides KVM or TCG (once,
-    // cached), reaps orphans and opens the secrets: what the runner needs
-    // before it runs turns. Blocks.
-    static Result<Startup> prepareHost(store::Store &store, const RunnerSettings &settings);
-    // Takes over what prepareHost() made and starts scheduling.
-    void becomeReady(Startup startup);
+    // Takes over what the host's start-up made and starts scheduling.
+    void becomeReady(HostStartup startup);
     void schedule();
     bool topicBusy(const Turn &candidate);
-    // Plans `turn` and then starts it, cold or in the spare: what the store
-    // says now, its home's files (skills, the session file: up to 256 MiB,
-    // and Codex's session tree) on a worker, then the rest back here. The
-    // engine thread never waits on the files; the turn holds its slot and
-    // its topic meanwhile, and one cancelled meanwhile is not started.
-    void beginPlan(Turn &turn, bool forSpare);
-    Result<PlanDraft> planFromStore(const Turn &turn);
-    Result<TurnPlan> finishPlan(const Turn &turn, PlanDraft draft, const Result<HomeFiles> &files);
-    void startPlanned(Turn &turn, bool forSpare, const Result<TurnPlan> &plan);
-    bool planningOwnSlot(const Turn &turn) const;
+    // Plans `turn` on a worker (turn_planner.h) and then starts it, cold or
+    // in the spare. The turn holds its slot (or the spare's, `forSpare`)
+    // and its topic meanwhile; one cancelled meanwhile is not started.
+    void plan(Turn &turn, bool forSpare);
+    void onPlanned(const QString &turnId, const Result<TurnPlan> &plan);
     bool spareClaimed() const;
-    // What a spare for `folder` is made with (spare_pool.h).
-    Result<SpareBasis> spareBasis(const QString &folder);
-    // Starts `turn` in the spare of its folder when its plan matches what the
-    // spare was made with; otherwise records why, discards the spare and
-    // starts it cold in the slot the spare held.
-    void startInSpare(Turn &turn, const Result<TurnPlan> &turnPlan);
-    // Why `turn` cannot use the spare's started agent (empty: it can).
-    QString prestartRefusal(const Turn &turn, const TurnPlan &plan);
-    // The agent a spare of `folder` starts ahead of its prompt, if any.
-    std::optional<AgentKind> agentToStartAhead(const QString &folder);
-    Result<void> planSession(const Turn &turn, const QString &earlierAgent, PlanDraft &draft);
-    Result<void> planSessionFile(const Turn &turn, const agent::SessionFileCheck &check,
-                                 PlanDraft &draft);
     // Acts on what other processes wrote: cancel requests for our turns,
     // and the end of another engine's turn that kept one of ours queued.
-    void pollStore();
+    void onCancelRequests(const QStringList &requested);
     QList<libvirt::Ipv4Range> subnetsInUse() const;
 
     store::Store &m_store;
     TurnRecords m_records;
     QThreadPool m_workers;
     std::unique_ptr<TurnEnvironment> m_environment;
-    std::unique_ptr<secrets::SecretStore> m_secrets; // see Startup::secrets
     std::vector<std::unique_ptr<Turn>> m_turns; // live turns, in submission order
-    QHash<QString, Planning> m_planning;        // by turn id
+    std::unique_ptr<TurnPlanner> m_planner;
+    // The turns being planned, by id: whether each is to adopt the spare
+    // (then the spare's slot is the one it takes).
+    QHash<QString, bool> m_planning;
     // At most one spare; it holds a concurrency slot until a turn adopts it
     // or it is discarded. After the turns on destruction: they may hold
     // machines it made.
     std::unique_ptr<SparePool> m_spares;
     bool m_keepsSpares = false;
-    QTimer m_storePoll;
     ReapReport m_startupReap;
     EngineProcess m_engine;
-    std::shared_ptr<std::optional<Result<Startup>>> m_startup; // shared with the worker
-    QFutureWatcher<void> m_startupWatcher;
+    CancelRequests m_cancelRequests;
+    QFuture<void> m_startup; // prepareHost() on a worker
     bool m_ready = false;
 };
 

@@ -124,6 +124,7 @@ inline std::unique_ptr<TurnEnvironment> fakeMachineEnvironment(store::Store &sto
                             nullptr,
                             {},
                             makeMachine,
+                            {},
                             {}});
 }
 

@@ -4,8 +4,8 @@
 // with what its guest sent; one past its age is lost; a discarded one is
 // stopped and goes once stopped.
 
-#include "fake_guest_machine.h"
 #include "store/store.h"
+#include "turn_bench.h"
 #include "turns/spare_pool.h"
 
 #include <QSignalSpy>
@@ -17,26 +17,21 @@ using namespace arizuko::turns;
 
 namespace {
 
-struct PoolBench
+struct PoolBench : TurnBench
 {
-    QTemporaryDir directory;
-    std::unique_ptr<store::Store> store;
-    std::unique_ptr<TurnRecords> records;
-    std::unique_ptr<TurnEnvironment> environment;
-    QList<FakeGuestMachine *> machines;
     std::unique_ptr<SparePool> pool;
 
     explicit PoolBench(std::chrono::seconds maxAge = std::chrono::seconds(600))
+        : TurnBench({}, aged(maxAge))
     {
-        auto opened = store::Store::open(directory.filePath(QStringLiteral("data")));
-        if (!opened)
-            qFatal("store: %s", qPrintable(opened.error().message));
-        store = std::move(*opened);
-        records = std::make_unique<TurnRecords>(*store);
+        pool = std::make_unique<SparePool>(*environment);
+    }
+
+    static RunnerSettings aged(std::chrono::seconds maxAge)
+    {
         RunnerSettings settings;
         settings.spareMaxAge = maxAge;
-        environment = fakeMachineEnvironment(*store, *records, settings, machines);
-        pool = std::make_unique<SparePool>(*environment);
+        return settings;
     }
 
     static SpareBasis basis(const QString &folder)

@@ -6,7 +6,6 @@
 // with the reason; a second start is refused. A spare's gateway serves no
 // model until a turn takes the spare.
 
-#include "fake_guest_machine.h"
 #include "folders/folders.h"
 #include "folders/topics.h"
 #include "gateway/scripted_model.h"
@@ -15,6 +14,7 @@
 #include "http_test_client.h"
 #include "store/store.h"
 #include "store/timestamp.h"
+#include "turn_bench.h"
 #include "turns/spare_pool.h"
 #include "turns/turn.h"
 
@@ -35,30 +35,21 @@ using namespace arizuko::turns;
 namespace {
 
 // One turn of folder `corp` on a fresh store, with the machines it asks for.
-struct Bench
+struct Bench : TurnBench
 {
-    QTemporaryDir directory;
-    std::unique_ptr<store::Store> store;
-    std::unique_ptr<TurnRecords> records;
-    std::unique_ptr<TurnEnvironment> environment;
-    QList<FakeGuestMachine *> machines;
     std::unique_ptr<Turn> turn;
 
     explicit Bench(AgentKind agent = AgentKind::Command)
+        : TurnBench({QStringLiteral("corp")}, anyGatewayPort())
     {
-        auto opened = store::Store::open(directory.filePath(QStringLiteral("data")));
-        if (!opened)
-            qFatal("store: %s", qPrintable(opened.error().message));
-        store = std::move(*opened);
-        if (!folders::Folders(*store, QStringLiteral("user:test")).add(QStringLiteral("corp")) ||
-            !folders::Topics(*store, QStringLiteral("user:test"))
-                 .add(QStringLiteral("corp"), QStringLiteral("main")))
-            qFatal("no folder or topic");
-        records = std::make_unique<TurnRecords>(*store);
+        turn = makeTurn(QStringLiteral("corp"), agent);
+    }
+
+    static RunnerSettings anyGatewayPort()
+    {
         RunnerSettings settings;
         settings.gatewayPort = 0; // any free port on loopback
-        environment = fakeMachineEnvironment(*store, *records, settings, machines);
-        turn = makeTurn(QStringLiteral("corp"), agent);
+        return settings;
     }
 
     // A turn of `folder`'s topic main, not started.
@@ -408,7 +399,7 @@ private slots:
         HeldHistory lock(*bench.store, QStringLiteral("corp"));
         QVERIFY(lock.held());
         const QString &repository = lock.repository;
-        recorder.record(bench.turn.get());
+        recorder.record(bench.turn.get(), bench.environment->agentGate);
         bench.turn->start(TurnPlan{});
         bench.machine().reachNetwork();
         bench.machine().beginBoot();
@@ -437,7 +428,7 @@ private slots:
         history::TurnHistoryRecorder recorder(*bench.store, {});
         HeldHistory lock(*bench.store, QStringLiteral("corp"));
         QVERIFY(lock.held());
-        recorder.record(bench.turn.get());
+        recorder.record(bench.turn.get(), bench.environment->agentGate);
         bench.turn->start(TurnPlan{});
         bench.machine().reachNetwork();
         bench.machine().beginBoot();
@@ -445,7 +436,7 @@ private slots:
         QTest::qWait(200); // corp's snapshot is under way, waiting for the lock
 
         const std::unique_ptr<Turn> lab = bench.makeTurn(QStringLiteral("lab"));
-        recorder.record(lab.get());
+        recorder.record(lab.get(), bench.environment->agentGate);
         lab->start(TurnPlan{});
         QTRY_COMPARE(bench.machines.size(), 2);
         FakeGuestMachine &labMachine = *bench.machines.at(1);
@@ -466,7 +457,7 @@ private slots:
         QVERIFY(QFile::link(elsewhere.path(), bench.store->dataDir() + QStringLiteral("/history")));
         history::TurnHistoryRecorder recorder(*bench.store, {});
         QSignalSpy failed(&recorder, &history::TurnHistoryRecorder::recordFailed);
-        recorder.record(bench.turn.get());
+        recorder.record(bench.turn.get(), bench.environment->agentGate);
         bench.turn->start(TurnPlan{});
         bench.machine().reachNetwork();
         bench.machine().beginBoot();

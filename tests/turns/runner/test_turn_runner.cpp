@@ -6,6 +6,7 @@
 #include "audit/audit_log.h"
 #include "folders/folders.h"
 #include "host/guest_image.h"
+#include "session_read_gate.h"
 #include "store/store.h"
 #include "turns/turn_runner.h"
 
@@ -92,28 +93,6 @@ struct RunnerFixture
         return {};
     }
 };
-
-// Where inspectAgentSession() read the session file, and a gate that holds
-// the read until the test opens it (at most 10 s, so that a read on the
-// test's own thread cannot hang the test).
-QAtomicPointer<QThread> readingThread;
-QSemaphore readStarted;
-QSemaphore readMayGoOn;
-
-void holdTheSessionRead()
-{
-    readingThread.storeRelease(QThread::currentThread());
-    readStarted.release();
-    readMayGoOn.tryAcquire(1, 10000);
-}
-
-// Turns the test's event loop until a session read has started.
-bool aReadStarted()
-{
-    bool started = false;
-    return QTest::qWaitFor([&started] { return started || (started = readStarted.tryAcquire()); },
-                           15000);
-}
 
 } // namespace
 

@@ -1,0 +1,139 @@
+// A turn's plan is made on a worker, never on the thread that runs the
+// turns, and reported there; a plan dropped while it is made (its turn
+// cancelled) is never reported and takes nothing the topic's next turn
+// needs (the observed folders' messages). A real store, no libvirt.
+
+#include "agent/session_files.h"
+#include "policy/policy.h"
+#include "session_read_gate.h"
+#include "tools/observations.h"
+#include "tools/topic_messages.h"
+#include "turn_bench.h"
+#include "turns/turn_planner.h"
+
+#include <QUuid>
+
+using namespace arizuko;
+using namespace arizuko::turns;
+
+namespace {
+
+struct Bench : TurnBench
+{
+    QThreadPool workers;
+
+    Bench()
+        : TurnBench({QStringLiteral("corp"), QStringLiteral("ops")}, demo())
+    {
+        environment->workers = &workers;
+    }
+
+    static RunnerSettings demo()
+    {
+        RunnerSettings settings;
+        settings.modelProvider = ModelProviderChoice::Demo;
+        return settings;
+    }
+
+    static PlanRequest request()
+    {
+        return {QUuid::createUuid().toString(QUuid::WithoutBraces), QStringLiteral("corp"),
+                QStringLiteral("main"), AgentKind::Claude, false};
+    }
+};
+
+} // namespace
+
+class TestTurnPlanner : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void init()
+    {
+        readStarted.acquire(readStarted.available());
+        readMayGoOn.acquire(readMayGoOn.available());
+        agent::setSessionInspectionHook(&holdTheSessionRead);
+    }
+    void cleanup()
+    {
+        agent::setSessionInspectionHook(nullptr);
+        readMayGoOn.release(100);
+    }
+
+    void plansOnAWorkerAndReportsOnItsOwnThread()
+    {
+        Bench bench;
+        TurnPlanner planner(*bench.environment);
+        QThread *reportedOn = nullptr;
+        QList<Result<TurnPlan>> plans;
+        connect(&planner, &TurnPlanner::planned, this,
+                [&](const QString &, const Result<TurnPlan> &plan) {
+                    reportedOn = QThread::currentThread();
+                    plans << plan;
+                });
+        const PlanRequest request = Bench::request();
+        planner.plan(request);
+        QVERIFY(planner.isPlanning(request.turnId));
+        // The thread that runs the turns is free while the file is read.
+        QVERIFY(aReadStarted());
+        QVERIFY2(readingThread.loadAcquire() != QThread::currentThread(),
+                 "the session file was read on the thread that runs the turns");
+        QVERIFY(plans.isEmpty());
+        readMayGoOn.release();
+        QTRY_COMPARE(plans.size(), 1);
+        QCOMPARE(reportedOn, QThread::currentThread());
+        QVERIFY2(plans.first().ok(),
+                 plans.first().ok() ? "" : qPrintable(plans.first().error().message));
+        const TurnPlan &plan = *plans.first();
+        QCOMPARE(plan.home.folder, QStringLiteral("corp"));
+        QVERIFY(!plan.sessionId.isEmpty());
+        QVERIFY(plan.newSession);    // no session file yet
+        QVERIFY(plan.allowLoopback); // the demo page's
+        QVERIFY(!planner.isPlanning(request.turnId));
+    }
+
+    // Cancelled while its session file is read: nothing is reported, and
+    // the observed folder's message is still there for the next plan.
+    void aDroppedPlanIsNotReportedAndTakesNothing()
+    {
+        Bench bench;
+        policy::Grant observeOps;
+        observeOps.principal = QStringLiteral("corp");
+        observeOps.action = QStringLiteral("mcp:observe_group");
+        observeOps.scope = QStringLiteral("ops");
+        QVERIFY(policy::Policy(*bench.store).grants().add(observeOps, QStringLiteral("user:test")));
+        QVERIFY(tools::observe(*bench.store, QStringLiteral("corp"), QStringLiteral("main"),
+                               QStringLiteral("ops")));
+        QVERIFY(tools::postMessage(*bench.store, QStringLiteral("ops"), QStringLiteral("main"),
+                                   QStringLiteral("agent"), QStringLiteral("the pager rang")));
+        TurnPlanner planner(*bench.environment);
+        QList<std::pair<QString, Result<TurnPlan>>> planned;
+        connect(&planner, &TurnPlanner::planned, this,
+                [&planned](const QString &turnId, const Result<TurnPlan> &plan) {
+                    planned.append({turnId, plan});
+                });
+        const PlanRequest dropped = Bench::request();
+        planner.plan(dropped);
+        QVERIFY(aReadStarted());
+        planner.drop(dropped.turnId);
+        QVERIFY(!planner.isPlanning(dropped.turnId));
+        readMayGoOn.release();
+        bench.workers.waitForDone();
+        QTest::qWait(100); // the worker's answer, were it reported
+        QCOMPARE(planned.size(), 0);
+
+        readMayGoOn.release(); // the next plan's read goes on at once
+        const PlanRequest next = Bench::request();
+        planner.plan(next);
+        QTRY_COMPARE(planned.size(), 1);
+        QCOMPARE(planned.first().first, next.turnId);
+        const Result<TurnPlan> &plan = planned.first().second;
+        QVERIFY2(plan.ok(), plan.ok() ? "" : qPrintable(plan.error().message));
+        QVERIFY2(plan->observedContext.contains(QStringLiteral("the pager rang")),
+                 qPrintable(plan->observedContext));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTurnPlanner)
+#include "test_turn_planner.moc"
