@@ -1,5 +1,6 @@
 #include "changes_panel.h"
 
+#include "core/actors.h"
 #include "history/turn_changes.h"
 #include "store_task.h"
 #include "turn_changes_reader.h"
@@ -19,7 +20,6 @@
 namespace arizuko::desktop {
 namespace {
 
-const QString actor = QStringLiteral("user:gui");
 constexpr int diffRole = Qt::UserRole;
 
 Result<history::UndoReport> undo(store::Store &store, const turns::TurnRecord &turn,
@@ -28,7 +28,7 @@ Result<history::UndoReport> undo(store::Store &store, const turns::TurnRecord &t
     const auto snapshot = savedSnapshotOptions(store);
     if (!snapshot)
         return snapshot.error();
-    return history::undoTurn(store, turn, mode, *snapshot, actor);
+    return history::undoTurn(store, turn, mode, *snapshot, actors::gui);
 }
 
 } // namespace

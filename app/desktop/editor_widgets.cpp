@@ -1,5 +1,6 @@
 #include "editor_widgets.h"
 
+#include "core/actors.h"
 #include "safe_text.h"
 
 #include "folders/folders.h"
@@ -32,7 +33,7 @@ QTableView *makeReadOnlyTable(QWidget *parent, const QString &objectName,
 Result<void> fillFolderChooser(QComboBox *chooser, store::Store &store, const QString &firstLabel,
                                const QString &select)
 {
-    const auto folders = folders::Folders(store, QStringLiteral("user:gui")).list();
+    const auto folders = folders::Folders(store, actors::gui).list();
     if (!folders)
         return folders.error();
     const QSignalBlocker blocker(chooser);

@@ -1,5 +1,6 @@
 #include "export_dialog.h"
 
+#include "core/actors.h"
 #include "export/script_writer.h"
 #include "folders/folders.h"
 #include "store/store.h"
@@ -37,7 +38,6 @@ enum Format
     Script
 };
 
-const QString actor = QStringLiteral("user:desktop");
 
 QString resourceLabel(const QString &resource)
 {
@@ -150,7 +150,7 @@ ExportDialog::ExportDialog(store::Store &store, QWidget *parent)
 
 void ExportDialog::loadFolders()
 {
-    const auto folders = folders::Folders(m_store, actor).list();
+    const auto folders = folders::Folders(m_store, actors::desktop).list();
     if (!folders) {
         m_status->setText(folders.error().message);
         return;

@@ -1,5 +1,6 @@
 #include "first_run_guide.h"
 
+#include "core/actors.h"
 #include "guest_image_panel.h"
 #include "safe_text.h"
 #include "store_task.h"
@@ -167,7 +168,7 @@ void FirstRunGuide::showCheck(const turns::FirstRunCheck &check)
 
 void FirstRunGuide::startDemo()
 {
-    const Result<QString> folder = turns::createDemoFolder(m_store, QStringLiteral("user:gui"));
+    const Result<QString> folder = turns::createDemoFolder(m_store, actors::gui);
     if (!folder) {
         m_status->setText(
             tr("Cannot create the demo folder: %1").arg(printable(folder.error().message, 400)));

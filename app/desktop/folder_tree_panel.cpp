@@ -1,5 +1,6 @@
 #include "folder_tree_panel.h"
 
+#include "core/actors.h"
 #include "folders/folder_names.h"
 #include "folders/folders.h"
 #include "folders/topics.h"
@@ -27,7 +28,6 @@ namespace arizuko::desktop {
 namespace {
 
 using models::FolderTopicModel;
-const QString guiActor = QStringLiteral("user:gui");
 
 const QString folderMimeType = QStringLiteral("application/x-arizuko-folder");
 
@@ -237,7 +237,7 @@ void FolderTreePanel::addFolder()
     if (!ok || name.trimmed().isEmpty())
         return;
     runOnWorker([name = name.trimmed()](store::Store &store) -> Result<TreePlace> {
-        const auto added = folders::Folders(store, guiActor).add(name);
+        const auto added = folders::Folders(store, actors::gui).add(name);
         if (!added)
             return added.error();
         return TreePlace{added->path, {}};
@@ -258,7 +258,7 @@ void FolderTreePanel::addTopic()
     if (!ok || name.trimmed().isEmpty())
         return;
     runOnWorker([folder, name = name.trimmed()](store::Store &store) -> Result<TreePlace> {
-        const auto added = folders::Topics(store, guiActor).add(folder, name);
+        const auto added = folders::Topics(store, actors::gui).add(folder, name);
         if (!added)
             return added.error();
         return TreePlace{folder, added->name};
@@ -309,7 +309,7 @@ void FolderTreePanel::renameSelected()
     if (!name || *name == topic)
         return;
     runOnWorker([folder, topic, name = *name](store::Store &store) -> Result<TreePlace> {
-        const auto renamed = folders::Topics(store, guiActor).rename(folder, topic, name);
+        const auto renamed = folders::Topics(store, actors::gui).rename(folder, topic, name);
         if (!renamed)
             return renamed.error();
         return TreePlace{folder, renamed->name};
@@ -370,13 +370,13 @@ void FolderTreePanel::confirmMove(const QString &from, const QString &to)
         // slowly) only when the subtree has secrets to re-seal.
         std::unique_ptr<secrets::SecretStore> secretStore;
         const auto moveSecrets = [&](const QString &source, const QString &target) -> Result<void> {
-            auto opened = secrets::SecretStore::open(store, guiActor);
+            auto opened = secrets::SecretStore::open(store, actors::gui);
             if (!opened)
                 return opened.error();
             secretStore = std::move(opened).value();
             return secretStore->moveFolder(source, target);
         };
-        const auto moved = folders::Folders(store, guiActor).move(from, to, moveSecrets);
+        const auto moved = folders::Folders(store, actors::gui).move(from, to, moveSecrets);
         if (!moved)
             return moved.error();
         return TreePlace{to, {}};
@@ -403,7 +403,7 @@ void FolderTreePanel::removeTopic()
                 .arg(topic, folder)))
         return;
     runOnWorker([folder, topic](store::Store &store) -> Result<TreePlace> {
-        const Result<void> removed = folders::Topics(store, guiActor).remove(folder, topic);
+        const Result<void> removed = folders::Topics(store, actors::gui).remove(folder, topic);
         if (!removed)
             return removed.error();
         return TreePlace{folder, {}};
@@ -464,7 +464,7 @@ void FolderTreePanel::removeFolder()
         return;
     // Deleting a home full of files takes as long as the files make it.
     runOnWorker([folder](store::Store &store) -> Result<TreePlace> {
-        const auto removed = folders::Folders(store, guiActor).remove(folder, true);
+        const auto removed = folders::Folders(store, actors::gui).remove(folder, true);
         if (!removed)
             return removed.error();
         return TreePlace{folders::parentFolder(folder), {}};

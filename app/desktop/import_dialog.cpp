@@ -1,5 +1,6 @@
 #include "import_dialog.h"
 
+#include "core/actors.h"
 #include "store/store.h"
 #include "store_task.h"
 
@@ -16,7 +17,6 @@
 namespace arizuko::desktop {
 namespace {
 
-const QString actor = QStringLiteral("user:desktop");
 // The engine refuses larger manifests anyway; the dialog does not read more.
 constexpr qint64 maxManifestBytes = 4 * 1024 * 1024;
 
@@ -115,7 +115,7 @@ void ImportDialog::apply(bool confirmed)
     m_status->setText(tr("Applying\u2026"));
     m_step = Step::Apply;
     m_watcher.setFuture(runOnStore(m_store, [manifest = m_manifest](store::Store &store) {
-        return manifest::applyImport(store, manifest, actor);
+        return manifest::applyImport(store, manifest, actors::desktop);
     }));
 }
 

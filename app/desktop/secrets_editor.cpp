@@ -1,5 +1,6 @@
 #include "secrets_editor.h"
 
+#include "core/actors.h"
 #include "editor_widgets.h"
 #include "models/network_rule_model.h"
 #include "models/secret_list_model.h"
@@ -129,7 +130,7 @@ void SecretsEditor::run(Operation operation)
     m_watcher.setFuture(
         runOnStore(m_store, [operation = std::move(operation)](store::Store &store) {
             Outcome outcome;
-            auto opened = secrets::SecretStore::open(store, QStringLiteral("user:gui"));
+            auto opened = secrets::SecretStore::open(store, actors::gui);
             if (!opened) {
                 outcome.secrets = opened.error();
                 return outcome;

@@ -1,5 +1,6 @@
 #include "settings_dialog.h"
 
+#include "core/actors.h"
 #include "guest_image_panel.h"
 #include "safe_text.h"
 
@@ -23,7 +24,6 @@
 namespace arizuko::desktop {
 namespace {
 
-const QString actor = QStringLiteral("user:gui");
 
 QLabel *makeNote(QWidget *parent, const QString &objectName)
 {
@@ -293,7 +293,7 @@ bool SettingsDialog::save()
         m_status->setText(tr("Nothing to save: no field was changed."));
         return true;
     }
-    if (const Result<void> saved = turns::SavedSettings(m_store).save(changed, actor); !saved) {
+    if (const Result<void> saved = turns::SavedSettings(m_store).save(changed, actors::gui); !saved) {
         m_status->setText(printable(saved.error().message, 600));
         return false;
     }

@@ -1,5 +1,6 @@
 #include "turn_panel.h"
 
+#include "core/actors.h"
 #include "models/network_decision_model.h"
 #include "models/turn_list_model.h"
 #include "policy/policy.h"
@@ -298,7 +299,7 @@ void TurnPanel::confirmAllow()
         watcher->setFuture(
             runOnStore(m_store, [host, folder](store::Store &store) -> Result<QString> {
                 const auto added = policy::Policy(store).network().add(
-                    folder, host, policy::RuleKind::Allow, QStringLiteral("user:gui"));
+                    folder, host, policy::RuleKind::Allow, actors::gui);
                 if (!added)
                     return added.error();
                 return added->rule.target;

@@ -2,6 +2,7 @@
 
 #include "connectors/connector_broker.h"
 #include "connectors/connector_catalogue.h"
+#include "core/actors.h"
 #include "history/turn_history_recorder.h"
 #include "store/store.h"
 #include "turn_records/turn_records.h"
@@ -164,7 +165,7 @@ void EngineImpl::tryConnector(const QString &folder, const QString &tool,
                     {tr("%1 is not a read (GET) operation of any connector").arg(tool), true});
             if (!m_tries)
                 m_tries = std::make_unique<connectors::ConnectorBroker>(m_store);
-            m_tries->call(entry, folder, QStringLiteral("gui"), arguments,
+            m_tries->call(entry, folder, actors::guiTry, arguments,
                           [catalogue, report](const connectors::ConnectorOutcome &outcome) {
                               report(outcome);
                           });

@@ -3,7 +3,7 @@
 #include "libvirt/machine_status.h"
 #include "libvirt/turn_filter.h"
 #include "secrets/secret_store.h"
-#include "turns/worker_task.h"
+#include "core/run_on_worker.h"
 
 #include <optional>
 

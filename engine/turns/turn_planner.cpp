@@ -9,7 +9,7 @@
 #include "store/store.h"
 #include "tools/observations.h"
 #include "turns/model_provider.h"
-#include "turns/worker_task.h"
+#include "core/run_on_worker.h"
 
 #include <QUuid>
 
