@@ -1,9 +1,8 @@
 #include "editor_widgets.h"
 
 #include "core/actors.h"
-#include "safe_text.h"
-
 #include "folders/folders.h"
+#include "safe_text.h"
 
 #include <QComboBox>
 #include <QHeaderView>

@@ -38,7 +38,6 @@ enum Format
     Script
 };
 
-
 QString resourceLabel(const QString &resource)
 {
     if (manifest::wholesaleResources().contains(resource))

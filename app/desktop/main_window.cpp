@@ -131,11 +131,12 @@ MainWindow::MainWindow(store::Store &store, const turns::RunnerSettings &setting
     connect(m_engine, &engine::Engine::turnPhaseChanged, this, &MainWindow::refreshTray);
     connect(m_engine, &engine::Engine::turnPhaseChanged, m_turnPanel, &TurnPanel::updateTurn);
     // A queued turn starting changes the tree's mark and the composer's count.
-    connect(m_engine, &engine::Engine::turnPhaseChanged, this, [this](const turns::TurnRecord &turn) {
-        m_tree->reload();
-        if (turn.folder == m_transcript->folder() && turn.topic == m_transcript->topic())
-            refreshTopicActivity();
-    });
+    connect(m_engine, &engine::Engine::turnPhaseChanged, this,
+            [this](const turns::TurnRecord &turn) {
+                m_tree->reload();
+                if (turn.folder == m_transcript->folder() && turn.topic == m_transcript->topic())
+                    refreshTopicActivity();
+            });
     connect(m_engine, &engine::Engine::turnEvents, this,
             [this](const QString &, const QList<turns::TurnEventRecord> &events) {
                 m_transcript->addEvents(events);

@@ -2,11 +2,10 @@
 
 #include "core/actors.h"
 #include "guest_image_panel.h"
+#include "libvirt/machine_status.h"
 #include "safe_text.h"
-
 #include "store/store.h"
 #include "store/store_watcher.h"
-#include "libvirt/machine_status.h"
 #include "turns/runner_settings.h"
 
 #include <QComboBox>
@@ -23,7 +22,6 @@
 
 namespace arizuko::desktop {
 namespace {
-
 
 QLabel *makeNote(QWidget *parent, const QString &objectName)
 {
@@ -293,7 +291,8 @@ bool SettingsDialog::save()
         m_status->setText(tr("Nothing to save: no field was changed."));
         return true;
     }
-    if (const Result<void> saved = turns::SavedSettings(m_store).save(changed, actors::gui); !saved) {
+    if (const Result<void> saved = turns::SavedSettings(m_store).save(changed, actors::gui);
+        !saved) {
         m_status->setText(printable(saved.error().message, 600));
         return false;
     }

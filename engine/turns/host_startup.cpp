@@ -1,9 +1,9 @@
 #include "turns/host_startup.h"
 
+#include "core/run_on_worker.h"
 #include "libvirt/machine_status.h"
 #include "libvirt/turn_filter.h"
 #include "secrets/secret_store.h"
-#include "core/run_on_worker.h"
 
 #include <optional>
 

@@ -3,13 +3,13 @@
 #include "agent/claude_session.h"
 #include "agent/session_files.h"
 #include "agent/skills.h"
+#include "core/run_on_worker.h"
 #include "folders/topics.h"
 #include "policy/policy.h"
 #include "secrets/secret_store.h"
 #include "store/store.h"
 #include "tools/observations.h"
 #include "turns/model_provider.h"
-#include "core/run_on_worker.h"
 
 #include <QUuid>
 
