@@ -1,5 +1,6 @@
 #include "turns/prestart_decision.h"
 
+#include "agent/agent_profile.h"
 #include "agent/start_configuration.h"
 #include "folders/topics.h"
 #include "store/store.h"
@@ -12,17 +13,8 @@ namespace {
 // The agent as a sentence names it.
 QString agentTitle(AgentKind kind)
 {
-    switch (kind) {
-    case AgentKind::Claude:
-        return QStringLiteral("Claude Code");
-    case AgentKind::Codex:
-        return QStringLiteral("Codex");
-    case AgentKind::Pi:
-        return QStringLiteral("pi");
-    case AgentKind::Command:
-        break;
-    }
-    return QStringLiteral("a command");
+    const agent::AgentProfile *profile = agent::agentProfile(agentKindName(kind));
+    return profile ? QString(profile->title) : QStringLiteral("a command");
 }
 
 } // namespace

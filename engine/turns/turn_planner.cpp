@@ -1,5 +1,6 @@
 #include "turns/turn_planner.h"
 
+#include "agent/agent_profile.h"
 #include "agent/claude_session.h"
 #include "agent/session_files.h"
 #include "agent/skills.h"
@@ -150,7 +151,8 @@ Result<void> PlanWork::fromHome()
         return skills.error();
     for (const agent::Skill &skill : *skills)
         m_plan.skills << skill.name;
-    if (m_turn.agent == AgentKind::Codex)
+    if (const agent::AgentProfile *profile = agent::agentProfile(m_kind);
+        profile && profile->skillsIndexInPrompt)
         m_plan.skillsIndex = agent::skillsIndex(*skills, QStringLiteral("/home/agent"));
     const agent::SessionFileCheck session =
         agent::inspectAgentSession(m_kind, *home, m_plan.sessionId);
@@ -258,10 +260,11 @@ void TurnPlanner::plan(const PlanRequest &request)
     const RunnerSettings &settings = m_environment.settings;
     ModelProviderRequest model;
     model.choice = request.demoModel ? ModelProviderChoice::Demo : settings.modelProvider;
-    // Codex speaks the OpenAI Responses API (with OPENAI_API_KEY); Claude
-    // Code and pi the Anthropic Messages API.
-    model.api = request.agent == AgentKind::Codex ? gateway::ModelApi::OpenAIResponses
-                                                  : gateway::ModelApi::AnthropicMessages;
+    // The kind's profile says which API it speaks (Codex: OpenAI Responses;
+    // Claude Code and pi: Anthropic Messages, as does a command's demo).
+    const agent::AgentProfile *profile = agent::agentProfile(agentKindName(request.agent));
+    model.api = profile && profile->openAiResponses ? gateway::ModelApi::OpenAIResponses
+                                                    : gateway::ModelApi::AnthropicMessages;
     model.upstreamUrl = settings.modelUrl;
     model.scriptPath = settings.modelScript;
     model.scriptVariables = {
