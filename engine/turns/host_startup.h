@@ -3,8 +3,9 @@
 // What a runner needs of this machine before it runs turns: a libvirt
 // connection, the nwfilter defined, what dead engines left behind reaped,
 // KVM or TCG decided (once, cached) and the secrets opened. Every step may
-// block (libvirt, an OS keyring that takes seconds to answer), so a window
-// runs it on a worker and hears the outcome; arizukoctl waits for it.
+// block (libvirt, an OS keyring that takes seconds to answer), so the
+// engine runs it on a worker and hears the outcome (the runner's own tests
+// may wait for it: TurnRunner::startBlocking).
 
 #include "core/result.h"
 #include "host/host_status.h"

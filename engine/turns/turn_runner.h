@@ -40,8 +40,8 @@ public:
     // A runner that is not started yet: turns submitted now stay queued
     // until startInBackground() has made it ready.
     TurnRunner(store::Store &store, RunnerSettings settings, QObject *parent = nullptr);
-    // A ready runner: prepareHost() on the calling thread, which waits (for
-    // arizukoctl). Fails with advice when libvirt is not reachable or the
+    // A ready runner: prepareHost() on the calling thread, which waits (the
+    // runner's own tests; both front-ends start through EngineImpl). Fails with advice when libvirt is not reachable or the
     // settings are wrong.
     static Result<std::unique_ptr<TurnRunner>> startBlocking(store::Store &store,
                                                              RunnerSettings settings);
