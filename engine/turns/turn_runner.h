@@ -41,8 +41,8 @@ public:
     // until startInBackground() has made it ready.
     TurnRunner(store::Store &store, RunnerSettings settings, QObject *parent = nullptr);
     // A ready runner: prepareHost() on the calling thread, which waits (the
-    // runner's own tests; both front-ends start through EngineImpl). Fails with advice when libvirt is not reachable or the
-    // settings are wrong.
+    // runner's own tests; both front-ends start through EngineImpl). Fails
+    // with advice when libvirt is not reachable or the settings are wrong.
     static Result<std::unique_ptr<TurnRunner>> startBlocking(store::Store &store,
                                                              RunnerSettings settings);
     ~TurnRunner() override;
