@@ -255,101 +255,105 @@ Exit runRun(Context &context, const QStringList &arguments)
         request.deadline = std::chrono::seconds(seconds);
     }
 
-    auto store = openStore(context);
-    if (!store)
-        return context.failure(store.error());
-    auto settings = runnerSettings(context, **store);
-    if (!settings)
-        return context.failure(settings.error());
-    if (parser.isSet(providerOption)) {
-        const auto provider = turns::parseModelProviderChoice(parser.value(providerOption));
-        if (!provider)
-            return context.usageError(QStringLiteral("run: ") + provider.error().message);
-        settings->modelProvider = *provider;
-    }
-    if (parser.isSet(scriptOption)) {
-        if (settings->modelProvider != turns::ModelProviderChoice::Demo)
-            return context.usageError(
-                QStringLiteral("run: --model-script needs --model-provider demo"));
-        settings->modelScript = parser.value(scriptOption);
-    }
-    if (parser.isSet(modelOption))
-        settings->model = parser.value(modelOption);
-    // The window's engine, made the same way; on its own thread, while this
-    // one only prints what it reports. Destroyed before the store.
-    engine::EngineImpl engine(**store, *settings);
-    Exit exit = Exit::Failed;
-    const auto stop = [&exit](Exit with) {
-        exit = with;
-        QCoreApplication::exit();
-    };
-    // A snapshot's budget that ran out: said as it happens (the one after a
-    // turn is in `turn changes` too, as a note).
-    QObject::connect(&engine, &engine::Engine::historyBudgetRanOut, &engine,
-                     [&context](const QString &turnId, bool after, const QString &note) {
-                         context.err() << "[history] the snapshot " << (after ? "after" : "before")
-                                       << " turn " << turnId << ": " << note << "\n";
-                         context.err().flush();
-                     });
-    QObject::connect(&engine, &engine::Engine::failed, &engine,
-                     [&context, &stop](const Error &error) { stop(context.failure(error)); });
-    QObject::connect(&engine, &engine::Engine::requestFailed, &engine,
-                     [&context, &stop](const QString &message) { stop(context.failure(message)); });
-    // Ctrl-C cancels the turns instead of killing the engine mid-teardown;
-    // from the submit on, as before it nothing needs tearing down.
-    std::unique_ptr<InterruptNotifier> interrupts;
-    // Submitted once the engine is ready, so a start that fails leaves no
-    // queued turn behind.
-    QObject::connect(
-        &engine, &engine::Engine::ready, &engine,
-        [&](const host::AcceleratorChoice &accelerator, const turns::ReapReport &reaped) {
-            printStart(context, accelerator, reaped);
-            engine.submit(request);
-            interrupts = std::make_unique<InterruptNotifier>();
-            QObject::connect(interrupts.get(), &InterruptNotifier::interrupted, &engine, [&engine] {
-                engine.cancelAll(QStringLiteral("interrupted (SIGINT/SIGTERM to arizukoctl)"));
+    return withStore(context, [&](store::Store &store) {
+        auto settings = runnerSettings(context, store);
+        if (!settings)
+            return context.failure(settings.error());
+        if (parser.isSet(providerOption)) {
+            const auto provider = turns::parseModelProviderChoice(parser.value(providerOption));
+            if (!provider)
+                return context.usageError(QStringLiteral("run: ") + provider.error().message);
+            settings->modelProvider = *provider;
+        }
+        if (parser.isSet(scriptOption)) {
+            if (settings->modelProvider != turns::ModelProviderChoice::Demo)
+                return context.usageError(
+                    QStringLiteral("run: --model-script needs --model-provider demo"));
+            settings->modelScript = parser.value(scriptOption);
+        }
+        if (parser.isSet(modelOption))
+            settings->model = parser.value(modelOption);
+        // The window's engine, made the same way; on its own thread, while this
+        // one only prints what it reports. Destroyed before the store.
+        engine::EngineImpl engine(store, *settings);
+        Exit exit = Exit::Failed;
+        const auto stop = [&exit](Exit with) {
+            exit = with;
+            QCoreApplication::exit();
+        };
+        // A snapshot's budget that ran out: said as it happens (the one after a
+        // turn is in `turn changes` too, as a note).
+        QObject::connect(&engine, &engine::Engine::historyBudgetRanOut, &engine,
+                         [&context](const QString &turnId, bool after, const QString &note) {
+                             context.err()
+                                 << "[history] the snapshot " << (after ? "after" : "before")
+                                 << " turn " << turnId << ": " << note << "\n";
+                             context.err().flush();
+                         });
+        QObject::connect(&engine, &engine::Engine::failed, &engine,
+                         [&context, &stop](const Error &error) { stop(context.failure(error)); });
+        QObject::connect(
+            &engine, &engine::Engine::requestFailed, &engine,
+            [&context, &stop](const QString &message) { stop(context.failure(message)); });
+        // Ctrl-C cancels the turns instead of killing the engine mid-teardown;
+        // from the submit on, as before it nothing needs tearing down.
+        std::unique_ptr<InterruptNotifier> interrupts;
+        // Submitted once the engine is ready, so a start that fails leaves no
+        // queued turn behind.
+        QObject::connect(
+            &engine, &engine::Engine::ready, &engine,
+            [&](const host::AcceleratorChoice &accelerator, const turns::ReapReport &reaped) {
+                printStart(context, accelerator, reaped);
+                engine.submit(request);
+                interrupts = std::make_unique<InterruptNotifier>();
+                QObject::connect(
+                    interrupts.get(), &InterruptNotifier::interrupted, &engine, [&engine] {
+                        engine.cancelAll(
+                            QStringLiteral("interrupted (SIGINT/SIGTERM to arizukoctl)"));
+                    });
             });
-        });
 
-    // The first turn queued is the one submitted: nothing else submits to
-    // this engine. Turns its tools queue (delegate_group, escalate_group)
-    // run in this engine too: it stays until every one of them has ended.
-    QString submitted;
-    QObject::connect(&engine, &engine::Engine::turnQueued, &engine,
-                     [&context, &submitted](const turns::TurnRecord &turn) {
-                         if (submitted.isEmpty()) {
-                             submitted = turn.id;
-                             context.err()
-                                 << "[engine] turn " << turn.name << " (" << turn.id << ")\n";
-                         } else {
-                             context.err()
-                                 << "[engine] turn " << turn.name << " queued by a tool in "
-                                 << turn.folder << " (topic " << turn.topic << ")\n";
-                         }
-                         context.err().flush();
-                     });
-    QObject::connect(
-        &engine, &engine::Engine::turnEvents, &engine,
-        [&context, &submitted](const QString &turnId, const QList<turns::TurnEventRecord> &events) {
-            if (turnId != submitted)
-                return;
-            for (const turns::TurnEventRecord &event : events)
-                printEvent(context, event);
-        });
-    QObject::connect(&engine, &engine::Engine::turnFinished, &engine,
-                     [&context, &engine, &submitted, &exit](const turns::TurnRecord &turn) {
-                         if (turn.id == submitted)
-                             exit = turn.state == turns::TurnState::Done ? Exit::Ok : Exit::Failed;
-                         context.err()
-                             << "[engine] turn " << turn.name << " " << closingLine(turn) << "\n";
-                         context.err().flush();
-                         // The engine's own mirror has dropped this turn already.
-                         if (engine.liveTurns().isEmpty())
-                             QCoreApplication::exit(0);
-                     });
-    engine.start();
-    QCoreApplication::exec();
-    return exit;
+        // The first turn queued is the one submitted: nothing else submits to
+        // this engine. Turns its tools queue (delegate_group, escalate_group)
+        // run in this engine too: it stays until every one of them has ended.
+        QString submitted;
+        QObject::connect(&engine, &engine::Engine::turnQueued, &engine,
+                         [&context, &submitted](const turns::TurnRecord &turn) {
+                             if (submitted.isEmpty()) {
+                                 submitted = turn.id;
+                                 context.err()
+                                     << "[engine] turn " << turn.name << " (" << turn.id << ")\n";
+                             } else {
+                                 context.err()
+                                     << "[engine] turn " << turn.name << " queued by a tool in "
+                                     << turn.folder << " (topic " << turn.topic << ")\n";
+                             }
+                             context.err().flush();
+                         });
+        QObject::connect(&engine, &engine::Engine::turnEvents, &engine,
+                         [&context, &submitted](const QString &turnId,
+                                                const QList<turns::TurnEventRecord> &events) {
+                             if (turnId != submitted)
+                                 return;
+                             for (const turns::TurnEventRecord &event : events)
+                                 printEvent(context, event);
+                         });
+        QObject::connect(&engine, &engine::Engine::turnFinished, &engine,
+                         [&context, &engine, &submitted, &exit](const turns::TurnRecord &turn) {
+                             if (turn.id == submitted)
+                                 exit =
+                                     turn.state == turns::TurnState::Done ? Exit::Ok : Exit::Failed;
+                             context.err() << "[engine] turn " << turn.name << " "
+                                           << closingLine(turn) << "\n";
+                             context.err().flush();
+                             // The engine's own mirror has dropped this turn already.
+                             if (engine.liveTurns().isEmpty())
+                                 QCoreApplication::exit(0);
+                         });
+        engine.start();
+        QCoreApplication::exec();
+        return exit;
+    });
 }
 
 } // namespace arizuko::cli
