@@ -218,7 +218,8 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         const int width = window.frameGeometry().width();
         const QRect screen = window.screen()->availableGeometry();
-        QVERIFY(window.folderTree()->select(QStringLiteral("corp"), QStringLiteral("main")));
+        // The tree is read on a worker: the folder is there once it has arrived.
+        QTRY_VERIFY(window.folderTree()->select(QStringLiteral("corp"), QStringLiteral("main")));
         auto *facts = window.findChild<QLabel *>(QStringLiteral("turnFacts"));
         QTRY_VERIFY(facts->text().contains(QLatin1String("the reason goes on")));
         QTest::qWait(300); // a layout pass after the text
