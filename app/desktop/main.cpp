@@ -1,6 +1,7 @@
 // arizuko-desktop: the window over the engine.
 
 #include "main_window.h"
+#include "engine/workspace.h"
 #include "store/data_dir.h"
 #include "store/store.h"
 #include "translations.h"
@@ -74,11 +75,12 @@ int main(int argc, char *argv[])
                               settings.error().message);
         return 1;
     }
-    // Dialogs and panels hand their store work to the global thread pool
-    // (runOnStore) and never wait for it: a closed dialog just drops the
-    // answer. The store, declared before the window, goes after it and waits
-    // for that work (store/store_work.h).
-    arizuko::desktop::MainWindow window(**store, *settings);
+    // The window asks the workspace, which runs store work on the global
+    // thread pool and never waits for it: a closed dialog just drops the
+    // answer. The store, declared before both, goes after them and waits for
+    // that work (store/store_work.h).
+    arizuko::engine::Workspace workspace(**store);
+    arizuko::desktop::MainWindow window(workspace, *settings);
     window.show();
     if (const auto firstRun = arizuko::turns::isFirstRun(**store); firstRun && *firstRun)
         window.showFirstRunGuide();

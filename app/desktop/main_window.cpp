@@ -6,6 +6,8 @@
 #include "composer.h"
 #include "connectors_editor.h"
 #include "engine/engine_impl.h"
+#include "engine/workspace.h"
+#include "engine/workspace_store.h"
 #include "export_dialog.h"
 #include "first_run_guide.h"
 #include "folder_tree_panel.h"
@@ -41,17 +43,19 @@
 
 namespace arizuko::desktop {
 
-MainWindow::MainWindow(store::Store &store, const turns::RunnerSettings &settings, QWidget *parent)
+MainWindow::MainWindow(engine::Workspace &workspace, const turns::RunnerSettings &settings,
+                       QWidget *parent)
     : QMainWindow(parent)
-    , m_store(store)
-    , m_engine(new engine::EngineImpl(store, settings, this))
-    , m_watcher(new store::StoreWatcher(store, this))
-    , m_treeModel(new models::FolderTopicModel(store, this))
-    , m_tree(new FolderTreePanel(store, m_treeModel, this))
-    , m_transcript(new TranscriptView(store, this))
+    , m_workspace(workspace)
+    , m_store(engine::storeOf(workspace))
+    , m_engine(new engine::EngineImpl(workspace, settings, this))
+    , m_watcher(new store::StoreWatcher(m_store, this))
+    , m_treeModel(new models::FolderTopicModel(m_store, this))
+    , m_tree(new FolderTreePanel(m_store, m_treeModel, this))
+    , m_transcript(new TranscriptView(m_store, this))
     , m_composer(new Composer(this))
-    , m_turnPanel(new TurnPanel(store, this))
-    , m_changes(new ChangesPanel(store, this))
+    , m_turnPanel(new TurnPanel(m_store, this))
+    , m_changes(new ChangesPanel(m_store, this))
     , m_hostStatus(new HostStatusPanel(settings, this))
     , m_splitter(new QSplitter(Qt::Horizontal, this))
     , m_centre(new QSplitter(Qt::Vertical, this))

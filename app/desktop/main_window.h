@@ -25,6 +25,7 @@ class FolderTopicModel;
 }
 namespace arizuko::engine {
 class Engine;
+class Workspace;
 }
 
 namespace arizuko::desktop {
@@ -42,7 +43,7 @@ class MainWindow final : public QMainWindow
     Q_OBJECT
 
 public:
-    MainWindow(store::Store &store, const turns::RunnerSettings &settings,
+    MainWindow(engine::Workspace &workspace, const turns::RunnerSettings &settings,
                QWidget *parent = nullptr);
     ~MainWindow() override;
 
@@ -92,6 +93,8 @@ private:
     void notify(const QString &title, const QString &message);
     void showError(const QString &message);
 
+    engine::Workspace &m_workspace;
+    // Until every panel asks the workspace (issue 35).
     store::Store &m_store;
     engine::Engine *m_engine;
     store::StoreWatcher *m_watcher;

@@ -1,5 +1,7 @@
 #include "engine/engine_impl.h"
 
+#include "engine/workspace_store.h"
+
 #include "connectors/connector_broker.h"
 #include "connectors/connector_catalogue.h"
 #include "core/actors.h"
@@ -51,6 +53,12 @@ EngineImpl::EngineImpl(store::Store &store, const turns::RunnerSettings &setting
     // be made on the thread it lives on, not moved there.
     QMetaObject::invokeMethod(
         m_anchor.get(), [this, settings] { assemble(settings); }, Qt::QueuedConnection);
+}
+
+EngineImpl::EngineImpl(Workspace &workspace, const turns::RunnerSettings &settings,
+                       QObject *parent)
+    : EngineImpl(storeOf(workspace), settings, parent)
+{
 }
 
 EngineImpl::~EngineImpl()

@@ -35,6 +35,8 @@ class ConnectorBroker;
 
 namespace arizuko::engine {
 
+class Workspace;
+
 class EngineImpl final : public Engine
 {
     Q_OBJECT
@@ -42,6 +44,9 @@ class EngineImpl final : public Engine
 public:
     // Starts the thread and, on it, a runner that is not started yet.
     EngineImpl(store::Store &store, const turns::RunnerSettings &settings,
+               QObject *parent = nullptr);
+    // The same on the workspace's store (the window's start-up).
+    EngineImpl(Workspace &workspace, const turns::RunnerSettings &settings,
                QObject *parent = nullptr);
     // Destroys the runner on its thread (its turns tear down), then the
     // history recorder (which waits for their last snapshots), then stops

@@ -14,6 +14,7 @@
 #include "connectors_editor.h"
 #include "editor_test_support.h"
 #include "engine/engine.h"
+#include "engine/workspace.h"
 #include "folders/folders.h"
 #include "json_lines_file.h"
 #include "main_window.h"
@@ -163,7 +164,8 @@ private slots:
     {
         auto settings = turns::RunnerSettings::fromEnvironment();
         QVERIFY(settings);
-        MainWindow window(*m_store, *settings);
+        engine::Workspace workspace(*m_store);
+        MainWindow window(workspace, *settings);
         window.resize(1400, 900);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
@@ -313,7 +315,8 @@ private slots:
     {
         auto settings = turns::RunnerSettings::fromEnvironment();
         QVERIFY(settings);
-        MainWindow window(*m_store, *settings);
+        engine::Workspace workspace(*m_store);
+        MainWindow window(workspace, *settings);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         window.activateWindow();
@@ -444,7 +447,9 @@ private slots:
         append(toolResult);
         QVERIFY(turns::TurnRecords(*m_store).appendEvents(events));
 
-        MainWindow window(*m_store, *settings);
+        engine::Workspace workspace(*m_store);
+
+        MainWindow window(workspace, *settings);
         window.resize(1400, 900);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));

@@ -12,6 +12,7 @@
 #include "web_test_support.h"
 
 #include "folders/folders.h"
+#include "engine/workspace.h"
 #include "store/store.h"
 
 #include <QAbstractButton>
@@ -74,7 +75,8 @@ private slots:
     {
         auto settings = turns::RunnerSettings::fromEnvironment();
         QVERIFY(settings.ok());
-        desktop::MainWindow window(*m_store, *settings);
+        engine::Workspace workspace(*m_store);
+        desktop::MainWindow window(workspace, *settings);
         QSignalSpy refreshed(window.hostStatusPanel(), &desktop::HostStatusPanel::refreshed);
         window.resize(1400, 860);
         window.show();

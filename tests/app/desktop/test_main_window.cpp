@@ -4,6 +4,7 @@
 
 #include "host_status_panel.h"
 #include "main_window.h"
+#include "engine/workspace.h"
 #include "store/store.h"
 #include "transcript_view.h"
 #include "web_view_compositing.h"
@@ -52,7 +53,8 @@ private slots:
 
     void showsTheMachineStatusOnOpening()
     {
-        MainWindow window(*m_store, settingsFor(QStringLiteral("qemu:///system")));
+        arizuko::engine::Workspace workspace(*m_store);
+        MainWindow window(workspace, settingsFor(QStringLiteral("qemu:///system")));
         QSignalSpy refreshed(window.hostStatusPanel(), &HostStatusPanel::refreshed);
         window.show();
         QVERIFY(refreshed.wait(15000));
@@ -68,8 +70,9 @@ private slots:
 
     void explainsAnUnreachableDaemon()
     {
+        arizuko::engine::Workspace workspace(*m_store);
         MainWindow window(
-            *m_store, settingsFor(QStringLiteral("qemu+unix:///system?socket=/nonexistent/sock")));
+            workspace, settingsFor(QStringLiteral("qemu+unix:///system?socket=/nonexistent/sock")));
         QSignalSpy refreshed(window.hostStatusPanel(), &HostStatusPanel::refreshed);
         QVERIFY(refreshed.wait(15000));
         const auto *libvirt = window.findChild<QLabel *>(QStringLiteral("libvirtState"));
@@ -81,7 +84,8 @@ private slots:
 
     void checksAgainFromTheKeyboard()
     {
-        MainWindow window(*m_store, settingsFor(QStringLiteral("qemu:///system")));
+        arizuko::engine::Workspace workspace(*m_store);
+        MainWindow window(workspace, settingsFor(QStringLiteral("qemu:///system")));
         QSignalSpy refreshed(window.hostStatusPanel(), &HostStatusPanel::refreshed);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
@@ -103,7 +107,8 @@ private slots:
     // the user's choice holds, and the window's surface is then OpenGL.
     void drawsWithoutOpenGLUnlessTheUserChose()
     {
-        MainWindow window(*m_store, settingsFor(QStringLiteral("qemu:///system")));
+        arizuko::engine::Workspace workspace(*m_store);
+        MainWindow window(workspace, settingsFor(QStringLiteral("qemu:///system")));
         QWebEngineView *view = window.transcript()->webView();
         QSignalSpy loaded(view, &QWebEngineView::loadFinished);
         window.show();

@@ -11,6 +11,7 @@
 #include "folder_tree_panel.h"
 #include "folders/folders.h"
 #include "folders/topics.h"
+#include "engine/workspace.h"
 #include "main_window.h"
 #include "store/store.h"
 #include "transcript_view.h"
@@ -136,7 +137,8 @@ private slots:
     // No key: the window says so in its own words and offers both fixes.
     void aPromptWithoutAKeyOffersTheDemoModelOrAKey()
     {
-        desktop::MainWindow window(*m_store, runnerSettings());
+        arizuko::engine::Workspace workspace(*m_store);
+        desktop::MainWindow window(workspace, runnerSettings());
         QSignalSpy finished(window.engine(), &engine::Engine::turnFinished);
         QSignalSpy queued(window.engine(), &engine::Engine::turnQueued);
         window.show();
@@ -212,7 +214,9 @@ private slots:
                               QStringLiteral("the reason goes on and on ").repeated(40);
         QVERIFY(records.setError(turn.id, QStringLiteral("test.long"), error).ok());
 
-        desktop::MainWindow window(*m_store, runnerSettings());
+        arizuko::engine::Workspace workspace(*m_store);
+
+        desktop::MainWindow window(workspace, runnerSettings());
         window.resize(1280, 800);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
@@ -258,7 +262,9 @@ private slots:
         }
         addTopic(QStringLiteral("corp"), QStringLiteral("other"));
 
-        desktop::MainWindow window(*m_store, runnerSettings());
+        arizuko::engine::Workspace workspace(*m_store);
+
+        desktop::MainWindow window(workspace, runnerSettings());
         window.resize(1280, 800);
         QWebEnginePage *page = window.transcript()->webView()->page();
         window.show();
@@ -295,7 +301,8 @@ private slots:
             addFolder(QString::fromLatin1(name));
         for (const char *topic : {"t10", "t100", "t20", "t2", "T3"})
             addTopic(QStringLiteral("f1"), QString::fromLatin1(topic));
-        desktop::MainWindow window(*m_store, runnerSettings());
+        arizuko::engine::Workspace workspace(*m_store);
+        desktop::MainWindow window(workspace, runnerSettings());
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         const QAbstractItemModel *model = window.folderTree()->view()->model();

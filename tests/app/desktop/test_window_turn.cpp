@@ -14,6 +14,7 @@
 #include "folder_tree_panel.h"
 #include "folders/folders.h"
 #include "folders/topics.h"
+#include "engine/workspace.h"
 #include "main_window.h"
 #include "models/network_decision_model.h"
 #include "policy/policy.h"
@@ -121,7 +122,9 @@ private slots:
         settings->modelProvider = turns::ModelProviderChoice::Demo;
         settings->accelerator = libvirt::AcceleratorSetting::Tcg;
 
-        MainWindow window(**store, *settings);
+        arizuko::engine::Workspace workspace(**store);
+
+        MainWindow window(workspace, *settings);
         window.resize(1500, 900);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
@@ -304,7 +307,8 @@ private slots:
         settings.egressProgram = QStringLiteral(EGRESS_PROGRAM);
         settings.modelProvider = turns::ModelProviderChoice::Auto;
         settings.accelerator = libvirt::AcceleratorSetting::Tcg;
-        MainWindow window(**store, settings);
+        arizuko::engine::Workspace workspace(**store);
+        MainWindow window(workspace, settings);
         QVERIFY(readyToRun(window));
         engine::Engine *engine = window.engine();
 
@@ -363,7 +367,8 @@ private slots:
         turns::RunnerSettings settings = m_settings;
         settings.egressProgram = QStringLiteral(EGRESS_PROGRAM);
         settings.accelerator = libvirt::AcceleratorSetting::Tcg;
-        MainWindow window(**store, settings);
+        arizuko::engine::Workspace workspace(**store);
+        MainWindow window(workspace, settings);
         QVERIFY(readyToRun(window));
         engine::Engine *engine = window.engine();
         QVERIFY(window.folderTree()->select(QStringLiteral("corp"), QStringLiteral("files")));

@@ -8,6 +8,7 @@
 #include "folder_tree_panel.h"
 #include "folders/folders.h"
 #include "folders/topics.h"
+#include "engine/workspace.h"
 #include "main_window.h"
 #include "models/folder_topic_model.h"
 #include "store/store.h"
@@ -346,7 +347,8 @@ private slots:
         auto settings = turns::RunnerSettings::fromEnvironment();
         QVERIFY(settings.ok());
         settings->libvirtUri = QStringLiteral("qemu+unix:///system?socket=/nonexistent/sock");
-        desktop::MainWindow window(*m_store, *settings);
+        arizuko::engine::Workspace workspace(*m_store);
+        desktop::MainWindow window(workspace, *settings);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QSignalSpy notified(&window, &desktop::MainWindow::notified);
@@ -405,7 +407,8 @@ private slots:
         auto settings = turns::RunnerSettings::fromEnvironment();
         QVERIFY(settings.ok());
         settings->libvirtUri = QStringLiteral("qemu+unix:///system?socket=/nonexistent/sock");
-        desktop::MainWindow window(*m_store, *settings);
+        arizuko::engine::Workspace workspace(*m_store);
+        desktop::MainWindow window(workspace, *settings);
         QStringList unnamed;
         for (QWidget *widget : window.findChildren<QWidget *>()) {
             const bool control =

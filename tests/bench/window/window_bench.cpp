@@ -14,6 +14,7 @@
 #include "folder_tree_panel.h"
 #include "folders/folders.h"
 #include "folders/topics.h"
+#include "engine/workspace.h"
 #include "main_window.h"
 #include "stall_meter.h"
 #include "store/store.h"
@@ -112,10 +113,10 @@ turns::TurnEventRecord phaseEvent(const QString &turn, qint64 seq, turns::TurnSt
             store::nowTimestamp()};
 }
 
-std::unique_ptr<desktop::MainWindow> openWindow(store::Store &store,
+std::unique_ptr<desktop::MainWindow> openWindow(engine::Workspace &workspace,
                                                 const turns::RunnerSettings &settings)
 {
-    auto window = std::make_unique<desktop::MainWindow>(store, settings);
+    auto window = std::make_unique<desktop::MainWindow>(workspace, settings);
     QSignalSpy pageReady(window->transcript()->bridge(), &desktop::TranscriptBridge::ready);
     window->resize(1500, 900);
     window->show();
@@ -151,7 +152,8 @@ int longTurn(const turns::RunnerSettings &settings)
             return 2;
     }
 
-    auto window = openWindow(store, settings);
+    engine::Workspace workspace(store);
+    auto window = openWindow(workspace, settings);
     QTest::qWait(1000);
     desktop::StallMeter meter;
     QTest::qWait(500);
@@ -243,7 +245,8 @@ int bigTree(const turns::RunnerSettings &settings)
     desktop::StallMeter meter;
     QTest::qWait(500);
     report(meter, "idle, before the window (the floor)");
-    auto window = openWindow(store, settings);
+    engine::Workspace workspace(store);
+    auto window = openWindow(workspace, settings);
     QTest::qWait(1000);
     report(meter, "open the window");
 
