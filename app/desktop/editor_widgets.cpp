@@ -1,6 +1,7 @@
 #include "editor_widgets.h"
 
 #include "core/actors.h"
+#include "engine/workspace.h"
 #include "folders/folders.h"
 #include "safe_text.h"
 
@@ -29,20 +30,41 @@ QTableView *makeReadOnlyTable(QWidget *parent, const QString &objectName,
     return table;
 }
 
+namespace {
+
+void showFolders(QComboBox *chooser, const QList<folders::Folder> &folders,
+                 const QString &firstLabel, const QString &select)
+{
+    const QSignalBlocker blocker(chooser);
+    chooser->clear();
+    chooser->addItem(firstLabel, QString());
+    for (const folders::Folder &folder : folders)
+        chooser->addItem(printable(folder.path), folder.path);
+    const int index = select.isEmpty() ? 0 : chooser->findData(select);
+    chooser->setCurrentIndex(index < 0 ? 0 : index);
+}
+
+} // namespace
+
 Result<void> fillFolderChooser(QComboBox *chooser, store::Store &store, const QString &firstLabel,
                                const QString &select)
 {
     const auto folders = folders::Folders(store, actors::gui).list();
     if (!folders)
         return folders.error();
-    const QSignalBlocker blocker(chooser);
-    chooser->clear();
-    chooser->addItem(firstLabel, QString());
-    for (const folders::Folder &folder : *folders)
-        chooser->addItem(printable(folder.path), folder.path);
-    const int index = select.isEmpty() ? 0 : chooser->findData(select);
-    chooser->setCurrentIndex(index < 0 ? 0 : index);
+    showFolders(chooser, *folders, firstLabel, select);
     return {};
+}
+
+void fillFolderChooser(QComboBox *chooser, engine::Workspace &workspace, const QString &firstLabel,
+                       const QString &select, std::function<void(Result<void>)> filled)
+{
+    workspace.listFolders(chooser, [chooser, firstLabel, select, filled = std::move(filled)](
+                                       const Result<QList<folders::Folder>> &folders) {
+        if (folders)
+            showFolders(chooser, *folders, firstLabel, select);
+        filled(folders ? Result<void>() : Result<void>(folders.error()));
+    });
 }
 
 } // namespace arizuko::desktop

@@ -11,8 +11,13 @@ class QComboBox;
 class QTableView;
 class QWidget;
 
+#include <functional>
+
 namespace arizuko::store {
 class Store;
+}
+namespace arizuko::engine {
+class Workspace;
 }
 
 namespace arizuko::desktop {
@@ -25,5 +30,9 @@ QTableView *makeReadOnlyTable(QWidget *parent, const QString &objectName,
 // caller to load what the selection shows.
 Result<void> fillFolderChooser(QComboBox *chooser, store::Store &store, const QString &firstLabel,
                                const QString &select);
+// The same with the folders read on a worker: `filled` runs once the
+// chooser holds them (not at all when the chooser is gone first).
+void fillFolderChooser(QComboBox *chooser, engine::Workspace &workspace, const QString &firstLabel,
+                       const QString &select, std::function<void(Result<void>)> filled);
 
 } // namespace arizuko::desktop

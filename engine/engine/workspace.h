@@ -15,6 +15,7 @@
 
 #include "core/result.h"
 #include "core/run_on_worker.h"
+#include "folders/folders.h"
 #include "store/store_work.h"
 
 #include <QObject>
@@ -51,6 +52,9 @@ public:
     void pollChanges();
 
     // --- Folders and topics (the tree, first run, import and export) ---
+
+    // Every folder, in path order.
+    void listFolders(QObject *context, std::function<void(Result<QList<folders::Folder>>)> done);
 
     // --- Policy: network rules, grants, routes, the audit log ---
 
