@@ -6,6 +6,7 @@
 #include "folders/folder_names.h"
 #include "secrets/secret_store.h"
 #include "store/store.h"
+#include "store/store_work.h"
 
 #include <QFile>
 #include <QHostAddress>
@@ -102,11 +103,12 @@ void ConnectorBroker::call(const CatalogueEntry &entry, const QString &folder, c
     // Opening the key store can wait on an OS keyring, and reading a value
     // is a store query: both on a worker, so the thread that serves every
     // turn's tools never waits for them. The values are read for this call
-    // only and live in its closures, never in this object.
+    // only and live in its closures, never in this object. The hold keeps
+    // the store open for the worker should the broker go meanwhile.
     runOnWorker(
         this,
-        [&store = m_store, keys = entry.connector->secretKeys, folder] {
-            return resolveSecrets(store, keys, folder);
+        [hold = store::StoreWork(m_store), keys = entry.connector->secretKeys, folder] {
+            return resolveSecrets(hold.store(), keys, folder);
         },
         [this, entry, folder, turn, arguments,
          done = std::move(done)](const Result<QList<SecretValue>> &secrets) {

@@ -8,7 +8,8 @@
 // blocks its caller on SQLite. The item models come from make(), and read
 // the same way. The signals say what changed in the store, whoever changed
 // it, except turns: those only when another process did (this process's
-// Engine reports its own as values).
+// Engine reports its own as values); the store is watched from a thread of
+// its own.
 //
 // No widget names the store: start-up opens it, hands it to a Workspace and
 // an EngineImpl, and the window talks to those two.
@@ -22,9 +23,10 @@
 #include <functional>
 #include <utility>
 
+class QThread;
+
 namespace arizuko::store {
 class Store;
-class StoreWatcher;
 }
 
 namespace arizuko::engine {
@@ -46,10 +48,8 @@ public:
         return new Model(m_store, parent);
     }
 
-    // How often another process's changes are looked for; pollChanges()
-    // looks now (tests that should not wait for the timer).
+    // How often the store is looked at for changes (tests look more often).
     void setWatchInterval(int milliseconds);
-    void pollChanges();
 
     // --- Folders and topics (the tree, first run, import and export) ---
 
@@ -90,7 +90,10 @@ private:
     }
 
     store::Store &m_store;
-    store::StoreWatcher *m_watcher;
+    // The watcher's thread, so its polls never wait on a busy store on the
+    // caller's; the anchor lives there and holds the watcher.
+    QThread *m_watchThread;
+    QObject *m_watchAnchor;
 };
 
 } // namespace arizuko::engine

@@ -13,6 +13,8 @@
 #include <QSqlError>
 #include <QSqlQuery>
 #include <atomic>
+#include <cerrno>
+#include <csignal>
 
 namespace arizuko::store {
 namespace {
@@ -177,6 +179,36 @@ Result<void> countOwnTurnChanges(const Store &store, const QSqlDatabase &connect
             .arg(ownTurnsGenerationSubject(store)));
 }
 
+// Drops the shares of processes that are gone without closing their store
+// (killed, crashed): a share is removed only when its store closes, and
+// nothing else would ever remove it.
+Result<void> forgetSharesOfGoneProcesses(const QSqlDatabase &connection)
+{
+    QSqlQuery shares(connection);
+    if (!shares.exec(QStringLiteral(
+            "SELECT subject FROM change_generations WHERE subject GLOB 'turns@*'")))
+        return makeError(QStringLiteral("store.query"), shares.lastError().text());
+    QStringList gone;
+    while (shares.next()) {
+        const QString subject = shares.value(0).toString();
+        bool numeric = false;
+        const qint64 pid = subject.section(QLatin1Char('@'), 1).section(QLatin1Char('.'), 0, 0)
+                               .toLongLong(&numeric);
+        // EPERM: alive, another user's.
+        if (numeric && pid > 0 && ::kill(pid_t(pid), 0) != 0 && errno == ESRCH)
+            gone << subject;
+    }
+    shares.finish();
+    for (const QString &subject : std::as_const(gone)) {
+        QSqlQuery forget(connection);
+        forget.prepare(QStringLiteral("DELETE FROM change_generations WHERE subject = ?"));
+        forget.addBindValue(subject);
+        if (!forget.exec())
+            return makeError(QStringLiteral("store.query"), forget.lastError().text());
+    }
+    return {};
+}
+
 } // namespace
 
 QString Store::databasePath() const
@@ -217,6 +249,8 @@ Result<std::unique_ptr<Store>> Store::open(const QString &dataDir)
         return migrated.error();
     AZ_ASSERT_OK(countOwnTurnChanges(*store, *connection),
                  "counting this store's own turn changes");
+    AZ_ASSERT_OK(forgetSharesOfGoneProcesses(*connection),
+                 "forgetting the turn shares of processes that are gone");
     const Result<QStringList> moved = migrateHomeLayout(*store);
     if (!moved)
         return moved.error();

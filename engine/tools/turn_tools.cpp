@@ -12,6 +12,7 @@
 #include "policy/call_params.h"
 #include "secrets/secret_store.h"
 #include "store/store.h"
+#include "store/store_work.h"
 #include "store/timestamp.h"
 
 #include <QDateTime>
@@ -146,9 +147,10 @@ void TurnTools::readShellEnvironment(ShellEnvironmentRead read)
     }
     if (keys->isEmpty())
         return read({});
-    const auto readSecrets = [&store = m_store, folder = m_binding.folder, keys = *keys] {
-        return readShellSecrets(store, folder, keys);
-    };
+    // The hold keeps the store open while the keyring makes the worker
+    // wait, should the engine go meanwhile (store/store_work.h).
+    const auto readSecrets = [hold = store::StoreWork(m_store), folder = m_binding.folder,
+                              keys = *keys] { return readShellSecrets(hold.store(), folder, keys); };
     runOnWorker(
         this, readSecrets, [this, read = std::move(read)](const Result<ShellSecrets> &secrets) {
             if (!secrets) {

@@ -14,6 +14,7 @@
 #include "store/timestamp.h"
 #include "turn_records/turn_records.h"
 
+#include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QProcess>
 #include <QSignalSpy>
@@ -103,6 +104,43 @@ private slots:
         QCOMPARE(routes.count(), 1);
         QCOMPARE(secrets.count(), 1);
         QCOMPARE(rules.count(), 1);
+    }
+
+    // A process killed with its store open never removes its share of the
+    // turns' generation; the next store opened on the file does, and keeps
+    // the shares of processes still running.
+    void theShareOfAGoneProcessIsForgottenAtTheNextOpen()
+    {
+        QTemporaryDir directory;
+        const QString dataDir = directory.filePath(QStringLiteral("data"));
+        QProcess gone;
+        gone.start(QStringLiteral("/bin/sh"), {QStringLiteral("-c"), QStringLiteral("exit 0")});
+        QVERIFY(gone.waitForStarted());
+        const qint64 gonePid = gone.processId();
+        QVERIFY(gone.waitForFinished());
+        const QString goneShare = QStringLiteral("turns@%1.7f00dead").arg(gonePid);
+        const QString liveShare =
+            QStringLiteral("turns@%1.7f00beef").arg(QCoreApplication::applicationPid());
+        {
+            auto first = store::Store::open(dataDir);
+            QVERIFY(first.ok());
+            QSqlQuery plant((*first)->database());
+            for (const QString &share : {goneShare, liveShare}) {
+                plant.prepare(QStringLiteral(
+                    "INSERT INTO change_generations (subject, value) VALUES (?, 3)"));
+                plant.addBindValue(share);
+                QVERIFY(plant.exec());
+            }
+        }
+        auto next = store::Store::open(dataDir);
+        QVERIFY(next.ok());
+        QSqlQuery shares((*next)->database());
+        QVERIFY(shares.exec(
+            QStringLiteral("SELECT subject FROM change_generations WHERE subject GLOB 'turns@*'")));
+        QStringList subjects;
+        while (shares.next())
+            subjects << shares.value(0).toString();
+        QCOMPARE(subjects, QStringList{liveShare});
     }
 
     void turnsOfThisStoreAreNotNews()

@@ -1,8 +1,8 @@
 """Warm start with real VMs (TCG here): a spare guest booted ahead of its
-prompt by a long-lived runner (spare_driver: the window's own engine
-thread, app/desktop/engine_thread), adopted by the next turn of its folder, discarded when the
-folder's rules changed, yielding its slot, and reaped after its engine died.
-docs/turns.md, "Warm start"."""
+prompt by a long-lived runner (spare_driver: the window's own engine,
+engine/engine/engine_impl), adopted by the next turn of its folder,
+discarded when the folder's rules changed, yielding its slot, and
+reaped after its engine died. docs/turns.md, "Warm start"."""
 
 import json
 import os
