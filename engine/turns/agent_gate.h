@@ -32,6 +32,8 @@ public:
             emit opened(turnId, ready);
     }
     bool isHeld(const QString &turnId) const { return m_held.contains(turnId); }
+    // A turn that ended waits for nothing: its hold goes with it, opened or not.
+    void forget(const QString &turnId) { m_held.remove(turnId); }
 
 signals:
     void opened(const QString &turnId, const arizuko::Result<void> &ready);

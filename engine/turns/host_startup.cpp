@@ -1,5 +1,6 @@
 #include "turns/host_startup.h"
 
+#include "core/actors.h"
 #include "core/run_on_worker.h"
 #include "libvirt/machine_status.h"
 #include "libvirt/turn_filter.h"
@@ -27,7 +28,7 @@ Result<HostStartup> prepareHost(store::Store &store, const RunnerSettings &setti
         libvirt::decideTurnAccelerator(**connection, settings);
     std::unique_ptr<secrets::SecretStore> secrets;
     if (settings.modelProvider != ModelProviderChoice::Demo) {
-        if (auto opened = secrets::SecretStore::open(store, QStringLiteral("system:turns")))
+        if (auto opened = secrets::SecretStore::open(store, actors::turns))
             secrets = std::move(*opened);
     }
     return HostStartup{*connection, *pool, *reaped, accelerator, std::move(secrets)};

@@ -1,5 +1,6 @@
 #include "turns/queued_turn.h"
 
+#include "core/actors.h"
 #include "folders/folders.h"
 #include "store/timestamp.h"
 
@@ -11,7 +12,7 @@ Result<TurnRecord> recordQueuedTurn(store::Store &store, TurnRecords &records,
                                     const TurnRequest &request, const EngineProcess &engine)
 {
     const auto exists =
-        folders::Folders(store, QStringLiteral("system:turns")).exists(request.folder);
+        folders::Folders(store, actors::turns).exists(request.folder);
     if (!exists)
         return exists.error();
     if (!*exists)

@@ -355,6 +355,7 @@ void Turn::finish(TurnState outcome, const std::optional<Error> &error)
     if (m_finished)
         return;
     m_finished = true;
+    m_environment.agentGate.forget(id());
     m_deadline.stop();
     m_bootLimit.stop();
     m_exitGrace.stop();

@@ -1,5 +1,6 @@
 #include "turns/turn_journal.h"
 
+#include "core/actors.h"
 #include "core/soft_assert.h"
 #include "folders/topics.h"
 #include "store/timestamp.h"
@@ -93,7 +94,7 @@ void TurnJournal::setMachine(const QString &vmName, const QString &accelerator)
 
 void TurnJournal::followSession(const QString &sessionId)
 {
-    AZ_ASSERT_OK(folders::Topics(m_store, QStringLiteral("system:turns"))
+    AZ_ASSERT_OK(folders::Topics(m_store, actors::turns)
                      .setSessionId(m_row.folder, m_row.topic, sessionId,
                                    QStringLiteral("the agent reported a new session id")),
                  "storing the topic's new session id");
