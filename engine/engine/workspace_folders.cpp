@@ -1,6 +1,5 @@
-#include "engine/workspace.h"
-
 #include "core/actors.h"
+#include "engine/workspace.h"
 
 namespace arizuko::engine {
 

@@ -185,14 +185,15 @@ Result<void> countOwnTurnChanges(const Store &store, const QSqlDatabase &connect
 Result<void> forgetSharesOfGoneProcesses(const QSqlDatabase &connection)
 {
     QSqlQuery shares(connection);
-    if (!shares.exec(QStringLiteral(
-            "SELECT subject FROM change_generations WHERE subject GLOB 'turns@*'")))
+    if (!shares.exec(
+            QStringLiteral("SELECT subject FROM change_generations WHERE subject GLOB 'turns@*'")))
         return makeError(QStringLiteral("store.query"), shares.lastError().text());
     QStringList gone;
     while (shares.next()) {
         const QString subject = shares.value(0).toString();
         bool numeric = false;
-        const qint64 pid = subject.section(QLatin1Char('@'), 1).section(QLatin1Char('.'), 0, 0)
+        const qint64 pid = subject.section(QLatin1Char('@'), 1)
+                               .section(QLatin1Char('.'), 0, 0)
                                .toLongLong(&numeric);
         // EPERM: alive, another user's.
         if (numeric && pid > 0 && ::kill(pid_t(pid), 0) != 0 && errno == ESRCH)

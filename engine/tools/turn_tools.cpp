@@ -150,7 +150,9 @@ void TurnTools::readShellEnvironment(ShellEnvironmentRead read)
     // The hold keeps the store open while the keyring makes the worker
     // wait, should the engine go meanwhile (store/store_work.h).
     const auto readSecrets = [hold = store::StoreWork(m_store), folder = m_binding.folder,
-                              keys = *keys] { return readShellSecrets(hold.store(), folder, keys); };
+                              keys = *keys] {
+        return readShellSecrets(hold.store(), folder, keys);
+    };
     runOnWorker(
         this, readSecrets, [this, read = std::move(read)](const Result<ShellSecrets> &secrets) {
             if (!secrets) {

@@ -11,8 +11,7 @@ namespace arizuko::turns {
 Result<TurnRecord> recordQueuedTurn(store::Store &store, TurnRecords &records,
                                     const TurnRequest &request, const EngineProcess &engine)
 {
-    const auto exists =
-        folders::Folders(store, actors::turns).exists(request.folder);
+    const auto exists = folders::Folders(store, actors::turns).exists(request.folder);
     if (!exists)
         return exists.error();
     if (!*exists)
