@@ -1,7 +1,7 @@
 // arizuko-desktop: the window over the engine.
 
-#include "main_window.h"
 #include "engine/workspace.h"
+#include "main_window.h"
 #include "store/data_dir.h"
 #include "store/store.h"
 #include "translations.h"

@@ -1,10 +1,9 @@
 #include "engine/engine_impl.h"
 
-#include "engine/workspace_store.h"
-
 #include "connectors/connector_broker.h"
 #include "connectors/connector_catalogue.h"
 #include "core/actors.h"
+#include "engine/workspace_store.h"
 #include "history/turn_history_recorder.h"
 #include "store/store.h"
 #include "turn_records/turn_records.h"
@@ -55,11 +54,9 @@ EngineImpl::EngineImpl(store::Store &store, const turns::RunnerSettings &setting
         m_anchor.get(), [this, settings] { assemble(settings); }, Qt::QueuedConnection);
 }
 
-EngineImpl::EngineImpl(Workspace &workspace, const turns::RunnerSettings &settings,
-                       QObject *parent)
+EngineImpl::EngineImpl(Workspace &workspace, const turns::RunnerSettings &settings, QObject *parent)
     : EngineImpl(storeOf(workspace), settings, parent)
-{
-}
+{}
 
 EngineImpl::~EngineImpl()
 {

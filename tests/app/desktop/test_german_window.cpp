@@ -5,15 +5,14 @@
 
 #include "allowlist_editor.h"
 #include "audit_log_viewer.h"
+#include "engine/workspace.h"
+#include "folders/folders.h"
 #include "host_status_panel.h"
 #include "main_window.h"
+#include "store/store.h"
 #include "transcript_view.h"
 #include "translations.h"
 #include "web_test_support.h"
-
-#include "folders/folders.h"
-#include "engine/workspace.h"
-#include "store/store.h"
 
 #include <QAbstractButton>
 #include <QApplication>

@@ -2,9 +2,9 @@
 // machine against the real libvirtd, and can check again from the keyboard;
 // and it reaches the screen without OpenGL unless the user chose it.
 
+#include "engine/workspace.h"
 #include "host_status_panel.h"
 #include "main_window.h"
-#include "engine/workspace.h"
 #include "store/store.h"
 #include "transcript_view.h"
 #include "web_view_compositing.h"

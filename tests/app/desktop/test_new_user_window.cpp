@@ -7,11 +7,11 @@
 
 #include "composer.h"
 #include "engine/engine.h"
+#include "engine/workspace.h"
 #include "engine_ready.h"
 #include "folder_tree_panel.h"
 #include "folders/folders.h"
 #include "folders/topics.h"
-#include "engine/workspace.h"
 #include "main_window.h"
 #include "store/store.h"
 #include "transcript_view.h"

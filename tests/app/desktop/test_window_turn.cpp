@@ -9,12 +9,12 @@
 
 #include "composer.h"
 #include "engine/engine.h"
+#include "engine/workspace.h"
 #include "engine_ready.h"
 #include "first_run_guide.h"
 #include "folder_tree_panel.h"
 #include "folders/folders.h"
 #include "folders/topics.h"
-#include "engine/workspace.h"
 #include "main_window.h"
 #include "models/network_decision_model.h"
 #include "policy/policy.h"

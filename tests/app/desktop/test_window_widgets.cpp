@@ -5,10 +5,10 @@
 
 #include "composer.h"
 #include "engine/engine.h"
+#include "engine/workspace.h"
 #include "folder_tree_panel.h"
 #include "folders/folders.h"
 #include "folders/topics.h"
-#include "engine/workspace.h"
 #include "main_window.h"
 #include "models/folder_topic_model.h"
 #include "store/store.h"

@@ -11,10 +11,10 @@
 // by app.window_turn (`tests/bench/transcript/run --window-turn N`).
 
 #include "engine/engine.h"
+#include "engine/workspace.h"
 #include "folder_tree_panel.h"
 #include "folders/folders.h"
 #include "folders/topics.h"
-#include "engine/workspace.h"
 #include "main_window.h"
 #include "stall_meter.h"
 #include "store/store.h"
