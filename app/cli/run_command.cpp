@@ -295,22 +295,33 @@ Exit runRun(Context &context, const QStringList &arguments)
         QObject::connect(
             &engine, &engine::Engine::requestFailed, &engine,
             [&context, &stop](const QString &message) { stop(context.failure(message)); });
-        // Ctrl-C cancels the turns instead of killing the engine mid-teardown;
-        // from the submit on, as before it nothing needs tearing down.
-        std::unique_ptr<InterruptNotifier> interrupts;
+        // Ctrl-C cancels the turns instead of killing the engine mid-teardown.
+        // Caught from the start: before the engine is ready it may be reaping
+        // what a dead engine left, so an early Ctrl-C waits for that and
+        // submits nothing.
+        InterruptNotifier interrupts;
+        bool interruptedEarly = false;
+        QObject::connect(&interrupts, &InterruptNotifier::interrupted, &engine,
+                         [&engine, &interruptedEarly, &context] {
+                             if (!engine.isReady()) {
+                                 interruptedEarly = true;
+                                 context.err() << "[engine] interrupted: stopping once the engine "
+                                                  "has finished starting, with no turn\n";
+                                 context.err().flush();
+                                 return;
+                             }
+                             engine.cancelAll(
+                                 QStringLiteral("interrupted (SIGINT/SIGTERM to arizukoctl)"));
+                         });
         // Submitted once the engine is ready, so a start that fails leaves no
         // queued turn behind.
         QObject::connect(
             &engine, &engine::Engine::ready, &engine,
             [&](const host::AcceleratorChoice &accelerator, const turns::ReapReport &reaped) {
                 printStart(context, accelerator, reaped);
+                if (interruptedEarly)
+                    return stop(Exit::Interrupted);
                 engine.submit(request);
-                interrupts = std::make_unique<InterruptNotifier>();
-                QObject::connect(
-                    interrupts.get(), &InterruptNotifier::interrupted, &engine, [&engine] {
-                        engine.cancelAll(
-                            QStringLiteral("interrupted (SIGINT/SIGTERM to arizukoctl)"));
-                    });
             });
 
         // The first turn queued is the one submitted: nothing else submits to
