@@ -290,21 +290,20 @@ void TurnPlanner::plan(const PlanRequest &request)
     }
     auto dropped = std::make_shared<std::atomic<bool>>(false);
     m_plans.insert(request.turnId, dropped);
-    auto result = std::make_shared<std::optional<Result<TurnPlan>>>();
-    runOnWorker(
+    runOnWorkerMoving(
         m_environment.workers, this,
-        [&store = m_environment.store, secrets = m_secrets, request, dropped, result, demoPage,
+        [&store = m_environment.store, secrets = m_secrets, request, dropped, demoPage,
          model = std::move(model)]() mutable {
             PlanWork work(store, request, *dropped);
-            result->emplace(work.run(std::move(model), demoPage, secrets->mutex, secrets->store));
+            return work.run(std::move(model), demoPage, secrets->mutex, secrets->store);
         },
-        [this, id = request.turnId, dropped, result] {
+        [this, id = request.turnId, dropped](const Result<TurnPlan> &plan) {
             const auto planning = m_plans.constFind(id);
             // Dropped: the turn was cancelled or released meanwhile.
             if (planning == m_plans.cend() || *planning != dropped)
                 return;
             m_plans.erase(planning);
-            emit planned(id, **result);
+            emit planned(id, plan);
         });
 }
 
