@@ -46,18 +46,8 @@ struct Bench : TurnBench
     // A turn of `agent` in corp/main that ran its agent.
     void addRunTurn(AgentKind agent)
     {
-        const QString id = QUuid::createUuid().toString(QUuid::WithoutBraces);
-        TurnRecord record;
-        record.id = id;
-        record.name = QStringLiteral("az-") + id.left(8);
-        record.folder = QStringLiteral("corp");
-        record.topic = QStringLiteral("main");
-        record.agent = agentKindName(agent);
-        record.prompt = QStringLiteral("hello");
-        record.queuedAt = store::nowTimestamp();
-        if (!records->insert(record) ||
-            !records->setState(id, TurnState::Running, store::nowTimestamp()))
-            qFatal("no turn record");
+        if (!records->setState(addTurn(agent).id, TurnState::Running, store::nowTimestamp()))
+            qFatal("no running turn");
     }
 };
 
