@@ -49,4 +49,33 @@ FieldLine parseFieldLine(std::string_view line)
     return {FieldLineError::None, name, value};
 }
 
+HeadBreakError checkHeadBreaks(std::string_view head)
+{
+    for (size_t index = 0; index < head.size(); ++index) {
+        const char c = head[index];
+        if (c == '\0')
+            return HeadBreakError::Nul;
+        if (c == '\n' && (index == 0 || head[index - 1] != '\r'))
+            return HeadBreakError::BareLf;
+        if (c == '\r' && index + 1 < head.size() && head[index + 1] != '\n')
+            return HeadBreakError::BareCr;
+    }
+    return HeadBreakError::None;
+}
+
+std::string_view describe(HeadBreakError error)
+{
+    switch (error) {
+    case HeadBreakError::None:
+        break;
+    case HeadBreakError::Nul:
+        return "a NUL";
+    case HeadBreakError::BareLf:
+        return "a bare LF";
+    case HeadBreakError::BareCr:
+        return "a bare CR";
+    }
+    return {};
+}
+
 } // namespace arizuko::httpfield

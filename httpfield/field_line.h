@@ -39,4 +39,20 @@ struct FieldLine
 // Reads one header line, without its CRLF. The views point into `line`.
 FieldLine parseFieldLine(std::string_view line);
 
+enum class HeadBreakError
+{
+    None,
+    Nul,    // a NUL anywhere in the head
+    BareLf, // an LF without the CR before it
+    BareCr, // a CR followed by anything but LF
+};
+
+// Where a request head (what has arrived of it, CRLFs included) stops
+// ending its lines in CRLF, each refused rather than guessed at: RFC 9112
+// 2.2 lets a server accept a bare LF, and one behind us might read it
+// differently. A CR as the last byte is not yet bare: its LF may follow.
+HeadBreakError checkHeadBreaks(std::string_view head);
+// "a NUL", "a bare LF", "a bare CR" for a message; empty for None.
+std::string_view describe(HeadBreakError error);
+
 } // namespace arizuko::httpfield

@@ -344,10 +344,6 @@
         <translation>Prompt eingeben; Strg+Eingabe sendet, Esc bricht den laufenden Durchlauf ab</translation>
     </message>
     <message>
-        <source>Claude Code</source>
-        <translation>Claude Code</translation>
-    </message>
-    <message>
         <source>Command</source>
         <translation>Befehl</translation>
     </message>
@@ -415,16 +411,8 @@
         <translation>Einen API-Schlüssel im Geheimnis-Editor setzen</translation>
     </message>
     <message>
-        <source>Codex</source>
-        <translation>Codex</translation>
-    </message>
-    <message>
-        <source>pi</source>
-        <translation>pi</translation>
-    </message>
-    <message>
-        <source>pi has no MCP: the folder&apos;s host tools (grants) do not reach it.</source>
-        <translation>pi kennt kein MCP: Die Host-Werkzeuge des Ordners (Freigaben) erreichen es nicht.</translation>
+        <source>%1 has no MCP: the folder&apos;s host tools (grants) do not reach it.</source>
+        <translation>%1 kennt kein MCP: Die Host-Werkzeuge des Ordners (Freigaben) erreichen es nicht.</translation>
     </message>
 </context>
 <context>

@@ -1,6 +1,7 @@
 // arizukoctl run: one agent turn, its events streamed to the terminal as
 // they arrive; exits 0 when the turn is done, 1 otherwise.
 
+#include "agent/agent_profile.h"
 #include "commands.h"
 #include "engine/engine_impl.h"
 #include "interrupt_notifier.h"
@@ -20,6 +21,27 @@ namespace {
 QString text(const QJsonObject &object, const char *key)
 {
     return inertForTerminal(object.value(QLatin1String(key)).toString());
+}
+
+// The kinds --agent takes: the command agent and those of the profiles.
+QStringList agentNames()
+{
+    return QStringList{turns::agentKindName(turns::AgentKind::Command)} +
+           agent::conversationAgentNames();
+}
+
+// "claude, codex, pi or command (default claude; pi has no MCP, so no host
+// tools)."
+QString agentHelp()
+{
+    QStringList notes{QStringLiteral("default ") + QString(agent::defaultAgentProfile().name)};
+    for (const agent::AgentProfile *profile : agent::agentProfiles()) {
+        if (!profile->hostTools)
+            notes << QString(profile->name) + QStringLiteral(" has no MCP, so no host tools");
+    }
+    return QStringLiteral("%1 or %2 (%3).")
+        .arg(agent::conversationAgentNames().join(QStringLiteral(", ")),
+             turns::agentKindName(turns::AgentKind::Command), notes.join(QStringLiteral("; ")));
 }
 
 // How many lines of a tool's output the terminal shows.
@@ -199,11 +221,9 @@ Exit runRun(Context &context, const QStringList &arguments)
     const QCommandLineOption topicOption(QStringLiteral("topic"),
                                          QStringLiteral("The topic (default main)."),
                                          QStringLiteral("T"), QStringLiteral("main"));
-    const QCommandLineOption agentOption(
-        QStringLiteral("agent"),
-        QStringLiteral("claude, codex, pi or command (default claude; pi has no MCP, "
-                       "so no host tools)."),
-        QStringLiteral("KIND"), QStringLiteral("claude"));
+    const QCommandLineOption agentOption(QStringLiteral("agent"), agentHelp(),
+                                         QStringLiteral("KIND"),
+                                         QString(agent::defaultAgentProfile().name));
     const QCommandLineOption deadlineOption(
         QStringLiteral("deadline"), QStringLiteral("Seconds the turn may take (default 1800)."),
         QStringLiteral("SECONDS"));
@@ -237,8 +257,8 @@ Exit runRun(Context &context, const QStringList &arguments)
         turns::agentKindFromName(parser.value(agentOption));
     if (!agent)
         return context.usageError(
-            QStringLiteral("run: --agent '%1' is not one of command, claude, codex, pi")
-                .arg(parser.value(agentOption)));
+            QStringLiteral("run: --agent '%1' is not one of %2")
+                .arg(parser.value(agentOption), agentNames().join(QStringLiteral(", "))));
 
     turns::TurnRequest request;
     request.folder = positional[0];

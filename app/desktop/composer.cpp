@@ -1,5 +1,8 @@
 #include "composer.h"
 
+#include "agent/agent_profile.h"
+#include "turns/agent_kinds.h"
+
 #include <QComboBox>
 #include <QFrame>
 #include <QHBoxLayout>
@@ -23,28 +26,13 @@ QString settingsKey(const QString &folder, const QString &topic, const QString &
 }
 
 // Each agent has its own model names, so the topic keeps one per agent
-// (Claude Code's under the name it had before there were others).
+// (Claude Code's under the name it had before there were others: settings
+// saved then still read).
 QString modelSetting(const QString &agent)
 {
-    return agent == QLatin1String("claude") ? QStringLiteral("model")
-                                            : QStringLiteral("model-") + agent;
+    return agent == agent::claudeProfile.name ? QStringLiteral("model")
+                                              : QStringLiteral("model-") + agent;
 }
-
-struct AgentChoice
-{
-    const char *name; // as in the image's manifest and the topic's settings
-    const char *label;
-    const char *note; // what the user must know before choosing it
-};
-
-// The agents a turn can run, each offered when the image carries it.
-constexpr AgentChoice agentChoices[] = {
-    {"claude", QT_TRANSLATE_NOOP("arizuko::desktop::Composer", "Claude Code"), nullptr},
-    {"codex", QT_TRANSLATE_NOOP("arizuko::desktop::Composer", "Codex"), nullptr},
-    {"pi", QT_TRANSLATE_NOOP("arizuko::desktop::Composer", "pi"),
-     QT_TRANSLATE_NOOP("arizuko::desktop::Composer",
-                       "pi has no MCP: the folder's host tools (grants) do not reach it.")},
-};
 
 } // namespace
 
@@ -66,7 +54,7 @@ Composer::Composer(QWidget *parent)
     m_editor->setTabChangesFocus(true);
     m_editor->installEventFilter(this);
     m_editor->setMaximumHeight(120);
-    offerAgents({QStringLiteral("claude")});
+    offerAgents({QString(agent::defaultAgentProfile().name)});
     m_agent->setAccessibleName(tr("Agent"));
     m_agent->setObjectName(QStringLiteral("composerAgent"));
     m_model->setPlaceholderText(tr("default model"));
@@ -155,7 +143,7 @@ void Composer::selectTopicsAgent()
         m_agent->setCurrentIndex(
             std::max(0, m_agent->findData(QSettings().value(
                             settingsKey(m_folder, m_topic, QStringLiteral("agent")),
-                            QStringLiteral("claude")))));
+                            QString(agent::defaultAgentProfile().name)))));
     }
     showAgentsModel();
 }
@@ -165,11 +153,12 @@ void Composer::showAgentsModel()
     m_modelAgent = agent();
     m_model->setText(
         QSettings().value(settingsKey(m_folder, m_topic, modelSetting(m_modelAgent))).toString());
+    // What the user must know before choosing it.
     QString note;
-    for (const AgentChoice &choice : agentChoices) {
-        if (m_modelAgent == QLatin1String(choice.name) && choice.note)
-            note = tr(choice.note);
-    }
+    if (const agent::AgentProfile *profile = agent::agentProfile(m_modelAgent);
+        profile && !profile->hostTools)
+        note = tr("%1 has no MCP: the folder's host tools (grants) do not reach it.")
+                   .arg(QString(profile->title));
     m_agentNote->setText(note);
     m_agentNote->setVisible(!note.isEmpty());
 }
@@ -188,11 +177,13 @@ void Composer::offerAgents(const QStringList &imageAgents)
     {
         const QSignalBlocker blockAgent(m_agent);
         m_agent->clear();
-        for (const AgentChoice &choice : agentChoices) {
-            if (imageAgents.contains(QLatin1String(choice.name)))
-                m_agent->addItem(tr(choice.label), QLatin1String(choice.name));
+        // Each kind in the profiles' order, when the image carries it; the
+        // names are the manifest's and the topic's settings'.
+        for (const agent::AgentProfile *profile : agent::agentProfiles()) {
+            if (imageAgents.contains(QString(profile->name)))
+                m_agent->addItem(QString(profile->title), QString(profile->name));
         }
-        m_agent->addItem(tr("Command"), QStringLiteral("command"));
+        m_agent->addItem(tr("Command"), turns::agentKindName(turns::AgentKind::Command));
     }
     selectTopicsAgent();
 }

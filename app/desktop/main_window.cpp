@@ -186,7 +186,7 @@ void MainWindow::submitOnDemoModel(const QString &folder, const QString &topic,
     turns::TurnRequest request;
     request.folder = folder;
     request.topic = topic;
-    request.agent = turns::AgentKind::Claude;
+    request.agent = turns::defaultAgentKind();
     request.prompt = prompt;
     request.demoModel = true;
     m_engine->submit(request);
@@ -431,7 +431,7 @@ void MainWindow::send(const QString &prompt)
     request.folder = m_transcript->folder();
     request.topic = m_transcript->topic();
     request.agent =
-        turns::agentKindFromName(m_composer->agent()).value_or(turns::AgentKind::Claude);
+        turns::agentKindFromName(m_composer->agent()).value_or(turns::defaultAgentKind());
     request.prompt = prompt;
     request.model = m_composer->model();
     m_engine->submit(request);

@@ -5,6 +5,7 @@
 #include "models/turn_list_model.h"
 #include "turn_changes_reader.h"
 #include "turn_error_text.h"
+#include "turns/agent_kinds.h"
 
 #include <QCoreApplication>
 #include <QJsonDocument>
@@ -135,7 +136,7 @@ QJsonObject promptItem(const turns::TurnRecord &turn)
     return {{QStringLiteral("turn"), turn.id},
             {QStringLiteral("seq"), 0},
             {QStringLiteral("type"), QStringLiteral("prompt")},
-            {QStringLiteral("text"), turn.agent == QLatin1String("command")
+            {QStringLiteral("text"), turn.agent == turns::agentKindName(turns::AgentKind::Command)
                                          ? QStringLiteral("$ ") + turn.prompt
                                          : turn.prompt}};
 }

@@ -27,6 +27,9 @@ Expected<SplitHead> splitHead(std::string_view head)
 {
     if (!head.ends_with("\r\n\r\n"))
         return Failure{"head does not end in an empty line"};
+    if (const auto fault = httpfield::checkHeadBreaks(head);
+        fault != httpfield::HeadBreakError::None)
+        return Failure{std::string(httpfield::describe(fault)) + " in head"};
     head.remove_suffix(2);
     SplitHead split;
     size_t lineStart = 0;
@@ -35,8 +38,6 @@ Expected<SplitHead> splitHead(std::string_view head)
         const size_t lineEnd = head.find("\r\n", lineStart); // found: head ends in CRLF
         const std::string_view line = head.substr(lineStart, lineEnd - lineStart);
         lineStart = lineEnd + 2;
-        if (line.find_first_of("\r\n") != std::string_view::npos)
-            return Failure{"bare CR or LF in head"};
         if (first) {
             split.startLine = line;
             first = false;

@@ -12,6 +12,16 @@ const AgentProfile *const profiles[] = {
 
 } // namespace
 
+std::span<const AgentProfile *const> agentProfiles()
+{
+    return profiles;
+}
+
+const AgentProfile &defaultAgentProfile()
+{
+    return claudeProfile;
+}
+
 const AgentProfile *agentProfile(const QString &name)
 {
     for (const AgentProfile *profile : profiles) {

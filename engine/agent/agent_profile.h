@@ -7,8 +7,9 @@
 // only at its start (so an agent started ahead cannot serve a home that
 // holds it), and how it reaches the model. A new kind is a new file here
 // and a line in agent_profile.cpp; the guest's side is
-// engine/guest/agent_profile.h. The command agent keeps no conversation
-// and has no profile.
+// engine/guest/agent_profile.h, and a turn's (its session's reading of the
+// agent's output) a line in engine/turns/agent_kinds.cpp. The command agent
+// keeps no conversation, talks to no model and has no profile.
 
 #include "agent/home_directory.h"
 #include "core/result.h"
@@ -17,6 +18,7 @@
 #include <QString>
 #include <QStringList>
 #include <optional>
+#include <span>
 
 namespace arizuko::agent {
 
@@ -38,6 +40,8 @@ struct AgentProfile
     bool openAiResponses;
     // Loads no skills itself: the folder's go into its prompt as an index.
     bool skillsIndexInPrompt;
+    // Reaches the folder's host tools (its grants) over MCP.
+    bool hostTools;
 };
 
 extern const AgentProfile claudeProfile;
@@ -48,7 +52,15 @@ extern const AgentProfile piProfile;
 // conversation ("command") or is unknown.
 const AgentProfile *agentProfile(const QString &name);
 
+// Every kind that keeps a conversation, in the order a choice offers them.
+std::span<const AgentProfile *const> agentProfiles();
 // "claude", "codex", "pi".
 QStringList conversationAgentNames();
+
+// The kind a turn runs when none is named: the composer's and arizukoctl
+// run's default, what a spare starts ahead for a folder without turns, and
+// a new topic's before its first turn (the store's default, migration
+// 0007).
+const AgentProfile &defaultAgentProfile();
 
 } // namespace arizuko::agent

@@ -24,6 +24,7 @@ const AgentProfile claudeProfile{
     .startConfiguration = claudeStartConfiguration,
     .openAiResponses = false,
     .skillsIndexInPrompt = false,
+    .hostTools = true,
 };
 
 } // namespace arizuko::agent

@@ -1,5 +1,7 @@
 #include "agent/codex_events.h"
 
+#include "agent/agent_profile.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 
@@ -105,7 +107,7 @@ QList<AgentEvent> CodexEventReader::read(const QString &line)
         m_threadId = stringMember(object, "thread_id");
         return {{QStringLiteral("init"),
                  {{QStringLiteral("session_id"), m_threadId},
-                  {QStringLiteral("agent"), QStringLiteral("codex")}}}};
+                  {QStringLiteral("agent"), QString(codexProfile.name)}}}};
     }
     if (type == QLatin1String("turn.started"))
         return {};

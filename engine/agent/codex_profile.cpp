@@ -66,6 +66,7 @@ const AgentProfile codexProfile{
     .startConfiguration = codexStartConfiguration,
     .openAiResponses = true,
     .skillsIndexInPrompt = true,
+    .hostTools = true,
 };
 
 } // namespace arizuko::agent

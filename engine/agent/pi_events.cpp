@@ -1,5 +1,7 @@
 #include "agent/pi_events.h"
 
+#include "agent/agent_profile.h"
+
 #include <QJsonArray>
 
 namespace arizuko::agent {
@@ -77,7 +79,7 @@ AgentEvent PiEventReader::init(const QString &sessionId, const QString &cwd)
     return {QStringLiteral("init"),
             {{QStringLiteral("session_id"), m_sessionId},
              {QStringLiteral("cwd"), cwd},
-             {QStringLiteral("agent"), QStringLiteral("pi")}}};
+             {QStringLiteral("agent"), QString(piProfile.name)}}};
 }
 
 // A started pi (`--mode rpc`) answers the commands PID 1 writes: get_state

@@ -1,6 +1,7 @@
 // pi: its sessions under ~/.pi/agent/sessions (--session-dir), its project
 // configuration in .pi, .agents and its context file, the Anthropic
-// Messages API, skills it loads itself.
+// Messages API, skills it loads itself, and no MCP: the folder's host
+// tools do not reach it.
 
 #include "agent/agent_profile.h"
 #include "agent/session_files.h"
@@ -46,6 +47,7 @@ const AgentProfile piProfile{
     .startConfiguration = piStartConfiguration,
     .openAiResponses = false,
     .skillsIndexInPrompt = false,
+    .hostTools = false,
 };
 
 } // namespace arizuko::agent

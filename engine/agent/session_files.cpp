@@ -104,7 +104,9 @@ SessionFileCheck inspectAgentSession(const QString &kind, const HomeDirectory &h
         return {SessionFileState::Unusable, file.error().message};
     if (!*file)
         return {SessionFileState::Absent, {}};
-    return inspectSessionFile(home, **file);
+    SessionFileCheck check = inspectSessionFile(home, **file);
+    check.file = **file;
+    return check;
 }
 
 Result<bool> forkAgentSession(const QString &kind, const HomeDirectory &home, const QString &fromId,

@@ -27,6 +27,10 @@ struct SessionFileCheck
 {
     SessionFileState state = SessionFileState::Absent;
     QString problem; // why it is unusable, for the transcript
+    // Where it is, or will be, relative to the home; empty while the kind
+    // cannot say (Claude Code names its file by the id before writing it;
+    // Codex and pi do not).
+    QString file = {};
 };
 
 // Larger than any conversation an agent compacts down to; a bigger file
@@ -45,7 +49,7 @@ SessionFileCheck inspectSessionFile(const HomeDirectory &home, const QString &re
 Result<bool> copySessionFile(const HomeDirectory &home, const QString &from, const QString &to,
                              qint64 maxBytes, const std::function<void(QJsonObject &)> &rewrite);
 
-// The file of `sessionId` for the agent `kind` ("claude", "codex", "pi";
+// The file of `sessionId` for the agent `kind` (its profile's name;
 // folders::Topic::agentKind), relative to the home, or nullopt while the
 // agent has written none.
 Result<std::optional<QString>> findSessionFile(const QString &kind, const HomeDirectory &home,

@@ -28,8 +28,8 @@ QStringList piStartConfiguration(const HomeDirectory &home);
 // reads only once it has its prompt (strace of 0.171.0's `exec -`).
 QStringList codexStartConfiguration(const HomeDirectory &home);
 
-// The above for the agent named `kind` ("claude", "codex", "pi"); nothing
-// for any other.
+// The above for the agent named `kind` (by its profile, agent_profile.h);
+// nothing for any other.
 QStringList startConfiguration(const QString &kind, const HomeDirectory &home);
 
 } // namespace arizuko::agent

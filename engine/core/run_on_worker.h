@@ -13,6 +13,8 @@
 #include <QObject>
 #include <QThreadPool>
 #include <QtConcurrent>
+#include <memory>
+#include <optional>
 #include <type_traits>
 #include <utility>
 
@@ -42,6 +44,19 @@ template<typename Work, typename Done>
 QFuture<std::invoke_result_t<Work>> runOnWorker(QObject *context, Work work, Done done)
 {
     return runOnWorker(QThreadPool::globalInstance(), context, std::move(work), std::move(done));
+}
+
+// The same for a value QFuture cannot carry, as it copies its result (a
+// Result holding a unique_ptr), or one too large to copy: `work` leaves it
+// in a slot and `done` takes it from there.
+template<typename Work, typename Done>
+QFuture<void> runOnWorkerMoving(QThreadPool *pool, QObject *context, Work work, Done done)
+{
+    using Value = std::invoke_result_t<Work>;
+    auto slot = std::make_shared<std::optional<Value>>();
+    return runOnWorker(
+        pool, context, [slot, work = std::move(work)]() mutable { slot->emplace(work()); },
+        [slot, done = std::move(done)]() mutable { done(std::move(**slot)); });
 }
 
 } // namespace arizuko

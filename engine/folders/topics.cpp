@@ -8,6 +8,7 @@
 #include "turn_records/turn_state.h"
 
 #include <QUuid>
+#include <algorithm>
 
 namespace arizuko::folders {
 
@@ -32,6 +33,14 @@ Result<void> validate(const QString &folder, const QString &topic)
     if (const Result<void> valid = validateFolderPath(folder); !valid)
         return valid;
     return validateTopicName(topic);
+}
+
+// A kind of agent's name as its profile spells it: which kinds exist is
+// the agent profiles' to say, above this layer.
+bool isKindName(const QString &kind)
+{
+    return !kind.isEmpty() &&
+           std::all_of(kind.begin(), kind.end(), [](QChar c) { return c >= u'a' && c <= u'z'; });
 }
 
 Result<void> refuseWhileATurnIsLive(const QSqlDatabase &db, const QString &folder,
@@ -106,16 +115,28 @@ Result<Topic> Topics::insert(Topic topic, const QString &auditKind)
     topic.createdAt = nowTimestamp();
     if (!topic.parentTopic.isEmpty())
         topic.forkedAt = topic.createdAt;
-    if (const Result<QSqlQuery> inserted = execute(
-            db,
-            QStringLiteral("INSERT INTO sessions (group_folder, topic, session_id, parent_topic, "
-                           "forked_at, created_at, agent_kind) VALUES (?, ?, ?, ?, ?, ?, ?)"),
-            {topic.folder, topic.name, topic.sessionId,
-             topic.parentTopic.isEmpty() ? QVariant() : QVariant(topic.parentTopic),
-             topic.forkedAt.isEmpty() ? QVariant() : QVariant(topic.forkedAt), topic.createdAt,
-             topic.agentKind});
-        !inserted)
+    QVariantList values{topic.folder,
+                        topic.name,
+                        topic.sessionId,
+                        topic.parentTopic.isEmpty() ? QVariant() : QVariant(topic.parentTopic),
+                        topic.forkedAt.isEmpty() ? QVariant() : QVariant(topic.forkedAt),
+                        topic.createdAt};
+    // A fork keeps its source's kind; a new topic takes the store's default.
+    const bool kindGiven = !topic.agentKind.isEmpty();
+    if (kindGiven)
+        values << topic.agentKind;
+    Result<QSqlQuery> inserted =
+        execute(db,
+                QStringLiteral("INSERT INTO sessions (group_folder, topic, session_id, "
+                               "parent_topic, forked_at, created_at%1) VALUES (?, ?, ?, ?, ?, ?%2) "
+                               "RETURNING agent_kind")
+                    .arg(kindGiven ? QStringLiteral(", agent_kind") : QString(),
+                         kindGiven ? QStringLiteral(", ?") : QString()),
+                values);
+    if (!inserted)
         return inserted.error();
+    if (inserted->next())
+        topic.agentKind = inserted->value(0).toString();
     QJsonObject detail{{QStringLiteral("topic"), topic.name},
                        {QStringLiteral("session_id"), topic.sessionId}};
     if (!topic.parentTopic.isEmpty())
@@ -144,7 +165,7 @@ Result<Topic> Topics::add(const QString &folder, const QString &name)
             return taken.error();
         if (*taken)
             return topicExists(folder, name);
-        return insert(Topic{folder, name, {}, {}, {}, {}}, QStringLiteral("topic.add"));
+        return insert(Topic{folder, name, {}, {}, {}, {}, {}}, QStringLiteral("topic.add"));
     });
 }
 
@@ -311,19 +332,13 @@ Result<void> Topics::setSessionId(const QString &folder, const QString &name,
     });
 }
 
-bool isSessionAgentKind(const QString &kind)
-{
-    return kind == QLatin1String("claude") || kind == QLatin1String("codex") ||
-           kind == QLatin1String("pi");
-}
-
 Result<bool> Topics::useAgent(const QString &folder, const QString &name, const QString &kind)
 {
     if (const Result<void> valid = validate(folder, name); !valid)
         return valid.error();
-    if (!isSessionAgentKind(kind))
+    if (!isKindName(kind))
         return makeError(QStringLiteral("topic.bad-agent"),
-                         QStringLiteral("agent '%1' is not one of claude, codex, pi").arg(kind));
+                         QStringLiteral("agent '%1' is not the name of a kind of agent").arg(kind));
     audit::AuditLog log(m_store);
     return log.writeAudited([&]() -> Result<bool> {
         const Result<QList<Topic>> found =

@@ -22,12 +22,11 @@ struct Topic
     QString parentTopic; // empty unless forked
     QString forkedAt;    // empty unless forked
     QString createdAt;
-    // The kind of agent whose session sessionId is: "claude", "codex", "pi".
-    QString agentKind = QStringLiteral("claude");
+    // The kind of agent whose session sessionId is, by its profile's name
+    // (agent/agent_profile.h). A topic added before its first turn holds
+    // the store's default (migration 0007: agent::defaultAgentProfile()).
+    QString agentKind;
 };
-
-// The agent kinds a topic's session can belong to.
-bool isSessionAgentKind(const QString &kind);
 
 class Topics
 {
@@ -54,6 +53,8 @@ public:
     // Makes `kind` the topic's agent. A session belongs to one kind, so a
     // different kind starts a new session (audited as topic.agent); true
     // when it did, for the caller to say so. The same kind changes nothing.
+    // Which kinds exist is the agent profiles' to say (the caller's to
+    // check); a name that is not a lowercase word is refused here.
     Result<bool> useAgent(const QString &folder, const QString &name, const QString &kind);
 
 private:

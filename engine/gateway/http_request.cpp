@@ -29,23 +29,6 @@ bool isOriginForm(QByteArrayView target)
     return true;
 }
 
-// Where the head's line endings stop being CRLF: a bare CR or LF, or a
-// NUL, each refused rather than guessed at (RFC 9112 2.2 lets a server
-// accept a bare LF; a proxy behind us might read it differently).
-const char *lineEndingFault(QByteArrayView bytes)
-{
-    for (qsizetype index = 0; index < bytes.size(); ++index) {
-        const char c = bytes[index];
-        if (c == '\0')
-            return "a NUL in the request head";
-        if (c == '\n' && (index == 0 || bytes[index - 1] != '\r'))
-            return "a bare LF in the request head";
-        if (c == '\r' && index + 1 < bytes.size() && bytes[index + 1] != '\n')
-            return "a bare CR in the request head";
-    }
-    return nullptr;
-}
-
 } // namespace
 
 std::optional<QByteArray> headerValue(const HttpHeaders &headers, QByteArrayView name)
@@ -83,8 +66,9 @@ HttpRequestParser::State HttpRequestParser::feed(QByteArray &buffer)
             std::min(end < 0 ? buffer.size() : end, m_limits.maxHeadBytes));
         // Refused as soon as seen, not after the head timeout a head
         // with bare LFs alone would otherwise run into.
-        if (const char *fault = lineEndingFault(head))
-            return fail(400, fault);
+        if (const auto fault = httpfield::checkHeadBreaks(view(head));
+            fault != httpfield::HeadBreakError::None)
+            return fail(400, bytes(httpfield::describe(fault)) + " in the request head");
         if (end < 0) {
             if (buffer.size() > m_limits.maxHeadBytes)
                 return fail(431, "request head too large");

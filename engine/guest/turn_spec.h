@@ -69,7 +69,7 @@ struct TurnSpec
     bool prestarted = false;
 };
 
-// The spec's name of the kind ("claude", "codex", …).
+// The spec's name of the kind (its profile's, agent_profile.h).
 std::string agentName(AgentKind kind);
 
 inline constexpr std::int64_t protocolVersion = 1;

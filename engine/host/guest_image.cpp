@@ -59,19 +59,12 @@ QString guestProgramSha256(const QString &path)
     return hash;
 }
 
-// The agents of a manifest: its "agents" list, or, in an image built
-// before that list, the Claude Code its "claude_code" names.
+// The agents of a manifest: its "agents" list. An image built before that
+// list carries an arizuko-guest older than any engine that reads it, so it
+// never fits (mismatch()) and lists none.
 QList<GuestAgent> agentsOf(const QJsonObject &manifest)
 {
     QList<GuestAgent> agents;
-    if (!manifest.contains(QStringLiteral("agents"))) {
-        const QJsonObject claude = manifest.value(QStringLiteral("claude_code")).toObject();
-        if (!claude.isEmpty())
-            agents.append({QStringLiteral("claude"),
-                           claude.value(QStringLiteral("version")).toString(),
-                           QStringLiteral("/usr/local/bin/claude")});
-        return agents;
-    }
     for (const QJsonValue &value : manifest.value(QStringLiteral("agents")).toArray()) {
         const QJsonObject agent = value.toObject();
         const GuestAgent listed{agent.value(QStringLiteral("name")).toString(),

@@ -14,7 +14,7 @@ namespace arizuko::host {
 // One agent the image carries, as its manifest lists it.
 struct GuestAgent
 {
-    QString name;    // "claude", "codex", "pi"
+    QString name;    // a kind of agent's name (agent/agent_profile.h)
     QString version; // "2.1.332"
     QString entry;   // the program a turn starts: "/usr/local/bin/claude"
 
@@ -27,8 +27,8 @@ struct GuestImageStatus
     bool present = false;  // complete and consistent: turns may boot it
     QStringList missing;   // file names absent from the directory
     QString problem;       // why a complete image does not fit this engine
-    // What its manifest lists, in the manifest's order; an image built
-    // before the list existed carries Claude Code alone.
+    // What its manifest lists, in the manifest's order; none for an image
+    // built before the list existed (a stale one).
     QList<GuestAgent> agents;
     qint64 bytes = 0;  // what its boot files take, those present
     QDateTime builtAt; // as its manifest says; invalid without one

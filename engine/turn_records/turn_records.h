@@ -57,7 +57,7 @@ public:
     Result<TurnRecord> findLive(const QString &reference);
     // The turns of one topic, oldest first.
     Result<QList<TurnRecord>> ofTopic(const QString &folder, const QString &topic);
-    // The agent ("claude", "pi", ...) of the folder's latest turn; empty
+    // The agent (its kind's name) of the folder's latest turn; empty
     // when the folder has had none.
     Result<QString> lastAgent(const QString &folder);
     // In one query, without loading the topic's turns.
@@ -72,7 +72,7 @@ public:
     // requested (arizukoctl cancel).
     Result<QStringList> cancelRequested(qint64 enginePid);
     Result<QList<TurnEventRecord>> events(const QString &id);
-    // Whether a turn of the agent `agent` ("claude", "codex", "pi") in the
+    // Whether a turn of the agent `agent` (its kind's name) in the
     // topic, other than `except`, ran its agent, so the topic should have
     // that agent's session by now.
     Result<bool> hasSessionTurns(const QString &folder, const QString &topic, const QString &except,

@@ -4,7 +4,7 @@
 // the turn spec tells the guest to run, what the agent's output lines mean
 // as transcript events, the session it resumes or moves to, and its final
 // answer. A new kind of agent is a new implementation and a line in
-// makeAgentSession(), not new branches in the turn.
+// agent_kinds.cpp, not new branches in the turn.
 
 #include "turns/turn_request.h"
 
@@ -62,6 +62,7 @@ public:
     virtual QString finalAnswer() const = 0;
 };
 
+// The session of `kind` (its line in agent_kinds.cpp).
 std::unique_ptr<AgentSession> makeAgentSession(AgentKind kind, AgentLaunch launch);
 
 } // namespace arizuko::turns

@@ -6,8 +6,6 @@
 #include "libvirt/turn_filter.h"
 #include "secrets/secret_store.h"
 
-#include <optional>
-
 namespace arizuko::turns {
 
 Result<HostStartup> prepareHost(store::Store &store, const RunnerSettings &settings)
@@ -46,10 +44,9 @@ QFuture<void> prepareHostInBackground(QThreadPool *pool, QObject *context, store
                                       const RunnerSettings &settings,
                                       std::function<void(Result<HostStartup>)> done)
 {
-    auto slot = std::make_shared<std::optional<Result<HostStartup>>>();
-    return runOnWorker(
-        pool, context, [slot, &store, settings] { slot->emplace(prepareHost(store, settings)); },
-        [slot, done = std::move(done)] { done(std::move(**slot)); });
+    return runOnWorkerMoving(
+        pool, context, [&store, settings] { return prepareHost(store, settings); },
+        std::move(done));
 }
 
 } // namespace arizuko::turns

@@ -13,7 +13,7 @@ namespace {
 // The agent as a sentence names it.
 QString agentTitle(AgentKind kind)
 {
-    const agent::AgentProfile *profile = agent::agentProfile(agentKindName(kind));
+    const agent::AgentProfile *profile = agentProfileOf(kind);
     return profile ? QString(profile->title) : QStringLiteral("a command");
 }
 
@@ -27,10 +27,10 @@ std::optional<PrestartedAgent> PrestartDecision::agentFor(const QString &folder)
     // new folder's, of the composer's first choice); a command is not
     // started ahead.
     const Result<QString> last = m_environment.records.lastAgent(folder);
-    std::optional<AgentKind> kind = AgentKind::Claude;
+    std::optional<AgentKind> kind = defaultAgentKind();
     if (last && !last->isEmpty())
         kind = agentKindFromName(*last);
-    if (!kind || kind == AgentKind::Command)
+    if (!kind || !agentProfileOf(*kind))
         return std::nullopt;
     return PrestartedAgent{*kind, m_environment.settings.model,
                            QUuid::createUuid().toString(QUuid::WithoutBraces)};

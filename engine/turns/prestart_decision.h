@@ -20,7 +20,7 @@ struct PrestartTurn
 {
     QString folder;
     QString topic;
-    AgentKind agent = AgentKind::Claude;
+    AgentKind agent = defaultAgentKind();
     QString model; // the turn's --model: its request's, else the setting's
 };
 

@@ -1,7 +1,6 @@
 #include "turns/turn_planner.h"
 
 #include "agent/agent_profile.h"
-#include "agent/claude_session.h"
 #include "agent/session_files.h"
 #include "agent/skills.h"
 #include "core/run_on_worker.h"
@@ -30,6 +29,7 @@ public:
         , m_turn(request)
         , m_dropped(dropped)
         , m_kind(agentKindName(request.agent))
+        , m_profile(agentProfileOf(request.agent))
     {}
 
     // `model` is completed here from the store and the secrets, which are
@@ -50,6 +50,8 @@ private:
     const PlanRequest &m_turn;
     const std::atomic<bool> &m_dropped;
     const QString m_kind;
+    // Null for the command agent: no conversation, no model.
+    const agent::AgentProfile *const m_profile;
     TurnPlan m_plan;
     // The topic changed agent with this turn (Topics::useAgent).
     bool m_switchedAgent = false;
@@ -110,7 +112,7 @@ Result<void> PlanWork::fromStore()
 // it lost it.
 Result<void> PlanWork::planSession(const QString &earlierAgent)
 {
-    if (m_turn.agent == AgentKind::Command)
+    if (!m_profile)
         return {};
     folders::Topics topics(m_store, engineActor);
     const auto switched = topics.useAgent(m_turn.folder, m_turn.topic, m_kind);
@@ -139,7 +141,7 @@ Result<void> PlanWork::planSession(const QString &earlierAgent)
 
 Result<void> PlanWork::fromHome()
 {
-    if (m_turn.agent == AgentKind::Command)
+    if (!m_profile)
         return {};
     const auto home =
         agent::HomeDirectory::open(m_store.dataDir(), {m_plan.home.id, m_plan.home.path});
@@ -151,8 +153,7 @@ Result<void> PlanWork::fromHome()
         return skills.error();
     for (const agent::Skill &skill : *skills)
         m_plan.skills << skill.name;
-    if (const agent::AgentProfile *profile = agent::agentProfile(m_kind);
-        profile && profile->skillsIndexInPrompt)
+    if (m_profile->skillsIndexInPrompt)
         m_plan.skillsIndex = agent::skillsIndex(*skills, QStringLiteral("/home/agent"));
     const agent::SessionFileCheck session =
         agent::inspectAgentSession(m_kind, *home, m_plan.sessionId);
@@ -184,9 +185,7 @@ Result<void> PlanWork::planSessionFile(const agent::SessionFileCheck &check)
         if (*earlier)
             m_plan.sessionNote = QStringLiteral("the topic's session file %1 is missing; this "
                                                 "turn starts a fresh conversation")
-                                     .arg(m_turn.agent == AgentKind::Claude
-                                              ? agent::claudeSessionFile(m_plan.sessionId)
-                                              : m_plan.sessionId);
+                                     .arg(check.file.isEmpty() ? m_plan.sessionId : check.file);
         return {};
     }
     // The damaged file stays as the agent left it; the topic moves on to a
@@ -224,7 +223,7 @@ Result<void> PlanWork::planModel(ModelProviderRequest model, bool demoPage, QMut
     // A command turn talks to no model; without a credential its gateway
     // serves the demo script rather than failing the turn.
     auto provider = resolveModelProvider(m_store, model);
-    if (!provider && m_turn.agent == AgentKind::Command) {
+    if (!provider && !m_profile) {
         model.choice = ModelProviderChoice::Demo;
         provider = resolveModelProvider(m_store, model);
     }
@@ -262,7 +261,7 @@ void TurnPlanner::plan(const PlanRequest &request)
     model.choice = request.demoModel ? ModelProviderChoice::Demo : settings.modelProvider;
     // The kind's profile says which API it speaks (Codex: OpenAI Responses;
     // Claude Code and pi: Anthropic Messages, as does a command's demo).
-    const agent::AgentProfile *profile = agent::agentProfile(agentKindName(request.agent));
+    const agent::AgentProfile *profile = agentProfileOf(request.agent);
     model.api = profile && profile->openAiResponses ? gateway::ModelApi::OpenAIResponses
                                                     : gateway::ModelApi::AnthropicMessages;
     model.upstreamUrl = settings.modelUrl;
@@ -273,8 +272,8 @@ void TurnPlanner::plan(const PlanRequest &request)
     // The built-in demo fetches the engine's demo page, which only its
     // proxy may reach, and a host nobody allows. The page listens on this
     // thread, so it is started here.
-    const bool demoPage = model.choice == ModelProviderChoice::Demo && model.scriptPath.isEmpty() &&
-                          request.agent != AgentKind::Command;
+    const bool demoPage =
+        model.choice == ModelProviderChoice::Demo && model.scriptPath.isEmpty() && profile;
     if (demoPage) {
         if (!m_environment.demoSite)
             m_environment.demoSite = std::make_unique<DemoSite>();
@@ -290,21 +289,20 @@ void TurnPlanner::plan(const PlanRequest &request)
     }
     auto dropped = std::make_shared<std::atomic<bool>>(false);
     m_plans.insert(request.turnId, dropped);
-    auto result = std::make_shared<std::optional<Result<TurnPlan>>>();
-    runOnWorker(
+    runOnWorkerMoving(
         m_environment.workers, this,
-        [&store = m_environment.store, secrets = m_secrets, request, dropped, result, demoPage,
+        [&store = m_environment.store, secrets = m_secrets, request, dropped, demoPage,
          model = std::move(model)]() mutable {
             PlanWork work(store, request, *dropped);
-            result->emplace(work.run(std::move(model), demoPage, secrets->mutex, secrets->store));
+            return work.run(std::move(model), demoPage, secrets->mutex, secrets->store);
         },
-        [this, id = request.turnId, dropped, result] {
+        [this, id = request.turnId, dropped](const Result<TurnPlan> &plan) {
             const auto planning = m_plans.constFind(id);
             // Dropped: the turn was cancelled or released meanwhile.
             if (planning == m_plans.cend() || *planning != dropped)
                 return;
             m_plans.erase(planning);
-            emit planned(id, **result);
+            emit planned(id, plan);
         });
 }
 

@@ -30,7 +30,7 @@ struct PlanRequest
     QString turnId;
     QString folder;
     QString topic;
-    AgentKind agent = AgentKind::Claude;
+    AgentKind agent = defaultAgentKind();
     bool demoModel = false;
 };
 

@@ -2,29 +2,18 @@
 
 // What a caller asks for when it starts a turn.
 
+#include "turns/agent_kinds.h"
+
 #include <QString>
 #include <chrono>
-#include <optional>
 
 namespace arizuko::turns {
-
-enum class AgentKind
-{
-    Command,
-    Claude,
-    Codex,
-    Pi,
-};
-
-// "command", "claude", "codex", "pi": the turn spec's and the store's names.
-QString agentKindName(AgentKind kind);
-std::optional<AgentKind> agentKindFromName(const QString &name);
 
 struct TurnRequest
 {
     QString folder;
     QString topic;
-    AgentKind agent = AgentKind::Claude;
+    AgentKind agent = defaultAgentKind();
     // The agent's prompt; the shell command line for the command agent.
     QString prompt;
     // The model the agent asks for; empty: the runner's setting.

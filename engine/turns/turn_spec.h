@@ -36,7 +36,7 @@ QByteArray turnSpecLine(QJsonObject agentMembers, const TurnSpecPlace &place);
 // (docs/turns.md, "A warm turn whose agent is already started").
 struct PrestartedAgent
 {
-    AgentKind agent = AgentKind::Claude; // Claude Code or pi
+    AgentKind agent = defaultAgentKind();
     QString model;                       // its --model; empty: its own default
     QString sessionId;                   // the new session it starts
 };

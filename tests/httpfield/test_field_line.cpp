@@ -55,5 +55,21 @@ TEST(FieldLine, TokensAreRfc9110Tchar)
     EXPECT_FALSE(isFieldValue("a\x0B"));
 }
 
+TEST(HeadBreaks, OnlyCrlfEndsALine)
+{
+    EXPECT_EQ(checkHeadBreaks("GET / HTTP/1.1\r\nHost: a\r\n\r\n"), HeadBreakError::None);
+    // A head still arriving may stop between its CR and LF.
+    EXPECT_EQ(checkHeadBreaks("GET / HTTP/1.1\r"), HeadBreakError::None);
+    EXPECT_EQ(checkHeadBreaks("GET / HTTP/1.1\nHost: a"), HeadBreakError::BareLf);
+    EXPECT_EQ(checkHeadBreaks("\n"), HeadBreakError::BareLf);
+    EXPECT_EQ(checkHeadBreaks("A: b\rHost: evil\r\n"), HeadBreakError::BareCr);
+    EXPECT_EQ(checkHeadBreaks("A: b\r\r\n"), HeadBreakError::BareCr);
+    EXPECT_EQ(checkHeadBreaks(std::string("A: b\0c\r\n", 8)), HeadBreakError::Nul);
+    // The first fault is the one named.
+    EXPECT_EQ(checkHeadBreaks(std::string("A\nb\0", 4)), HeadBreakError::BareLf);
+    EXPECT_EQ(describe(HeadBreakError::BareCr), "a bare CR");
+    EXPECT_EQ(describe(HeadBreakError::None), "");
+}
+
 } // namespace
 } // namespace arizuko::httpfield

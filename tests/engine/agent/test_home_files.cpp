@@ -7,6 +7,9 @@
 #include "agent/home_directory.h"
 #include "agent/session_files.h"
 #include "agent/start_configuration.h"
+#include "folders/folders.h"
+#include "folders/topics.h"
+#include "store/store.h"
 
 #include <QDir>
 #include <QFile>
@@ -124,6 +127,27 @@ private slots:
                  QStringLiteral("Claude Code"));
         QVERIFY(agentProfile(QStringLiteral("codex"))->openAiResponses);
         QVERIFY(!agentProfile(QStringLiteral("pi"))->openAiResponses);
+        QVERIFY(!agentProfile(QStringLiteral("pi"))->hostTools);
+        QVERIFY(agentProfile(QStringLiteral("claude"))->hostTools);
+        QCOMPARE(agentProfiles().size(), conversationAgentNames().size());
+    }
+
+    // The default kind is named once: a topic the user adds before any turn
+    // holds the store's default (migration 0007), which must be its name.
+    void aNewTopicHoldsTheDefaultKind()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        auto store = arizuko::store::Store::open(dir.filePath(QStringLiteral("data")));
+        QVERIFY(store);
+        QVERIFY(arizuko::folders::Folders(**store, QStringLiteral("user:test"))
+                    .add(QStringLiteral("corp")));
+        arizuko::folders::Topics topics(**store, QStringLiteral("user:test"));
+        const auto added = topics.add(QStringLiteral("corp"), QStringLiteral("main"));
+        QVERIFY(added);
+        QCOMPARE(added->agentKind, QString(defaultAgentProfile().name));
+        QCOMPARE(topics.list(QStringLiteral("corp"))->first().agentKind,
+                 QString(defaultAgentProfile().name));
     }
 
     void codexAndPiSessionsAreFoundAndForkedById()

@@ -519,8 +519,10 @@ private slots:
         const Result<Topic> fork = m_topics->fork(QStringLiteral("corp"), QStringLiteral("main"));
         QVERIFY(fork);
         QCOMPARE(fork->agentKind, QStringLiteral("codex"));
+        // Which kinds exist is the agent profiles' to say; a name that is
+        // no kind's spelling is refused here.
         const Result<bool> unknown = m_topics->useAgent(
-            QStringLiteral("corp"), QStringLiteral("main"), QStringLiteral("gpt"));
+            QStringLiteral("corp"), QStringLiteral("main"), QStringLiteral("gpt 5"));
         QVERIFY(!unknown);
         QCOMPARE(unknown.error().code, QStringLiteral("topic.bad-agent"));
         const Result<bool> missing = m_topics->useAgent(

@@ -261,6 +261,16 @@ private slots:
         expectRefused(rawRequest(m_token, requestLine, extra), 400);
     }
 
+    // A head of bare LFs alone never reaches a blank CRLF line: it is
+    // refused as soon as it arrives (httpfield::checkHeadBreaks), not when
+    // the head times out, which would be after the client gave up.
+    void aHeadOfBareLineFeedsIsRefusedAtOnce()
+    {
+        expectRefused("POST /v1/messages HTTP/1.1\nHost: 127.0.0.2:3129\nx-api-key: " + m_token +
+                          "\nContent-Length: 0\n\n",
+                      400);
+    }
+
     void onlyTheHeadersTheUpstreamNeedsArePassed()
     {
         auto served = gateway();

@@ -1,8 +1,11 @@
-// Fuzzes the header field validator the proxy and the model gateway share
-// with arbitrary bytes. Traps unless every line it accepts has a token name
-// and a value free of CR, LF, NUL and other controls without blanks around
-// it, its verdict agrees with a plain reading of RFC 9110 written
-// separately here, and an accepted field written back reads the same.
+// Fuzzes the header field validator and the head's line-ending check the
+// proxy and the model gateway share with arbitrary bytes. Traps unless
+// every line it accepts has a token name and a value free of CR, LF, NUL
+// and other controls without blanks around it, its verdict agrees with a
+// plain reading of RFC 9110 written separately here, and an accepted field
+// written back reads the same; and unless the head check accepts exactly
+// the bytes whose CRs and LFs all pair up as CRLF (a last CR awaiting its
+// LF) with no NUL, and names a fault the bytes hold.
 
 #include "httpfield/field_line.h"
 
@@ -49,11 +52,52 @@ bool isBlank(char c)
     return c == ' ' || c == '\t';
 }
 
+// The head with its CRLF pairs (and a last CR, whose LF may follow) taken
+// out: no CR, LF or NUL may be left.
+bool referenceHeadBreaks(std::string_view head)
+{
+    std::string rest;
+    for (size_t i = 0; i < head.size(); ++i) {
+        if (head[i] == '\r' && (i + 1 == head.size() || head[i + 1] == '\n'))
+            ++i;
+        else
+            rest.push_back(head[i]);
+    }
+    return rest.find_first_of(std::string_view("\r\n\0", 3)) == std::string::npos;
+}
+
+void checkHeadBreaksOf(std::string_view head)
+{
+    const HeadBreakError error = checkHeadBreaks(head);
+    require((error == HeadBreakError::None) == referenceHeadBreaks(head));
+    require((error == HeadBreakError::None) == describe(error).empty());
+    const char named = error == HeadBreakError::Nul      ? '\0'
+                       : error == HeadBreakError::BareLf ? '\n'
+                                                         : '\r';
+    if (error != HeadBreakError::None) {
+        require(head.find(named) != std::string_view::npos);
+        return;
+    }
+    // Split at its CRLFs, an accepted head's lines hold no CR, LF or NUL
+    // (but a last CR awaiting its LF): nothing a server could end a line at.
+    for (size_t start = 0; start <= head.size();) {
+        size_t end = head.find("\r\n", start);
+        if (end == std::string_view::npos)
+            end = head.size();
+        std::string_view line = head.substr(start, end - start);
+        if (end == head.size() && line.ends_with('\r'))
+            line.remove_suffix(1);
+        require(line.find_first_of(std::string_view("\r\n\0", 3)) == std::string_view::npos);
+        start = end + 2;
+    }
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const std::string_view line(reinterpret_cast<const char *>(data), size);
+    checkHeadBreaksOf(line);
     const FieldLine field = parseFieldLine(line);
 
     const size_t colon = line.find(':');

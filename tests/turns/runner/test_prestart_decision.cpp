@@ -3,13 +3,11 @@
 // cannot hand its prompt to it. Only an accepted turn moves its topic to
 // the agent's session. A real store and home, no VM.
 
-#include "store/timestamp.h"
 #include "turn_bench.h"
 #include "turns/prestart_decision.h"
 
 #include <QDir>
 #include <QTest>
-#include <QUuid>
 
 using namespace arizuko;
 using namespace arizuko::turns;
@@ -43,21 +41,6 @@ struct Bench : TurnBench
         const auto topics =
             folders::Topics(*store, QStringLiteral("user:test")).list(QStringLiteral("corp"));
         return topics && !topics->isEmpty() ? topics->first().sessionId : QString();
-    }
-
-    void addTurn(AgentKind agent)
-    {
-        const QString id = QUuid::createUuid().toString(QUuid::WithoutBraces);
-        TurnRecord record;
-        record.id = id;
-        record.name = QStringLiteral("az-") + id.left(8);
-        record.folder = QStringLiteral("corp");
-        record.topic = QStringLiteral("main");
-        record.agent = agentKindName(agent);
-        record.prompt = QStringLiteral("hello");
-        record.queuedAt = store::nowTimestamp();
-        if (!records->insert(record))
-            qFatal("no turn record");
     }
 
     static PrestartTurn turn(AgentKind agent = AgentKind::Claude,

@@ -13,7 +13,6 @@
 #include "history/turn_history_recorder.h"
 #include "http_test_client.h"
 #include "store/store.h"
-#include "store/timestamp.h"
 #include "turn_bench.h"
 #include "turns/spare_pool.h"
 #include "turns/turn.h"
@@ -24,7 +23,6 @@
 #include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTest>
-#include <QUuid>
 #include <fcntl.h>
 #include <sys/file.h>
 #include <unistd.h>
@@ -55,17 +53,7 @@ struct Bench : TurnBench
     // A turn of `folder`'s topic main, not started.
     std::unique_ptr<Turn> makeTurn(const QString &folder, AgentKind agent = AgentKind::Command)
     {
-        const QString id = QUuid::createUuid().toString(QUuid::WithoutBraces);
-        TurnRecord record;
-        record.id = id;
-        record.name = QStringLiteral("az-") + id.left(8);
-        record.folder = folder;
-        record.topic = QStringLiteral("main");
-        record.agent = agentKindName(agent);
-        record.prompt = QStringLiteral("echo hello");
-        record.queuedAt = store::nowTimestamp();
-        if (!records->insert(record))
-            qFatal("no turn record");
+        const TurnRecord record = addTurn(agent, folder, QStringLiteral("echo hello"));
         TurnRequest request;
         request.folder = record.folder;
         request.topic = record.topic;

@@ -3,9 +3,11 @@
 // cancelled) is never reported and takes nothing the topic's next turn
 // needs (the observed folders' messages). A real store, no libvirt.
 
+#include "agent/claude_session.h"
 #include "agent/session_files.h"
 #include "policy/policy.h"
 #include "session_read_gate.h"
+#include "store/timestamp.h"
 #include "tools/observations.h"
 #include "tools/topic_messages.h"
 #include "turn_bench.h"
@@ -35,10 +37,17 @@ struct Bench : TurnBench
         return settings;
     }
 
-    static PlanRequest request()
+    static PlanRequest request(AgentKind agent = AgentKind::Claude)
     {
         return {QUuid::createUuid().toString(QUuid::WithoutBraces), QStringLiteral("corp"),
-                QStringLiteral("main"), AgentKind::Claude, false};
+                QStringLiteral("main"), agent, false};
+    }
+
+    // A turn of `agent` in corp/main that ran its agent.
+    void addRunTurn(AgentKind agent)
+    {
+        if (!records->setState(addTurn(agent).id, TurnState::Running, store::nowTimestamp()))
+            qFatal("no running turn");
     }
 };
 
@@ -132,6 +141,43 @@ private slots:
         QVERIFY2(plan.ok(), plan.ok() ? "" : qPrintable(plan.error().message));
         QVERIFY2(plan->observedContext.contains(QStringLiteral("the pager rang")),
                  qPrintable(plan->observedContext));
+    }
+
+    // A topic whose agent ran before but whose session file is gone starts
+    // afresh, and its transcript names the file where the kind's profile
+    // can say (Claude Code's, named by the id), else the session.
+    void aLostSessionFileIsNamedWhereTheProfileCan_data()
+    {
+        QTest::addColumn<AgentKind>("agent");
+        QTest::newRow("claude") << AgentKind::Claude;
+        QTest::newRow("codex") << AgentKind::Codex;
+    }
+
+    void aLostSessionFileIsNamedWhereTheProfileCan()
+    {
+        QFETCH(AgentKind, agent);
+        readMayGoOn.release(100);
+        Bench bench;
+        // The topic is the kind's already (its first turn switched it).
+        QVERIFY(
+            folders::Topics(*bench.store, QStringLiteral("user:test"))
+                .useAgent(QStringLiteral("corp"), QStringLiteral("main"), agentKindName(agent)));
+        bench.addRunTurn(agent);
+        TurnPlanner planner(*bench.environment);
+        QList<Result<TurnPlan>> plans;
+        connect(&planner, &TurnPlanner::planned, this,
+                [&](const QString &, const Result<TurnPlan> &plan) { plans << plan; });
+        planner.plan(Bench::request(agent));
+        QTRY_COMPARE(plans.size(), 1);
+        QVERIFY2(plans.first().ok(),
+                 plans.first().ok() ? "" : qPrintable(plans.first().error().message));
+        const TurnPlan &plan = *plans.first();
+        QVERIFY(plan.newSession);
+        const QString named =
+            agent == AgentKind::Claude ? agent::claudeSessionFile(plan.sessionId) : plan.sessionId;
+        QCOMPARE(plan.sessionNote, QStringLiteral("the topic's session file %1 is missing; this "
+                                                  "turn starts a fresh conversation")
+                                       .arg(named));
     }
 };
 

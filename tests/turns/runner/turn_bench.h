@@ -8,9 +8,12 @@
 #include "folders/folders.h"
 #include "folders/topics.h"
 #include "store/store.h"
+#include "store/timestamp.h"
+#include "turns/turn_request.h"
 
 #include <QStringList>
 #include <QTemporaryDir>
+#include <QUuid>
 #include <memory>
 
 namespace arizuko::turns {
@@ -37,6 +40,24 @@ struct TurnBench
         }
         records = std::make_unique<TurnRecords>(*store);
         environment = fakeMachineEnvironment(*store, *records, settings, machines);
+    }
+
+    // A queued turn of `agent` in `folder`'s topic main, in the store.
+    TurnRecord addTurn(AgentKind agent, const QString &folder = QStringLiteral("corp"),
+                       const QString &prompt = QStringLiteral("hello"))
+    {
+        const QString id = QUuid::createUuid().toString(QUuid::WithoutBraces);
+        TurnRecord record;
+        record.id = id;
+        record.name = QStringLiteral("az-") + id.left(8);
+        record.folder = folder;
+        record.topic = QStringLiteral("main");
+        record.agent = agentKindName(agent);
+        record.prompt = prompt;
+        record.queuedAt = store::nowTimestamp();
+        if (!records->insert(record))
+            qFatal("no turn record");
+        return record;
     }
 };
 

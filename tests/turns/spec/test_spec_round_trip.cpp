@@ -5,6 +5,7 @@
 // the turn the host then sends. Both sides are linked here, so a member
 // renamed or retyped on one side fails this test, not a VM.
 
+#include "agent/agent_profile.h"
 #include "turn_spec.h" // the guest's (engine/guest)
 #include "turns/agent_session.h"
 #include "turns/turn_spec.h"
@@ -58,6 +59,23 @@ class SpecRoundTripTest : public QObject
     Q_OBJECT
 
 private slots:
+    // Each kind has its line in the turns' table (agent_kinds.cpp): the
+    // names go both ways, a conversation's is its profile's, and the
+    // default kind is the default profile's.
+    void everyKindHasItsLine()
+    {
+        for (const auto kind : {turns::AgentKind::Command, turns::AgentKind::Claude,
+                                turns::AgentKind::Codex, turns::AgentKind::Pi}) {
+            QVERIFY(turns::agentKindFromName(turns::agentKindName(kind)) == kind);
+            if (const agent::AgentProfile *profile = turns::agentProfileOf(kind))
+                QCOMPARE(turns::agentKindName(kind), QString(profile->name));
+            else
+                QCOMPARE(kind, turns::AgentKind::Command);
+        }
+        QCOMPARE(turns::agentProfileOf(turns::defaultAgentKind()), &agent::defaultAgentProfile());
+        QVERIFY(!turns::agentKindFromName(QStringLiteral("gpt")));
+    }
+
     void everyMemberArrives_data()
     {
         QTest::addColumn<turns::AgentKind>("kind");
