@@ -2,6 +2,7 @@
 
 #include "agent/agent_profile.h"
 #include "agent/start_configuration.h"
+#include "core/actors.h"
 #include "folders/topics.h"
 #include "store/store.h"
 
@@ -46,7 +47,7 @@ QString PrestartDecision::refusal(const PrestartedAgent &agent, const PrestartTu
         return refused;
     // The started agent's session is the topic's from now on.
     if (const Result<void> set =
-            folders::Topics(m_environment.store, QStringLiteral("system:turns"))
+            folders::Topics(m_environment.store, actors::turns)
                 .setSessionId(turn.folder, turn.topic, agent.sessionId,
                               QStringLiteral("the spare's started agent answers"));
         !set)

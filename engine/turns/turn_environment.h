@@ -64,7 +64,9 @@ struct TurnPlan
     // Why the turn starts a fresh session although the topic had one.
     QString sessionNote;
     // What observed folders posted since the topic's last turn, put before
-    // the prompt (observe_group).
+    // the prompt (observe_group): taken only once the turn surely starts
+    // (TurnPlanner::takeObservedContext), when takesObservedContext.
+    bool takesObservedContext = false;
     QString observedContext;
     // The folder's checked skills (skills/<name>/SKILL.md in its home).
     QStringList skills;

@@ -3,6 +3,7 @@
 #include "agent/agent_profile.h"
 #include "agent/session_files.h"
 #include "agent/skills.h"
+#include "core/actors.h"
 #include "core/run_on_worker.h"
 #include "folders/topics.h"
 #include "policy/policy.h"
@@ -15,8 +16,6 @@
 
 namespace arizuko::turns {
 namespace {
-
-const QString engineActor = QStringLiteral("system:turns");
 
 // One plan, on a worker: its own store connection (one per thread) and
 // nothing of the runner's thread but the shared secrets, under their lock.
@@ -76,7 +75,7 @@ Result<void> PlanWork::fromStore()
     if (!home)
         return home.error();
     m_plan.home = *home;
-    folders::Topics topics(m_store, engineActor);
+    folders::Topics topics(m_store, actors::turns);
     const auto existing = topics.list(m_turn.folder);
     if (!existing)
         return existing.error();
@@ -114,7 +113,7 @@ Result<void> PlanWork::planSession(const QString &earlierAgent)
 {
     if (!m_profile)
         return {};
-    folders::Topics topics(m_store, engineActor);
+    folders::Topics topics(m_store, actors::turns);
     const auto switched = topics.useAgent(m_turn.folder, m_turn.topic, m_kind);
     if (!switched)
         return switched.error();
@@ -157,17 +156,11 @@ Result<void> PlanWork::fromHome()
         m_plan.skillsIndex = agent::skillsIndex(*skills, QStringLiteral("/home/agent"));
     const agent::SessionFileCheck session =
         agent::inspectAgentSession(m_kind, *home, m_plan.sessionId);
-    // Dropped meanwhile: nothing more is written, and the observed
-    // context stays untaken for the topic's next turn.
+    // Dropped meanwhile: nothing more is written.
     if (m_dropped)
         return makeError(QStringLiteral("turns.dropped"), QStringLiteral("the turn is gone"));
-    if (const Result<void> file = planSessionFile(session); !file)
-        return file;
-    auto observed = tools::takeObservedContext(m_store, m_turn.folder, m_turn.topic);
-    if (!observed)
-        return observed.error();
-    m_plan.observedContext = *observed;
-    return {};
+    m_plan.takesObservedContext = true;
+    return planSessionFile(session);
 }
 
 Result<void> PlanWork::planSessionFile(const agent::SessionFileCheck &check)
@@ -195,7 +188,7 @@ Result<void> PlanWork::planSessionFile(const agent::SessionFileCheck &check)
                                         "turn starts a fresh conversation as session %2")
                              .arg(check.problem, fresh);
     if (const Result<void> set =
-            folders::Topics(m_store, engineActor)
+            folders::Topics(m_store, actors::turns)
                 .setSessionId(m_turn.folder, m_turn.topic, fresh, check.problem);
         !set)
         return set;
@@ -218,8 +211,13 @@ Result<void> PlanWork::planModel(ModelProviderRequest model, bool demoPage, QMut
                                                                      : m_plan.allow.first()));
     }
     model.folder = m_turn.folder;
-    const QMutexLocker lock(&secretsLock);
+    // The shared secrets are used under their lock; a plan without them
+    // opens its own (resolveModelProvider), and may wait on the keyring
+    // without holding up every other plan.
+    QMutexLocker lock(&secretsLock);
     model.secrets = secrets.get();
+    if (!model.secrets)
+        lock.unlock();
     // A command turn talks to no model; without a credential its gateway
     // serves the demo script rather than failing the turn.
     auto provider = resolveModelProvider(m_store, model);
@@ -304,6 +302,18 @@ void TurnPlanner::plan(const PlanRequest &request)
             m_plans.erase(planning);
             emit planned(id, plan);
         });
+}
+
+Result<TurnPlan> TurnPlanner::takeObservedContext(const QString &folder, const QString &topic,
+                                                  Result<TurnPlan> plan)
+{
+    if (!plan || !plan->takesObservedContext)
+        return plan;
+    const auto observed = tools::takeObservedContext(m_environment.store, folder, topic);
+    if (!observed)
+        return observed.error();
+    plan->observedContext = *observed;
+    return plan;
 }
 
 void TurnPlanner::drop(const QString &turnId)

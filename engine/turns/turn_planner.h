@@ -5,8 +5,9 @@
 // home holds (skills, the session file: up to 256 MiB, Codex's session
 // tree) and the model provider (whose secrets may wait on an OS keyring),
 // all on a worker; planned() then reports on the planner's thread. A plan
-// dropped meanwhile (its turn cancelled) is never reported, and what it
-// would have taken (the observed folders' messages) stays untaken.
+// dropped meanwhile (its turn cancelled) is never reported; what it would
+// take (the observed folders' messages) is taken only by
+// takeObservedContext(), once the turn surely starts.
 
 #include "core/result.h"
 #include "turns/turn_environment.h"
@@ -50,6 +51,12 @@ public:
     // Forgets the turn's plan: planned() will not come for it.
     void drop(const QString &turnId);
     bool isPlanning(const QString &turnId) const { return m_plans.contains(turnId); }
+    // The plan's last step, on the caller's thread once its turn surely
+    // starts (still queued when planned() came): what observed folders
+    // posted, taken from the store for the prompt. A turn cancelled while
+    // it was planned leaves it for the topic's next turn.
+    Result<TurnPlan> takeObservedContext(const QString &folder, const QString &topic,
+                                         Result<TurnPlan> plan);
 
 signals:
     void planned(const QString &turnId, const arizuko::Result<arizuko::turns::TurnPlan> &plan);

@@ -192,10 +192,12 @@ void TurnRunner::onPlanned(const QString &turnId, const Result<TurnPlan> &plan)
                                    [&turnId](const auto &live) { return live->id() == turnId; });
     // Cancelled meanwhile: nothing of it starts, and its slot is free again.
     if (turn != m_turns.end() && (*turn)->state() == TurnState::Queued) {
+        const Result<TurnPlan> ready =
+            m_planner->takeObservedContext((*turn)->folder(), (*turn)->topic(), plan);
         if (forSpare)
-            m_spares->startTurn(**turn, plan);
+            m_spares->startTurn(**turn, ready);
         else
-            (*turn)->start(plan);
+            (*turn)->start(ready);
     }
     schedule();
 }

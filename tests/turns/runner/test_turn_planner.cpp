@@ -137,10 +137,22 @@ private slots:
         planner.plan(next);
         QTRY_COMPARE(planned.size(), 1);
         QCOMPARE(planned.first().first, next.turnId);
-        const Result<TurnPlan> &plan = planned.first().second;
+        const Result<TurnPlan> &reported = planned.first().second;
+        QVERIFY2(reported.ok(), reported.ok() ? "" : qPrintable(reported.error().message));
+        // Reported, the plan has taken nothing yet: a turn cancelled before
+        // the runner hears of it must leave the message too.
+        QVERIFY(reported->takesObservedContext);
+        QVERIFY(reported->observedContext.isEmpty());
+        const Result<TurnPlan> plan =
+            planner.takeObservedContext(QStringLiteral("corp"), QStringLiteral("main"), reported);
         QVERIFY2(plan.ok(), plan.ok() ? "" : qPrintable(plan.error().message));
         QVERIFY2(plan->observedContext.contains(QStringLiteral("the pager rang")),
                  qPrintable(plan->observedContext));
+        // Taken once: the topic's next turn does not see it again.
+        const Result<TurnPlan> again =
+            planner.takeObservedContext(QStringLiteral("corp"), QStringLiteral("main"), reported);
+        QVERIFY(again.ok());
+        QVERIFY2(again->observedContext.isEmpty(), qPrintable(again->observedContext));
     }
 
     // A topic whose agent ran before but whose session file is gone starts
