@@ -5,12 +5,13 @@
 
 #include "composer.h"
 #include "engine/engine.h"
+#include "engine/workspace.h"
 #include "folder_tree_panel.h"
 #include "folders/folders.h"
 #include "folders/topics.h"
-#include "engine/workspace.h"
 #include "main_window.h"
 #include "models/folder_topic_model.h"
+#include "secrets/secret_store.h"
 #include "store/store.h"
 
 #include <QAbstractButton>
@@ -240,6 +241,12 @@ private slots:
         for (const char *folder : {"corp", "corp/eng", "corp/eng/sre", "x"})
             QVERIFY(folders.add(QLatin1String(folder)).ok());
         QVERIFY(topics.add(QStringLiteral("corp/eng"), QStringLiteral("main")).ok());
+        // A secret sealed to a folder that moves is re-sealed to its new place.
+        qputenv("ARIZUKO_KEY_STORE", "file");
+        auto secretStore = secrets::SecretStore::open(*m_store, QStringLiteral("user:test"));
+        QVERIFY(secretStore.ok());
+        QVERIFY(
+            (*secretStore)->set({QStringLiteral("corp/eng/sre")}, QStringLiteral("TOKEN"), "v1"));
         arizuko::engine::Workspace workspace(*m_store);
         auto *model = workspace.make<models::FolderTopicModel>(&workspace);
         desktop::FolderTreePanel panel(workspace, model);
@@ -271,6 +278,10 @@ private slots:
                  qPrintable(shown));
         QVERIFY(exists("corp/platform/sre") && !exists("corp/eng"));
         QCOMPARE(panel.currentFolder(), QStringLiteral("corp/platform"));
+        QCOMPARE((*secretStore)
+                     ->get({QStringLiteral("corp/platform/sre")}, QStringLiteral("TOKEN"))
+                     .value(),
+                 QByteArray("v1"));
 
         // A drop of a folder onto another, as the view delivers it: asked
         // first; Cancel leaves everything, Yes moves it under the target.
