@@ -189,20 +189,18 @@ void ExportDialog::refresh()
     m_save->setEnabled(false);
     m_copy->setEnabled(false);
     m_status->setText(tr("Reading the store\u2026"));
-    const bool script = m_format->checkedId() == Script;
-    m_workspace.previewExport(options(), script ? &manifest::scriptText : &manifest::manifestText,
-                              this,
-                              [this](const Result<engine::Workspace::ExportPreview> &preview) {
-                                  m_computing = false;
-                                  if (std::exchange(m_pending, false)) {
-                                      refresh();
-                                      return;
-                                  }
-                                  if (!preview)
-                                      showPreview(preview.error(), {});
-                                  else
-                                      showPreview(preview->projection, preview->text);
-                              });
+    const engine::Workspace::ExportWriter write =
+        m_format->checkedId() == Script ? &manifest::scriptText : &manifest::manifestText;
+    using Preview = Result<engine::Workspace::ExportPreview>;
+    m_workspace.previewExport(options(), write, this, [this](const Preview &preview) {
+        m_computing = false;
+        if (std::exchange(m_pending, false))
+            refresh();
+        else if (!preview)
+            showPreview(preview.error(), {});
+        else
+            showPreview(preview->projection, preview->text);
+    });
 }
 
 void ExportDialog::showPreview(const Result<manifest::Projection> &result, const QByteArray &text)
