@@ -750,6 +750,10 @@ Lautet die Antwort „permission denied“: Führen Sie `sudo adduser $USER libv
         <source>Demo turn asked for in folder %1; it shows in the main window.</source>
         <translation>Demo-Durchlauf im Ordner %1 angefordert; er erscheint im Hauptfenster.</translation>
     </message>
+    <message>
+        <source>Creating the demo folder…</source>
+        <translation>Der Demo-Ordner wird erstellt…</translation>
+    </message>
 </context>
 <context>
     <name>arizuko::desktop::FolderTreePanel</name>

@@ -5,7 +5,7 @@
 #include "core/actors.h"
 #include "folders/folders.h"
 #include "folders/model_settings.h"
-#include "secrets/secret_store.h"
+#include "secrets/folder_move.h"
 #include "store/store.h"
 #include "subcommands.h"
 
@@ -135,17 +135,8 @@ Exit move(Context &context, const QStringList &arguments)
         return *stop;
     const QStringList values = parser.positionalArguments();
     return withStore(context, [&](store::Store &store) {
-        // The master key is fetched only when the subtree has secrets to re-seal.
-        std::unique_ptr<secrets::SecretStore> secretStore;
-        const auto moveSecrets = [&](const QString &from, const QString &to) -> Result<void> {
-            auto secrets = secrets::SecretStore::open(store, actors::cli);
-            if (!secrets)
-                return secrets.error();
-            secretStore = std::move(secrets).value();
-            return secretStore->moveFolder(from, to);
-        };
         const Result<QStringList> moved =
-            folders::Folders(store, actors::cli).move(values[0], values[1], moveSecrets);
+            secrets::moveFolder(store, actors::cli, values[0], values[1]);
         if (!moved)
             return context.failure(moved.error());
         if (context.json())

@@ -1,10 +1,8 @@
 #include "export_dialog.h"
 
-#include "core/actors.h"
+#include "engine/workspace.h"
 #include "export/script_writer.h"
 #include "folders/folders.h"
-#include "store/store.h"
-#include "store_task.h"
 
 #include <QButtonGroup>
 #include <QCheckBox>
@@ -49,9 +47,9 @@ QString resourceLabel(const QString &resource)
 
 } // namespace
 
-ExportDialog::ExportDialog(store::Store &store, QWidget *parent)
+ExportDialog::ExportDialog(engine::Workspace &workspace, QWidget *parent)
     : QDialog(parent)
-    , m_store(store)
+    , m_workspace(workspace)
     , m_folders(new QListWidget(this))
     , m_format(new QButtonGroup(this))
     , m_unrepresentable(new QComboBox(this))
@@ -141,7 +139,6 @@ ExportDialog::ExportDialog(store::Store &store, QWidget *parent)
     for (QCheckBox *box : std::as_const(m_include))
         connect(box, &QCheckBox::toggled, this, changed);
     connect(m_unrepresentable, &QComboBox::currentIndexChanged, this, changed);
-    connect(&m_watcher, &QFutureWatcher<Preview>::finished, this, &ExportDialog::showPreview);
 
     loadFolders();
     refresh();
@@ -149,16 +146,20 @@ ExportDialog::ExportDialog(store::Store &store, QWidget *parent)
 
 void ExportDialog::loadFolders()
 {
-    const auto folders = folders::Folders(m_store, actors::desktop).list();
-    if (!folders) {
-        m_status->setText(folders.error().message);
-        return;
-    }
-    for (const folders::Folder &folder : *folders) {
-        auto *item = new QListWidgetItem(folder.path, m_folders);
-        item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
-        item->setCheckState(Qt::Unchecked);
-    }
+    // None checked until they come: the first preview is of every folder,
+    // as it is with none checked.
+    m_workspace.listFolders(this, [this](const Result<QList<folders::Folder>> &folders) {
+        if (!folders) {
+            m_status->setText(folders.error().message);
+            return;
+        }
+        const QSignalBlocker quiet(m_folders);
+        for (const folders::Folder &folder : *folders) {
+            auto *item = new QListWidgetItem(folder.path, m_folders);
+            item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+            item->setCheckState(Qt::Unchecked);
+        }
+    });
 }
 
 manifest::ExportOptions ExportDialog::options() const
@@ -179,45 +180,45 @@ manifest::ExportOptions ExportDialog::options() const
 
 void ExportDialog::refresh()
 {
-    if (m_watcher.isRunning()) {
+    if (m_computing) {
         m_pending = true;
         return;
     }
+    m_computing = true;
     m_text.clear();
     m_save->setEnabled(false);
     m_copy->setEnabled(false);
     m_status->setText(tr("Reading the store\u2026"));
-    const bool script = m_format->checkedId() == Script;
-    m_watcher.setFuture(runOnStore(m_store, [options = options(), script](store::Store &store) {
-        Preview preview{manifest::project(store, options), {}};
-        if (preview.projection)
-            preview.text = script ? manifest::scriptText(*preview.projection)
-                                  : manifest::manifestText(*preview.projection);
-        return preview;
-    }));
+    const engine::Workspace::ExportWriter write =
+        m_format->checkedId() == Script ? &manifest::scriptText : &manifest::manifestText;
+    using Preview = Result<engine::Workspace::ExportPreview>;
+    m_workspace.previewExport(options(), write, this, [this](const Preview &preview) {
+        m_computing = false;
+        if (std::exchange(m_pending, false))
+            refresh();
+        else if (!preview)
+            showPreview(preview.error(), {});
+        else
+            showPreview(preview->projection, preview->text);
+    });
 }
 
-void ExportDialog::showPreview()
+void ExportDialog::showPreview(const Result<manifest::Projection> &result, const QByteArray &text)
 {
-    if (std::exchange(m_pending, false)) {
-        refresh();
-        return;
-    }
-    const Preview preview = m_watcher.result();
     m_leftOut->clear();
-    if (!preview.projection) {
+    if (!result) {
         m_preview->setPlainText(QString());
         m_warnings->clear();
-        m_status->setText(tr("Not exported: %1").arg(preview.projection.error().message));
+        m_status->setText(tr("Not exported: %1").arg(result.error().message));
         emit previewReady();
         return;
     }
-    const manifest::Projection &projection = *preview.projection;
+    const manifest::Projection &projection = *result;
     for (const manifest::LeftOut &row : projection.leftOut)
         new QTreeWidgetItem(m_leftOut, {row.resource, row.row, row.reason});
     m_leftOut->setVisible(!projection.leftOut.isEmpty());
     m_warnings->setText(projection.warnings.join(QLatin1Char('\n')));
-    m_text = preview.text;
+    m_text = text;
     m_preview->setPlainText(QString::fromUtf8(m_text));
     m_status->setText(projection.leftOut.isEmpty()
                           ? tr("Everything selected can be exported.")

@@ -8,7 +8,6 @@
 #include "export/projection.h"
 
 #include <QDialog>
-#include <QFutureWatcher>
 #include <QTimer>
 
 class QButtonGroup;
@@ -20,8 +19,8 @@ class QPlainTextEdit;
 class QPushButton;
 class QTreeWidget;
 
-namespace arizuko::store {
-class Store;
+namespace arizuko::engine {
+class Workspace;
 }
 
 namespace arizuko::desktop {
@@ -31,7 +30,7 @@ class ExportDialog final : public QDialog
     Q_OBJECT
 
 public:
-    explicit ExportDialog(store::Store &store, QWidget *parent = nullptr);
+    explicit ExportDialog(engine::Workspace &workspace, QWidget *parent = nullptr);
 
     // What Save would write now (empty while a preview is computed or when
     // the export is refused).
@@ -41,19 +40,13 @@ signals:
     void previewReady();
 
 private:
-    struct Preview
-    {
-        Result<manifest::Projection> projection;
-        QByteArray text;
-    };
-
     void loadFolders();
     manifest::ExportOptions options() const;
     void refresh();
-    void showPreview();
+    void showPreview(const Result<manifest::Projection> &projection, const QByteArray &text);
     void save();
 
-    store::Store &m_store;
+    engine::Workspace &m_workspace;
     QListWidget *m_folders;
     QButtonGroup *m_format;
     QList<QCheckBox *> m_include;
@@ -65,8 +58,9 @@ private:
     QPushButton *m_save;
     QPushButton *m_copy;
     QTimer m_debounce;
-    QFutureWatcher<Preview> m_watcher;
     QByteArray m_text;
+    // A preview is on its way; another was asked for meanwhile.
+    bool m_computing = false;
     bool m_pending = false;
 };
 

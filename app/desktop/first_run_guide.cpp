@@ -1,9 +1,8 @@
 #include "first_run_guide.h"
 
-#include "core/actors.h"
+#include "engine/workspace.h"
 #include "guest_image_panel.h"
 #include "safe_text.h"
-#include "store_task.h"
 
 #include <QDialogButtonBox>
 #include <QGroupBox>
@@ -27,9 +26,10 @@ QLabel *makeText(QWidget *parent, const QString &objectName)
 
 } // namespace
 
-FirstRunGuide::FirstRunGuide(store::Store &store, turns::RunnerSettings settings, QWidget *parent)
+FirstRunGuide::FirstRunGuide(engine::Workspace &workspace, turns::RunnerSettings settings,
+                             QWidget *parent)
     : QDialog(parent)
-    , m_store(store)
+    , m_workspace(workspace)
     , m_settings(std::move(settings))
     , m_libvirt(makeText(this, QStringLiteral("libvirtCheck")))
     , m_libvirtTodo(makeText(this, QStringLiteral("libvirtTodo")))
@@ -87,15 +87,13 @@ FirstRunGuide::FirstRunGuide(store::Store &store, turns::RunnerSettings settings
     connect(m_recheck, &QPushButton::clicked, this, &FirstRunGuide::recheck);
     connect(m_demo, &QPushButton::clicked, this, &FirstRunGuide::startDemo);
     connect(openSecrets, &QPushButton::clicked, this, &FirstRunGuide::secretsEditorRequested);
-    connect(&m_checking, &QFutureWatcher<turns::FirstRunCheck>::finished, this,
-            [this] { showCheck(m_checking.result()); });
     connect(m_image, &GuestImagePanel::statusChanged, this,
             [this](const host::GuestImageStatus &status) {
                 m_imageTodo->setText(status.present
                                          ? tr("Ready.")
                                          : tr("To do: press Build guest image above, or run "
                                               "`arizukoctl image build` in a terminal."));
-                m_demo->setEnabled(m_machineReady && status.present);
+                m_demo->setEnabled(m_machineReady && status.present && !m_creatingDemo);
             });
 
     auto *layout = new QVBoxLayout(this);
@@ -112,15 +110,17 @@ FirstRunGuide::FirstRunGuide(store::Store &store, turns::RunnerSettings settings
 
 void FirstRunGuide::recheck()
 {
-    if (m_checking.isRunning())
+    if (m_checking)
         return;
+    m_checking = true;
     m_recheck->setEnabled(false);
     m_libvirt->setText(tr("Checking %1…").arg(m_settings.libvirtUri));
     m_model->setText(tr("Checking…"));
     m_image->refresh();
-    m_checking.setFuture(runOnStore(m_store, [settings = m_settings](store::Store &store) {
-        return turns::checkFirstRun(store, settings);
-    }));
+    m_workspace.checkFirstRun(m_settings, this, [this](const turns::FirstRunCheck &check) {
+        m_checking = false;
+        showCheck(check);
+    });
 }
 
 void FirstRunGuide::showCheck(const turns::FirstRunCheck &check)
@@ -159,7 +159,7 @@ void FirstRunGuide::showCheck(const turns::FirstRunCheck &check)
                "ANTHROPIC_OAUTH_TOKEN) for every folder, or run `arizukoctl secret set "
                "ANTHROPIC_API_KEY` and paste the key. The demo turn below needs neither."));
     }
-    m_demo->setEnabled(m_machineReady && m_image->status().present);
+    m_demo->setEnabled(m_machineReady && m_image->status().present && !m_creatingDemo);
     m_status->setText(m_machineReady && m_image->status().present && check.modelReady()
                           ? tr("Everything is ready.")
                           : tr("Some pieces are missing: see each To do."));
@@ -168,15 +168,23 @@ void FirstRunGuide::showCheck(const turns::FirstRunCheck &check)
 
 void FirstRunGuide::startDemo()
 {
-    const Result<QString> folder = turns::createDemoFolder(m_store, actors::gui);
-    if (!folder) {
-        m_status->setText(
-            tr("Cannot create the demo folder: %1").arg(printable(folder.error().message, 400)));
+    if (m_creatingDemo)
         return;
-    }
-    m_status->setText(
-        tr("Demo turn asked for in folder %1; it shows in the main window.").arg(*folder));
-    emit demoTurnRequested(*folder, turns::demoTopic);
+    m_creatingDemo = true;
+    m_demo->setEnabled(false);
+    m_status->setText(tr("Creating the demo folder…"));
+    m_workspace.createDemoFolder(this, [this](const Result<QString> &folder) {
+        m_creatingDemo = false;
+        m_demo->setEnabled(m_machineReady && m_image->status().present);
+        if (!folder) {
+            m_status->setText(tr("Cannot create the demo folder: %1")
+                                  .arg(printable(folder.error().message, 400)));
+            return;
+        }
+        m_status->setText(
+            tr("Demo turn asked for in folder %1; it shows in the main window.").arg(*folder));
+        emit demoTurnRequested(*folder, turns::demoTopic);
+    });
 }
 
 } // namespace arizuko::desktop

@@ -9,13 +9,12 @@
 #include "turns/first_run.h"
 
 #include <QDialog>
-#include <QFutureWatcher>
 
 class QLabel;
 class QPushButton;
 
-namespace arizuko::store {
-class Store;
+namespace arizuko::engine {
+class Workspace;
 }
 
 namespace arizuko::desktop {
@@ -27,11 +26,13 @@ class FirstRunGuide final : public QDialog
     Q_OBJECT
 
 public:
-    FirstRunGuide(store::Store &store, turns::RunnerSettings settings, QWidget *parent = nullptr);
+    FirstRunGuide(engine::Workspace &workspace, turns::RunnerSettings settings,
+                  QWidget *parent = nullptr);
 
     // Runs the checks on a worker; ends in checked().
     void recheck();
-    // Creates the demo folder and asks for the demo turn (demoTurnRequested).
+    // Creates the demo folder on a worker, then asks for the demo turn
+    // (demoTurnRequested); the button waits meanwhile.
     void startDemo();
     GuestImagePanel *imagePanel() const { return m_image; }
 
@@ -43,9 +44,10 @@ signals:
 private:
     void showCheck(const turns::FirstRunCheck &check);
 
-    store::Store &m_store;
+    engine::Workspace &m_workspace;
     turns::RunnerSettings m_settings;
-    QFutureWatcher<turns::FirstRunCheck> m_checking;
+    bool m_checking = false;
+    bool m_creatingDemo = false;
     QLabel *m_libvirt;
     QLabel *m_libvirtTodo;
     QLabel *m_imageTodo;

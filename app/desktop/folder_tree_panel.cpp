@@ -1,17 +1,14 @@
 #include "folder_tree_panel.h"
 
-#include "core/actors.h"
+#include "engine/workspace.h"
 #include "folders/folder_names.h"
 #include "folders/folders.h"
 #include "folders/topics.h"
 #include "models/folder_topic_model.h"
-#include "secrets/secret_store.h"
-#include "store_task.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QFont>
-#include <QFutureWatcher>
 #include <QHeaderView>
 #include <QInputDialog>
 #include <QLineEdit>
@@ -23,6 +20,7 @@
 #include <QToolBar>
 #include <QTreeView>
 #include <QVBoxLayout>
+#include <type_traits>
 
 namespace arizuko::desktop {
 namespace {
@@ -109,10 +107,10 @@ public:
 
 } // namespace
 
-FolderTreePanel::FolderTreePanel(store::Store &store, models::FolderTopicModel *model,
+FolderTreePanel::FolderTreePanel(engine::Workspace &workspace, models::FolderTopicModel *model,
                                  QWidget *parent)
     : QWidget(parent)
-    , m_store(store)
+    , m_workspace(workspace)
     , m_model(model)
     , m_proxy(new ActivityProxy(this))
     , m_filter(new QLineEdit(this))
@@ -225,6 +223,26 @@ void FolderTreePanel::emitSelection()
     emit selectionChanged(currentFolder(), currentTopic());
 }
 
+template<typename T, typename Where>
+std::function<void(Result<T>)> FolderTreePanel::thenSelect(Where where)
+{
+    return [this, where = std::move(where)](const Result<T> &result) {
+        if (!result) {
+            emit failed(result.error().message);
+            return;
+        }
+        TreePlace place;
+        if constexpr (std::is_void_v<T>)
+            place = where();
+        else
+            place = where(*result);
+        reload([this, place] {
+            select(place.folder, place.topic);
+            emit changed();
+        });
+    };
+}
+
 void FolderTreePanel::addFolder()
 {
     const QString parent = currentFolder();
@@ -236,12 +254,10 @@ void FolderTreePanel::addFolder()
         QLineEdit::Normal, parent.isEmpty() ? QString() : parent + QLatin1Char('/'), &ok);
     if (!ok || name.trimmed().isEmpty())
         return;
-    runOnWorker([name = name.trimmed()](store::Store &store) -> Result<TreePlace> {
-        const auto added = folders::Folders(store, actors::gui).add(name);
-        if (!added)
-            return added.error();
-        return TreePlace{added->path, {}};
-    });
+    m_workspace.addFolder(name.trimmed(), this,
+                          thenSelect<folders::Folder>([](const folders::Folder &added) {
+                              return TreePlace{added.path, {}};
+                          }));
 }
 
 void FolderTreePanel::addTopic()
@@ -257,12 +273,10 @@ void FolderTreePanel::addTopic()
                               QLineEdit::Normal, QString(), &ok);
     if (!ok || name.trimmed().isEmpty())
         return;
-    runOnWorker([folder, name = name.trimmed()](store::Store &store) -> Result<TreePlace> {
-        const auto added = folders::Topics(store, actors::gui).add(folder, name);
-        if (!added)
-            return added.error();
-        return TreePlace{folder, added->name};
-    });
+    m_workspace.addTopic(folder, name.trimmed(), this,
+                         thenSelect<folders::Topic>([](const folders::Topic &added) {
+                             return TreePlace{added.folder, added.name};
+                         }));
 }
 
 bool FolderTreePanel::confirm(const QString &objectName, const QString &title, const QString &text)
@@ -308,12 +322,10 @@ void FolderTreePanel::renameSelected()
                               tr("New name for %1:").arg(topic), topic);
     if (!name || *name == topic)
         return;
-    runOnWorker([folder, topic, name = *name](store::Store &store) -> Result<TreePlace> {
-        const auto renamed = folders::Topics(store, actors::gui).rename(folder, topic, name);
-        if (!renamed)
-            return renamed.error();
-        return TreePlace{folder, renamed->name};
-    });
+    m_workspace.renameTopic(folder, topic, *name, this,
+                            thenSelect<folders::Topic>([](const folders::Topic &renamed) {
+                                return TreePlace{renamed.folder, renamed.name};
+                            }));
 }
 
 void FolderTreePanel::moveFolder()
@@ -365,22 +377,9 @@ void FolderTreePanel::confirmMove(const QString &from, const QString &to)
                     nullptr, int(topicCount))
                      .arg(from, to, lines.join(QLatin1Char('\n')))))
         return;
-    runOnWorker([from, to](store::Store &store) -> Result<TreePlace> {
-        // The secrets' master key is fetched (from the OS keyring, maybe
-        // slowly) only when the subtree has secrets to re-seal.
-        std::unique_ptr<secrets::SecretStore> secretStore;
-        const auto moveSecrets = [&](const QString &source, const QString &target) -> Result<void> {
-            auto opened = secrets::SecretStore::open(store, actors::gui);
-            if (!opened)
-                return opened.error();
-            secretStore = std::move(opened).value();
-            return secretStore->moveFolder(source, target);
-        };
-        const auto moved = folders::Folders(store, actors::gui).move(from, to, moveSecrets);
-        if (!moved)
-            return moved.error();
-        return TreePlace{to, {}};
-    });
+    m_workspace.moveFolder(from, to, this, thenSelect<QStringList>([to](const QStringList &) {
+                               return TreePlace{to, {}};
+                           }));
 }
 
 void FolderTreePanel::removeSelected()
@@ -402,53 +401,15 @@ void FolderTreePanel::removeTopic()
                "be undone.")
                 .arg(topic, folder)))
         return;
-    runOnWorker([folder, topic](store::Store &store) -> Result<TreePlace> {
-        const Result<void> removed = folders::Topics(store, actors::gui).remove(folder, topic);
-        if (!removed)
-            return removed.error();
-        return TreePlace{folder, {}};
-    });
-}
-
-void FolderTreePanel::runOnWorker(std::function<Result<TreePlace>(store::Store &)> change)
-{
-    auto *watcher = new QFutureWatcher<Result<TreePlace>>(this);
-    connect(watcher, &QFutureWatcher<Result<TreePlace>>::finished, this, [this, watcher] {
-        const Result<TreePlace> place = watcher->result();
-        watcher->deleteLater();
-        if (!place) {
-            emit failed(place.error().message);
-            return;
-        }
-        reload([this, folder = place->folder, topic = place->topic] {
-            select(folder, topic);
-            emit changed();
-        });
-    });
-    watcher->setFuture(runOnStore(m_store, std::move(change)));
+    m_workspace.removeTopic(folder, topic, this, thenSelect<void>([folder] {
+                                return TreePlace{folder, {}};
+                            }));
 }
 
 void FolderTreePanel::reload(std::function<void()> then)
 {
-    if (then)
-        m_afterRead << std::move(then);
-    if (m_reading) {
-        m_readAgain = true;
-        return;
-    }
-    m_reading = true;
-    runOnStore(m_store, &FolderTopicModel::read)
-        .then(this, [this, waiting = std::exchange(m_afterRead, {})](
-                        const Result<std::shared_ptr<FolderTopicModel::Node>> &tree) {
-            m_reading = false;
-            // A store that cannot be read now leaves the tree as it was.
-            if (tree)
-                m_model->apply(*tree);
-            for (const std::function<void()> &call : waiting)
-                call();
-            if (std::exchange(m_readAgain, false))
-                reload();
-        });
+    // A store that cannot be read now leaves the tree as it was.
+    m_model->reload(std::move(then));
 }
 
 void FolderTreePanel::removeFolder()
@@ -463,12 +424,9 @@ void FolderTreePanel::removeFolder()
                      .arg(folder)))
         return;
     // Deleting a home full of files takes as long as the files make it.
-    runOnWorker([folder](store::Store &store) -> Result<TreePlace> {
-        const auto removed = folders::Folders(store, actors::gui).remove(folder, true);
-        if (!removed)
-            return removed.error();
-        return TreePlace{folders::parentFolder(folder), {}};
-    });
+    m_workspace.removeFolder(folder, this, thenSelect<QStringList>([folder](const QStringList &) {
+                                 return TreePlace{folders::parentFolder(folder), {}};
+                             }));
 }
 
 } // namespace arizuko::desktop

@@ -3,10 +3,10 @@
 // The folders and their topics as a tree, with a filter box and the
 // actions on them: new folder or topic, rename either, move a folder (also
 // by dragging it onto another), remove either — each confirmed or asked for
-// by name, a move after showing every folder that goes with it. Moves and
-// removals run on a worker (a move may re-seal secrets through the OS
-// keyring, a removal delete a home full of files). Running and queued
-// topics are marked.
+// by name, a move after showing every folder that goes with it. Every read
+// and change runs on a worker through the workspace (a move may re-seal
+// secrets through the OS keyring, a removal delete a home full of files).
+// Running and queued topics are marked.
 
 #include "core/result.h"
 
@@ -19,8 +19,8 @@ class QLineEdit;
 class QSortFilterProxyModel;
 class QTreeView;
 
-namespace arizuko::store {
-class Store;
+namespace arizuko::engine {
+class Workspace;
 }
 namespace arizuko::models {
 class FolderTopicModel;
@@ -33,7 +33,8 @@ class FolderTreePanel final : public QWidget
     Q_OBJECT
 
 public:
-    FolderTreePanel(store::Store &store, models::FolderTopicModel *model,
+    // `model` comes from `workspace` (Workspace::make).
+    FolderTreePanel(engine::Workspace &workspace, models::FolderTopicModel *model,
                     QWidget *parent = nullptr);
 
     QString currentFolder() const;
@@ -45,8 +46,8 @@ public:
     QLineEdit *filter() const { return m_filter; }
     QList<QAction *> editActions() const;
 
-    // Reads the tree on a worker and shows it, then calls `then`. Asked
-    // while a read is on its way, it reads again after it.
+    // Reads the tree on a worker and shows it, then calls `then`
+    // (FolderTopicModel::reload).
     void reload(std::function<void()> then = {});
 
     // What a drop of folder `from` onto folder `parent` ('' for the top)
@@ -57,7 +58,7 @@ signals:
     // Topic empty when a folder is selected; both empty when nothing is.
     void selectionChanged(const QString &folder, const QString &topic);
     void failed(const QString &message);
-    // A move or a removal done on the worker has been applied.
+    // A change done on the worker has been applied and shown.
     void changed();
 
 private:
@@ -76,16 +77,16 @@ private:
         QString folder;
         QString topic;
     };
-    // Runs `change` on a worker (the window's thread never writes the
-    // store), then reloads the tree and selects the place it returns, or
-    // reports its error through failed().
-    void runOnWorker(std::function<Result<TreePlace>(store::Store &)> change);
+    // The answer to a change: the tree read again with the place `where`
+    // makes of the change's value selected, or its error through failed().
+    template<typename T, typename Where>
+    std::function<void(Result<T>)> thenSelect(Where where);
     bool confirm(const QString &objectName, const QString &title, const QString &text);
     std::optional<QString> askText(const QString &objectName, const QString &title,
                                    const QString &label, const QString &text);
     void emitSelection();
 
-    store::Store &m_store;
+    engine::Workspace &m_workspace;
     models::FolderTopicModel *m_model;
     QSortFilterProxyModel *m_proxy;
     QLineEdit *m_filter;
@@ -95,10 +96,6 @@ private:
     QAction *m_rename;
     QAction *m_move;
     QAction *m_remove;
-    bool m_reading = false;
-    bool m_readAgain = false;
-    // What waits for the next read to be shown.
-    QList<std::function<void()>> m_afterRead;
 };
 
 } // namespace arizuko::desktop

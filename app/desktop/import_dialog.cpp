@@ -1,8 +1,6 @@
 #include "import_dialog.h"
 
-#include "core/actors.h"
-#include "store/store.h"
-#include "store_task.h"
+#include "engine/workspace.h"
 
 #include <QDialogButtonBox>
 #include <QFile>
@@ -35,9 +33,9 @@ QString kindName(manifest::PlannedRow::Kind kind)
 
 } // namespace
 
-ImportDialog::ImportDialog(store::Store &store, QWidget *parent)
+ImportDialog::ImportDialog(engine::Workspace &workspace, QWidget *parent)
     : QDialog(parent)
-    , m_store(store)
+    , m_workspace(workspace)
     , m_file(new QLabel(tr("No manifest chosen."), this))
     , m_rows(new QTreeWidget(this))
     , m_notes(new QPlainTextEdit(this))
@@ -67,8 +65,6 @@ ImportDialog::ImportDialog(store::Store &store, QWidget *parent)
             openFile(path);
     });
     connect(m_apply, &QPushButton::clicked, this, [this] { apply(); });
-    connect(&m_watcher, &QFutureWatcher<Result<manifest::ImportPlan>>::finished, this,
-            &ImportDialog::finished);
 
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_file);
@@ -81,7 +77,7 @@ ImportDialog::ImportDialog(store::Store &store, QWidget *parent)
 
 void ImportDialog::openFile(const QString &path)
 {
-    if (m_watcher.isRunning())
+    if (m_busy)
         return;
     m_rows->clear();
     m_notes->clear();
@@ -95,15 +91,15 @@ void ImportDialog::openFile(const QString &path)
     }
     m_manifest = file.read(maxManifestBytes + 1);
     m_status->setText(tr("Planning\u2026"));
-    m_step = Step::Plan;
-    m_watcher.setFuture(runOnStore(m_store, [manifest = m_manifest](store::Store &store) {
-        return manifest::planImport(store, manifest);
-    }));
+    m_busy = true;
+    m_workspace.planImport(m_manifest, this, [this](const Result<manifest::ImportPlan> &plan) {
+        finished(Step::Plan, plan);
+    });
 }
 
 void ImportDialog::apply(bool confirmed)
 {
-    if (m_watcher.isRunning() || m_manifest.isEmpty())
+    if (m_busy || m_manifest.isEmpty())
         return;
     if (!confirmed &&
         QMessageBox::question(this, tr("Apply the import?"),
@@ -113,22 +109,22 @@ void ImportDialog::apply(bool confirmed)
         return;
     m_apply->setEnabled(false);
     m_status->setText(tr("Applying\u2026"));
-    m_step = Step::Apply;
-    m_watcher.setFuture(runOnStore(m_store, [manifest = m_manifest](store::Store &store) {
-        return manifest::applyImport(store, manifest, actors::desktop);
-    }));
+    m_busy = true;
+    m_workspace.applyImport(m_manifest, this, [this](const Result<manifest::ImportPlan> &plan) {
+        finished(Step::Apply, plan);
+    });
 }
 
-void ImportDialog::finished()
+void ImportDialog::finished(Step step, const Result<manifest::ImportPlan> &result)
 {
-    const Result<manifest::ImportPlan> result = m_watcher.result();
+    m_busy = false;
     if (!result) {
         // Nothing was written: a refused manifest or a failed transaction.
         m_status->setText(tr("Refused: %1").arg(result.error().message));
-        m_step == Step::Plan ? emit planned() : emit applied();
+        step == Step::Plan ? emit planned() : emit applied();
         return;
     }
-    if (m_step == Step::Apply) {
+    if (step == Step::Apply) {
         m_status->setText(tr("Applied %n change(s).", nullptr, int(result->rows.size())));
         emit applied();
         return;

@@ -8,15 +8,14 @@
 #include "export/import_plan.h"
 
 #include <QDialog>
-#include <QFutureWatcher>
 
 class QLabel;
 class QPlainTextEdit;
 class QPushButton;
 class QTreeWidget;
 
-namespace arizuko::store {
-class Store;
+namespace arizuko::engine {
+class Workspace;
 }
 
 namespace arizuko::desktop {
@@ -26,7 +25,7 @@ class ImportDialog final : public QDialog
     Q_OBJECT
 
 public:
-    explicit ImportDialog(store::Store &store, QWidget *parent = nullptr);
+    explicit ImportDialog(engine::Workspace &workspace, QWidget *parent = nullptr);
 
     // Reads the file and plans it (also what Open… does after its chooser).
     void openFile(const QString &path);
@@ -43,17 +42,17 @@ private:
         Plan,
         Apply
     };
-    void finished();
+    void finished(Step step, const Result<manifest::ImportPlan> &result);
 
-    store::Store &m_store;
+    engine::Workspace &m_workspace;
     QLabel *m_file;
     QTreeWidget *m_rows;
     QPlainTextEdit *m_notes;
     QLabel *m_status;
     QPushButton *m_apply;
     QByteArray m_manifest;
-    Step m_step = Step::Plan;
-    QFutureWatcher<Result<manifest::ImportPlan>> m_watcher;
+    // A plan or an apply is on its way.
+    bool m_busy = false;
 };
 
 } // namespace arizuko::desktop

@@ -50,8 +50,8 @@ MainWindow::MainWindow(engine::Workspace &workspace, const turns::RunnerSettings
     , m_store(engine::storeOf(workspace))
     , m_engine(new engine::EngineImpl(workspace, settings, this))
     , m_watcher(new store::StoreWatcher(m_store, this))
-    , m_treeModel(new models::FolderTopicModel(m_store, this))
-    , m_tree(new FolderTreePanel(m_store, m_treeModel, this))
+    , m_treeModel(workspace.make<models::FolderTopicModel>(this))
+    , m_tree(new FolderTreePanel(workspace, m_treeModel, this))
     , m_transcript(new TranscriptView(m_store, this))
     , m_composer(new Composer(this))
     , m_turnPanel(new TurnPanel(m_store, this))
@@ -109,9 +109,9 @@ MainWindow::MainWindow(engine::Workspace &workspace, const turns::RunnerSettings
     // What any process changed in the tree; what another process changed in
     // the turns (this one's engine reports its own, below).
     const auto reloadTree = [tree = m_tree] { tree->reload(); };
-    connect(m_watcher, &store::StoreWatcher::foldersChanged, m_treeModel, reloadTree);
-    connect(m_watcher, &store::StoreWatcher::topicsChanged, m_treeModel, reloadTree);
-    connect(m_watcher, &store::StoreWatcher::turnsChanged, m_treeModel, reloadTree);
+    connect(&m_workspace, &engine::Workspace::foldersChanged, m_treeModel, reloadTree);
+    connect(&m_workspace, &engine::Workspace::topicsChanged, m_treeModel, reloadTree);
+    connect(&m_workspace, &engine::Workspace::turnsChanged, m_treeModel, reloadTree);
     connect(m_watcher, &store::StoreWatcher::turnsChanged, this, &MainWindow::refreshTopicActivity);
 
     connect(m_engine, &engine::Engine::ready, this,
@@ -164,7 +164,7 @@ MainWindow::~MainWindow() = default;
 
 void MainWindow::showFirstRunGuide()
 {
-    auto *guide = new FirstRunGuide(m_store, m_settings, this);
+    auto *guide = new FirstRunGuide(m_workspace, m_settings, this);
     guide->setAttribute(Qt::WA_DeleteOnClose);
     connect(guide, &FirstRunGuide::secretsEditorRequested, this, &MainWindow::openSecrets);
     connect(guide, &FirstRunGuide::demoTurnRequested, this, &MainWindow::runDemoTurn);
@@ -228,13 +228,13 @@ void MainWindow::createMenus()
         file->addAction(action);
     file->addSeparator();
     QAction *exportAction = file->addAction(tr("&Export to arizuko\u2026"), this, [this] {
-        auto *dialog = new ExportDialog(m_store, this);
+        auto *dialog = new ExportDialog(m_workspace, this);
         dialog->setAttribute(Qt::WA_DeleteOnClose);
         dialog->open();
     });
     exportAction->setObjectName(QStringLiteral("exportToArizuko"));
     QAction *importAction = file->addAction(tr("&Import from arizuko\u2026"), this, [this] {
-        auto *dialog = new ImportDialog(m_store, this);
+        auto *dialog = new ImportDialog(m_workspace, this);
         dialog->setAttribute(Qt::WA_DeleteOnClose);
         dialog->open();
     });

@@ -16,8 +16,12 @@
 
 #include "core/result.h"
 #include "core/run_on_worker.h"
+#include "export/import_plan.h"
+#include "export/projection.h"
 #include "folders/folders.h"
+#include "folders/topics.h"
 #include "store/store_work.h"
+#include "turns/first_run.h"
 
 #include <QObject>
 #include <functional>
@@ -55,6 +59,49 @@ public:
 
     // Every folder, in path order.
     void listFolders(QObject *context, std::function<void(Result<QList<folders::Folder>>)> done);
+
+    // The tree's changes, audited as the window's, each refused as
+    // folders::Folders and folders::Topics refuse it (a removal or a move
+    // while a turn of the subtree is queued or running, say).
+    void addFolder(const QString &path, QObject *context,
+                   std::function<void(Result<folders::Folder>)> done);
+    void addTopic(const QString &folder, const QString &name, QObject *context,
+                  std::function<void(Result<folders::Topic>)> done);
+    void renameTopic(const QString &folder, const QString &topic, const QString &name,
+                     QObject *context, std::function<void(Result<folders::Topic>)> done);
+    // With its subtree, re-sealing their secrets (secrets::moveFolder: it
+    // may wait on the OS keyring); the moved folders' old paths.
+    void moveFolder(const QString &from, const QString &to, QObject *context,
+                    std::function<void(Result<QStringList>)> done);
+    // With its subtree and their homes, however full; the removed paths.
+    void removeFolder(const QString &path, QObject *context,
+                      std::function<void(Result<QStringList>)> done);
+    void removeTopic(const QString &folder, const QString &topic, QObject *context,
+                     std::function<void(Result<void>)> done);
+
+    // The first-run guide's checks (libvirt, the model's credentials: slow)
+    // and its demo folder (demo, demo-2, ... with the topic turns::demoTopic).
+    void checkFirstRun(const turns::RunnerSettings &settings, QObject *context,
+                       std::function<void(turns::FirstRunCheck)> done);
+    void createDemoFolder(QObject *context, std::function<void(Result<QString>)> done);
+
+    // An arizuko manifest's import: the plan alone, or the plan applied in
+    // one transaction (manifest::planImport, manifest::applyImport).
+    void planImport(const QByteArray &manifest, QObject *context,
+                    std::function<void(Result<manifest::ImportPlan>)> done);
+    void applyImport(const QByteArray &manifest, QObject *context,
+                     std::function<void(Result<manifest::ImportPlan>)> done);
+
+    // An export's projection and its text as `write` writes it
+    // (manifest::manifestText or manifest::scriptText), both on the worker.
+    struct ExportPreview
+    {
+        manifest::Projection projection;
+        QByteArray text;
+    };
+    using ExportWriter = QByteArray (*)(const manifest::Projection &);
+    void previewExport(const manifest::ExportOptions &options, ExportWriter write, QObject *context,
+                       std::function<void(Result<ExportPreview>)> done);
 
     // --- Policy: network rules, grants, routes, the audit log ---
 

@@ -1,9 +1,11 @@
 #include "models/folder_topic_model.h"
 
 #include "core/actors.h"
+#include "core/run_on_worker.h"
 #include "folders/folders.h"
 #include "folders/topics.h"
 #include "models/turn_list_model.h"
+#include "store/store_work.h"
 #include "turn_records/turn_records.h"
 
 #include <QCollator>
@@ -105,13 +107,31 @@ FolderTopicModel::FolderTopicModel(store::Store &store, QObject *parent)
 
 FolderTopicModel::~FolderTopicModel() = default;
 
-Result<void> FolderTopicModel::reload()
+void FolderTopicModel::reload(std::function<void()> then)
 {
-    const auto wanted = read(m_store);
-    if (!wanted)
-        return wanted.error();
-    apply(*wanted);
-    return {};
+    if (then)
+        m_afterRead << std::move(then);
+    if (m_reading) {
+        m_readAgain = true;
+        return;
+    }
+    m_reading = true;
+    runOnWorker(
+        this, [hold = store::StoreWork(m_store)] { return read(hold.store()); },
+        [this,
+         waiting = std::exchange(m_afterRead, {})](const Result<std::shared_ptr<Node>> &tree) {
+            m_reading = false;
+            if (tree) {
+                apply(*tree);
+                emit reloaded();
+            } else {
+                emit failed(tree.error());
+            }
+            for (const std::function<void()> &call : waiting)
+                call();
+            if (std::exchange(m_readAgain, false))
+                reload();
+        });
 }
 
 void FolderTopicModel::apply(const std::shared_ptr<Node> &wanted)

@@ -1,14 +1,16 @@
 #pragma once
 
 // The folder tree with each folder's topics under its subfolders, and per
-// topic whether a turn is running or queued in it. read() reads the store
-// (on any thread: the window's worker) and apply() changes only the rows
-// that differ, so a view keeps its selection and expanded branches while
-// other processes write; reload() is both at once.
+// topic whether a turn is running or queued in it. reload() reads the store
+// on a worker (read()) and then, on the model's thread, changes only the
+// rows that differ (apply()), so a view keeps its selection and expanded
+// branches while other processes write, and its thread never waits for
+// SQLite.
 
 #include "core/result.h"
 
 #include <QAbstractItemModel>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -35,11 +37,14 @@ public:
     ~FolderTopicModel() override;
 
     struct Node;
-    // The tree as stored now, sorted, for apply().
+    // The tree as stored now, sorted, for apply(); on any thread.
     static Result<std::shared_ptr<Node>> read(store::Store &store);
     // Makes the rows match `wanted` (taken apart meanwhile).
     void apply(const std::shared_ptr<Node> &wanted);
-    Result<void> reload();
+    // Reads the tree on a worker and shows it, then calls `then` (also when
+    // the read failed: the rows then stay as they were, and failed() says
+    // why). Asked while a read is on its way, it reads again after it.
+    void reload(std::function<void()> then = {});
 
     QModelIndex folderIndex(const QString &folder) const;
     QModelIndex topicIndex(const QString &folder, const QString &topic) const;
@@ -51,6 +56,11 @@ public:
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     QHash<int, QByteArray> roleNames() const override;
 
+signals:
+    // After each read that was shown.
+    void reloaded();
+    void failed(const arizuko::Error &error);
+
 private:
     Node *nodeOf(const QModelIndex &index) const;
     QModelIndex indexOf(const Node *node) const;
@@ -59,6 +69,10 @@ private:
 
     store::Store &m_store;
     std::unique_ptr<Node> m_root;
+    bool m_reading = false;
+    bool m_readAgain = false;
+    // What waits for the next read to be shown.
+    QList<std::function<void()>> m_afterRead;
 };
 
 } // namespace arizuko::models

@@ -4,6 +4,7 @@
 // shows its plan and writes only when applied, all or nothing.
 
 #include "data_dir_tree.h"
+#include "engine/workspace.h"
 #include "export_dialog.h"
 #include "folders/folders.h"
 #include "import_dialog.h"
@@ -14,6 +15,7 @@
 #include <QComboBox>
 #include <QFile>
 #include <QLabel>
+#include <QListWidget>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -57,10 +59,11 @@ class ExportDialogsTest final : public QObject
 private:
     QTemporaryDir m_sourceDir;
     std::unique_ptr<store::Store> m_source;
+    std::unique_ptr<engine::Workspace> m_sourceWorkspace;
 
     QString exportedManifest()
     {
-        ExportDialog dialog(*m_source);
+        ExportDialog dialog(*m_sourceWorkspace);
         QSignalSpy ready(&dialog, &ExportDialog::previewReady);
         if (!ready.wait(10000))
             qFatal("no preview");
@@ -84,11 +87,18 @@ private slots:
         // arizuko has no deny rules: this one must be listed, never dropped silently.
         QVERIFY(policy.network().add(QStringLiteral("corp/eng"), QStringLiteral("gist.github.com"),
                                      policy::RuleKind::Deny, actor));
+        m_sourceWorkspace = std::make_unique<engine::Workspace>(*m_source);
+    }
+
+    void cleanupTestCase()
+    {
+        m_sourceWorkspace.reset();
+        m_source.reset();
     }
 
     void previewShowsTheManifestAndListsWhatIsLeftOut()
     {
-        ExportDialog dialog(*m_source);
+        ExportDialog dialog(*m_sourceWorkspace);
         QSignalSpy ready(&dialog, &ExportDialog::previewReady);
         QVERIFY(ready.wait(10000));
         const QString text =
@@ -121,12 +131,33 @@ private slots:
                  qPrintable(status));
     }
 
+    // The folder list is read on a worker; a folder checked there narrows
+    // the export to its subtree.
+    void checkingAFolderExportsOnlyItsSubtree()
+    {
+        ExportDialog dialog(*m_sourceWorkspace);
+        QSignalSpy ready(&dialog, &ExportDialog::previewReady);
+        auto *folders = dialog.findChild<QListWidget *>();
+        QTRY_COMPARE(folders->count(), 2);
+        QCOMPARE(folders->item(0)->text(), QStringLiteral("corp"));
+        QCOMPARE(folders->item(1)->text(), QStringLiteral("corp/eng"));
+        QTRY_VERIFY(dialog.previewText().contains("github.com"));
+        folders->item(1)->setCheckState(Qt::Checked);
+        QTRY_VERIFY_WITH_TIMEOUT(!dialog.previewText().isEmpty() &&
+                                     !dialog.previewText().contains("folder: corp\n"),
+                                 10000);
+        QVERIFY2(dialog.previewText().contains("corp/eng"), dialog.previewText().constData());
+        QVERIFY2(!dialog.previewText().contains("target: github.com"),
+                 dialog.previewText().constData());
+    }
+
     void importShowsThePlanAndWritesOnlyWhenApplied()
     {
         const QString manifest = exportedManifest();
         QTemporaryDir targetDir;
         auto target = openStore(targetDir);
-        ImportDialog dialog(*target);
+        engine::Workspace workspace(*target);
+        ImportDialog dialog(workspace);
         QSignalSpy planned(&dialog, &ImportDialog::planned);
         QSignalSpy applied(&dialog, &ImportDialog::applied);
 
@@ -165,7 +196,8 @@ private slots:
         file.write(
             "subsystem: routd\nresources:\n  groups: &a\n    - folder: x\n  network_rules: *a\n");
         file.close();
-        ImportDialog dialog(*target);
+        engine::Workspace workspace(*target);
+        ImportDialog dialog(workspace);
         QSignalSpy planned(&dialog, &ImportDialog::planned);
         dialog.openFile(path);
         QVERIFY(planned.wait(10000));

@@ -4,6 +4,7 @@
 // the demo model and a key set by arizukoctl, and the demo folder is made.
 
 #include "editor_test_support.h"
+#include "engine/workspace.h"
 #include "first_run_guide.h"
 #include "folders/folders.h"
 #include "folders/topics.h"
@@ -66,7 +67,8 @@ private slots:
     {
         QTemporaryDir dir;
         auto store = openStore(dir);
-        desktop::FirstRunGuide guide(*store, nothingSetUp(dir));
+        engine::Workspace workspace(*store);
+        desktop::FirstRunGuide guide(workspace, nothingSetUp(dir));
         QSignalSpy checked(&guide, &desktop::FirstRunGuide::checked);
         QVERIFY(checked.wait(60000));
         QTRY_VERIFY(!text(guide, "imageTodo").isEmpty());
@@ -96,8 +98,9 @@ private slots:
         turns::RunnerSettings settings = nothingSetUp(dir);
         settings.libvirtUri = QStringLiteral("qemu:///system");
         settings.modelProvider = turns::ModelProviderChoice::Demo;
+        engine::Workspace workspace(*store);
         {
-            desktop::FirstRunGuide guide(*store, settings);
+            desktop::FirstRunGuide guide(workspace, settings);
             QSignalSpy checked(&guide, &desktop::FirstRunGuide::checked);
             QVERIFY(checked.wait(60000));
             QVERIFY2(text(guide, "libvirtCheck")
@@ -117,7 +120,7 @@ private slots:
         QVERIFY(ctl.waitForFinished(30000));
         QCOMPARE(ctl.exitCode(), 0);
         settings.modelProvider = turns::ModelProviderChoice::Auto;
-        desktop::FirstRunGuide guide(*store, settings);
+        desktop::FirstRunGuide guide(workspace, settings);
         QSignalSpy checked(&guide, &desktop::FirstRunGuide::checked);
         QVERIFY(checked.wait(60000));
         QCOMPARE(text(guide, "modelCheck"),
@@ -137,12 +140,15 @@ private slots:
         turns::RunnerSettings settings = nothingSetUp(dir);
         settings.libvirtUri = QStringLiteral("qemu+unix:///system?socket=%1")
                                   .arg(dir.filePath(QStringLiteral("libvirt-sock")));
-        auto guide = std::make_unique<desktop::FirstRunGuide>(*store, settings);
+        auto workspace = std::make_unique<engine::Workspace>(*store);
+        auto guide = std::make_unique<desktop::FirstRunGuide>(*workspace, settings);
         QVERIFY(libvirt.waitForClient(30000));
         QElapsedTimer closing;
         closing.start();
         guide.reset();
-        QVERIFY2(closing.elapsed() < 1000, "closing the guide waited for its check");
+        workspace.reset();
+        QVERIFY2(closing.elapsed() < 1000,
+                 "closing the guide (or the workspace) waited for its check");
         // libvirt answers (with an error) only after the store was asked
         // to go; the check then goes on to read the store's secrets.
         static constexpr int answerAfterMs = 1500;
@@ -166,10 +172,22 @@ private slots:
     {
         QTemporaryDir dir;
         auto store = openStore(dir);
-        desktop::FirstRunGuide guide(*store, nothingSetUp(dir));
+        engine::Workspace workspace(*store);
+        desktop::FirstRunGuide guide(workspace, nothingSetUp(dir));
+        QSignalSpy checked(&guide, &desktop::FirstRunGuide::checked);
+        QVERIFY(checked.wait(60000)); // its status line is the demo's from now on
         QSignalSpy demo(&guide, &desktop::FirstRunGuide::demoTurnRequested);
+        // Made on a worker; a second press while the first is under way is
+        // ignored, as its button is disabled meanwhile.
         guide.startDemo();
         guide.startDemo();
+        QVERIFY(demo.wait(30000));
+        QCOMPARE(demo.size(), 1);
+        QCOMPARE(
+            child<QLabel>(guide, "status")->text(),
+            QStringLiteral("Demo turn asked for in folder demo; it shows in the main window."));
+        guide.startDemo();
+        QVERIFY(demo.wait(30000));
         QCOMPARE(demo.size(), 2);
         QCOMPARE(demo.at(0).at(0).toString(), QStringLiteral("demo"));
         QCOMPARE(demo.at(1).at(0).toString(), QStringLiteral("demo-2"));

@@ -11,6 +11,7 @@
 #include "folders/topics.h"
 #include "main_window.h"
 #include "models/folder_topic_model.h"
+#include "secrets/secret_store.h"
 #include "store/store.h"
 
 #include <QAbstractButton>
@@ -209,10 +210,13 @@ private slots:
         QVERIFY(folders.add(QStringLiteral("home")).ok());
         QVERIFY(topics.add(QStringLiteral("corp"), QStringLiteral("release-notes")).ok());
         QVERIFY(topics.add(QStringLiteral("home"), QStringLiteral("garden")).ok());
-        models::FolderTopicModel model(*m_store);
-        QVERIFY(model.reload().ok());
-        desktop::FolderTreePanel panel(*m_store, &model);
+        arizuko::engine::Workspace workspace(*m_store);
+        auto *model = workspace.make<models::FolderTopicModel>(&workspace);
+        desktop::FolderTreePanel panel(workspace, model);
         QSignalSpy selected(&panel, &desktop::FolderTreePanel::selectionChanged);
+        QSignalSpy reloaded(model, &models::FolderTopicModel::reloaded);
+        panel.reload();
+        QVERIFY(reloaded.wait(10000));
         QCOMPARE(panel.view()->model()->rowCount(), 2);
 
         QTest::keyClicks(panel.filter(), QStringLiteral("release"));
@@ -224,7 +228,9 @@ private slots:
         QCOMPARE(selected.last(), (QVariantList{QStringLiteral("home"), QStringLiteral("garden")}));
         // A topic added elsewhere appears without losing the selection.
         QVERIFY(topics.add(QStringLiteral("home"), QStringLiteral("attic")).ok());
-        QVERIFY(model.reload().ok());
+        panel.reload();
+        QVERIFY(reloaded.wait(10000));
+        QVERIFY(model->topicIndex(QStringLiteral("home"), QStringLiteral("attic")).isValid());
         QCOMPARE(panel.currentTopic(), QStringLiteral("garden"));
     }
 
@@ -235,9 +241,18 @@ private slots:
         for (const char *folder : {"corp", "corp/eng", "corp/eng/sre", "x"})
             QVERIFY(folders.add(QLatin1String(folder)).ok());
         QVERIFY(topics.add(QStringLiteral("corp/eng"), QStringLiteral("main")).ok());
-        models::FolderTopicModel model(*m_store);
-        QVERIFY(model.reload().ok());
-        desktop::FolderTreePanel panel(*m_store, &model);
+        // A secret sealed to a folder that moves is re-sealed to its new place.
+        qputenv("ARIZUKO_KEY_STORE", "file");
+        auto secretStore = secrets::SecretStore::open(*m_store, QStringLiteral("user:test"));
+        QVERIFY(secretStore.ok());
+        QVERIFY(
+            (*secretStore)->set({QStringLiteral("corp/eng/sre")}, QStringLiteral("TOKEN"), "v1"));
+        arizuko::engine::Workspace workspace(*m_store);
+        auto *model = workspace.make<models::FolderTopicModel>(&workspace);
+        desktop::FolderTreePanel panel(workspace, model);
+        QSignalSpy reloaded(model, &models::FolderTopicModel::reloaded);
+        panel.reload();
+        QVERIFY(reloaded.wait(10000));
         panel.show();
         QSignalSpy changed(&panel, &desktop::FolderTreePanel::changed);
         QSignalSpy failed(&panel, &desktop::FolderTreePanel::failed);
@@ -263,6 +278,10 @@ private slots:
                  qPrintable(shown));
         QVERIFY(exists("corp/platform/sre") && !exists("corp/eng"));
         QCOMPARE(panel.currentFolder(), QStringLiteral("corp/platform"));
+        QCOMPARE((*secretStore)
+                     ->get({QStringLiteral("corp/platform/sre")}, QStringLiteral("TOKEN"))
+                     .value(),
+                 QByteArray("v1"));
 
         // A drop of a folder onto another, as the view delivers it: asked
         // first; Cancel leaves everything, Yes moves it under the target.
@@ -335,6 +354,29 @@ private slots:
         QVERIFY(!exists("x/platform") && !exists("x/platform/sre") && exists("x"));
         QVERIFY(!QFileInfo::exists(platformHome));
         QCOMPARE(panel.currentFolder(), QStringLiteral("x"));
+
+        // A new folder, a topic in it, the topic renamed: each shown selected.
+        // (The input dialogs the panel asks with carry no name.)
+        answerText(this, QString(), QStringLiteral("x/new"));
+        action(panel, QStringLiteral("addFolder"))->trigger();
+        QVERIFY(changed.wait(10000));
+        QVERIFY(exists("x/new"));
+        QCOMPARE(panel.currentFolder(), QStringLiteral("x/new"));
+        answerText(this, QString(), QStringLiteral("ideas"));
+        action(panel, QStringLiteral("addTopic"))->trigger();
+        QVERIFY(changed.wait(10000));
+        QCOMPARE(panel.currentTopic(), QStringLiteral("ideas"));
+        answerText(this, QStringLiteral("renameTopicDialog"), QStringLiteral("plans"));
+        action(panel, QStringLiteral("renameSelected"))->trigger();
+        QVERIFY(changed.wait(10000));
+        QCOMPARE(panel.currentTopic(), QStringLiteral("plans"));
+        QCOMPARE(topics.list(QStringLiteral("x/new"))->size(), 1);
+        // A folder that exists is refused, and the refusal says so.
+        answerText(this, QString(), QStringLiteral("x/new"));
+        action(panel, QStringLiteral("addFolder"))->trigger();
+        QVERIFY(failed.wait(10000));
+        QVERIFY2(failed.last().first().toString().contains(QStringLiteral("x/new")),
+                 qPrintable(failed.last().first().toString()));
     }
 
     void trayListsRunningTurnsAndNotifiesOnlyWhenTheWindowIsNotInFront()

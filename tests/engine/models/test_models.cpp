@@ -12,6 +12,8 @@
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
+#include <QSqlError>
+#include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -39,6 +41,14 @@ QStringList labels(const QAbstractItemModel &model, const QModelIndex &parent = 
     for (int row = 0; row < model.rowCount(parent); ++row)
         out << model.index(row, 0, parent).data().toString();
     return out;
+}
+
+// The tree read on a worker and shown.
+bool reloadTree(FolderTopicModel &model)
+{
+    QSignalSpy reloaded(&model, &FolderTopicModel::reloaded);
+    model.reload();
+    return reloaded.wait(10000);
 }
 
 } // namespace
@@ -69,7 +79,7 @@ private slots:
         QVERIFY(folders.add(QStringLiteral("corp/eng")).ok());
         QVERIFY(folders.add(QStringLiteral("home")).ok());
         QVERIFY(topics.add(QStringLiteral("corp"), QStringLiteral("main")).ok());
-        QVERIFY(model.reload().ok());
+        QVERIFY(reloadTree(model));
 
         QCOMPARE(labels(model), (QStringList{QStringLiteral("corp"), QStringLiteral("home")}));
         const QModelIndex corp = model.folderIndex(QStringLiteral("corp"));
@@ -82,7 +92,7 @@ private slots:
         QSignalSpy removed(&model, &QAbstractItemModel::rowsRemoved);
         QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
         QVERIFY(topics.add(QStringLiteral("corp/eng"), QStringLiteral("oncall")).ok());
-        QVERIFY(model.reload().ok());
+        QVERIFY(reloadTree(model));
         QCOMPARE(reset.count(), 0);
         QCOMPARE(removed.count(), 0);
         QCOMPARE(inserted.count(), 1);
@@ -95,10 +105,43 @@ private slots:
             topics.rename(QStringLiteral("corp"), QStringLiteral("main"), QStringLiteral("zeta"))
                 .ok());
         QVERIFY(folders.remove(QStringLiteral("home"), true).ok());
-        QVERIFY(model.reload().ok());
+        QVERIFY(reloadTree(model));
         QCOMPARE(labels(model), QStringList{QStringLiteral("corp")});
         QCOMPARE(labels(model, model.folderIndex(QStringLiteral("corp"))),
                  (QStringList{QStringLiteral("eng"), QStringLiteral("zeta")}));
+    }
+
+    // Reads asked for while one is under way make one more read after it,
+    // and every caller hears back; a tree that cannot be read stays as it
+    // was, and says why.
+    void folderTreeReadsAgainAndKeepsItsRowsWhenTheStoreFails()
+    {
+        FolderTopicModel model(*m_store);
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        folders::Folders folders(*m_store, QStringLiteral("user:test"));
+        QVERIFY(folders.add(QStringLiteral("corp")).ok());
+        QSignalSpy reloaded(&model, &FolderTopicModel::reloaded);
+        int answered = 0;
+        model.reload([&answered] { ++answered; });
+        QVERIFY(folders.add(QStringLiteral("home")).ok());
+        model.reload([&answered] { ++answered; });
+        model.reload([&answered] { ++answered; });
+        QTRY_COMPARE(answered, 3);
+        QCOMPARE(reloaded.count(), 2); // the last two asked during the first read: one more read
+        QCOMPARE(labels(model), (QStringList{QStringLiteral("corp"), QStringLiteral("home")}));
+
+        QSqlQuery gone(m_store->database());
+        QVERIFY2(gone.exec(QStringLiteral("ALTER TABLE sessions RENAME TO sessions_gone")),
+                 qPrintable(gone.lastError().text()));
+        QVERIFY(folders.add(QStringLiteral("zoo")).ok());
+        QSignalSpy failed(&model, &FolderTopicModel::failed);
+        bool called = false;
+        model.reload([&called] { called = true; });
+        QVERIFY(failed.wait(10000));
+        QVERIFY(called);
+        QVERIFY(!failed.first().first().value<Error>().message.isEmpty());
+        QCOMPARE(labels(model), (QStringList{QStringLiteral("corp"), QStringLiteral("home")}));
     }
 
     void topicsShowTheirRunningAndQueuedTurns()
@@ -116,7 +159,7 @@ private slots:
         QVERIFY(records.insert(turnIn(QStringLiteral("corp"), QStringLiteral("a"),
                                       QStringLiteral("11111111-0000-0000-0000-000000000000")))
                     .ok());
-        QVERIFY(model.reload().ok());
+        QVERIFY(reloadTree(model));
         const auto activity = [&](const char *topic) {
             return model.topicIndex(QStringLiteral("corp"), QLatin1String(topic))
                 .data(FolderTopicModel::ActivityRole)
@@ -129,7 +172,7 @@ private slots:
         QVERIFY(records.setState(QStringLiteral("11111111-0000-0000-0000-000000000000"),
                                  turns::TurnState::Running, store::nowTimestamp())
                     .ok());
-        QVERIFY(model.reload().ok());
+        QVERIFY(reloadTree(model));
         QCOMPARE(activity("a"), QStringLiteral("running"));
         QCOMPARE(model.folderIndex(QStringLiteral("corp")).data(FolderTopicModel::ActivityRole),
                  QVariant(QStringLiteral("running")));

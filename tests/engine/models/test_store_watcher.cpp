@@ -53,11 +53,11 @@ private slots:
         QVERIFY(store.ok());
         store::StoreWatcher watcher(**store);
         models::FolderTopicModel tree(**store);
-        QVERIFY(tree.reload().ok());
-        connect(&watcher, &store::StoreWatcher::foldersChanged, &tree,
-                [&tree] { (void)tree.reload(); });
-        connect(&watcher, &store::StoreWatcher::topicsChanged, &tree,
-                [&tree] { (void)tree.reload(); });
+        QSignalSpy reloaded(&tree, &models::FolderTopicModel::reloaded);
+        tree.reload();
+        QVERIFY(reloaded.wait(10000));
+        connect(&watcher, &store::StoreWatcher::foldersChanged, &tree, [&tree] { tree.reload(); });
+        connect(&watcher, &store::StoreWatcher::topicsChanged, &tree, [&tree] { tree.reload(); });
         QSignalSpy folders(&watcher, &store::StoreWatcher::foldersChanged);
         QSignalSpy topics(&watcher, &store::StoreWatcher::topicsChanged);
         QSignalSpy rules(&watcher, &store::StoreWatcher::rulesChanged);
