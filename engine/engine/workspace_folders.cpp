@@ -1,5 +1,6 @@
-#include "core/actors.h"
 #include "engine/workspace.h"
+
+#include "core/actors.h"
 #include "folders/folders.h"
 #include "folders/topics.h"
 #include "secrets/folder_move.h"
