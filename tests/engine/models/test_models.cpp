@@ -291,8 +291,8 @@ private slots:
         QCOMPARE(bytes(0), QStringLiteral("3 up, 0 down"));
         // The earlier page: three requests to a.example, the first closed
         // within the page.
-        model.prependDecisions({decision("a.example"), close("a.example", 4),
-                                decision("a.example"), decision("a.example")});
+        model.prependDecisions({decision("a.example"), close("a.example", 4), decision("a.example"),
+                                decision("a.example")});
         QCOMPARE(model.rowCount(), 4);
         QCOMPARE(bytes(0), QStringLiteral("4 up, 0 down"));
         QCOMPARE(bytes(1), QStringLiteral("2 up, 0 down"));
