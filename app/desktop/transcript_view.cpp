@@ -94,11 +94,11 @@ void TranscriptView::showTopic(const QString &folder, const QString &topic)
     m_readingEarlier = false;
     m_pending.clear();
     m_pageLastSeq.clear();
+    // The topic left goes at once, not when the new one's page is read.
+    m_bridge->showReset(false);
     m_loading = !folder.isEmpty() && !topic.isEmpty();
-    if (!m_loading) {
-        m_bridge->showReset(false);
+    if (!m_loading)
         return;
-    }
     m_workspace.topicTurns(folder, topic, this,
                            [this, showing](const Result<QList<turns::TurnRecord>> &listed) {
                                if (showing != m_showing)
