@@ -324,6 +324,10 @@
         <source>Restore the files changed since the turn too (their current content stays in the history)</source>
         <translation>Auch die seit dem Turn geänderten Dateien zurücksetzen (ihr jetziger Inhalt bleibt im Verlauf)</translation>
     </message>
+    <message>
+        <source>History of this folder&apos;s home: %1.</source>
+        <translation>Verlauf des Home-Verzeichnisses dieses Ordners: %1.</translation>
+    </message>
 </context>
 <context>
     <name>arizuko::desktop::Composer</name>
@@ -2044,10 +2048,6 @@ Wird vor dem Start festgelegt: Setzen Sie ARIZUKO_DATA_DIR (arizukoctl: --data-d
 <context>
     <name>arizuko::desktop::TurnChangesReader</name>
     <message>
-        <source>History of this folder&apos;s home: %1.</source>
-        <translation>Verlauf des Home-Verzeichnisses dieses Ordners: %1.</translation>
-    </message>
-    <message>
         <source>over the history file limit: recorded by its size and time only</source>
         <translation>über der Dateigrenze des Verlaufs: nur mit Größe und Änderungszeit erfasst</translation>
     </message>
@@ -2160,6 +2160,14 @@ im Ordner „%2“. Die nächsten Durchläufe von %2 und seinen Unterordnern dü
     <message>
         <source>Add the rule</source>
         <translation>Regel hinzufügen</translation>
+    </message>
+    <message>
+        <source>Show ea&amp;rlier requests</source>
+        <translation>Frühere Anf&amp;ragen zeigen</translation>
+    </message>
+    <message>
+        <source>Show the turn&apos;s earlier network requests</source>
+        <translation>Die früheren Netzwerkanfragen des Turns zeigen</translation>
     </message>
 </context>
 <context>

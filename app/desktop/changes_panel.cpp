@@ -1,8 +1,6 @@
 #include "changes_panel.h"
 
-#include "core/actors.h"
-#include "history/turn_changes.h"
-#include "store_task.h"
+#include "engine/workspace.h"
 #include "turn_changes_reader.h"
 
 #include <QCheckBox>
@@ -22,20 +20,11 @@ namespace {
 
 constexpr int diffRole = Qt::UserRole;
 
-Result<history::UndoReport> undo(store::Store &store, const turns::TurnRecord &turn,
-                                 history::UndoMode mode)
-{
-    const auto snapshot = savedSnapshotOptions(store);
-    if (!snapshot)
-        return snapshot.error();
-    return history::undoTurn(store, turn, mode, *snapshot, actors::gui);
-}
-
 } // namespace
 
-ChangesPanel::ChangesPanel(store::Store &store, QWidget *parent)
+ChangesPanel::ChangesPanel(engine::Workspace &workspace, QWidget *parent)
     : QWidget(parent)
-    , m_store(store)
+    , m_workspace(workspace)
     , m_status(new QLabel(this))
     , m_historyUse(new QLabel(this))
     , m_files(new QTreeWidget(this))
@@ -72,18 +61,7 @@ ChangesPanel::ChangesPanel(store::Store &store, QWidget *parent)
     layout->addWidget(m_undo, 0, Qt::AlignRight);
     connect(m_files, &QTreeWidget::currentItemChanged, this, &ChangesPanel::showSelectedDiff);
     connect(m_undo, &QPushButton::clicked, this, &ChangesPanel::askUndo);
-    connect(&m_watcher, &QFutureWatcher<void>::finished, this, [this] {
-        if (const auto done = std::exchange(m_done, nullptr))
-            done();
-    });
     load();
-}
-
-ChangesPanel::~ChangesPanel()
-{
-    // The worker holds only its own copies and the store, which outlives
-    // the window; its result is dropped.
-    m_done = nullptr;
 }
 
 void ChangesPanel::showTurn(const turns::TurnRecord &turn)
@@ -105,21 +83,27 @@ void ChangesPanel::changesRecorded(const QString &turnId)
         load();
 }
 
-void ChangesPanel::runInBackground(std::function<void(store::Store &)> work,
-                                   std::function<void()> done)
+void ChangesPanel::runInBackground(Job job, std::function<void()> done)
 {
-    if (m_watcher.isRunning()) {
+    if (m_running) {
         // One job at a time; the newest wins once the running one ends.
-        m_done = [this, work, done] { runInBackground(work, done); };
+        m_next = [this, job, done] { runInBackground(job, done); };
         return;
     }
+    m_running = true;
     const quint64 generation = m_generation;
-    m_done = [this, generation, done] {
+    // The answer comes only while the panel lives (the workspace drops it
+    // with its context).
+    job([this, generation, done] {
+        m_running = false;
+        if (const auto next = std::exchange(m_next, nullptr)) {
+            next();
+            return;
+        }
         if (generation == m_generation)
             done();
         emit updated();
-    };
-    m_watcher.setFuture(runOnStore(m_store, work));
+    });
 }
 
 void ChangesPanel::load(const QString &outcome)
@@ -140,12 +124,22 @@ void ChangesPanel::load(const QString &outcome)
     auto result = std::make_shared<std::optional<Result<history::TurnChanges>>>();
     auto use = std::make_shared<std::optional<Result<QString>>>();
     runInBackground(
-        [result, use, turn = m_turn](store::Store &store) {
-            result->emplace(readTurnChanges(store, turn));
-            use->emplace(readHistoryUse(store, turn.folder));
+        [this, result, use, turn = m_turn](std::function<void()> finished) {
+            m_workspace.turnChanges(turn, this,
+                                    [this, result, use, folder = turn.folder,
+                                     finished](const Result<history::TurnChanges> &changes) {
+                                        result->emplace(changes);
+                                        m_workspace.historyUse(
+                                            folder, this,
+                                            [use, finished](const Result<QString> &text) {
+                                                use->emplace(text);
+                                                finished();
+                                            });
+                                    });
         },
         [this, result, use, show] {
-            m_historyUse->setText(**use ? ***use : (*use)->error().message);
+            m_historyUse->setText(**use ? tr("History of this folder's home: %1.").arg(***use)
+                                        : (*use)->error().message);
             const Result<history::TurnChanges> &changes = **result;
             if (!changes) {
                 show(changes.error().code == u"history.no-turn" ||
@@ -201,8 +195,12 @@ void ChangesPanel::askUndo()
     auto plan = std::make_shared<std::optional<Result<history::UndoReport>>>();
     m_undo->setEnabled(false);
     runInBackground(
-        [plan, turn](store::Store &store) {
-            plan->emplace(undo(store, turn, history::UndoMode::Plan));
+        [this, plan, turn](std::function<void()> finished) {
+            m_workspace.undoTurn(turn, history::UndoMode::Plan, this,
+                                 [plan, finished](const Result<history::UndoReport> &report) {
+                                     plan->emplace(report);
+                                     finished();
+                                 });
         },
         [this, plan, turn] {
             const Result<history::UndoReport> &report = **plan;
@@ -260,7 +258,13 @@ void ChangesPanel::applyUndo(const turns::TurnRecord &turn, history::UndoMode mo
 {
     auto applied = std::make_shared<std::optional<Result<history::UndoReport>>>();
     runInBackground(
-        [applied, mode, turn](store::Store &store) { applied->emplace(undo(store, turn, mode)); },
+        [this, applied, mode, turn](std::function<void()> finished) {
+            m_workspace.undoTurn(turn, mode, this,
+                                 [applied, finished](const Result<history::UndoReport> &report) {
+                                     applied->emplace(report);
+                                     finished();
+                                 });
+        },
         [this, applied, turn] {
             const Result<history::UndoReport> &done = **applied;
             if (turn.id != m_turn.id) {

@@ -6,10 +6,9 @@
 // confirmation listing the files. Everything is read from the home's
 // history (engine/history) on a worker thread.
 
-#include "history/turn_changes.h"
+#include "history/home_history.h"
 #include "turn_records/turn_record.h"
 
-#include <QFutureWatcher>
 #include <QWidget>
 #include <functional>
 
@@ -18,8 +17,8 @@ class QPlainTextEdit;
 class QPushButton;
 class QTreeWidget;
 
-namespace arizuko::store {
-class Store;
+namespace arizuko::engine {
+class Workspace;
 }
 
 namespace arizuko::desktop {
@@ -29,8 +28,7 @@ class ChangesPanel final : public QWidget
     Q_OBJECT
 
 public:
-    explicit ChangesPanel(store::Store &store, QWidget *parent = nullptr);
-    ~ChangesPanel() override;
+    explicit ChangesPanel(engine::Workspace &workspace, QWidget *parent = nullptr);
 
     // Shows this turn's changes (none: an empty record); the turn already
     // shown is not read again.
@@ -59,11 +57,14 @@ private:
     void askUndo();
     void confirmUndo(const turns::TurnRecord &turn, const history::UndoReport &plan);
     void applyUndo(const turns::TurnRecord &turn, history::UndoMode mode);
-    // Runs `work` on a worker (runOnStore), then `done` here, unless the
-    // turn changed.
-    void runInBackground(std::function<void(store::Store &)> work, std::function<void()> done);
+    // A job: starts the workspace's work and calls `finished` once it is
+    // answered.
+    using Job = std::function<void(std::function<void()> finished)>;
+    // Runs `job`, then `done` here unless the turn changed; one job at a
+    // time, and a job asked for meanwhile wins over the running one's end.
+    void runInBackground(Job job, std::function<void()> done);
 
-    store::Store &m_store;
+    engine::Workspace &m_workspace;
     turns::TurnRecord m_turn;
     QStringList m_overlapping; // names of turns that shared the home meanwhile
     quint64 m_generation = 0;
@@ -72,8 +73,8 @@ private:
     QTreeWidget *m_files;
     QPlainTextEdit *m_diff;
     QPushButton *m_undo;
-    QFutureWatcher<void> m_watcher;
-    std::function<void()> m_done;
+    bool m_running = false;
+    std::function<void()> m_next; // the job asked for while one ran
 };
 
 } // namespace arizuko::desktop

@@ -21,10 +21,8 @@
 #include "settings_dialog.h"
 #include "store/store.h"
 #include "store/store_watcher.h"
-#include "store_task.h"
 #include "transcript_view.h"
 #include "turn_panel.h"
-#include "turn_records/turn_records.h"
 #include "turns/model_provider.h"
 
 #include <QAction>
@@ -52,10 +50,10 @@ MainWindow::MainWindow(engine::Workspace &workspace, const turns::RunnerSettings
     , m_watcher(new store::StoreWatcher(m_store, this))
     , m_treeModel(workspace.make<models::FolderTopicModel>(this))
     , m_tree(new FolderTreePanel(workspace, m_treeModel, this))
-    , m_transcript(new TranscriptView(m_store, this))
+    , m_transcript(new TranscriptView(workspace, this))
     , m_composer(new Composer(this))
-    , m_turnPanel(new TurnPanel(m_store, this))
-    , m_changes(new ChangesPanel(m_store, this))
+    , m_turnPanel(new TurnPanel(workspace, this))
+    , m_changes(new ChangesPanel(workspace, this))
     , m_hostStatus(new HostStatusPanel(settings, this))
     , m_splitter(new QSplitter(Qt::Horizontal, this))
     , m_centre(new QSplitter(Qt::Vertical, this))
@@ -112,7 +110,8 @@ MainWindow::MainWindow(engine::Workspace &workspace, const turns::RunnerSettings
     connect(&m_workspace, &engine::Workspace::foldersChanged, m_treeModel, reloadTree);
     connect(&m_workspace, &engine::Workspace::topicsChanged, m_treeModel, reloadTree);
     connect(&m_workspace, &engine::Workspace::turnsChanged, m_treeModel, reloadTree);
-    connect(m_watcher, &store::StoreWatcher::turnsChanged, this, &MainWindow::refreshTopicActivity);
+    connect(&m_workspace, &engine::Workspace::turnsChanged, this,
+            &MainWindow::refreshTopicActivity);
 
     connect(m_engine, &engine::Engine::ready, this,
             [this](const host::AcceleratorChoice &accelerator, const turns::ReapReport &reaped) {
@@ -409,20 +408,19 @@ void MainWindow::refreshTopicActivity()
     }
     // Read on a worker; only the answer to the last question is shown.
     const quint64 reading = ++m_activityReading;
-    runOnStore(m_store, [folder, topic](store::Store &store) {
-        return turns::TurnRecords(store).topicActivity(folder, topic);
-    }).then(this, [this, reading](const Result<turns::TopicActivity> &activity) {
-        if (!activity || reading != m_activityReading)
-            return;
-        m_composer->setActivity(activity->running, activity->queued);
-        const turns::TurnRecord &latest = activity->latest;
-        m_turnPanel->showTurn(latest);
-        m_changes->showTurn(latest);
-        const bool modelless = latest.state == turns::TurnState::Failed &&
-                               latest.errorCode == turns::noCredentialErrorCode;
-        m_modelless = modelless ? latest : turns::TurnRecord{};
-        m_composer->offerModelChoice(modelless);
-    });
+    m_workspace.topicActivity(
+        folder, topic, this, [this, reading](const Result<turns::TopicActivity> &activity) {
+            if (!activity || reading != m_activityReading)
+                return;
+            m_composer->setActivity(activity->running, activity->queued);
+            const turns::TurnRecord &latest = activity->latest;
+            m_turnPanel->showTurn(latest);
+            m_changes->showTurn(latest);
+            const bool modelless = latest.state == turns::TurnState::Failed &&
+                                   latest.errorCode == turns::noCredentialErrorCode;
+            m_modelless = modelless ? latest : turns::TurnRecord{};
+            m_composer->offerModelChoice(modelless);
+        });
 }
 
 void MainWindow::send(const QString &prompt)

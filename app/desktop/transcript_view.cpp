@@ -1,11 +1,11 @@
 #include "transcript_view.h"
 
+#include "core/run_on_worker.h"
+#include "engine/workspace.h"
 #include "transcript_bridge.h"
 #include "transcript_items.h"
 #include "transcript_page.h"
 #include "turn_changes_reader.h"
-#include "turn_records/turn_records.h"
-#include "turns/turn_event_slice.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -18,13 +18,12 @@
 #include <QWebChannel>
 #include <QWebEngineSettings>
 #include <QWebEngineView>
-#include <limits>
 
 namespace arizuko::desktop {
 
-TranscriptView::TranscriptView(store::Store &store, QWidget *parent)
+TranscriptView::TranscriptView(engine::Workspace &workspace, QWidget *parent)
     : QWidget(parent)
-    , m_store(store)
+    , m_workspace(workspace)
     // Also what links web_view_compositing.cpp, whose choice runs as the
     // program loads, into every program that shows a transcript.
     , m_compositing(webViewCompositing())
@@ -32,7 +31,7 @@ TranscriptView::TranscriptView(store::Store &store, QWidget *parent)
     , m_page(new TranscriptPage(m_view))
     , m_channel(new QWebChannel(m_page))
     , m_bridge(new TranscriptBridge(m_channel))
-    , m_changes(new TurnChangesReader(store, this))
+    , m_changes(new TurnChangesReader(workspace, this))
     , m_findBar(new QWidget(this))
     , m_findText(new QLineEdit(m_findBar))
 {
@@ -90,86 +89,107 @@ void TranscriptView::showTopic(const QString &folder, const QString &topic)
     m_folder = folder;
     m_topic = topic;
     m_turns.clear();
-    if (!folder.isEmpty() && !topic.isEmpty()) {
-        if (const auto listed = turns::TurnRecords(m_store).ofTopic(folder, topic))
-            m_turns = *listed;
-    }
-    m_firstShown = m_turns.size();
-    m_firstSeq = 0;
-    const QJsonArray items = takeEarlierPage();
-    m_bridge->showReset(hasEarlier());
-    m_bridge->showAppended(items);
+    m_first = {};
+    const quint64 showing = ++m_showing;
+    m_readingEarlier = false;
+    m_pending.clear();
+    m_pageLastSeq.clear();
+    // The topic left goes at once, not when the new one's page is read.
+    m_bridge->showReset(false);
+    m_loading = !folder.isEmpty() && !topic.isEmpty();
+    if (!m_loading)
+        return;
+    m_workspace.topicTurns(folder, topic, this,
+                           [this, showing](const Result<QList<turns::TurnRecord>> &listed) {
+                               if (showing != m_showing)
+                                   return;
+                               if (listed)
+                                   m_turns = *listed;
+                               m_first = {m_turns.size(), 0};
+                               readEarlierPage([this](const QJsonArray &items) {
+                                   m_loading = false;
+                                   m_bridge->showReset(hasEarlier());
+                                   m_bridge->showAppended(items);
+                                   replayPending();
+                               });
+                           });
 }
 
-bool TranscriptView::hasEarlier() const
+void TranscriptView::readEarlierPage(std::function<void(const QJsonArray &)> show)
 {
-    return m_firstShown > 0 || m_firstSeq > 0;
+    QStringList ids;
+    ids.reserve(m_turns.size());
+    for (const turns::TurnRecord &turn : std::as_const(m_turns))
+        ids << turn.id;
+    m_workspace.topicPageBefore(
+        ids, m_first, {turnsPerPage, eventsPerPage}, this,
+        [this, showing = m_showing, show = std::move(show)](const turns::TopicPage &page) {
+            if (showing != m_showing)
+                return;
+            m_first = page.first;
+            show(pageItems(page));
+        });
 }
 
-QJsonArray TranscriptView::takeEarlierPage()
+QJsonArray TranscriptView::pageItems(const turns::TopicPage &page)
 {
-    QList<QJsonArray> slices; // newest first
-    int events = 0;
-    int turnsTaken = 0;
-    while (hasEarlier() && events < eventsPerPage && turnsTaken < turnsPerPage) {
-        const bool fresh = m_firstSeq == 0;
-        if (fresh) {
-            --m_firstShown;
-            m_firstSeq = std::numeric_limits<qint64>::max();
-            ++turnsTaken;
-        }
-        const turns::TurnRecord &turn = m_turns[m_firstShown];
-        const int budget = eventsPerPage - events;
-        // One more than fits tells whether the turn's start is reached.
-        auto read = turns::eventsBefore(m_store, turn.id, m_firstSeq, budget + 1);
-        QJsonArray slice;
-        if (!read) {
+    QJsonArray items;
+    for (const turns::TopicSlice &slice : page.slices) {
+        const turns::TurnRecord &turn = m_turns[slice.turn];
+        if (slice.error) {
             // Nothing earlier can be shown; say so where it is missing.
-            slice.append(QJsonObject{
+            items.append(QJsonObject{
                 {QStringLiteral("type"), QStringLiteral("error")},
                 {QStringLiteral("turn"), turn.id},
                 {QStringLiteral("text"),
-                 tr("Earlier events could not be read: %1").arg(read.error().message)}});
-            slices.prepend(slice);
-            m_firstShown = 0;
-            m_firstSeq = 0;
-            break;
+                 tr("Earlier events could not be read: %1").arg(slice.error->message)}});
+            continue;
         }
-        const bool reachedStart = read->size() <= budget;
-        if (reachedStart)
-            slice.append(promptItem(turn));
-        else
-            read->removeFirst();
-        for (const QJsonValue &value : transcriptItems(*read))
-            slice.append(value);
-        if (fresh && turns::isTerminal(turn.state)) {
-            slice.append(footerItem(turn));
-            m_changes->read(turn);
-        }
-        events += int(read->size());
-        m_firstSeq = reachedStart ? 0 : read->first().seq;
-        slices.prepend(slice);
-    }
-    QJsonArray items;
-    for (const QJsonArray &slice : std::as_const(slices)) {
-        for (const QJsonValue &value : slice)
+        if (slice.fromStart)
+            items.append(promptItem(turn));
+        for (const QJsonValue &value : transcriptItems(slice.events))
             items.append(value);
+        if (slice.toEnd) {
+            m_pageLastSeq.insert(turn.id, slice.events.isEmpty() ? 0 : slice.events.last().seq);
+            if (turns::isTerminal(turn.state)) {
+                items.append(footerItem(turn));
+                m_changes->read(turn);
+            }
+        }
     }
     return items;
 }
 
+void TranscriptView::replayPending()
+{
+    for (const std::function<void()> &report : std::exchange(m_pending, {}))
+        report();
+}
+
 void TranscriptView::showEarlier()
 {
-    if (!hasEarlier())
+    if (!hasEarlier() || m_loading || m_readingEarlier)
         return;
-    const QJsonArray items = takeEarlierPage();
-    m_bridge->showPrepended(items, hasEarlier());
+    m_readingEarlier = true;
+    readEarlierPage([this](const QJsonArray &items) {
+        m_readingEarlier = false;
+        m_bridge->showPrepended(items, hasEarlier());
+    });
 }
 
 void TranscriptView::addTurn(const turns::TurnRecord &turn)
 {
     if (turn.folder != m_folder || turn.topic != m_topic)
         return;
+    if (m_loading) {
+        m_pending << [this, turn] { addTurn(turn); };
+        return;
+    }
+    // Queued before the topic's turns were read: on the page already.
+    for (const turns::TurnRecord &shown : std::as_const(m_turns)) {
+        if (shown.id == turn.id)
+            return;
+    }
     m_turns.append(turn);
     m_bridge->showAppended(QJsonArray{promptItem(turn)});
 }
@@ -178,6 +198,18 @@ void TranscriptView::addEvents(const QList<turns::TurnEventRecord> &events)
 {
     if (events.isEmpty())
         return;
+    if (m_loading) {
+        // Those stored before the page was read are on it.
+        m_pending << [this, events] {
+            const qint64 shown = m_pageLastSeq.value(events.first().turn, 0);
+            QList<turns::TurnEventRecord> newer;
+            std::copy_if(
+                events.begin(), events.end(), std::back_inserter(newer),
+                [shown](const turns::TurnEventRecord &event) { return event.seq > shown; });
+            addEvents(newer);
+        };
+        return;
+    }
     for (qsizetype index = m_turns.size() - 1; index >= 0; --index) {
         if (m_turns[index].id == events.first().turn) {
             m_bridge->showAppended(transcriptItems(events));
@@ -188,8 +220,15 @@ void TranscriptView::addEvents(const QList<turns::TurnEventRecord> &events)
 
 void TranscriptView::endTurn(const turns::TurnRecord &turn)
 {
+    if (m_loading) {
+        m_pending << [this, turn] { endTurn(turn); };
+        return;
+    }
     for (qsizetype index = m_turns.size() - 1; index >= 0; --index) {
         if (m_turns[index].id == turn.id) {
+            // Read ended: the page has its footer already.
+            if (turns::isTerminal(m_turns[index].state))
+                return;
             m_turns[index] = turn;
             m_bridge->showAppended(QJsonArray{footerItem(turn)});
             m_changes->read(turn);
@@ -200,7 +239,7 @@ void TranscriptView::endTurn(const turns::TurnRecord &turn)
 
 qsizetype TranscriptView::shownTurn(const QString &turnId) const
 {
-    for (qsizetype index = m_turns.size() - 1; index >= m_firstShown; --index) {
+    for (qsizetype index = m_turns.size() - 1; index >= m_first.turn; --index) {
         if (m_turns[index].id == turnId)
             return index;
     }
@@ -209,6 +248,10 @@ qsizetype TranscriptView::shownTurn(const QString &turnId) const
 
 void TranscriptView::changesRecorded(const QString &turnId)
 {
+    if (m_loading) {
+        m_pending << [this, turnId] { changesRecorded(turnId); };
+        return;
+    }
     const qsizetype index = shownTurn(turnId);
     if (index >= 0 && turns::isTerminal(m_turns[index].state))
         m_changes->read(m_turns[index]);
@@ -234,21 +277,25 @@ void TranscriptView::find(bool backward)
                      backward ? QWebEnginePage::FindBackward : QWebEnginePage::FindFlags());
 }
 
-QString TranscriptView::markdown() const
+void TranscriptView::markdown(std::function<void(const QString &)> done)
 {
     // The whole topic, also what is not on the page yet.
-    QList<QList<turns::TurnEventRecord>> events(m_turns.size());
-    turns::TurnRecords records(m_store);
-    for (qsizetype index = 0; index < m_turns.size(); ++index) {
-        if (const auto read = records.events(m_turns[index].id))
-            events[index] = *read;
-    }
-    return transcriptMarkdown(m_turns, events);
+    const QList<turns::TurnRecord> shown = m_turns;
+    QStringList ids;
+    for (const turns::TurnRecord &turn : shown)
+        ids << turn.id;
+    m_workspace.turnsEvents(
+        ids, this,
+        [this, shown, done = std::move(done)](const QList<QList<turns::TurnEventRecord>> &events) {
+            // Written on a worker too: a long topic is a long text.
+            runOnWorker(
+                this, [shown, events] { return transcriptMarkdown(shown, events); }, done);
+        });
 }
 
-void TranscriptView::copyAsMarkdown() const
+void TranscriptView::copyAsMarkdown()
 {
-    QApplication::clipboard()->setText(markdown());
+    markdown([](const QString &text) { QApplication::clipboard()->setText(text); });
 }
 
 } // namespace arizuko::desktop

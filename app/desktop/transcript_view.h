@@ -3,22 +3,26 @@
 // The transcript of one topic: a web page loaded once, fed through
 // TranscriptBridge. Opening a topic draws one page from its end (a long
 // turn only its tail), earlier pages on request, and appends a running
-// turn's events as the engine reports them. Each ended turn shown gets a
-// Changes block from its home's history, read on a worker.
+// turn's events as the engine reports them. Pages, the Changes block of
+// each ended turn shown (from its home's history) and the markdown copy
+// are read through the workspace, on workers.
 // Ctrl+F finds text; the whole topic can be copied as markdown.
 
 #include "turn_records/turn_record.h"
+#include "turns/turn_event_slice.h"
 #include "web_view_compositing.h"
 
+#include <QHash>
 #include <QList>
 #include <QWidget>
+#include <functional>
 
 class QLineEdit;
 class QWebEngineView;
 class QWebChannel;
 
-namespace arizuko::store {
-class Store;
+namespace arizuko::engine {
+class Workspace;
 }
 
 namespace arizuko::desktop {
@@ -38,8 +42,10 @@ public:
     static constexpr int turnsPerPage = 5;
     static constexpr int eventsPerPage = 200;
 
-    explicit TranscriptView(store::Store &store, QWidget *parent = nullptr);
+    explicit TranscriptView(engine::Workspace &workspace, QWidget *parent = nullptr);
 
+    // Shows the topic's last page once it is read; what the engine reports
+    // meanwhile follows it.
     void showTopic(const QString &folder, const QString &topic);
     QString folder() const { return m_folder; }
     QString topic() const { return m_topic; }
@@ -53,8 +59,10 @@ public:
     void changesRecorded(const QString &turnId);
 
     void showFindBar();
-    QString markdown() const;
-    void copyAsMarkdown() const;
+    // The whole topic as markdown, also what is not on the page yet: read
+    // and written on workers, then handed to `done` here.
+    void markdown(std::function<void(const QString &)> done);
+    void copyAsMarkdown();
 
     TranscriptBridge *bridge() const { return m_bridge; }
     TranscriptPage *page() const { return m_page; }
@@ -63,23 +71,35 @@ public:
 
 private:
     void showEarlier();
-    bool hasEarlier() const;
-    // Reads the page before what is shown and marks it shown; its items in order.
-    QJsonArray takeEarlierPage();
+    bool hasEarlier() const { return m_first.hasEarlier(); }
+    // Reads the page before what is shown on a worker and marks it shown,
+    // then `show(items)` in order unless another topic is shown by then.
+    void readEarlierPage(std::function<void(const QJsonArray &)> show);
+    // The page's items; reads the Changes of each ended turn on it.
+    QJsonArray pageItems(const turns::TopicPage &page);
+    // What the engine reported while the topic's first page was read, in
+    // order, once it is shown (what the page already holds is skipped).
+    void replayPending();
     void find(bool backward);
     // The index in m_turns of a turn on the page, or -1.
     qsizetype shownTurn(const QString &turnId) const;
     void showChanges(const QJsonObject &item);
 
-    store::Store &m_store;
+    engine::Workspace &m_workspace;
     QString m_folder;
     QString m_topic;
-    // The topic's turns, oldest first. On the page: the turns from
-    // m_firstShown on, and of that one its events from m_firstSeq on (0:
-    // the whole turn, its prompt included).
+    // The topic's turns, oldest first. On the page: what m_first says.
     QList<turns::TurnRecord> m_turns;
-    qsizetype m_firstShown = 0;
-    qint64 m_firstSeq = 0;
+    turns::TopicCursor m_first;
+    // Which showTopic is current (what was read for another is dropped);
+    // whether its first page or an earlier one is being read; the engine's
+    // reports held meanwhile; the last event of each turn the first page
+    // ended with.
+    quint64 m_showing = 0;
+    bool m_loading = false;
+    bool m_readingEarlier = false;
+    QList<std::function<void()>> m_pending;
+    QHash<QString, qint64> m_pageLastSeq;
     WebViewCompositing m_compositing;
     QWebEngineView *m_view;
     TranscriptPage *m_page;

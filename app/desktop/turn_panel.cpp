@@ -1,19 +1,13 @@
 #include "turn_panel.h"
 
-#include "core/actors.h"
+#include "engine/workspace.h"
 #include "models/network_decision_model.h"
 #include "models/turn_list_model.h"
-#include "policy/policy.h"
-#include "store/store.h"
-#include "store_task.h"
 #include "turn_error_text.h"
-#include "turns/turn_event_slice.h"
 
 #include <QDateTime>
-#include <QDir>
 #include <QFile>
-#include <QFormLayout>
-#include <QFutureWatcher>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
@@ -24,6 +18,7 @@
 #include <QTableView>
 #include <QTreeWidget>
 #include <QVBoxLayout>
+#include <limits>
 
 namespace arizuko::desktop {
 namespace {
@@ -32,29 +27,25 @@ constexpr int consolePollMs = 500;
 // The console tab keeps the tail of a long boot log.
 constexpr int consoleMaxBlocks = 5000;
 
-// A long turn's stored events are read this many at a time: each page is
-// a short read on a worker and a short insert on the GUI thread.
-constexpr int eventsPerPage = 2000;
-
 bool isNetwork(const turns::TurnEventRecord &event)
 {
     return event.kind == QLatin1String("network");
 }
 
-// One page of a turn's stored events: its network events, where it ended
-// and whether there may be more.
-struct EventPage
+QList<QJsonObject> jsonOf(const QList<turns::TurnEventRecord> &events)
 {
-    QList<turns::TurnEventRecord> network;
-    qint64 lastSeq = 0;
-    bool more = false;
-};
+    QList<QJsonObject> lines;
+    lines.reserve(events.size());
+    for (const turns::TurnEventRecord &event : events)
+        lines << event.json;
+    return lines;
+}
 
 } // namespace
 
-TurnPanel::TurnPanel(store::Store &store, QWidget *parent)
+TurnPanel::TurnPanel(engine::Workspace &workspace, QWidget *parent)
     : QWidget(parent)
-    , m_store(store)
+    , m_workspace(workspace)
     , m_tabs(new QTabWidget(this))
     , m_timeline(new QTreeWidget(this))
     , m_accelerator(new QLabel(this))
@@ -62,6 +53,7 @@ TurnPanel::TurnPanel(store::Store &store, QWidget *parent)
     , m_network(new QTableView(this))
     , m_networkModel(new models::NetworkDecisionModel(this))
     , m_allow(new QPushButton(tr("&Allow for this folder\u2026"), this))
+    , m_earlier(new QPushButton(tr("Show ea&rlier requests"), this))
     , m_console(new QPlainTextEdit(this))
 {
     m_timeline->setObjectName(QStringLiteral("phaseTimeline"));
@@ -98,10 +90,21 @@ TurnPanel::TurnPanel(store::Store &store, QWidget *parent)
     m_allow->setObjectName(QStringLiteral("allowHostButton"));
     m_allow->setAccessibleName(tr("Allow the selected denied host for this folder"));
     m_allow->setEnabled(false);
+    // A long turn's table holds its newest page; the earlier ones come on
+    // request, a page at a time, each a short read on a worker and a short
+    // insert here.
+    m_earlier->setObjectName(QStringLiteral("earlierRequestsButton"));
+    m_earlier->setAccessibleName(tr("Show the turn's earlier network requests"));
+    m_earlier->hide();
+    connect(m_earlier, &QPushButton::clicked, this, &TurnPanel::showEarlier);
     auto *networkPage = new QWidget(this);
     auto *networkLayout = new QVBoxLayout(networkPage);
     networkLayout->addWidget(m_network, 1);
-    networkLayout->addWidget(m_allow, 0, Qt::AlignRight);
+    auto *networkButtons = new QHBoxLayout;
+    networkButtons->addWidget(m_earlier);
+    networkButtons->addStretch(1);
+    networkButtons->addWidget(m_allow);
+    networkLayout->addLayout(networkButtons);
     connect(m_network->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &TurnPanel::updateAllowButton);
     connect(m_allow, &QPushButton::clicked, this, &TurnPanel::confirmAllow);
@@ -147,9 +150,18 @@ void TurnPanel::showTurn(const turns::TurnRecord &turn)
         ++m_reading;
         m_early.clear();
         m_lastDecisionSeq = 0;
+        m_firstDecisionSeq = 0;
+        m_readingPage = false;
         m_decisionsRead = turn.id.isEmpty();
-        if (!turn.id.isEmpty())
-            readDecisions(m_reading, 0);
+        updateEarlierButton();
+        if (!turn.id.isEmpty()) {
+            readPage(std::numeric_limits<qint64>::max(),
+                     [this](const QList<turns::TurnEventRecord> &events) {
+                         addDecisions(events);
+                         m_decisionsRead = true;
+                         addDecisions(std::exchange(m_early, {}));
+                     });
+        }
     }
     refreshFacts();
     readConsole();
@@ -165,31 +177,49 @@ void TurnPanel::updateTurn(const turns::TurnRecord &turn)
         showTurn(turn);
 }
 
-void TurnPanel::readDecisions(quint64 reading, qint64 afterSeq)
+void TurnPanel::readPage(qint64 beforeSeq,
+                         std::function<void(const QList<turns::TurnEventRecord> &)> show)
 {
-    runOnStore(m_store, [turn = m_turn.id, afterSeq](store::Store &store) -> Result<EventPage> {
-        const auto events = turns::eventsAfter(store, turn, afterSeq, eventsPerPage);
-        if (!events)
-            return events.error();
-        EventPage page;
-        page.more = events->size() == eventsPerPage;
-        page.lastSeq = events->isEmpty() ? afterSeq : events->last().seq;
-        std::copy_if(events->begin(), events->end(), std::back_inserter(page.network), isNetwork);
-        return page;
-    }).then(this, [this, reading](const Result<EventPage> &page) {
-        if (reading != m_reading)
-            return; // another turn is shown now
-        // A store that cannot be read leaves the table with what it has.
-        if (page) {
-            addDecisions(page->network);
-            if (page->more) {
-                readDecisions(reading, page->lastSeq);
-                return;
-            }
-        }
-        m_decisionsRead = true;
-        addDecisions(std::exchange(m_early, {}));
+    m_readingPage = true;
+    // One more than a page tells whether there are earlier ones.
+    m_workspace.networkEventsBefore(m_turn.id, beforeSeq, networkEventsPerPage + 1, this,
+                                    [this, reading = m_reading, show = std::move(show)](
+                                        Result<QList<turns::TurnEventRecord>> events) {
+                                        if (reading != m_reading)
+                                            return; // another turn is shown now
+                                        m_readingPage = false;
+                                        // A store that cannot be read leaves the table with what it
+                                        // has (and an earlier page to ask for again).
+                                        if (!events)
+                                            events = QList<turns::TurnEventRecord>();
+                                        else if (events->size() <= networkEventsPerPage)
+                                            m_firstDecisionSeq = 0;
+                                        else {
+                                            events->removeFirst();
+                                            m_firstDecisionSeq = events->first().seq;
+                                        }
+                                        show(*events);
+                                        updateEarlierButton();
+                                        emit pageShown();
+                                    });
+}
+
+void TurnPanel::showEarlier()
+{
+    if (m_firstDecisionSeq <= 0 || m_readingPage)
+        return;
+    readPage(m_firstDecisionSeq, [this](const QList<turns::TurnEventRecord> &events) {
+        m_networkModel->prependDecisions(jsonOf(events));
     });
+}
+
+void TurnPanel::updateEarlierButton()
+{
+    const bool earlier = m_firstDecisionSeq > 0;
+    // The keyboard's place is kept when the last page is in.
+    if (!earlier && m_earlier->hasFocus())
+        m_network->setFocus();
+    m_earlier->setVisible(earlier);
 }
 
 void TurnPanel::addDecisions(const QList<turns::TurnEventRecord> &events)
@@ -286,24 +316,13 @@ void TurnPanel::confirmAllow()
         if (result != QMessageBox::Yes)
             return;
         // Written on a worker: the window's thread never writes the store.
-        auto *watcher = new QFutureWatcher<Result<QString>>(this);
-        connect(watcher, &QFutureWatcher<Result<QString>>::finished, this, [this, watcher, folder] {
-            const Result<QString> added = watcher->result();
-            watcher->deleteLater();
+        m_workspace.allowHost(folder, host, this, [this, folder](const Result<QString> &added) {
             if (!added) {
                 emit ruleFailed(added.error().message);
                 return;
             }
             emit ruleAdded(folder, *added);
         });
-        watcher->setFuture(
-            runOnStore(m_store, [host, folder](store::Store &store) -> Result<QString> {
-                const auto added = policy::Policy(store).network().add(
-                    folder, host, policy::RuleKind::Allow, actors::gui);
-                if (!added)
-                    return added.error();
-                return added->rule.target;
-            }));
     });
     box->open();
 }
@@ -312,8 +331,7 @@ void TurnPanel::readConsole()
 {
     if (m_turn.id.isEmpty())
         return;
-    QFile log(
-        QDir(m_store.dataDir()).filePath(QStringLiteral("turns/%1/console.log").arg(m_turn.id)));
+    QFile log(m_workspace.consoleLogPath(m_turn.id));
     if (!log.open(QIODevice::ReadOnly) || log.size() <= m_consoleOffset)
         return;
     log.seek(m_consoleOffset);

@@ -20,8 +20,11 @@
 #include "export/projection.h"
 #include "folders/folders.h"
 #include "folders/topics.h"
+#include "history/home_history.h"
 #include "store/store_work.h"
+#include "turn_records/turn_records.h"
 #include "turns/first_run.h"
+#include "turns/turn_event_slice.h"
 
 #include <QObject>
 #include <functional>
@@ -108,6 +111,45 @@ public:
     // --- Secrets, connectors and settings ---
 
     // --- Turns: transcript, turn panel, changes and history ---
+
+    // The turns of a topic, oldest first.
+    void topicTurns(const QString &folder, const QString &topic, QObject *context,
+                    std::function<void(Result<QList<turns::TurnRecord>>)> done);
+    // A topic's latest turn and how many of its turns run and wait.
+    void topicActivity(const QString &folder, const QString &topic, QObject *context,
+                       std::function<void(Result<turns::TopicActivity>)> done);
+    // The page of a topic's events before `cursor` (turns::topicPageBefore;
+    // `turnIds` the topic's turns, oldest first).
+    void topicPageBefore(const QStringList &turnIds, turns::TopicCursor cursor,
+                         turns::PageSize size, QObject *context,
+                         std::function<void(turns::TopicPage)> done);
+    // Every stored event of each turn, in the turns' order (a turn whose
+    // events cannot be read: none).
+    void turnsEvents(const QStringList &turnIds, QObject *context,
+                     std::function<void(QList<QList<turns::TurnEventRecord>>)> done);
+    // The last `limit` network events (the proxy's log lines) of `turn`
+    // below `beforeSeq`, oldest first.
+    void networkEventsBefore(const QString &turn, qint64 beforeSeq, int limit, QObject *context,
+                             std::function<void(Result<QList<turns::TurnEventRecord>>)> done);
+    // Allows `host` for `folder` from its next turn, as the window's user
+    // (the turn panel's "Allow for this folder…"); the rule's target.
+    void allowHost(const QString &folder, const QString &host, QObject *context,
+                   std::function<void(Result<QString>)> done);
+    // Where the turn's guest console is logged (a file, read as it grows).
+    QString consoleLogPath(const QString &turn) const;
+
+    // A turn's changes in its folder's home, with their diffs, as the saved
+    // settings have the history record them.
+    void turnChanges(const turns::TurnRecord &turn, QObject *context,
+                     std::function<void(Result<history::TurnChanges>)> done);
+    // What the history of `folder`'s home takes on disk and keeps
+    // (history::historyUseText).
+    void historyUse(const QString &folder, QObject *context,
+                    std::function<void(Result<QString>)> done);
+    // Plans (UndoMode::Plan) or applies the undo of `turn` in its home, as
+    // the window's user (audited).
+    void undoTurn(const turns::TurnRecord &turn, history::UndoMode mode, QObject *context,
+                  std::function<void(Result<history::UndoReport>)> done);
 
 signals:
     void foldersChanged();

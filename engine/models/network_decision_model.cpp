@@ -18,7 +18,41 @@ void NetworkDecisionModel::clear()
 {
     beginResetModel();
     m_rows.clear();
+    m_unmatched.clear();
     endResetModel();
+}
+
+NetworkDecisionModel::Row NetworkDecisionModel::decisionRow(const QJsonObject &line)
+{
+    Row row;
+    row.time = line.value(QStringLiteral("time")).toString();
+    row.host = line.value(QStringLiteral("host")).toString();
+    row.port = line.value(QStringLiteral("port")).toInt();
+    row.allowed = line.value(QStringLiteral("decision")).toString() == QLatin1String("allow");
+    row.reason = line.value(QStringLiteral("reason")).toString();
+    row.outcome = egressOutcome(line.value(QStringLiteral("decision")).toString(), row.reason);
+    return row;
+}
+
+NetworkDecisionModel::Close NetworkDecisionModel::closeOf(const QJsonObject &line)
+{
+    return {line.value(QStringLiteral("host")).toString(),
+            line.value(QStringLiteral("port")).toInt(),
+            line.value(QStringLiteral("bytes_up")).toInteger(),
+            line.value(QStringLiteral("bytes_down")).toInteger()};
+}
+
+qsizetype NetworkDecisionModel::complete(QList<Row> &rows, qsizetype end, const Close &close)
+{
+    for (qsizetype i = end - 1; i >= 0; --i) {
+        Row &row = rows[i];
+        if (row.host == close.host && row.port == close.port && row.bytesUp < 0) {
+            row.bytesUp = close.bytesUp;
+            row.bytesDown = close.bytesDown;
+            return i;
+        }
+    }
+    return -1;
 }
 
 void NetworkDecisionModel::addDecisions(const QList<QJsonObject> &lines)
@@ -28,38 +62,22 @@ void NetworkDecisionModel::addDecisions(const QList<QJsonObject> &lines)
     int lastClosed = -1;
     for (const QJsonObject &line : lines) {
         const QString event = line.value(QStringLiteral("event")).toString();
-        const QString host = line.value(QStringLiteral("host")).toString();
-        const int port = line.value(QStringLiteral("port")).toInt();
         if (event == QLatin1String("close")) {
             // Rows not yet inserted are searched too: a batch may hold both.
-            auto closes = [&](Row &row) {
-                if (row.host != host || row.port != port || row.bytesUp >= 0)
-                    return false;
-                row.bytesUp = line.value(QStringLiteral("bytes_up")).toInteger();
-                row.bytesDown = line.value(QStringLiteral("bytes_down")).toInteger();
-                return true;
-            };
-            bool done = false;
-            for (qsizetype i = added.size() - 1; i >= 0 && !done; --i)
-                done = closes(added[i]);
-            for (qsizetype i = m_rows.size() - 1; i >= 0 && !done; --i) {
-                if ((done = closes(m_rows[i]))) {
-                    firstClosed = firstClosed < 0 ? int(i) : std::min(firstClosed, int(i));
-                    lastClosed = std::max(lastClosed, int(i));
-                }
+            const Close close = closeOf(line);
+            if (complete(added, added.size(), close) >= 0)
+                continue;
+            const qsizetype closed = complete(m_rows, m_rows.size(), close);
+            if (closed < 0) {
+                m_unmatched << close;
+                continue;
             }
+            firstClosed = firstClosed < 0 ? int(closed) : std::min(firstClosed, int(closed));
+            lastClosed = std::max(lastClosed, int(closed));
             continue;
         }
-        if (event != QLatin1String("decision"))
-            continue;
-        Row row;
-        row.time = line.value(QStringLiteral("time")).toString();
-        row.host = host;
-        row.port = port;
-        row.allowed = line.value(QStringLiteral("decision")).toString() == QLatin1String("allow");
-        row.reason = line.value(QStringLiteral("reason")).toString();
-        row.outcome = egressOutcome(line.value(QStringLiteral("decision")).toString(), row.reason);
-        added << row;
+        if (event == QLatin1String("decision"))
+            added << decisionRow(line);
     }
     if (firstClosed >= 0)
         emit dataChanged(index(firstClosed, BytesColumn), index(lastClosed, BytesColumn));
@@ -67,6 +85,33 @@ void NetworkDecisionModel::addDecisions(const QList<QJsonObject> &lines)
         return;
     beginInsertRows({}, int(m_rows.size()), int(m_rows.size() + added.size() - 1));
     m_rows.append(added);
+    endInsertRows();
+}
+
+void NetworkDecisionModel::prependDecisions(const QList<QJsonObject> &lines)
+{
+    QList<Row> added;
+    QList<Close> unmatched;
+    for (const QJsonObject &line : lines) {
+        const QString event = line.value(QStringLiteral("event")).toString();
+        if (event == QLatin1String("close")) {
+            const Close close = closeOf(line);
+            if (complete(added, added.size(), close) < 0)
+                unmatched << close;
+        } else if (event == QLatin1String("decision")) {
+            added << decisionRow(line);
+        }
+    }
+    // In the order they were logged, as if these lines had come first.
+    for (const Close &close : std::as_const(m_unmatched)) {
+        if (complete(added, added.size(), close) < 0)
+            unmatched << close;
+    }
+    m_unmatched = unmatched;
+    if (added.isEmpty())
+        return;
+    beginInsertRows({}, 0, int(added.size() - 1));
+    m_rows = added + m_rows;
     endInsertRows();
 }
 

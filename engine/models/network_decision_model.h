@@ -40,6 +40,10 @@ public:
     // A proxy log line (a `network` event): a `decision` adds a row, a
     // `close` completes the latest open row for the same host and port.
     void addDecisions(const QList<QJsonObject> &lines);
+    // Lines logged before all those added so far (a long turn's earlier
+    // page): their rows go first, and a close already added that found no
+    // row completes one of theirs.
+    void prependDecisions(const QList<QJsonObject> &lines);
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
@@ -59,7 +63,24 @@ private:
         qint64 bytesUp = -1;
         qint64 bytesDown = -1;
     };
+    // A `close` line's figures.
+    struct Close
+    {
+        QString host;
+        int port = 0;
+        qint64 bytesUp = 0;
+        qint64 bytesDown = 0;
+    };
+    static Row decisionRow(const QJsonObject &line);
+    static Close closeOf(const QJsonObject &line);
+    // Completes the latest open row of rows[0, end) for the close's host
+    // and port: its index, or -1.
+    static qsizetype complete(QList<Row> &rows, qsizetype end, const Close &close);
+
     QList<Row> m_rows;
+    // Closes, oldest first, that found no row: theirs may be on a page not
+    // added yet.
+    QList<Close> m_unmatched;
 };
 
 } // namespace arizuko::models

@@ -5,6 +5,7 @@
 
 #include "audit/audit_log.h"
 #include "changes_panel.h"
+#include "engine/workspace.h"
 #include "folders/folders.h"
 #include "history/home_history.h"
 #include "store/store.h"
@@ -55,6 +56,7 @@ class ChangesPanelTest final : public QObject
 private:
     QTemporaryDir m_data;
     std::unique_ptr<store::Store> m_store;
+    std::unique_ptr<engine::Workspace> m_workspace;
     turns::TurnRecord m_turn;
     QString m_home;
     QString m_homeId;
@@ -162,6 +164,7 @@ private slots:
         auto opened = store::Store::open(m_data.path());
         QVERIFY(opened);
         m_store = std::move(*opened);
+        m_workspace = std::make_unique<engine::Workspace>(*m_store);
         folders::Folders folders(*m_store, QStringLiteral("user:test"));
         QVERIFY(folders.add(QStringLiteral("corp")));
         const auto home = folders.home(QStringLiteral("corp"));
@@ -184,7 +187,7 @@ private slots:
 
     void listsTheFilesAndShowsEachDiff()
     {
-        desktop::ChangesPanel panel(*m_store);
+        desktop::ChangesPanel panel(*m_workspace);
         QSignalSpy updated(&panel, &desktop::ChangesPanel::updated);
         panel.showTurn(m_turn);
         QVERIFY(updated.wait(10000));
@@ -224,7 +227,7 @@ private slots:
 
     void undoAsksFirstThenRestoresAndIsAudited()
     {
-        desktop::ChangesPanel panel(*m_store);
+        desktop::ChangesPanel panel(*m_workspace);
         QSignalSpy updated(&panel, &desktop::ChangesPanel::updated);
         panel.showTurn(m_turn);
         QVERIFY(updated.wait(10000));
@@ -263,7 +266,7 @@ private slots:
             turnWriting(escape ? QStringLiteral("a1e50000-1111-4222-8333-9444")
                                : QStringLiteral("a1ca0000-1111-4222-8333-9444"),
                         file, "before\n", "by the turn\n");
-        desktop::ChangesPanel panel(*m_store);
+        desktop::ChangesPanel panel(*m_workspace);
         QSignalSpy updated(&panel, &desktop::ChangesPanel::updated);
         panel.showTurn(turn);
         QVERIFY(updated.wait(10000));
@@ -296,7 +299,7 @@ private slots:
         const turns::TurnRecord later =
             turnWriting(QStringLiteral("1a7e0000-1111-4222-8333-9444"), QStringLiteral("later.txt"),
                         "before\n", "by the later turn\n");
-        desktop::ChangesPanel panel(*m_store);
+        desktop::ChangesPanel panel(*m_workspace);
         QSignalSpy updated(&panel, &desktop::ChangesPanel::updated);
         panel.showTurn(asked);
         QVERIFY(updated.wait(10000));
@@ -325,7 +328,7 @@ private slots:
         const turns::TurnRecord turn =
             turnWriting(QStringLiteral("5a3e0000-1111-4222-8333-9444"), QStringLiteral("same.txt"),
                         "before\n", "by the turn\n");
-        desktop::ChangesPanel panel(*m_store);
+        desktop::ChangesPanel panel(*m_workspace);
         QSignalSpy updated(&panel, &desktop::ChangesPanel::updated);
         panel.showTurn(turn);
         QVERIFY(updated.wait(10000));
@@ -355,7 +358,7 @@ private slots:
         QVERIFY(history.recordAfter(label));
         write(m_home + QStringLiteral("/edit.txt"), "by the user since\n");
 
-        desktop::ChangesPanel panel(*m_store);
+        desktop::ChangesPanel panel(*m_workspace);
         QSignalSpy updated(&panel, &desktop::ChangesPanel::updated);
         panel.showTurn(turn);
         QVERIFY(updated.wait(10000));
@@ -401,7 +404,7 @@ private slots:
         QVERIFY(history.recordAfter(one));
         QVERIFY(history.recordAfter(two));
 
-        desktop::ChangesPanel panel(*m_store);
+        desktop::ChangesPanel panel(*m_workspace);
         QSignalSpy updated(&panel, &desktop::ChangesPanel::updated);
         panel.showTurn(first);
         QVERIFY(updated.wait(10000));
@@ -425,7 +428,7 @@ private slots:
         write(m_home + QStringLiteral("/small.txt"), "small\n");
         QVERIFY(history->recordAfter(label));
 
-        desktop::ChangesPanel panel(*m_store);
+        desktop::ChangesPanel panel(*m_workspace);
         QSignalSpy updated(&panel, &desktop::ChangesPanel::updated);
         panel.showTurn(turn);
         QVERIFY(updated.wait(10000));

@@ -5,8 +5,11 @@
 // unset.
 
 #include "agent/agent_events.h"
+#include "engine/workspace.h"
 #include "folders/folders.h"
 #include "history/home_history.h"
+#include "history/turn_changes.h"
+#include "history/turn_history_recorder.h"
 #include "store/store.h"
 #include "store/timestamp.h"
 #include "transcript_bridge.h"
@@ -14,6 +17,7 @@
 #include "transcript_view.h"
 #include "turn_changes_reader.h"
 #include "turn_records/turn_records.h"
+#include "turns/runner_settings.h"
 #include "web_test_support.h"
 
 #include <QApplication>
@@ -186,15 +190,20 @@ private slots:
         auto opened = store::Store::open(m_directory->filePath(QStringLiteral("data")));
         QVERIFY(opened.ok());
         m_store = std::move(*opened);
+        m_workspace = std::make_unique<engine::Workspace>(*m_store);
         QVERIFY(folders::Folders(*m_store, QStringLiteral("user:test"))
                     .add(QStringLiteral("corp"))
                     .ok());
     }
-    void cleanup() { m_store.reset(); }
+    void cleanup()
+    {
+        m_workspace.reset();
+        m_store.reset();
+    }
 
     void rendersALiveStreamInOrderFoldedAndInert()
     {
-        TranscriptView view(*m_store);
+        TranscriptView view(*m_workspace);
         view.resize(900, 700);
         view.show();
         QSignalSpy ready(view.bridge(), &desktop::TranscriptBridge::ready);
@@ -333,7 +342,9 @@ private slots:
         QVERIFY(runJavaScript(page, canaryUnset).toBool());
 
         // Copy as markdown carries the prompt, the text and the tool call.
-        const QString markdown = view.markdown();
+        QString markdown;
+        view.markdown([&markdown](const QString &text) { markdown = text; });
+        QTRY_VERIFY_WITH_TIMEOUT(!markdown.isEmpty(), 10000);
         QVERIFY(markdown.startsWith(QLatin1String("**You:** prompt number 1")));
         QVERIFY(markdown.contains(QLatin1String("- `Bash: uname -sr; id`")));
     }
@@ -346,7 +357,7 @@ private slots:
             QVERIFY(records.insert(turn).ok());
             QVERIFY(records.appendEvents(recordedStream(turn.id)).ok());
         }
-        TranscriptView view(*m_store);
+        TranscriptView view(*m_workspace);
         view.resize(900, 700);
         view.show();
         QSignalSpy ready(view.bridge(), &desktop::TranscriptBridge::ready);
@@ -385,7 +396,7 @@ private slots:
                  QJsonObject{{QStringLiteral("text"), QStringLiteral("line %1").arg(seq)}},
                  store::nowTimestamp()});
         QVERIFY(records.appendEvents(events).ok());
-        TranscriptView view(*m_store);
+        TranscriptView view(*m_workspace);
         view.resize(900, 700);
         view.show();
         QSignalSpy ready(view.bridge(), &desktop::TranscriptBridge::ready);
@@ -457,7 +468,7 @@ private slots:
         writeFile(homeDir.filePath(QStringLiteral("new.html")), "<b>new</b>\n");
         QVERIFY(history->recordAfter(label).ok());
 
-        TranscriptView view(*m_store);
+        TranscriptView view(*m_workspace);
         QVERIFY(showsTopicMain(view));
         QVERIFY(records.insert(turn).ok());
         view.addTurn(turn);
@@ -552,7 +563,10 @@ private slots:
                     QStringLiteral(
                         "document.querySelector('.changes-title').textContent.includes('1 added')"))
                     .toBool());
-        const auto changes = desktop::readTurnChanges(*m_store, ended);
+        const auto settings = turns::RunnerSettings::load(*m_store);
+        QVERIFY(settings.ok());
+        const auto changes =
+            history::turnChanges(*m_store, ended, history::snapshotOptions(*settings), true);
         QVERIFY(changes.ok());
         QCOMPARE(changes->files.size(), 3);
         for (const history::FileChange &change : changes->files) {
@@ -607,7 +621,7 @@ private slots:
     // are shown as code too, an edit of several replacements as one diff.
     void showsPisWritesAndEditsAsCode()
     {
-        TranscriptView view(*m_store);
+        TranscriptView view(*m_workspace);
         turns::TurnRecord turn;
         QVERIFY(showsARunningTurn(view, *m_store, turn));
         turns::TurnRecords records(*m_store);
@@ -652,7 +666,7 @@ private slots:
 
     void aHostileCodeBlockRendersInert()
     {
-        TranscriptView view(*m_store);
+        TranscriptView view(*m_workspace);
         turns::TurnRecord turn;
         QVERIFY(showsARunningTurn(view, *m_store, turn));
         turns::TurnRecords records(*m_store);
@@ -754,6 +768,7 @@ private slots:
 private:
     std::unique_ptr<QTemporaryDir> m_directory;
     std::unique_ptr<store::Store> m_store;
+    std::unique_ptr<engine::Workspace> m_workspace;
 };
 
 int main(int argc, char *argv[])

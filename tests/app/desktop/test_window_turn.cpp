@@ -15,6 +15,8 @@
 #include "folder_tree_panel.h"
 #include "folders/folders.h"
 #include "folders/topics.h"
+#include "history/turn_changes.h"
+#include "history/turn_history_recorder.h"
 #include "main_window.h"
 #include "models/network_decision_model.h"
 #include "policy/policy.h"
@@ -25,6 +27,7 @@
 #include "turn_changes_reader.h"
 #include "turn_panel.h"
 #include "turn_records/turn_record.h"
+#include "turns/runner_settings.h"
 #include "web_test_support.h"
 
 #include <QAbstractButton>
@@ -395,7 +398,10 @@ private slots:
         QVERIFY2(waitForScript(page, files + QStringLiteral(" === '%1'").arg(expected), 60000),
                  qPrintable(runJavaScript(page, files).toString()));
         // Each diff, opened, is the history's own, line for line.
-        const auto changes = desktop::readTurnChanges(**store, ended);
+        const auto saved = turns::RunnerSettings::load(**store);
+        QVERIFY(saved.ok());
+        const auto changes =
+            history::turnChanges(**store, ended, history::snapshotOptions(*saved), true);
         QVERIFY2(changes.ok(), qPrintable(changes.ok() ? QString() : changes.error().message));
         QCOMPARE(changes->files.size(), 3);
         for (const history::FileChange &change : changes->files) {

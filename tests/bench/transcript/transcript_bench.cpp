@@ -7,6 +7,7 @@
 // in that resource file (another revision's, made by `run --reference`)
 // instead of this build's.
 
+#include "engine/workspace.h"
 #include "folders/folders.h"
 #include "stall_meter.h"
 #include "store/store.h"
@@ -83,10 +84,11 @@ int main(int argc, char *argv[])
     if (!store ||
         !folders::Folders(**store, QStringLiteral("user:bench")).add(QStringLiteral("bench")))
         return 2;
+    engine::Workspace workspace(**store);
 
     // (1) Appending to the open transcript.
     {
-        desktop::TranscriptView view(**store);
+        desktop::TranscriptView view(workspace);
         usePage(view);
         view.resize(1000, 800);
         view.show();
@@ -139,7 +141,7 @@ int main(int argc, char *argv[])
     // engine: batches at a turn's pace, the stall meter running. Tells the
     // page's own share of the stalls measured in app.window_turn.
     {
-        desktop::TranscriptView view(**store);
+        desktop::TranscriptView view(workspace);
         usePage(view);
         view.resize(1000, 800);
         view.show();
@@ -189,7 +191,7 @@ int main(int argc, char *argv[])
         if (!records.insert(turn) ||
             !records.appendEvents(desktop::syntheticEvents(turn.id, eventCount)))
             return 2;
-        desktop::TranscriptView view(**store);
+        desktop::TranscriptView view(workspace);
         usePage(view);
         view.resize(1000, 800);
         view.show();

@@ -18,8 +18,8 @@
 #include "main_window.h"
 #include "stall_meter.h"
 #include "store/store.h"
+#include "store/store_work.h"
 #include "store/timestamp.h"
-#include "store_task.h"
 #include "synthetic_events.h"
 #include "transcript_bridge.h"
 #include "transcript_view.h"
@@ -37,6 +37,7 @@
 #include <QTest>
 #include <QTreeView>
 #include <QUuid>
+#include <QtConcurrent/QtConcurrentRun>
 #include <cstdio>
 #include <memory>
 
@@ -102,7 +103,9 @@ bool writeOnWorker(store::Store &store, std::function<bool(store::Store &)> writ
 {
     QFutureWatcher<bool> watcher;
     QSignalSpy finished(&watcher, &QFutureWatcher<bool>::finished);
-    watcher.setFuture(desktop::runOnStore(store, std::move(write)));
+    watcher.setFuture(QtConcurrent::run([hold = store::StoreWork(store), write = std::move(write)] {
+        return write(hold.store());
+    }));
     return (finished.count() > 0 || finished.wait(60000)) && watcher.result();
 }
 

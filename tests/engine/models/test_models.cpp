@@ -302,6 +302,47 @@ private slots:
         QCOMPARE(model.rowCount(), 0);
     }
 
+    // A long turn's earlier page goes first, and its requests take the
+    // closes logged after them that found no row, as if read in order: the
+    // latest open one for the host and port, oldest close first.
+    void anEarlierPageGoesFirstAndTakesItsCloses()
+    {
+        models::NetworkDecisionModel model;
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        const auto decision = [](const char *host) {
+            return QJsonObject{{QStringLiteral("event"), QStringLiteral("decision")},
+                               {QStringLiteral("host"), QLatin1String(host)},
+                               {QStringLiteral("port"), 443},
+                               {QStringLiteral("decision"), QStringLiteral("allow")},
+                               {QStringLiteral("reason"), QStringLiteral("allowed")}};
+        };
+        const auto close = [](const char *host, int up) {
+            return QJsonObject{{QStringLiteral("event"), QStringLiteral("close")},
+                               {QStringLiteral("host"), QLatin1String(host)},
+                               {QStringLiteral("port"), 443},
+                               {QStringLiteral("bytes_up"), up},
+                               {QStringLiteral("bytes_down"), 0}};
+        };
+        const auto bytes = [&model](int row) {
+            return model.index(row, models::NetworkDecisionModel::BytesColumn).data().toString();
+        };
+        // The newer page: two closes whose requests are earlier, one of its own.
+        model.addDecisions({close("a.example", 1), decision("b.example"), close("a.example", 2),
+                            close("b.example", 3)});
+        QCOMPARE(model.rowCount(), 1);
+        QCOMPARE(bytes(0), QStringLiteral("3 up, 0 down"));
+        // The earlier page: three requests to a.example, the first closed
+        // within the page.
+        model.prependDecisions({decision("a.example"), close("a.example", 4), decision("a.example"),
+                                decision("a.example")});
+        QCOMPARE(model.rowCount(), 4);
+        QCOMPARE(bytes(0), QStringLiteral("4 up, 0 down"));
+        QCOMPARE(bytes(1), QStringLiteral("2 up, 0 down"));
+        QCOMPARE(bytes(2), QStringLiteral("1 up, 0 down"));
+        QCOMPARE(bytes(3), QStringLiteral("3 up, 0 down"));
+    }
+
 private:
     std::unique_ptr<QTemporaryDir> m_directory;
     std::unique_ptr<store::Store> m_store;
