@@ -14,6 +14,8 @@
 #include <QAbstractItemModelTester>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QSqlError>
+#include <QSqlQuery>
 #include <QTableView>
 
 using namespace arizuko;
@@ -82,14 +84,11 @@ private slots:
         engine::Workspace workspace(*m_store);
         SecretsEditor editor(workspace, QStringLiteral("corp"));
         QSignalSpy settled(&editor, &SecretsEditor::settled);
-        // Typed before the folders are read: Set waits for them, as its
-        // folder would be every folder until then.
-        QTest::keyClicks(child<QLineEdit>(editor, "name"), QStringLiteral("GITHUB_TOKEN"));
-        QTest::keyClicks(child<QLineEdit>(editor, "value"), secretValue);
-        QVERIFY(!child<QPushButton>(editor, "set")->isEnabled());
         QVERIFY(settled.wait(10000));
         QVERIFY2(child<QLabel>(editor, "keyStore")->text().contains(QStringLiteral("key file")),
                  qPrintable(child<QLabel>(editor, "keyStore")->text()));
+        QTest::keyClicks(child<QLineEdit>(editor, "name"), QStringLiteral("GITHUB_TOKEN"));
+        QTest::keyClicks(child<QLineEdit>(editor, "value"), secretValue);
         QTRY_VERIFY(child<QPushButton>(editor, "set")->isEnabled());
         QCOMPARE(child<QComboBox>(editor, "folder")->currentData().toString(),
                  QStringLiteral("corp"));
@@ -162,6 +161,31 @@ private slots:
             listed = listed ||
                      editor.model()->index(row, 0).data().toString() == QStringLiteral("FROM_CLI");
         QVERIFY(listed);
+    }
+
+    // Until a worker has filled the folder chooser, its empty state would
+    // mean every folder: Set waits for it, and when the folders cannot be
+    // read it stays off and the editor says why.
+    void setWaitsForTheFolders()
+    {
+        QTemporaryDir dir;
+        auto store = openStore(dir);
+        QVERIFY(folders::Folders(*store, QStringLiteral("user:test")).add(QStringLiteral("corp")));
+        QSqlQuery query(store->database());
+        QVERIFY2(query.exec(QStringLiteral("ALTER TABLE groups RENAME TO groups_gone")),
+                 qPrintable(query.lastError().text()));
+        engine::Workspace workspace(*store);
+        SecretsEditor editor(workspace, QStringLiteral("corp"));
+        QSignalSpy settled(&editor, &SecretsEditor::settled);
+        QTest::keyClicks(child<QLineEdit>(editor, "name"), QStringLiteral("GITHUB_TOKEN"));
+        QTest::keyClicks(child<QLineEdit>(editor, "value"), secretValue);
+        QVERIFY(settled.wait(10000));
+        QTRY_VERIFY(child<QLabel>(editor, "status")
+                        ->text()
+                        .startsWith(QStringLiteral("The folders cannot be read: ")));
+        QVERIFY(!editor.isBusy());
+        QVERIFY(!child<QPushButton>(editor, "set")->isEnabled());
+        QCOMPARE(child<QComboBox>(editor, "folder")->count(), 0);
     }
 
     void hostileNamesAreRefusedAndTheStoreUnchanged()
