@@ -15,11 +15,10 @@
 #include <QFutureWatcher>
 #include <functional>
 
+class QAbstractButton;
 class QFormLayout;
 class QLabel;
 class QPushButton;
-
-class QAbstractButton;
 
 namespace arizuko::engine {
 class Workspace;
