@@ -519,6 +519,10 @@
         <source>Calling %1 %2…</source>
         <translation>Rufe %1 %2 auf…</translation>
     </message>
+    <message>
+        <source>The folders cannot be read: %1</source>
+        <translation>Die Ordner können nicht gelesen werden: %1</translation>
+    </message>
 </context>
 <context>
     <name>arizuko::desktop::ExportDialog</name>
@@ -1670,6 +1674,10 @@ Die Dateien, die der Agent im Home-Verzeichnis des Ordners hinterlassen hat, ble
         <source>%1 removed from %2.</source>
         <translation>%1 aus %2 entfernt.</translation>
     </message>
+    <message>
+        <source>The folders cannot be read: %1</source>
+        <translation>Die Ordner können nicht gelesen werden: %1</translation>
+    </message>
 </context>
 <context>
     <name>arizuko::desktop::SettingsDialog</name>
@@ -1871,6 +1879,18 @@ Wird vor dem Start festgelegt: Setzen Sie ARIZUKO_DATA_DIR (arizukoctl: --data-d
     <message>
         <source>History si&amp;ze limit:</source>
         <translation>Verlauf: Größeng&amp;renze:</translation>
+    </message>
+    <message>
+        <source>Reading the saved settings…</source>
+        <translation>Die gespeicherten Einstellungen werden gelesen…</translation>
+    </message>
+    <message>
+        <source>Nothing was saved: the saved settings are still being read.</source>
+        <translation>Nichts wurde gespeichert: Die gespeicherten Einstellungen werden noch gelesen.</translation>
+    </message>
+    <message>
+        <source>Saving…</source>
+        <translation>Wird gespeichert…</translation>
     </message>
 </context>
 <context>

@@ -2,12 +2,11 @@
 
 #include "editor_widgets.h"
 #include "engine/engine.h"
+#include "engine/workspace.h"
 #include "models/connector_list_model.h"
 #include "models/connector_operation_model.h"
 #include "models/network_rule_model.h"
 #include "safe_text.h"
-#include "store/store_watcher.h"
-#include "store_task.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -45,10 +44,10 @@ QStringList fieldSpec(const connectors::Operation *operation)
 
 } // namespace
 
-ConnectorsEditor::ConnectorsEditor(store::Store &store, store::StoreWatcher *watcher,
-                                   engine::Engine &engine, const QString &folder, QWidget *parent)
+ConnectorsEditor::ConnectorsEditor(engine::Workspace &workspace, engine::Engine &engine,
+                                   const QString &folder, QWidget *parent)
     : QDialog(parent)
-    , m_store(store)
+    , m_workspace(workspace)
     , m_engine(engine)
     , m_connectors(new models::ConnectorListModel(this))
     , m_operations(new models::ConnectorOperationModel(this))
@@ -132,8 +131,6 @@ ConnectorsEditor::ConnectorsEditor(store::Store &store, store::StoreWatcher *wat
         QList<QWidget *>{m_folder, reloadButton, m_connectorView, m_setSecret, m_operationView} +
         m_tabAfterFields);
 
-    connect(&m_watcher, &QFutureWatcher<models::ConnectorOverview>::finished, this,
-            &ConnectorsEditor::showOverview);
     connect(m_folder, &QComboBox::currentIndexChanged, this, &ConnectorsEditor::reload);
     connect(reloadButton, &QPushButton::clicked, this, &ConnectorsEditor::reload);
     connect(m_connectorView->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
@@ -148,14 +145,12 @@ ConnectorsEditor::ConnectorsEditor(store::Store &store, store::StoreWatcher *wat
                                     .toString();
         emit secretsEditorRequested(currentFolder(), missing);
     });
-    if (watcher) {
-        // A grant or a secret changed anywhere (here, or by arizukoctl):
-        // the reasons and the "set?" column are read again.
-        connect(watcher, &store::StoreWatcher::grantsChanged, this, &ConnectorsEditor::reload);
-        connect(watcher, &store::StoreWatcher::secretsChanged, this, &ConnectorsEditor::reload);
-        connect(watcher, &store::StoreWatcher::foldersChanged, this,
-                [this] { loadFolders(currentFolder()); });
-    }
+    // A grant or a secret changed anywhere (here, or by arizukoctl): the
+    // reasons and the "set?" column are read again.
+    connect(&workspace, &engine::Workspace::grantsChanged, this, &ConnectorsEditor::reload);
+    connect(&workspace, &engine::Workspace::secretsChanged, this, &ConnectorsEditor::reload);
+    connect(&workspace, &engine::Workspace::foldersChanged, this,
+            [this] { loadFolders(currentFolder()); });
     loadFolders(folder);
 }
 
@@ -171,31 +166,37 @@ QString ConnectorsEditor::currentService() const
 
 void ConnectorsEditor::loadFolders(const QString &select)
 {
-    if (const Result<void> filled =
-            fillFolderChooser(m_folder, m_store, tr("Choose a folder\u2026"), select);
-        !filled)
-        m_status->setText(filled.error().message);
-    reload();
+    fillFolderChooser(m_folder, m_workspace, tr("Choose a folder\u2026"), select,
+                      [this](const Result<void> &filled) {
+                          m_foldersProblem = filled
+                                                 ? QString()
+                                                 : tr("The folders cannot be read: %1")
+                                                       .arg(printable(filled.error().message, 400));
+                          m_foldersShown = true;
+                          reload();
+                      });
 }
 
 void ConnectorsEditor::reload()
 {
-    // One worker at a time; a change meanwhile is read once it is done.
-    if (m_watcher.isRunning()) {
+    if (!m_foldersShown)
+        return;
+    if (m_loading) {
         m_reloadPending = true;
         return;
     }
+    m_loading = true;
     m_status->setText(tr("Reading the connectors\u2026"));
-    m_watcher.setFuture(runOnStore(m_store, [folder = currentFolder()](store::Store &store) {
-        return models::gatherConnectors(store, folder);
-    }));
+    m_workspace.gatherConnectors(
+        currentFolder(), this,
+        [this](const models::ConnectorOverview &overview) { showOverview(overview); });
 }
 
-void ConnectorsEditor::showOverview()
+void ConnectorsEditor::showOverview(const models::ConnectorOverview &overview)
 {
+    m_loading = false;
     // Read before a change it does not show (a folder chosen, a grant or a
     // secret changed meanwhile): read again instead.
-    const models::ConnectorOverview overview = m_watcher.result();
     if (std::exchange(m_reloadPending, false) || overview.folder != currentFolder()) {
         reload();
         return;
@@ -224,9 +225,11 @@ void ConnectorsEditor::showOverview()
     m_errors->setText(tr("Definition files left out (the others are in use):\n%1")
                           .arg(errors.join(QLatin1Char('\n'))));
     m_errors->setVisible(!errors.isEmpty());
-    m_status->setText(m_overview.problem.isEmpty()
-                          ? QString()
-                          : tr("Partly shown: %1").arg(printable(m_overview.problem, 400)));
+    QStringList problems{m_foldersProblem};
+    if (!m_overview.problem.isEmpty())
+        problems << tr("Partly shown: %1").arg(printable(m_overview.problem, 400));
+    problems.removeAll(QString());
+    m_status->setText(problems.join(QLatin1Char('\n')));
     emit loaded();
 }
 

@@ -11,7 +11,6 @@
 #include "models/connector_overview.h"
 
 #include <QDialog>
-#include <QFutureWatcher>
 
 class QComboBox;
 class QFormLayout;
@@ -22,17 +21,14 @@ class QPlainTextEdit;
 class QPushButton;
 class QTableView;
 
-namespace arizuko::store {
-class Store;
-class StoreWatcher;
-} // namespace arizuko::store
 namespace arizuko::models {
 class ConnectorListModel;
 class ConnectorOperationModel;
 } // namespace arizuko::models
 namespace arizuko::engine {
 class Engine;
-}
+class Workspace;
+} // namespace arizuko::engine
 
 namespace arizuko::desktop {
 
@@ -41,13 +37,13 @@ class ConnectorsEditor final : public QDialog
     Q_OBJECT
 
 public:
-    ConnectorsEditor(store::Store &store, store::StoreWatcher *watcher, engine::Engine &engine,
-                     const QString &folder, QWidget *parent = nullptr);
+    ConnectorsEditor(engine::Workspace &workspace, engine::Engine &engine, const QString &folder,
+                     QWidget *parent = nullptr);
 
     models::ConnectorListModel *connectors() const { return m_connectors; }
     models::ConnectorOperationModel *operations() const { return m_operations; }
     const models::ConnectorOverview &overview() const { return m_overview; }
-    bool isLoading() const { return m_watcher.isRunning(); }
+    bool isLoading() const { return m_loading; }
 
 signals:
     // A worker's overview is shown.
@@ -60,7 +56,7 @@ signals:
 private:
     void loadFolders(const QString &select);
     void reload();
-    void showOverview();
+    void showOverview(const models::ConnectorOverview &overview);
     void selectConnector();
     void selectOperation();
     void showFields(const connectors::Operation *operation);
@@ -71,13 +67,17 @@ private:
     QString currentFolder() const;
     QString currentService() const;
 
-    store::Store &m_store;
+    engine::Workspace &m_workspace;
     engine::Engine &m_engine;
     models::ConnectorListModel *m_connectors;
     models::ConnectorOperationModel *m_operations;
     models::ConnectorOverview m_overview;
-    QFutureWatcher<models::ConnectorOverview> m_watcher;
+    // One read at a time; a change meanwhile is read once it is done. None
+    // starts before the folder chooser holds the folders.
+    bool m_loading = false;
     bool m_reloadPending = false;
+    bool m_foldersShown = false;
+    QString m_foldersProblem; // why the folders cannot be listed, or empty
     QComboBox *m_folder;
     QTableView *m_connectorView;
     QLabel *m_errors;

@@ -214,7 +214,7 @@ void MainWindow::openSecrets()
 
 SecretsEditor *MainWindow::openSecretsEditor(const QString &folder)
 {
-    auto *editor = new SecretsEditor(m_store, m_watcher, folder, this);
+    auto *editor = new SecretsEditor(m_workspace, folder, this);
     editor->setAttribute(Qt::WA_DeleteOnClose);
     editor->show();
     return editor;
@@ -239,7 +239,7 @@ void MainWindow::createMenus()
     });
     importAction->setObjectName(QStringLiteral("importFromArizuko"));
     QAction *settingsAction = file->addAction(tr("S&ettings\u2026"), this, [this] {
-        auto *dialog = new SettingsDialog(m_store, m_watcher, this);
+        auto *dialog = new SettingsDialog(m_workspace, this);
         dialog->setAttribute(Qt::WA_DeleteOnClose);
         connect(dialog, &SettingsDialog::secretsEditorRequested, this, &MainWindow::openSecrets);
         dialog->show();
@@ -278,8 +278,7 @@ void MainWindow::createMenus()
     QAction *secrets = folder->addAction(tr("&Secrets\u2026"), this, &MainWindow::openSecrets);
     secrets->setObjectName(QStringLiteral("openSecrets"));
     QAction *connectorsAction = folder->addAction(tr("&Connectors\u2026"), this, [this] {
-        auto *editor =
-            new ConnectorsEditor(m_store, m_watcher, *m_engine, m_tree->currentFolder(), this);
+        auto *editor = new ConnectorsEditor(m_workspace, *m_engine, m_tree->currentFolder(), this);
         editor->setAttribute(Qt::WA_DeleteOnClose);
         connect(editor, &ConnectorsEditor::secretsEditorRequested, this,
                 [this](const QString &folder, const QString &name) {

@@ -1,12 +1,9 @@
 #include "secrets_editor.h"
 
-#include "core/actors.h"
 #include "editor_widgets.h"
 #include "models/network_rule_model.h"
 #include "models/secret_list_model.h"
 #include "safe_text.h"
-#include "store/store_watcher.h"
-#include "store_task.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -24,10 +21,9 @@
 
 namespace arizuko::desktop {
 
-SecretsEditor::SecretsEditor(store::Store &store, store::StoreWatcher *watcher,
-                             const QString &folder, QWidget *parent)
+SecretsEditor::SecretsEditor(engine::Workspace &workspace, const QString &folder, QWidget *parent)
     : QDialog(parent)
-    , m_store(store)
+    , m_workspace(workspace)
     , m_model(new models::SecretListModel(this))
     , m_keyStore(new QLabel(tr("Opening the key store\u2026"), this))
     , m_table(makeReadOnlyTable(this, QStringLiteral("secrets"), tr("Secret names")))
@@ -85,7 +81,6 @@ SecretsEditor::SecretsEditor(store::Store &store, store::StoreWatcher *watcher,
     layout->addWidget(buttons);
     resize(720, 520);
 
-    connect(&m_watcher, &QFutureWatcher<Outcome>::finished, this, &SecretsEditor::showOutcome);
     connect(m_name, &QLineEdit::textChanged, this, &SecretsEditor::validate);
     connect(m_value, &QLineEdit::textChanged, this, &SecretsEditor::validate);
     connect(m_set, &QPushButton::clicked, this, &SecretsEditor::setSecret);
@@ -94,17 +89,19 @@ SecretsEditor::SecretsEditor(store::Store &store, store::StoreWatcher *watcher,
         m_remove->setEnabled(m_table->currentIndex().isValid() && !isBusy());
     });
     // A secret set or removed by arizukoctl: re-read the names (after the
-    // worker in flight, whose list may predate it).
-    if (watcher)
-        connect(watcher, &store::StoreWatcher::secretsChanged, this, [this] {
-            if (isBusy())
-                m_reloadPending = true;
-            else
-                run({});
-        });
-    loadFolders(folder);
+    // call in flight, whose list may predate it).
+    connect(&workspace, &engine::Workspace::secretsChanged, this, &SecretsEditor::reload);
+    fillFolderChooser(m_folder, workspace, tr("'' (every folder)"), folder,
+                      [this](const Result<void> &filled) {
+                          if (filled)
+                              m_foldersShown = true;
+                          else
+                              m_status->setText(tr("The folders cannot be read: %1")
+                                                    .arg(printable(filled.error().message, 400)));
+                          validate();
+                      });
     validate();
-    run({});
+    reload();
 }
 
 void SecretsEditor::prepareFor(const QString &name)
@@ -113,62 +110,50 @@ void SecretsEditor::prepareFor(const QString &name)
     m_value->setFocus();
 }
 
-void SecretsEditor::loadFolders(const QString &select)
+bool SecretsEditor::startCall()
 {
-    if (const Result<void> filled =
-            fillFolderChooser(m_folder, m_store, tr("'' (every folder)"), select);
-        !filled)
-        m_status->setText(filled.error().message);
-}
-
-void SecretsEditor::run(Operation operation)
-{
-    if (m_watcher.isRunning())
-        return;
+    if (m_busy)
+        return false;
+    m_busy = true;
     m_set->setEnabled(false);
     m_remove->setEnabled(false);
-    m_watcher.setFuture(
-        runOnStore(m_store, [operation = std::move(operation)](store::Store &store) {
-            Outcome outcome;
-            auto opened = secrets::SecretStore::open(store, actors::gui);
-            if (!opened) {
-                outcome.secrets = opened.error();
-                return outcome;
-            }
-            outcome.keyStore = (*opened)->keyStoreDescription();
-            if (operation) {
-                const Result<QString> done = operation(**opened);
-                if (done)
-                    outcome.done = *done;
-                else
-                    outcome.refused = done.error().message;
-            }
-            outcome.secrets = (*opened)->list();
-            return outcome;
-        }));
+    return true;
 }
 
-void SecretsEditor::showOutcome()
+std::function<void(SecretsEditor::Names)> SecretsEditor::answer(const QString &done)
 {
-    const Outcome outcome = m_watcher.result();
-    if (std::exchange(m_reloadPending, false))
-        QMetaObject::invokeMethod(this, [this] { run({}); }, Qt::QueuedConnection);
-    if (!outcome.keyStore.isEmpty())
-        m_keyStore->setText(tr("Master key: %1").arg(outcome.keyStore));
-    if (outcome.secrets) {
-        m_model->setSecrets(*outcome.secrets);
-        m_table->resizeColumnsToContents();
+    return [this, done](const Names &names) { showNames(names, done); };
+}
+
+void SecretsEditor::reload()
+{
+    if (!startCall()) {
+        m_reloadPending = true;
+        return;
     }
-    else
+    m_workspace.listSecrets(this, answer());
+}
+
+void SecretsEditor::showNames(const Names &names, const QString &done)
+{
+    m_busy = false;
+    if (!names.keyStore.isEmpty())
+        m_keyStore->setText(tr("Master key: %1").arg(names.keyStore));
+    if (names.secrets) {
+        m_model->setSecrets(*names.secrets);
+        m_table->resizeColumnsToContents();
+    } else
         m_keyStore->setText(
-            tr("The secrets cannot be opened: %1").arg(outcome.secrets.error().message));
-    if (!outcome.refused.isEmpty())
-        m_status->setText(tr("Not changed: %1").arg(printable(outcome.refused, 400)));
-    else if (!outcome.done.isEmpty())
-        m_status->setText(outcome.done);
+            tr("The secrets cannot be opened: %1").arg(names.secrets.error().message));
+    if (!names.change)
+        m_status->setText(tr("Not changed: %1").arg(printable(names.change.error().message, 400)));
+    else if (!done.isEmpty())
+        m_status->setText(done);
     validate();
     m_remove->setEnabled(m_table->currentIndex().isValid());
     emit settled();
+    if (std::exchange(m_reloadPending, false))
+        reload();
 }
 
 void SecretsEditor::validate()
@@ -183,21 +168,20 @@ void SecretsEditor::validate()
     m_validation->setText(
         valid ? tr("The value is sealed under the master key and never shown again.")
               : tr("Refused: %1").arg(printable(valid.error().message, 400)));
-    m_set->setEnabled(valid && !m_value->text().isEmpty() && !isBusy());
+    m_set->setEnabled(valid && !m_value->text().isEmpty() && m_foldersShown && !isBusy());
 }
 
 void SecretsEditor::setSecret()
 {
+    if (!m_foldersShown || !startCall())
+        return;
     const QString name = m_name->text();
     const QString folder = m_folder->currentData().toString();
     const QByteArray value = m_value->text().toUtf8();
     // Out of the widget at once: nothing in the window holds it after this.
     m_value->clear();
-    run([name, folder, value](secrets::SecretStore &sealed) -> Result<QString> {
-        if (const Result<void> stored = sealed.set({folder}, name, value); !stored)
-            return stored.error();
-        return tr("%1 set for %2.").arg(name, models::folderLabel(folder));
-    });
+    m_workspace.setSecret(folder, name, value, this,
+                          answer(tr("%1 set for %2.").arg(name, models::folderLabel(folder))));
 }
 
 void SecretsEditor::removeSecret()
@@ -205,11 +189,11 @@ void SecretsEditor::removeSecret()
     const QModelIndex current = m_table->currentIndex();
     const QString name = current.data(models::SecretListModel::NameRole).toString();
     const QString folder = current.data(models::SecretListModel::FolderRole).toString();
-    run([name, folder](secrets::SecretStore &sealed) -> Result<QString> {
-        if (const Result<void> removed = sealed.remove({folder}, name); !removed)
-            return removed.error();
-        return tr("%1 removed from %2.").arg(name, models::folderLabel(folder));
-    });
+    if (!current.isValid() || !startCall())
+        return;
+    m_workspace.removeSecret(
+        folder, name, this,
+        answer(tr("%1 removed from %2.").arg(name, models::folderLabel(folder))));
 }
 
 } // namespace arizuko::desktop

@@ -6,11 +6,9 @@
 // Opening the key store can wait seconds for an OS keyring, so every call
 // runs on a worker.
 
-#include "core/result.h"
-#include "secrets/secret_store.h"
+#include "engine/workspace.h"
 
 #include <QDialog>
-#include <QFutureWatcher>
 #include <functional>
 
 class QComboBox;
@@ -19,10 +17,6 @@ class QLineEdit;
 class QPushButton;
 class QTableView;
 
-namespace arizuko::store {
-class Store;
-class StoreWatcher;
-}
 namespace arizuko::models {
 class SecretListModel;
 }
@@ -34,38 +28,37 @@ class SecretsEditor final : public QDialog
     Q_OBJECT
 
 public:
-    SecretsEditor(store::Store &store, store::StoreWatcher *watcher, const QString &folder,
-                  QWidget *parent = nullptr);
+    SecretsEditor(engine::Workspace &workspace, const QString &folder, QWidget *parent = nullptr);
 
     models::SecretListModel *model() const { return m_model; }
     // Ready to set `name`: the name filled in, the value field focused.
     void prepareFor(const QString &name);
-    bool isBusy() const { return m_watcher.isRunning(); }
+    bool isBusy() const { return m_busy; }
 
 signals:
     // A worker's answer is shown (the list re-read, or a refusal).
     void settled();
 
 private:
-    struct Outcome
-    {
-        Result<QList<secrets::SecretInfo>> secrets = QList<secrets::SecretInfo>{};
-        QString keyStore;
-        QString done;
-        QString refused;
-    };
-    using Operation = std::function<Result<QString>(secrets::SecretStore &)>;
+    using Names = engine::Workspace::SecretNames;
 
-    void loadFolders(const QString &select);
-    void run(Operation operation);
-    void showOutcome();
+    // One call at a time, its buttons off until the answer: false when one
+    // is in flight already. The answer is shown by showNames, with `done`
+    // said when the change it made (if any) went through.
+    bool startCall();
+    std::function<void(Names)> answer(const QString &done = {});
+    void reload();
+    void showNames(const Names &names, const QString &done);
     void validate();
     void setSecret();
     void removeSecret();
 
-    store::Store &m_store;
+    engine::Workspace &m_workspace;
     models::SecretListModel *m_model;
-    QFutureWatcher<Outcome> m_watcher;
+    bool m_busy = false;
+    // Set stays off until the folder chooser holds the folders: an empty
+    // chooser would mean every folder.
+    bool m_foldersShown = false;
     QLabel *m_keyStore;
     QTableView *m_table;
     QComboBox *m_folder;

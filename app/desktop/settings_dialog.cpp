@@ -1,11 +1,9 @@
 #include "settings_dialog.h"
 
-#include "core/actors.h"
+#include "engine/workspace.h"
 #include "guest_image_panel.h"
 #include "libvirt/machine_status.h"
 #include "safe_text.h"
-#include "store/store.h"
-#include "store/store_watcher.h"
 #include "turns/runner_settings.h"
 
 #include <QComboBox>
@@ -19,6 +17,7 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
+#include <utility>
 
 namespace arizuko::desktop {
 namespace {
@@ -43,9 +42,9 @@ QComboBox *makeChoice(QWidget *parent, const QList<std::pair<QString, QString>> 
 
 } // namespace
 
-SettingsDialog::SettingsDialog(store::Store &store, store::StoreWatcher *watcher, QWidget *parent)
+SettingsDialog::SettingsDialog(engine::Workspace &workspace, QWidget *parent)
     : QDialog(parent)
-    , m_store(store)
+    , m_workspace(workspace)
     , m_form(new QFormLayout)
     , m_connection(new QLabel(this))
     , m_check(new QPushButton(tr("C&heck connection"), this))
@@ -162,7 +161,7 @@ SettingsDialog::SettingsDialog(store::Store &store, store::StoreWatcher *watcher
     auto *dataDir = new QLabel(
         tr("%1\nChosen before start: set ARIZUKO_DATA_DIR (arizukoctl: --data-dir) to use "
            "another directory; each directory has its own settings, folders and secrets.")
-            .arg(store.dataDir()),
+            .arg(workspace.dataDir()),
         this);
     dataDir->setObjectName(QStringLiteral("dataDir"));
     dataDir->setWordWrap(true);
@@ -179,7 +178,8 @@ SettingsDialog::SettingsDialog(store::Store &store, store::StoreWatcher *watcher
     m_status->setWordWrap(true);
     m_status->setTextFormat(Qt::PlainText);
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Close, this);
-    buttons->button(QDialogButtonBox::Save)->setObjectName(QStringLiteral("save"));
+    m_save = buttons->button(QDialogButtonBox::Save);
+    m_save->setObjectName(QStringLiteral("save"));
     connect(buttons, &QDialogButtonBox::accepted, this, &SettingsDialog::save);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(m_check, &QPushButton::clicked, this, &SettingsDialog::checkConnection);
@@ -193,8 +193,9 @@ SettingsDialog::SettingsDialog(store::Store &store, store::StoreWatcher *watcher
     layout->addWidget(buttons);
     resize(820, 720);
 
-    if (watcher)
-        connect(watcher, &store::StoreWatcher::settingsChanged, this, &SettingsDialog::reloadSaved);
+    connect(&workspace, &engine::Workspace::settingsChanged, this, &SettingsDialog::reloadSaved);
+    m_status->setText(tr("Reading the saved settings\u2026"));
+    updateSaveButton();
     reloadSaved();
 }
 
@@ -223,13 +224,32 @@ void SettingsDialog::addField(const QString &key, const QString &label, QWidget 
 
 void SettingsDialog::reloadSaved()
 {
-    const auto saved = turns::SavedSettings(m_store).load();
-    if (!saved) {
-        m_status->setText(
-            tr("Cannot read the saved settings: %1").arg(printable(saved.error().message, 400)));
-        return;
-    }
-    m_saved = *saved;
+    m_workspace.loadSettings(
+        this, [this, read = ++m_reads](const Result<turns::SettingValues> &saved) {
+            if (read != m_reads)
+                return;
+            if (!saved) {
+                m_status->setText(tr("Cannot read the saved settings: %1")
+                                      .arg(printable(saved.error().message, 400)));
+                return;
+            }
+            if (!std::exchange(m_readOnce, true))
+                m_status->clear();
+            showSaved(*saved);
+            updateSaveButton();
+            emit loaded();
+        });
+}
+
+void SettingsDialog::updateSaveButton()
+{
+    // Before the first read the fields hold no saved value to compare with.
+    m_save->setEnabled(m_readOnce && !m_saving);
+}
+
+void SettingsDialog::showSaved(const turns::SettingValues &saved)
+{
+    m_saved = saved;
     for (const turns::EffectiveSetting &effective : turns::effectiveSettings(m_saved)) {
         for (Field &field : m_fields) {
             if (field.key != effective.definition.key)
@@ -286,23 +306,48 @@ bool SettingsDialog::save()
         m_status->setText(tr("Nothing was saved: correct the fields marked Refused."));
         return false;
     }
+    if (!m_readOnce) {
+        m_status->setText(tr("Nothing was saved: the saved settings are still being read."));
+        return false;
+    }
+    if (m_saving)
+        return false;
     const turns::SettingValues changed = changes();
     if (changed.isEmpty()) {
         m_status->setText(tr("Nothing to save: no field was changed."));
         return true;
     }
-    if (const Result<void> saved = turns::SavedSettings(m_store).save(changed, actors::gui);
-        !saved) {
+    // What each field showed when saved: typing on meanwhile is kept.
+    QMap<QString, QString> shown;
+    for (const Field &field : std::as_const(m_fields))
+        shown.insert(field.key, field.value());
+    m_saving = true;
+    updateSaveButton();
+    m_status->setText(tr("Saving\u2026"));
+    m_workspace.saveSettings(changed, this,
+                             [this, shown, count = changed.size()](const Result<void> &saved) {
+                                 showSaveResult(saved, shown, count);
+                             });
+    return true;
+}
+
+void SettingsDialog::showSaveResult(const Result<void> &saved, const QMap<QString, QString> &shown,
+                                    qsizetype count)
+{
+    m_saving = false;
+    updateSaveButton();
+    if (!saved) {
         m_status->setText(printable(saved.error().message, 600));
-        return false;
+        emit saveFinished(false);
+        return;
     }
     for (Field &field : m_fields)
-        field.loaded = field.value();
+        field.loaded = shown.value(field.key);
     reloadSaved();
     m_status->setText(tr("Saved %n setting(s). arizukoctl uses them from its next command; this "
                          "window's turns use them after a restart.",
-                         nullptr, int(changed.size())));
-    return true;
+                         nullptr, int(count)));
+    emit saveFinished(true);
 }
 
 void SettingsDialog::checkConnection()

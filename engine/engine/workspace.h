@@ -21,9 +21,11 @@
 #include "folders/folders.h"
 #include "folders/topics.h"
 #include "history/home_history.h"
+#include "secrets/secret_store.h"
 #include "store/store_work.h"
 #include "turn_records/turn_records.h"
 #include "turns/first_run.h"
+#include "turns/saved_settings.h"
 #include "turns/turn_event_slice.h"
 
 #include <QObject>
@@ -34,6 +36,10 @@ class QThread;
 
 namespace arizuko::store {
 class Store;
+}
+
+namespace arizuko::models {
+struct ConnectorOverview;
 }
 
 namespace arizuko::engine {
@@ -109,6 +115,36 @@ public:
     // --- Policy: network rules, grants, routes, the audit log ---
 
     // --- Secrets, connectors and settings ---
+
+    // What the secrets editor shows after each call: where the master key
+    // is and every secret's name and scope, never a value; and what the
+    // change asked for came to (ok when none was asked for).
+    struct SecretNames
+    {
+        QString keyStore; // empty when the key store cannot be opened
+        Result<QList<secrets::SecretInfo>> secrets = QList<secrets::SecretInfo>{};
+        Result<void> change;
+    };
+    // Each opens the key store once (an OS keyring may take seconds to
+    // answer), as the window's user, and lists the names after its change.
+    void listSecrets(QObject *context, std::function<void(SecretNames)> done);
+    void setSecret(const QString &folder, const QString &name, const QByteArray &value,
+                   QObject *context, std::function<void(SecretNames)> done);
+    void removeSecret(const QString &folder, const QString &name, QObject *context,
+                      std::function<void(SecretNames)> done);
+
+    // Every connector the host knows, and for `folder` (or none) which
+    // operations its agent sees and where each secret it reads is set.
+    void gatherConnectors(const QString &folder, QObject *context,
+                          std::function<void(models::ConnectorOverview)> done);
+
+    // The saved settings only (turns::effectiveSettings layers the rest).
+    void loadSettings(QObject *context, std::function<void(Result<turns::SettingValues>)> done);
+    // turns::SavedSettings::save as the window's user: all or nothing.
+    void saveSettings(const turns::SettingValues &changes, QObject *context,
+                      std::function<void(Result<void>)> done);
+    // Where the store, the settings and the secrets live (a path; no query).
+    QString dataDir() const;
 
     // --- Turns: transcript, turn panel, changes and history ---
 

@@ -35,7 +35,9 @@ struct ConnectorOverview
     const EffectiveToolModel::Row *scope(const QString &action) const;
 };
 
-// Blocking: run it on a worker.
+// Blocking (definition files, the grants, the key store): the window has
+// Workspace::gatherConnectors run it on a worker, and shows the result with
+// ConnectorListModel::setOverview and ConnectorOperationModel::show.
 ConnectorOverview gatherConnectors(store::Store &store, const QString &folder);
 
 } // namespace arizuko::models

@@ -1,7 +1,9 @@
 #pragma once
 
 // Secret names and where they apply, never their values: the rows come
-// from SecretStore::list(), which reads no value.
+// from SecretStore::list(), which reads no value, read on a worker
+// (Workspace::listSecrets and the calls that change a secret) and set here
+// on the model's thread.
 
 #include "secrets/secret_store.h"
 

@@ -2,18 +2,20 @@
 // in the password field is sealed and listed by name, and no widget, model
 // role or tooltip of the editor ever holds it again; bad names are refused
 // with the store unchanged; the key store is named; a secret set by
-// arizukoctl appears in the open editor.
+// arizukoctl appears in the open editor; Set waits for the folder chooser,
+// whose empty state would mean every folder.
 
 #include "editor_test_support.h"
-#include "secrets_editor.h"
-
-#include "models/secret_list_model.h"
+#include "engine/workspace.h"
 #include "folders/folders.h"
-#include "store/store_watcher.h"
+#include "models/secret_list_model.h"
+#include "secrets_editor.h"
 
 #include <QAbstractItemModelTester>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QSqlError>
+#include <QSqlQuery>
 #include <QTableView>
 
 using namespace arizuko;
@@ -79,19 +81,30 @@ private slots:
 
     void setValueIsSealedAndNeverReadableBack()
     {
-        SecretsEditor editor(*m_store, nullptr, QStringLiteral("corp"));
+        engine::Workspace workspace(*m_store);
+        SecretsEditor editor(workspace, QStringLiteral("corp"));
         QSignalSpy settled(&editor, &SecretsEditor::settled);
         QVERIFY(settled.wait(10000));
         QVERIFY2(child<QLabel>(editor, "keyStore")->text().contains(QStringLiteral("key file")),
                  qPrintable(child<QLabel>(editor, "keyStore")->text()));
         QTest::keyClicks(child<QLineEdit>(editor, "name"), QStringLiteral("GITHUB_TOKEN"));
         QTest::keyClicks(child<QLineEdit>(editor, "value"), secretValue);
+        QTRY_VERIFY(child<QPushButton>(editor, "set")->isEnabled());
+        QCOMPARE(child<QComboBox>(editor, "folder")->currentData().toString(),
+                 QStringLiteral("corp"));
         QCOMPARE(child<QLineEdit>(editor, "value")->echoMode(), QLineEdit::Password);
         QVERIFY(!child<QLineEdit>(editor, "value")->displayText().contains(secretValue));
         QTest::mouseClick(child<QPushButton>(editor, "set"), Qt::LeftButton);
+        // The value is out of the widget before the worker answers.
+        QVERIFY(child<QLineEdit>(editor, "value")->text().isEmpty());
+        QVERIFY(editor.isBusy());
         QVERIFY(settled.wait(10000));
         QCOMPARE(editor.model()->rowCount(), 1);
         QCOMPARE(editor.model()->index(0, 0).data().toString(), QStringLiteral("GITHUB_TOKEN"));
+        QCOMPARE(editor.model()->index(0, 0).data(models::SecretListModel::FolderRole).toString(),
+                 QStringLiteral("corp"));
+        QCOMPARE(child<QLabel>(editor, "status")->text(),
+                 QStringLiteral("GITHUB_TOKEN set for corp."));
         QVERIFY2(secretsJson().contains("\"GITHUB_TOKEN\""), secretsJson().constData());
         screenshot(editor, QStringLiteral("secrets-editor"));
         for (const QString &text : everything(editor))
@@ -99,19 +112,35 @@ private slots:
         QVERIFY(!secretsJson().contains(secretValue.toUtf8()));
 
         // Replacing it: same name, one row, and still nothing readable.
+        // (The editor follows the store: a re-read after the change may be
+        // in flight, and the buttons wait for it.)
         QTest::keyClicks(child<QLineEdit>(editor, "value"),
                          QStringLiteral("second-") + secretValue);
+        QTRY_VERIFY(child<QPushButton>(editor, "set")->isEnabled());
         QTest::mouseClick(child<QPushButton>(editor, "set"), Qt::LeftButton);
         QVERIFY(settled.wait(10000));
         QCOMPARE(editor.model()->rowCount(), 1);
         for (const QString &text : everything(editor))
             QVERIFY2(!leaks(text), qPrintable(text));
+
+        // Removing it: the row goes, from the store too. (A re-read the
+        // watcher brings resets the rows and with them the selection: the
+        // row is chosen until Remove takes it.)
+        auto *table = child<QTableView>(editor, "secrets");
+        QTRY_VERIFY((table->selectRow(0), child<QPushButton>(editor, "remove")->isEnabled()));
+        QTest::mouseClick(child<QPushButton>(editor, "remove"), Qt::LeftButton);
+        QVERIFY(editor.isBusy());
+        QVERIFY(settled.wait(10000));
+        QCOMPARE(editor.model()->rowCount(), 0);
+        QCOMPARE(child<QLabel>(editor, "status")->text(),
+                 QStringLiteral("GITHUB_TOKEN removed from corp."));
+        QVERIFY2(!secretsJson().contains("\"GITHUB_TOKEN\""), secretsJson().constData());
     }
 
     void aSecretSetByArizukoctlShowsInTheOpenEditor()
     {
-        store::StoreWatcher watcher(*m_store);
-        SecretsEditor editor(*m_store, &watcher, QStringLiteral("corp"));
+        engine::Workspace workspace(*m_store);
+        SecretsEditor editor(workspace, QStringLiteral("corp"));
         QSignalSpy settled(&editor, &SecretsEditor::settled);
         QVERIFY(settled.wait(10000));
         const int before = editor.model()->rowCount();
@@ -132,11 +161,39 @@ private slots:
         QVERIFY(listed);
     }
 
+    // Until a worker has filled the folder chooser, its empty state would
+    // mean every folder: Set waits for it, and when the folders cannot be
+    // read it stays off and the editor says why.
+    void setWaitsForTheFolders()
+    {
+        QTemporaryDir dir;
+        auto store = openStore(dir);
+        QVERIFY(folders::Folders(*store, QStringLiteral("user:test")).add(QStringLiteral("corp")));
+        QSqlQuery query(store->database());
+        QVERIFY2(query.exec(QStringLiteral("ALTER TABLE groups RENAME TO groups_gone")),
+                 qPrintable(query.lastError().text()));
+        engine::Workspace workspace(*store);
+        SecretsEditor editor(workspace, QStringLiteral("corp"));
+        QSignalSpy settled(&editor, &SecretsEditor::settled);
+        QTest::keyClicks(child<QLineEdit>(editor, "name"), QStringLiteral("GITHUB_TOKEN"));
+        QTest::keyClicks(child<QLineEdit>(editor, "value"), secretValue);
+        QVERIFY(settled.wait(10000));
+        QTRY_VERIFY(child<QLabel>(editor, "status")
+                        ->text()
+                        .startsWith(QStringLiteral("The folders cannot be read: ")));
+        QVERIFY(!editor.isBusy());
+        QVERIFY(!child<QPushButton>(editor, "set")->isEnabled());
+        QCOMPARE(child<QComboBox>(editor, "folder")->count(), 0);
+    }
+
     void hostileNamesAreRefusedAndTheStoreUnchanged()
     {
-        SecretsEditor editor(*m_store, nullptr, QStringLiteral("corp"));
+        engine::Workspace workspace(*m_store);
+        SecretsEditor editor(workspace, QStringLiteral("corp"));
         QSignalSpy settled(&editor, &SecretsEditor::settled);
         QVERIFY(settled.wait(10000));
+        QTRY_COMPARE(child<QComboBox>(editor, "folder")->currentData().toString(),
+                     QStringLiteral("corp"));
         const QByteArray before = secretsJson();
         child<QLineEdit>(editor, "value")->setText(QStringLiteral("x"));
         for (const QString &input : hostileInputs()) {

@@ -1,15 +1,15 @@
 // The settings dialog on a real store, checked against the real arizukoctl:
 // each field's refusal beside it, hostile input refused with nothing saved,
-// a save read back by arizukoctl, a change by arizukoctl shown in the open
-// dialog, the environment override shown, the libvirt check against the
+// a save (on a worker, Save off meanwhile) read back by arizukoctl, no save
+// before the saved settings are read, a change by arizukoctl shown in the
+// open dialog, the environment override shown, the libvirt check against the
 // real libvirtd, and the image builder's absence said plainly.
 
 #include "editor_test_support.h"
+#include "engine/workspace.h"
 #include "guest_image_panel.h"
 #include "host/guest_image_build.h"
 #include "settings_dialog.h"
-
-#include "store/store_watcher.h"
 #include "turns/saved_settings.h"
 
 #include <QDialogButtonBox>
@@ -17,6 +17,7 @@
 #include <QJsonObject>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QSignalSpy>
 #include <QSpinBox>
 
 using namespace arizuko;
@@ -46,6 +47,22 @@ QLabel *problemOf(const QWidget &dialog, const QString &key)
 {
     return child<QLabel>(dialog, qPrintable(key + QStringLiteral("-problem")));
 }
+
+// The dialog once its worker has read the saved settings into the fields.
+struct ShownDialog
+{
+    explicit ShownDialog(store::Store &store)
+        : workspace(store)
+        , dialog(workspace)
+    {
+        QSignalSpy loaded(&dialog, &desktop::SettingsDialog::loaded);
+        if (!loaded.wait(10000))
+            qFatal("the settings dialog did not read the saved settings");
+    }
+
+    engine::Workspace workspace;
+    desktop::SettingsDialog dialog;
+};
 
 } // namespace
 
@@ -96,7 +113,8 @@ private slots:
         QVERIFY(turns::SavedSettings(*store).save({{turns::setting::maxTurns, QStringLiteral("3")}},
                                                   QStringLiteral("test")));
         const QJsonArray before = savedSettings(dir.path());
-        desktop::SettingsDialog dialog(*store, nullptr);
+        ShownDialog shown(*store);
+        desktop::SettingsDialog &dialog = shown.dialog;
         // A valid change beside the bad one: it must not be saved either.
         child<QSpinBox>(dialog, "max-turns")->setValue(7);
         child<QLineEdit>(dialog, qPrintable(key))->setText(value);
@@ -119,7 +137,8 @@ private slots:
     {
         QTemporaryDir dir;
         auto store = openStore(dir);
-        desktop::SettingsDialog dialog(*store, nullptr);
+        ShownDialog shown(*store);
+        desktop::SettingsDialog &dialog = shown.dialog;
         child<QSpinBox>(dialog, "max-turns")->setValue(5);
         child<QSpinBox>(dialog, "turn-deadline")->setValue(45);
         auto *provider = child<QComboBox>(dialog, "model-provider");
@@ -130,7 +149,15 @@ private slots:
         auto *includeGit = child<QComboBox>(dialog, "history-include-git");
         includeGit->setCurrentIndex(includeGit->findData(QStringLiteral("on")));
         QVERIFY(problemOf(dialog, turns::setting::subnetPool)->isHidden());
-        child<QPushButton>(dialog, "save")->click();
+        QSignalSpy finished(&dialog, &desktop::SettingsDialog::saveFinished);
+        auto *save = child<QPushButton>(dialog, "save");
+        save->click();
+        // On a worker: the click returns at once, Save off until the answer.
+        QCOMPARE(child<QLabel>(dialog, "status")->text(), QStringLiteral("Saving\u2026"));
+        QVERIFY(dialog.isSaving() && !save->isEnabled());
+        QVERIFY(finished.wait(10000));
+        QCOMPARE(finished.first().first().toBool(), true);
+        QVERIFY(save->isEnabled());
         QVERIFY2(
             child<QLabel>(dialog, "status")->text().startsWith(QStringLiteral("Saved 7 setting")),
             qPrintable(child<QLabel>(dialog, "status")->text()));
@@ -176,12 +203,36 @@ private slots:
         QCOMPARE(audit.json().array().size(), 7);
     }
 
+    // Before the worker's read the fields hold the widgets' own values, not
+    // the saved ones: a save then would write those over the saved settings.
+    void nothingIsSavedBeforeTheSavedSettingsAreRead()
+    {
+        QTemporaryDir dir;
+        auto store = openStore(dir);
+        QVERIFY(turns::SavedSettings(*store).save({{turns::setting::maxTurns, QStringLiteral("3")}},
+                                                  QStringLiteral("test")));
+        const QJsonArray before = savedSettings(dir.path());
+        engine::Workspace workspace(*store);
+        desktop::SettingsDialog dialog(workspace);
+        QSignalSpy loaded(&dialog, &desktop::SettingsDialog::loaded);
+        auto *save = child<QPushButton>(dialog, "save");
+        QVERIFY(!save->isEnabled());
+        QVERIFY(!dialog.save());
+        QCOMPARE(child<QLabel>(dialog, "status")->text(),
+                 QStringLiteral("Nothing was saved: the saved settings are still being read."));
+        QVERIFY(loaded.wait(10000));
+        QCOMPARE(savedSettings(dir.path()), before);
+        QVERIFY(save->isEnabled());
+        QCOMPARE(child<QSpinBox>(dialog, "max-turns")->value(), 3);
+        QVERIFY(child<QLabel>(dialog, "status")->text().isEmpty());
+    }
+
     void aChangeByArizukoctlShowsInTheOpenDialog()
     {
         QTemporaryDir dir;
         auto store = openStore(dir);
-        store::StoreWatcher watcher(*store);
-        desktop::SettingsDialog dialog(*store, &watcher);
+        ShownDialog shown(*store);
+        desktop::SettingsDialog &dialog = shown.dialog;
         dialog.show();
         auto *pool = child<QLineEdit>(dialog, "subnet-pool");
         QCOMPARE(pool->text(), QStringLiteral("10.213.0.0/16"));
@@ -207,7 +258,9 @@ private slots:
         QVERIFY(turns::SavedSettings(*store).save({{turns::setting::maxTurns, QStringLiteral("4")}},
                                                   QStringLiteral("test")));
         qputenv("ARIZUKO_MAX_TURNS", "9");
-        desktop::SettingsDialog dialog(*store, nullptr);
+        // The environment is read when the saved settings come back.
+        ShownDialog shown(*store);
+        desktop::SettingsDialog &dialog = shown.dialog;
         qunsetenv("ARIZUKO_MAX_TURNS");
         QLabel *note = child<QLabel>(dialog, "max-turns-environment");
         QVERIFY(!note->isHidden());
@@ -222,7 +275,8 @@ private slots:
     {
         QTemporaryDir dir;
         auto store = openStore(dir);
-        desktop::SettingsDialog dialog(*store, nullptr);
+        ShownDialog shown(*store);
+        desktop::SettingsDialog &dialog = shown.dialog;
         auto *accelerator = child<QComboBox>(dialog, "accelerator");
         accelerator->setCurrentIndex(accelerator->findData(QStringLiteral("tcg")));
         auto *state = child<QLabel>(dialog, "connectionState");
@@ -249,7 +303,8 @@ private slots:
     {
         QTemporaryDir dir;
         auto store = openStore(dir);
-        desktop::SettingsDialog dialog(*store, nullptr);
+        ShownDialog shown(*store);
+        desktop::SettingsDialog &dialog = shown.dialog;
         qputenv("ARIZUKO_GUEST_IMAGE_BUILDER", "/nonexistent/build-guest-image");
         child<QPushButton>(dialog, "buildImage")->click();
         qunsetenv("ARIZUKO_GUEST_IMAGE_BUILDER");
@@ -269,7 +324,8 @@ private slots:
         QTemporaryDir dir;
         QTemporaryDir output;
         auto store = openStore(dir);
-        desktop::SettingsDialog dialog(*store, nullptr);
+        ShownDialog shown(*store);
+        desktop::SettingsDialog &dialog = shown.dialog;
         auto builder = host::locateGuestImageBuilder();
         QVERIFY2(builder, qPrintable(builder ? QString() : builder.error().message));
         builder->outputDirectory = output.path();
