@@ -14,9 +14,8 @@
 // an EngineImpl, and the window talks to those two.
 
 #include "core/result.h"
-#include "core/run_on_worker.h"
 #include "folders/folders.h"
-#include "store/store_work.h"
+#include "store/run_store_work.h"
 
 #include <QObject>
 #include <functional>
@@ -57,6 +56,9 @@ public:
     void listFolders(QObject *context, std::function<void(Result<QList<folders::Folder>>)> done);
 
     // --- Policy: network rules, grants, routes, the audit log ---
+    // Read and changed through their item models (make<models::NetworkRuleModel>,
+    // GrantModel, EffectiveToolModel, RouteModel, AuditLogModel), which do
+    // their store work on workers themselves (engine/models/model_work.h).
 
     // --- Secrets, connectors and settings ---
 
@@ -81,12 +83,7 @@ private:
     template<typename Work, typename Done>
     void ask(QObject *context, Work work, Done done)
     {
-        runOnWorker(
-            context,
-            [hold = store::StoreWork(m_store), work = std::move(work)]() mutable {
-                return work(hold.store());
-            },
-            std::move(done));
+        store::runStoreWork(context, m_store, std::move(work), std::move(done));
     }
 
     store::Store &m_store;
