@@ -90,19 +90,19 @@ AuditLogViewer::AuditLogViewer(engine::Workspace &workspace, const QString &fold
     connect(&m_poll, &QTimer::timeout, m_model, &models::AuditLogModel::poll);
     m_poll.start();
     loadFolders(folder);
-    applyFilter();
+    // With a folder to show, the first read waits for the chooser to hold it.
+    if (folder.isEmpty())
+        applyFilter();
 }
 
 void AuditLogViewer::loadFolders(const QString &select)
 {
-    // The folder to select shows once the folders are read: the filter
+    // The folder to select is there once the folders are read: the filter
     // follows it then.
     fillFolderChooser(m_folder, m_workspace, tr("(every subject)"), select,
                       [this, select](const Result<void> &filled) {
-                          if (!filled) {
+                          if (!filled)
                               m_status->setText(filled.error().message);
-                              return;
-                          }
                           if (!select.isEmpty())
                               applyFilter();
                       });

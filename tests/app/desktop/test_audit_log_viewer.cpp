@@ -123,6 +123,20 @@ private slots:
         QCOMPARE(viewer.model()->rowCount(), 0);
     }
 
+    // Opened on a folder (the window's current one), it shows that folder's
+    // rows once the chooser holds the folder.
+    void opensOnTheFolderGiven()
+    {
+        AuditLogViewer viewer(*m_workspace, QStringLiteral("lab"));
+        QSignalSpy reloaded(viewer.model(), &models::AuditLogModel::reloaded);
+        QVERIFY(reloaded.wait());
+        const QStringList subjects = column(viewer, models::AuditLogModel::SubjectColumn);
+        QVERIFY(!subjects.isEmpty());
+        QCOMPARE(subjects, QStringList(subjects.size(), QStringLiteral("lab")));
+        QCOMPARE(viewer.findChild<QComboBox *>(QStringLiteral("folder"))->currentData().toString(),
+                 QStringLiteral("lab"));
+    }
+
     void rowsByArizukoctlAppearLive()
     {
         AuditLogViewer viewer(*m_workspace, {});
