@@ -1,10 +1,9 @@
 #include "allowlist_editor.h"
 
 #include "editor_widgets.h"
-#include "safe_text.h"
-
+#include "engine/workspace.h"
 #include "models/network_rule_model.h"
-#include "store/store_watcher.h"
+#include "safe_text.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -45,11 +44,11 @@ protected:
 
 } // namespace
 
-AllowlistEditor::AllowlistEditor(store::Store &store, store::StoreWatcher *watcher,
-                                 const QString &folder, QWidget *parent)
+AllowlistEditor::AllowlistEditor(engine::Workspace &workspace, const QString &folder,
+                                 QWidget *parent)
     : QDialog(parent)
-    , m_store(store)
-    , m_model(new models::NetworkRuleModel(store, this))
+    , m_workspace(workspace)
+    , m_model(workspace.make<models::NetworkRuleModel>(this))
     , m_folder(new QComboBox(this))
     , m_table(
           makeReadOnlyTable(this, QStringLiteral("rules"), tr("Rules that apply to the folder")))
@@ -147,19 +146,21 @@ AllowlistEditor::AllowlistEditor(store::Store &store, store::StoreWatcher *watch
         showEffective();
         testHost();
     });
+    connect(m_model, &models::NetworkRuleModel::failed, this,
+            [this](const Error &error) { setStatus(printable(error.message, 400), true); });
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
         const QModelIndex current = m_table->currentIndex();
         m_remove->setEnabled(current.isValid() &&
                              current.data(models::NetworkRuleModel::OwnRole).toBool());
     });
-    if (watcher) {
-        // Another process (arizukoctl) changed rules, an egress grant or folders.
-        connect(watcher, &store::StoreWatcher::rulesChanged, this, &AllowlistEditor::reload);
-        connect(watcher, &store::StoreWatcher::grantsChanged, this, &AllowlistEditor::reload);
-        connect(watcher, &store::StoreWatcher::foldersChanged, this,
-                [this] { loadFolders(m_model->folder()); });
-    }
+    // Another process (arizukoctl) changed rules, an egress grant or folders.
+    connect(&workspace, &engine::Workspace::rulesChanged, this, &AllowlistEditor::reload);
+    connect(&workspace, &engine::Workspace::grantsChanged, this, &AllowlistEditor::reload);
+    connect(&workspace, &engine::Workspace::foldersChanged, this,
+            [this] { loadFolders(m_model->folder()); });
 
+    // The rules show (and an add goes to the folder) before the chooser is filled.
+    m_model->setFolder(folder);
     loadFolders(folder);
     validate();
 }
@@ -168,28 +169,27 @@ AllowlistEditor::~AllowlistEditor() = default;
 
 void AllowlistEditor::loadFolders(const QString &select)
 {
-    if (const Result<void> filled =
-            fillFolderChooser(m_folder, m_store, models::folderLabel({}), select);
-        !filled) {
-        setStatus(filled.error().message, true);
-        return;
-    }
-    selectFolder();
+    fillFolderChooser(m_folder, m_workspace, models::folderLabel({}), select,
+                      [this](const Result<void> &filled) {
+                          if (!filled) {
+                              setStatus(filled.error().message, true);
+                              return;
+                          }
+                          selectFolder();
+                      });
 }
 
 void AllowlistEditor::selectFolder()
 {
     const QString folder = m_folder->currentData().toString();
     setWindowTitle(tr("Allowlist of %1").arg(printable(models::folderLabel(folder))));
-    if (const Result<void> loaded = m_model->setFolder(folder); !loaded)
-        setStatus(loaded.error().message, true);
+    m_model->setFolder(folder);
     m_remove->setEnabled(false);
 }
 
 void AllowlistEditor::reload()
 {
-    if (const Result<void> loaded = m_model->reload(); !loaded)
-        setStatus(loaded.error().message, true);
+    m_model->reload();
     m_remove->setEnabled(false);
 }
 
@@ -203,7 +203,7 @@ void AllowlistEditor::validate()
         return;
     }
     const Result<QString> accepted = models::NetworkRuleModel::acceptedForm(text);
-    m_add->setEnabled(bool(accepted));
+    m_add->setEnabled(accepted && !m_adding);
     m_validation->setProperty("refused", !accepted);
     m_validation->setText(accepted
                               ? tr("Will be stored as %1").arg(*accepted)
@@ -212,19 +212,27 @@ void AllowlistEditor::validate()
 
 void AllowlistEditor::addRule()
 {
-    const auto kind = policy::RuleKind(m_kind->currentData().toInt());
-    // The engine validates again on write: the button's state is a hint, not a gate.
-    const Result<policy::AddedRule> added = m_model->add(m_host->text(), kind);
-    if (!added) {
-        setStatus(tr("Not added: %1").arg(printable(added.error().message, 400)), true);
+    if (m_adding)
         return;
-    }
-    setStatus(added->created ? tr("Added %1 %2; it applies from the folder's next turn.")
-                                   .arg(policy::ruleKindName(kind), added->rule.target)
-                             : tr("%1 %2 was already a rule of this folder.")
-                                   .arg(policy::ruleKindName(kind), added->rule.target),
-              false);
-    m_host->clear();
+    const auto kind = policy::RuleKind(m_kind->currentData().toInt());
+    m_adding = true;
+    m_add->setEnabled(false);
+    // The engine validates again on write: the button's state is a hint, not a gate.
+    m_model->add(m_host->text(), kind, [this, kind](const Result<policy::AddedRule> &added) {
+        m_adding = false;
+        if (!added) {
+            setStatus(tr("Not added: %1").arg(printable(added.error().message, 400)), true);
+            validate();
+            return;
+        }
+        setStatus(added->created ? tr("Added %1 %2; it applies from the folder's next turn.")
+                                       .arg(policy::ruleKindName(kind), added->rule.target)
+                                 : tr("%1 %2 was already a rule of this folder.")
+                                       .arg(policy::ruleKindName(kind), added->rule.target),
+                  false);
+        m_host->clear();
+        validate();
+    });
 }
 
 void AllowlistEditor::removeRule()
@@ -232,11 +240,16 @@ void AllowlistEditor::removeRule()
     const int row = m_table->currentIndex().row();
     const QString target = m_table->currentIndex().siblingAtColumn(0)
                                .data(models::NetworkRuleModel::TargetRole).toString();
-    if (const Result<void> removed = m_model->removeRule(row); !removed) {
-        setStatus(printable(removed.error().message, 400), true);
-        return;
-    }
-    setStatus(tr("Removed the rule for %1.").arg(target), false);
+    m_remove->setEnabled(false);
+    m_model->removeRule(row, [this, target](const Result<void> &removed) {
+        if (!removed) {
+            setStatus(printable(removed.error().message, 400), true);
+            m_remove->setEnabled(
+                m_table->currentIndex().data(models::NetworkRuleModel::OwnRole).toBool());
+            return;
+        }
+        setStatus(tr("Removed the rule for %1.").arg(target), false);
+    });
 }
 
 void AllowlistEditor::testHost()

@@ -14,9 +14,8 @@ class QPlainTextEdit;
 class QPushButton;
 class QTableView;
 
-namespace arizuko::store {
-class Store;
-class StoreWatcher;
+namespace arizuko::engine {
+class Workspace;
 }
 namespace arizuko::models {
 class NetworkRuleModel;
@@ -29,9 +28,8 @@ class AllowlistEditor final : public QDialog
     Q_OBJECT
 
 public:
-    // watcher may be null; with one, changes by other processes show at once.
-    AllowlistEditor(store::Store &store, store::StoreWatcher *watcher, const QString &folder,
-                    QWidget *parent = nullptr);
+    // Changes by other processes (arizukoctl) show at once.
+    AllowlistEditor(engine::Workspace &workspace, const QString &folder, QWidget *parent = nullptr);
     ~AllowlistEditor() override;
 
     models::NetworkRuleModel *model() const { return m_model; }
@@ -47,7 +45,7 @@ private:
     void showEffective();
     void setStatus(const QString &text, bool error);
 
-    store::Store &m_store;
+    engine::Workspace &m_workspace;
     models::NetworkRuleModel *m_model;
     QComboBox *m_folder;
     QTableView *m_table;
@@ -60,6 +58,7 @@ private:
     QLabel *m_verdict;
     QPlainTextEdit *m_effective;
     QLabel *m_status;
+    bool m_adding = false;
 };
 
 } // namespace arizuko::desktop

@@ -1,14 +1,12 @@
 #include "audit_log_viewer.h"
 
 #include "editor_widgets.h"
+#include "engine/workspace.h"
+#include "models/audit_log_model.h"
 #include "printable_delegate.h"
 #include "safe_text.h"
 
-#include "models/audit_log_model.h"
-#include "store/timestamp.h"
-
 #include <QComboBox>
-#include <QDateTime>
 #include <QDialogButtonBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -19,10 +17,10 @@
 
 namespace arizuko::desktop {
 
-AuditLogViewer::AuditLogViewer(store::Store &store, const QString &folder, QWidget *parent)
+AuditLogViewer::AuditLogViewer(engine::Workspace &workspace, const QString &folder, QWidget *parent)
     : QDialog(parent)
-    , m_store(store)
-    , m_model(new models::AuditLogModel(store, this))
+    , m_workspace(workspace)
+    , m_model(workspace.make<models::AuditLogModel>(this))
     , m_folder(new QComboBox(this))
     , m_kind(new QComboBox(this))
     , m_since(new QComboBox(this))
@@ -72,25 +70,42 @@ AuditLogViewer::AuditLogViewer(store::Store &store, const QString &folder, QWidg
     layout->addWidget(buttons);
     resize(980, 560);
 
-    loadFolders(folder);
     connect(m_folder, &QComboBox::currentIndexChanged, this, &AuditLogViewer::applyFilter);
     connect(m_kind, &QComboBox::currentIndexChanged, this, &AuditLogViewer::applyFilter);
     connect(m_kind->lineEdit(), &QLineEdit::editingFinished, this, &AuditLogViewer::applyFilter);
     connect(m_since, &QComboBox::currentIndexChanged, this, &AuditLogViewer::applyFilter);
+    connect(m_model, &models::AuditLogModel::reloaded, this, [this] {
+        m_table->resizeColumnsToContents();
+        showCount();
+    });
+    connect(m_model, &QAbstractItemModel::rowsInserted, this, [this] {
+        m_table->scrollToBottom();
+        showCount();
+    });
+    connect(m_model, &models::AuditLogModel::failed, this,
+            [this](const Error &error) { m_status->setText(printable(error.message, 400)); });
     // The log has no change counter: an indexed read of rows after the last
     // id seen, once a second, is what keeps the view live.
     m_poll.setInterval(pollIntervalMs);
-    connect(&m_poll, &QTimer::timeout, this, &AuditLogViewer::poll);
+    connect(&m_poll, &QTimer::timeout, m_model, &models::AuditLogModel::poll);
     m_poll.start();
-    applyFilter();
+    loadFolders(folder);
+    // With a folder to show, the first read waits for the chooser to hold it.
+    if (folder.isEmpty())
+        applyFilter();
 }
 
 void AuditLogViewer::loadFolders(const QString &select)
 {
-    if (const Result<void> filled =
-            fillFolderChooser(m_folder, m_store, tr("(every subject)"), select);
-        !filled)
-        m_status->setText(filled.error().message);
+    // The folder to select is there once the folders are read: the filter
+    // follows it then.
+    fillFolderChooser(m_folder, m_workspace, tr("(every subject)"), select,
+                      [this, select](const Result<void> &filled) {
+                          if (!filled)
+                              m_status->setText(filled.error().message);
+                          if (!select.isEmpty())
+                              applyFilter();
+                      });
 }
 
 void AuditLogViewer::applyFilter()
@@ -104,28 +119,14 @@ void AuditLogViewer::applyFilter()
     filter.subject = m_folder->currentData().toString();
     const int seconds = m_since->currentData().toInt();
     if (seconds > 0)
-        filter.since = store::timestamp(QDateTime::currentDateTimeUtc().addSecs(-seconds));
-    if (const Result<void> read = m_model->setFilter(filter); !read) {
-        m_status->setText(printable(read.error().message, 400));
-        return;
-    }
-    m_table->resizeColumnsToContents();
-    m_status->setText(tr("%n entries; new ones appear as they are written.", nullptr,
-                         m_model->rowCount()));
+        filter.since = models::AuditLogModel::since(seconds);
+    m_model->setFilter(filter);
 }
 
-void AuditLogViewer::poll()
+void AuditLogViewer::showCount()
 {
-    const int before = m_model->rowCount();
-    if (const Result<void> read = m_model->poll(); !read) {
-        m_status->setText(printable(read.error().message, 400));
-        return;
-    }
-    if (m_model->rowCount() != before) {
-        m_table->scrollToBottom();
-        m_status->setText(tr("%n entries; new ones appear as they are written.", nullptr,
-                             m_model->rowCount()));
-    }
+    m_status->setText(
+        tr("%n entries; new ones appear as they are written.", nullptr, m_model->rowCount()));
 }
 
 } // namespace arizuko::desktop

@@ -11,8 +11,8 @@ class QComboBox;
 class QLabel;
 class QTableView;
 
-namespace arizuko::store {
-class Store;
+namespace arizuko::engine {
+class Workspace;
 }
 namespace arizuko::models {
 class AuditLogModel;
@@ -27,17 +27,17 @@ class AuditLogViewer final : public QDialog
 public:
     static constexpr int pollIntervalMs = 1000;
 
-    AuditLogViewer(store::Store &store, const QString &folder, QWidget *parent = nullptr);
+    AuditLogViewer(engine::Workspace &workspace, const QString &folder, QWidget *parent = nullptr);
 
     models::AuditLogModel *model() const { return m_model; }
-    // Re-reads with the filters as chosen now.
+    // Re-reads with the filters as chosen now; the rows follow once read.
     void applyFilter();
 
 private:
     void loadFolders(const QString &select);
-    void poll();
+    void showCount();
 
-    store::Store &m_store;
+    engine::Workspace &m_workspace;
     models::AuditLogModel *m_model;
     QComboBox *m_folder;
     QComboBox *m_kind;

@@ -1,11 +1,10 @@
 #include "grants_editor.h"
 
 #include "editor_widgets.h"
-#include "safe_text.h"
-
+#include "engine/workspace.h"
 #include "models/effective_tool_model.h"
 #include "models/grant_model.h"
-#include "store/store_watcher.h"
+#include "safe_text.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -52,12 +51,11 @@ constexpr Preset presets[] = {
 
 } // namespace
 
-GrantsEditor::GrantsEditor(store::Store &store, store::StoreWatcher *watcher, const QString &folder,
-                           QWidget *parent)
+GrantsEditor::GrantsEditor(engine::Workspace &workspace, const QString &folder, QWidget *parent)
     : QDialog(parent)
-    , m_store(store)
-    , m_model(new models::GrantModel(store, this))
-    , m_tools(new models::EffectiveToolModel(this))
+    , m_workspace(workspace)
+    , m_model(workspace.make<models::GrantModel>(this))
+    , m_tools(workspace.make<models::EffectiveToolModel>(this))
     , m_folder(new QComboBox(this))
     , m_table(
           makeReadOnlyTable(this, QStringLiteral("grants"), tr("Grants that apply to the folder")))
@@ -158,18 +156,24 @@ GrantsEditor::GrantsEditor(store::Store &store, store::StoreWatcher *watcher, co
     connect(m_remove, &QPushButton::clicked, this, &GrantsEditor::removeGrant);
     connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             [this] { m_remove->setEnabled(m_table->currentIndex().isValid()); });
+    // The preview follows the grants as read, so it never shows tools of
+    // rows the table does not.
     connect(m_model, &models::GrantModel::reloaded, this, [this] {
-        if (const Result<void> computed = m_tools->compute(m_model->engine(), m_model->folder());
-            !computed)
-            setStatus(computed.error().message, true);
+        m_tools->setFolder(m_model->folder());
         m_table->resizeColumnsToContents();
-        m_toolView->resizeColumnsToContents();
     });
-    if (watcher) {
-        connect(watcher, &store::StoreWatcher::grantsChanged, this, &GrantsEditor::reload);
-        connect(watcher, &store::StoreWatcher::foldersChanged, this,
-                [this] { loadFolders(m_model->folder()); });
-    }
+    connect(m_tools, &models::EffectiveToolModel::reloaded, m_toolView,
+            &QTableView::resizeColumnsToContents);
+    const auto showError = [this](const Error &error) {
+        setStatus(printable(error.message, 400), true);
+    };
+    connect(m_model, &models::GrantModel::failed, this, showError);
+    connect(m_tools, &models::EffectiveToolModel::failed, this, showError);
+    connect(&workspace, &engine::Workspace::grantsChanged, this, &GrantsEditor::reload);
+    connect(&workspace, &engine::Workspace::foldersChanged, this,
+            [this] { loadFolders(m_model->folder()); });
+    // The grants show before the chooser is filled.
+    m_model->setFolder(folder);
     loadFolders(folder);
 }
 
@@ -177,13 +181,14 @@ GrantsEditor::~GrantsEditor() = default;
 
 void GrantsEditor::loadFolders(const QString &select)
 {
-    if (const Result<void> filled =
-            fillFolderChooser(m_folder, m_store, tr("(every grant)"), select);
-        !filled) {
-        setStatus(filled.error().message, true);
-        return;
-    }
-    selectFolder();
+    fillFolderChooser(m_folder, m_workspace, tr("(every grant)"), select,
+                      [this](const Result<void> &filled) {
+                          if (!filled) {
+                              setStatus(filled.error().message, true);
+                              return;
+                          }
+                          selectFolder();
+                      });
 }
 
 void GrantsEditor::selectFolder()
@@ -198,13 +203,13 @@ void GrantsEditor::selectFolder()
         m_principal->setText(folder);
         m_scope->setText(folder);
     }
-    reload();
+    m_model->setFolder(folder);
+    m_remove->setEnabled(false);
 }
 
 void GrantsEditor::reload()
 {
-    if (const Result<void> loaded = m_model->setFolder(m_folder->currentData().toString()); !loaded)
-        setStatus(loaded.error().message, true);
+    m_model->reload();
     m_remove->setEnabled(false);
 }
 
@@ -258,11 +263,14 @@ void GrantsEditor::validate()
                               .arg(policy::effectName(grant.effect), printable(grant.principal),
                                    printable(grant.action), printable(grant.scope))
                         : tr("Refused: %1").arg(printable(error, 400)));
-    m_add->setEnabled(error.isEmpty() && (broad.isEmpty() || m_confirmBroad->isChecked()));
+    m_add->setEnabled(error.isEmpty() && (broad.isEmpty() || m_confirmBroad->isChecked()) &&
+                      !m_adding);
 }
 
 void GrantsEditor::addGrant()
 {
+    if (m_adding)
+        return;
     QString error;
     const policy::Grant grant = typedGrant(&error);
     if (!error.isEmpty()) {
@@ -274,15 +282,21 @@ void GrantsEditor::addGrant()
         setStatus(tr("Not added: confirm the broad grant first."), true);
         return;
     }
-    const Result<policy::Grant> added = m_model->add(grant);
-    if (!added) {
-        setStatus(tr("Not added: %1").arg(printable(added.error().message, 400)), true);
-        return;
-    }
-    setStatus(tr("Added %1; the folder's next tool call is decided with it.")
-                  .arg(printable(policy::describeGrant(*added), 400)),
-              false);
-    m_confirmBroad->setChecked(false);
+    m_adding = true;
+    m_add->setEnabled(false);
+    m_model->add(grant, [this](const Result<policy::Grant> &added) {
+        m_adding = false;
+        if (!added) {
+            setStatus(tr("Not added: %1").arg(printable(added.error().message, 400)), true);
+            validate();
+            return;
+        }
+        setStatus(tr("Added %1; the folder's next tool call is decided with it.")
+                      .arg(printable(policy::describeGrant(*added), 400)),
+                  false);
+        m_confirmBroad->setChecked(false);
+        validate();
+    });
 }
 
 void GrantsEditor::removeGrant()
@@ -290,11 +304,15 @@ void GrantsEditor::removeGrant()
     const int row = m_table->currentIndex().row();
     const QString described =
         m_table->currentIndex().siblingAtColumn(0).data(Qt::ToolTipRole).toString();
-    if (const Result<void> removed = m_model->removeGrant(row); !removed) {
-        setStatus(printable(removed.error().message, 400), true);
-        return;
-    }
-    setStatus(tr("Removed %1.").arg(printable(described, 400)), false);
+    m_remove->setEnabled(false);
+    m_model->removeGrant(row, [this, described](const Result<void> &removed) {
+        if (!removed) {
+            setStatus(printable(removed.error().message, 400), true);
+            m_remove->setEnabled(m_table->currentIndex().isValid());
+            return;
+        }
+        setStatus(tr("Removed %1.").arg(printable(described, 400)), false);
+    });
 }
 
 void GrantsEditor::setStatus(const QString &text, bool error)

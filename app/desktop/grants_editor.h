@@ -16,9 +16,8 @@ class QLineEdit;
 class QPushButton;
 class QTableView;
 
-namespace arizuko::store {
-class Store;
-class StoreWatcher;
+namespace arizuko::engine {
+class Workspace;
 }
 namespace arizuko::models {
 class EffectiveToolModel;
@@ -32,8 +31,8 @@ class GrantsEditor final : public QDialog
     Q_OBJECT
 
 public:
-    GrantsEditor(store::Store &store, store::StoreWatcher *watcher, const QString &folder,
-                 QWidget *parent = nullptr);
+    // Changes by other processes (arizukoctl) show at once.
+    GrantsEditor(engine::Workspace &workspace, const QString &folder, QWidget *parent = nullptr);
     ~GrantsEditor() override;
 
     models::GrantModel *model() const { return m_model; }
@@ -50,7 +49,7 @@ private:
     void removeGrant();
     void setStatus(const QString &text, bool error);
 
-    store::Store &m_store;
+    engine::Workspace &m_workspace;
     models::GrantModel *m_model;
     models::EffectiveToolModel *m_tools;
     QComboBox *m_folder;
@@ -69,6 +68,7 @@ private:
     QTableView *m_toolView;
     QLabel *m_toolsTitle;
     QLabel *m_status;
+    bool m_adding = false;
 };
 
 } // namespace arizuko::desktop

@@ -262,14 +262,14 @@ void MainWindow::createMenus()
     // The policy editors: non-modal, several may be open beside the transcript.
     QMenu *folder = menuBar()->addMenu(tr("F&older"));
     QAction *allowlist = folder->addAction(tr("&Allowlist\u2026"), this, [this] {
-        auto *editor = new AllowlistEditor(m_store, m_watcher, m_tree->currentFolder(), this);
+        auto *editor = new AllowlistEditor(m_workspace, m_tree->currentFolder(), this);
         editor->setAttribute(Qt::WA_DeleteOnClose);
         editor->show();
     });
     allowlist->setObjectName(QStringLiteral("openAllowlist"));
     allowlist->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_A));
     QAction *grants = folder->addAction(tr("&Grants\u2026"), this, [this] {
-        auto *editor = new GrantsEditor(m_store, m_watcher, m_tree->currentFolder(), this);
+        auto *editor = new GrantsEditor(m_workspace, m_tree->currentFolder(), this);
         editor->setAttribute(Qt::WA_DeleteOnClose);
         editor->show();
     });
@@ -289,14 +289,14 @@ void MainWindow::createMenus()
     connectorsAction->setObjectName(QStringLiteral("openConnectors"));
     connectorsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
     QAction *routes = folder->addAction(tr("&Routes\u2026"), this, [this] {
-        auto *editor = new RoutesEditor(m_store, m_watcher, this);
+        auto *editor = new RoutesEditor(m_workspace, this);
         editor->setAttribute(Qt::WA_DeleteOnClose);
         editor->show();
     });
     routes->setObjectName(QStringLiteral("openRoutes"));
     folder->addSeparator();
     QAction *audit = folder->addAction(tr("Audit &log\u2026"), this, [this] {
-        auto *viewer = new AuditLogViewer(m_store, m_tree->currentFolder(), this);
+        auto *viewer = new AuditLogViewer(m_workspace, m_tree->currentFolder(), this);
         viewer->setAttribute(Qt::WA_DeleteOnClose);
         viewer->show();
     });

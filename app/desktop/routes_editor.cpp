@@ -1,10 +1,9 @@
 #include "routes_editor.h"
 
 #include "editor_widgets.h"
-#include "safe_text.h"
-
+#include "engine/workspace.h"
 #include "models/route_model.h"
-#include "store/store_watcher.h"
+#include "safe_text.h"
 
 #include <QDialogButtonBox>
 #include <QFormLayout>
@@ -20,9 +19,9 @@
 
 namespace arizuko::desktop {
 
-RoutesEditor::RoutesEditor(store::Store &store, store::StoreWatcher *watcher, QWidget *parent)
+RoutesEditor::RoutesEditor(engine::Workspace &workspace, QWidget *parent)
     : QDialog(parent)
-    , m_model(new models::RouteModel(store, this))
+    , m_model(workspace.make<models::RouteModel>(this))
     , m_table(makeReadOnlyTable(this, QStringLiteral("routes"),
                                 tr("Routes in the order they are tried; drag a row to move it")))
     , m_seq(new QSpinBox(this))
@@ -109,16 +108,11 @@ RoutesEditor::RoutesEditor(store::Store &store, store::StoreWatcher *watcher, QW
         m_status->setText(tr("Not moved: %1").arg(printable(message, 400)));
     });
     connect(m_model, &QAbstractItemModel::modelReset, this, &RoutesEditor::testMessage);
-    if (watcher)
-        connect(watcher, &store::StoreWatcher::routesChanged, this, &RoutesEditor::reload);
-    reload();
+    connect(m_model, &models::RouteModel::failed, this,
+            [this](const Error &error) { m_status->setText(printable(error.message, 400)); });
+    connect(&workspace, &engine::Workspace::routesChanged, m_model, &models::RouteModel::reload);
+    m_model->reload();
     validate();
-}
-
-void RoutesEditor::reload()
-{
-    if (const Result<void> loaded = m_model->reload(); !loaded)
-        m_status->setText(printable(loaded.error().message, 400));
 }
 
 void RoutesEditor::validate()
@@ -140,28 +134,37 @@ void RoutesEditor::validate()
                                                                            : route.match,
                                                      route.target)
                                           : tr("Refused: %1").arg(printable(error, 400)));
-    m_add->setEnabled(error.isEmpty());
+    m_add->setEnabled(error.isEmpty() && !m_adding);
 }
 
 void RoutesEditor::addRoute()
 {
-    const Result<policy::Route> added =
-        m_model->add(m_seq->value(), m_match->text(), m_target->text());
-    if (!added) {
-        m_status->setText(tr("Not added: %1").arg(printable(added.error().message, 400)));
-        return;
-    }
-    m_status->setText(tr("Added route #%1.").arg(added->id));
+    m_adding = true;
+    m_add->setEnabled(false);
+    m_model->add(m_seq->value(), m_match->text(), m_target->text(),
+                 [this](const Result<policy::Route> &added) {
+                     m_adding = false;
+                     validate();
+                     if (!added) {
+                         m_status->setText(
+                             tr("Not added: %1").arg(printable(added.error().message, 400)));
+                         return;
+                     }
+                     m_status->setText(tr("Added route #%1.").arg(added->id));
+                 });
 }
 
 void RoutesEditor::removeRoute()
 {
-    if (const Result<void> removed = m_model->removeRoute(m_table->currentIndex().row());
-        !removed) {
-        m_status->setText(printable(removed.error().message, 400));
-        return;
-    }
-    m_status->setText(tr("Removed the route."));
+    m_remove->setEnabled(false);
+    m_model->removeRoute(m_table->currentIndex().row(), [this](const Result<void> &removed) {
+        if (!removed) {
+            m_status->setText(printable(removed.error().message, 400));
+            m_remove->setEnabled(m_table->currentIndex().isValid());
+            return;
+        }
+        m_status->setText(tr("Removed the route."));
+    });
 }
 
 void RoutesEditor::testMessage()
@@ -172,16 +175,12 @@ void RoutesEditor::testMessage()
         m_verdict->setText(tr("Not a message: %1").arg(printable(attributes.error().message, 400)));
         return;
     }
-    const auto winner = m_model->test(*attributes);
+    const std::optional<policy::RouteMatch> winner = m_model->test(*attributes);
     if (!winner) {
-        m_verdict->setText(printable(winner.error().message, 400));
-        return;
-    }
-    if (!*winner) {
         m_verdict->setText(tr("No route takes this message: it is not delivered to any folder."));
         return;
     }
-    const policy::RouteMatch &found = **winner;
+    const policy::RouteMatch &found = *winner;
     m_verdict->setText(tr("Goes to %1%2 by route #%3 (order %4, the first whose predicates all "
                           "match); the table says why each earlier route did not.")
                            .arg(printable(found.folder),

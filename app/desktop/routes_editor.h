@@ -13,9 +13,8 @@ class QPushButton;
 class QSpinBox;
 class QTableView;
 
-namespace arizuko::store {
-class Store;
-class StoreWatcher;
+namespace arizuko::engine {
+class Workspace;
 }
 namespace arizuko::models {
 class RouteModel;
@@ -28,7 +27,7 @@ class RoutesEditor final : public QDialog
     Q_OBJECT
 
 public:
-    RoutesEditor(store::Store &store, store::StoreWatcher *watcher, QWidget *parent = nullptr);
+    explicit RoutesEditor(engine::Workspace &workspace, QWidget *parent = nullptr);
 
     models::RouteModel *model() const { return m_model; }
 
@@ -37,8 +36,6 @@ private:
     void addRoute();
     void removeRoute();
     void testMessage();
-    void reload();
-
     models::RouteModel *m_model;
     QTableView *m_table;
     QSpinBox *m_seq;
@@ -50,6 +47,7 @@ private:
     QLineEdit *m_message;
     QLabel *m_verdict;
     QLabel *m_status;
+    bool m_adding = false;
 };
 
 } // namespace arizuko::desktop

@@ -15,14 +15,13 @@
 // an EngineImpl, and the window talks to those two.
 
 #include "core/result.h"
-#include "core/run_on_worker.h"
 #include "export/import_plan.h"
 #include "export/projection.h"
 #include "folders/folders.h"
 #include "folders/topics.h"
 #include "history/home_history.h"
 #include "secrets/secret_store.h"
-#include "store/store_work.h"
+#include "store/run_store_work.h"
 #include "turn_records/turn_records.h"
 #include "turns/first_run.h"
 #include "turns/saved_settings.h"
@@ -113,6 +112,9 @@ public:
                        std::function<void(Result<ExportPreview>)> done);
 
     // --- Policy: network rules, grants, routes, the audit log ---
+    // Read and changed through their item models (make<models::NetworkRuleModel>,
+    // GrantModel, EffectiveToolModel, RouteModel, AuditLogModel), which do
+    // their store work on workers themselves (engine/models/model_work.h).
 
     // --- Secrets, connectors and settings ---
 
@@ -206,12 +208,7 @@ private:
     template<typename Work, typename Done>
     void ask(QObject *context, Work work, Done done)
     {
-        runOnWorker(
-            context,
-            [hold = store::StoreWork(m_store), work = std::move(work)]() mutable {
-                return work(hold.store());
-            },
-            std::move(done));
+        store::runStoreWork(context, m_store, std::move(work), std::move(done));
     }
 
     store::Store &m_store;

@@ -1,53 +1,82 @@
 #include "models/audit_log_model.h"
 
 #include "models/network_rule_model.h"
+#include "store/timestamp.h"
 
 #include <QJsonDocument>
+#include <algorithm>
 
 namespace arizuko::models {
 
 AuditLogModel::AuditLogModel(store::Store &store, QObject *parent)
     : QAbstractTableModel(parent)
-    , m_log(store)
+    , m_store(store)
 {
 }
 
-Result<void> AuditLogModel::setFilter(const audit::Query &filter)
+Result<AuditLogModel::Page> AuditLogModel::read(store::Store &store, const audit::Query &query)
 {
-    audit::Query query = filter;
-    query.afterId = 0;
-    query.limit = maxRows;
-    Result<QList<audit::Entry>> entries = m_log.query(query);
+    const audit::AuditLog log(store);
+    Result<QList<audit::Entry>> entries = log.query(query);
     if (!entries)
         return entries.error();
-    beginResetModel();
-    m_filter = query;
-    m_entries = std::move(*entries);
-    m_lastId = m_entries.isEmpty() ? 0 : m_entries.last().id;
-    endResetModel();
-    if (m_lastId == 0) {
-        // Nothing matched yet: start live updates after the newest row of all,
-        // so poll() never re-reads the whole log.
+    Page page{std::move(*entries), 0};
+    if (!page.entries.isEmpty()) {
+        page.lastId = page.entries.last().id;
+    } else if (query.afterId == 0) {
+        // Nothing matched yet: start live updates after the newest row of all.
         audit::Query newest;
         newest.limit = 1;
-        if (const auto last = m_log.query(newest); last && !last->isEmpty())
-            m_lastId = last->last().id;
+        if (const auto last = log.query(newest); last && !last->isEmpty())
+            page.lastId = last->last().id;
     }
-    return {};
+    return page;
 }
 
-Result<void> AuditLogModel::poll()
+QString AuditLogModel::since(int seconds)
 {
+    return store::timestamp(QDateTime::currentDateTimeUtc().addSecs(-seconds));
+}
+
+void AuditLogModel::setFilter(const audit::Query &filter)
+{
+    m_filter = filter;
+    m_filter.afterId = 0;
+    m_filter.limit = maxRows;
+    m_read.start(
+        this, m_store, [query = m_filter](store::Store &store) { return read(store, query); },
+        [this](Page page) { apply(std::move(page)); });
+}
+
+void AuditLogModel::apply(Page page)
+{
+    beginResetModel();
+    m_entries = std::move(page.entries);
+    m_lastId = page.lastId;
+    endResetModel();
+    emit reloaded();
+}
+
+void AuditLogModel::poll()
+{
+    if (m_read.pending())
+        return;
     audit::Query query = m_filter;
     query.afterId = m_lastId;
-    Result<QList<audit::Entry>> entries = m_log.query(query);
-    if (!entries)
-        return entries.error();
-    if (entries->isEmpty())
-        return {};
+    m_read.start(
+        this, m_store, [query](store::Store &store) { return read(store, query); },
+        [this](Page page) { append(std::move(page)); });
+}
+
+void AuditLogModel::append(Page page)
+{
+    if (page.entries.isEmpty()) {
+        m_lastId = std::max(m_lastId, page.lastId);
+        return;
+    }
     const int first = int(m_entries.size());
-    beginInsertRows({}, first, first + int(entries->size()) - 1);
-    m_entries += *entries;
+    beginInsertRows({}, first, first + int(page.entries.size()) - 1);
+    m_entries += page.entries;
     m_lastId = m_entries.last().id;
     endInsertRows();
     if (m_entries.size() > maxRows) {
@@ -56,7 +85,6 @@ Result<void> AuditLogModel::poll()
         m_entries.remove(0, excess);
         endRemoveRows();
     }
-    return {};
 }
 
 int AuditLogModel::rowCount(const QModelIndex &parent) const

@@ -4,6 +4,11 @@
 
 namespace arizuko::models {
 
+EffectiveToolModel::EffectiveToolModel(store::Store &store, QObject *parent)
+    : QAbstractTableModel(parent)
+    , m_store(store)
+{}
+
 Result<QList<EffectiveToolModel::Row>> EffectiveToolModel::rowsFor(policy::Policy &policy,
                                                                    const QString &folder,
                                                                    const QStringList &actions)
@@ -32,15 +37,29 @@ Result<QList<EffectiveToolModel::Row>> EffectiveToolModel::rowsFor(policy::Polic
     return rows;
 }
 
-Result<void> EffectiveToolModel::compute(policy::Policy &policy, const QString &folder)
+void EffectiveToolModel::setFolder(const QString &folder)
 {
-    Result<QList<Row>> rows = rowsFor(policy, folder);
-    if (!rows)
-        return rows.error();
+    m_folder = folder;
+    reload();
+}
+
+void EffectiveToolModel::reload()
+{
+    m_read.start(
+        this, m_store,
+        [folder = m_folder](store::Store &store) {
+            policy::Policy policy(store);
+            return rowsFor(policy, folder);
+        },
+        [this](QList<Row> rows) { apply(std::move(rows)); });
+}
+
+void EffectiveToolModel::apply(QList<Row> rows)
+{
     beginResetModel();
-    m_rows = std::move(*rows);
+    m_rows = std::move(rows);
     endResetModel();
-    return {};
+    emit reloaded();
 }
 
 const EffectiveToolModel::Row *EffectiveToolModel::find(const QString &tool) const

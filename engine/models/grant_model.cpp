@@ -1,5 +1,6 @@
 #include "models/grant_model.h"
 
+#include "models/model_work.h"
 #include "policy/action.h"
 #include "policy/policy.h"
 
@@ -7,28 +8,36 @@ namespace arizuko::models {
 
 GrantModel::GrantModel(store::Store &store, QObject *parent)
     : QAbstractTableModel(parent)
-    , m_engine(std::make_unique<policy::Policy>(store))
+    , m_store(store)
 {
 }
 
 GrantModel::~GrantModel() = default;
 
-Result<void> GrantModel::setFolder(const QString &folder)
+void GrantModel::setFolder(const QString &folder)
 {
     m_folder = folder;
-    return reload();
+    reload();
 }
 
-Result<void> GrantModel::reload()
+Result<QList<policy::Grant>> GrantModel::read(store::Store &store, const QString &folder)
 {
-    Result<QList<policy::Grant>> listed = m_engine->grants().list(m_folder);
-    if (!listed)
-        return listed.error();
+    return policy::Policy(store).grants().list(folder);
+}
+
+void GrantModel::reload()
+{
+    m_read.start(
+        this, m_store, [folder = m_folder](store::Store &store) { return read(store, folder); },
+        [this](QList<policy::Grant> listed) { apply(std::move(listed)); });
+}
+
+void GrantModel::apply(QList<policy::Grant> grants)
+{
     beginResetModel();
-    m_grants = std::move(*listed);
+    m_grants = std::move(grants);
     endResetModel();
     emit reloaded();
-    return {};
 }
 
 Result<void> GrantModel::validate(const policy::Grant &grant)
@@ -84,22 +93,28 @@ QString GrantModel::shellEnvWarning(const QString &key)
         .arg(key);
 }
 
-Result<policy::Grant> GrantModel::add(const policy::Grant &grant)
+void GrantModel::add(const policy::Grant &grant, std::function<void(Result<policy::Grant>)> done)
 {
-    Result<policy::Grant> added = m_engine->grants().add(grant, actor.toString());
-    if (added)
-        (void)reload();
-    return added;
+    changeThenReload(
+        this, m_store,
+        [grant](store::Store &store) {
+            return policy::Policy(store).grants().add(grant, actor.toString());
+        },
+        std::move(done));
 }
 
-Result<void> GrantModel::removeGrant(int row)
+void GrantModel::removeGrant(int row, std::function<void(Result<void>)> done)
 {
-    if (row < 0 || row >= m_grants.size())
-        return makeError(QStringLiteral("desktop.no-row"), QStringLiteral("No grant is selected."));
-    if (const auto removed = m_engine->grants().remove(m_grants.at(row).id, actor.toString());
-        !removed)
-        return removed.error();
-    return reload();
+    if (row < 0 || row >= m_grants.size()) {
+        done(makeError(QStringLiteral("desktop.no-row"), QStringLiteral("No grant is selected.")));
+        return;
+    }
+    changeThenReload(
+        this, m_store,
+        [id = m_grants.at(row).id](store::Store &store) {
+            return withoutValue(policy::Policy(store).grants().remove(id, actor.toString()));
+        },
+        std::move(done));
 }
 
 int GrantModel::rowCount(const QModelIndex &parent) const

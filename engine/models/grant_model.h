@@ -2,20 +2,20 @@
 
 // The grants that apply to one folder's agent (its own rows, its roles' and
 // wildcard principals'), or every row for the base; added and removed
-// through the same policy::Grants calls arizukoctl uses.
+// through the same policy::Grants calls arizukoctl uses, on a worker (read()
+// there, apply() here); reloaded() or failed() says how a read ended, a
+// change answers its `done`.
 
 #include "core/actors.h"
 #include "core/result.h"
+#include "models/model_work.h"
 #include "policy/grant.h"
 
 #include <QAbstractTableModel>
-#include <memory>
+#include <functional>
 
 namespace arizuko::store {
 class Store;
-}
-namespace arizuko::policy {
-class Policy;
 }
 
 namespace arizuko::models {
@@ -45,8 +45,11 @@ public:
 
     QString folder() const { return m_folder; }
     // '' lists every row.
-    Result<void> setFolder(const QString &folder);
-    Result<void> reload();
+    void setFolder(const QString &folder);
+    void reload();
+    // The grants that apply to folder as stored now (any thread), for apply().
+    static Result<QList<policy::Grant>> read(store::Store &store, const QString &folder);
+    void apply(QList<policy::Grant> grants);
 
     // Checks a row the way add() will, without writing it.
     static Result<void> validate(const policy::Grant &grant);
@@ -60,10 +63,11 @@ public:
     // the window and arizukoctl grant add say the same.
     static QString shellEnvWarning(const QString &key);
 
-    Result<policy::Grant> add(const policy::Grant &grant);
-    Result<void> removeGrant(int row);
+    // Adds the row, then reloads.
+    void add(const policy::Grant &grant, std::function<void(Result<policy::Grant>)> done);
+    // A row that is not there is refused at once, through `done`.
+    void removeGrant(int row, std::function<void(Result<void>)> done);
     const QList<policy::Grant> &grants() const { return m_grants; }
-    policy::Policy &engine() { return *m_engine; }
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
@@ -73,9 +77,11 @@ public:
 
 signals:
     void reloaded();
+    void failed(const Error &error);
 
 private:
-    std::unique_ptr<policy::Policy> m_engine;
+    store::Store &m_store;
+    LatestRead m_read;
     QString m_folder;
     QList<policy::Grant> m_grants;
 };

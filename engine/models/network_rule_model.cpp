@@ -1,5 +1,6 @@
 #include "models/network_rule_model.h"
 
+#include "models/model_work.h"
 #include "policy/egress_command_line.h"
 #include "policy/host_name.h"
 #include "policy/policy.h"
@@ -14,28 +15,35 @@ QString folderLabel(const QString &folder)
 NetworkRuleModel::NetworkRuleModel(store::Store &store, QObject *parent)
     : QAbstractTableModel(parent)
     , m_store(store)
-    , m_engine(std::make_unique<policy::Policy>(store))
 {
 }
 
 NetworkRuleModel::~NetworkRuleModel() = default;
 
-Result<void> NetworkRuleModel::setFolder(const QString &folder)
+void NetworkRuleModel::setFolder(const QString &folder)
 {
     m_folder = folder;
-    return reload();
+    reload();
 }
 
-Result<void> NetworkRuleModel::reload()
+Result<policy::NetworkPolicy> NetworkRuleModel::read(store::Store &store, const QString &folder)
 {
-    Result<policy::NetworkPolicy> resolved = m_engine->network().resolve(m_folder);
-    if (!resolved)
-        return resolved.error();
+    return policy::Policy(store).network().resolve(folder);
+}
+
+void NetworkRuleModel::reload()
+{
+    m_read.start(
+        this, m_store, [folder = m_folder](store::Store &store) { return read(store, folder); },
+        [this](policy::NetworkPolicy resolved) { apply(std::move(resolved)); });
+}
+
+void NetworkRuleModel::apply(policy::NetworkPolicy policy)
+{
     beginResetModel();
-    m_policy = std::move(*resolved);
+    m_policy = std::move(policy);
     endResetModel();
     emit reloaded();
-    return {};
 }
 
 Result<QString> NetworkRuleModel::acceptedForm(const QString &input)
@@ -43,35 +51,43 @@ Result<QString> NetworkRuleModel::acceptedForm(const QString &input)
     return policy::normalizeRuleTarget(input);
 }
 
-Result<policy::AddedRule> NetworkRuleModel::add(const QString &host, policy::RuleKind kind)
+void NetworkRuleModel::add(const QString &host, policy::RuleKind kind,
+                           std::function<void(Result<policy::AddedRule>)> done)
 {
-    Result<policy::AddedRule> added =
-        m_engine->network().add(m_folder, host, kind, actor.toString());
-    if (added)
-        (void)reload();
-    return added;
+    changeThenReload(
+        this, m_store,
+        [folder = m_folder, host, kind](store::Store &store) {
+            return policy::Policy(store).network().add(folder, host, kind, actor.toString());
+        },
+        std::move(done));
 }
 
-Result<void> NetworkRuleModel::removeRule(int row)
+void NetworkRuleModel::removeRule(int row, std::function<void(Result<void>)> done)
 {
-    if (row < 0 || row >= m_policy.rules.size())
-        return makeError(QStringLiteral("desktop.no-row"), QStringLiteral("No rule is selected."));
+    if (row < 0 || row >= m_policy.rules.size()) {
+        done(makeError(QStringLiteral("desktop.no-row"), QStringLiteral("No rule is selected.")));
+        return;
+    }
     const policy::NetworkRule rule = m_policy.rules.at(row);
-    if (rule.folder != m_folder)
-        return makeError(
+    if (rule.folder != m_folder) {
+        done(makeError(
             QStringLiteral("desktop.inherited-rule"),
             QStringLiteral("'%1 %2' belongs to %3: remove it there.")
-                .arg(policy::ruleKindName(rule.kind), rule.target, folderLabel(rule.folder)));
-    const auto removed = m_engine->network().remove(m_folder, rule.target, rule.kind,
-                                                    actor.toString());
-    if (!removed)
-        return removed.error();
-    return reload();
+                .arg(policy::ruleKindName(rule.kind), rule.target, folderLabel(rule.folder))));
+        return;
+    }
+    changeThenReload(
+        this, m_store,
+        [folder = m_folder, rule](store::Store &store) {
+            return withoutValue(policy::Policy(store).network().remove(
+                folder, rule.target, rule.kind, actor.toString()));
+        },
+        std::move(done));
 }
 
-Result<policy::HostVerdict> NetworkRuleModel::test(const QString &host)
+Result<policy::HostVerdict> NetworkRuleModel::test(const QString &host) const
 {
-    return m_engine->network().test(m_folder, host);
+    return policy::testHost(m_policy, m_folder, host);
 }
 
 QStringList NetworkRuleModel::proxyArguments() const

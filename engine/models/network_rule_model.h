@@ -3,19 +3,19 @@
 // The network rules that apply to one folder: its own (editable) and those it
 // inherits (read-only, each naming its folder), with the answers the engine
 // gives about them: a host test and the lists the next turn's proxy receives.
+// The store is read and written on a worker (read() there, apply() here);
+// reloaded() or failed() says how a read ended, a change answers its `done`.
 
 #include "core/actors.h"
 #include "core/result.h"
+#include "models/model_work.h"
 #include "policy/network_rules.h"
 
 #include <QAbstractTableModel>
-#include <memory>
+#include <functional>
 
 namespace arizuko::store {
 class Store;
-}
-namespace arizuko::policy {
-class Policy;
 }
 
 namespace arizuko::models {
@@ -35,19 +35,27 @@ public:
     ~NetworkRuleModel() override;
 
     QString folder() const { return m_folder; }
-    Result<void> setFolder(const QString &folder);
+    // Shows folder's rules once they are read.
+    void setFolder(const QString &folder);
     // Re-reads the rules, e.g. when another process changed them.
-    Result<void> reload();
+    void reload();
+    // The rules that apply to folder as stored now (any thread), for apply().
+    static Result<policy::NetworkPolicy> read(store::Store &store, const QString &folder);
+    void apply(policy::NetworkPolicy policy);
 
     // What a typed host would be stored as, or why it cannot be a rule:
     // the engine's own validation (policy::normalizeRuleTarget).
     static Result<QString> acceptedForm(const QString &input);
 
-    Result<policy::AddedRule> add(const QString &host, policy::RuleKind kind);
-    // Only the folder's own rows can be removed.
-    Result<void> removeRule(int row);
-    // What the folder's turn proxy would do with host, and which rule decided.
-    Result<policy::HostVerdict> test(const QString &host);
+    // Adds a rule to the folder shown, then reloads.
+    void add(const QString &host, policy::RuleKind kind,
+             std::function<void(Result<policy::AddedRule>)> done);
+    // Only the folder's own rows can be removed: another row is refused at
+    // once, through `done`, before anything is written.
+    void removeRule(int row, std::function<void(Result<void>)> done);
+    // What the folder's turn proxy would do with host, and which rule decided,
+    // over the rules shown (no store read: it answers as the host is typed).
+    Result<policy::HostVerdict> test(const QString &host) const;
     const policy::NetworkPolicy &effective() const { return m_policy; }
     // The rule options of the proxy's command line for the next turn, built by
     // the same function a turn uses to start it; listen address and client are
@@ -63,10 +71,11 @@ public:
 signals:
     // After every successful reload: the effective lists may have changed too.
     void reloaded();
+    void failed(const Error &error);
 
 private:
     store::Store &m_store;
-    std::unique_ptr<policy::Policy> m_engine;
+    LatestRead m_read;
     QString m_folder;
     policy::NetworkPolicy m_policy;
 };

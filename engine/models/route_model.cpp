@@ -9,51 +9,76 @@ namespace arizuko::models {
 
 RouteModel::RouteModel(store::Store &store, QObject *parent)
     : QAbstractTableModel(parent)
-    , m_engine(std::make_unique<policy::Policy>(store))
+    , m_store(store)
 {
 }
 
 RouteModel::~RouteModel() = default;
 
-Result<void> RouteModel::reload()
+Result<QList<policy::ParsedRoute>> RouteModel::read(store::Store &store)
 {
-    Result<QList<policy::Route>> routes = m_engine->routes().list();
+    Result<QList<policy::Route>> routes = policy::Policy(store).routes().list();
     if (!routes)
         return routes.error();
+    QList<policy::ParsedRoute> parsed;
+    for (policy::Route &route : *routes)
+        parsed << policy::parseRoute(std::move(route));
+    return parsed;
+}
+
+void RouteModel::reload()
+{
+    m_read.start(this, m_store, &RouteModel::read,
+                 [this](QList<policy::ParsedRoute> routes) { apply(std::move(routes)); });
+}
+
+void RouteModel::apply(QList<policy::ParsedRoute> routes)
+{
     beginResetModel();
-    m_routes = std::move(*routes);
+    m_routes = std::move(routes);
     m_verdicts.clear();
     m_winner = 0;
     endResetModel();
-    return {};
+    emit reloaded();
 }
 
-Result<policy::Route> RouteModel::add(qint64 seq, const QString &match, const QString &target)
+void RouteModel::add(qint64 seq, const QString &match, const QString &target,
+                     std::function<void(Result<policy::Route>)> done)
 {
-    Result<policy::Route> added = m_engine->routes().add(seq, match, target, actor.toString());
-    if (added)
-        (void)reload();
-    return added;
+    changeThenReload(
+        this, m_store,
+        [seq, match, target](store::Store &store) {
+            return policy::Policy(store).routes().add(seq, match, target, actor.toString());
+        },
+        std::move(done));
 }
 
-Result<void> RouteModel::removeRoute(int row)
+void RouteModel::removeRoute(int row, std::function<void(Result<void>)> done)
 {
-    if (row < 0 || row >= m_routes.size())
-        return makeError(QStringLiteral("desktop.no-row"), QStringLiteral("No route is selected."));
-    if (const auto removed = m_engine->routes().remove(m_routes.at(row).id, actor.toString());
-        !removed)
-        return removed.error();
-    return reload();
+    if (row < 0 || row >= m_routes.size()) {
+        done(makeError(QStringLiteral("desktop.no-row"), QStringLiteral("No route is selected.")));
+        return;
+    }
+    changeThenReload(
+        this, m_store,
+        [id = m_routes.at(row).route.id](store::Store &store) {
+            return withoutValue(policy::Policy(store).routes().remove(id, actor.toString()));
+        },
+        std::move(done));
 }
 
-Result<void> RouteModel::moveRoute(int from, int to)
+void RouteModel::moveRoute(int from, int to, std::function<void(Result<void>)> done)
 {
-    if (from < 0 || from >= m_routes.size())
-        return makeError(QStringLiteral("desktop.no-row"), QStringLiteral("No route is selected."));
-    if (const auto moved = m_engine->routes().move(m_routes.at(from).id, to, actor.toString());
-        !moved)
-        return moved.error();
-    return reload();
+    if (from < 0 || from >= m_routes.size()) {
+        done(makeError(QStringLiteral("desktop.no-row"), QStringLiteral("No route is selected.")));
+        return;
+    }
+    changeThenReload(
+        this, m_store,
+        [id = m_routes.at(from).route.id, to](store::Store &store) {
+            return withoutValue(policy::Policy(store).routes().move(id, to, actor.toString()));
+        },
+        std::move(done));
 }
 
 namespace {
@@ -99,12 +124,13 @@ bool RouteModel::dropMimeData(const QMimeData *data, Qt::DropAction action, int 
     const int to = std::clamp(before > from ? before - 1 : before, 0, int(m_routes.size()) - 1);
     if (to == from)
         return false;
-    const Result<void> moved = moveRoute(from, to);
-    if (!moved)
-        emit moveRefused(moved.error().message);
+    moveRoute(from, to, [this](const Result<void> &moved) {
+        if (!moved)
+            emit moveRefused(moved.error().message);
+    });
     // The view removes nothing after a move (removeRows is not offered):
-    // the reload above already shows the new order.
-    return bool(moved);
+    // the reload once the move is done shows the new order.
+    return true;
 }
 
 Result<policy::MessageAttributes> RouteModel::parseAttributes(const QString &text)
@@ -121,28 +147,25 @@ Result<policy::MessageAttributes> RouteModel::parseAttributes(const QString &tex
     return attributes;
 }
 
-Result<std::optional<policy::RouteMatch>>
-RouteModel::test(const policy::MessageAttributes &attributes)
+std::optional<policy::RouteMatch> RouteModel::test(const policy::MessageAttributes &attributes)
 {
-    Result<std::optional<policy::RouteMatch>> winner = m_engine->routes().resolve(attributes);
-    if (!winner)
-        return winner;
-    m_winner = *winner ? (*winner)->route.id : 0;
+    std::optional<policy::RouteMatch> winner = policy::resolveRoute(m_routes, attributes);
+    m_winner = winner ? winner->route.id : 0;
     m_verdicts.clear();
     bool decided = false;
-    for (const policy::Route &route : std::as_const(m_routes)) {
-        const auto predicates = policy::parseRouteMatch(route.match);
+    for (const policy::ParsedRoute &parsed : std::as_const(m_routes)) {
+        const policy::Route &route = parsed.route;
         if (decided) {
             m_verdicts << tr("not tried: an earlier route won");
         } else if (route.id == m_winner) {
             decided = true;
             m_verdicts << (route.match.isEmpty() ? tr("WINS: matches every message")
                                                  : tr("WINS: every predicate matches"));
-        } else if (!predicates) {
-            m_verdicts << predicates.error().message;
+        } else if (!parsed.predicates) {
+            m_verdicts << policy::parseRouteMatch(route.match).error().message;
         } else {
             QStringList failed;
-            for (const policy::RoutePredicate &predicate : *predicates) {
+            for (const policy::RoutePredicate &predicate : *parsed.predicates) {
                 if (!policy::routePredicatesMatch({predicate}, attributes))
                     failed << predicate.key + u'=' + predicate.glob;
             }
@@ -168,7 +191,7 @@ QVariant RouteModel::data(const QModelIndex &index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid))
         return {};
-    const policy::Route &route = m_routes.at(index.row());
+    const policy::Route &route = m_routes.at(index.row()).route;
     if (role == IdRole)
         return route.id;
     if (role == WinnerRole)

@@ -2,20 +2,19 @@
 
 // The routes in the order they are tried, and for a test message which one
 // wins and why each one before it did not: the engine's own parse and match
-// per row, and its resolve() for the winner.
+// per row, and its resolveRoute() for the winner, over the routes shown. The
+// store is read and written on a worker (read() there, apply() here).
 
 #include "core/actors.h"
 #include "core/result.h"
+#include "models/model_work.h"
 #include "policy/route.h"
 
 #include <QAbstractTableModel>
-#include <memory>
+#include <functional>
 
 namespace arizuko::store {
 class Store;
-}
-namespace arizuko::policy {
-class Policy;
 }
 
 namespace arizuko::models {
@@ -33,19 +32,29 @@ public:
     explicit RouteModel(store::Store &store, QObject *parent = nullptr);
     ~RouteModel() override;
 
-    Result<void> reload();
-    Result<policy::Route> add(qint64 seq, const QString &match, const QString &target);
-    Result<void> removeRoute(int row);
+    void reload();
+    // The routes as stored now, in the order they are tried (any thread).
+    static Result<QList<policy::ParsedRoute>> read(store::Store &store);
+    void apply(QList<policy::ParsedRoute> routes);
+
+    // Each change re-reads the routes once it is done; a row that is not
+    // there is refused at once, through `done`.
+    void add(qint64 seq, const QString &match, const QString &target,
+             std::function<void(Result<policy::Route>)> done);
+    void removeRoute(int row, std::function<void(Result<void>)> done);
     // Moves the route at `from` to row `to` through the engine (persisted,
-    // audited), then re-reads the order.
-    Result<void> moveRoute(int from, int to);
+    // audited).
+    void moveRoute(int from, int to, std::function<void(Result<void>)> done);
 
     // "key=value key=value" as `arizukoctl route test` takes them.
     static Result<policy::MessageAttributes> parseAttributes(const QString &text);
-    // Tests a message: fills the test column and returns the winner (none: nullopt).
-    Result<std::optional<policy::RouteMatch>> test(const policy::MessageAttributes &attributes);
+    // Tests a message against the routes shown: fills the test column and
+    // returns the winner (none: nullopt).
+    std::optional<policy::RouteMatch> test(const policy::MessageAttributes &attributes);
 
-    // Drag to reorder: a row dropped between others moves there (moveRoute).
+    // Drag to reorder: a row dropped between others moves there (moveRoute);
+    // the drop starts the move, and a move the engine refuses is said by
+    // moveRefused().
     Qt::ItemFlags flags(const QModelIndex &index) const override;
     Qt::DropActions supportedDropActions() const override;
     QStringList mimeTypes() const override;
@@ -60,12 +69,15 @@ public:
                         int role = Qt::DisplayRole) const override;
 
 signals:
+    void reloaded();
+    void failed(const Error &error);
     // A dropped row the engine did not move, and why.
     void moveRefused(const QString &message);
 
 private:
-    std::unique_ptr<policy::Policy> m_engine;
-    QList<policy::Route> m_routes;
+    store::Store &m_store;
+    LatestRead m_read;
+    QList<policy::ParsedRoute> m_routes;
     QStringList m_verdicts; // per row, after test()
     qint64 m_winner = 0;
 };

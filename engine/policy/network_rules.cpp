@@ -163,31 +163,37 @@ Result<NetworkPolicy> NetworkRules::resolve(const QString &folder)
 
 Result<HostVerdict> NetworkRules::test(const QString &folder, const QString &host)
 {
-    auto normalized = normalizeRequestHost(host);
-    if (!normalized)
-        return normalized.error();
     auto policy = resolve(folder);
     if (!policy)
         return policy.error();
+    return testHost(*policy, folder, host);
+}
+
+Result<HostVerdict> testHost(const NetworkPolicy &policy, const QString &folder,
+                             const QString &host)
+{
+    auto normalized = normalizeRequestHost(host);
+    if (!normalized)
+        return normalized.error();
     HostVerdict verdict;
     verdict.host = *normalized;
-    if (auto deny = nearestMatch(policy->rules, RuleKind::Deny, *normalized)) {
+    if (auto deny = nearestMatch(policy.rules, RuleKind::Deny, *normalized)) {
         verdict.reason = QStringLiteral("denied by rule 'deny %1' of %2")
                              .arg(deny->target, folderLabel(deny->folder));
         verdict.decidingRule = std::move(deny);
         return verdict;
     }
     verdict.allowed = true;
-    if (auto allow = nearestMatch(policy->rules, RuleKind::Allow, *normalized)) {
+    if (auto allow = nearestMatch(policy.rules, RuleKind::Allow, *normalized)) {
         verdict.reason = QStringLiteral("allowed by rule 'allow %1' of %2")
                              .arg(allow->target, folderLabel(allow->folder));
         verdict.decidingRule = std::move(allow);
         return verdict;
     }
-    if (policy->allowAll) {
-        verdict.egressGrant = policy->egressGrant;
+    if (policy.allowAll) {
+        verdict.egressGrant = policy.egressGrant;
         verdict.reason = QStringLiteral("allowed by the egress grant ") +
-                         (policy->egressGrant ? describeGrant(*policy->egressGrant) : QString());
+                         (policy.egressGrant ? describeGrant(*policy.egressGrant) : QString());
         return verdict;
     }
     verdict.allowed = false;

@@ -44,4 +44,10 @@ private:
     audit::AuditLog &m_audit;
 };
 
+// What the proxy started with `policy` (folder's, from resolve()) would do with
+// host: test() on a policy already read, so a view that shows the policy can
+// answer without reading the store again.
+Result<HostVerdict> testHost(const NetworkPolicy &policy, const QString &folder,
+                             const QString &host);
+
 } // namespace arizuko::policy

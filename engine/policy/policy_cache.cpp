@@ -82,9 +82,7 @@ Result<void> loadRoutes(QSqlDatabase db, PolicySnapshot &snapshot)
     while (query.next()) {
         Route route{query.value(0).toLongLong(), query.value(1).toLongLong(),
                     query.value(2).toString(), query.value(3).toString()};
-        auto predicates = parseRouteMatch(route.match);
-        snapshot.routes.append(
-            {std::move(route), predicates ? std::optional(*predicates) : std::nullopt});
+        snapshot.routes.append(parseRoute(std::move(route)));
     }
     return {};
 }

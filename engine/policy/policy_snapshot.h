@@ -15,13 +15,6 @@
 
 namespace arizuko::policy {
 
-struct ParsedRoute
-{
-    Route route;
-    // Empty when the stored match does not parse: such a route never matches.
-    std::optional<QList<RoutePredicate>> predicates;
-};
-
 class PolicySnapshot
 {
 public:

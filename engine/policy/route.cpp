@@ -66,4 +66,24 @@ Result<RouteMatch> splitRouteTarget(const Route &route)
     return RouteMatch{route, folder, hash >= 0};
 }
 
+ParsedRoute parseRoute(Route route)
+{
+    auto predicates = parseRouteMatch(route.match);
+    return {std::move(route), predicates ? std::optional(*predicates) : std::nullopt};
+}
+
+std::optional<RouteMatch> resolveRoute(const QList<ParsedRoute> &routes,
+                                       const MessageAttributes &attributes)
+{
+    for (const ParsedRoute &parsed : routes) {
+        if (!parsed.predicates || !routePredicatesMatch(*parsed.predicates, attributes))
+            continue;
+        // A stored target that does not parse cannot be delivered to; the next
+        // route gets its chance rather than the message going nowhere silently.
+        if (auto split = splitRouteTarget(parsed.route))
+            return *split;
+    }
+    return std::nullopt;
+}
+
 } // namespace arizuko::policy

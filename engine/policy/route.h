@@ -28,6 +28,14 @@ struct Route
     QString target; // folder, optionally with "#observe"
 };
 
+// A route with its match parsed once, as resolveRoute() tries it.
+struct ParsedRoute
+{
+    Route route;
+    // Empty when the stored match does not parse: such a route never matches.
+    std::optional<QList<RoutePredicate>> predicates;
+};
+
 struct RouteMatch
 {
     Route route;
@@ -56,5 +64,12 @@ bool routePredicatesMatch(const QList<RoutePredicate> &predicates,
 // "corp/eng#observe" -> ("corp/eng", true); the only fragment a target may carry
 // is "observe".
 Result<RouteMatch> splitRouteTarget(const Route &route);
+
+ParsedRoute parseRoute(Route route);
+
+// Where a message goes: the first of `routes` (in the order they are tried)
+// whose predicates all match and whose target parses; none: nullopt.
+std::optional<RouteMatch> resolveRoute(const QList<ParsedRoute> &routes,
+                                       const MessageAttributes &attributes);
 
 } // namespace arizuko::policy

@@ -143,15 +143,7 @@ Result<std::optional<RouteMatch>> Routes::resolve(const MessageAttributes &attri
     auto snapshot = m_cache.current();
     if (!snapshot)
         return snapshot.error();
-    for (const ParsedRoute &parsed : (*snapshot)->routes) {
-        if (!parsed.predicates || !routePredicatesMatch(*parsed.predicates, attributes))
-            continue;
-        // A stored target that does not parse cannot be delivered to; the next
-        // route gets its chance rather than the message going nowhere silently.
-        if (auto split = splitRouteTarget(parsed.route))
-            return std::optional<RouteMatch>(*split);
-    }
-    return std::optional<RouteMatch>();
+    return resolveRoute((*snapshot)->routes, attributes);
 }
 
 } // namespace arizuko::policy

@@ -5,19 +5,19 @@
 // ways with arizukoctl.
 
 #include "editor_test_support.h"
+#include "engine/workspace.h"
+#include "folders/folders.h"
 #include "grants_editor.h"
-
 #include "models/effective_tool_model.h"
 #include "models/grant_model.h"
 #include "policy/policy.h"
-#include "folders/folders.h"
-#include "store/store_watcher.h"
 
 #include <QAbstractItemModelTester>
 #include <QCheckBox>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QPushButton>
+#include <QSignalSpy>
 #include <QTableView>
 
 using namespace arizuko;
@@ -31,6 +31,7 @@ class GrantsEditorTest final : public QObject
 private:
     QTemporaryDir m_dir;
     std::unique_ptr<store::Store> m_store;
+    std::unique_ptr<engine::Workspace> m_workspace;
 
     QByteArray grantsJson()
     {
@@ -49,6 +50,33 @@ private:
             effect->findData(int(deny ? policy::Effect::Deny : policy::Effect::Allow)));
     }
 
+    // The editor once its grants and its preview are read.
+    static void waitForTools(GrantsEditor &editor)
+    {
+        QSignalSpy tools(editor.tools(), &models::EffectiveToolModel::reloaded);
+        QVERIFY(tools.wait());
+    }
+
+    // Clicks Add (or Remove) and waits for the sentence the change ends with.
+    static void clickAndWait(GrantsEditor &editor, const char *button, const QString &status)
+    {
+        child<QLabel>(editor, "status")->clear();
+        QTest::mouseClick(child<QPushButton>(editor, button), Qt::LeftButton);
+        QTRY_VERIFY2(child<QLabel>(editor, "status")->text().startsWith(status),
+                     qPrintable(child<QLabel>(editor, "status")->text()));
+    }
+
+    // The preview's row for tool once `shown` holds for it (the preview is
+    // read after the grants, a moment after the change), or as it is after
+    // five seconds: the caller checks it.
+    template<typename Shown>
+    static const models::EffectiveToolModel::Row *toolOnceShown(GrantsEditor &editor,
+                                                                const QString &tool, Shown shown)
+    {
+        (void)QTest::qWaitFor([&] { return shown(editor.tools()->find(tool)); }, 5000);
+        return editor.tools()->find(tool);
+    }
+
     int rowOfGrant(GrantsEditor &editor, qint64 id)
     {
         for (int row = 0; row < editor.model()->rowCount(); ++row) {
@@ -62,6 +90,7 @@ private slots:
     void initTestCase()
     {
         m_store = openStore(m_dir);
+        m_workspace = std::make_unique<engine::Workspace>(*m_store);
         folders::Folders folders(*m_store, QStringLiteral("user:test"));
         QVERIFY(folders.add(QStringLiteral("corp")));
         QVERIFY(folders.add(QStringLiteral("corp/eng")));
@@ -72,17 +101,23 @@ private slots:
         models::GrantModel grants(*m_store);
         QAbstractItemModelTester grantsTester(
             &grants, QAbstractItemModelTester::FailureReportingMode::QtTest);
-        QVERIFY(grants.setFolder(QStringLiteral("corp/eng")));
+        QSignalSpy grantsRead(&grants, &models::GrantModel::reloaded);
+        grants.setFolder(QStringLiteral("corp/eng"));
+        QVERIFY(grantsRead.wait());
         QVERIFY(grants.rowCount() > 0); // the seeded role:member rows apply
-        models::EffectiveToolModel tools;
+        models::EffectiveToolModel tools(*m_store);
         QAbstractItemModelTester toolsTester(
             &tools, QAbstractItemModelTester::FailureReportingMode::QtTest);
-        QVERIFY(tools.compute(grants.engine(), QStringLiteral("corp/eng")));
+        QSignalSpy toolsRead(&tools, &models::EffectiveToolModel::reloaded);
+        tools.setFolder(QStringLiteral("corp/eng"));
+        QVERIFY(toolsRead.wait());
+        QVERIFY(tools.find(QStringLiteral("mcp:reply")));
     }
 
     void previewFollowsAGrantADenyAndARevoke()
     {
-        GrantsEditor editor(*m_store, nullptr, QStringLiteral("corp/eng"));
+        GrantsEditor editor(*m_workspace, QStringLiteral("corp/eng"));
+        waitForTools(editor);
         const models::EffectiveToolModel *tools = editor.tools();
         QVERIFY(!tools->find(QStringLiteral("mcp:deploy")));
         const auto *reply = tools->find(QStringLiteral("mcp:reply"));
@@ -93,17 +128,19 @@ private slots:
         // A grant: the tool appears, decided by that row.
         fill(editor, QStringLiteral("mcp:deploy"), QStringLiteral("corp/eng"), false);
         QVERIFY(child<QPushButton>(editor, "add")->isEnabled());
-        QTest::mouseClick(child<QPushButton>(editor, "add"), Qt::LeftButton);
-        const auto *deploy = tools->find(QStringLiteral("mcp:deploy"));
-        QVERIFY2(deploy && deploy->visible, qPrintable(child<QLabel>(editor, "status")->text()));
+        clickAndWait(editor, "add", QStringLiteral("Added "));
+        const auto visible = [](const auto *row) { return row && row->visible; };
+        const auto *deploy = toolOnceShown(editor, QStringLiteral("mcp:deploy"), visible);
+        QVERIFY2(visible(deploy), qPrintable(child<QLabel>(editor, "status")->text()));
         const qint64 grantId = deploy->decidingGrant->id;
         QVERIFY(grantsJson().contains("mcp:deploy"));
 
         // A deny from the base of the subtree: hidden, and the deny is named.
         fill(editor, QStringLiteral("mcp:deploy"), QStringLiteral("corp/eng"), true);
-        QTest::mouseClick(child<QPushButton>(editor, "add"), Qt::LeftButton);
-        deploy = tools->find(QStringLiteral("mcp:deploy"));
-        QVERIFY(deploy && !deploy->visible);
+        clickAndWait(editor, "add", QStringLiteral("Added "));
+        const auto hidden = [](const auto *row) { return row && !row->visible; };
+        deploy = toolOnceShown(editor, QStringLiteral("mcp:deploy"), hidden);
+        QVERIFY(hidden(deploy));
         QCOMPARE(deploy->decidingGrant->effect, policy::Effect::Deny);
         const qint64 denyId = deploy->decidingGrant->id;
         QVERIFY(deploy->reason.contains(QStringLiteral("deny")));
@@ -115,14 +152,14 @@ private slots:
         // Revoking the deny shows the tool again, by the grant.
         auto *table = child<QTableView>(editor, "grants");
         table->selectRow(rowOfGrant(editor, denyId));
-        QTest::mouseClick(child<QPushButton>(editor, "remove"), Qt::LeftButton);
-        deploy = tools->find(QStringLiteral("mcp:deploy"));
-        QVERIFY(deploy && deploy->visible && deploy->decidingGrant->id == grantId);
+        clickAndWait(editor, "remove", QStringLiteral("Removed "));
+        deploy = toolOnceShown(editor, QStringLiteral("mcp:deploy"), visible);
+        QVERIFY(visible(deploy) && deploy->decidingGrant->id == grantId);
 
         // Revoking the grant takes the tool away.
         table->selectRow(rowOfGrant(editor, grantId));
-        QTest::mouseClick(child<QPushButton>(editor, "remove"), Qt::LeftButton);
-        QVERIFY(!tools->find(QStringLiteral("mcp:deploy")));
+        clickAndWait(editor, "remove", QStringLiteral("Removed "));
+        QTRY_VERIFY(!tools->find(QStringLiteral("mcp:deploy")));
         QVERIFY(!grantsJson().contains("mcp:deploy"));
     }
 
@@ -141,7 +178,8 @@ private slots:
     {
         QFETCH(QString, action);
         QFETCH(QString, scope);
-        GrantsEditor editor(*m_store, nullptr, QStringLiteral("corp/eng"));
+        GrantsEditor editor(*m_workspace, QStringLiteral("corp/eng"));
+        waitForTools(editor);
         fill(editor, action, scope, false);
         auto *confirm = child<QCheckBox>(editor, "confirmBroad");
         auto *add = child<QPushButton>(editor, "add");
@@ -152,7 +190,7 @@ private slots:
         QCOMPARE(grantsJson(), before);
         confirm->setChecked(true);
         QVERIFY(add->isEnabled());
-        QTest::mouseClick(add, Qt::LeftButton);
+        clickAndWait(editor, "add", QStringLiteral("Added "));
         const QJsonArray rows = QJsonDocument::fromJson(grantsJson()).array();
         qint64 id = 0;
         for (const QJsonValue &row : rows) {
@@ -172,7 +210,7 @@ private slots:
     // the key and points to a connector, and adds the row only once ticked.
     void shellEnvGrantWarnsAndWaitsForConfirmation()
     {
-        GrantsEditor editor(*m_store, nullptr, QStringLiteral("corp/eng"));
+        GrantsEditor editor(*m_workspace, QStringLiteral("corp/eng"));
         fill(editor, QStringLiteral("shell:env:GITHUB_TOKEN"), QStringLiteral("corp/eng"), false);
         auto *confirm = child<QCheckBox>(editor, "confirmBroad");
         auto *add = child<QPushButton>(editor, "add");
@@ -197,9 +235,9 @@ private slots:
 
     void changeByArizukoctlAppearsInTheOpenEditor()
     {
-        store::StoreWatcher watcher(*m_store);
-        watcher.setInterval(50);
-        GrantsEditor editor(*m_store, &watcher, QStringLiteral("corp/eng"));
+        m_workspace->setWatchInterval(50);
+        GrantsEditor editor(*m_workspace, QStringLiteral("corp/eng"));
+        waitForTools(editor);
         QVERIFY(!editor.tools()->find(QStringLiteral("mcp:lint")));
         const CtlResult added =
             arizukoctl(m_dir.path(),
@@ -212,7 +250,7 @@ private slots:
 
     void hostileInputIsRefusedAndTheStoreUnchanged()
     {
-        GrantsEditor editor(*m_store, nullptr, QStringLiteral("corp/eng"));
+        GrantsEditor editor(*m_workspace, QStringLiteral("corp/eng"));
         const QByteArray before = grantsJson();
         for (const char *field : {"principal", "action", "scope", "params"}) {
             for (const QString &input : hostileInputs()) {
@@ -236,7 +274,11 @@ private slots:
                 // Params that are not NAME=GLOB pairs never make a row at all.
                 if (params) {
                     grant.params = *params;
-                    QVERIFY(!editor.model()->add(grant));
+                    std::optional<Result<policy::Grant>> added;
+                    editor.model()->add(
+                        grant, [&added](const Result<policy::Grant> &result) { added = result; });
+                    QTRY_VERIFY(added);
+                    QVERIFY(!*added);
                 }
                 // Shown escaped and cut short, never reordering the sentence.
                 QVERIFY(!validation.contains(QChar(0x202E)) && !validation.contains(QChar(0)) &&
