@@ -1,6 +1,5 @@
 #include "editor_widgets.h"
 
-#include "core/actors.h"
 #include "engine/workspace.h"
 #include "folders/folders.h"
 #include "safe_text.h"
@@ -45,16 +44,6 @@ void showFolders(QComboBox *chooser, const QList<folders::Folder> &folders,
 }
 
 } // namespace
-
-Result<void> fillFolderChooser(QComboBox *chooser, store::Store &store, const QString &firstLabel,
-                               const QString &select)
-{
-    const auto folders = folders::Folders(store, actors::gui).list();
-    if (!folders)
-        return folders.error();
-    showFolders(chooser, *folders, firstLabel, select);
-    return {};
-}
 
 void fillFolderChooser(QComboBox *chooser, engine::Workspace &workspace, const QString &firstLabel,
                        const QString &select, std::function<void(Result<void>)> filled)

@@ -13,9 +13,6 @@ class QWidget;
 
 #include <functional>
 
-namespace arizuko::store {
-class Store;
-}
 namespace arizuko::engine {
 class Workspace;
 }
@@ -26,12 +23,9 @@ QTableView *makeReadOnlyTable(QWidget *parent, const QString &objectName,
                               const QString &accessibleName);
 
 // Refills chooser with firstLabel (data: an empty folder) and every folder,
-// selects `select` (or the first item) without emitting, and leaves the
-// caller to load what the selection shows.
-Result<void> fillFolderChooser(QComboBox *chooser, store::Store &store, const QString &firstLabel,
-                               const QString &select);
-// The same with the folders read on a worker: `filled` runs once the
-// chooser holds them (not at all when the chooser is gone first).
+// read on a worker, selects `select` (or the first item) without emitting,
+// and leaves `filled`, which runs once the chooser holds them (not at all
+// when the chooser is gone first), to load what the selection shows.
 void fillFolderChooser(QComboBox *chooser, engine::Workspace &workspace, const QString &firstLabel,
                        const QString &select, std::function<void(Result<void>)> filled);
 

@@ -7,7 +7,6 @@
 #include "connectors_editor.h"
 #include "engine/engine_impl.h"
 #include "engine/workspace.h"
-#include "engine/workspace_store.h"
 #include "export_dialog.h"
 #include "first_run_guide.h"
 #include "folder_tree_panel.h"
@@ -19,8 +18,6 @@
 #include "routes_editor.h"
 #include "secrets_editor.h"
 #include "settings_dialog.h"
-#include "store/store.h"
-#include "store/store_watcher.h"
 #include "transcript_view.h"
 #include "turn_panel.h"
 #include "turns/model_provider.h"
@@ -45,9 +42,7 @@ MainWindow::MainWindow(engine::Workspace &workspace, const turns::RunnerSettings
                        QWidget *parent)
     : QMainWindow(parent)
     , m_workspace(workspace)
-    , m_store(engine::storeOf(workspace))
     , m_engine(new engine::EngineImpl(workspace, settings, this))
-    , m_watcher(new store::StoreWatcher(m_store, this))
     , m_treeModel(workspace.make<models::FolderTopicModel>(this))
     , m_tree(new FolderTreePanel(workspace, m_treeModel, this))
     , m_transcript(new TranscriptView(workspace, this))

@@ -4,8 +4,8 @@
 // topic's transcript and the composer in the middle, its latest turn (phases,
 // VM, network, console, and the machine check) on the right. Owns the
 // engine for this process (an EngineImpl: the turn runner on a thread of
-// its own, engine/engine/engine_impl.h) and a watcher that tells it what
-// other processes changed in the store.
+// its own, engine/engine/engine_impl.h); reaches the stored configuration
+// through the Workspace start-up hands it (engine/engine/workspace.h).
 
 #include "turn_records/turn_record.h"
 #include "turns/runner_settings.h"
@@ -16,10 +16,6 @@
 class QSplitter;
 class QSystemTrayIcon;
 
-namespace arizuko::store {
-class Store;
-class StoreWatcher;
-}
 namespace arizuko::models {
 class FolderTopicModel;
 }
@@ -94,10 +90,7 @@ private:
     void showError(const QString &message);
 
     engine::Workspace &m_workspace;
-    // Until every panel asks the workspace (issue 35).
-    store::Store &m_store;
     engine::Engine *m_engine;
-    store::StoreWatcher *m_watcher;
     models::FolderTopicModel *m_treeModel;
     FolderTreePanel *m_tree;
     TranscriptView *m_transcript;

@@ -127,6 +127,8 @@ bool isReservedVariable(const std::string &name)
         "PATH", "HOME", "USER", "LOGNAME", "SHELL", "TERM", "LANG", "TMPDIR", "SSL_CERT_FILE",
         "DISABLE_TELEMETRY", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "IS_SANDBOX", "NO_PROXY",
         "no_proxy", "HTTPS_PROXY", "HTTP_PROXY", "https_proxy", "http_proxy",
+        // a started agent's (agent_launch.cpp, whatever its kind)
+        "CLAUDE_ENV_FILE",
         // how programs and their libraries run
         "LD_PRELOAD", "LD_LIBRARY_PATH", "NODE_OPTIONS", "BASH_ENV", "ENV"};
     for (const std::string_view word : reserved) {

@@ -299,13 +299,15 @@ TEST(Prestart, TheSpecMustAskForTheAgentItWasStartedAs)
 }
 
 // Whatever a kind's launch sets itself (its profile's ownVariables, the
-// common environment), a shell:env secret may not take its place: a kind
+// common environment, a started agent's), a shell:env secret may not take its place: a kind
 // that sets a variable it does not reserve fails here.
 TEST(TurnSpec, NoSecretMayReplaceAVariableAnAgentsLaunchSets)
 {
-    for (const AgentKind kind : {AgentKind::Claude, AgentKind::Codex, AgentKind::Pi}) {
+    for (const AgentKind kind : {AgentKind::Claude, AgentKind::Codex, AgentKind::Pi})
+    for (const bool prestarted : {false, true}) {
         TurnSpec spec;
         spec.agent = kind;
+        spec.prestarted = prestarted; // a started agent's launch sets more
         spec.prompt = "hi";
         spec.proxyUrl = "http://10.213.0.1:3128";
         spec.gatewayUrl = "http://10.213.0.1:8080";
@@ -316,7 +318,8 @@ TEST(TurnSpec, NoSecretMayReplaceAVariableAnAgentsLaunchSets)
             EXPECT_EQ(errorOf(commandTurnWith(R"("env":{")" + name + R"(":"x"})"))
                           .rfind("env: '" + name + "'", 0),
                       0u)
-                << agentName(kind) << " sets " << name;
+                << agentName(kind) << (prestarted ? " (started ahead)" : "") << " sets "
+                << name;
         }
     }
 }
