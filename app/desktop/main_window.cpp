@@ -114,6 +114,13 @@ MainWindow::MainWindow(engine::Workspace &workspace, const turns::RunnerSettings
                 for (const QString &orphan : reaped.leftBehind)
                     qWarning("left behind, could not be removed: %s", qPrintable(orphan));
                 m_turnPanel->setAccelerator(accelerator);
+                // Turns a dead engine left running are interrupted now, by
+                // this process's own store, which the watcher does not
+                // report: read the tree and the topic's activity again.
+                if (!reaped.interruptedTurns.isEmpty()) {
+                    m_tree->reload();
+                    refreshTopicActivity();
+                }
                 // Warm start: the selected folder's next turn, booted ahead.
                 if (!m_transcript->folder().isEmpty())
                     m_engine->suggestSpare(m_transcript->folder());

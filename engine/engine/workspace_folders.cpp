@@ -1,6 +1,5 @@
-#include "engine/workspace.h"
-
 #include "core/actors.h"
+#include "engine/workspace.h"
 #include "folders/folders.h"
 #include "folders/topics.h"
 #include "secrets/folder_move.h"

@@ -304,22 +304,22 @@ TEST(Prestart, TheSpecMustAskForTheAgentItWasStartedAs)
 TEST(TurnSpec, NoSecretMayReplaceAVariableAnAgentsLaunchSets)
 {
     for (const AgentKind kind : {AgentKind::Claude, AgentKind::Codex, AgentKind::Pi})
-    for (const bool prestarted : {false, true}) {
-        TurnSpec spec;
-        spec.agent = kind;
-        spec.prestarted = prestarted; // a started agent's launch sets more
-        spec.prompt = "hi";
-        spec.proxyUrl = "http://10.213.0.1:3128";
-        spec.gatewayUrl = "http://10.213.0.1:8080";
-        spec.gatewayToken = "tok";
-        spec.skills = true;
-        for (const std::string &entry : buildAgentLaunch(spec).environment) {
-            const std::string name = entry.substr(0, entry.find('='));
-            EXPECT_EQ(errorOf(commandTurnWith(R"("env":{")" + name + R"(":"x"})"))
-                          .rfind("env: '" + name + "'", 0),
-                      0u)
-                << agentName(kind) << (prestarted ? " (started ahead)" : "") << " sets "
-                << name;
+        for (const bool prestarted : {false, true}) {
+            TurnSpec spec;
+            spec.agent = kind;
+            spec.prestarted = prestarted; // a started agent's launch sets more
+            spec.prompt = "hi";
+            spec.proxyUrl = "http://10.213.0.1:3128";
+            spec.gatewayUrl = "http://10.213.0.1:8080";
+            spec.gatewayToken = "tok";
+            spec.skills = true;
+            for (const std::string &entry : buildAgentLaunch(spec).environment) {
+                const std::string name = entry.substr(0, entry.find('='));
+                EXPECT_EQ(errorOf(commandTurnWith(R"("env":{")" + name + R"(":"x"})"))
+                              .rfind("env: '" + name + "'", 0),
+                          0u)
+                    << agentName(kind) << (prestarted ? " (started ahead)" : "") << " sets "
+                    << name;
+            }
         }
-    }
 }
