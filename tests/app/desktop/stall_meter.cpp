@@ -1,5 +1,7 @@
 #include "stall_meter.h"
 
+#include <QEventLoop>
+
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -67,6 +69,29 @@ void StallMeter::tick()
                          (schedule.waitingNs - m_lastSchedule.waitingNs) / nsPerMs});
     m_last = now;
     m_lastSchedule = schedule;
+}
+
+bool turnEventLoop(int ms, const std::function<bool()> &done)
+{
+    if (done && done())
+        return true;
+    QEventLoop loop;
+    QTimer deadline;
+    deadline.setSingleShot(true);
+    deadline.setTimerType(Qt::PreciseTimer);
+    QObject::connect(&deadline, &QTimer::timeout, &loop, &QEventLoop::quit);
+    QTimer check;
+    if (done) {
+        check.setInterval(StallMeter::tickMs);
+        QObject::connect(&check, &QTimer::timeout, &loop, [&] {
+            if (done())
+                loop.quit();
+        });
+        check.start();
+    }
+    deadline.start(ms);
+    loop.exec();
+    return done && done();
 }
 
 } // namespace arizuko::desktop

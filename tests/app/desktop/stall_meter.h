@@ -15,6 +15,8 @@
 #include <QObject>
 #include <QTimer>
 
+#include <functional>
+
 namespace arizuko::desktop {
 
 class StallMeter final : public QObject
@@ -58,5 +60,11 @@ private:
     qint64 m_longest = 0;
     QList<Stall> m_stalls;
 };
+
+// Turns the calling thread's event loop for `ms` (or until `done` holds,
+// checked every tick) without ever sleeping it. QTest::qWait and qWaitFor
+// sleep up to 10 ms between passes, and a meter on the same thread counts
+// that sleep as the window's stall. Returns whether `done` held.
+bool turnEventLoop(int ms, const std::function<bool()> &done = {});
 
 } // namespace arizuko::desktop

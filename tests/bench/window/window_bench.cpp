@@ -34,9 +34,9 @@
 #include <QSqlQuery>
 #include <QStandardPaths>
 #include <QTemporaryDir>
-#include <QTest>
 #include <QTreeView>
 #include <QUuid>
+#include <QWindow>
 #include <QtConcurrent/QtConcurrentRun>
 #include <cstdio>
 #include <memory>
@@ -123,7 +123,10 @@ std::unique_ptr<desktop::MainWindow> openWindow(engine::Workspace &workspace,
     QSignalSpy pageReady(window->transcript()->bridge(), &desktop::TranscriptBridge::ready);
     window->resize(1500, 900);
     window->show();
-    if (!QTest::qWaitForWindowExposed(window.get()) ||
+    const bool exposed = desktop::turnEventLoop(30000, [&] {
+        return window->windowHandle() && window->windowHandle()->isExposed();
+    });
+    if (!exposed ||
         (pageReady.isEmpty() && !pageReady.wait(30000)))
         std::printf("the window did not show, or its transcript page never loaded\n");
     return window;
@@ -157,14 +160,14 @@ int longTurn(const turns::RunnerSettings &settings)
 
     engine::Workspace workspace(store);
     auto window = openWindow(workspace, settings);
-    QTest::qWait(1000);
+    desktop::turnEventLoop(1000);
     desktop::StallMeter meter;
-    QTest::qWait(500);
+    desktop::turnEventLoop(500);
     report(meter, "idle, before anything (the floor)");
 
     desktop::FolderTreePanel *tree = window->folderTree();
     tree->select(QStringLiteral("bench"), QStringLiteral("main"));
-    QTest::qWait(1500);
+    desktop::turnEventLoop(1500);
     report(meter, "open the topic of a 50,000-event turn");
 
     engine::Engine *windowEngine = window->engine();
@@ -185,9 +188,9 @@ int longTurn(const turns::RunnerSettings &settings)
             tree->select(QStringLiteral("bench"), QStringLiteral("other"));
         if (batch % 100 == 60)
             tree->select(QStringLiteral("bench"), QStringLiteral("main"));
-        QTest::qWait(int(std::max<qint64>(1, batchIntervalMs - clock.elapsed())));
+        desktop::turnEventLoop(int(std::max<qint64>(1, batchIntervalMs - clock.elapsed())));
     }
-    QTest::qWait(500);
+    desktop::turnEventLoop(500);
     report(meter, "stream 1,200 events, switching topics twice");
 
     for (const turns::TurnState state : {turns::TurnState::Finishing, turns::TurnState::Done}) {
@@ -202,10 +205,10 @@ int longTurn(const turns::RunnerSettings &settings)
         (state == turns::TurnState::Done ? turn.endedAt : turn.finishingAt) = at;
         emit windowEngine->turnEvents(turn.id, {phase});
         emit windowEngine->turnPhaseChanged(turn);
-        QTest::qWait(300);
+        desktop::turnEventLoop(300);
     }
     emit windowEngine->turnFinished(turn);
-    QTest::qWait(1000);
+    desktop::turnEventLoop(1000);
     report(meter, "the turn finishes and ends");
     return 0;
 }
@@ -246,19 +249,19 @@ int bigTree(const turns::RunnerSettings &settings)
     QSqlQuery(store.database()).exec(QStringLiteral("PRAGMA synchronous = FULL"));
 
     desktop::StallMeter meter;
-    QTest::qWait(500);
+    desktop::turnEventLoop(500);
     report(meter, "idle, before the window (the floor)");
     engine::Workspace workspace(store);
     auto window = openWindow(workspace, settings);
-    QTest::qWait(1000);
+    desktop::turnEventLoop(1000);
     report(meter, "open the window");
 
     desktop::FolderTreePanel *tree = window->folderTree();
     for (int round = 0; round < 3; ++round) {
         tree->view()->collapseAll();
-        QTest::qWait(200);
+        desktop::turnEventLoop(200);
         tree->view()->expandAll();
-        QTest::qWait(200);
+        desktop::turnEventLoop(200);
     }
     report(meter, "collapse and expand all, three times");
 
@@ -267,7 +270,7 @@ int bigTree(const turns::RunnerSettings &settings)
                                    .arg((step * 37) % teams)
                                    .arg(step % projectsPerTeam);
         tree->select(folder, step % 2 ? QStringLiteral("main") : QString());
-        QTest::qWait(100);
+        desktop::turnEventLoop(100);
     }
     report(meter, "select 40 folders and topics");
 
@@ -279,10 +282,10 @@ int bigTree(const turns::RunnerSettings &settings)
         arizukoctl.start(QStringLiteral(ARIZUKOCTL),
                          {QStringLiteral("--data-dir"), dataDir, QStringLiteral("folder"),
                           QStringLiteral("add"), QStringLiteral("team-7/added-%1").arg(step)});
-        if (!QTest::qWaitFor([&] { return arizukoctl.state() == QProcess::NotRunning; }, 30000) ||
+        if (!desktop::turnEventLoop(30000, [&] { return arizukoctl.state() == QProcess::NotRunning; }) ||
             arizukoctl.exitCode() != 0)
             return 2;
-        QTest::qWait(800);
+        desktop::turnEventLoop(800);
     }
     report(meter, "another process adds 3 folders");
 
@@ -295,7 +298,7 @@ int bigTree(const turns::RunnerSettings &settings)
             }))
             return 2;
         emit windowEngine->turnQueued(turn);
-        QTest::qWait(400);
+        desktop::turnEventLoop(400);
         const QString at = store::nowTimestamp();
         if (!writeOnWorker(store, [id = turn.id, at](store::Store &on) {
                 return bool(turns::TurnRecords(on).setState(id, turns::TurnState::Done, at));
@@ -304,7 +307,7 @@ int bigTree(const turns::RunnerSettings &settings)
         turn.state = turns::TurnState::Done;
         turn.endedAt = at;
         emit windowEngine->turnFinished(turn);
-        QTest::qWait(400);
+        desktop::turnEventLoop(400);
     }
     report(meter, "this process queues and ends 3 turns");
     return 0;
