@@ -22,14 +22,13 @@ struct FolderHistories
 };
 
 // `positional`: no folder (all of them) or one.
-Result<FolderHistories> openHistories(const Context &context, store::Store &store,
-                                      const QStringList &positional)
+Result<FolderHistories> openHistories(store::Store &store, const QStringList &positional)
 {
     FolderHistories found;
-    const auto settings = runnerSettings(context, store);
-    if (!settings)
-        return settings.error();
-    found.options = history::snapshotOptions(*settings);
+    const auto options = history::savedSnapshotOptions(store);
+    if (!options)
+        return options.error();
+    found.options = *options;
     const folders::Folders folders(store, actors::cli);
     if (!positional.isEmpty()) {
         const auto exists = folders.exists(positional.first());
@@ -72,8 +71,7 @@ Exit withHistories(Context &context, const QString &command, const QString &desc
             arguments))
         return *stop;
     return withStore(context, [&](store::Store &store) {
-        const Result<FolderHistories> found =
-            openHistories(context, store, parser.positionalArguments());
+        const Result<FolderHistories> found = openHistories(store, parser.positionalArguments());
         if (!found)
             return context.failure(found.error());
         return use(store, *found);

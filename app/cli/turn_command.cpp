@@ -25,18 +25,17 @@ struct TurnHistory
 };
 
 // The turn and the history of its folder's home.
-Result<TurnHistory> openTurnHistory(const Context &context, store::Store &store,
-                                    const QString &reference)
+Result<TurnHistory> openTurnHistory(store::Store &store, const QString &reference)
 {
     TurnHistory found;
     const auto turn = turns::TurnRecords(store).find(reference);
     if (!turn)
         return turn.error();
     found.turn = *turn;
-    const auto settings = runnerSettings(context, store);
-    if (!settings)
-        return settings.error();
-    found.options = history::snapshotOptions(*settings);
+    const auto options = history::savedSnapshotOptions(store);
+    if (!options)
+        return options.error();
+    found.options = *options;
     auto history = history::openTurnHistory(store, found.turn, found.options);
     if (!history)
         return history.error();
@@ -89,7 +88,7 @@ Exit changes(Context &context, const QStringList &arguments)
             arguments))
         return *stop;
     return withStore(context, [&](store::Store &store) {
-        const auto found = openTurnHistory(context, store, parser.positionalArguments().first());
+        const auto found = openTurnHistory(store, parser.positionalArguments().first());
         if (!found)
             return context.failure(found.error());
         const auto changes =
@@ -173,7 +172,7 @@ Exit undo(Context &context, const QStringList &arguments)
             arguments))
         return *stop;
     return withStore(context, [&](store::Store &store) {
-        auto found = openTurnHistory(context, store, parser.positionalArguments().first());
+        auto found = openTurnHistory(store, parser.positionalArguments().first());
         if (!found)
             return context.failure(found.error());
         const history::UndoMode mode =

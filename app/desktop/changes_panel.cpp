@@ -83,25 +83,26 @@ void ChangesPanel::changesRecorded(const QString &turnId)
         load();
 }
 
-void ChangesPanel::runInBackground(Job job, std::function<void()> done)
+template<typename Answer>
+void ChangesPanel::runInBackground(std::function<void(std::function<void(Answer)>)> ask,
+                                   std::function<void(const Answer &)> show)
 {
     if (m_running) {
-        // One job at a time; the newest wins once the running one ends.
-        m_next = [this, job, done] { runInBackground(job, done); };
+        m_next = [this, ask, show] { runInBackground(ask, show); };
         return;
     }
     m_running = true;
     const quint64 generation = m_generation;
     // The answer comes only while the panel lives (the workspace drops it
     // with its context).
-    job([this, generation, done] {
+    ask([this, generation, show](Answer answer) {
         m_running = false;
         if (const auto next = std::exchange(m_next, nullptr)) {
             next();
             return;
         }
         if (generation == m_generation)
-            done();
+            show(answer);
         emit updated();
     });
 }
@@ -121,26 +122,24 @@ void ChangesPanel::load(const QString &outcome)
         return;
     }
     show(tr("Reading the home's history\u2026"));
-    auto result = std::make_shared<std::optional<Result<history::TurnChanges>>>();
-    auto use = std::make_shared<std::optional<Result<QString>>>();
-    runInBackground(
-        [this, result, use, turn = m_turn](std::function<void()> finished) {
-            m_workspace.turnChanges(turn, this,
-                                    [this, result, use, folder = turn.folder,
-                                     finished](const Result<history::TurnChanges> &changes) {
-                                        result->emplace(changes);
-                                        m_workspace.historyUse(
-                                            folder, this,
-                                            [use, finished](const Result<QString> &text) {
-                                                use->emplace(text);
-                                                finished();
-                                            });
-                                    });
+    // The turn's changes and the history's use on disk, asked one after the other.
+    using Answer = std::pair<Result<history::TurnChanges>, Result<QString>>;
+    runInBackground<Answer>(
+        [this, turn = m_turn](std::function<void(Answer)> answer) {
+            m_workspace.turnChanges(
+                turn, this,
+                [this, folder = turn.folder, answer](const Result<history::TurnChanges> &changes) {
+                    m_workspace.historyUse(folder, this,
+                                           [changes, answer](const Result<QString> &use) {
+                                               answer({changes, use});
+                                           });
+                });
         },
-        [this, result, use, show] {
-            m_historyUse->setText(**use ? tr("History of this folder's home: %1.").arg(***use)
-                                        : (*use)->error().message);
-            const Result<history::TurnChanges> &changes = **result;
+        [this, show](const Answer &answer) {
+            const Result<QString> &use = answer.second;
+            m_historyUse->setText(use ? tr("History of this folder's home: %1.").arg(*use)
+                                      : use.error().message);
+            const Result<history::TurnChanges> &changes = answer.first;
             if (!changes) {
                 show(changes.error().code == u"history.no-turn" ||
                              changes.error().code == u"history.none"
@@ -192,18 +191,12 @@ void ChangesPanel::askUndo()
     // The turn previewed: the answer acts on it, whichever turn the panel
     // shows by then (a turn queued meanwhile replaces the one shown).
     const turns::TurnRecord turn = m_turn;
-    auto plan = std::make_shared<std::optional<Result<history::UndoReport>>>();
     m_undo->setEnabled(false);
-    runInBackground(
-        [this, plan, turn](std::function<void()> finished) {
-            m_workspace.undoTurn(turn, history::UndoMode::Plan, this,
-                                 [plan, finished](const Result<history::UndoReport> &report) {
-                                     plan->emplace(report);
-                                     finished();
-                                 });
+    runInBackground<Result<history::UndoReport>>(
+        [this, turn](std::function<void(Result<history::UndoReport>)> answer) {
+            m_workspace.undoTurn(turn, history::UndoMode::Plan, this, answer);
         },
-        [this, plan, turn] {
-            const Result<history::UndoReport> &report = **plan;
+        [this, turn](const Result<history::UndoReport> &report) {
             if (!report) {
                 m_status->setText(report.error().message);
                 m_undo->setEnabled(true);
@@ -256,17 +249,11 @@ void ChangesPanel::confirmUndo(const turns::TurnRecord &turn, const history::Und
 
 void ChangesPanel::applyUndo(const turns::TurnRecord &turn, history::UndoMode mode)
 {
-    auto applied = std::make_shared<std::optional<Result<history::UndoReport>>>();
-    runInBackground(
-        [this, applied, mode, turn](std::function<void()> finished) {
-            m_workspace.undoTurn(turn, mode, this,
-                                 [applied, finished](const Result<history::UndoReport> &report) {
-                                     applied->emplace(report);
-                                     finished();
-                                 });
+    runInBackground<Result<history::UndoReport>>(
+        [this, mode, turn](std::function<void(Result<history::UndoReport>)> answer) {
+            m_workspace.undoTurn(turn, mode, this, answer);
         },
-        [this, applied, turn] {
-            const Result<history::UndoReport> &done = **applied;
+        [this, turn](const Result<history::UndoReport> &done) {
             if (turn.id != m_turn.id) {
                 load(); // the panel shows another turn; the undo is in the audit log
                 return;

@@ -57,12 +57,13 @@ private:
     void askUndo();
     void confirmUndo(const turns::TurnRecord &turn, const history::UndoReport &plan);
     void applyUndo(const turns::TurnRecord &turn, history::UndoMode mode);
-    // A job: starts the workspace's work and calls `finished` once it is
-    // answered.
-    using Job = std::function<void(std::function<void()> finished)>;
-    // Runs `job`, then `done` here unless the turn changed; one job at a
-    // time, and a job asked for meanwhile wins over the running one's end.
-    void runInBackground(Job job, std::function<void()> done);
+    // A question to the workspace: `ask` starts it and hands the answer to
+    // the callback it is given; `show` gets that answer here unless the
+    // turn changed meanwhile. One question at a time, and a question asked
+    // meanwhile wins over the running one's answer.
+    template<typename Answer>
+    void runInBackground(std::function<void(std::function<void(Answer)>)> ask,
+                         std::function<void(const Answer &)> show);
 
     engine::Workspace &m_workspace;
     turns::TurnRecord m_turn;

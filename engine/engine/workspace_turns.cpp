@@ -9,18 +9,6 @@
 #include <QDir>
 
 namespace arizuko::engine {
-namespace {
-
-// What the saved settings have a snapshot record (for a reading or an undo).
-Result<history::SnapshotOptions> savedSnapshotOptions(store::Store &store)
-{
-    const auto settings = turns::RunnerSettings::load(store);
-    if (!settings)
-        return settings.error();
-    return history::snapshotOptions(*settings);
-}
-
-} // namespace
 
 void Workspace::topicTurns(const QString &folder, const QString &topic, QObject *context,
                            std::function<void(Result<QList<turns::TurnRecord>>)> done)
@@ -112,7 +100,7 @@ void Workspace::turnChanges(const turns::TurnRecord &turn, QObject *context,
     ask(
         context,
         [turn](store::Store &store) -> Result<history::TurnChanges> {
-            const auto snapshot = savedSnapshotOptions(store);
+            const auto snapshot = history::savedSnapshotOptions(store);
             if (!snapshot)
                 return snapshot.error();
             return history::turnChanges(store, turn, *snapshot, true);
@@ -126,7 +114,7 @@ void Workspace::historyUse(const QString &folder, QObject *context,
     ask(
         context,
         [folder](store::Store &store) -> Result<QString> {
-            const auto snapshot = savedSnapshotOptions(store);
+            const auto snapshot = history::savedSnapshotOptions(store);
             if (!snapshot)
                 return snapshot.error();
             const auto use = history::folderHistoryUse(store, folder, *snapshot);
@@ -143,7 +131,7 @@ void Workspace::undoTurn(const turns::TurnRecord &turn, history::UndoMode mode, 
     ask(
         context,
         [turn, mode](store::Store &store) -> Result<history::UndoReport> {
-            const auto snapshot = savedSnapshotOptions(store);
+            const auto snapshot = history::savedSnapshotOptions(store);
             if (!snapshot)
                 return snapshot.error();
             return history::undoTurn(store, turn, mode, *snapshot, actors::gui);

@@ -36,6 +36,14 @@ SnapshotOptions snapshotOptions(const turns::RunnerSettings &settings)
     return options;
 }
 
+Result<SnapshotOptions> savedSnapshotOptions(store::Store &store)
+{
+    const auto settings = turns::RunnerSettings::load(store);
+    if (!settings)
+        return settings.error();
+    return snapshotOptions(*settings);
+}
+
 struct TurnHistoryRecorder::Job
 {
     TurnLabel label;

@@ -36,6 +36,8 @@ namespace arizuko::history {
 
 // What the saved settings say a snapshot records.
 SnapshotOptions snapshotOptions(const turns::RunnerSettings &settings);
+// The same, read from the store's saved settings (a reading or an undo).
+Result<SnapshotOptions> savedSnapshotOptions(store::Store &store);
 
 class TurnHistoryRecorder final : public QObject
 {

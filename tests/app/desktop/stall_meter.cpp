@@ -1,11 +1,9 @@
 #include "stall_meter.h"
 
 #include <QEventLoop>
-
+#include <cstdio>
 #include <fcntl.h>
 #include <unistd.h>
-
-#include <cstdio>
 
 namespace arizuko::desktop {
 namespace {

@@ -14,7 +14,6 @@
 #include <QList>
 #include <QObject>
 #include <QTimer>
-
 #include <functional>
 
 namespace arizuko::desktop {

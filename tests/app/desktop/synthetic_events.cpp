@@ -3,8 +3,29 @@
 #include "store/timestamp.h"
 
 #include <QJsonObject>
+#include <QUuid>
 
 namespace arizuko::desktop {
+
+turns::TurnRecord syntheticTurn(const QString &folder, const QString &topic, turns::TurnState state,
+                                const QString &agent)
+{
+    turns::TurnRecord record;
+    record.id = QUuid::createUuid().toString(QUuid::WithoutBraces);
+    record.name = QStringLiteral("az-") + record.id.left(8);
+    record.folder = folder;
+    record.topic = topic;
+    record.agent = agent;
+    record.prompt = QStringLiteral("a synthetic turn");
+    record.state = state;
+    record.queuedAt = store::nowTimestamp();
+    if (state != turns::TurnState::Queued) {
+        record.preparingAt = record.queuedAt;
+        record.bootingAt = record.queuedAt;
+        record.runningAt = record.queuedAt;
+    }
+    return record;
+}
 
 QList<turns::TurnEventRecord> syntheticEvents(const QString &turn, int count, qint64 firstSeq)
 {

@@ -10,6 +10,11 @@
 
 namespace arizuko::desktop {
 
+// A turn of folder/topic in `state`, queued now (and started, unless
+// queued), for a test or benchmark to store.
+turns::TurnRecord syntheticTurn(const QString &folder, const QString &topic, turns::TurnState state,
+                                const QString &agent = QStringLiteral("command"));
+
 // `count` events of `turn` numbered from `firstSeq`.
 QList<turns::TurnEventRecord> syntheticEvents(const QString &turn, int count, qint64 firstSeq = 1);
 

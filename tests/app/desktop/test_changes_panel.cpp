@@ -9,7 +9,7 @@
 #include "folders/folders.h"
 #include "history/home_history.h"
 #include "store/store.h"
-#include "store/timestamp.h"
+#include "synthetic_events.h"
 #include "turn_records/turn_records.h"
 
 #include <QCheckBox>
@@ -64,15 +64,10 @@ private:
     // An ended turn of corp/main.
     turns::TurnRecord insertTurn(const QString &id)
     {
-        turns::TurnRecord turn;
+        turns::TurnRecord turn = desktop::syntheticTurn(
+            QStringLiteral("corp"), QStringLiteral("main"), turns::TurnState::Done);
         turn.id = id;
         turn.name = QStringLiteral("az-") + id.left(8);
-        turn.folder = QStringLiteral("corp");
-        turn.topic = QStringLiteral("main");
-        turn.agent = QStringLiteral("command");
-        turn.prompt = QStringLiteral("edit");
-        turn.state = turns::TurnState::Done;
-        turn.queuedAt = store::nowTimestamp();
         if (!turns::TurnRecords(*m_store).insert(turn))
             qFatal("no turn record");
         return turn;

@@ -8,6 +8,7 @@
 #include "models/network_decision_model.h"
 #include "store/store.h"
 #include "store/timestamp.h"
+#include "synthetic_events.h"
 #include "turn_panel.h"
 #include "turn_records/turn_records.h"
 
@@ -64,14 +65,8 @@ private slots:
         QVERIFY(
             folders::Folders(*m_store, QStringLiteral("user:test")).add(QStringLiteral("corp")));
 
-        m_turn.id = QStringLiteral("6a6e0000-1111-4222-8333-944455556666");
-        m_turn.name = QStringLiteral("az-6a6e0000");
-        m_turn.folder = QStringLiteral("corp");
-        m_turn.topic = QStringLiteral("main");
-        m_turn.agent = QStringLiteral("command");
-        m_turn.prompt = QStringLiteral("fetch everything");
-        m_turn.state = turns::TurnState::Done;
-        m_turn.queuedAt = store::nowTimestamp();
+        m_turn = desktop::syntheticTurn(QStringLiteral("corp"), QStringLiteral("main"),
+                                        turns::TurnState::Done);
         turns::TurnRecords records(*m_store);
         QVERIFY(records.insert(m_turn));
         // A long turn: a request that stays open to the end, 2,400 denied

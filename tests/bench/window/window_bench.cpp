@@ -78,25 +78,6 @@ void report(desktop::StallMeter &meter, const char *step)
     meter.reset();
 }
 
-turns::TurnRecord turnRecord(const QString &folder, const QString &topic, turns::TurnState state)
-{
-    turns::TurnRecord record;
-    record.id = QUuid::createUuid().toString(QUuid::WithoutBraces);
-    record.name = QStringLiteral("az-") + record.id.left(8);
-    record.folder = folder;
-    record.topic = topic;
-    record.agent = QStringLiteral("claude");
-    record.prompt = QStringLiteral("benchmark");
-    record.state = state;
-    record.queuedAt = store::nowTimestamp();
-    if (state != turns::TurnState::Queued) {
-        record.preparingAt = record.queuedAt;
-        record.bootingAt = record.queuedAt;
-        record.runningAt = record.queuedAt;
-    }
-    return record;
-}
-
 // Runs `write` on a worker, as the engine thread writes, and waits for it
 // with the event loop turning.
 bool writeOnWorker(store::Store &store, std::function<bool(store::Store &)> write)
@@ -123,11 +104,9 @@ std::unique_ptr<desktop::MainWindow> openWindow(engine::Workspace &workspace,
     QSignalSpy pageReady(window->transcript()->bridge(), &desktop::TranscriptBridge::ready);
     window->resize(1500, 900);
     window->show();
-    const bool exposed = desktop::turnEventLoop(30000, [&] {
-        return window->windowHandle() && window->windowHandle()->isExposed();
-    });
-    if (!exposed ||
-        (pageReady.isEmpty() && !pageReady.wait(30000)))
+    const bool exposed = desktop::turnEventLoop(
+        30000, [&] { return window->windowHandle() && window->windowHandle()->isExposed(); });
+    if (!exposed || (pageReady.isEmpty() && !pageReady.wait(30000)))
         std::printf("the window did not show, or its transcript page never loaded\n");
     return window;
 }
@@ -148,8 +127,8 @@ int longTurn(const turns::RunnerSettings &settings)
         !folders::Topics(store, actor).add(QStringLiteral("bench"), QStringLiteral("main")) ||
         !folders::Topics(store, actor).add(QStringLiteral("bench"), QStringLiteral("other")))
         return 2;
-    turns::TurnRecord turn =
-        turnRecord(QStringLiteral("bench"), QStringLiteral("main"), turns::TurnState::Running);
+    turns::TurnRecord turn = desktop::syntheticTurn(QStringLiteral("bench"), QStringLiteral("main"),
+                                                    turns::TurnState::Running);
     turns::TurnRecords records(store);
     if (!records.insert(turn))
         return 2;
@@ -242,8 +221,9 @@ int bigTree(const turns::RunnerSettings &settings)
     }
     turns::TurnRecords records(store);
     for (int team = 0; team < teams; team += 20) {
-        if (!records.insert(turnRecord(QStringLiteral("team-%1/project-1").arg(team),
-                                       QStringLiteral("main"), turns::TurnState::Running)))
+        if (!records.insert(desktop::syntheticTurn(QStringLiteral("team-%1/project-1").arg(team),
+                                                   QStringLiteral("main"),
+                                                   turns::TurnState::Running)))
             return 2;
     }
     QSqlQuery(store.database()).exec(QStringLiteral("PRAGMA synchronous = FULL"));
@@ -282,7 +262,8 @@ int bigTree(const turns::RunnerSettings &settings)
         arizukoctl.start(QStringLiteral(ARIZUKOCTL),
                          {QStringLiteral("--data-dir"), dataDir, QStringLiteral("folder"),
                           QStringLiteral("add"), QStringLiteral("team-7/added-%1").arg(step)});
-        if (!desktop::turnEventLoop(30000, [&] { return arizukoctl.state() == QProcess::NotRunning; }) ||
+        if (!desktop::turnEventLoop(30000,
+                                    [&] { return arizukoctl.state() == QProcess::NotRunning; }) ||
             arizukoctl.exitCode() != 0)
             return 2;
         desktop::turnEventLoop(800);
@@ -291,8 +272,9 @@ int bigTree(const turns::RunnerSettings &settings)
 
     engine::Engine *windowEngine = window->engine();
     for (int step = 0; step < 3; ++step) {
-        turns::TurnRecord turn = turnRecord(QStringLiteral("team-%1").arg(step * 30),
-                                            QStringLiteral("main"), turns::TurnState::Queued);
+        turns::TurnRecord turn =
+            desktop::syntheticTurn(QStringLiteral("team-%1").arg(step * 30), QStringLiteral("main"),
+                                   turns::TurnState::Queued);
         if (!writeOnWorker(store, [turn](store::Store &on) {
                 return bool(turns::TurnRecords(on).insert(turn));
             }))
