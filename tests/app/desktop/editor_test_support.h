@@ -4,15 +4,16 @@
 // directory, the real arizukoctl run against it, the hostile inputs every
 // field must refuse, and screenshots written where the user guide shows them.
 
+#include "screenshot.h"
 #include "store/store.h"
 
+#include <QAbstractButton>
+#include <QComboBox>
 #include <QDir>
 #include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
-#include <QAbstractButton>
-#include <QComboBox>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
@@ -89,14 +90,6 @@ inline QStringList visibleTexts(const QWidget &root)
     return texts;
 }
 
-inline void screenshot(QWidget &widget, const QString &name)
-{
-    widget.show();
-    QTest::qWait(50);
-    QDir().mkpath(QStringLiteral(SCREENSHOT_DIR));
-    const QString path = QStringLiteral(SCREENSHOT_DIR "/%1.png").arg(name);
-    if (!widget.grab().save(path))
-        qWarning("could not save %s", qPrintable(path));
-}
+using arizuko::desktop::screenshot;
 
 } // namespace editor_test

@@ -13,6 +13,7 @@
 #include "folders/folders.h"
 #include "folders/topics.h"
 #include "main_window.h"
+#include "screenshot.h"
 #include "store/store.h"
 #include "transcript_view.h"
 #include "turn_panel.h"
@@ -48,17 +49,6 @@ turns::RunnerSettings runnerSettings()
     if (!settings)
         qFatal("%s", qPrintable(settings.error().message));
     return *settings;
-}
-
-// Into the build tree (ARIZUKO_SCREENSHOT_DIR); `docs-screenshots` copies
-// the user guide's from there.
-void screenshot(QWidget &widget, const QString &name)
-{
-    QTest::qWait(300); // the last paint
-    QDir().mkpath(QStringLiteral(SCREENSHOT_DIR));
-    const QString path = QStringLiteral(SCREENSHOT_DIR "/%1.png").arg(name);
-    if (!widget.grab().save(path))
-        qWarning("could not save %s", qPrintable(path));
 }
 
 // A finished turn of corp/main, `number` giving its order.
@@ -166,7 +156,7 @@ private slots:
             QVERIFY2(shown.contains(QLatin1String("No model is set up for this folder")),
                      qPrintable(shown));
         }
-        screenshot(window, QStringLiteral("window-no-model"));
+        desktop::screenshot(window, QStringLiteral("window-no-model"), 300);
 
         // "Set an API key…" opens the secrets editor ready for the key.
         auto *setKey = window.findChild<QAbstractButton *>(QStringLiteral("setModelKey"));
@@ -181,7 +171,7 @@ private slots:
                  QString());
         QTRY_VERIFY(editor->focusWidget() ==
                     editor->findChild<QLineEdit *>(QStringLiteral("value")));
-        screenshot(*editor, QStringLiteral("secrets-editor-for-the-key"));
+        desktop::screenshot(*editor, QStringLiteral("secrets-editor-for-the-key"), 300);
         editor->close();
 
         // "Run it on the demo model" sends the same prompt to the demo model:
@@ -227,7 +217,7 @@ private slots:
         auto *facts = window.findChild<QLabel *>(QStringLiteral("turnFacts"));
         QTRY_VERIFY(facts->text().contains(QLatin1String("the reason goes on")));
         QTest::qWait(300); // a layout pass after the text
-        screenshot(window, QStringLiteral("window-long-error"));
+        desktop::screenshot(window, QStringLiteral("window-long-error"), 300);
         QVERIFY2(window.frameGeometry().width() <= width,
                  qPrintable(QStringLiteral("the window grew from %1 to %2 pixels")
                                 .arg(width)
@@ -290,7 +280,7 @@ private slots:
         window.resize(1280, 560);
         QTest::qWait(500);
         const bool stillAtNewest = waitForScript(page, newestInView, 3000);
-        screenshot(window, QStringLiteral("window-topic-opens-at-newest"));
+        desktop::screenshot(window, QStringLiteral("window-topic-opens-at-newest"), 300);
         QVERIFY2(stillAtNewest, qPrintable(scrolled()));
     }
 
@@ -314,7 +304,7 @@ private slots:
         QCOMPARE(rowTexts(model, model->index(1, 0)),
                  (QStringList{QStringLiteral("t2"), QStringLiteral("T3"), QStringLiteral("t10"),
                               QStringLiteral("t20"), QStringLiteral("t100")}));
-        screenshot(window, QStringLiteral("window-tree-natural-order"));
+        desktop::screenshot(window, QStringLiteral("window-tree-natural-order"), 300);
     }
 };
 

@@ -6,6 +6,7 @@
 #include "engine/workspace.h"
 #include "folders/folders.h"
 #include "models/network_decision_model.h"
+#include "screenshot.h"
 #include "store/store.h"
 #include "store/timestamp.h"
 #include "synthetic_events.h"
@@ -115,6 +116,7 @@ private slots:
         QVERIFY(!earlier->accessibleName().isEmpty());
         QVERIFY(!pageShown.wait(500)); // nothing more is read unasked
         QCOMPARE(model.rowCount(), newest);
+        desktop::screenshot(panel, QStringLiteral("turn-panel-earlier-requests"));
 
         // From the keyboard: the button takes focus and Space presses it.
         earlier->setFocus();
