@@ -23,6 +23,7 @@
 #include "secrets/secret_store.h"
 #include "store/run_store_work.h"
 #include "turn_records/turn_records.h"
+#include "turns/egress_question_rows.h"
 #include "turns/first_run.h"
 #include "turns/saved_settings.h"
 #include "turns/turn_event_slice.h"
@@ -173,6 +174,14 @@ public:
     // (the turn panel's "Allow for this folder…"); the rule's target.
     void allowHost(const QString &folder, const QString &host, QObject *context,
                    std::function<void(Result<QString>)> done);
+    // The open questions of every engine's turns about hosts on no allow
+    // entry (turns::openQuestions), oldest first.
+    void openQuestions(QObject *context,
+                       std::function<void(Result<QList<turns::EgressQuestion>>)> done);
+    // Answers one as the window's user (turns::answerQuestion); the engine
+    // that asked forwards it to the waiting request.
+    void answerQuestion(qint64 id, turns::QuestionAnswer answer, QObject *context,
+                        std::function<void(Result<void>)> done);
     // Where the turn's guest console is logged (a file, read as it grows).
     QString consoleLogPath(const QString &turn) const;
 
@@ -199,6 +208,8 @@ signals:
     void routesChanged();
     void secretsChanged();
     void settingsChanged();
+    // An egress question was asked, answered or closed (by any process).
+    void questionsChanged();
 
 private:
     friend store::Store &storeOf(Workspace &workspace);

@@ -12,6 +12,10 @@ namespace arizuko::turns {
 
 EgressOptions guestProxyOptions(const TurnEnvironment &environment, const QString &name,
                                 const libvirt::TurnSubnet &subnet, const QStringList &allow,
-                                const QStringList &deny, bool allowAll, bool allowLoopback);
+                                const QStringList &deny, bool allowAll, bool allowLoopback,
+                                const UnlistedHostsPolicy &unlisted);
+
+// The folder's setting for hosts on no allow entry, as its proxy runs with it.
+Result<UnlistedHostsPolicy> unlistedHostsPolicy(store::Store &store, const QString &folder);
 
 } // namespace arizuko::turns
