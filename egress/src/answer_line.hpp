@@ -8,6 +8,7 @@
 #include "reason.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 namespace arizuko::egress {

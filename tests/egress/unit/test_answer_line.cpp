@@ -36,8 +36,8 @@ TEST(AnswerLine, ADenialWithoutAReasonIsTheUsers)
 
 TEST(AnswerLine, OtherMembersAreIgnored)
 {
-    auto line = parseAnswerLine(
-        R"({"id":4,"answer":"once","by":"user","at":17,"audited":true,"note":null})");
+    auto line = parseAnswerLine(R"({"id":4,"answer":"once","by":"user","at":17,"audited":true,)"
+                                R"("note":null,"scope":{"kind":"turn"},"list":[1]})");
     ASSERT_TRUE(line) << line.error();
     EXPECT_EQ(line->id, 4u);
 }
@@ -65,8 +65,7 @@ TEST(AnswerLine, MalformedLinesAreErrors)
              R"({"id":1,"answer":"once"} x)",
              R"({"id":1,"answer":"once")",
              R"({"id":1,"answer":"once",})",
-             R"({"id":1,"answer":"once","x":{"y":1}})",
-             R"({"id":1,"answer":"once","x":[1]})",
+             R"({"id":1,"answer":"once","x":1,"x":2})",
              R"({"id":1,"answer":"on\u00e9"})",
              "{\"id\":1,\"answer\":\"on\nce\"}",
              R"({"id":99999999999999999999,"answer":"once"})",
