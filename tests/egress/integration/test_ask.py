@@ -3,6 +3,7 @@ decision log and the engine answers on its stdin (docs/egress.md, "Asking
 while a request waits"). The real proxy, real sockets; the test plays the
 engine."""
 
+import signal
 import socket
 import time
 
@@ -257,6 +258,16 @@ class AskTest(EgressTestCase):
         # allowed hosts are served as before
         result = curl(self.upstream.url("/hello", host="localhost"), proxy_port=proxy.port)
         self.assertEqual(result.status, 200, result.stderr)
+
+    def test_sigterm_denies_the_waiting_questions_and_exits(self):
+        proxy = self.asking_proxy("--drain-timeout", "5")
+        client = self.send_connect(proxy, "waiting.test", 443)
+        proxy.wait_event(event="ask")
+        proxy.signal(signal.SIGTERM)
+        self.assertRefused(client.read_response("CONNECT"), 403, "no-answer")
+        client.close()
+        self.assertEqual(proxy.wait_exit(10), 0)
+        proxy.wait_event(event="close", host="waiting.test", reason="no-answer", asked=True)
 
     def test_without_a_pipe_on_stdin_nobody_can_answer(self):
         proxy = self.start_proxy("--ask", "--allow", "example.test")  # stdin is /dev/null
