@@ -44,6 +44,8 @@ struct GuestMachineSpec
     bool allowLoopback = false;
     // Hosts on no allow entry are asked about, not denied at once.
     UnlistedHostsPolicy unlisted;
+    // The folder, named in the proxy's denials (how the user can allow a host).
+    QString folder;
     // How long the guest waits for its spec (0: the guest's default).
     int specTimeoutSeconds = 0;
 };

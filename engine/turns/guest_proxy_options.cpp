@@ -7,7 +7,7 @@ namespace arizuko::turns {
 EgressOptions guestProxyOptions(const TurnEnvironment &environment, const QString &name,
                                 const libvirt::TurnSubnet &subnet, const QStringList &allow,
                                 const QStringList &deny, bool allowAll, bool allowLoopback,
-                                const UnlistedHostsPolicy &unlisted)
+                                const UnlistedHostsPolicy &unlisted, const QString &folder)
 {
     EgressOptions options;
     options.program = environment.settings.egressProgram;
@@ -20,9 +20,12 @@ EgressOptions guestProxyOptions(const TurnEnvironment &environment, const QStrin
     options.allowAll = allowAll;
     options.allowLoopback = allowLoopback || environment.settings.proxyAllowsLoopback;
     options.healthTimeout = environment.settings.proxyHealthTimeout;
+    options.folder = folder;
+    options.ask = unlisted.ask;
     // The proxy's own timeout is the engine's with a margin: the engine
-    // denies a question first (no-answer) and records that it did.
-    (void)unlisted;
+    // denies a question first (no-answer) and records that it did; the
+    // proxy's is the floor should the engine's answer never come.
+    options.askTimeoutSeconds = int(unlisted.timeout.count()) + askTimeoutMargin;
     return options;
 }
 

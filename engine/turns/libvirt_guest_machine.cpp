@@ -194,7 +194,7 @@ void LibvirtGuestMachine::startProxy()
     const libvirt::TurnSubnet &subnet = m_network->subnet();
     m_proxy = std::make_unique<EgressProxy>(
         guestProxyOptions(m_environment, m_spec.name, subnet, m_spec.allow, m_spec.deny,
-                          m_spec.allowAll, m_spec.allowLoopback, m_spec.unlisted));
+                          m_spec.allowAll, m_spec.allowLoopback, m_spec.unlisted, m_spec.folder));
     // Queued: a resource is never destroyed from inside one of its own signals.
     connect(m_proxy.get(), &EgressProxy::healthy, this, &LibvirtGuestMachine::onProxyHealthy,
             Qt::QueuedConnection);

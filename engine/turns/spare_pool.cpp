@@ -191,7 +191,7 @@ void SparePool::boot(SpareBasis basis)
     GuestMachineSpec spec{
         name, basis.home,
         QDir(m_environment.store.dataDir()).filePath(QStringLiteral("spares/") + name), basis.allow,
-        basis.deny, basis.allowAll, basis.allowLoopback, basis.unlisted,
+        basis.deny, basis.allowAll, basis.allowLoopback, basis.unlisted, basis.folder,
         // The guest waits for its spec as long as the spare may live.
         int(m_environment.settings.spareMaxAge.count()) + 60};
     m_spare = Spare{m_environment.makeMachine(std::move(spec)),

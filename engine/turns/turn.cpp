@@ -125,9 +125,9 @@ void Turn::start(const Result<TurnPlan> &plan)
 {
     if (!begin(plan))
         return;
-    adoptMachine(
-        m_environment.makeMachine({name(), m_plan.home, turnDirectory(), m_plan.allow, m_plan.deny,
-                                   m_plan.allowAll, m_plan.allowLoopback, m_plan.unlisted}));
+    adoptMachine(m_environment.makeMachine({name(), m_plan.home, turnDirectory(), m_plan.allow,
+                                            m_plan.deny, m_plan.allowAll, m_plan.allowLoopback,
+                                            m_plan.unlisted, folder()}));
     m_machine->start();
 }
 
