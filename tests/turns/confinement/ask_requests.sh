@@ -1,6 +1,7 @@
-# Run in the guest by test_ask_approvals.py: plain HTTP requests through the
-# turn's proxy to hosts on no allow entry of a folder that asks. One line
-# per request: "ASKED <step> http-<status> reason=<reason> body=<first line>".
+# Run in the guest by test_ask_approvals.py and test_ask_on_terminal.py:
+# plain HTTP requests through the turn's proxy to hosts on no allow entry of
+# a folder that asks, one per "STEP URL" pair of arguments. One line per
+# request: "ASKED <step> http-<status> reason=<reason> body=<first line>".
 proxy=${http_proxy#http://}
 proxy=${proxy%/}
 PROXY_HOST=${proxy%%:*}
@@ -19,9 +20,8 @@ get() {
     echo "ASKED $1 http-${status:-none} reason=${reason:-none} body=$body"
 }
 
-get once-1 "http://once.test:$APP_PORT/one"
-get once-2 "http://once.test:$APP_PORT/two"
-get turn-1 "http://turn.test:$APP_PORT/one"
-get turn-2 "http://turn.test:$APP_PORT/two"
-get always-1 "http://always.test:$APP_PORT/one"
-get silent-1 "http://silent.test:$APP_PORT/one"
+# The steps: pairs of arguments "STEP URL", in order.
+while [ $# -ge 2 ]; do
+    get "$1" "$2"
+    shift 2
+done

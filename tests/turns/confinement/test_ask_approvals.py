@@ -31,6 +31,19 @@ import confinement_support as c  # noqa: E402
 
 SCRIPT = pathlib.Path(__file__).resolve().parent / "ask_requests.sh"
 HOSTS = ("once.test", "turn.test", "always.test", "silent.test")
+STEPS = (("once-1", "once.test", "one"), ("once-2", "once.test", "two"),
+         ("turn-1", "turn.test", "one"), ("turn-2", "turn.test", "two"),
+         ("always-1", "always.test", "one"), ("silent-1", "silent.test", "one"))
+
+
+def asked_results(events):
+    """{step: (http-<status>, reason=<reason>, body=<first line>)} of ask_requests.sh."""
+    results = {}
+    for event in events:
+        if event["kind"] == "event" and event["json"]["line"].startswith("ASKED "):
+            words = event["json"]["line"].split(" ", 4)
+            results[words[1]] = (words[2], words[3], words[4] if len(words) > 4 else "")
+    return results
 
 
 class Origin:
@@ -121,8 +134,10 @@ class AskApprovals(unittest.TestCase):
         origin = Origin()
         answerer = Answerer(engine)
         try:
+            steps = " ".join(f"{step} http://{host}:{origin.port}/{path}"
+                             for step, host, path in STEPS)
             turn = engine.start("run", "--agent", "command", "--deadline", "300", "corp",
-                                f"APP_PORT={origin.port} bash $HOME/ask_requests.sh",
+                                f"bash $HOME/ask_requests.sh {steps}",
                                 prefix=c.hosts_file_prefix(engine.directory.name,
                                                            {host: "127.0.0.1" for host in HOSTS}))
             try:
@@ -136,11 +151,7 @@ class AskApprovals(unittest.TestCase):
         cls.answerer = answerer
         cls.name = h.turn_name_from(cls.err)
         cls.events = engine.events(cls.name)
-        cls.results = {}
-        for event in cls.events:
-            if event["kind"] == "event" and event["json"]["line"].startswith("ASKED "):
-                words = event["json"]["line"].split(" ", 4)
-                cls.results[words[1]] = (words[2], words[3], words[4] if len(words) > 4 else "")
+        cls.results = asked_results(cls.events)
         for step, outcome in sorted(cls.results.items()):
             print(f"{step}: {outcome}", file=sys.stderr)
 

@@ -18,18 +18,9 @@ import turns_harness as h  # noqa: E402
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 import confinement_support as c  # noqa: E402
-from test_ask_approvals import Origin  # noqa: E402
+from test_ask_approvals import Origin, asked_results  # noqa: E402
 
-SCRIPT = """proxy=${http_proxy#http://}; proxy=${proxy%/}
-for step in first second; do
-  response=$(timeout 60 bash -c 'exec 3<>"/dev/tcp/${0%%:*}/${0##*:}" || exit 9
-    printf "GET http://once.test:%s/%s HTTP/1.1\\r\\nHost: once.test\\r\\nConnection: close\\r\\n\\r\\n" "$1" "$2" >&3
-    cat <&3' "$proxy" "$APP_PORT" "$step" 2>&1)
-  status=$(echo "$response" | head -n 1 | awk '{print $2}')
-  reason=$(echo "$response" | grep -i '^X-Arizuko-Egress-Reason:' | tr -d '\\r' | awk '{print $2}')
-  echo "TERMINAL $step http-${status:-none} reason=${reason:-none}"
-done
-"""
+SCRIPT = pathlib.Path(__file__).resolve().parent / "ask_requests.sh"
 
 
 class AskOnTerminal(unittest.TestCase):
@@ -45,13 +36,14 @@ class AskOnTerminal(unittest.TestCase):
             raise AssertionError(result.stderr)
         home = engine.home("corp")
         home.mkdir(parents=True, exist_ok=True)
-        (home / "ask_requests_terminal.sh").write_text(SCRIPT)
+        (home / "ask_requests.sh").write_text(SCRIPT.read_text())
         origin = Origin()
         master, slave = os.openpty()
         prefix = c.hosts_file_prefix(engine.directory.name, {"once.test": "127.0.0.1"})
+        url = f"http://once.test:{origin.port}"
         command = [*prefix, *engine.command("run", "--agent", "command", "--deadline", "300",
-                                            "corp", f"APP_PORT={origin.port} bash "
-                                            "$HOME/ask_requests_terminal.sh")]
+                                            "corp", f"bash $HOME/ask_requests.sh first {url}/first "
+                                            f"second {url}/second")]
         cls.terminal = b""
         try:
             process = subprocess.Popen(command, stdin=slave, stderr=slave, stdout=subprocess.PIPE,
@@ -77,11 +69,7 @@ class AskOnTerminal(unittest.TestCase):
             os.close(master)
             origin.close()
         cls.name = h.turn_name_from(cls.terminal.decode(errors="replace"))
-        cls.results = {}
-        for event in engine.events(cls.name):
-            if event["kind"] == "event" and event["json"]["line"].startswith("TERMINAL "):
-                words = event["json"]["line"].split(" ")
-                cls.results[words[1]] = (words[2], words[3])
+        cls.results = {step: result[:2] for step, result in asked_results(engine.events(cls.name)).items()}
         print(cls.results, file=sys.stderr)
 
     @classmethod
