@@ -178,6 +178,46 @@
         <source>every other host: denied</source>
         <translation>jeder andere Host: verweigert</translation>
     </message>
+    <message>
+        <source>What the folder&apos;s turns do with hosts on no allow entry</source>
+        <translation>Was die Turns des Ordners mit Hosts ohne Eintrag in der Erlaubnisliste tun</translation>
+    </message>
+    <message>
+        <source>Inherited</source>
+        <translation>Geerbt</translation>
+    </message>
+    <message>
+        <source>Deny at once</source>
+        <translation>Sofort ablehnen</translation>
+    </message>
+    <message>
+        <source>Ask while the request waits</source>
+        <translation>Fragen, während die Anfrage wartet</translation>
+    </message>
+    <message>
+        <source>Seconds a question waits before the request is denied</source>
+        <translation>Sekunden, die eine Frage wartet, bevor die Anfrage abgelehnt wird</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> s</translation>
+    </message>
+    <message>
+        <source>Hosts on no allow entry</source>
+        <translation>Hosts ohne Eintrag in der Erlaubnisliste</translation>
+    </message>
+    <message>
+        <source>&amp;Unlisted hosts:</source>
+        <translation>&amp;Nicht gelistete Hosts:</translation>
+    </message>
+    <message>
+        <source>&amp;Question timeout:</source>
+        <translation>&amp;Zeitlimit der Frage:</translation>
+    </message>
+    <message>
+        <source>Saved; the folder&apos;s next turn starts with it.</source>
+        <translation>Gespeichert; der nächste Turn des Ordners startet damit.</translation>
+    </message>
 </context>
 <context>
     <name>arizuko::desktop::AuditLogViewer</name>

@@ -18,6 +18,7 @@
 #include "export/import_plan.h"
 #include "export/projection.h"
 #include "folders/folders.h"
+#include "folders/network_settings.h"
 #include "folders/topics.h"
 #include "history/home_history.h"
 #include "secrets/secret_store.h"
@@ -87,6 +88,13 @@ public:
                       std::function<void(Result<QStringList>)> done);
     void removeTopic(const QString &folder, const QString &topic, QObject *context,
                      std::function<void(Result<void>)> done);
+
+    // A folder's own setting for hosts on no allow entry (unset values
+    // inherit), and its change as the window's user (audited).
+    void ownNetworkSettings(const QString &folder, QObject *context,
+                            std::function<void(Result<folders::NetworkSettings>)> done);
+    void setNetworkSettings(const QString &folder, const folders::NetworkSettings &settings,
+                            QObject *context, std::function<void(Result<void>)> done);
 
     // The first-run guide's checks (libvirt, the model's credentials: slow)
     // and its demo folder (demo, demo-2, ... with the topic turns::demoTopic).
