@@ -2,6 +2,7 @@
 # Shared by egress/CMakeLists.txt and the clang-built fuzzer project in tests/egress/fuzz.
 set(ARIZUKO_EGRESS_CORE_SOURCES
     address_policy.cpp
+    answer_line.cpp
     byte_buffer.cpp
     config.cpp
     decision_log.cpp
@@ -12,6 +13,7 @@ set(ARIZUKO_EGRESS_CORE_SOURCES
     host_name.cpp
     http_framing.cpp
     json_line.cpp
+    pending_questions.cpp
     reason.cpp
     request_head.cpp
     response_head.cpp

@@ -178,6 +178,46 @@
         <source>every other host: denied</source>
         <translation>jeder andere Host: verweigert</translation>
     </message>
+    <message>
+        <source>What the folder&apos;s turns do with hosts on no allow entry</source>
+        <translation>Was die Turns des Ordners mit Hosts ohne Eintrag in der Erlaubnisliste tun</translation>
+    </message>
+    <message>
+        <source>Inherited</source>
+        <translation>Geerbt</translation>
+    </message>
+    <message>
+        <source>Deny at once</source>
+        <translation>Sofort ablehnen</translation>
+    </message>
+    <message>
+        <source>Ask while the request waits</source>
+        <translation>Fragen, während die Anfrage wartet</translation>
+    </message>
+    <message>
+        <source>Seconds a question waits before the request is denied</source>
+        <translation>Sekunden, die eine Frage wartet, bevor die Anfrage abgelehnt wird</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> s</translation>
+    </message>
+    <message>
+        <source>Hosts on no allow entry</source>
+        <translation>Hosts ohne Eintrag in der Erlaubnisliste</translation>
+    </message>
+    <message>
+        <source>&amp;Unlisted hosts:</source>
+        <translation>&amp;Nicht gelistete Hosts:</translation>
+    </message>
+    <message>
+        <source>&amp;Question timeout:</source>
+        <translation>&amp;Zeitlimit der Frage:</translation>
+    </message>
+    <message>
+        <source>Saved; the folder&apos;s next turn starts with it.</source>
+        <translation>Gespeichert; der nächste Turn des Ordners startet damit.</translation>
+    </message>
 </context>
 <context>
     <name>arizuko::desktop::AuditLogViewer</name>
@@ -522,6 +562,64 @@
     <message>
         <source>The folders cannot be read: %1</source>
         <translation>Die Ordner können nicht gelesen werden: %1</translation>
+    </message>
+</context>
+<context>
+    <name>arizuko::desktop::EgressQuestionBar</name>
+    <message>
+        <source>Allow &amp;once</source>
+        <translation>Einmal &amp;erlauben</translation>
+    </message>
+    <message>
+        <source>Allow for this &amp;turn</source>
+        <translation>Für diesen &amp;Turn erlauben</translation>
+    </message>
+    <message>
+        <source>&amp;Deny</source>
+        <translation>&amp;Ablehnen</translation>
+    </message>
+    <message>
+        <source>Network question</source>
+        <translation>Netzwerkfrage</translation>
+    </message>
+    <message>
+        <source>Allow this request once</source>
+        <translation>Diese Anfrage einmal erlauben</translation>
+    </message>
+    <message>
+        <source>Allow the host for the rest of this turn</source>
+        <translation>Den Host für den Rest dieses Turns erlauben</translation>
+    </message>
+    <message>
+        <source>Always allow the host for this folder</source>
+        <translation>Den Host für diesen Ordner immer erlauben</translation>
+    </message>
+    <message>
+        <source>Deny this request</source>
+        <translation>Diese Anfrage ablehnen</translation>
+    </message>
+    <message>
+        <source>A turn in %1 asks for %2</source>
+        <translation>Ein Turn in %1 fragt nach %2</translation>
+    </message>
+    <message>
+        <source>Port %1. Answer in Arizuko&apos;s window; denied in %2 s without an answer.</source>
+        <translation>Port %1. Antworten Sie im Fenster von Arizuko; ohne Antwort in %2 s abgelehnt.</translation>
+    </message>
+    <message>
+        <source>The turn %1 in %2 (topic %3) asks to reach %4, port %5%6.</source>
+        <translation>Der Turn %1 in %2 (Thema %3) möchte %4 erreichen, Port %5%6.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n more waiting.</source>
+        <translation>
+            <numerusform>%n weitere wartet.</numerusform>
+            <numerusform>%n weitere warten.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>&amp;Always for %1 (%2)</source>
+        <translation>&amp;Immer für %1 (%2)</translation>
     </message>
 </context>
 <context>

@@ -46,6 +46,16 @@
     </message>
 </context>
 <context>
+    <name>arizuko::desktop::EgressQuestionBar</name>
+    <message numerus="yes">
+        <source>%n more waiting.</source>
+        <translation>
+            <numerusform>%n more waiting.</numerusform>
+            <numerusform>%n more waiting.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>arizuko::desktop::ExportDialog</name>
     <message numerus="yes">
         <source>%n row(s) have no server equivalent and are left out (listed below).</source>

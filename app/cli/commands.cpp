@@ -14,8 +14,8 @@ const QList<CommandGroup> &commandGroups()
          QStringLiteral("grant add|rm|list|check|tools|join|leave|members"), runGrant},
         {QStringLiteral("connector"), QStringLiteral("connector list|show|check|call"),
          runConnector},
-        {QStringLiteral("network"), QStringLiteral("network allow|deny|rm|list|resolve|test"),
-         runNetwork},
+        {QStringLiteral("network"),
+         QStringLiteral("network allow|deny|rm|list|resolve|test|pending|approve"), runNetwork},
         {QStringLiteral("route"), QStringLiteral("route add|rm|list|test"), runRoute},
         {QStringLiteral("export"),
          QStringLiteral(

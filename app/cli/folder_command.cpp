@@ -1,10 +1,12 @@
-// arizukoctl folder add|list|rm|move|gateway: the folder tree, the homes on
-// disk, and what a folder's turns may ask of the model.
+// arizukoctl folder add|list|rm|move|gateway|network: the folder tree, the
+// homes on disk, what a folder's turns may ask of the model, and what their
+// proxies do with hosts on no allow entry.
 
 #include "commands.h"
 #include "core/actors.h"
 #include "folders/folders.h"
 #include "folders/model_settings.h"
+#include "folders/network_settings.h"
 #include "secrets/folder_move.h"
 #include "store/store.h"
 #include "subcommands.h"
@@ -246,6 +248,79 @@ Exit gateway(Context &context, const QStringList &arguments)
     });
 }
 
+Exit network(Context &context, const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    const QCommandLineOption unlisted(
+        QStringLiteral("unlisted"),
+        QStringLiteral("What a turn's proxy does with a host on no allow entry: deny (the "
+                       "default) answers 403 at once; ask holds the request and asks the user "
+                       "(the window, arizukoctl run, arizukoctl network pending); inherit."),
+        QStringLiteral("deny|ask|inherit"));
+    const QCommandLineOption timeout(
+        QStringLiteral("ask-timeout"),
+        QStringLiteral("Seconds a question waits before the request is denied (no-answer); "
+                       "default 60; inherit."),
+        QStringLiteral("seconds|inherit"));
+    parser.addOption(unlisted);
+    parser.addOption(timeout);
+    if (const auto stop = context.parse(
+            parser,
+            {QStringLiteral("folder network"),
+             QStringLiteral("Show or set what the folder's turns do with hosts on no allow "
+                            "entry.\nUnset values are inherited from the parent folder."),
+             {{QStringLiteral("folder"), QStringLiteral("The folder path.")}}},
+            arguments))
+        return *stop;
+    const QString folder = parser.positionalArguments().first();
+    return withStore(context, [&](store::Store &store) {
+        auto own = folders::ownNetworkSettings(store, folder);
+        if (!own)
+            return context.failure(own.error());
+        if (parser.isSet(unlisted) || parser.isSet(timeout)) {
+            if (parser.isSet(unlisted)) {
+                const QString value = parser.value(unlisted);
+                own->unlisted = folders::unlistedHostsFromName(value);
+                if (!own->unlisted && value != QLatin1String("inherit"))
+                    return context.failure(
+                        makeError(QStringLiteral("cli.bad-value"),
+                                  QStringLiteral("--unlisted takes deny, ask or inherit, not '%1'")
+                                      .arg(value)));
+            }
+            if (parser.isSet(timeout)) {
+                const QString value = parser.value(timeout);
+                bool number = false;
+                const int seconds = value.toInt(&number);
+                if (!number && value != QLatin1String("inherit"))
+                    return context.failure(
+                        makeError(QStringLiteral("cli.bad-value"),
+                                  QStringLiteral("--ask-timeout takes seconds or inherit, not '%1'")
+                                      .arg(value)));
+                own->askTimeout =
+                    number ? std::optional(std::chrono::seconds(seconds)) : std::nullopt;
+            }
+            if (const Result<void> set =
+                    folders::setNetworkSettings(store, folder, *own, actors::cli);
+                !set)
+                return context.failure(set.error());
+        }
+        const auto effective = folders::networkSettings(store, folder);
+        if (!effective)
+            return context.failure(effective.error());
+        const QString mode = folders::unlistedHostsName(effective->unlistedOrDefault());
+        const qint64 seconds = effective->askTimeoutOrDefault().count();
+        if (context.json()) {
+            context.printJson(QJsonObject{{QStringLiteral("folder"), folder},
+                                          {QStringLiteral("unlisted_hosts"), mode},
+                                          {QStringLiteral("ask_timeout_seconds"), seconds}});
+        } else {
+            context.out() << "unlisted hosts: " << mode << "\nquestion timeout: " << seconds
+                          << " s\n";
+        }
+        return Exit::Ok;
+    });
+}
+
 } // namespace
 
 Exit runFolder(Context &context, const QStringList &arguments)
@@ -259,6 +334,10 @@ Exit runFolder(Context &context, const QStringList &arguments)
          QStringLiteral("gateway <folder> [--models LIST|inherit] "
                         "[--provider-web-search on|off|inherit]"),
          gateway},
+        {QStringLiteral("network"),
+         QStringLiteral("network <folder> [--unlisted deny|ask|inherit] "
+                        "[--ask-timeout SECONDS|inherit]"),
+         network},
     };
     return runSubcommand(context, QStringLiteral("folder"), arguments, subcommands);
 }

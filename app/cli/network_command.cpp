@@ -1,8 +1,11 @@
 // arizukoctl network allow|deny|rm|list|resolve|test: the hosts each folder's
-// turns may reach, inherited from '' (the base) down the folder tree.
+// turns may reach, inherited from '' (the base) down the folder tree; and
+// pending|approve|deny <id> for the questions of folders that ask
+// (network_questions.h).
 
 #include "commands.h"
 #include "core/actors.h"
+#include "network_questions.h"
 #include "policy/policy.h"
 #include "subcommands.h"
 #include "with_policy.h"
@@ -236,12 +239,18 @@ Exit runNetwork(Context &context, const QStringList &arguments)
     static const QList<Subcommand> subcommands = {
         {QStringLiteral("allow"), QStringLiteral("allow <folder> <host>"),
          [](Context &c, const QStringList &a) { return addRule(c, a, policy::RuleKind::Allow); }},
-        {QStringLiteral("deny"), QStringLiteral("deny <folder> <host>"),
-         [](Context &c, const QStringList &a) { return addRule(c, a, policy::RuleKind::Deny); }},
+        {QStringLiteral("deny"), QStringLiteral("deny <folder> <host> | deny <question id>"),
+         [](Context &c, const QStringList &a) {
+             return isQuestionDenial(a) ? runNetworkDeny(c, a)
+                                        : addRule(c, a, policy::RuleKind::Deny);
+         }},
         {QStringLiteral("rm"), QStringLiteral("rm <folder> <host> [--allow|--deny]"), remove},
         {QStringLiteral("list"), QStringLiteral("list [<folder>]"), list},
         {QStringLiteral("resolve"), QStringLiteral("resolve <folder>"), resolve},
         {QStringLiteral("test"), QStringLiteral("test <folder> <host>"), test},
+        {QStringLiteral("pending"), QStringLiteral("pending"), runNetworkPending},
+        {QStringLiteral("approve"), QStringLiteral("approve <id> [--once|--turn|--always]"),
+         runNetworkApprove},
     };
     return runSubcommand(context, QStringLiteral("network"), arguments, subcommands);
 }

@@ -6,6 +6,7 @@
 #include "engine/engine_impl.h"
 #include "interrupt_notifier.h"
 #include "subcommands.h"
+#include "terminal_questions.h"
 #include "terminal_text.h"
 
 #include <QCommandLineParser>
@@ -348,8 +349,15 @@ Exit runRun(Context &context, const QStringList &arguments)
         // this engine. Turns its tools queue (delegate_group, escalate_group)
         // run in this engine too: it stays until every one of them has ended.
         QString submitted;
+        // On a terminal, a folder that asks about hosts on no allow entry
+        // asks here, while the request waits.
+        std::unique_ptr<TerminalQuestions> questions;
+        if (!context.json() && TerminalQuestions::available())
+            questions = std::make_unique<TerminalQuestions>(store, context);
         QObject::connect(&engine, &engine::Engine::turnQueued, &engine,
-                         [&context, &submitted](const turns::TurnRecord &turn) {
+                         [&context, &submitted, &questions](const turns::TurnRecord &turn) {
+                             if (questions)
+                                 questions->watch(turn.id);
                              if (submitted.isEmpty()) {
                                  submitted = turn.id;
                                  context.err()

@@ -16,6 +16,7 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QSpinBox>
 #include <QStyledItemDelegate>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -61,6 +62,8 @@ AllowlistEditor::AllowlistEditor(engine::Workspace &workspace, const QString &fo
     , m_verdict(new QLabel(this))
     , m_effective(new QPlainTextEdit(this))
     , m_status(new QLabel(this))
+    , m_unlisted(new QComboBox(this))
+    , m_askTimeout(new QSpinBox(this))
 {
     setWindowTitle(tr("Allowlist"));
     setObjectName(QStringLiteral("allowlistEditor"));
@@ -121,6 +124,25 @@ AllowlistEditor::AllowlistEditor(engine::Workspace &workspace, const QString &fo
     auto *effectiveLayout = new QVBoxLayout(effectiveBox);
     effectiveLayout->addWidget(m_effective);
 
+    m_unlisted->setObjectName(QStringLiteral("unlisted"));
+    m_unlisted->setAccessibleName(tr("What the folder's turns do with hosts on no allow entry"));
+    m_unlisted->addItem(tr("Inherited"), QString());
+    m_unlisted->addItem(tr("Deny at once"),
+                        folders::unlistedHostsName(folders::UnlistedHosts::Deny));
+    m_unlisted->addItem(tr("Ask while the request waits"),
+                        folders::unlistedHostsName(folders::UnlistedHosts::Ask));
+    m_askTimeout->setObjectName(QStringLiteral("askTimeout"));
+    m_askTimeout->setAccessibleName(tr("Seconds a question waits before the request is denied"));
+    // The minimum less one stands for "inherited".
+    m_askTimeout->setRange(int(folders::minimumAskTimeout.count()) - 1,
+                           int(folders::maximumAskTimeout.count()));
+    m_askTimeout->setSpecialValueText(tr("Inherited"));
+    m_askTimeout->setSuffix(tr(" s"));
+    auto *unlistedBox = new QGroupBox(tr("Hosts on no allow entry"), this);
+    auto *unlistedLayout = new QFormLayout(unlistedBox);
+    unlistedLayout->addRow(tr("&Unlisted hosts:"), m_unlisted);
+    unlistedLayout->addRow(tr("&Question timeout:"), m_askTimeout);
+
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
 
@@ -130,12 +152,15 @@ AllowlistEditor::AllowlistEditor(engine::Workspace &workspace, const QString &fo
     layout->addLayout(addRow);
     layout->addWidget(m_validation);
     layout->addWidget(testBox);
+    layout->addWidget(unlistedBox);
     layout->addWidget(effectiveBox);
     layout->addWidget(m_status);
     layout->addWidget(buttons);
     resize(760, 620);
 
     connect(m_folder, &QComboBox::currentIndexChanged, this, &AllowlistEditor::selectFolder);
+    connect(m_unlisted, &QComboBox::currentIndexChanged, this, &AllowlistEditor::saveUnlisted);
+    connect(m_askTimeout, &QSpinBox::editingFinished, this, &AllowlistEditor::saveUnlisted);
     connect(m_host, &QLineEdit::textChanged, this, &AllowlistEditor::validate);
     connect(m_host, &QLineEdit::returnPressed, this, &AllowlistEditor::addRule);
     connect(m_add, &QPushButton::clicked, this, &AllowlistEditor::addRule);
@@ -163,6 +188,7 @@ AllowlistEditor::AllowlistEditor(engine::Workspace &workspace, const QString &fo
     m_model->setFolder(folder);
     loadFolders(folder);
     validate();
+    loadUnlisted();
 }
 
 AllowlistEditor::~AllowlistEditor() = default;
@@ -185,6 +211,7 @@ void AllowlistEditor::selectFolder()
     setWindowTitle(tr("Allowlist of %1").arg(printable(models::folderLabel(folder))));
     m_model->setFolder(folder);
     m_remove->setEnabled(false);
+    loadUnlisted();
 }
 
 void AllowlistEditor::reload()
@@ -281,6 +308,46 @@ void AllowlistEditor::showEffective()
     text += policy.allowAll ? tr("every other host: allowed by the egress grant")
                             : tr("every other host: denied");
     m_effective->setPlainText(text);
+}
+
+void AllowlistEditor::loadUnlisted()
+{
+    const QString folder = m_model->folder();
+    // The base '' has no row to hold it: every folder's default is deny.
+    m_unlisted->setEnabled(false);
+    m_askTimeout->setEnabled(false);
+    if (folder.isEmpty())
+        return;
+    m_workspace.ownNetworkSettings(
+        folder, this, [this, folder](const Result<folders::NetworkSettings> &own) {
+            if (!own || folder != m_model->folder())
+                return;
+            m_loadingUnlisted = true;
+            m_unlisted->setCurrentIndex(m_unlisted->findData(
+                own->unlisted ? folders::unlistedHostsName(*own->unlisted) : QString()));
+            m_askTimeout->setValue(own->askTimeout ? int(own->askTimeout->count())
+                                                   : m_askTimeout->minimum());
+            m_loadingUnlisted = false;
+            m_unlisted->setEnabled(true);
+            m_askTimeout->setEnabled(true);
+        });
+}
+
+void AllowlistEditor::saveUnlisted()
+{
+    const QString folder = m_model->folder();
+    if (m_loadingUnlisted || folder.isEmpty() || !m_unlisted->isEnabled())
+        return;
+    folders::NetworkSettings settings;
+    settings.unlisted = folders::unlistedHostsFromName(m_unlisted->currentData().toString());
+    if (m_askTimeout->value() != m_askTimeout->minimum())
+        settings.askTimeout = std::chrono::seconds(m_askTimeout->value());
+    m_workspace.setNetworkSettings(folder, settings, this, [this](const Result<void> &set) {
+        if (!set)
+            setStatus(printable(set.error().message, 400), true);
+        else
+            setStatus(tr("Saved; the folder's next turn starts with it."), false);
+    });
 }
 
 void AllowlistEditor::setStatus(const QString &text, bool error)

@@ -12,6 +12,7 @@ class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
 class QPushButton;
+class QSpinBox;
 class QTableView;
 
 namespace arizuko::engine {
@@ -44,6 +45,10 @@ private:
     void testHost();
     void showEffective();
     void setStatus(const QString &text, bool error);
+    // The folder's setting for hosts on no allow entry: read, and saved on
+    // each change the user makes.
+    void loadUnlisted();
+    void saveUnlisted();
 
     engine::Workspace &m_workspace;
     models::NetworkRuleModel *m_model;
@@ -58,6 +63,9 @@ private:
     QLabel *m_verdict;
     QPlainTextEdit *m_effective;
     QLabel *m_status;
+    QComboBox *m_unlisted;
+    QSpinBox *m_askTimeout;
+    bool m_loadingUnlisted = false;
     bool m_adding = false;
 };
 

@@ -5,6 +5,7 @@
 #include "changes_panel.h"
 #include "composer.h"
 #include "connectors_editor.h"
+#include "egress_question_bar.h"
 #include "engine/engine_impl.h"
 #include "engine/workspace.h"
 #include "export_dialog.h"
@@ -35,6 +36,7 @@
 #include <QStatusBar>
 #include <QSystemTrayIcon>
 #include <QTreeView>
+#include <QVBoxLayout>
 
 namespace arizuko::desktop {
 
@@ -47,6 +49,7 @@ MainWindow::MainWindow(engine::Workspace &workspace, const turns::RunnerSettings
     , m_tree(new FolderTreePanel(workspace, m_treeModel, this))
     , m_transcript(new TranscriptView(workspace, this))
     , m_composer(new Composer(this))
+    , m_questions(new EgressQuestionBar(workspace, this))
     , m_turnPanel(new TurnPanel(workspace, this))
     , m_changes(new ChangesPanel(workspace, this))
     , m_hostStatus(new HostStatusPanel(settings, this))
@@ -59,7 +62,14 @@ MainWindow::MainWindow(engine::Workspace &workspace, const turns::RunnerSettings
     setWindowIcon(QIcon(QStringLiteral(":/icons/arizuko-desktop.svg")));
     m_turnPanel->addTab(m_changes, tr("C&hanges"));
     m_turnPanel->addTab(m_hostStatus, tr("&Machine"));
-    m_centre->addWidget(m_transcript);
+    // The question bar sits on the transcript, in the same pane: the
+    // splitter's saved sizes stay those of the transcript and the composer.
+    auto *conversation = new QWidget(this);
+    auto *conversationLayout = new QVBoxLayout(conversation);
+    conversationLayout->setContentsMargins(0, 0, 0, 0);
+    conversationLayout->addWidget(m_questions);
+    conversationLayout->addWidget(m_transcript, 1);
+    m_centre->addWidget(conversation);
     m_centre->addWidget(m_composer);
     m_centre->setStretchFactor(0, 1);
     m_centre->setObjectName(QStringLiteral("centreSplitter"));
@@ -93,6 +103,12 @@ MainWindow::MainWindow(engine::Workspace &workspace, const turns::RunnerSettings
                 composer->offerAgents(names);
             });
     connect(m_turnPanel, &TurnPanel::ruleFailed, this, &MainWindow::showError);
+    // A request waits for the user: the bar above the transcript, and the
+    // window's desktop notification while the person looks elsewhere (the
+    // tray icon's showMessage, as for a denied host: it never takes the
+    // focus, and needs nothing the window does not already have).
+    connect(m_questions, &EgressQuestionBar::questionArrived, this, &MainWindow::notify);
+    connect(m_questions, &EgressQuestionBar::answerFailed, this, &MainWindow::showError);
     connect(m_turnPanel, &TurnPanel::ruleAdded, this,
             [this](const QString &folder, const QString &host) {
                 statusBar()->showMessage(

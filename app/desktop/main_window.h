@@ -28,6 +28,7 @@ namespace arizuko::desktop {
 
 class ChangesPanel;
 class Composer;
+class EgressQuestionBar;
 class FolderTreePanel;
 class HostStatusPanel;
 class SecretsEditor;
@@ -47,6 +48,7 @@ public:
     FolderTreePanel *folderTree() const { return m_tree; }
     TranscriptView *transcript() const { return m_transcript; }
     Composer *composer() const { return m_composer; }
+    EgressQuestionBar *questionBar() const { return m_questions; }
     TurnPanel *turnPanel() const { return m_turnPanel; }
     ChangesPanel *changesPanel() const { return m_changes; }
     engine::Engine *engine() const { return m_engine; }
@@ -95,6 +97,7 @@ private:
     FolderTreePanel *m_tree;
     TranscriptView *m_transcript;
     Composer *m_composer;
+    EgressQuestionBar *m_questions;
     TurnPanel *m_turnPanel;
     ChangesPanel *m_changes;
     HostStatusPanel *m_hostStatus;

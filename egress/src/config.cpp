@@ -51,6 +51,14 @@ constexpr OptionSpec kOptions[] = {
      "largest request or response head (default 16384)"},
     {"--drain-timeout", "EGRESS_DRAIN_TIMEOUT", OptionKind::Value, "SEC",
      "on SIGTERM, time open connections may finish (default 5)"},
+    {"--ask", "EGRESS_ASK", OptionKind::Flag, "",
+     "hold a request for a host on no list and ask (answers on stdin)"},
+    {"--ask-timeout", "EGRESS_ASK_TIMEOUT", OptionKind::Value, "SEC",
+     "deny a question nobody answered after this (default 60)"},
+    {"--ask-limit", "EGRESS_ASK_LIMIT", OptionKind::Value, "N",
+     "questions waiting at once; more are denied (default 20)"},
+    {"--folder", "EGRESS_FOLDER", OptionKind::Value, "NAME",
+     "the folder's name, for the text of denials"},
 };
 
 constexpr double kMaxSeconds = 7 * 24 * 3600;
@@ -133,6 +141,18 @@ Expected<SocketAddress> parseClient(std::string_view text)
     return *address;
 }
 
+// The folder name goes into denial bodies, one line of text: no control characters, bounded.
+Expected<std::string> parseFolder(std::string_view text)
+{
+    constexpr size_t kMaxFolderBytes = 256;
+    if (text.empty() || text.size() > kMaxFolderBytes)
+        return Failure{"expected a folder name of 1 to 256 bytes"};
+    if (std::any_of(text.begin(), text.end(),
+                    [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7F; }))
+        return Failure{"a folder name has no control characters"};
+    return std::string(text);
+}
+
 std::optional<std::string> addEntries(std::string_view list, HostList &hosts)
 {
     while (true) {
@@ -175,6 +195,8 @@ std::optional<std::string> applyOption(Config &config, const OptionSpec &option,
             config.policy.setAllowAll(on.value());
         else if (flag == "--deny-private")
             config.denyPrivate = on.value();
+        else if (flag == "--ask")
+            config.ask = on.value();
         else
             config.allowLoopback = on.value();
         return std::nullopt;
@@ -193,13 +215,20 @@ std::optional<std::string> applyOption(Config &config, const OptionSpec &option,
         if (!client)
             return fail(client.error());
         config.client = client.value();
-    } else if (flag == "--max-connections" || flag == "--max-header-bytes") {
-        const bool connections = flag == "--max-connections";
-        auto count =
-            connections ? parseCount(value, 1, 1'000'000) : parseCount(value, 256, 1 << 24);
+    } else if (flag == "--folder") {
+        auto folder = parseFolder(value);
+        if (!folder)
+            return fail(folder.error());
+        config.folder = folder.value();
+    } else if (flag == "--max-connections" || flag == "--max-header-bytes" ||
+               flag == "--ask-limit") {
+        auto count = flag == "--max-header-bytes" ? parseCount(value, 256, 1 << 24)
+                                                  : parseCount(value, 1, 1'000'000);
         if (!count)
             return fail(count.error());
-        (connections ? config.maxConnections : config.maxHeaderBytes) = count.value();
+        (flag == "--max-connections" ? config.maxConnections
+         : flag == "--ask-limit"     ? config.askLimit
+                                     : config.maxHeaderBytes) = count.value();
     } else {
         const bool drain = flag == "--drain-timeout";
         auto seconds = parseSeconds(value, drain);
@@ -211,6 +240,8 @@ std::optional<std::string> applyOption(Config &config, const OptionSpec &option,
             config.headerTimeout = seconds.value();
         else if (flag == "--connect-timeout")
             config.connectTimeout = seconds.value();
+        else if (flag == "--ask-timeout")
+            config.askTimeout = seconds.value();
         else
             config.idleTimeout = seconds.value();
     }

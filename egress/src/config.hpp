@@ -32,6 +32,12 @@ struct Config
     std::chrono::milliseconds idleTimeout{300'000};
     std::chrono::milliseconds drainTimeout{5'000};
     size_t maxHeaderBytes = 16384;
+    // --ask: a host on no list is held and asked about on the decision log; answers come on stdin.
+    bool ask = false;
+    std::chrono::milliseconds askTimeout{60'000};
+    size_t askLimit = 20;
+    // The folder's name, for the "how to allow it" text of denials; empty when not given.
+    std::string folder;
 };
 
 struct ConfigOutcome

@@ -3,6 +3,7 @@
 #include "address_policy.hpp"
 #include "host_matcher.hpp"
 #include "json_line.hpp"
+#include "pending_questions.hpp"
 #include "proxy_server.hpp"
 #include "socket_io.hpp"
 
@@ -90,6 +91,12 @@ void Connection::onClientEvents(uint32_t events)
 {
     clientReady_.update(events);
     switch (phase_) {
+    case Phase::Asking:
+        // What the client sends meanwhile stays in the socket; a reset or a full close ends the
+        // wait (a client that only half-closed may still read its answer).
+        if ((events & (EPOLLHUP | EPOLLERR)) != 0)
+            close();
+        break;
     case Phase::ReadingHead:
         readHead();
         break;
@@ -154,12 +161,13 @@ void Connection::readHead()
     }
 }
 
-void Connection::beginRecord(std::string method, std::string host, uint16_t port)
+void Connection::beginRecord(std::string method, std::string host, uint16_t port, std::string path)
 {
     record_ = ExchangeRecord{};
     record_->method = std::move(method);
     record_->host = std::move(host);
     record_->port = port;
+    record_->path = std::move(path);
     record_->started = server_.loop().now();
 }
 
@@ -179,8 +187,14 @@ void Connection::handleHead(size_t headLength)
     clientIn_.consume(headLength);
     if (parsed && parsed->isHealthCheck())
         return answerHealthCheck();
-    if (parsed)
-        beginRecord(parsed->method, parsed->host.text, parsed->port);
+    if (parsed) {
+        // The log keeps the path of plain-HTTP requests, never their query (tokens live there).
+        const std::string_view path = parsed->form == TargetForm::Absolute
+                                          ? std::string_view(parsed->path)
+                                          : std::string_view();
+        beginRecord(parsed->method, parsed->host.text, parsed->port,
+                    std::string(path.substr(0, path.find_first_of("?#"))));
+    }
     if (!clientPermitted_)
         return refuse(Reason::ClientNotAllowed,
                       "this proxy serves only its turn's client, not " + clientIp_);
@@ -200,12 +214,63 @@ void Connection::handleHead(size_t headLength)
     }
     switch (server_.config().policy.decide(request_.host)) {
     case HostVerdict::Denied:
-        return refuse(Reason::HostDenied, request_.host.text + " is on the denylist");
+        return refuse(Reason::HostDenied, request_.host.text +
+                                              " is on this turn's denylist; only the user can "
+                                              "change that, in Arizuko's Network tab");
     case HostVerdict::NotAllowed:
-        return refuse(Reason::HostNotAllowed, request_.host.text + " is not on the allowlist");
+        if (server_.allowedForTurn(request_.host))
+            break;
+        if (server_.config().ask)
+            return askUser();
+        return refuse(Reason::HostNotAllowed,
+                      request_.host.text + " is not on this turn's allowlist. " + allowHintFor());
     case HostVerdict::Allowed:
         break;
     }
+    goUpstream();
+}
+
+std::string Connection::allowHintFor() const
+{
+    return allowHint(request_.host.text, server_.config().folder);
+}
+
+void Connection::askUser()
+{
+    const auto held = server_.holdForAnswer(id_, clientIp_, *record_);
+    if (!held)
+        return refuse(Reason::NoAnswer, request_.host.text +
+                                            " is not on this turn's allowlist and nobody is left "
+                                            "to answer. " +
+                                            allowHintFor());
+    if (held->kind == PendingQuestions::Held::Kind::OverLimit)
+        return refuse(Reason::AskLimit,
+                      request_.host.text + " is not on this turn's allowlist and --ask-limit (" +
+                          std::to_string(server_.config().askLimit) +
+                          ") questions already wait for the user's answer. " + allowHintFor());
+    // The question's own deadline (--ask-timeout) bounds the wait.
+    record_->asked = true;
+    question_ = held->question;
+    server_.loop().deadlines().remove(id_);
+    phase_ = Phase::Asking;
+}
+
+void Connection::onAnswer(uint64_t question, Answer answer, Reason denial, const std::string &why)
+{
+    if (phase_ != Phase::Asking || question != question_)
+        return;
+    record_->answer = answer;
+    if (answer == Answer::Deny)
+        return refuse(denial, request_.host.text + " " + why + ". " + allowHintFor());
+    // An allowed host still passes every other check: the denylist, then resolution and the
+    // addresses it resolves to.
+    if (server_.config().policy.denyList().covers(request_.host))
+        return refuse(Reason::HostDenied, request_.host.text + " is on this turn's denylist");
+    goUpstream();
+}
+
+void Connection::goUpstream()
+{
     addresses_.clear();
     nextAddress_ = 0;
     if (request_.host.isIpLiteral) {
@@ -237,7 +302,9 @@ void Connection::checkAddressesAndConnect()
             if (isRefusedClass(addressClass, config.allowLoopback))
                 return refuse(Reason::PrivateAddress,
                               request_.host.text + " resolves to " + address.ipString() + " (" +
-                                  std::string(addressClassName(addressClass)) + ")");
+                                  std::string(addressClassName(addressClass)) +
+                                  "); a turn never reaches private, loopback, link-local or "
+                                  "metadata addresses");
         }
     }
     connectNext();
@@ -386,7 +453,7 @@ void Connection::refuse(Reason reason, const std::string &detail)
     upstream_.reset();
     server_.loop().deadlines().set(id_, server_.loop().now() + kLingerTime);
     releaseSlot();
-    clientOut_.append(buildErrorResponse(reason, detail));
+    clientOut_.append(buildErrorResponse(reason, detail, record_ ? record_->host : std::string()));
     phase_ = Phase::Responding;
     pumpResponding();
 }
@@ -427,6 +494,8 @@ void Connection::pumpResponding()
 void Connection::onDeadline()
 {
     switch (phase_) {
+    case Phase::Asking:
+        return; // the question's deadline, not the connection's, ends the wait
     case Phase::ReadingHead:
         if (clientIn_.empty())
             return close();
@@ -460,9 +529,13 @@ void Connection::close()
     if (phase_ == Phase::Closed)
         return;
     collectRelayBytes();
+    if (phase_ == Phase::Asking)
+        server_.stopWaiting(id_, question_);
     if (record_) {
+        // A client that went away before any status: allowed unless it was still waiting for
+        // the user, whose answer never came.
         if (!record_->decisionLogged)
-            logDecision(Reason::Allowed, 0);
+            logDecision(phase_ == Phase::Asking ? Reason::NoAnswer : Reason::Allowed, 0);
         server_.log().write(formatCloseLine(clientIp_, *record_, std::chrono::system_clock::now(),
                                             server_.loop().now() - record_->started));
         record_.reset();

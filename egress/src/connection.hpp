@@ -37,6 +37,9 @@ public:
     // Answers 503 connection-limit without serving (the connection holds no slot).
     void refuseAtLimit();
     void onResolved(Resolver::Answer answer);
+    // The user's answer to the question this connection waits on (--ask); `why` says, for a
+    // denial, what happened ("was denied by the user").
+    void onAnswer(uint64_t question, Answer answer, Reason denial, const std::string &why);
     void onDeadline();
     // On shutdown: a connection idle between requests closes now, others finish their exchange.
     void beginDrain();
@@ -47,6 +50,7 @@ private:
     enum class Phase
     {
         ReadingHead,
+        Asking,
         Resolving,
         Connecting,
         Tunnel,
@@ -73,6 +77,9 @@ private:
     void onUpstreamEvents(uint32_t events);
     void readHead();
     void handleHead(size_t headLength);
+    void askUser();
+    void goUpstream();
+    std::string allowHintFor() const;
     void checkAddressesAndConnect();
     void connectNext();
     void finishConnecting();
@@ -83,7 +90,7 @@ private:
     void refuse(Reason reason, const std::string &detail);
     void answerHealthCheck();
     void pumpResponding();
-    void beginRecord(std::string method, std::string host, uint16_t port);
+    void beginRecord(std::string method, std::string host, uint16_t port, std::string path = {});
     void logDecision(Reason reason, int status);
     void collectRelayBytes();
     void setDeadline(std::chrono::milliseconds fromNow);
@@ -113,6 +120,7 @@ private:
     std::unique_ptr<Tunnel> tunnel_;
     std::unique_ptr<HttpExchange> exchange_;
     size_t lingerDiscarded_ = 0;
+    uint64_t question_ = 0;
 };
 
 } // namespace arizuko::egress

@@ -8,16 +8,27 @@
 namespace arizuko::egress {
 namespace {
 
+void addTarget(JsonLine &line, std::string_view client, const ExchangeRecord &record)
+{
+    line.add("client", client)
+        .add("method", record.method)
+        .add("host", record.host)
+        .addNumber("port", record.port);
+    if (!record.path.empty())
+        line.add("path", record.path);
+}
+
 JsonLine describe(std::string_view event, std::string_view client, const ExchangeRecord &record,
                   std::chrono::system_clock::time_point now)
 {
     JsonLine line(now, event);
-    line.add("client", client)
-        .add("method", record.method)
-        .add("host", record.host)
-        .addNumber("port", record.port)
-        .add("decision", record.reason == Reason::Allowed ? "allow" : "deny")
+    addTarget(line, client, record);
+    line.add("decision", record.reason == Reason::Allowed ? "allow" : "deny")
         .add("reason", reasonCode(record.reason));
+    if (record.asked)
+        line.addFlag("asked", true);
+    if (record.answer)
+        line.add("answer", answerCode(*record.answer));
     return line;
 }
 
@@ -27,6 +38,15 @@ std::string formatDecisionLine(std::string_view client, const ExchangeRecord &re
                                std::chrono::system_clock::time_point now)
 {
     return describe("decision", client, record, now).addNumber("status", record.status).finish();
+}
+
+std::string formatAskLine(uint64_t question, std::string_view client, const ExchangeRecord &record,
+                          std::chrono::system_clock::time_point now)
+{
+    JsonLine line(now, "ask");
+    line.addNumber("id", static_cast<int64_t>(question));
+    addTarget(line, client, record);
+    return line.finish();
 }
 
 std::string formatCloseLine(std::string_view client, const ExchangeRecord &record,

@@ -3,10 +3,12 @@
 // The decision log: one JSON object per line on stderr, read by the engine's network view
 // (docs/egress.md, "Decision log").
 
+#include "answer_line.hpp"
 #include "reason.hpp"
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -18,6 +20,11 @@ struct ExchangeRecord
     std::string method;
     std::string host;
     uint16_t port = 0;
+    // A plain-HTTP request's path without its query; empty for CONNECT.
+    std::string path;
+    // Held for the user's answer (--ask), and the answer once there is one.
+    bool asked = false;
+    std::optional<Answer> answer;
     Reason reason = Reason::Allowed;
     int status = 0;
     bool decisionLogged = false;
@@ -28,6 +35,10 @@ struct ExchangeRecord
 
 std::string formatDecisionLine(std::string_view client, const ExchangeRecord &record,
                                std::chrono::system_clock::time_point now);
+// The question about a held request: {"event":"ask","id":…,"client":…,"method":…,"host":…,
+// "port":…,"path":…} (path only for plain HTTP).
+std::string formatAskLine(uint64_t question, std::string_view client, const ExchangeRecord &record,
+                          std::chrono::system_clock::time_point now);
 std::string formatCloseLine(std::string_view client, const ExchangeRecord &record,
                             std::chrono::system_clock::time_point now,
                             std::chrono::steady_clock::duration elapsed);

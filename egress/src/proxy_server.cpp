@@ -3,19 +3,34 @@
 #include "json_line.hpp"
 #include "socket_io.hpp"
 
+#include <array>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace arizuko::egress {
 namespace {
 
-// The drain deadline shares the deadline queue with connections, whose ids start at 1.
+// The drain deadline shares the deadline queue with connections, whose ids start at 1, and with
+// the questions of --ask, whose ids are marked by the top bit (connection ids never reach it).
 constexpr uint64_t kDrainDeadlineId = 0;
+constexpr uint64_t kQuestionDeadline = uint64_t{1} << 63;
+// An answer line is some tens of bytes; a longer one is an error, dropped up to its newline.
+constexpr size_t kMaxAnswerLine = 4096;
+
+std::string secondsText(std::chrono::milliseconds duration)
+{
+    char text[32];
+    std::snprintf(text, sizeof(text), "%g s", static_cast<double>(duration.count()) / 1000);
+    return text;
+}
 
 std::string systemError(std::string_view what)
 {
@@ -26,6 +41,7 @@ std::string systemError(std::string_view what)
 
 ProxyServer::ProxyServer(Config config)
     : config_(std::move(config))
+    , questions_(config_.askLimit)
 {
     sigset_t stopSignals;
     sigemptyset(&stopSignals);
@@ -60,6 +76,8 @@ Expected<SocketAddress> ProxyServer::listen()
 int ProxyServer::run()
 {
     loop_.watch(listener_.get(), listenerWatcher_, EventLoop::Interest::Read);
+    if (config_.ask)
+        watchAnswers();
     if (config_.allowFile || config_.denyFile) {
         loader_ = std::make_unique<ListLoader>(config_.allowFile, config_.denyFile);
         loop_.watch(loader_->readyFd(), loaderWatcher_, EventLoop::Interest::Read);
@@ -109,6 +127,7 @@ void ProxyServer::markReady()
                    .addFlag("deny_private", config_.denyPrivate)
                    .addFlag("allow_loopback", config_.allowLoopback)
                    .add("client", config_.client ? config_.client->ipString() : "any")
+                   .addFlag("ask", config_.ask)
                    .finish());
 }
 
@@ -206,6 +225,8 @@ void ProxyServer::onSignal()
                        .finish());
         loop_.deadlines().set(kDrainDeadlineId, loop_.now() + config_.drainTimeout);
         forEachConnection([](Connection &connection) { connection.beginDrain(); });
+        if (answersOpen_)
+            closeAnswers("the proxy is stopping");
     }
 }
 
@@ -216,9 +237,131 @@ void ProxyServer::onDeadline(uint64_t id)
         stopped_ = true;
         return;
     }
+    if ((id & kQuestionDeadline) != 0) {
+        if (auto question = questions_.take(id & ~kQuestionDeadline))
+            settle(std::move(*question), Answer::Deny, Reason::NoAnswer,
+                   "got no answer from the user within --ask-timeout (" +
+                       secondsText(config_.askTimeout) + ")");
+        return;
+    }
     const auto found = connections_.find(id);
     if (found != connections_.end())
         found->second->onDeadline();
+}
+
+void ProxyServer::warn(std::string message)
+{
+    log_.write(
+        JsonLine(std::chrono::system_clock::now(), "warning").add("message", message).finish());
+}
+
+void ProxyServer::watchAnswers()
+{
+    // Only a pipe or a socket can be watched; anything else (a terminal, /dev/null, a file) is no
+    // channel the engine holds, so nobody can answer.
+    struct stat status
+    {
+    };
+    if (fstat(STDIN_FILENO, &status) != 0 ||
+        !(S_ISFIFO(status.st_mode) || S_ISSOCK(status.st_mode))) {
+        warn("--ask: standard input is not a pipe; every host on no list is denied (no-answer)");
+        return;
+    }
+    fcntl(STDIN_FILENO, F_SETFL, fcntl(STDIN_FILENO, F_GETFL) | O_NONBLOCK);
+    loop_.watch(STDIN_FILENO, answerWatcher_, EventLoop::Interest::Read);
+    answersOpen_ = true;
+}
+
+void ProxyServer::readAnswers()
+{
+    std::array<char, 4096> chunk;
+    while (answersOpen_) {
+        const ssize_t got = ::read(STDIN_FILENO, chunk.data(), chunk.size());
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+            return;
+        if (got <= 0)
+            return closeAnswers("standard input closed");
+        answerInput_.append(chunk.data(), static_cast<size_t>(got));
+        size_t start = 0;
+        for (size_t end = answerInput_.find('\n'); end != std::string::npos;
+             end = answerInput_.find('\n', start)) {
+            if (!skippingLongLine_)
+                handleAnswerLine(std::string_view(answerInput_).substr(start, end - start));
+            skippingLongLine_ = false;
+            start = end + 1;
+        }
+        answerInput_.erase(0, start);
+        if (answerInput_.size() > kMaxAnswerLine) {
+            if (!skippingLongLine_)
+                warn("ignored an answer line over " + std::to_string(kMaxAnswerLine) + " bytes");
+            skippingLongLine_ = true;
+            answerInput_.clear();
+        }
+    }
+}
+
+void ProxyServer::handleAnswerLine(std::string_view line)
+{
+    if (line.find_first_not_of(" \t\r") == std::string_view::npos)
+        return;
+    const auto parsed = parseAnswerLine(line);
+    if (!parsed) {
+        warn("ignored a malformed answer line (" + parsed.error() +
+             "): " + std::string(line.substr(0, 200)));
+        return;
+    }
+    auto question = questions_.take(parsed->id);
+    if (!question) {
+        warn("ignored the answer to question " + std::to_string(parsed->id) +
+             ": no such question is waiting");
+        return;
+    }
+    loop_.deadlines().remove(kQuestionDeadline | parsed->id);
+    if (parsed->answer == Answer::Turn)
+        turnAllowed_.insert(question->host);
+    const std::string why =
+        parsed->reason == Reason::UserDenied
+            ? "was denied by the user"
+            : std::string("was denied (") + std::string(reasonCode(parsed->reason)) + ")";
+    settle(std::move(*question), parsed->answer, parsed->reason, why);
+}
+
+void ProxyServer::closeAnswers(std::string_view why)
+{
+    answersOpen_ = false;
+    loop_.unwatch(STDIN_FILENO);
+    answerInput_.clear();
+    for (PendingQuestions::Question &question : questions_.takeAll()) {
+        loop_.deadlines().remove(kQuestionDeadline | question.id);
+        settle(std::move(question), Answer::Deny, Reason::NoAnswer,
+               "got no answer: " + std::string(why));
+    }
+}
+
+void ProxyServer::settle(PendingQuestions::Question question, Answer answer, Reason denial,
+                         const std::string &why)
+{
+    for (const uint64_t waiter : question.waiters) {
+        const auto found = connections_.find(waiter);
+        if (found != connections_.end())
+            found->second->onAnswer(question.id, answer, denial, why);
+    }
+}
+
+std::optional<PendingQuestions::Held> ProxyServer::holdForAnswer(uint64_t connection,
+                                                                 std::string_view client,
+                                                                 const ExchangeRecord &record)
+{
+    if (!answersOpen_)
+        return std::nullopt;
+    const PendingQuestions::Held held = questions_.hold(connection, record.host, record.port);
+    if (held.kind == PendingQuestions::Held::Kind::Asked) {
+        loop_.deadlines().set(kQuestionDeadline | held.question, loop_.now() + config_.askTimeout);
+        log_.write(formatAskLine(held.question, client, record, std::chrono::system_clock::now()));
+    }
+    return held;
 }
 
 } // namespace arizuko::egress

@@ -9,13 +9,17 @@
 #include "event_loop.hpp"
 #include "expected.hpp"
 #include "list_loader.hpp"
-#include "resolver.hpp"
+#include "pending_questions.hpp"
 #include "posix/unique_fd.h"
+#include "resolver.hpp"
 
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
+#include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace arizuko::egress {
@@ -45,6 +49,18 @@ public:
     // events already fetched may still name it.
     void retire(uint64_t id);
 
+    // --ask: whether an answer "turn" allowed this exact host for the rest of the proxy's life.
+    bool allowedForTurn(const HostName &host) const { return turnAllowed_.contains(host.text); }
+    // Holds `connection` until the user answers about its request (logging the ask line of a new
+    // question); nothing when nobody can answer any more (stdin closed, or draining).
+    std::optional<PendingQuestions::Held>
+    holdForAnswer(uint64_t connection, std::string_view client, const ExchangeRecord &record);
+    // A held connection that closed.
+    void stopWaiting(uint64_t connection, uint64_t question)
+    {
+        questions_.forget(connection, question);
+    }
+
 private:
     class Watcher final : public EventLoop::Watcher
     {
@@ -66,6 +82,14 @@ private:
     void onSignal();
     void onDeadline(uint64_t id);
     void closeAll();
+    void watchAnswers();
+    void readAnswers();
+    void handleAnswerLine(std::string_view line);
+    void closeAnswers(std::string_view why);
+    // Delivers an answer to every connection waiting on `question`.
+    void settle(PendingQuestions::Question question, Answer answer, Reason denial,
+                const std::string &why);
+    void warn(std::string message);
     void forEachConnection(const std::function<void(Connection &)> &action);
 
     Config config_;
@@ -80,6 +104,13 @@ private:
     Watcher resolverWatcher_{[this] { deliverAnswers(); }};
     Watcher signalWatcher_{[this] { onSignal(); }};
     Watcher loaderWatcher_{[this] { finishLoading(); }};
+    Watcher answerWatcher_{[this] { readAnswers(); }};
+    PendingQuestions questions_;
+    std::unordered_set<std::string> turnAllowed_;
+    // Whether answers can still arrive on stdin; with --ask only.
+    bool answersOpen_ = false;
+    std::string answerInput_;
+    bool skippingLongLine_ = false;
     std::unordered_map<uint64_t, std::unique_ptr<Connection>> connections_;
     std::vector<std::unique_ptr<Connection>> retired_;
     uint64_t nextId_ = 1;

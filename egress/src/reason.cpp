@@ -1,6 +1,32 @@
 #include "reason.hpp"
 
+#include <algorithm>
+#include <cctype>
+
 namespace arizuko::egress {
+namespace {
+
+// A folder name as one word of a shell command: as it is when it needs no quoting, else in single
+// quotes (a name with a space must still paste as one argument).
+std::string shellWord(std::string_view word)
+{
+    const bool plain = std::all_of(word.begin(), word.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '/' || c == '.' ||
+               c == '_' || c == '-' || c == '+' || c == ':' || c == '@' || c == ',';
+    });
+    if (plain)
+        return std::string(word);
+    std::string quoted = "'";
+    for (const char c : word) {
+        if (c == '\'')
+            quoted.append("'\\''");
+        else
+            quoted.push_back(c);
+    }
+    return quoted + "'";
+}
+
+} // namespace
 
 std::string_view reasonCode(Reason reason)
 {
@@ -33,6 +59,12 @@ std::string_view reasonCode(Reason reason)
         return "header-timeout";
     case Reason::Starting:
         return "starting";
+    case Reason::UserDenied:
+        return "user-denied";
+    case Reason::NoAnswer:
+        return "no-answer";
+    case Reason::AskLimit:
+        return "ask-limit";
     }
     return "unknown";
 }
@@ -46,6 +78,9 @@ int reasonStatus(Reason reason)
     case Reason::HostNotAllowed:
     case Reason::HostDenied:
     case Reason::PrivateAddress:
+    case Reason::UserDenied:
+    case Reason::NoAnswer:
+    case Reason::AskLimit:
         return 403;
     case Reason::ResolveFailed:
     case Reason::ConnectFailed:
@@ -90,7 +125,16 @@ std::string_view statusText(int status)
     }
 }
 
-std::string buildErrorResponse(Reason reason, std::string_view detail)
+std::string allowHint(std::string_view host, std::string_view folder)
+{
+    std::string hint = "The user can allow it in Arizuko's Network tab or with: arizukoctl network "
+                       "allow ";
+    hint.append(folder.empty() ? std::string("<folder>") : shellWord(folder));
+    hint.append(" ").append(host);
+    return hint;
+}
+
+std::string buildErrorResponse(Reason reason, std::string_view detail, std::string_view host)
 {
     const int status = reasonStatus(reason);
     std::string body = "arizuko-egress: ";
@@ -102,6 +146,8 @@ std::string buildErrorResponse(Reason reason, std::string_view detail)
     std::string response = "HTTP/1.1 " + std::to_string(status) + " ";
     response.append(statusText(status)).append("\r\n");
     response.append("X-Arizuko-Egress-Reason: ").append(reasonCode(reason)).append("\r\n");
+    if (!host.empty())
+        response.append("X-Arizuko-Egress-Host: ").append(host).append("\r\n");
     response.append("Content-Type: text/plain; charset=utf-8\r\n");
     response.append("Content-Length: ").append(std::to_string(body.size())).append("\r\n");
     response.append("Connection: close\r\n\r\n");

@@ -24,14 +24,24 @@ enum class Reason
     BadResponse,
     HeaderTimeout,
     Starting,
+    // A request held for the user's answer (--ask) and refused: the user said no, nobody answered
+    // in time, or too many questions were already waiting.
+    UserDenied,
+    NoAnswer,
+    AskLimit,
 };
 
 std::string_view reasonCode(Reason reason);
 int reasonStatus(Reason reason);
 std::string_view statusText(int status);
 
-// The complete response: status line, X-Arizuko-Egress-Reason, Connection: close, and the one-line
-// body "arizuko-egress: <reason>: <detail>".
-std::string buildErrorResponse(Reason reason, std::string_view detail);
+// The complete response: status line, X-Arizuko-Egress-Reason, X-Arizuko-Egress-Host when the
+// request named a host, Connection: close, and the one-line body
+// "arizuko-egress: <reason>: <detail>". `host` must be a parsed host name (it goes in a header).
+std::string buildErrorResponse(Reason reason, std::string_view detail, std::string_view host = {});
+
+// What a denial body tells the agent to pass on: how the user can allow `host` for `folder` (the
+// proxy's --folder; empty for none). Ends with the host name, no full stop, so it can be copied.
+std::string allowHint(std::string_view host, std::string_view folder);
 
 } // namespace arizuko::egress

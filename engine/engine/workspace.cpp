@@ -30,6 +30,7 @@ Workspace::Workspace(store::Store &store, QObject *parent)
         connect(watcher, &StoreWatcher::routesChanged, this, &Workspace::routesChanged);
         connect(watcher, &StoreWatcher::secretsChanged, this, &Workspace::secretsChanged);
         connect(watcher, &StoreWatcher::settingsChanged, this, &Workspace::settingsChanged);
+        connect(watcher, &StoreWatcher::questionsChanged, this, &Workspace::questionsChanged);
     });
 }
 

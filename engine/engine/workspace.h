@@ -18,11 +18,13 @@
 #include "export/import_plan.h"
 #include "export/projection.h"
 #include "folders/folders.h"
+#include "folders/network_settings.h"
 #include "folders/topics.h"
 #include "history/home_history.h"
 #include "secrets/secret_store.h"
 #include "store/run_store_work.h"
 #include "turn_records/turn_records.h"
+#include "turns/egress_question_rows.h"
 #include "turns/first_run.h"
 #include "turns/saved_settings.h"
 #include "turns/turn_event_slice.h"
@@ -86,6 +88,13 @@ public:
                       std::function<void(Result<QStringList>)> done);
     void removeTopic(const QString &folder, const QString &topic, QObject *context,
                      std::function<void(Result<void>)> done);
+
+    // A folder's own setting for hosts on no allow entry (unset values
+    // inherit), and its change as the window's user (audited).
+    void ownNetworkSettings(const QString &folder, QObject *context,
+                            std::function<void(Result<folders::NetworkSettings>)> done);
+    void setNetworkSettings(const QString &folder, const folders::NetworkSettings &settings,
+                            QObject *context, std::function<void(Result<void>)> done);
 
     // The first-run guide's checks (libvirt, the model's credentials: slow)
     // and its demo folder (demo, demo-2, ... with the topic turns::demoTopic).
@@ -173,6 +182,14 @@ public:
     // (the turn panel's "Allow for this folder…"); the rule's target.
     void allowHost(const QString &folder, const QString &host, QObject *context,
                    std::function<void(Result<QString>)> done);
+    // The open questions of every engine's turns about hosts on no allow
+    // entry (turns::openQuestions), oldest first.
+    void openQuestions(QObject *context,
+                       std::function<void(Result<QList<turns::EgressQuestion>>)> done);
+    // Answers one as the window's user (turns::answerQuestion); the engine
+    // that asked forwards it to the waiting request.
+    void answerQuestion(qint64 id, turns::QuestionAnswer answer, QObject *context,
+                        std::function<void(Result<void>)> done);
     // Where the turn's guest console is logged (a file, read as it grows).
     QString consoleLogPath(const QString &turn) const;
 
@@ -199,6 +216,8 @@ signals:
     void routesChanged();
     void secretsChanged();
     void settingsChanged();
+    // An egress question was asked, answered or closed (by any process).
+    void questionsChanged();
 
 private:
     friend store::Store &storeOf(Workspace &workspace);

@@ -14,6 +14,26 @@ void Workspace::listFolders(QObject *context,
         std::move(done));
 }
 
+void Workspace::ownNetworkSettings(const QString &folder, QObject *context,
+                                   std::function<void(Result<folders::NetworkSettings>)> done)
+{
+    ask(
+        context,
+        [folder](store::Store &store) { return folders::ownNetworkSettings(store, folder); },
+        std::move(done));
+}
+
+void Workspace::setNetworkSettings(const QString &folder, const folders::NetworkSettings &settings,
+                                   QObject *context, std::function<void(Result<void>)> done)
+{
+    ask(
+        context,
+        [folder, settings](store::Store &store) {
+            return folders::setNetworkSettings(store, folder, settings, actors::gui);
+        },
+        std::move(done));
+}
+
 void Workspace::addFolder(const QString &path, QObject *context,
                           std::function<void(Result<folders::Folder>)> done)
 {

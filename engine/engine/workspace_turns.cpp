@@ -89,6 +89,24 @@ void Workspace::allowHost(const QString &folder, const QString &host, QObject *c
         std::move(done));
 }
 
+void Workspace::openQuestions(QObject *context,
+                              std::function<void(Result<QList<turns::EgressQuestion>>)> done)
+{
+    ask(
+        context, [](store::Store &store) { return turns::openQuestions(store); }, std::move(done));
+}
+
+void Workspace::answerQuestion(qint64 id, turns::QuestionAnswer answer, QObject *context,
+                               std::function<void(Result<void>)> done)
+{
+    ask(
+        context,
+        [id, answer](store::Store &store) {
+            return turns::answerQuestion(store, id, answer, actors::gui);
+        },
+        std::move(done));
+}
+
 QString Workspace::consoleLogPath(const QString &turn) const
 {
     return QDir(m_store.dataDir()).filePath(QStringLiteral("turns/%1/console.log").arg(turn));

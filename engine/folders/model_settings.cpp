@@ -1,12 +1,8 @@
 #include "folders/model_settings.h"
 
-#include "audit/audit_log.h"
-#include "folders/folder_names.h"
-#include "store/query.h"
-#include "store/store.h"
+#include "folders/folder_config.h"
 
 #include <QJsonArray>
-#include <QJsonDocument>
 #include <QJsonObject>
 
 namespace arizuko::folders {
@@ -17,22 +13,8 @@ const QString section = QStringLiteral("model_gateway");
 const QString modelsKey = QStringLiteral("models");
 const QString webSearchKey = QStringLiteral("provider_web_search");
 
-// The folder's whole config object; nullopt when there is no such folder.
-Result<std::optional<QJsonObject>> config(store::Store &store, const QString &folder)
+ModelSettings settingsOf(const QJsonObject &own)
 {
-    Result<QSqlQuery> query = store::execute(
-        store.database(), QStringLiteral("SELECT config FROM groups WHERE folder = ?"), {folder});
-    if (!query)
-        return query.error();
-    if (!query->next())
-        return std::optional<QJsonObject>();
-    return std::optional<QJsonObject>(
-        QJsonDocument::fromJson(query->value(0).toString().toUtf8()).object());
-}
-
-ModelSettings settingsOf(const QJsonObject &config)
-{
-    const QJsonObject own = config.value(section).toObject();
     ModelSettings settings;
     if (own.value(modelsKey).isArray()) {
         QStringList models;
@@ -45,34 +27,24 @@ ModelSettings settingsOf(const QJsonObject &config)
     return settings;
 }
 
-Error notFound(const QString &folder)
-{
-    return makeError(QStringLiteral("folder.not-found"),
-                     QStringLiteral("no folder '%1'").arg(folder));
-}
-
 } // namespace
 
 Result<ModelSettings> ownModelSettings(store::Store &store, const QString &folder)
 {
-    const auto found = config(store, folder);
-    if (!found)
-        return found.error();
-    if (!*found)
-        return notFound(folder);
-    return settingsOf(**found);
+    const Result<QJsonObject> own = ownConfigSection(store, folder, section);
+    if (!own)
+        return own.error();
+    return settingsOf(*own);
 }
 
 Result<ModelSettings> modelSettings(store::Store &store, const QString &folder)
 {
+    const Result<QList<QJsonObject>> sections = inheritedConfigSections(store, folder, section);
+    if (!sections)
+        return sections.error();
     ModelSettings settings;
-    for (const QString &scope : folderAndAncestors(folder)) {
-        const auto found = config(store, scope);
-        if (!found)
-            return found.error();
-        if (!*found)
-            continue;
-        const ModelSettings own = settingsOf(**found);
+    for (const QJsonObject &scope : *sections) {
+        const ModelSettings own = settingsOf(scope);
         if (!settings.models)
             settings.models = own.models;
         if (!settings.providerWebSearch)
@@ -84,34 +56,13 @@ Result<ModelSettings> modelSettings(store::Store &store, const QString &folder)
 Result<void> setModelSettings(store::Store &store, const QString &folder,
                               const ModelSettings &settings, const QString &actor)
 {
-    audit::AuditLog log(store);
-    return log.writeAudited([&]() -> Result<void> {
-        const auto found = config(store, folder);
-        if (!found)
-            return found.error();
-        if (!*found)
-            return notFound(folder);
-        QJsonObject whole = **found;
-        QJsonObject own;
-        if (settings.models)
-            own.insert(modelsKey, QJsonArray::fromStringList(*settings.models));
-        if (settings.providerWebSearch)
-            own.insert(webSearchKey, *settings.providerWebSearch);
-        if (own.isEmpty())
-            whole.remove(section);
-        else
-            whole.insert(section, own);
-        if (const Result<QSqlQuery> updated = store::execute(
-                store.database(), QStringLiteral("UPDATE groups SET config = ? WHERE folder = ?"),
-                {QString::fromUtf8(QJsonDocument(whole).toJson(QJsonDocument::Compact)), folder});
-            !updated)
-            return updated.error();
-        if (const Result<qint64> audited =
-                log.record(actor, QStringLiteral("folder.model-settings"), folder, own);
-            !audited)
-            return audited.error();
-        return {};
-    });
+    QJsonObject own;
+    if (settings.models)
+        own.insert(modelsKey, QJsonArray::fromStringList(*settings.models));
+    if (settings.providerWebSearch)
+        own.insert(webSearchKey, *settings.providerWebSearch);
+    return replaceConfigSection(store, folder, section, own,
+                                QStringLiteral("folder.model-settings"), actor);
 }
 
 } // namespace arizuko::folders

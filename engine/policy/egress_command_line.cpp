@@ -17,6 +17,12 @@ QStringList egressArguments(const EgressCommandLine &line)
         arguments << QStringLiteral("--deny-private");
     if (line.allowLoopback)
         arguments << QStringLiteral("--allow-loopback");
+    if (!line.folder.isEmpty())
+        arguments << QStringLiteral("--folder") << line.folder;
+    if (line.ask)
+        arguments << QStringLiteral("--ask") << QStringLiteral("--ask-timeout")
+                  << QString::number(line.askTimeoutSeconds) << QStringLiteral("--ask-limit")
+                  << QString::number(line.askLimit);
     return arguments;
 }
 

@@ -67,6 +67,8 @@ void StoreWatcher::poll()
             emit secretsChanged();
         else if (subject == QLatin1String("settings"))
             emit settingsChanged();
+        else if (subject == QLatin1String("questions"))
+            emit questionsChanged();
     }
 }
 

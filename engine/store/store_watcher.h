@@ -38,6 +38,8 @@ signals:
     void routesChanged();
     void secretsChanged();
     void settingsChanged();
+    // An egress question was asked, answered or closed (schema 9).
+    void questionsChanged();
 
 private:
     Store &m_store;

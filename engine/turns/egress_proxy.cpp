@@ -81,7 +81,19 @@ void EgressProxy::readLogLine(const QByteArray &line)
         m_port = quint16(address.section(QLatin1Char(':'), -1).toUInt());
     } else if (event == QLatin1String("decision") || event == QLatin1String("close")) {
         emit decision(object);
+    } else if (event == QLatin1String("ask")) {
+        emit question(object);
     }
+}
+
+void EgressProxy::answer(quint64 id, const QString &answer, const QString &reason)
+{
+    if (!isRunning())
+        return;
+    QJsonObject line{{QStringLiteral("id"), qint64(id)}, {QStringLiteral("answer"), answer}};
+    if (!reason.isEmpty())
+        line.insert(QStringLiteral("reason"), reason);
+    m_child.process().write(QJsonDocument(line).toJson(QJsonDocument::Compact) + '\n');
 }
 
 void EgressProxy::checkHealth()

@@ -4,7 +4,8 @@
 // lists and the guest as its only client, checked healthy before the turn
 // spec goes to the guest (no healthy proxy, no turn), its decision log
 // turned into signals, and killed with the engine (parent-death signal) if
-// the engine dies.
+// the engine dies. Started with --ask, it asks on its log and is answered
+// on its stdin.
 
 #include "core/result.h"
 #include "policy/egress_command_line.h"
@@ -53,12 +54,18 @@ public:
     bool isRunning() const { return m_child.process().state() != QProcess::NotRunning; }
     // It answered /health and has not died since.
     bool isHealthy() const { return m_healthy && isRunning(); }
+    // Answers one of its questions (started with --ask): "once", "turn" or
+    // "deny" with a reason, one line on its stdin, which only this engine
+    // holds.
+    void answer(quint64 id, const QString &answer, const QString &reason = {});
 
 signals:
     void healthy();
     void failed(const arizuko::Error &error);
     // One decision or close line of the proxy's log.
     void decision(const QJsonObject &line);
+    // An `ask` line: a request to a host on no allow entry waits for answer().
+    void question(const QJsonObject &line);
     // The process ended after it had been healthy.
     void died(const QString &why);
 

@@ -13,11 +13,22 @@
 #include <QJsonObject>
 #include <QObject>
 #include <QStringList>
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <optional>
 
 namespace arizuko::turns {
+
+// What a folder's proxy does with a host on no allow entry
+// (folders/network_settings.h): deny it, or hold the request and ask.
+struct UnlistedHostsPolicy
+{
+    bool ask = false;
+    std::chrono::seconds timeout{60};
+
+    bool operator==(const UnlistedHostsPolicy &) const = default;
+};
 
 // What a machine is made with, fixed at its start: where it lives, the
 // home it shares and its proxy's lists.
@@ -31,6 +42,10 @@ struct GuestMachineSpec
     QStringList deny;
     bool allowAll = false;
     bool allowLoopback = false;
+    // Hosts on no allow entry are asked about, not denied at once.
+    UnlistedHostsPolicy unlisted;
+    // The folder, named in the proxy's denials (how the user can allow a host).
+    QString folder;
     // How long the guest waits for its spec (0: the guest's default).
     int specTimeoutSeconds = 0;
 };
@@ -87,6 +102,9 @@ public:
     virtual void sendSpec(const QByteArray &line) = 0;
     // One protocol line to the guest (ack, cancel).
     virtual void send(const QJsonObject &message) = 0;
+    // Answers a question of its proxy (networkQuestion): once, turn or
+    // deny with a reason.
+    virtual void answerQuestion(quint64 id, const QString &answer, const QString &reason) = 0;
     // Warm start: a machine that was ready a while ago reads its filter's
     // rules back again; ready() once more when they hold.
     virtual void recheck() = 0;
@@ -114,6 +132,8 @@ signals:
     // The guest's channel closed: the VM stopped.
     void guestClosed();
     void networkDecision(const QJsonObject &decision);
+    // Its proxy holds a request to a host on no allow entry (an `ask` line).
+    void networkQuestion(const QJsonObject &question);
     void failed(const arizuko::Error &error);
     void stopped(const arizuko::turns::GuestTeardown &teardown);
 

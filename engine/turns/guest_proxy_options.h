@@ -10,8 +10,15 @@
 
 namespace arizuko::turns {
 
+// Seconds the proxy waits for an answer beyond the engine's own timeout.
+inline constexpr int askTimeoutMargin = 5;
+
 EgressOptions guestProxyOptions(const TurnEnvironment &environment, const QString &name,
                                 const libvirt::TurnSubnet &subnet, const QStringList &allow,
-                                const QStringList &deny, bool allowAll, bool allowLoopback);
+                                const QStringList &deny, bool allowAll, bool allowLoopback,
+                                const UnlistedHostsPolicy &unlisted, const QString &folder);
+
+// The folder's setting for hosts on no allow entry, as its proxy runs with it.
+Result<UnlistedHostsPolicy> unlistedHostsPolicy(store::Store &store, const QString &folder);
 
 } // namespace arizuko::turns

@@ -194,7 +194,7 @@ void LibvirtGuestMachine::startProxy()
     const libvirt::TurnSubnet &subnet = m_network->subnet();
     m_proxy = std::make_unique<EgressProxy>(
         guestProxyOptions(m_environment, m_spec.name, subnet, m_spec.allow, m_spec.deny,
-                          m_spec.allowAll, m_spec.allowLoopback));
+                          m_spec.allowAll, m_spec.allowLoopback, m_spec.unlisted, m_spec.folder));
     // Queued: a resource is never destroyed from inside one of its own signals.
     connect(m_proxy.get(), &EgressProxy::healthy, this, &LibvirtGuestMachine::onProxyHealthy,
             Qt::QueuedConnection);
@@ -209,6 +209,8 @@ void LibvirtGuestMachine::startProxy()
         },
         Qt::QueuedConnection);
     connect(m_proxy.get(), &EgressProxy::decision, this, &GuestMachine::networkDecision,
+            Qt::QueuedConnection);
+    connect(m_proxy.get(), &EgressProxy::question, this, &GuestMachine::networkQuestion,
             Qt::QueuedConnection);
     m_proxyPart = Part::Making;
     m_proxyTime.start();
@@ -392,6 +394,12 @@ void LibvirtGuestMachine::send(const QJsonObject &message)
 {
     if (m_channel)
         m_channel->send(message);
+}
+
+void LibvirtGuestMachine::answerQuestion(quint64 id, const QString &answer, const QString &reason)
+{
+    if (m_proxy)
+        m_proxy->answer(id, answer, reason);
 }
 
 void LibvirtGuestMachine::recheck()

@@ -41,6 +41,7 @@ public:
     void start() override;
     void sendSpec(const QByteArray &line) override;
     void send(const QJsonObject &message) override;
+    void answerQuestion(quint64 id, const QString &answer, const QString &reason) override;
     void recheck() override;
     void stop() override;
     GuestTeardown stopAndWait() override;

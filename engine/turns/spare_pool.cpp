@@ -2,6 +2,7 @@
 
 #include "policy/policy.h"
 #include "store/store.h"
+#include "turns/guest_proxy_options.h"
 #include "turns/turn.h"
 
 #include <QDir>
@@ -11,7 +12,8 @@ namespace arizuko::turns {
 
 SpareBasis SpareBasis::of(const QString &folder, const TurnPlan &plan)
 {
-    return {folder, plan.home, plan.allow, plan.deny, plan.allowAll, plan.allowLoopback, {}};
+    return {folder,        plan.home,          plan.allow,    plan.deny,
+            plan.allowAll, plan.allowLoopback, plan.unlisted, {}};
 }
 
 QString SpareBasis::differenceFrom(const SpareBasis &now) const
@@ -33,6 +35,8 @@ QString SpareBasis::differenceFrom(const SpareBasis &now) const
         changed << QStringLiteral("the egress grant");
     if (allowLoopback != now.allowLoopback)
         changed << QStringLiteral("the demo page's loopback access");
+    if (unlisted != now.unlisted)
+        changed << QStringLiteral("the setting for unlisted hosts");
     if (changed.isEmpty())
         return {};
     return changed.join(QStringLiteral(", ")) + QStringLiteral(" changed since the spare was made");
@@ -119,6 +123,10 @@ Result<SpareBasis> SparePool::basisFor(const QString &folder) const
     basis.allow = network->allow;
     basis.deny = network->deny;
     basis.allowAll = network->allowAll;
+    const auto unlisted = unlistedHostsPolicy(m_environment.store, folder);
+    if (!unlisted)
+        return unlisted.error();
+    basis.unlisted = *unlisted;
     basis.agent = m_prestart.agentFor(folder);
     return basis;
 }
@@ -183,7 +191,7 @@ void SparePool::boot(SpareBasis basis)
     GuestMachineSpec spec{
         name, basis.home,
         QDir(m_environment.store.dataDir()).filePath(QStringLiteral("spares/") + name), basis.allow,
-        basis.deny, basis.allowAll, basis.allowLoopback,
+        basis.deny, basis.allowAll, basis.allowLoopback, basis.unlisted, basis.folder,
         // The guest waits for its spec as long as the spare may live.
         int(m_environment.settings.spareMaxAge.count()) + 60};
     m_spare = Spare{m_environment.makeMachine(std::move(spec)),

@@ -48,6 +48,7 @@ struct SpareBasis
     QStringList deny;
     bool allowAll = false;
     bool allowLoopback = false; // a demo turn's (TurnPlan)
+    UnlistedHostsPolicy unlisted;
     // Claude Code started in the spare before its prompt (runner setting
     // `ARIZUKO_PRESTART`). Not compared by differenceFrom(): a turn that
     // cannot use it still adopts the spare, and its guest launches the

@@ -3,6 +3,7 @@
 #include "core/soft_assert.h"
 #include "store/store.h"
 #include "turns/agent_session.h"
+#include "turns/egress_questions.h"
 #include "turns/prestart_decision.h"
 #include "turns/spare_pool.h"
 #include "turns/turn_outcome.h"
@@ -11,6 +12,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QPointer>
 
 namespace arizuko::turns {
 namespace {
@@ -124,7 +126,8 @@ void Turn::start(const Result<TurnPlan> &plan)
     if (!begin(plan))
         return;
     adoptMachine(m_environment.makeMachine({name(), m_plan.home, turnDirectory(), m_plan.allow,
-                                            m_plan.deny, m_plan.allowAll, m_plan.allowLoopback}));
+                                            m_plan.deny, m_plan.allowAll, m_plan.allowLoopback,
+                                            m_plan.unlisted, folder()}));
     m_machine->start();
 }
 
@@ -215,6 +218,7 @@ void Turn::adoptMachine(std::unique_ptr<GuestMachine> machine)
             emit networkDecision(decision);
         },
         queued);
+    connect(vm, &GuestMachine::networkQuestion, this, &Turn::onNetworkQuestion, queued);
     connect(
         vm, &GuestMachine::failed, this,
         [this](const Error &error) { finish(TurnState::Failed, error); }, queued);
@@ -350,12 +354,31 @@ void Turn::onChannelClosed()
     finish(outcome.state, outcome.error);
 }
 
+void Turn::onNetworkQuestion(const QJsonObject &line)
+{
+    QPointer<GuestMachine> machine = m_machine.get();
+    ProxyAnswerer answerer = [machine](quint64 proxyId, const QString &answer,
+                                       const QString &reason) {
+        if (machine)
+            machine->answerQuestion(proxyId, answer, reason);
+    };
+    if (m_finished || !m_environment.questions) {
+        answerer(quint64(line.value(QStringLiteral("id")).toInteger()), QStringLiteral("deny"),
+                 QString::fromLatin1(noAnswer));
+        return;
+    }
+    m_environment.questions->ask({id(), folder(), m_plan.unlisted.timeout}, line,
+                                 std::move(answerer));
+}
+
 void Turn::finish(TurnState outcome, const std::optional<Error> &error)
 {
     if (m_finished)
         return;
     m_finished = true;
     m_environment.agentGate.forget(id());
+    if (m_environment.questions)
+        m_environment.questions->closeTurn(id());
     m_deadline.stop();
     m_bootLimit.stop();
     m_exitGrace.stop();

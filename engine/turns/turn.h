@@ -86,6 +86,8 @@ private:
     // Refuses a second start; the plan's error fails the turn at once.
     bool begin(const Result<TurnPlan> &plan);
     void adoptMachine(std::unique_ptr<GuestMachine> machine);
+    // Its proxy holds a request and asks the engine's questions.
+    void onNetworkQuestion(const QJsonObject &line);
     void adoptServices(std::unique_ptr<TurnServices> services);
     // Whether the spec goes to the started agent; recorded as a `prestart`
     // event when it changes or is decided.

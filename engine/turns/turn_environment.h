@@ -27,6 +27,8 @@ class Store;
 
 namespace arizuko::turns {
 
+class EgressQuestions;
+
 struct TurnEnvironment
 {
     store::Store &store;
@@ -51,6 +53,9 @@ struct TurnEnvironment
     std::unique_ptr<DemoSite> demoSite{};
     // What holds a turn's agent until the home history's snapshot before.
     AgentGate agentGate{};
+    // The engine's open egress questions (the runner's); none: every
+    // question is denied.
+    EgressQuestions *questions = nullptr;
 };
 
 // What the runner resolved for one turn before it starts.
@@ -79,6 +84,8 @@ struct TurnPlan
     // Only a turn of the built-in demo: its proxy reaches loopback, for
     // the demo page (demo_site.h).
     bool allowLoopback = false;
+    // The folder's setting for hosts on no allow entry.
+    UnlistedHostsPolicy unlisted;
 };
 
 } // namespace arizuko::turns

@@ -10,6 +10,7 @@
 #include "secrets/secret_store.h"
 #include "store/store.h"
 #include "tools/observations.h"
+#include "turns/guest_proxy_options.h"
 #include "turns/model_provider.h"
 
 #include <QUuid>
@@ -100,6 +101,10 @@ Result<void> PlanWork::fromStore()
     m_plan.allow = network->allow;
     m_plan.deny = network->deny;
     m_plan.allowAll = network->allowAll;
+    const auto unlisted = unlistedHostsPolicy(m_store, m_turn.folder);
+    if (!unlisted)
+        return unlisted.error();
+    m_plan.unlisted = *unlisted;
     return planSession(earlierAgent);
 }
 

@@ -58,6 +58,8 @@ TurnRunner::TurnRunner(store::Store &store, RunnerSettings settings, QObject *pa
         return (*turn)->name();
     };
     connect(&m_cancelRequests, &CancelRequests::polled, this, &TurnRunner::onCancelRequests);
+    m_questions = std::make_unique<EgressQuestions>(store, m_engine.mark());
+    m_environment->questions = m_questions.get();
     m_planner = std::make_unique<TurnPlanner>(*m_environment);
     connect(m_planner.get(), &TurnPlanner::planned, this, &TurnRunner::onPlanned);
 }
@@ -69,6 +71,7 @@ TurnRunner::~TurnRunner()
     // Turns tear down their own VM, network and proxy as they go; so do spares.
     m_turns.clear();
     m_spares.reset();
+    m_environment->questions = nullptr;
 }
 
 void TurnRunner::becomeReady(HostStartup startup)

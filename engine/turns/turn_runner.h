@@ -8,6 +8,7 @@
 
 #include "core/result.h"
 #include "turn_records/turn_records.h"
+#include "turns/egress_questions.h"
 #include "turns/engine_process.h"
 #include "turns/host_startup.h"
 #include "turns/remote_cancel.h"
@@ -82,6 +83,8 @@ public:
     // Where what must happen before a turn's agent starts holds it (the
     // home history's snapshot before, agent_gate.h).
     AgentGate &agentGate() { return m_environment->agentGate; }
+    // The open questions of this engine's turns' proxies.
+    EgressQuestions &questions() { return *m_questions; }
     QList<Turn *> turns() const;
 
 signals:
@@ -121,6 +124,8 @@ private:
     std::unique_ptr<TurnEnvironment> m_environment;
     std::vector<std::unique_ptr<Turn>> m_turns; // live turns, in submission order
     std::unique_ptr<TurnPlanner> m_planner;
+    // Outlives the turns: the destructor clears them first.
+    std::unique_ptr<EgressQuestions> m_questions;
     // The turns being planned, by id: whether each is to adopt the spare
     // (then the spare's slot is the one it takes).
     QHash<QString, bool> m_planning;

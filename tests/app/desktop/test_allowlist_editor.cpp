@@ -7,14 +7,17 @@
 #include "editor_test_support.h"
 #include "engine/workspace.h"
 #include "folders/folders.h"
+#include "folders/network_settings.h"
 #include "models/network_rule_model.h"
 #include "policy/policy.h"
 
 #include <QAbstractItemModelTester>
+#include <QComboBox>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTableView>
 #include <QThreadPool>
 
@@ -118,6 +121,34 @@ private slots:
         QVERIFY(refused && !*refused);
         QVERIFY2(refused->error().message.contains(QStringLiteral("remove it there")),
                  qPrintable(refused->error().message));
+    }
+
+    // The folder's setting for hosts on no allow entry: shown, changed by
+    // the keyboard, stored (audited), and inherited by a subfolder.
+    void theUnlistedHostsSettingIsShownAndSaved()
+    {
+        AllowlistEditor editor(*m_workspace, QStringLiteral("corp"));
+        auto *unlisted = editor.findChild<QComboBox *>(QStringLiteral("unlisted"));
+        auto *timeout = editor.findChild<QSpinBox *>(QStringLiteral("askTimeout"));
+        QVERIFY(unlisted && timeout);
+        QTRY_VERIFY(unlisted->isEnabled());
+        QCOMPARE(unlisted->currentData().toString(), QString());
+        QCOMPARE(timeout->text(), QStringLiteral("Inherited"));
+        unlisted->setFocus();
+        QTest::keyClick(unlisted, Qt::Key_End); // the last item: ask
+        QCOMPARE(unlisted->currentData().toString(), QStringLiteral("ask"));
+        QTRY_VERIFY(folders::ownNetworkSettings(*m_store, QStringLiteral("corp"))->unlisted ==
+                    folders::UnlistedHosts::Ask);
+        timeout->setValue(90);
+        emit timeout->editingFinished();
+        QTRY_COMPARE(
+            folders::networkSettings(*m_store, QStringLiteral("corp/eng"))->askTimeoutOrDefault(),
+            std::chrono::seconds(90));
+        QCOMPARE(
+            folders::networkSettings(*m_store, QStringLiteral("corp/eng"))->unlistedOrDefault(),
+            folders::UnlistedHosts::Ask);
+        // Put back for the other tests.
+        QVERIFY(folders::setNetworkSettings(*m_store, QStringLiteral("corp"), {}, actor));
     }
 
     void validationShowsTheStoredFormOrWhatToWriteInstead_data()

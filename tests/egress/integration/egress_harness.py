@@ -84,10 +84,11 @@ class EgressTestCase(unittest.TestCase):
                 sys.stderr.write(proxy.log_text() + "\n")
         return result
 
-    def start_proxy(self, *flags, env=None, ready=True, listen=LOOPBACK + ":0"):
+    def start_proxy(self, *flags, env=None, ready=True, listen=LOOPBACK + ":0", answers=False):
         """The proxy with `flags`; `listen=None` leaves --listen off the command
-        line (to set it through EGRESS_LISTEN)."""
-        proxy = Proxy(flags, env, listen)
+        line (to set it through EGRESS_LISTEN); `answers` gives it a stdin pipe
+        to answer its questions on (--ask)."""
+        proxy = Proxy(flags, env, listen, answers)
         self._proxies.append(proxy)
         self.addCleanup(proxy.close)
         if ready:

@@ -26,7 +26,9 @@ def egress_binary():
 class Proxy:
     """One arizuko-egress process on 127.0.0.1:<ephemeral> and its log."""
 
-    def __init__(self, flags, env=None, listen=LOOPBACK + ":0"):
+    def __init__(self, flags, env=None, listen=LOOPBACK + ":0", answers=False):
+        """With `answers`, the proxy's stdin is a pipe this object holds, the
+        engine's answer channel of --ask (answer(), close_answers())."""
         self.flags = list(flags)
         self.command = [egress_binary()] + (["--listen", listen] if listen else []) + self.flags
         self.lines = []  # every stderr line, verbatim
@@ -34,7 +36,7 @@ class Proxy:
         self._changed = threading.Condition()
         self.process = subprocess.Popen(
             self.command,
-            stdin=subprocess.DEVNULL,
+            stdin=subprocess.PIPE if answers else subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             env=clean_environment(env),
@@ -102,6 +104,25 @@ class Proxy:
                 + ["stdout| " + line for line in self.stdout_lines]
             )
 
+    # -- answers (--ask) ---------------------------------------------------
+
+    def send_answer_line(self, line):
+        """One raw line on the proxy's stdin, as the engine would write it."""
+        self.process.stdin.write(line.encode() + b"\n")
+        self.process.stdin.flush()
+
+    def answer(self, question, answer, reason=None):
+        """Answers the question with id `question` (an ask event or its id)."""
+        if isinstance(question, dict):
+            question = question["id"]
+        line = {"id": question, "answer": answer}
+        if reason is not None:
+            line["reason"] = reason
+        self.send_answer_line(json.dumps(line))
+
+    def close_answers(self):
+        self.process.stdin.close()
+
     # -- lifecycle ---------------------------------------------------------
 
     def wait_listening(self, timeout=START_TIMEOUT):
@@ -143,8 +164,12 @@ class Proxy:
                 self.process.wait(10)
         for reader in self._readers:
             reader.join(5)
-        for stream in (self.process.stdout, self.process.stderr):
-            stream.close()
+        for stream in (self.process.stdin, self.process.stdout, self.process.stderr):
+            if stream is not None and not stream.closed:
+                try:
+                    stream.close()
+                except BrokenPipeError:
+                    pass
 
 
 def _parse_events(lines):

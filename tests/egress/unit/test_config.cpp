@@ -40,6 +40,30 @@ TEST(Config, Defaults)
     EXPECT_EQ(config.idleTimeout, 300s);
     EXPECT_EQ(config.drainTimeout, 5s);
     EXPECT_EQ(config.maxHeaderBytes, 16384u);
+    EXPECT_FALSE(config.ask);
+    EXPECT_EQ(config.askTimeout, 60s);
+    EXPECT_EQ(config.askLimit, 20u);
+    EXPECT_EQ(config.folder, "");
+}
+
+TEST(Config, AskFlags)
+{
+    const ConfigOutcome outcome =
+        parse({"--ask", "--ask-timeout=0.25", "--ask-limit", "500", "--folder", "corp/my eng"});
+    ASSERT_EQ(outcome.kind, ConfigOutcome::Kind::Run) << outcome.message;
+    EXPECT_TRUE(outcome.config.ask);
+    EXPECT_EQ(outcome.config.askTimeout, 250ms);
+    EXPECT_EQ(outcome.config.askLimit, 500u);
+    EXPECT_EQ(outcome.config.folder, "corp/my eng");
+    const ConfigOutcome fromEnvironment = parse({}, {{"EGRESS_ASK", "1"},
+                                                     {"EGRESS_ASK_TIMEOUT", "5"},
+                                                     {"EGRESS_ASK_LIMIT", "1"},
+                                                     {"EGRESS_FOLDER", "demo"}});
+    ASSERT_EQ(fromEnvironment.kind, ConfigOutcome::Kind::Run) << fromEnvironment.message;
+    EXPECT_TRUE(fromEnvironment.config.ask);
+    EXPECT_EQ(fromEnvironment.config.askTimeout, 5s);
+    EXPECT_EQ(fromEnvironment.config.askLimit, 1u);
+    EXPECT_EQ(fromEnvironment.config.folder, "demo");
 }
 
 TEST(Config, FlagsInBothSpellings)
@@ -120,11 +144,28 @@ TEST(Config, HelpWinsOverEverything)
     EXPECT_EQ(parse({"--bogus", "--help"}).kind, ConfigOutcome::Kind::Invalid);
     EXPECT_EQ(parse({"--allow", "x.com", "--help"}).kind, ConfigOutcome::Kind::Help);
     const std::string usage = usageText();
-    for (const char *flag :
-         {"--listen", "--allow", "--deny", "--allow-file", "--deny-file", "--allow-all", "--client",
-          "--deny-private", "--allow-loopback", "--max-connections", "--header-timeout",
-          "--connect-timeout", "--idle-timeout", "--max-header-bytes", "--drain-timeout", "--help",
-          "EGRESS_ALLOW_LOOPBACK"})
+    for (const char *flag : {"--listen",
+                             "--allow",
+                             "--deny",
+                             "--allow-file",
+                             "--deny-file",
+                             "--allow-all",
+                             "--client",
+                             "--deny-private",
+                             "--allow-loopback",
+                             "--max-connections",
+                             "--header-timeout",
+                             "--connect-timeout",
+                             "--idle-timeout",
+                             "--max-header-bytes",
+                             "--drain-timeout",
+                             "--ask",
+                             "--ask-timeout",
+                             "--ask-limit",
+                             "--folder",
+                             "--help",
+                             "EGRESS_ALLOW_LOOPBACK",
+                             "EGRESS_ASK"})
         EXPECT_NE(usage.find(flag), std::string::npos) << flag;
 }
 
@@ -161,6 +202,13 @@ TEST(Config, BadValuesNameTheFlagAndTheValue)
         {{"--idle-timeout", "5s"}, {}, "--idle-timeout", "5s"},
         {{"--drain-timeout", "-0.5"}, {}, "--drain-timeout", "-0.5"},
         {{"--allow-all=maybe"}, {}, "--allow-all", "maybe"},
+        {{"--ask=later"}, {}, "--ask", "later"},
+        {{"--ask-timeout", "0"}, {}, "--ask-timeout", "0"},
+        {{"--ask-limit", "0"}, {}, "--ask-limit", "0"},
+        {{"--ask-limit", "lots"}, {}, "--ask-limit", "lots"},
+        {{"--folder="}, {}, "--folder", "''"},
+        {{"--folder", "a\nb"}, {}, "--folder", "a\nb"},
+        {{}, {{"EGRESS_ASK_TIMEOUT", "soon"}}, "EGRESS_ASK_TIMEOUT", "soon"},
         {{"--allow-file="}, {}, "--allow-file", "''"},
         {{}, {{"EGRESS_ALLOW_ALL", "2"}}, "EGRESS_ALLOW_ALL", "2"},
         {{}, {{"EGRESS_MAX_CONNECTIONS", "many"}}, "EGRESS_MAX_CONNECTIONS", "many"},

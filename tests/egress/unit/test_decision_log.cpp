@@ -42,6 +42,45 @@ TEST(DecisionLog, CloseLine)
               "\"duration_ms\":812}\n");
 }
 
+TEST(DecisionLog, PathAndTheUsersAnswer)
+{
+    ExchangeRecord record;
+    record.method = "GET";
+    record.host = "example.com";
+    record.port = 80;
+    record.path = "/a b";
+    record.asked = true;
+    record.answer = Answer::Once;
+    record.status = 200;
+    EXPECT_EQ(formatDecisionLine("10.213.0.2", record, kTime),
+              "{\"time\":\"2026-11-30T00:53:20.678Z\",\"event\":\"decision\",\"client\":"
+              "\"10.213.0.2\",\"method\":\"GET\",\"host\":\"example.com\",\"port\":80,"
+              "\"path\":\"/a b\",\"decision\":\"allow\",\"reason\":\"allowed\",\"asked\":true,"
+              "\"answer\":\"once\",\"status\":200}\n");
+    record.answer = Answer::Deny;
+    record.reason = Reason::NoAnswer;
+    record.status = 403;
+    EXPECT_NE(formatCloseLine("10.213.0.2", record, kTime, 5ms)
+                  .find("\"decision\":\"deny\",\"reason\":\"no-answer\",\"asked\":true,"
+                        "\"answer\":\"deny\",\"bytes_up\""),
+              std::string::npos);
+}
+
+TEST(DecisionLog, AskLine)
+{
+    ExchangeRecord record;
+    record.method = "CONNECT";
+    record.host = "example.com";
+    record.port = 443;
+    EXPECT_EQ(formatAskLine(7, "10.213.0.2", record, kTime),
+              "{\"time\":\"2026-11-30T00:53:20.678Z\",\"event\":\"ask\",\"id\":7,\"client\":"
+              "\"10.213.0.2\",\"method\":\"CONNECT\",\"host\":\"example.com\",\"port\":443}\n");
+    record.method = "GET";
+    record.port = 80;
+    record.path = "/x";
+    EXPECT_TRUE(formatAskLine(8, "c", record, kTime).ends_with(",\"port\":80,\"path\":\"/x\"}\n"));
+}
+
 TEST(DecisionLog, EscapesUntrustedText)
 {
     const std::string line = JsonLine(kTime, "x").add("method", "a\"b\\c\n\x01\xff").finish();

@@ -77,6 +77,33 @@ TEST(ErrorResponse, CarriesTheReasonHeaderAndOneLineBody)
               std::string::npos);
 }
 
+TEST(ErrorResponse, NamesTheHostAndHowToAllowIt)
+{
+    const std::string detail =
+        "example.com is not on this turn's allowlist. " + allowHint("example.com", "demo");
+    const std::string response = buildErrorResponse(Reason::HostNotAllowed, detail, "example.com");
+    EXPECT_NE(response.find("\r\nX-Arizuko-Egress-Reason: host-not-allowed\r\n"),
+              std::string::npos);
+    EXPECT_NE(response.find("\r\nX-Arizuko-Egress-Host: example.com\r\n"), std::string::npos);
+    EXPECT_EQ(response.substr(response.find("\r\n\r\n") + 4),
+              "arizuko-egress: host-not-allowed: example.com is not on this turn's allowlist. The "
+              "user can allow it in Arizuko's Network tab or with: arizukoctl network allow demo "
+              "example.com\n");
+    // Without a request host (an unparsable head) there is no host header.
+    EXPECT_EQ(buildErrorResponse(Reason::BadRequest, "x").find("X-Arizuko-Egress-Host"),
+              std::string::npos);
+}
+
+TEST(ErrorResponse, AllowHintQuotesTheFolderForAShell)
+{
+    EXPECT_EQ(allowHint("a.com", ""), "The user can allow it in Arizuko's Network tab or with: "
+                                      "arizukoctl network allow <folder> a.com");
+    EXPECT_TRUE(allowHint("a.com", "corp/eng").ends_with(" allow corp/eng a.com"));
+    EXPECT_TRUE(allowHint("a.com", "my eng").ends_with(" allow 'my eng' a.com"));
+    EXPECT_TRUE(allowHint("a.com", "it's").ends_with(" allow 'it'\\''s' a.com"));
+    EXPECT_TRUE(allowHint("a.com", "$(rm -rf ~)").ends_with(" allow '$(rm -rf ~)' a.com"));
+}
+
 TEST(ErrorResponse, StatusPerReason)
 {
     const std::pair<Reason, int> expected[] = {
@@ -86,7 +113,8 @@ TEST(ErrorResponse, StatusPerReason)
         {Reason::ConnectTimeout, 504},   {Reason::BadRequest, 400},
         {Reason::HeadersTooLarge, 431},  {Reason::ConnectionLimit, 503},
         {Reason::BadResponse, 502},      {Reason::HeaderTimeout, 408},
-        {Reason::Starting, 503},
+        {Reason::Starting, 503},         {Reason::UserDenied, 403},
+        {Reason::NoAnswer, 403},         {Reason::AskLimit, 403},
     };
     for (const auto &[reason, status] : expected) {
         EXPECT_EQ(reasonStatus(reason), status) << reasonCode(reason);

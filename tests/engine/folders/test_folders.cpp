@@ -6,6 +6,7 @@
 #include "audit/audit_log.h"
 #include "folders/folder_names.h"
 #include "folders/folders.h"
+#include "folders/network_settings.h"
 #include "folders/topics.h"
 #include "secrets/secret_store.h"
 #include "store/home_layout.h"
@@ -119,6 +120,51 @@ private slots:
         m_topics.reset();
         m_folders.reset();
         m_store.reset();
+    }
+
+    // Unlisted hosts: deny unless the folder or an ancestor says ask; each
+    // value from the nearest folder that sets it; changes audited.
+    void networkSettingsAreInheritedDownTheTree()
+    {
+        QVERIFY(m_folders->add(QStringLiteral("corp")).ok());
+        QVERIFY(m_folders->add(QStringLiteral("corp/eng")).ok());
+        auto fresh = networkSettings(*m_store, QStringLiteral("corp/eng"));
+        QVERIFY(fresh.ok());
+        QCOMPARE(fresh->unlistedOrDefault(), UnlistedHosts::Deny);
+        QCOMPARE(fresh->askTimeoutOrDefault(), std::chrono::seconds(60));
+        NetworkSettings corp;
+        corp.unlisted = UnlistedHosts::Ask;
+        corp.askTimeout = std::chrono::seconds(30);
+        QVERIFY(setNetworkSettings(*m_store, QStringLiteral("corp"), corp, QStringLiteral("user:a"))
+                    .ok());
+        auto inherited = networkSettings(*m_store, QStringLiteral("corp/eng"));
+        QCOMPARE(inherited->unlistedOrDefault(), UnlistedHosts::Ask);
+        QCOMPARE(inherited->askTimeoutOrDefault(), std::chrono::seconds(30));
+        NetworkSettings eng;
+        eng.unlisted = UnlistedHosts::Deny;
+        QVERIFY(
+            setNetworkSettings(*m_store, QStringLiteral("corp/eng"), eng, QStringLiteral("user:a"))
+                .ok());
+        auto own = networkSettings(*m_store, QStringLiteral("corp/eng"));
+        QCOMPARE(own->unlistedOrDefault(), UnlistedHosts::Deny);
+        QCOMPARE(own->askTimeoutOrDefault(), std::chrono::seconds(30));
+        QVERIFY(!ownNetworkSettings(*m_store, QStringLiteral("corp/eng"))->askTimeout);
+        NetworkSettings tooLong;
+        tooLong.askTimeout = std::chrono::seconds(7200);
+        const Result<void> refused =
+            setNetworkSettings(*m_store, QStringLiteral("corp"), tooLong, QStringLiteral("user:a"));
+        QVERIFY(!refused.ok());
+        QCOMPARE(refused.error().code, QStringLiteral("folder.invalid-setting"));
+        audit::Query query;
+        query.kind = QStringLiteral("folder");
+        const auto entries = audit::AuditLog(*m_store).query(query);
+        QVERIFY(entries.ok());
+        int audited = 0;
+        for (const audit::Entry &entry : *entries)
+            audited += entry.kind == QLatin1String("folder.network-settings") ? 1 : 0;
+        QCOMPARE(audited, 2);
+        QVERIFY(!networkSettings(*m_store, QStringLiteral("nowhere")).ok() ||
+                !ownNetworkSettings(*m_store, QStringLiteral("nowhere")).ok());
     }
 
     void folderPathRules_data()

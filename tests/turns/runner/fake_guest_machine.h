@@ -45,6 +45,12 @@ public:
         setState(State::Running);
     }
     void send(const QJsonObject &message) override { sent << message; }
+    void answerQuestion(quint64 id, const QString &answer, const QString &reason) override
+    {
+        answers << QJsonObject{{QStringLiteral("id"), qint64(id)},
+                               {QStringLiteral("answer"), answer},
+                               {QStringLiteral("reason"), reason}};
+    }
     void recheck() override
     {
         ++rechecks;
@@ -96,6 +102,8 @@ public:
     std::optional<libvirt::TurnSubnet> m_subnet;
     QList<QJsonObject> specs;
     QList<QJsonObject> sent;
+    // What answerQuestion() told the proxy.
+    QList<QJsonObject> answers;
     int rechecks = 0;
     int stops = 0;
 };

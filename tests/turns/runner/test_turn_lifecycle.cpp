@@ -352,8 +352,17 @@ private slots:
     void aWarmTurnRechecksItsMachineBeforeTheSpec()
     {
         Bench bench;
-        auto spare = std::make_unique<FakeGuestMachine>(GuestMachineSpec{
-            QStringLiteral("az-5pa7e000"), {}, bench.directory.path(), {}, {}, false, false, 0});
+        auto spare =
+            std::make_unique<FakeGuestMachine>(GuestMachineSpec{QStringLiteral("az-5pa7e000"),
+                                                                {},
+                                                                bench.directory.path(),
+                                                                {},
+                                                                {},
+                                                                false,
+                                                                false,
+                                                                {},
+                                                                {},
+                                                                0});
         FakeGuestMachine *machine = spare.get();
         machine->reachNetwork();
         machine->beginBoot();
