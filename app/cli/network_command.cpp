@@ -1,5 +1,6 @@
 // arizukoctl network allow|deny|rm|list|resolve|test: the hosts each folder's
-// turns may reach, inherited from '' (the base) down the folder tree.
+// turns may reach, inherited from '' (the base) down the folder tree. The
+// egress ledger's log and retention are in network_log_command.cpp.
 
 #include "commands.h"
 #include "core/actors.h"
@@ -242,6 +243,12 @@ Exit runNetwork(Context &context, const QStringList &arguments)
         {QStringLiteral("list"), QStringLiteral("list [<folder>]"), list},
         {QStringLiteral("resolve"), QStringLiteral("resolve <folder>"), resolve},
         {QStringLiteral("test"), QStringLiteral("test <folder> <host>"), test},
+        {QStringLiteral("log"),
+         QStringLiteral("log [--folder F] [--turn ID] [--since T] [--decision allow|deny] "
+                        "[--format jsonl|ocsf|table] [--follow]"),
+         runNetworkLog},
+        {QStringLiteral("retention"), QStringLiteral("retention <folder> [<days>]"),
+         runNetworkRetention},
     };
     return runSubcommand(context, QStringLiteral("network"), arguments, subcommands);
 }

@@ -100,6 +100,7 @@ Result<void> PlanWork::fromStore()
     m_plan.allow = network->allow;
     m_plan.deny = network->deny;
     m_plan.allowAll = network->allowAll;
+    m_plan.network = *network;
     return planSession(earlierAgent);
 }
 

@@ -371,14 +371,16 @@ def solicited_node(address):
     return str(ipaddress.IPv6Address(int(ipaddress.IPv6Address("ff02::1:ff00:0")) | low))
 
 
-def hosts_file_prefix(directory):
+def hosts_file_prefix(directory, outside_names=()):
     """A command prefix that runs a program in its own mount namespace with
-    an /etc/hosts naming OUTSIDE_NAME and PRIVATE_NAME (the real /etc/hosts
-    is untouched: the bind mount exists only in that namespace, which the
-    engine's children, the turn's proxy among them, inherit)."""
+    an /etc/hosts naming OUTSIDE_NAME (and `outside_names`, all for the
+    outside's address) and PRIVATE_NAME (the real /etc/hosts is untouched:
+    the bind mount exists only in that namespace, which the engine's
+    children, the turn's proxy among them, inherit)."""
     hosts = pathlib.Path(directory, "hosts")
     original = pathlib.Path("/etc/hosts").read_text()
-    hosts.write_text(original + f"\n{OUTSIDE_ADDRESS} {OUTSIDE_NAME}\n"
+    names = " ".join((OUTSIDE_NAME, *outside_names))
+    hosts.write_text(original + f"\n{OUTSIDE_ADDRESS} {names}\n"
                      f"{OUTSIDE_PRIVATE_ADDRESS} {PRIVATE_NAME}\n")
     return ("unshare", "--mount", "--propagation", "private", "--",
             "sh", "-c", 'mount --bind "$0" /etc/hosts && exec "$@"', str(hosts))
