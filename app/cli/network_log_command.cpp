@@ -191,7 +191,9 @@ Exit runNetworkRetention(Context &context, const QStringList &arguments)
             parser,
             {QStringLiteral("network retention"),
              QStringLiteral("Show or set how many days the egress ledger keeps the folder's "
-                            "requests\n(default %1). Older ones are deleted after a turn ends.")
+                            "requests\n(default %1). Older ones are deleted when the engine starts "
+                            "and after a turn "
+                            "ends.")
                  .arg(ledger::defaultRetentionDays),
              {{QStringLiteral("folder"), QStringLiteral("The folder; '' is the base.")},
               {QStringLiteral("days"), QStringLiteral("Optional. 1 to 36500."),

@@ -83,6 +83,8 @@ void TurnRunner::becomeReady(HostStartup startup)
     m_ready = true;
     m_cancelRequests.start();
     QTimer::singleShot(0, this, &TurnRunner::schedule);
+    // arizukoctl's runner ends with its one turn, before a prune after it.
+    pruneLedger();
 }
 
 Result<std::unique_ptr<TurnRunner>> TurnRunner::startBlocking(store::Store &store,

@@ -115,8 +115,8 @@ private:
     // and the end of another engine's turn that kept one of ours queued.
     void onCancelRequests(const QStringList &requested);
     QList<libvirt::Ipv4Range> subnetsInUse() const;
-    // Applies each folder's egress ledger retention on a worker, after a
-    // turn ends, at most once an hour.
+    // Applies each folder's egress ledger retention on a worker, when the
+    // runner is ready and after a turn ends, at most once an hour.
     void pruneLedger();
 
     store::Store &m_store;

@@ -6,6 +6,7 @@ folder's own deny, none for the unlisted one) and the allowed exchange's
 totals, and `arizukoctl network log` prints them as JSON Lines, OCSF and a
 table."""
 
+import datetime
 import json
 import pathlib
 import sys
@@ -41,6 +42,15 @@ class EgressLedger(unittest.TestCase):
             result = engine.run("network", *arguments)
             if result.returncode != 0:
                 raise AssertionError(f"network {arguments}: {result.stderr}")
+        # Rows of an earlier turn: one past the default retention (30 days),
+        # one within it. The engine prunes after the turn ends.
+        now = datetime.datetime.now(datetime.timezone.utc)
+        with engine.database() as db:
+            for seq, days in ((1, 40), (2, 10)):
+                at = (now - datetime.timedelta(days=days)).strftime("%Y-%m-%dT%H:%M:%S.000Z")
+                db.execute("INSERT INTO egress_ledger (time, turn, event_seq, folder, topic, source, "
+                           "host, decision, reason) VALUES (?, 'earlier', ?, 'corp/eng', 'main', "
+                           "'proxy', ?, 'allow', 'allowed')", (at, seq, f"{days}-days.test"))
         prefix = c.hosts_file_prefix(engine.directory.name, (ALLOWED, DENIED, UNLISTED))
         with c.OutsideNamespace():
             run = engine.start("run", "--agent", "command", "corp/eng", COMMAND, prefix=prefix)
@@ -55,6 +65,8 @@ class EgressLedger(unittest.TestCase):
         with engine.database() as db:
             cls.rows = {row["host"]: dict(row) for row in db.execute(
                 "SELECT * FROM egress_ledger WHERE turn = ? AND source = 'proxy'", (cls.turn["id"],))}
+            cls.earlier = [row["host"] for row in db.execute(
+                "SELECT host FROM egress_ledger WHERE turn = 'earlier'")]
         cls.log = engine.run("network", "log", "--turn", cls.name, "--format", "jsonl")
         cls.ocsf = engine.run("network", "log", "--turn", cls.name, "--format", "ocsf")
         cls.table = engine.run("network", "log", "--folder", "corp/eng", "--decision", "deny")
@@ -87,6 +99,9 @@ class EgressLedger(unittest.TestCase):
         self.assertEqual((unlisted["decision"], unlisted["reason"]), ("deny", "host-not-allowed"))
         self.assertIsNone(unlisted["rule_text"])
         self.assertIsNone(unlisted["rule_id"])
+
+    def test_rows_past_the_retention_went_after_the_turn(self):
+        self.assertEqual(self.earlier, ["10-days.test"])
 
     def test_the_ledger_matches_the_transcript(self):
         decisions = [e["json"] for e in self.engine.events(self.name)
