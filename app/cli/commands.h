@@ -30,6 +30,9 @@ Exit runSecret(Context &context, const QStringList &arguments);
 Exit runAudit(Context &context, const QStringList &arguments);
 Exit runGrant(Context &context, const QStringList &arguments);
 Exit runNetwork(Context &context, const QStringList &arguments);
+// network log, network retention (network_log_command.cpp).
+Exit runNetworkLog(Context &context, const QStringList &arguments);
+Exit runNetworkRetention(Context &context, const QStringList &arguments);
 Exit runRoute(Context &context, const QStringList &arguments);
 Exit runRun(Context &context, const QStringList &arguments);
 Exit runTurns(Context &context, const QStringList &arguments);

@@ -1,7 +1,8 @@
 // arizukoctl network allow|deny|rm|list|resolve|test: the hosts each folder's
-// turns may reach, inherited from '' (the base) down the folder tree; and
+// turns may reach, inherited from '' (the base) down the folder tree;
 // pending|approve|deny <id> for the questions of folders that ask
-// (network_questions.h).
+// (network_questions.h). The egress ledger's log and retention are in
+// network_log_command.cpp.
 
 #include "commands.h"
 #include "core/actors.h"
@@ -251,6 +252,12 @@ Exit runNetwork(Context &context, const QStringList &arguments)
         {QStringLiteral("pending"), QStringLiteral("pending"), runNetworkPending},
         {QStringLiteral("approve"), QStringLiteral("approve <id> [--once|--turn|--always]"),
          runNetworkApprove},
+        {QStringLiteral("log"),
+         QStringLiteral("log [--folder F] [--turn ID] [--since T] [--decision allow|deny] "
+                        "[--format jsonl|ocsf|table] [--follow]"),
+         runNetworkLog},
+        {QStringLiteral("retention"), QStringLiteral("retention <folder> [<days>]"),
+         runNetworkRetention},
     };
     return runSubcommand(context, QStringLiteral("network"), arguments, subcommands);
 }

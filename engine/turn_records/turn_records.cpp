@@ -223,7 +223,8 @@ Result<void> TurnRecords::appendEvent(const TurnEventRecord &event)
     return {};
 }
 
-Result<void> TurnRecords::appendEvents(const QList<TurnEventRecord> &events)
+Result<void> TurnRecords::appendEvents(const QList<TurnEventRecord> &events,
+                                       const std::function<Result<void>()> &alongside)
 {
     auto transaction = store::WriteTransaction::begin(m_store.database());
     if (!transaction)
@@ -231,6 +232,10 @@ Result<void> TurnRecords::appendEvents(const QList<TurnEventRecord> &events)
     for (const TurnEventRecord &event : events) {
         if (const Result<void> appended = appendEvent(event); !appended)
             return appended;
+    }
+    if (alongside) {
+        if (const Result<void> written = alongside(); !written)
+            return written;
     }
     return transaction->commit();
 }

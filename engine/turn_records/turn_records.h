@@ -44,8 +44,11 @@ public:
     Result<void> setUsage(const QString &id, const QJsonObject &usage,
                           std::optional<double> costUsd);
     Result<void> appendEvent(const TurnEventRecord &event);
-    // In one transaction: a turn's events arrive in bursts.
-    Result<void> appendEvents(const QList<TurnEventRecord> &events);
+    // In one transaction: a turn's events arrive in bursts. `alongside`
+    // writes what the events make elsewhere (the egress ledger) in the same
+    // transaction.
+    Result<void> appendEvents(const QList<TurnEventRecord> &events,
+                              const std::function<Result<void>()> &alongside = {});
     Result<void> requestCancel(const QString &id, const QString &at);
 
     // Newest first.

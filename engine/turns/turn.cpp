@@ -106,6 +106,7 @@ bool Turn::begin(const Result<TurnPlan> &plan)
     m_started = true;
     if (plan) {
         m_plan = *plan;
+        m_journal->setNetworkPolicy(m_plan.network);
         m_agent = makeAgentSession(m_request.agent,
                                    {m_request.prompt, model(), m_plan.sessionId, m_plan.newSession,
                                     m_plan.observedContext, m_plan.skillsIndex});

@@ -8,6 +8,7 @@
 #include "host/host_status.h"
 #include "libvirt/connection.h"
 #include "libvirt/subnet_pool.h"
+#include "policy/network_rule.h"
 #include "turn_records/turn_records.h"
 #include "turns/agent_gate.h"
 #include "turns/demo_site.h"
@@ -81,6 +82,8 @@ struct TurnPlan
     QStringList allow;
     QStringList deny;
     bool allowAll = false;
+    // The whole resolved policy, whose rules the egress ledger names.
+    policy::NetworkPolicy network;
     // Only a turn of the built-in demo: its proxy reaches loopback, for
     // the demo page (demo_site.h).
     bool allowLoopback = false;

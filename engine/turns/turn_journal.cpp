@@ -13,7 +13,14 @@ TurnJournal::TurnJournal(store::Store &store, TurnRecords &records, TurnRecord r
     , m_store(store)
     , m_records(records)
     , m_row(std::move(row))
+    , m_ledger(store)
+    , m_ledgerRecorder(m_row.id, m_row.folder, m_row.topic)
 {}
+
+void TurnJournal::setNetworkPolicy(const policy::NetworkPolicy &policy)
+{
+    m_ledgerRecorder.setPolicy(policy);
+}
 
 void TurnJournal::enter(TurnState state)
 {
@@ -118,6 +125,9 @@ void TurnJournal::write(const Result<void> &written, const QString &what)
 void TurnJournal::record(const QString &kind, const QJsonObject &json)
 {
     m_pending.append({m_row.id, m_nextSeq++, kind, json, store::nowTimestamp()});
+    const TurnEventRecord &event = m_pending.constLast();
+    if (auto write = m_ledgerRecorder.take(kind, json, event.seq, event.at))
+        m_pendingLedger.append(std::move(*write));
     if (m_pending.size() == 1)
         QMetaObject::invokeMethod(this, &TurnJournal::flush, Qt::QueuedConnection);
 }
@@ -216,7 +226,10 @@ void TurnJournal::flush()
     if (m_pending.isEmpty())
         return;
     const QList<TurnEventRecord> events = std::exchange(m_pending, {});
-    const Result<void> stored = m_records.appendEvents(events);
+    const QList<ledger::LedgerWrite> ledger = std::exchange(m_pendingLedger, {});
+    const Result<void> stored = m_records.appendEvents(events, [this, &ledger]() {
+        return ledger.isEmpty() ? Result<void>() : m_ledger.apply(ledger);
+    });
     emit batch(events);
     write(stored, QStringLiteral("events"));
 }

@@ -11,6 +11,8 @@
 // refuses is reported with the reason, never dropped.
 
 #include "core/result.h"
+#include "ledger/ledger.h"
+#include "ledger/ledger_recorder.h"
 #include "turn_records/turn_record.h"
 #include "turn_records/turn_records.h"
 #include "turns/guest_channel_messages.h"
@@ -37,6 +39,9 @@ public:
                 QObject *parent = nullptr);
 
     const TurnRecord &row() const { return m_row; }
+    // The policy the turn's proxy is started with: the egress ledger's rows
+    // name the rule of it that decided.
+    void setNetworkPolicy(const policy::NetworkPolicy &policy);
 
     // The state and the time it was entered, and its `phase` event.
     void enter(TurnState state);
@@ -91,6 +96,9 @@ private:
     TurnRecords &m_records;
     TurnRecord m_row;
     QList<TurnEventRecord> m_pending;
+    ledger::Ledger m_ledger;
+    ledger::LedgerRecorder m_ledgerRecorder;
+    QList<ledger::LedgerWrite> m_pendingLedger;
     qint64 m_nextSeq = 1;
     GuestOutputBudget m_guestOutput;
     qint64 m_guestViolations = 0;

@@ -105,6 +105,7 @@ Result<void> PlanWork::fromStore()
     if (!unlisted)
         return unlisted.error();
     m_plan.unlisted = *unlisted;
+    m_plan.network = *network;
     return planSession(earlierAgent);
 }
 

@@ -1,6 +1,8 @@
 #include "turns/turn_runner.h"
 
+#include "ledger/ledger.h"
 #include "secrets/secret_store.h"
+#include "store/run_store_work.h"
 #include "store/timestamp.h"
 #include "turns/libvirt_guest_machine.h"
 #include "turns/queued_turn.h"
@@ -84,6 +86,8 @@ void TurnRunner::becomeReady(HostStartup startup)
     m_ready = true;
     m_cancelRequests.start();
     QTimer::singleShot(0, this, &TurnRunner::schedule);
+    // arizukoctl's runner ends with its one turn, before a prune after it.
+    pruneLedger();
 }
 
 Result<std::unique_ptr<TurnRunner>> TurnRunner::startBlocking(store::Store &store,
@@ -146,11 +150,28 @@ Result<Turn *> TurnRunner::submit(const TurnRequest &request)
             schedule();
             // The folder's next prompt is the likeliest one.
             prepareSpare(folder);
+            pruneLedger();
         });
     });
     emit turnQueued(turn);
     QTimer::singleShot(0, this, &TurnRunner::schedule);
     return turn;
+}
+
+void TurnRunner::pruneLedger()
+{
+    constexpr qint64 hourMs = 60 * 60 * 1000;
+    if (m_ledgerPruned.isValid() && m_ledgerPruned.elapsed() < hourMs)
+        return;
+    m_ledgerPruned.start();
+    store::runStoreWork(
+        this, m_store,
+        [](store::Store &store) { return ledger::Ledger(store).prune(store::nowTimestamp()); },
+        [](const Result<qint64> &pruned) {
+            if (!pruned)
+                qWarning("egress ledger retention not applied: %s",
+                         qPrintable(pruned.error().message));
+        });
 }
 
 Result<void> TurnRunner::cancel(const QString &reference)

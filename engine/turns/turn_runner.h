@@ -19,6 +19,7 @@
 #include "turns/turn_reaper.h"
 #include "turns/turn_request.h"
 
+#include <QElapsedTimer>
 #include <QFuture>
 #include <QHash>
 #include <QList>
@@ -117,6 +118,9 @@ private:
     // and the end of another engine's turn that kept one of ours queued.
     void onCancelRequests(const QStringList &requested);
     QList<libvirt::Ipv4Range> subnetsInUse() const;
+    // Applies each folder's egress ledger retention on a worker, when the
+    // runner is ready and after a turn ends, at most once an hour.
+    void pruneLedger();
 
     store::Store &m_store;
     TurnRecords m_records;
@@ -139,6 +143,7 @@ private:
     CancelRequests m_cancelRequests;
     QFuture<void> m_startup; // prepareHost() on a worker
     bool m_ready = false;
+    QElapsedTimer m_ledgerPruned;
 };
 
 } // namespace arizuko::turns

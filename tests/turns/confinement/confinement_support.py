@@ -371,14 +371,16 @@ def solicited_node(address):
     return str(ipaddress.IPv6Address(int(ipaddress.IPv6Address("ff02::1:ff00:0")) | low))
 
 
-def hosts_file_prefix(directory, entries=None):
+def hosts_file_prefix(directory, entries=None, outside_names=()):
     """A command prefix that runs a program in its own mount namespace with
-    an /etc/hosts naming OUTSIDE_NAME and PRIVATE_NAME, or `entries`
-    ({name: address}) (the real /etc/hosts is untouched: the bind mount
-    exists only in that namespace, which the engine's children, the turn's
-    proxy among them, inherit)."""
+    an /etc/hosts naming OUTSIDE_NAME (and `outside_names`, all for the
+    outside's address) and PRIVATE_NAME, or `entries` ({name: address})
+    (the real /etc/hosts is untouched: the bind mount exists only in that
+    namespace, which the engine's children, the turn's proxy among them,
+    inherit)."""
     if entries is None:
-        entries = {OUTSIDE_NAME: OUTSIDE_ADDRESS, PRIVATE_NAME: OUTSIDE_PRIVATE_ADDRESS}
+        entries = {name: OUTSIDE_ADDRESS for name in (OUTSIDE_NAME, *outside_names)}
+        entries[PRIVATE_NAME] = OUTSIDE_PRIVATE_ADDRESS
     hosts = pathlib.Path(directory, "hosts")
     original = pathlib.Path("/etc/hosts").read_text()
     hosts.write_text(original + "\n" + "".join(f"{address} {name}\n"
