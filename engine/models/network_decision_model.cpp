@@ -10,8 +10,20 @@ EgressOutcome egressOutcome(const QString &decision, const QString &reason)
         return EgressOutcome::Allowed;
     static const QStringList policy = {
         QStringLiteral("host-not-allowed"), QStringLiteral("host-denied"),
-        QStringLiteral("private-address"), QStringLiteral("client-not-allowed")};
+        QStringLiteral("private-address"),  QStringLiteral("client-not-allowed"),
+        QStringLiteral("user-denied"),      QStringLiteral("no-answer"),
+        QStringLiteral("ask-limit")};
     return policy.contains(reason) ? EgressOutcome::Refused : EgressOutcome::Failed;
+}
+
+bool onNoAllowEntry(const QString &reason)
+{
+    // Refused at once, or asked about and not allowed: an allow rule for
+    // the folder would let the next one through.
+    static const QStringList unlisted = {QStringLiteral("host-not-allowed"),
+                                         QStringLiteral("user-denied"), QStringLiteral("no-answer"),
+                                         QStringLiteral("ask-limit")};
+    return unlisted.contains(reason);
 }
 
 void NetworkDecisionModel::clear()
@@ -131,7 +143,7 @@ QVariant NetworkDecisionModel::data(const QModelIndex &index, int role) const
         return {};
     const Row &row = m_rows.at(index.row());
     if (role == AllowableRole)
-        return row.reason == QLatin1String("host-not-allowed");
+        return onNoAllowEntry(row.reason);
     if (role == HostRole)
         return row.host;
     if (role != Qt::DisplayRole && role != Qt::AccessibleTextRole)

@@ -10,11 +10,15 @@
 namespace arizuko::models {
 
 // How the proxy ended a request: let through; refused by the folder's
-// policy (the host is not allowed, is denied, or is a private address); or
+// policy (the host is not allowed, is denied, or is a private address) or
+// by the person asked about it (denied, not answered, too many questions); or
 // allowed and then failed (no address, no connection, a bad reply, a bad
 // request). A failure is not a denial: a rule would not change it.
 enum class EgressOutcome { Allowed, Refused, Failed };
 EgressOutcome egressOutcome(const QString &decision, const QString &reason);
+// The host is on no allow entry of the folder (refused at once, or asked
+// about and not allowed).
+bool onNoAllowEntry(const QString &reason);
 
 class NetworkDecisionModel final : public QAbstractTableModel
 {

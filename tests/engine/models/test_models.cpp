@@ -298,6 +298,20 @@ private slots:
                  QStringLiteral("denied"));
         // An explicit deny rule is not lifted by adding an allow rule.
         QVERIFY(!model.index(3, 0).data(models::NetworkDecisionModel::AllowableRole).toBool());
+        // Asked about and not allowed: refused, and an allow rule would
+        // let the host through next time.
+        for (const QString reason : {QStringLiteral("user-denied"), QStringLiteral("no-answer"),
+                                     QStringLiteral("ask-limit")}) {
+            QJsonObject asked = line("decision", "asked.example", "deny");
+            asked.insert(QStringLiteral("reason"), reason);
+            model.addDecisions({asked});
+            const int row = model.rowCount() - 1;
+            QCOMPARE(
+                model.index(row, models::NetworkDecisionModel::DecisionColumn).data().toString(),
+                QStringLiteral("denied"));
+            QVERIFY2(model.index(row, 0).data(models::NetworkDecisionModel::AllowableRole).toBool(),
+                     qPrintable(reason));
+        }
         model.clear();
         QCOMPARE(model.rowCount(), 0);
     }
