@@ -300,7 +300,7 @@ private slots:
         QVERIFY(!model.index(3, 0).data(models::NetworkDecisionModel::AllowableRole).toBool());
         // Asked about and not allowed: refused, and an allow rule would
         // let the host through next time.
-        for (const QString reason : {QStringLiteral("user-denied"), QStringLiteral("no-answer"),
+        for (const QString &reason : {QStringLiteral("user-denied"), QStringLiteral("no-answer"),
                                      QStringLiteral("ask-limit")}) {
             QJsonObject asked = line("decision", "asked.example", "deny");
             asked.insert(QStringLiteral("reason"), reason);
