@@ -318,10 +318,15 @@ void AllowlistEditor::loadUnlisted()
     m_askTimeout->setEnabled(false);
     if (folder.isEmpty())
         return;
+    const quint64 load = ++m_unlistedLoads;
     m_workspace.ownNetworkSettings(
-        folder, this, [this, folder](const Result<folders::NetworkSettings> &own) {
-            if (!own || folder != m_model->folder())
+        folder, this, [this, folder, load](const Result<folders::NetworkSettings> &own) {
+            if (load != m_unlistedLoads || folder != m_model->folder())
                 return;
+            if (!own) {
+                setStatus(printable(own.error().message, 400), true);
+                return;
+            }
             m_loadingUnlisted = true;
             m_unlisted->setCurrentIndex(m_unlisted->findData(
                 own->unlisted ? folders::unlistedHostsName(*own->unlisted) : QString()));

@@ -66,6 +66,9 @@ private:
     QComboBox *m_unlisted;
     QSpinBox *m_askTimeout;
     bool m_loadingUnlisted = false;
+    // Only the newest load may fill the setting: an older one, still in
+    // flight, read the store before a later save and would undo it.
+    quint64 m_unlistedLoads = 0;
     bool m_adding = false;
 };
 
