@@ -5,11 +5,14 @@ runs as root, which it needs to switch users and to make the things the
 user must not touch (a root tap, a bridge not named like a turn's)."""
 
 import argparse
+import errno
+import fcntl
 import grp
 import os
 import pathlib
 import shutil
 import stat
+import struct
 import subprocess
 import sys
 import tempfile
@@ -46,21 +49,43 @@ def wait_for(condition, seconds):
     return False
 
 
-def helper_forked():
-    """A helper process whose parent is a helper too: the child it forked
-    to run a program, still in that execve."""
-    names = {}
+def helper_forked(tracer):
+    """Whether the helper that `tracer` (strace) started has forked the
+    child it runs a program in, still held in that execve. Only that helper
+    counts: turns of other tests run the same helper meanwhile."""
+    parents = {}
     for stat_file in pathlib.Path("/proc").glob("[0-9]*/stat"):
         try:
             text = stat_file.read_text()
         except OSError:
             continue
         end = text.rindex(")")
-        names[int(stat_file.parent.name)] = (text[text.index("(") + 1:end],
-                                             int(text[end + 2:].split()[1]))
+        parents[int(stat_file.parent.name)] = (text[text.index("(") + 1:end],
+                                               int(text[end + 2:].split()[1]))
     helper = "arizuko-net-hel"  # the kernel keeps 15 characters of a name
-    return any(name == helper and names.get(parent, ("", 0))[0] == helper
-               for name, parent in names.values())
+    return any(name == helper and parents.get(parent) == (helper, tracer)
+               for name, parent in parents.values())
+
+
+def root_makes_tap(name):
+    """Makes a persistent tap as root only if no device of that name exists
+    (IFF_TUN_EXCL), as `ip tuntap add` does not: it attaches to an idle tap
+    someone else made and reports success. True if this call made it."""
+    tun = os.open("/dev/net/tun", os.O_RDWR | os.O_CLOEXEC)
+    try:
+        iff_tap, iff_no_pi, iff_tun_excl = 0x0002, 0x1000, 0x8000
+        request = struct.pack("16sH22x", name.encode(), iff_tap | iff_no_pi | iff_tun_excl)
+        tunsetiff, tunsetpersist = 0x400454CA, 0x400454CB
+        try:
+            fcntl.ioctl(tun, tunsetiff, request)
+        except OSError as error:
+            if error.errno in (errno.EBUSY, errno.EEXIST):
+                return False
+            raise
+        fcntl.ioctl(tun, tunsetpersist, 1)
+        return True
+    finally:
+        os.close(tun)
 
 
 def fresh(suffix=""):
@@ -167,9 +192,9 @@ class NetHelper(unittest.TestCase):
              "-e", "trace=execve", "-e", f"inject=execve:delay_enter={int(delay * 1e6)}",
              HELPER, "tap-create", tap, "1:2"],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        self.assertTrue(wait_for(helper_forked, delay * 5), "the helper never ran a program")
-        root_made = subprocess.run(["ip", "tuntap", "add", "dev", tap, "mode", "tap"],
-                                   capture_output=True, timeout=30).returncode == 0
+        self.assertTrue(wait_for(lambda: helper_forked(helper.pid), delay * 5),
+                        "the helper never ran a program")
+        root_made = root_makes_tap(tap)
         _, err = helper.communicate(timeout=60)
         uid = subprocess.run(["id", "-u", TEST_USER], capture_output=True, text=True).stdout.strip()
         if root_made:
