@@ -389,6 +389,13 @@ def hosts_file_prefix(directory, entries=None, outside_names=()):
             "sh", "-c", 'mount --bind "$0" /etc/hosts && exec "$@"', str(hosts))
 
 
+def put_guest_script(home, script, name):
+    """Writes this directory's `script` into a turn's home as `name`, with
+    proxy_request.sh, which the guest scripts source from beside them."""
+    (home / name).write_text((HERE / script).read_text())
+    (home / "proxy_request.sh").write_text((HERE / "proxy_request.sh").read_text())
+
+
 def proxy_command_line(pid):
     return pathlib.Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")[:-1]
 

@@ -13,10 +13,7 @@ for tool in bash timeout wget nc ping ping6 ip ifconfig arp nslookup sysctl id a
 done
 echo "ATTEMPT agent-uid $(id -u) $(id)"
 
-proxy=${http_proxy#http://}
-proxy=${proxy%/}
-PROXY_HOST=${proxy%%:*}
-PROXY_PORT=${proxy##*:}
+. "$(dirname "$0")/proxy_request.sh"
 IFACE=$(ls /sys/class/net | grep -v '^lo$' | head -n 1)
 ADDRESS=$(ip -4 -o addr show dev "$IFACE" | awk '{print $4}' | head -n 1)
 MAC=$(cat "/sys/class/net/$IFACE/address")
@@ -59,16 +56,9 @@ ping_host() {
 # proxy_get NAME URL: a plain HTTP request in absolute form to the proxy;
 # outcome http-<status>, detail the reason header and the body's first line.
 proxy_get() {
-    local response status reason body
-    response=$(timeout 10 bash -c '
-        exec 3<>"/dev/tcp/$0/$1" || exit 9
-        host=${2#http://}; host=${host%%/*}
-        printf "GET %s HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n\r\n" "$2" "$host" >&3
-        cat <&3' "$PROXY_HOST" "$PROXY_PORT" "$2" 2>&1)
-    status=$(echo "$response" | head -n 1 | awk '{print $2}')
-    reason=$(echo "$response" | grep -i '^X-Arizuko-Egress-Reason:' | tr -d '\r' | awk '{print $2}')
-    body=$(echo "$response" | tr -d '\r' | sed '1,/^$/d' | head -n 1)
-    say "$1" "http-${status:-none}" "reason=${reason:-none} body=$body"
+    local outcome
+    outcome=$(proxy_get_outcome 10 "$2")
+    say "$1" "${outcome%% *}" "${outcome#* }"
 }
 
 # proxy_connect NAME HOST:PORT: CONNECT, then (on 200) GET /hello through the tunnel.

@@ -15,7 +15,6 @@ The hosts name 127.0.0.1 in the engine's own mount namespace, where a
 server of this test answers (ARIZUKO_PROXY_ALLOW_LOOPBACK=1, as the
 confinement test has it); every other proxy flag is the engine's."""
 
-import http.server
 import json
 import pathlib
 import sys
@@ -28,46 +27,12 @@ import turns_harness as h  # noqa: E402
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 import confinement_support as c  # noqa: E402
+from ask_support import Origin, asked_results, asking_engine  # noqa: E402
 
-SCRIPT = pathlib.Path(__file__).resolve().parent / "ask_requests.sh"
 HOSTS = ("once.test", "turn.test", "always.test", "silent.test")
 STEPS = (("once-1", "once.test", "one"), ("once-2", "once.test", "two"),
          ("turn-1", "turn.test", "one"), ("turn-2", "turn.test", "two"),
          ("always-1", "always.test", "one"), ("silent-1", "silent.test", "one"))
-
-
-def asked_results(events):
-    """{step: (http-<status>, reason=<reason>, body=<first line>)} of ask_requests.sh."""
-    results = {}
-    for event in events:
-        if event["kind"] == "event" and event["json"]["line"].startswith("ASKED "):
-            words = event["json"]["line"].split(" ", 4)
-            results[words[1]] = (words[2], words[3], words[4] if len(words) > 4 else "")
-    return results
-
-
-class Origin:
-    """A plain HTTP server on 127.0.0.1 that answers 200 with the path."""
-
-    def __init__(self):
-        class Handler(http.server.BaseHTTPRequestHandler):
-            def do_GET(self):
-                body = f"origin {self.path}\n".encode()
-                self.send_response(200)
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-            def log_message(self, *args):
-                pass
-
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.port = self.server.server_address[1]
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    def close(self):
-        self.server.shutdown()
-        self.server.server_close()
 
 
 class Answerer:
@@ -120,17 +85,8 @@ class Answerer:
 class AskApprovals(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        c.require_root_and_libvirt()
-        h.require_guest_image()
-        cls.engine = h.Engine({"ARIZUKO_PROXY_ALLOW_LOOPBACK": "1"})
+        cls.engine = asking_engine("--ask-timeout", "5")
         engine = cls.engine
-        engine.add_folder("corp")
-        result = engine.run("folder", "network", "corp", "--unlisted", "ask", "--ask-timeout", "5")
-        if result.returncode != 0:
-            raise AssertionError(result.stderr)
-        home = engine.home("corp")
-        home.mkdir(parents=True, exist_ok=True)
-        (home / "ask_requests.sh").write_text(SCRIPT.read_text())
         origin = Origin()
         answerer = Answerer(engine)
         try:

@@ -18,25 +18,14 @@ import turns_harness as h  # noqa: E402
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 import confinement_support as c  # noqa: E402
-from test_ask_approvals import Origin, asked_results  # noqa: E402
-
-SCRIPT = pathlib.Path(__file__).resolve().parent / "ask_requests.sh"
+from ask_support import Origin, asked_results, asking_engine  # noqa: E402
 
 
 class AskOnTerminal(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        c.require_root_and_libvirt()
-        h.require_guest_image()
-        cls.engine = h.Engine({"ARIZUKO_PROXY_ALLOW_LOOPBACK": "1"})
+        cls.engine = asking_engine()
         engine = cls.engine
-        engine.add_folder("corp")
-        result = engine.run("folder", "network", "corp", "--unlisted", "ask")
-        if result.returncode != 0:
-            raise AssertionError(result.stderr)
-        home = engine.home("corp")
-        home.mkdir(parents=True, exist_ok=True)
-        (home / "ask_requests.sh").write_text(SCRIPT.read_text())
         origin = Origin()
         master, slave = os.openpty()
         prefix = c.hosts_file_prefix(engine.directory.name, {"once.test": "127.0.0.1"})

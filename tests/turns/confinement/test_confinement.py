@@ -40,7 +40,6 @@ import confinement_support as c  # noqa: E402
 import frame_witness  # noqa: E402
 from confinement_support import h  # noqa: E402
 
-ATTACKS = pathlib.Path(__file__).resolve().parent / "guest_attacks.sh"
 BLOCKED = ("timeout", "unreachable")
 
 
@@ -70,7 +69,7 @@ class Confinement(unittest.TestCase):
                 raise AssertionError(f"network allow corp {target}: {result.stderr}")
         home = engine.home("corp")
         home.mkdir(parents=True, exist_ok=True)
-        (home / "attacks.sh").write_text(ATTACKS.read_text())
+        c.put_guest_script(home, "guest_attacks.sh", "attacks.sh")
 
         with c.OutsideNamespace() as outside:
             controller = c.Controller()

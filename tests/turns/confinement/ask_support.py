@@ -1,0 +1,68 @@
+"""What the tests of a folder that asks share (test_ask_approvals.py,
+test_ask_on_terminal.py): an engine whose folder corp asks, with
+ask_requests.sh in its home; the plain HTTP origin the asked hosts name; and
+the guest's "ASKED" lines read back from the turn's events."""
+
+import http.server
+import pathlib
+import sys
+import threading
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import confinement_support as c  # noqa: E402
+from confinement_support import h  # noqa: E402
+
+
+def asking_engine(*network_options):
+    """An engine (proxies may reach loopback, where Origin listens) whose
+    folder corp asks about hosts on no allow entry, `network_options` added
+    to `folder network`; ask_requests.sh is in corp's home."""
+    c.require_root_and_libvirt()
+    h.require_guest_image()
+    engine = h.Engine({"ARIZUKO_PROXY_ALLOW_LOOPBACK": "1"})
+    try:
+        engine.add_folder("corp")
+        result = engine.run("folder", "network", "corp", "--unlisted", "ask", *network_options)
+        if result.returncode != 0:
+            raise AssertionError(result.stderr)
+        home = engine.home("corp")
+        home.mkdir(parents=True, exist_ok=True)
+        c.put_guest_script(home, "ask_requests.sh", "ask_requests.sh")
+    except BaseException:
+        engine.close()
+        raise
+    return engine
+
+
+def asked_results(events):
+    """{step: (http-<status>, reason=<reason>, body=<first line>)} of ask_requests.sh."""
+    results = {}
+    for event in events:
+        if event["kind"] == "event" and event["json"]["line"].startswith("ASKED "):
+            words = event["json"]["line"].split(" ", 4)
+            results[words[1]] = (words[2], words[3], words[4] if len(words) > 4 else "")
+    return results
+
+
+class Origin:
+    """A plain HTTP server on 127.0.0.1 that answers 200 with the path."""
+
+    def __init__(self):
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):
+                body = f"origin {self.path}\n".encode()
+                self.send_response(200)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.port = self.server.server_address[1]
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
