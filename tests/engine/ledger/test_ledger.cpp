@@ -558,10 +558,10 @@ private slots:
             }
         QVERIFY(ledger.write(writes));
         QCOMPARE(*ledger.retentionDays(QStringLiteral("default")), ledger::defaultRetentionDays);
-        QVERIFY(ledger.setRetentionDays(QStringLiteral("short"), 5));
-        QVERIFY(ledger.setRetentionDays(QStringLiteral("long"), 60));
+        QVERIFY(ledger.setRetentionDays(QStringLiteral("short"), 5, QStringLiteral("user:test")));
+        QVERIFY(ledger.setRetentionDays(QStringLiteral("long"), 60, QStringLiteral("user:test")));
         QCOMPARE(*ledger.retentionDays(QStringLiteral("long")), 60);
-        QVERIFY(!ledger.setRetentionDays(QStringLiteral("long"), 0));
+        QVERIFY(!ledger.setRetentionDays(QStringLiteral("long"), 0, QStringLiteral("user:test")));
         const Result<qint64> pruned = ledger.prune(now.toString(Qt::ISODateWithMs));
         QVERIFY(pruned);
         QCOMPARE(*pruned, 2 + 3 + 1);
