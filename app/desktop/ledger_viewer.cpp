@@ -209,10 +209,9 @@ void LedgerViewer::exportTo(const QString &path, ledger::LedgerFormat format)
             [exporting = m_exporting] { exporting->cancel = true; });
     m_progress->open();
     m_progressTimer.start();
-    m_workspace.exportLedger(filter(), format, path, m_exporting, this,
-                             [this, path](const Result<qint64> &result) {
-                                 finishExport(path, result);
-                             });
+    m_workspace.exportLedger(
+        filter(), format, path, m_exporting, this,
+        [this, path](const Result<qint64> &result) { finishExport(path, result); });
 }
 
 void LedgerViewer::showExportProgress()
@@ -241,8 +240,8 @@ void LedgerViewer::finishExport(const QString &path, const Result<qint64> &resul
         message = tr("Exported %n requests to %1.", nullptr, int(*result))
                       .arg(QDir::toNativeSeparators(path));
     else if (cancelled)
-        message = tr("The export was cancelled; %1 was not written.")
-                      .arg(QDir::toNativeSeparators(path));
+        message =
+            tr("The export was cancelled; %1 was not written.").arg(QDir::toNativeSeparators(path));
     else
         message = tr("The export failed: %1").arg(result.error().message);
     m_status->setText(printable(message, 600));

@@ -104,10 +104,7 @@ private:
     std::unique_ptr<store::Store> m_store;
     std::unique_ptr<engine::Workspace> m_workspace;
 
-    static void waitForRows(LedgerViewer &viewer)
-    {
-        QTRY_VERIFY(!viewer.model()->loading());
-    }
+    static void waitForRows(LedgerViewer &viewer) { QTRY_VERIFY(!viewer.model()->loading()); }
 
     template<typename Change>
     static void filterAndWait(LedgerViewer &viewer, Change change)
@@ -156,10 +153,9 @@ private slots:
             QVERIFY2(insert.exec(), qPrintable(insert.lastError().text()));
         }
         const QString old = store::timestamp(QDateTime::currentDateTimeUtc().addDays(-3));
-        write(*m_store, {row(1, turnC, QStringLiteral("lab"), QStringLiteral("old.example"), true,
-                             old),
-                         row(2, turnC, QStringLiteral("lab"), QStringLiteral("pypi.org"), false,
-                             old)});
+        write(*m_store,
+              {row(1, turnC, QStringLiteral("lab"), QStringLiteral("old.example"), true, old),
+               row(2, turnC, QStringLiteral("lab"), QStringLiteral("pypi.org"), false, old)});
         QList<ledger::LedgerWrite> writes;
         // turnA in corp: 300 rows, every third denied; turnB in corp: 5; turnC in lab: 2 more.
         for (int seq = 1; seq <= 300; ++seq)
@@ -246,9 +242,9 @@ private slots:
         QTest::newRow("folder denied, ocsf")
             << int(LedgerViewer::Scope::Folder) << QStringLiteral("deny")
             << int(ledger::LedgerFormat::Ocsf)
-            << QStringList{QStringLiteral("--folder"), QStringLiteral("corp"),
+            << QStringList{QStringLiteral("--folder"),   QStringLiteral("corp"),
                            QStringLiteral("--decision"), QStringLiteral("deny"),
-                           QStringLiteral("--format"), QStringLiteral("ocsf")};
+                           QStringLiteral("--format"),   QStringLiteral("ocsf")};
         QTest::newRow("everything, jsonl")
             << int(LedgerViewer::Scope::Everything) << QString()
             << int(ledger::LedgerFormat::JsonLines)
@@ -290,7 +286,8 @@ private slots:
             }
         }
         // Only the file itself: no temporary one beside it.
-        QCOMPARE(QDir(out.path()).entryList(QDir::Files), QStringList{QStringLiteral("ledger.jsonl")});
+        QCOMPARE(QDir(out.path()).entryList(QDir::Files),
+                 QStringList{QStringLiteral("ledger.jsonl")});
     }
 
     // Export… by the keyboard's way: the file dialog, its OCSF format.
@@ -344,8 +341,8 @@ private slots:
         ledger::Ledger ledger(*store);
         ledger::ExportProgress progress;
         progress.cancel = true;
-        const Result<qint64> exported = ledger::exportLedger(
-            ledger, {}, ledger::LedgerFormat::Ocsf, path, progress);
+        const Result<qint64> exported =
+            ledger::exportLedger(ledger, {}, ledger::LedgerFormat::Ocsf, path, progress);
         QVERIFY(!exported);
         QCOMPARE(exported.error().code, QStringLiteral("ledger.export-cancelled"));
         QCOMPARE(QDir(out.path()).entryList(QDir::Files | QDir::Hidden), QStringList());
@@ -366,7 +363,8 @@ private slots:
         const QString message = finished.first().at(1).toString();
         qInfo("%s", qPrintable(message));
         QVERIFY(message.contains(path));
-        QVERIFY(message.size() > path.size() + QStringLiteral("The export failed: cannot write : ").size());
+        QVERIFY(message.size() >
+                path.size() + QStringLiteral("The export failed: cannot write : ").size());
         QVERIFY(!QFile::exists(path));
     }
 
@@ -411,9 +409,9 @@ private slots:
         QCOMPARE(entries->first().subject, QStringLiteral("lab"));
         QCOMPARE(entries->first().detail.value(QLatin1String("days")).toInt(), 9);
         // arizukoctl sees it, and its own change is audited as the CLI's.
-        const CtlResult shown = arizukoctl(
-            m_dir.path(), {QStringLiteral("network"), QStringLiteral("retention"),
-                           QStringLiteral("lab")});
+        const CtlResult shown =
+            arizukoctl(m_dir.path(), {QStringLiteral("network"), QStringLiteral("retention"),
+                                      QStringLiteral("lab")});
         QCOMPARE(shown.json().object().value(QLatin1String("days")).toInt(), 9);
         QCOMPARE(arizukoctl(m_dir.path(), {QStringLiteral("network"), QStringLiteral("retention"),
                                            QStringLiteral("lab"), QStringLiteral("12")})
