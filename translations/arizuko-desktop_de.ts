@@ -2460,7 +2460,7 @@ im Ordner „%2“. Die nächsten Durchläufe von %2 und seinen Unterordnern dü
         <translation>Die früheren Netzwerkanfragen des Turns zeigen</translation>
     </message>
     <message>
-        <source>Egress &amp;ledger and export…</source>
+        <source>Egress ledger and e&amp;xport…</source>
         <translation>Egress-Protokoll und E&amp;xport…</translation>
     </message>
     <message>

@@ -55,7 +55,7 @@ TurnPanel::TurnPanel(engine::Workspace &workspace, QWidget *parent)
     , m_networkModel(new models::NetworkDecisionModel(this))
     , m_allow(new QPushButton(tr("&Allow for this folder\u2026"), this))
     , m_earlier(new QPushButton(tr("Show ea&rlier requests"), this))
-    , m_ledger(new QPushButton(tr("Egress &ledger and export\u2026"), this))
+    , m_ledger(new QPushButton(tr("Egress ledger and e&xport\u2026"), this))
     , m_console(new QPlainTextEdit(this))
 {
     m_timeline->setObjectName(QStringLiteral("phaseTimeline"));
