@@ -266,22 +266,6 @@
         <translation>Zeitraum</translation>
     </message>
     <message>
-        <source>any time</source>
-        <translation>beliebig</translation>
-    </message>
-    <message>
-        <source>the last hour</source>
-        <translation>letzte Stunde</translation>
-    </message>
-    <message>
-        <source>the last 24 hours</source>
-        <translation>letzte 24 Stunden</translation>
-    </message>
-    <message>
-        <source>the last 7 days</source>
-        <translation>letzte 7 Tage</translation>
-    </message>
-    <message>
         <source>&amp;Folder:</source>
         <translation>&amp;Ordner:</translation>
     </message>
@@ -1465,22 +1449,6 @@ Die Dateien, die der Agent im Home-Verzeichnis des Ordners hinterlassen hat, ble
         <translation>Zeitraum</translation>
     </message>
     <message>
-        <source>any time</source>
-        <translation>beliebig</translation>
-    </message>
-    <message>
-        <source>the last hour</source>
-        <translation>letzte Stunde</translation>
-    </message>
-    <message>
-        <source>the last 24 hours</source>
-        <translation>letzte 24 Stunden</translation>
-    </message>
-    <message>
-        <source>the last 7 days</source>
-        <translation>letzte 7 Tage</translation>
-    </message>
-    <message>
         <source>Export the requests the filter shows to a file</source>
         <translation>Die Anfragen, die der Filter zeigt, in eine Datei exportieren</translation>
     </message>
@@ -2161,6 +2129,25 @@ Wird vor dem Start festgelegt: Setzen Sie ARIZUKO_DATA_DIR (arizukoctl: --data-d
     <message>
         <source>Saving…</source>
         <translation>Wird gespeichert…</translation>
+    </message>
+</context>
+<context>
+    <name>arizuko::desktop::SinceChoices</name>
+    <message>
+        <source>any time</source>
+        <translation>beliebig</translation>
+    </message>
+    <message>
+        <source>the last hour</source>
+        <translation>letzte Stunde</translation>
+    </message>
+    <message>
+        <source>the last 24 hours</source>
+        <translation>letzte 24 Stunden</translation>
+    </message>
+    <message>
+        <source>the last 7 days</source>
+        <translation>letzte 7 Tage</translation>
     </message>
 </context>
 <context>

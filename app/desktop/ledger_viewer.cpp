@@ -63,10 +63,7 @@ LedgerViewer::LedgerViewer(engine::Workspace &workspace, const QString &turn,
     m_decision->addItem(tr("denied"), QStringLiteral("deny"));
     m_since->setObjectName(QStringLiteral("since"));
     m_since->setAccessibleName(tr("Since"));
-    m_since->addItem(tr("any time"), 0);
-    m_since->addItem(tr("the last hour"), 3600);
-    m_since->addItem(tr("the last 24 hours"), 24 * 3600);
-    m_since->addItem(tr("the last 7 days"), 7 * 24 * 3600);
+    addSinceChoices(m_since);
     m_table->setModel(m_model);
     m_table->setItemDelegate(new PrintableDelegate(m_table));
     // Every column keeps the width it has: measuring them would read every
@@ -78,16 +75,8 @@ LedgerViewer::LedgerViewer(engine::Workspace &workspace, const QString &turn,
     m_export->setObjectName(QStringLiteral("exportButton"));
     m_export->setAccessibleName(tr("Export the requests the filter shows to a file"));
 
-    auto *filters = new QHBoxLayout;
-    const auto labelled = [this, filters](const QString &text, QWidget *buddy) {
-        auto *label = new QLabel(text, this);
-        label->setBuddy(buddy);
-        filters->addWidget(label);
-        filters->addWidget(buddy, 1);
-    };
-    labelled(tr("&Of:"), m_scope);
-    labelled(tr("&Decision:"), m_decision);
-    labelled(tr("&Since:"), m_since);
+    QHBoxLayout *filters = labelledRow(
+        this, {{tr("&Of:"), m_scope}, {tr("&Decision:"), m_decision}, {tr("&Since:"), m_since}});
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     buttons->addButton(m_export, QDialogButtonBox::ActionRole);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
