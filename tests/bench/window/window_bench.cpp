@@ -26,6 +26,7 @@
 #include "synthetic_events.h"
 #include "transcript_bridge.h"
 #include "transcript_view.h"
+#include "turn_panel.h"
 #include "turn_records/turn_records.h"
 #include "turns/runner_settings.h"
 
@@ -327,9 +328,10 @@ void chooseAndWait(desktop::LedgerViewer &viewer, const char *chooser, const QVa
                 viewer.model()->rowCount());
 }
 
-// (c) The egress ledger of a turn in a ledger of 1,000,000 rows: open its
-// view, scroll five pages down every folder's rows, change the filters.
-int bigLedger()
+// (c) The egress ledger of a turn in a ledger of 1,000,000 rows, from the
+// window's turn panel: open its view, scroll five pages down every
+// folder's rows, change the filters.
+int bigLedger(const turns::RunnerSettings &settings)
 {
     std::printf("(c) the egress ledger view over 1,000,000 rows\n");
     QTemporaryDir directory;
@@ -364,26 +366,35 @@ int bigLedger()
     }
     std::printf("  filled %d rows in %lld ms\n", ledgerRows, filling.elapsed());
 
+    // The newest turn, in the window's turn panel as when its topic is shown.
+    turns::TurnRecord turn;
+    turn.id = QStringLiteral("turn-0999");
+    turn.name = QStringLiteral("az-0999");
+    turn.folder = QStringLiteral("folder-9");
+    turn.topic = QStringLiteral("main");
+    turn.state = turns::TurnState::Done;
+
     engine::Workspace workspace(store);
+    auto window = openWindow(workspace, settings);
+    window->turnPanel()->showTurn(turn);
+    desktop::turnEventLoop(1000);
     desktop::StallMeter meter;
     desktop::turnEventLoop(500);
-    report(meter, "idle, before the ledger (the floor)");
+    report(meter, "idle, in the window (the floor)");
 
-    desktop::LedgerViewer viewer(workspace, QStringLiteral("turn-0999"), QStringLiteral("az-0999"),
-                                 QStringLiteral("folder-9"));
-    viewer.show();
+    // As the Network tab's button opens it.
+    desktop::LedgerViewer &viewer = *window->turnPanel()->openLedger();
     const qint64 opening = waitForRead(*viewer.model());
     desktop::turnEventLoop(300);
     report(meter, "open the ledger view of a turn");
     std::printf("    the turn's first page: %lld ms to the rows\n", opening);
     {
         // Again: the first view in the process also built its widgets' style.
-        desktop::LedgerViewer again(workspace, QStringLiteral("turn-0999"),
-                                    QStringLiteral("az-0999"), QStringLiteral("folder-9"));
-        again.show();
+        desktop::LedgerViewer &again = *window->turnPanel()->openLedger();
         waitForRead(*again.model());
         desktop::turnEventLoop(300);
         report(meter, "open a second ledger view of the turn");
+        again.close();
     }
 
     chooseAndWait(viewer, "scope", int(desktop::LedgerViewer::Scope::Everything), "every folder");
@@ -438,7 +449,7 @@ int main(int argc, char *argv[])
             return failed;
     }
     if (all || ledgerOnly) {
-        if (const int failed = bigLedger())
+        if (const int failed = bigLedger(*settings))
             return failed;
     }
     std::printf("longest GUI stall of all steps: %lld ms (target <= 16)\n", g_worst);
