@@ -218,6 +218,26 @@
         <source>Saved; the folder&apos;s next turn starts with it.</source>
         <translation>Gespeichert; der nächste Turn des Ordners startet damit.</translation>
     </message>
+    <message>
+        <source>Days the egress ledger keeps the folder&apos;s requests</source>
+        <translation>Tage, die das Egress-Protokoll die Anfragen des Ordners aufbewahrt</translation>
+    </message>
+    <message>
+        <source> days</source>
+        <translation> Tage</translation>
+    </message>
+    <message>
+        <source>Egress ledger</source>
+        <translation>Egress-Protokoll</translation>
+    </message>
+    <message>
+        <source>&amp;Keep requests for:</source>
+        <translation>Anfragen &amp;aufbewahren:</translation>
+    </message>
+    <message>
+        <source>Saved; older requests are deleted when the engine starts and after turns end.</source>
+        <translation>Gespeichert; ältere Anfragen werden beim Start der Engine und nach dem Ende von Durchläufen gelöscht.</translation>
+    </message>
 </context>
 <context>
     <name>arizuko::desktop::AuditLogViewer</name>
@@ -244,22 +264,6 @@
     <message>
         <source>Since</source>
         <translation>Zeitraum</translation>
-    </message>
-    <message>
-        <source>any time</source>
-        <translation>beliebig</translation>
-    </message>
-    <message>
-        <source>the last hour</source>
-        <translation>letzte Stunde</translation>
-    </message>
-    <message>
-        <source>the last 24 hours</source>
-        <translation>letzte 24 Stunden</translation>
-    </message>
-    <message>
-        <source>the last 7 days</source>
-        <translation>letzte 7 Tage</translation>
     </message>
     <message>
         <source>&amp;Folder:</source>
@@ -1391,6 +1395,142 @@ Die Dateien, die der Agent im Home-Verzeichnis des Ordners hinterlassen hat, ble
     </message>
 </context>
 <context>
+    <name>arizuko::desktop::LedgerViewer</name>
+    <message>
+        <source>Egress ledger requests</source>
+        <translation>Anfragen im Egress-Protokoll</translation>
+    </message>
+    <message>
+        <source>E&amp;xport…</source>
+        <translation>E&amp;xportieren…</translation>
+    </message>
+    <message>
+        <source>Egress ledger</source>
+        <translation>Egress-Protokoll</translation>
+    </message>
+    <message>
+        <source>Whose requests</source>
+        <translation>Wessen Anfragen</translation>
+    </message>
+    <message>
+        <source>The shown turn (none)</source>
+        <translation>Der gezeigte Durchlauf (keiner)</translation>
+    </message>
+    <message>
+        <source>The turn %1</source>
+        <translation>Der Durchlauf %1</translation>
+    </message>
+    <message>
+        <source>The folder %1</source>
+        <translation>Der Ordner %1</translation>
+    </message>
+    <message>
+        <source>Every folder</source>
+        <translation>Alle Ordner</translation>
+    </message>
+    <message>
+        <source>Decision</source>
+        <translation>Entscheidung</translation>
+    </message>
+    <message>
+        <source>allowed and denied</source>
+        <translation>erlaubt und verweigert</translation>
+    </message>
+    <message>
+        <source>allowed</source>
+        <translation>erlaubt</translation>
+    </message>
+    <message>
+        <source>denied</source>
+        <translation>verweigert</translation>
+    </message>
+    <message>
+        <source>Since</source>
+        <translation>Zeitraum</translation>
+    </message>
+    <message>
+        <source>Export the requests the filter shows to a file</source>
+        <translation>Die Anfragen, die der Filter zeigt, in eine Datei exportieren</translation>
+    </message>
+    <message>
+        <source>&amp;Of:</source>
+        <translation>&amp;Von:</translation>
+    </message>
+    <message>
+        <source>&amp;Decision:</source>
+        <translation>&amp;Entscheidung:</translation>
+    </message>
+    <message>
+        <source>&amp;Since:</source>
+        <translation>&amp;Zeitraum:</translation>
+    </message>
+    <message>
+        <source>Reading…</source>
+        <translation>Wird gelesen…</translation>
+    </message>
+    <message>
+        <source>%1, %2, %3</source>
+        <translation>%1, %2, %3</translation>
+    </message>
+    <message numerus="yes">
+        <source>The newest %n requests; older ones follow as you scroll down.</source>
+        <translation>
+            <numerusform>Die neueste %n Anfrage; ältere folgen beim Hinunterscrollen.</numerusform>
+            <numerusform>Die neuesten %n Anfragen; ältere folgen beim Hinunterscrollen.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n requests.</source>
+        <translation>
+            <numerusform>%n Anfrage.</numerusform>
+            <numerusform>%n Anfragen.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Export the egress ledger: %1</source>
+        <translation>Egress-Protokoll exportieren: %1</translation>
+    </message>
+    <message>
+        <source>JSON Lines, schema arizuko.egress-ledger/1 (*.jsonl)</source>
+        <translation>JSON Lines, Schema arizuko.egress-ledger/1 (*.jsonl)</translation>
+    </message>
+    <message>
+        <source>OCSF events, one a line (*.ocsf.jsonl *.jsonl)</source>
+        <translation>OCSF-Ereignisse, eines pro Zeile (*.ocsf.jsonl *.jsonl)</translation>
+    </message>
+    <message>
+        <source>Exporting %1 to %2…</source>
+        <translation>%1 wird nach %2 exportiert…</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Cancel the export; no file is left</source>
+        <translation>Export abbrechen; es bleibt keine Datei zurück</translation>
+    </message>
+    <message>
+        <source>Export the egress ledger</source>
+        <translation>Egress-Protokoll exportieren</translation>
+    </message>
+    <message numerus="yes">
+        <source>Exported %n requests to %1.</source>
+        <translation>
+            <numerusform>%n Anfrage nach %1 exportiert.</numerusform>
+            <numerusform>%n Anfragen nach %1 exportiert.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The export was cancelled; %1 was not written.</source>
+        <translation>Der Export wurde abgebrochen; %1 wurde nicht geschrieben.</translation>
+    </message>
+    <message>
+        <source>The export failed: %1</source>
+        <translation>Der Export ist fehlgeschlagen: %1</translation>
+    </message>
+</context>
+<context>
     <name>arizuko::desktop::MainWindow</name>
     <message>
         <source>Arizuko Desktop</source>
@@ -1992,6 +2132,25 @@ Wird vor dem Start festgelegt: Setzen Sie ARIZUKO_DATA_DIR (arizukoctl: --data-d
     </message>
 </context>
 <context>
+    <name>arizuko::desktop::SinceChoices</name>
+    <message>
+        <source>any time</source>
+        <translation>beliebig</translation>
+    </message>
+    <message>
+        <source>the last hour</source>
+        <translation>letzte Stunde</translation>
+    </message>
+    <message>
+        <source>the last 24 hours</source>
+        <translation>letzte 24 Stunden</translation>
+    </message>
+    <message>
+        <source>the last 7 days</source>
+        <translation>letzte 7 Tage</translation>
+    </message>
+</context>
+<context>
     <name>arizuko::desktop::TranscriptBridge</name>
     <message>
         <source>en</source>
@@ -2287,6 +2446,14 @@ im Ordner „%2“. Die nächsten Durchläufe von %2 und seinen Unterordnern dü
         <source>Show the turn&apos;s earlier network requests</source>
         <translation>Die früheren Netzwerkanfragen des Turns zeigen</translation>
     </message>
+    <message>
+        <source>Egress ledger and e&amp;xport…</source>
+        <translation>Egress-Protokoll und E&amp;xport…</translation>
+    </message>
+    <message>
+        <source>Open the egress ledger of this turn, its folder or every folder, to filter and export it</source>
+        <translation>Das Egress-Protokoll dieses Durchlaufs, seines Ordners oder aller Ordner öffnen, um es zu filtern und zu exportieren</translation>
+    </message>
 </context>
 <context>
     <name>arizuko::engine::EngineImpl</name>
@@ -2511,6 +2678,61 @@ im Ordner „%2“. Die nächsten Durchläufe von %2 und seinen Unterordnern dü
     <message>
         <source>%1 enters the agent&apos;s environment in the guest: its value leaves the host&apos;s control (the agent can send it to any host the allowlist allows); a connector keeps the key on the host and calls the API for the agent</source>
         <translation>%1 gelangt in die Umgebung des Agenten im Gast: Sein Wert entzieht sich der Kontrolle des Hosts (der Agent kann ihn an jeden Host senden, den die Zulassungsliste erlaubt); ein Konnektor behält den Schlüssel auf dem Host und ruft die API für den Agenten auf</translation>
+    </message>
+</context>
+<context>
+    <name>arizuko::models::LedgerModel</name>
+    <message>
+        <source>Time (UTC)</source>
+        <translation>Zeit (UTC)</translation>
+    </message>
+    <message>
+        <source>Turn</source>
+        <translation>Durchlauf</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>Quelle</translation>
+    </message>
+    <message>
+        <source>Method</source>
+        <translation>Methode</translation>
+    </message>
+    <message>
+        <source>Host</source>
+        <translation>Host</translation>
+    </message>
+    <message>
+        <source>Path</source>
+        <translation>Pfad</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>Decision</source>
+        <translation>Entscheidung</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>Grund</translation>
+    </message>
+    <message>
+        <source>Rule</source>
+        <translation>Regel</translation>
+    </message>
+    <message>
+        <source>Sent</source>
+        <translation>Gesendet</translation>
+    </message>
+    <message>
+        <source>Received</source>
+        <translation>Empfangen</translation>
+    </message>
+    <message>
+        <source>ms</source>
+        <translation>ms</translation>
     </message>
 </context>
 <context>

@@ -112,6 +112,30 @@ These folders move, with %n topics, their turns, network rules, grants, routes, 
     </message>
 </context>
 <context>
+    <name>arizuko::desktop::LedgerViewer</name>
+    <message numerus="yes">
+        <source>The newest %n requests; older ones follow as you scroll down.</source>
+        <translation>
+            <numerusform>The newest %n request; older ones follow as you scroll down.</numerusform>
+            <numerusform>The newest %n requests; older ones follow as you scroll down.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n requests.</source>
+        <translation>
+            <numerusform>%n request.</numerusform>
+            <numerusform>%n requests.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Exported %n requests to %1.</source>
+        <translation>
+            <numerusform>Exported %n request to %1.</numerusform>
+            <numerusform>Exported %n requests to %1.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>arizuko::desktop::SettingsDialog</name>
     <message numerus="yes">
         <source>Saved %n setting(s). arizukoctl uses them from its next command; this window&apos;s turns use them after a restart.</source>

@@ -7,21 +7,19 @@
 #include "core/actors.h"
 #include "folders/folders.h"
 #include "ledger/ledger.h"
+#include "ledger/ledger_export.h"
 #include "ledger/ledger_format.h"
 #include "subcommands.h"
 #include "terminal_text.h"
 #include "turn_records/turn_records.h"
 
 #include <QCommandLineParser>
-#include <QJsonDocument>
 #include <QThread>
 #include <algorithm>
 
 namespace arizuko::cli {
 namespace {
 
-// Rows read per query while following or exporting everything.
-constexpr int pageRows = 1000;
 constexpr int followIntervalMs = 500;
 
 class LedgerPrinter
@@ -45,13 +43,9 @@ public:
             m_headed = true;
             return;
         }
-        for (const ledger::LedgerEntry &entry : entries) {
-            const QJsonObject object = m_format == ledger::LedgerFormat::Ocsf
-                                           ? ledger::ocsfEvent(entry)
-                                           : ledger::ledgerJson(entry);
-            // Compact JSON escapes every control character.
-            m_context.out() << QJsonDocument(object).toJson(QJsonDocument::Compact) << "\n";
-        }
+        // The lines the window's Export… writes (ledger/ledger_export.h).
+        for (const ledger::LedgerEntry &entry : entries)
+            m_context.out() << ledger::ledgerLine(entry, m_format);
         m_context.out().flush();
     }
 
@@ -148,19 +142,16 @@ Exit runNetworkLog(Context &context, const QStringList &arguments)
         LedgerPrinter printer(context, *chosenFormat);
         qint64 lastId = 0;
         const auto printOldestFirst = [&]() -> Result<void> {
-            for (;;) {
-                filter.oldestFirst = true;
-                filter.afterId = lastId;
-                filter.limit = pageRows;
-                const Result<QList<ledger::LedgerEntry>> page = ledger.page(filter);
-                if (!page)
-                    return page.error();
-                if (!page->isEmpty())
-                    lastId = page->last().id;
-                printer.print(*page);
-                if (page->size() < pageRows)
-                    return {};
-            }
+            filter.afterId = lastId;
+            const Result<qint64> last =
+                ledger::followLedger(ledger, filter, [&](const QList<ledger::LedgerEntry> &page) {
+                    printer.print(page);
+                    return true;
+                });
+            if (!last)
+                return last.error();
+            lastId = *last;
+            return {};
         };
         if (limitValue == 0) {
             if (const Result<void> printed = printOldestFirst(); !printed)
@@ -219,7 +210,9 @@ Exit runNetworkRetention(Context &context, const QStringList &arguments)
                 return context.usageError(
                     QStringLiteral("network retention: '%1' is not a number of days")
                         .arg(inertLine(positionals.at(1))));
-            if (const Result<void> set = ledger.setRetentionDays(positionals.at(0), days); !set)
+            if (const Result<void> set =
+                    ledger.setRetentionDays(positionals.at(0), days, actors::cli);
+                !set)
                 return context.failure(set.error());
         }
         const Result<int> days = ledger.retentionDays(positionals.at(0));

@@ -2,6 +2,7 @@
 
 #include "editor_widgets.h"
 #include "engine/workspace.h"
+#include "ledger/ledger.h"
 #include "models/network_rule_model.h"
 #include "safe_text.h"
 
@@ -64,6 +65,7 @@ AllowlistEditor::AllowlistEditor(engine::Workspace &workspace, const QString &fo
     , m_status(new QLabel(this))
     , m_unlisted(new QComboBox(this))
     , m_askTimeout(new QSpinBox(this))
+    , m_retention(new QSpinBox(this))
 {
     setWindowTitle(tr("Allowlist"));
     setObjectName(QStringLiteral("allowlistEditor"));
@@ -143,6 +145,14 @@ AllowlistEditor::AllowlistEditor(engine::Workspace &workspace, const QString &fo
     unlistedLayout->addRow(tr("&Unlisted hosts:"), m_unlisted);
     unlistedLayout->addRow(tr("&Question timeout:"), m_askTimeout);
 
+    m_retention->setObjectName(QStringLiteral("ledgerRetention"));
+    m_retention->setAccessibleName(tr("Days the egress ledger keeps the folder's requests"));
+    m_retention->setRange(1, ledger::maxRetentionDays);
+    m_retention->setSuffix(tr(" days"));
+    auto *ledgerBox = new QGroupBox(tr("Egress ledger"), this);
+    auto *ledgerLayout = new QFormLayout(ledgerBox);
+    ledgerLayout->addRow(tr("&Keep requests for:"), m_retention);
+
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
 
@@ -153,14 +163,16 @@ AllowlistEditor::AllowlistEditor(engine::Workspace &workspace, const QString &fo
     layout->addWidget(m_validation);
     layout->addWidget(testBox);
     layout->addWidget(unlistedBox);
+    layout->addWidget(ledgerBox);
     layout->addWidget(effectiveBox);
     layout->addWidget(m_status);
     layout->addWidget(buttons);
-    resize(760, 620);
+    resize(760, 680);
 
     connect(m_folder, &QComboBox::currentIndexChanged, this, &AllowlistEditor::selectFolder);
     connect(m_unlisted, &QComboBox::currentIndexChanged, this, &AllowlistEditor::saveUnlisted);
     connect(m_askTimeout, &QSpinBox::editingFinished, this, &AllowlistEditor::saveUnlisted);
+    connect(m_retention, &QSpinBox::editingFinished, this, &AllowlistEditor::saveRetention);
     connect(m_host, &QLineEdit::textChanged, this, &AllowlistEditor::validate);
     connect(m_host, &QLineEdit::returnPressed, this, &AllowlistEditor::addRule);
     connect(m_add, &QPushButton::clicked, this, &AllowlistEditor::addRule);
@@ -189,6 +201,7 @@ AllowlistEditor::AllowlistEditor(engine::Workspace &workspace, const QString &fo
     loadFolders(folder);
     validate();
     loadUnlisted();
+    loadRetention();
 }
 
 AllowlistEditor::~AllowlistEditor() = default;
@@ -212,6 +225,7 @@ void AllowlistEditor::selectFolder()
     m_model->setFolder(folder);
     m_remove->setEnabled(false);
     loadUnlisted();
+    loadRetention();
 }
 
 void AllowlistEditor::reload()
@@ -352,6 +366,43 @@ void AllowlistEditor::saveUnlisted()
             setStatus(printable(set.error().message, 400), true);
         else
             setStatus(tr("Saved; the folder's next turn starts with it."), false);
+    });
+}
+
+void AllowlistEditor::loadRetention()
+{
+    const QString folder = m_model->folder();
+    m_retention->setEnabled(false);
+    // Only the newest load fills it, as for the unlisted hosts' setting.
+    const quint64 load = ++m_retentionLoads;
+    m_workspace.ledgerRetention(folder, this, [this, folder, load](const Result<int> &days) {
+        if (load != m_retentionLoads || folder != m_model->folder())
+            return;
+        if (!days) {
+            setStatus(printable(days.error().message, 400), true);
+            return;
+        }
+        m_retentionStored = *days;
+        m_retention->setValue(*days);
+        m_retention->setEnabled(true);
+    });
+}
+
+void AllowlistEditor::saveRetention()
+{
+    const QString folder = m_model->folder();
+    const int days = m_retention->value();
+    // Leaving the field unchanged is no change (and no audit entry).
+    if (!m_retention->isEnabled() || days == m_retentionStored)
+        return;
+    m_retentionStored = days;
+    m_workspace.setLedgerRetention(folder, days, this, [this](const Result<void> &set) {
+        if (!set)
+            setStatus(printable(set.error().message, 400), true);
+        else
+            setStatus(tr("Saved; older requests are deleted when the engine starts and after "
+                         "turns end."),
+                      false);
     });
 }
 

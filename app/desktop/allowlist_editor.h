@@ -49,6 +49,10 @@ private:
     // each change the user makes.
     void loadUnlisted();
     void saveUnlisted();
+    // How many days the folder's egress ledger rows are kept: read, and
+    // saved (audited) when the user has changed it.
+    void loadRetention();
+    void saveRetention();
 
     engine::Workspace &m_workspace;
     models::NetworkRuleModel *m_model;
@@ -65,6 +69,9 @@ private:
     QLabel *m_status;
     QComboBox *m_unlisted;
     QSpinBox *m_askTimeout;
+    QSpinBox *m_retention;
+    quint64 m_retentionLoads = 0;
+    int m_retentionStored = 0; // as last read or saved
     bool m_loadingUnlisted = false;
     // Only the newest load may fill the setting: an older one, still in
     // flight, read the store before a later save and would undo it.

@@ -42,25 +42,14 @@ AuditLogViewer::AuditLogViewer(engine::Workspace &workspace, const QString &fold
         m_kind->addItem(QString::fromLatin1(kind), QString::fromLatin1(kind));
     m_since->setObjectName(QStringLiteral("since"));
     m_since->setAccessibleName(tr("Since"));
-    m_since->addItem(tr("any time"), 0);
-    m_since->addItem(tr("the last hour"), 3600);
-    m_since->addItem(tr("the last 24 hours"), 24 * 3600);
-    m_since->addItem(tr("the last 7 days"), 7 * 24 * 3600);
+    addSinceChoices(m_since);
     m_table->setModel(m_model);
     m_table->setItemDelegate(new PrintableDelegate(m_table));
     m_status->setObjectName(QStringLiteral("status"));
     m_status->setTextFormat(Qt::PlainText);
 
-    auto *filters = new QHBoxLayout;
-    const auto labelled = [this, filters](const QString &text, QWidget *buddy) {
-        auto *label = new QLabel(text, this);
-        label->setBuddy(buddy);
-        filters->addWidget(label);
-        filters->addWidget(buddy, 1);
-    };
-    labelled(tr("&Folder:"), m_folder);
-    labelled(tr("&Kind:"), m_kind);
-    labelled(tr("&Since:"), m_since);
+    QHBoxLayout *filters = labelledRow(
+        this, {{tr("&Folder:"), m_folder}, {tr("&Kind:"), m_kind}, {tr("&Since:"), m_since}});
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     auto *layout = new QVBoxLayout(this);

@@ -5,7 +5,10 @@
 #include "safe_text.h"
 
 #include <QComboBox>
+#include <QCoreApplication>
+#include <QHBoxLayout>
 #include <QHeaderView>
+#include <QLabel>
 #include <QTableView>
 
 namespace arizuko::desktop {
@@ -54,6 +57,30 @@ void fillFolderChooser(QComboBox *chooser, engine::Workspace &workspace, const Q
             showFolders(chooser, *folders, firstLabel, select);
         filled(folders ? Result<void>() : Result<void>(folders.error()));
     });
+}
+
+QHBoxLayout *labelledRow(QWidget *parent, const QList<std::pair<QString, QWidget *>> &fields)
+{
+    auto *row = new QHBoxLayout;
+    for (const auto &[text, buddy] : fields) {
+        auto *label = new QLabel(text, parent);
+        label->setBuddy(buddy);
+        row->addWidget(label);
+        row->addWidget(buddy, 1);
+    }
+    return row;
+}
+
+void addSinceChoices(QComboBox *since)
+{
+    static const std::pair<const char *, int> choices[] = {
+        {QT_TRANSLATE_NOOP("arizuko::desktop::SinceChoices", "any time"), 0},
+        {QT_TRANSLATE_NOOP("arizuko::desktop::SinceChoices", "the last hour"), 3600},
+        {QT_TRANSLATE_NOOP("arizuko::desktop::SinceChoices", "the last 24 hours"), 24 * 3600},
+        {QT_TRANSLATE_NOOP("arizuko::desktop::SinceChoices", "the last 7 days"), 7 * 24 * 3600}};
+    for (const auto &[text, seconds] : choices)
+        since->addItem(QCoreApplication::translate("arizuko::desktop::SinceChoices", text),
+                       seconds);
 }
 
 } // namespace arizuko::desktop

@@ -1,6 +1,7 @@
 #include "turn_panel.h"
 
 #include "engine/workspace.h"
+#include "ledger_viewer.h"
 #include "models/network_decision_model.h"
 #include "models/turn_list_model.h"
 #include "turn_error_text.h"
@@ -54,6 +55,7 @@ TurnPanel::TurnPanel(engine::Workspace &workspace, QWidget *parent)
     , m_networkModel(new models::NetworkDecisionModel(this))
     , m_allow(new QPushButton(tr("&Allow for this folder\u2026"), this))
     , m_earlier(new QPushButton(tr("Show ea&rlier requests"), this))
+    , m_ledger(new QPushButton(tr("Egress ledger and e&xport\u2026"), this))
     , m_console(new QPlainTextEdit(this))
 {
     m_timeline->setObjectName(QStringLiteral("phaseTimeline"));
@@ -97,11 +99,17 @@ TurnPanel::TurnPanel(engine::Workspace &workspace, QWidget *parent)
     m_earlier->setAccessibleName(tr("Show the turn's earlier network requests"));
     m_earlier->hide();
     connect(m_earlier, &QPushButton::clicked, this, &TurnPanel::showEarlier);
+    m_ledger->setObjectName(QStringLiteral("ledgerButton"));
+    m_ledger->setAccessibleName(
+        tr("Open the egress ledger of this turn, its folder or every folder, to filter and "
+           "export it"));
+    connect(m_ledger, &QPushButton::clicked, this, &TurnPanel::openLedger);
     auto *networkPage = new QWidget(this);
     auto *networkLayout = new QVBoxLayout(networkPage);
     networkLayout->addWidget(m_network, 1);
     auto *networkButtons = new QHBoxLayout;
     networkButtons->addWidget(m_earlier);
+    networkButtons->addWidget(m_ledger);
     networkButtons->addStretch(1);
     networkButtons->addWidget(m_allow);
     networkLayout->addLayout(networkButtons);
@@ -325,6 +333,14 @@ void TurnPanel::confirmAllow()
         });
     });
     box->open();
+}
+
+LedgerViewer *TurnPanel::openLedger()
+{
+    auto *viewer = new LedgerViewer(m_workspace, m_turn.id, m_turn.name, m_turn.folder, this);
+    viewer->setAttribute(Qt::WA_DeleteOnClose);
+    viewer->show();
+    return viewer;
 }
 
 void TurnPanel::readConsole()

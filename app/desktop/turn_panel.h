@@ -4,7 +4,9 @@
 // the VM's accelerator (and why), name, subnet and proxy port, one row per
 // proxy decision with "Allow for this folder…" on a denied one, and the
 // guest's serial console. A long turn's decisions are shown by pages: the
-// newest first, an earlier one on request.
+// newest first, an earlier one on request. The Network tab opens the egress
+// ledger (LedgerViewer) of the turn, its folder or every folder, with its
+// filters and Export….
 
 #include "host/host_status.h"
 #include "turn_records/turn_record.h"
@@ -29,6 +31,8 @@ class NetworkDecisionModel;
 }
 
 namespace arizuko::desktop {
+
+class LedgerViewer;
 
 class TurnPanel final : public QWidget
 {
@@ -56,6 +60,9 @@ public:
     models::NetworkDecisionModel *networkModel() const { return m_networkModel; }
     QTableView *networkTable() const { return m_network; }
     QPushButton *allowButton() const { return m_allow; }
+    QPushButton *ledgerButton() const { return m_ledger; }
+    // Opens the egress ledger of the shown turn (a window of its own).
+    LedgerViewer *openLedger();
     // Shown while the turn has network events before the page shown.
     QPushButton *earlierButton() const { return m_earlier; }
     QTabWidget *tabs() const { return m_tabs; }
@@ -91,6 +98,7 @@ private:
     models::NetworkDecisionModel *m_networkModel;
     QPushButton *m_allow;
     QPushButton *m_earlier;
+    QPushButton *m_ledger;
     QPlainTextEdit *m_console;
     // Which reading of the stored decisions is current (a page of a turn
     // no longer shown is dropped); the last decision shown and the first

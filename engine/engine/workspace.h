@@ -21,6 +21,7 @@
 #include "folders/network_settings.h"
 #include "folders/topics.h"
 #include "history/home_history.h"
+#include "ledger/ledger_export.h"
 #include "secrets/secret_store.h"
 #include "store/run_store_work.h"
 #include "turn_records/turn_records.h"
@@ -31,6 +32,7 @@
 
 #include <QObject>
 #include <functional>
+#include <memory>
 #include <utility>
 
 class QThread;
@@ -95,6 +97,20 @@ public:
                             std::function<void(Result<folders::NetworkSettings>)> done);
     void setNetworkSettings(const QString &folder, const folders::NetworkSettings &settings,
                             QObject *context, std::function<void(Result<void>)> done);
+
+    // How many days the egress ledger keeps a folder's rows, and its change
+    // as the window's user (audited as ledger.retention).
+    void ledgerRetention(const QString &folder, QObject *context,
+                         std::function<void(Result<int>)> done);
+    void setLedgerRetention(const QString &folder, int days, QObject *context,
+                            std::function<void(Result<void>)> done);
+    // The egress ledger's rows matching filter written to path as
+    // arizukoctl network log writes them (ledger::exportLedger), on a
+    // worker; `progress` is read and cancelled from the caller's thread.
+    // The egress ledger's pages are read by make<models::LedgerModel>.
+    void exportLedger(const ledger::LedgerFilter &filter, ledger::LedgerFormat format,
+                      const QString &path, std::shared_ptr<ledger::ExportProgress> progress,
+                      QObject *context, std::function<void(Result<qint64>)> done);
 
     // The first-run guide's checks (libvirt, the model's credentials: slow)
     // and its demo folder (demo, demo-2, ... with the topic turns::demoTopic).

@@ -34,6 +34,39 @@ void Workspace::setNetworkSettings(const QString &folder, const folders::Network
         std::move(done));
 }
 
+void Workspace::ledgerRetention(const QString &folder, QObject *context,
+                                std::function<void(Result<int>)> done)
+{
+    ask(
+        context,
+        [folder](store::Store &store) { return ledger::Ledger(store).retentionDays(folder); },
+        std::move(done));
+}
+
+void Workspace::setLedgerRetention(const QString &folder, int days, QObject *context,
+                                   std::function<void(Result<void>)> done)
+{
+    ask(
+        context,
+        [folder, days](store::Store &store) {
+            return ledger::Ledger(store).setRetentionDays(folder, days, actors::gui);
+        },
+        std::move(done));
+}
+
+void Workspace::exportLedger(const ledger::LedgerFilter &filter, ledger::LedgerFormat format,
+                             const QString &path, std::shared_ptr<ledger::ExportProgress> progress,
+                             QObject *context, std::function<void(Result<qint64>)> done)
+{
+    ask(
+        context,
+        [filter, format, path, progress](store::Store &store) {
+            ledger::Ledger ledger(store);
+            return ledger::exportLedger(ledger, filter, format, path, *progress);
+        },
+        std::move(done));
+}
+
 void Workspace::addFolder(const QString &path, QObject *context,
                           std::function<void(Result<folders::Folder>)> done)
 {

@@ -1,10 +1,12 @@
 #include "ledger/ledger.h"
 
+#include "audit/audit_log.h"
 #include "store/query.h"
 #include "store/store.h"
 #include "store/write_transaction.h"
 
 #include <QDateTime>
+#include <QJsonObject>
 #include <QSqlQuery>
 #include <QStringList>
 #include <QVariant>
@@ -151,10 +153,13 @@ Result<void> Ledger::write(const QList<LedgerWrite> &writes)
     return transaction->commit();
 }
 
-Result<QList<LedgerEntry>> Ledger::page(const LedgerFilter &filter)
+namespace {
+
+// The WHERE clause of filter's folder, turn, since and decision, with its
+// bindings (empty when nothing narrows).
+QString whereOf(const LedgerFilter &filter, QVariantList &bindings)
 {
     QStringList where;
-    QVariantList bindings;
     if (filter.folder) {
         where << QStringLiteral("folder = ?");
         bindings << *filter.folder;
@@ -171,22 +176,29 @@ Result<QList<LedgerEntry>> Ledger::page(const LedgerFilter &filter)
         where << QStringLiteral("decision = ?");
         bindings << filter.decision;
     }
-    const bool following = filter.oldestFirst;
-    if (following) {
+    if (filter.oldestFirst) {
         where << QStringLiteral("id > ?");
         bindings << filter.afterId;
     } else if (filter.beforeId > 0) {
         where << QStringLiteral("id < ?");
         bindings << filter.beforeId;
     }
+    return where.isEmpty() ? QString()
+                           : QStringLiteral("WHERE ") + where.join(QStringLiteral(" AND "));
+}
+
+} // namespace
+
+Result<QList<LedgerEntry>> Ledger::page(const LedgerFilter &filter)
+{
+    QVariantList bindings;
+    const QString where = whereOf(filter, bindings);
     bindings << filter.limit;
     Result<QSqlQuery> query = store::execute(
         m_store.database(),
         QStringLiteral("SELECT %1 FROM egress_ledger %2 ORDER BY id %3 LIMIT ?")
-            .arg(columns,
-                 where.isEmpty() ? QString()
-                                 : QStringLiteral("WHERE ") + where.join(QStringLiteral(" AND ")),
-                 following ? QStringLiteral("ASC") : QStringLiteral("DESC")),
+            .arg(columns, where,
+                 filter.oldestFirst ? QStringLiteral("ASC") : QStringLiteral("DESC")),
         bindings);
     if (!query)
         return query.error();
@@ -194,6 +206,18 @@ Result<QList<LedgerEntry>> Ledger::page(const LedgerFilter &filter)
     while (query->next())
         entries << rowFrom(*query);
     return entries;
+}
+
+Result<qint64> Ledger::count(const LedgerFilter &filter)
+{
+    QVariantList bindings;
+    const QString where = whereOf(filter, bindings);
+    Result<QSqlQuery> query = store::execute(
+        m_store.database(), QStringLiteral("SELECT COUNT(*) FROM egress_ledger %1").arg(where),
+        bindings);
+    if (!query)
+        return query.error();
+    return query->next() ? query->value(0).toLongLong() : 0;
 }
 
 Result<int> Ledger::retentionDays(const QString &folder)
@@ -206,21 +230,28 @@ Result<int> Ledger::retentionDays(const QString &folder)
     return query->next() ? query->value(0).toInt() : defaultRetentionDays;
 }
 
-Result<void> Ledger::setRetentionDays(const QString &folder, int days)
+Result<void> Ledger::setRetentionDays(const QString &folder, int days, const QString &actor)
 {
     if (days < 1 || days > maxRetentionDays)
         return makeError(QStringLiteral("ledger.retention"),
                          QStringLiteral("a ledger is kept 1 to %1 days, not %2")
                              .arg(maxRetentionDays)
                              .arg(days));
-    const Result<QSqlQuery> done = store::execute(
-        m_store.database(),
-        QStringLiteral("INSERT INTO egress_ledger_retention (folder, days) VALUES (?, ?) "
-                       "ON CONFLICT (folder) DO UPDATE SET days = excluded.days"),
-        {folder, days});
-    if (!done)
-        return done.error();
-    return {};
+    audit::AuditLog log(m_store);
+    return log.writeAudited([&]() -> Result<void> {
+        const Result<QSqlQuery> done = store::execute(
+            m_store.database(),
+            QStringLiteral("INSERT INTO egress_ledger_retention (folder, days) VALUES (?, ?) "
+                           "ON CONFLICT (folder) DO UPDATE SET days = excluded.days"),
+            {folder, days});
+        if (!done)
+            return done.error();
+        if (const Result<qint64> audited = log.record(actor, QStringLiteral("ledger.retention"),
+                                                      folder, {{QStringLiteral("days"), days}});
+            !audited)
+            return audited.error();
+        return {};
+    });
 }
 
 Result<qint64> Ledger::prune(const QString &now)

@@ -48,9 +48,12 @@ public:
     Result<void> write(const QList<LedgerWrite> &writes);
 
     Result<QList<LedgerEntry>> page(const LedgerFilter &filter);
+    // How many rows filter matches, its limit aside.
+    Result<qint64> count(const LedgerFilter &filter);
 
     Result<int> retentionDays(const QString &folder);
-    Result<void> setRetentionDays(const QString &folder, int days);
+    // Audited as ledger.retention by `actor`, in the change's transaction.
+    Result<void> setRetentionDays(const QString &folder, int days, const QString &actor);
     // Deletes the rows older than their folder's retention at `now` (a
     // store timestamp), a bounded batch per transaction so a writer never
     // waits long; returns how many went.
