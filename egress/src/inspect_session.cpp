@@ -407,6 +407,9 @@ bool InspectSession::serveOne()
                       ruleDenialDetail(request.method, target_.host.text, record.path, judgement),
                       drained && clientWantsKeepAlive(request));
     }
+    // A kept upstream connection may have been closed by the upstream meanwhile; a request
+    // without a body is then sent once more on a new one (nothing of it can have been acted on).
+    const bool mayRetry = upstreamTls_ && framing->kind == BodyFraming::Kind::None;
     if (!ensureUpstream(record))
         return false;
 
@@ -424,12 +427,24 @@ bool InspectSession::serveOne()
     };
     request.authority = authorityText_;
     const std::string head = buildUpstreamRequestHead(request, false);
-    if (!writeAll(upstreamTls_.get(), head)) {
+    const auto sendHead = [&] {
+        if (!writeAll(upstreamTls_.get(), head))
+            return false;
+        up += head.size();
+        return true;
+    };
+    bool retried = !mayRetry;
+    const std::string closed = target_.host.text + ": the upstream closed the connection";
+    if (!sendHead()) {
         dropUpstream();
-        return refuse(record, Reason::BadResponse, target_.host.text + ": the upstream closed",
-                      false);
+        if (retried)
+            return refuse(record, Reason::BadResponse, closed, false);
+        retried = true;
+        if (!ensureUpstream(record))
+            return false;
+        if (!sendHead())
+            return refuse(record, Reason::BadResponse, closed, false);
     }
-    up += head.size();
     BodyReader requestBody(framing.value());
     if (!relayBody(clientTls_.get(), clientIn_, upstreamTls_.get(), requestBody, up, UINT64_MAX))
         return finish(false);
@@ -440,6 +455,15 @@ bool InspectSession::serveOne()
         size_t responseHeadLength = 0;
         const Read read =
             readHead(upstreamTls_.get(), -1, fromUpstream, responseHeadLength, false);
+        if (read == Read::Closed && fromUpstream.empty() && !retried) {
+            retried = true;
+            dropUpstream();
+            if (!ensureUpstream(record))
+                return false;
+            if (!sendHead())
+                return refuse(record, Reason::BadResponse, closed, false);
+            continue;
+        }
         if (read != Read::Got) {
             dropUpstream();
             return refuse(record, Reason::BadResponse,
