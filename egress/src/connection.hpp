@@ -9,12 +9,12 @@
 #include "http_exchange.hpp"
 #include "http_framing.hpp"
 #include "inspect_session.hpp"
+#include "posix/unique_fd.h"
 #include "request_head.hpp"
 #include "resolver.hpp"
 #include "socket_address.hpp"
 #include "socket_readiness.hpp"
 #include "tunnel.hpp"
-#include "posix/unique_fd.h"
 
 #include <cstdint>
 #include <memory>

@@ -186,8 +186,8 @@ bool InspectSession::refuse(ExchangeRecord &record, Reason reason, const std::st
                             bool keepAlive)
 {
     logDecision(record, reason, reasonStatus(reason));
-    const bool sent =
-        writeAll(clientTls_.get(), buildErrorResponse(reason, detail, target_.host.text, keepAlive));
+    const bool sent = writeAll(clientTls_.get(),
+                               buildErrorResponse(reason, detail, target_.host.text, keepAlive));
     logClose(record);
     return sent && keepAlive;
 }
@@ -294,8 +294,7 @@ posix::UniqueFd InspectSession::dial(std::string &error)
             ::socket(address.family(), SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
         if (!socket)
             continue;
-        if (::connect(socket.get(), address.get(), address.length()) != 0 &&
-            errno != EINPROGRESS) {
+        if (::connect(socket.get(), address.get(), address.length()) != 0 && errno != EINPROGRESS) {
             error = address.toString() + ": " + std::strerror(errno);
             continue;
         }
@@ -401,8 +400,8 @@ bool InspectSession::serveOne()
         // The body is dropped so the next request on the connection can be read and judged.
         BodyReader body(framing.value());
         uint64_t dropped = 0;
-        const bool drained = relayBody(clientTls_.get(), clientIn_, nullptr, body, dropped,
-                                       kDiscardLimit);
+        const bool drained =
+            relayBody(clientTls_.get(), clientIn_, nullptr, body, dropped, kDiscardLimit);
         return refuse(record, judgement.reason,
                       ruleDenialDetail(request.method, target_.host.text, record.path, judgement),
                       drained && clientWantsKeepAlive(request));
@@ -453,8 +452,7 @@ bool InspectSession::serveOne()
     const bool clientIsHttp10 = request.minorVersion == 0;
     while (true) {
         size_t responseHeadLength = 0;
-        const Read read =
-            readHead(upstreamTls_.get(), -1, fromUpstream, responseHeadLength, false);
+        const Read read = readHead(upstreamTls_.get(), -1, fromUpstream, responseHeadLength, false);
         if (read == Read::Closed && fromUpstream.empty() && !retried) {
             retried = true;
             dropUpstream();
@@ -473,7 +471,8 @@ bool InspectSession::serveOne()
                                    : ": the upstream closed before a complete response head"),
                           false);
         }
-        auto response = parseResponseHead(std::string_view(fromUpstream).substr(0, responseHeadLength));
+        auto response =
+            parseResponseHead(std::string_view(fromUpstream).substr(0, responseHeadLength));
         fromUpstream.erase(0, responseHeadLength);
         if (!response || response->status == 101) {
             dropUpstream();
@@ -492,8 +491,8 @@ bool InspectSession::serveOne()
             }
             continue;
         }
-        auto responseFraming = responseBodyFraming(request.method, response->status,
-                                                   response->fields);
+        auto responseFraming =
+            responseBodyFraming(request.method, response->status, response->fields);
         if (!responseFraming) {
             dropUpstream();
             return refuse(record, Reason::BadResponse,
@@ -502,8 +501,7 @@ bool InspectSession::serveOne()
         }
         BodyReader responseBody(responseFraming.value());
         const bool keepAlive = clientWantsKeepAlive(request) && !responseBody.endsAtClose();
-        const bool upstreamReusable = response->minorVersion == 1 &&
-                                      !responseBody.endsAtClose() &&
+        const bool upstreamReusable = response->minorVersion == 1 && !responseBody.endsAtClose() &&
                                       !fieldListsToken(response->fields, "Connection", "close");
         const std::string clientHead =
             buildClientResponseHead(response.value(), keepAlive, clientIsHttp10);

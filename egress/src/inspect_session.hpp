@@ -70,8 +70,8 @@ private:
     void run();
     bool serveOne();
     Read readHead(SSL *ssl, int fd, std::string &buffered, size_t &headLength, bool idle);
-    bool relayBody(SSL *from, std::string &buffered, SSL *to, BodyReader &body,
-                   uint64_t &counted, uint64_t limit);
+    bool relayBody(SSL *from, std::string &buffered, SSL *to, BodyReader &body, uint64_t &counted,
+                   uint64_t limit);
     bool readInto(SSL *ssl, std::string &buffered);
     bool writeAll(SSL *ssl, std::string_view bytes);
     // Connects (again, after the first) and verifies the upstream; a failure is answered.

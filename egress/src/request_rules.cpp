@@ -113,8 +113,8 @@ Expected<PathGlob> PathGlob::parse(std::string_view pattern)
         if (segment.find("**") != std::string_view::npos && segment != "**")
             return Failure{"'**' must be a whole path segment"};
         if (std::any_of(segment.begin(), segment.end(), [](char c) {
-                return static_cast<unsigned char>(c) <= 0x20 || c == 0x7F || c == '?' ||
-                       c == '#' || c == '\\';
+                return static_cast<unsigned char>(c) <= 0x20 || c == 0x7F || c == '?' || c == '#' ||
+                       c == '\\';
             }))
             return Failure{"a path pattern has no blanks, control characters, '?', '#' or '\\'"};
         glob.segments_.emplace_back(segment);
@@ -165,8 +165,8 @@ Expected<RequestRule> parseRequestRule(std::string_view text)
     if (!path)
         return Failure{path.error() + ": '" + std::string(parts[3]) + "'"};
     rule.path = std::move(path.value());
-    rule.text = std::string(parts[0]) + " " + std::string(parts[1]) + " " +
-                std::string(parts[2]) + " " + std::string(parts[3]);
+    rule.text = std::string(parts[0]) + " " + std::string(parts[1]) + " " + std::string(parts[2]) +
+                " " + std::string(parts[3]);
     return rule;
 }
 

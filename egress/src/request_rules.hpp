@@ -70,8 +70,7 @@ public:
     // Whether some rule names `host` (as an allow entry would cover it).
     bool inspects(const HostName &host) const;
     // `path` is a canonicalRulePath().
-    RuleJudgement judge(std::string_view method, const HostName &host,
-                        std::string_view path) const;
+    RuleJudgement judge(std::string_view method, const HostName &host, std::string_view path) const;
 
 private:
     std::vector<RequestRule> rules_;

@@ -85,10 +85,10 @@ Expected<std::unique_ptr<TurnAuthority>> TurnAuthority::readFrom(int fd, const c
     OPENSSL_cleanse(chunk, sizeof(chunk));
     std::unique_ptr<TurnAuthority> authority(new TurnAuthority);
     {
-        std::unique_ptr<BIO, BioDeleter> certificateBio(BIO_new_mem_buf(pem.data(),
-                                                                        static_cast<int>(pem.size())));
-        std::unique_ptr<BIO, BioDeleter> keyBio(BIO_new_mem_buf(pem.data(),
-                                                                static_cast<int>(pem.size())));
+        std::unique_ptr<BIO, BioDeleter> certificateBio(
+            BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size())));
+        std::unique_ptr<BIO, BioDeleter> keyBio(
+            BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size())));
         authority->ca_ = PEM_read_bio_X509(certificateBio.get(), nullptr, nullptr, nullptr);
         authority->caKey_ = PEM_read_bio_PrivateKey(keyBio.get(), nullptr, nullptr, nullptr);
     }
@@ -120,10 +120,10 @@ Expected<std::unique_ptr<TurnAuthority>> TurnAuthority::readFrom(int fd, const c
             ? SSL_CTX_load_verify_locations(authority->upstream_, testUpstreamCa, nullptr) == 1
             : SSL_CTX_set_default_verify_paths(authority->upstream_) == 1;
     if (!storeLoaded)
-        return Failure{openSslError(testUpstreamCa != nullptr
-                                        ? "EGRESS_TEST_UPSTREAM_CA: cannot load " +
-                                              std::string(testUpstreamCa)
-                                        : std::string("the system trust store cannot be loaded"))};
+        return Failure{
+            openSslError(testUpstreamCa != nullptr
+                             ? "EGRESS_TEST_UPSTREAM_CA: cannot load " + std::string(testUpstreamCa)
+                             : std::string("the system trust store cannot be loaded"))};
     SSL_CTX_set_alpn_protos(authority->upstream_, kHttp11Alpn, sizeof(kHttp11Alpn));
     return authority;
 }
@@ -150,8 +150,8 @@ Expected<X509 *> TurnAuthority::leafFor(const HostName &host)
         return Failure{openSslError(what)};
     };
     BIGNUM *serial = BN_new();
-    const bool serialSet = serial != nullptr && BN_rand(serial, 127, BN_RAND_TOP_ANY,
-                                                        BN_RAND_BOTTOM_ANY) == 1 &&
+    const bool serialSet = serial != nullptr &&
+                           BN_rand(serial, 127, BN_RAND_TOP_ANY, BN_RAND_BOTTOM_ANY) == 1 &&
                            BN_to_ASN1_INTEGER(serial, X509_get_serialNumber(leaf)) != nullptr;
     BN_free(serial);
     if (!serialSet || X509_set_version(leaf, 2) != 1)

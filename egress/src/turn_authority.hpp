@@ -28,8 +28,7 @@ public:
     // Reads the PEM CA certificate and its PEM private key from `fd` to its end, then closes it.
     // Upstreams are verified against the system store, or only against the PEM file
     // `testUpstreamCa` names (EGRESS_TEST_UPSTREAM_CA, for tests).
-    static Expected<std::unique_ptr<TurnAuthority>> readFrom(int fd,
-                                                             const char *testUpstreamCa);
+    static Expected<std::unique_ptr<TurnAuthority>> readFrom(int fd, const char *testUpstreamCa);
     ~TurnAuthority();
     TurnAuthority(const TurnAuthority &) = delete;
     TurnAuthority &operator=(const TurnAuthority &) = delete;

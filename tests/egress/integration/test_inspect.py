@@ -141,10 +141,11 @@ class InspectTest(EgressTestCase):
 
     def test_curl_allowed_get_passes_and_denied_post_gets_the_denial(self):
         origin = self.start_origin()
+        # The allow rule for POST comes first and matches the push too: the deny rule still wins.
         proxy = self.start_inspecting(
+            "--rule", "allow POST localhost /repos/acme/**",
             "--rule", "allow GET,HEAD localhost /repos/acme/**",
             "--rule", "deny POST localhost /**/git-receive-pack",
-            "--rule", "allow POST localhost /repos/acme/*",
         )
         url = origin.url("/repos/acme/widget?token=secret", host="localhost", scheme="https")
         allowed = curl(url, "--cacert", self.turn_ca.cert, proxy_port=proxy.port)
