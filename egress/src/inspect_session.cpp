@@ -36,17 +36,13 @@ void setBlocking(int fd, std::chrono::milliseconds timeout)
     setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, sizeof(limit));
 }
 
-bool sendAllPlain(int fd, std::string_view bytes)
+// The 200 before the handshake, on the (now blocking) client socket.
+bool sendEstablished(int fd)
 {
-    while (!bytes.empty()) {
-        const ssize_t sent = ::send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL);
-        if (sent < 0 && errno == EINTR)
-            continue;
-        if (sent <= 0)
-            return false;
-        bytes.remove_prefix(static_cast<size_t>(sent));
-    }
-    return true;
+    ByteBuffer reply(kTunnelEstablished.size());
+    reply.append(kTunnelEstablished);
+    SocketReadiness readiness{true, true};
+    return sendFrom(fd, readiness, reply).kind != IoOutcome::Kind::Failed && reply.empty();
 }
 
 // Whether `fd` has input within `timeout`; false on the stop descriptor or the timeout.
@@ -132,7 +128,7 @@ void InspectSession::join()
 void InspectSession::run()
 {
     setBlocking(client_, config_.headerTimeout);
-    if (!sendAllPlain(client_, kTunnelEstablished))
+    if (!sendEstablished(client_))
         return;
     auto session = authority_.serverSession(target_.host);
     if (!session) {
