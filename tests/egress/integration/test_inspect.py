@@ -7,15 +7,16 @@ origins on loopback with their own CA, certificates made by openssl now."""
 import datetime
 import os
 import shutil
-import socket
+import signal
 import ssl
 import subprocess
 import tempfile
+import time
 
 from egress_clients import RawClient, absolute_get, curl, raw_request
-from egress_common import IO_TIMEOUT, LOOPBACK, REASON_HEADER
+from egress_common import IO_TIMEOUT, LOOPBACK
 from egress_harness import EgressTestCase, main
-from egress_process import run_egress
+from egress_process import egress_binary, run_egress
 from egress_upstreams import UpstreamHttp
 
 
@@ -290,6 +291,20 @@ class InspectTest(EgressTestCase):
         self.assertNotIn("inspected", connect)
         self.assertEqual(proxy.decisions(method="GET"), [])
 
+    # -- stopping --------------------------------------------------------------
+
+    def test_sigterm_ends_an_idle_inspected_connection_at_once(self):
+        origin = self.start_origin()
+        proxy = self.start_inspecting("--rule", "allow GET localhost /**", "--drain-timeout", "30")
+        connection = self.inspected(proxy, origin)
+        self.assertEqual(connection.request("GET", "/x").status, 200)
+        started = time.monotonic()
+        proxy.signal(signal.SIGTERM)
+        self.assertEqual(proxy.wait_exit(25), 0)
+        self.assertLess(time.monotonic() - started, 10, "waited for the drain timeout")
+        (closed,) = proxy.closes(method="CONNECT", inspected=True)
+        self.assertGreater(closed["bytes_down"], 0)
+
     # -- startup -------------------------------------------------------------
 
     def test_a_rule_without_the_turn_ca_refuses_to_start(self):
@@ -307,7 +322,7 @@ class InspectTest(EgressTestCase):
         os.close(writing)
         try:
             done = subprocess.run(
-                [proxy_binary(), "--listen", LOOPBACK + ":0", "--inspect-ca-fd", str(reading),
+                [egress_binary(), "--listen", LOOPBACK + ":0", "--inspect-ca-fd", str(reading),
                  "--rule", "allow GET localhost /**"],
                 pass_fds=[reading], capture_output=True, timeout=IO_TIMEOUT,
             )
@@ -315,12 +330,6 @@ class InspectTest(EgressTestCase):
             os.close(reading)
         self.assertEqual(done.returncode, 2, done.stderr)
         self.assertIn(b"--inspect-ca-fd", done.stderr)
-
-
-def proxy_binary():
-    from egress_process import egress_binary
-
-    return egress_binary()
 
 
 if __name__ == "__main__":
