@@ -6,6 +6,7 @@
 #include "host_matcher.hpp"
 #include "http_framing.hpp"
 #include "request_head.hpp"
+#include "request_rules.hpp"
 #include "response_head.hpp"
 
 #include <cstddef>
@@ -122,6 +123,44 @@ void fuzzResponseHead(std::string_view input)
     require(again && again->status == head->status);
 }
 
+// First line: a rule (--rule); second: a method; rest: a request target inside an inspected
+// connection. A canonical path has no segment a server could read otherwise, `deny * host /**`
+// beside any rule denies everything to the host, and a literal pattern matches its own path.
+void fuzzRules(std::string_view input)
+{
+    const size_t first = input.find('\n');
+    if (first == std::string_view::npos)
+        return;
+    const size_t second = input.find('\n', first + 1);
+    if (second == std::string_view::npos)
+        return;
+    const std::string_view method = input.substr(first + 1, second - first - 1);
+    const auto path = canonicalRulePath(input.substr(second + 1));
+    if (!path)
+        return;
+    const std::string &canonical = path.value();
+    require(canonical.starts_with('/'));
+    require(canonical.find("//") == std::string::npos);
+    require(canonical.find("/./") == std::string::npos && !canonical.ends_with("/."));
+    require(canonical.find("/../") == std::string::npos && !canonical.ends_with("/.."));
+    require(canonical.find('\\') == std::string::npos);
+    require(PathGlob::parse("/**")->matches(canonical));
+    if (canonical.find('*') == std::string::npos) {
+        if (const auto literal = PathGlob::parse(canonical))
+            require(literal->matches(canonical));
+    }
+    auto rule = parseRequestRule(input.substr(0, first));
+    if (!rule)
+        return;
+    RequestRules rules;
+    rules.add(std::move(rule.value()));
+    const HostName host = *normalizeHost("fuzz.example");
+    const RuleJudgement before = rules.judge(method, host, canonical);
+    require((before.reason == Reason::Allowed) == (!before.rule.empty() && before.rule[0] == 'a'));
+    rules.add(parseRequestRule("deny * fuzz.example /**").value());
+    require(rules.judge(method, host, canonical).reason == Reason::DeniedByRule);
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -133,5 +172,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fuzzHostMatcher(input);
     fuzzChunked(input);
     fuzzResponseHead(input);
+    fuzzRules(input);
     return 0;
 }
