@@ -22,6 +22,8 @@ constexpr size_t kSlice = 64 * 1024;
 // A denied request's body is read and dropped up to this much so the connection can go on; a
 // larger one closes it.
 constexpr uint64_t kDiscardLimit = 1 << 20;
+// How long the upstream's 100 Continue is awaited before the body is sent anyway (curl's default).
+constexpr std::chrono::milliseconds kContinueWait{1000};
 constexpr std::string_view kTunnelEstablished = "HTTP/1.1 200 Connection established\r\n\r\n";
 
 using Clock = std::chrono::steady_clock;
@@ -440,13 +442,26 @@ bool InspectSession::serveOne()
         if (!sendHead())
             return refuse(record, Reason::BadResponse, closed, false);
     }
-    BodyReader requestBody(framing.value());
-    if (!relayBody(clientTls_.get(), clientIn_, upstreamTls_.get(), requestBody, up, UINT64_MAX))
-        return finish(false);
-
+    // A client that expects 100 Continue sends its body only after it (or its own timeout): the
+    // upstream's answer to the head is awaited briefly, as the client would.
+    bool bodySent = false;
+    bool awaitedContinue = framing->kind == BodyFraming::Kind::None ||
+                           !fieldListsToken(request.fields, "Expect", "100-continue");
     std::string fromUpstream;
     const bool clientIsHttp10 = request.minorVersion == 0;
     while (true) {
+        if (!awaitedContinue) {
+            awaitedContinue = true;
+            if (SSL_pending(upstreamTls_.get()) == 0 &&
+                !waitReadable(upstream_.get(), stopRequested_.fd(), kContinueWait))
+                continue;
+        } else if (!bodySent) {
+            BodyReader requestBody(framing.value());
+            if (!relayBody(clientTls_.get(), clientIn_, upstreamTls_.get(), requestBody, up,
+                           UINT64_MAX))
+                return finish(false);
+            bodySent = true;
+        }
         size_t responseHeadLength = 0;
         const Read read = readHead(upstreamTls_.get(), -1, fromUpstream, responseHeadLength, false);
         if (read == Read::Closed && fromUpstream.empty() && !retried) {
@@ -496,9 +511,13 @@ bool InspectSession::serveOne()
                           false);
         }
         BodyReader responseBody(responseFraming.value());
-        const bool keepAlive = clientWantsKeepAlive(request) && !responseBody.endsAtClose();
+        // A final answer before the body (a 417, a 413) leaves the body unread: both
+        // connections end with this exchange.
+        const bool keepAlive =
+            clientWantsKeepAlive(request) && !responseBody.endsAtClose() && bodySent;
         const bool upstreamReusable = response->minorVersion == 1 && !responseBody.endsAtClose() &&
-                                      !fieldListsToken(response->fields, "Connection", "close");
+                                      !fieldListsToken(response->fields, "Connection", "close") &&
+                                      bodySent;
         const std::string clientHead =
             buildClientResponseHead(response.value(), keepAlive, clientIsHttp10);
         logDecision(record, Reason::Allowed, response->status);

@@ -194,6 +194,19 @@ class InspectTest(EgressTestCase):
                                        ("GET", "/open/three", "allow")]:
             proxy.wait_event(event="close", method=method, path=path, decision=decision)
 
+    def test_a_body_waiting_for_100_continue_gets_the_upstreams_100(self):
+        origin = self.start_origin()
+        proxy = self.start_inspecting("--rule", "allow POST localhost /echo")
+        body = os.urandom(3 << 20)
+        # curl would wait 20 s for the 100 and is given 15: only the upstream's 100, passed on,
+        # lets it send the body in time.
+        result = curl(origin.url("/echo", host="localhost", scheme="https"),
+                      "--cacert", self.turn_ca.cert, "-H", "Expect: 100-continue",
+                      "--expect100-timeout", "20", proxy_port=proxy.port, upload=body, timeout=15)
+        self.assertEqual((result.exit_code, result.status), (0, 200), result.stderr)
+        self.assertEqual(result.body, body)
+        self.assertIn(100, [head[0] for head in result.heads])
+
     def test_paths_a_server_could_read_otherwise_are_refused(self):
         origin = self.start_origin()
         proxy = self.start_inspecting("--rule", "allow GET localhost /repos/acme/**")
