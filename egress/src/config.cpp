@@ -63,6 +63,7 @@ constexpr OptionSpec kOptions[] = {
      "the folder's name, for the text of denials"},
     {"--rule", "EGRESS_RULES", OptionKind::Each, "RULE",
      "'allow|deny METHODS HOST PATH'; inspects HOST (env: one rule a line)"},
+    {"--rule-file", "EGRESS_RULE_FILE", OptionKind::Value, "PATH", "more rules, one a line"},
     {"--inspect-ca-fd", "EGRESS_INSPECT_CA_FD", OptionKind::Value, "N",
      "inherited descriptor to read the turn's CA certificate and key from"},
 };
@@ -236,10 +237,12 @@ std::optional<std::string> applyOption(Config &config, const OptionSpec &option,
         if (!listen)
             return fail(listen.error());
         config.listen = listen.value();
-    } else if (flag == "--allow-file" || flag == "--deny-file") {
+    } else if (flag == "--allow-file" || flag == "--deny-file" || flag == "--rule-file") {
         if (value.empty())
             return fail("empty path");
-        (flag == "--allow-file" ? config.allowFile : config.denyFile) = value;
+        (flag == "--allow-file"  ? config.allowFile
+         : flag == "--deny-file" ? config.denyFile
+                                 : config.ruleFile) = value;
     } else if (flag == "--client") {
         auto client = parseClient(value);
         if (!client)
@@ -339,9 +342,10 @@ ConfigOutcome parseConfig(const std::vector<std::string> &arguments, const Envir
     }
     // Without the turn's CA an inspected host could only be refused or tunnelled unseen; neither
     // may happen silently.
-    if (!outcome.config.rules.empty() && !outcome.config.inspectCaFd)
-        return invalid("--rule needs --inspect-ca-fd: an inspected host's TLS is terminated with "
-                       "the turn's CA");
+    if ((!outcome.config.rules.empty() || outcome.config.ruleFile) && !outcome.config.inspectCaFd)
+        return invalid(std::string(outcome.config.rules.empty() ? "--rule-file" : "--rule") +
+                       " needs --inspect-ca-fd: an inspected host's TLS is terminated with the "
+                       "turn's CA");
     return outcome;
 }
 
@@ -362,7 +366,12 @@ std::string usageText()
     return text;
 }
 
-Expected<size_t> loadListFile(const std::string &path, std::string_view flag, HostList &list)
+namespace {
+
+// Calls `add` with each entry of a file of one entry a line ('#' starts a comment); its error
+// becomes the file's, with the line number.
+Expected<size_t> loadEntries(const std::string &path, std::string_view flag,
+                             const std::function<std::optional<std::string>(std::string_view)> &add)
 {
     std::ifstream file(path);
     if (!file)
@@ -375,15 +384,39 @@ Expected<size_t> loadListFile(const std::string &path, std::string_view flag, Ho
         const std::string_view entry = std::string_view(line).substr(0, line.find('#'));
         if (entry.find_first_not_of(" \t\r") == std::string_view::npos)
             continue;
-        auto host = parseHostEntry(entry);
-        if (!host)
+        if (auto error = add(entry))
             return Failure{"invalid value for " + std::string(flag) + ": '" + path + "' line " +
-                           std::to_string(lineNumber) + ": " + host.error() + ": '" +
-                           std::string(entry) + "'"};
-        list.add(std::move(host.value()));
+                           std::to_string(lineNumber) + ": " + *error + ": '" + std::string(entry) +
+                           "'"};
         ++added;
     }
     return added;
+}
+
+} // namespace
+
+Expected<size_t> loadListFile(const std::string &path, std::string_view flag, HostList &list)
+{
+    return loadEntries(path, flag, [&](std::string_view entry) -> std::optional<std::string> {
+        auto host = parseHostEntry(entry);
+        if (!host)
+            return host.error();
+        list.add(std::move(host.value()));
+        return std::nullopt;
+    });
+}
+
+Expected<size_t> loadRuleFile(const std::string &path, RequestRules &rules)
+{
+    // A path pattern never holds '#', so a comment cannot cut a rule short.
+    return loadEntries(path, "--rule-file",
+                       [&](std::string_view entry) -> std::optional<std::string> {
+                           auto rule = parseRequestRule(entry);
+                           if (!rule)
+                               return rule.error();
+                           rules.add(std::move(rule.value()));
+                           return std::nullopt;
+                       });
 }
 
 } // namespace arizuko::egress

@@ -41,6 +41,8 @@ struct Config
     std::string folder;
     // --rule: rules by method and path; a host one names is inspected (TLS terminated).
     RequestRules rules;
+    // --rule-file: more rules, one a line, read with the list files.
+    std::optional<std::string> ruleFile;
     // --inspect-ca-fd: the inherited descriptor the turn's CA certificate and key are read from.
     std::optional<int> inspectCaFd;
 };
@@ -68,5 +70,7 @@ std::string usageText();
 
 // Adds the entries of a list file (one a line, '#' starts a comment) to `list`.
 Expected<size_t> loadListFile(const std::string &path, std::string_view flag, HostList &list);
+// Adds the rules of a rule file (one a line, '#' starts a comment) to `rules`.
+Expected<size_t> loadRuleFile(const std::string &path, RequestRules &rules);
 
 } // namespace arizuko::egress

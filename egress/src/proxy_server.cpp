@@ -80,8 +80,9 @@ int ProxyServer::run()
     loop_.watch(listener_.get(), listenerWatcher_, EventLoop::Interest::Read);
     if (config_.ask)
         watchAnswers();
-    if (config_.allowFile || config_.denyFile) {
-        loader_ = std::make_unique<ListLoader>(config_.allowFile, config_.denyFile);
+    if (config_.allowFile || config_.denyFile || config_.ruleFile) {
+        loader_ =
+            std::make_unique<ListLoader>(config_.allowFile, config_.denyFile, config_.ruleFile);
         loop_.watch(loader_->readyFd(), loaderWatcher_, EventLoop::Interest::Read);
     } else {
         markReady();
@@ -109,6 +110,7 @@ void ProxyServer::finishLoading()
     }
     config_.policy.allowList().merge(std::move(lists->allow));
     config_.policy.denyList().merge(std::move(lists->deny));
+    config_.rules.merge(std::move(lists->rules));
     markReady();
 }
 

@@ -65,6 +65,11 @@ class RequestRules
 {
 public:
     void add(RequestRule rule) { rules_.push_back(std::move(rule)); }
+    void merge(RequestRules &&other)
+    {
+        for (RequestRule &rule : other.rules_)
+            rules_.push_back(std::move(rule));
+    }
     bool empty() const { return rules_.empty(); }
     size_t size() const { return rules_.size(); }
     // Whether some rule names `host` (as an allow entry would cover it).

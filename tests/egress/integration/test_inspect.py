@@ -326,6 +326,33 @@ class InspectTest(EgressTestCase):
         self.assertEqual(status, 2, output)
         self.assertIn("--inspect-ca-fd", output)
 
+    def test_rules_from_a_file(self):
+        origin = self.start_origin()
+        rules = self.write_list("# the turn's rules\n"
+                                "allow GET localhost /from/file/**   # a comment\n\n"
+                                "deny GET localhost /from/file/secret\n")
+        proxy = self.start_inspecting("--rule-file", rules)
+        proxy.wait_event(event="ready", rules=2)
+        connection = self.inspected(proxy, origin)
+        self.assertEqual(connection.request("GET", "/from/file/a").status, 200)
+        self.assertRefused(connection.request("GET", "/from/file/secret"), 403, "denied-by-rule")
+        self.assertRefused(connection.request("GET", "/elsewhere"), 403, "no-matching-rule")
+
+        bad = self.write_list("allow GET localhost /ok\nallow GET localhost no-slash\n")
+        reading, writing = os.pipe()
+        os.write(writing, self.turn_ca.pem_bundle())
+        os.close(writing)
+        try:
+            done = subprocess.run(
+                [egress_binary(), "--listen", LOOPBACK + ":0", "--inspect-ca-fd", str(reading),
+                 "--rule-file", bad],
+                pass_fds=[reading], capture_output=True, timeout=IO_TIMEOUT,
+            )
+        finally:
+            os.close(reading)
+        self.assertEqual(done.returncode, 2, done.stderr)
+        self.assertIn(b"--rule-file: '%s' line 2" % bad.encode(), done.stderr)
+
     def test_a_bad_rule_or_ca_refuses_to_start(self):
         status, output = run_egress(["--rule", "allow GET localhost repos", "--inspect-ca-fd", "3"])
         self.assertEqual(status, 2, output)

@@ -254,6 +254,14 @@ TEST(Config, RulesAndTheTurnCa)
         ASSERT_EQ(outcome.kind, ConfigOutcome::Kind::Invalid) << fd;
         EXPECT_NE(outcome.message.find("--inspect-ca-fd"), std::string::npos) << outcome.message;
     }
+    outcome = parse({"--rule-file", "/some/rules"});
+    ASSERT_EQ(outcome.kind, ConfigOutcome::Kind::Invalid);
+    EXPECT_NE(outcome.message.find("--rule-file needs --inspect-ca-fd"), std::string::npos)
+        << outcome.message;
+    outcome = parse({"--rule-file", "/some/rules", "--inspect-ca-fd", "3"});
+    ASSERT_EQ(outcome.kind, ConfigOutcome::Kind::Run) << outcome.message;
+    EXPECT_EQ(outcome.config.ruleFile, "/some/rules");
+
     outcome = parse({"--inspect-ca-fd", "3", "--rule", "allow GET a.com repos"});
     ASSERT_EQ(outcome.kind, ConfigOutcome::Kind::Invalid);
     EXPECT_NE(outcome.message.find("invalid value for --rule: 'allow GET a.com repos'"),
