@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -51,14 +52,30 @@ void fuzzRequestHead(std::string_view input)
     }
 }
 
-// First line: allow entries; second: deny entries; rest: the requested host.
-void fuzzHostMatcher(std::string_view input)
+// The first line, the second line and the rest; nothing without two newlines.
+struct ThreeParts
+{
+    std::string_view first;
+    std::string_view second;
+    std::string_view rest;
+};
+std::optional<ThreeParts> splitThree(std::string_view input)
 {
     const size_t first = input.find('\n');
     if (first == std::string_view::npos)
-        return;
+        return std::nullopt;
     const size_t second = input.find('\n', first + 1);
     if (second == std::string_view::npos)
+        return std::nullopt;
+    return ThreeParts{input.substr(0, first), input.substr(first + 1, second - first - 1),
+                      input.substr(second + 1)};
+}
+
+// First line: allow entries; second: deny entries; rest: the requested host.
+void fuzzHostMatcher(std::string_view input)
+{
+    const auto parts = splitThree(input);
+    if (!parts)
         return;
     HostPolicy policy;
     const auto addAll = [](std::string_view list, HostList &hosts) {
@@ -69,9 +86,9 @@ void fuzzHostMatcher(std::string_view input)
             list.remove_prefix(comma == std::string_view::npos ? list.size() : comma + 1);
         }
     };
-    addAll(input.substr(0, first), policy.allowList());
-    addAll(input.substr(first + 1, second - first - 1), policy.denyList());
-    const auto host = parseRequestHost(input.substr(second + 1));
+    addAll(parts->first, policy.allowList());
+    addAll(parts->second, policy.denyList());
+    const auto host = parseRequestHost(parts->rest);
     if (!host)
         return;
     const HostVerdict verdict = policy.decide(host.value());
@@ -128,14 +145,11 @@ void fuzzResponseHead(std::string_view input)
 // beside any rule denies everything to the host, and a literal pattern matches its own path.
 void fuzzRules(std::string_view input)
 {
-    const size_t first = input.find('\n');
-    if (first == std::string_view::npos)
+    const auto parts = splitThree(input);
+    if (!parts)
         return;
-    const size_t second = input.find('\n', first + 1);
-    if (second == std::string_view::npos)
-        return;
-    const std::string_view method = input.substr(first + 1, second - first - 1);
-    const auto path = canonicalRulePath(input.substr(second + 1));
+    const std::string_view method = parts->second;
+    const auto path = canonicalRulePath(parts->rest);
     if (!path)
         return;
     const std::string &canonical = path.value();
@@ -149,7 +163,7 @@ void fuzzRules(std::string_view input)
         if (const auto literal = PathGlob::parse(canonical))
             require(literal->matches(canonical));
     }
-    auto rule = parseRequestRule(input.substr(0, first));
+    auto rule = parseRequestRule(parts->first);
     if (!rule)
         return;
     RequestRules rules;
