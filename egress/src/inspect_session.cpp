@@ -66,6 +66,13 @@ bool waitReadable(int fd, int stopFd, std::chrono::milliseconds timeout)
     }
 }
 
+// Whether `ssl` holds input its socket no longer shows: decrypted or undecrypted records, or bytes
+// in the buffering BIO that carried the client's early bytes.
+bool holdsInput(SSL *ssl)
+{
+    return SSL_has_pending(ssl) == 1 || BIO_pending(SSL_get_rbio(ssl)) > 0;
+}
+
 std::string authorityOf(const HostName &host, uint16_t port)
 {
     const std::string name = host.isIpLiteral && host.text.find(':') != std::string::npos
@@ -226,7 +233,7 @@ InspectSession::Read InspectSession::readHead(SSL *ssl, int fd, std::string &buf
         }
         if (buffered.size() > limit)
             return Read::TooLarge;
-        if (fd >= 0 && SSL_pending(ssl) == 0) {
+        if (fd >= 0 && !holdsInput(ssl)) {
             // Between requests the connection may idle; a started head must complete in time.
             const bool waiting = idle && buffered.empty();
             const auto budget = waiting ? config_.idleTimeout
@@ -452,7 +459,7 @@ bool InspectSession::serveOne()
     while (true) {
         if (!awaitedContinue) {
             awaitedContinue = true;
-            if (SSL_pending(upstreamTls_.get()) == 0 &&
+            if (!holdsInput(upstreamTls_.get()) &&
                 !waitReadable(upstream_.get(), stopRequested_.fd(), kContinueWait))
                 continue;
         } else if (!bodySent) {

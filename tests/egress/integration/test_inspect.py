@@ -207,6 +207,48 @@ class InspectTest(EgressTestCase):
         self.assertEqual(result.body, body)
         self.assertIn(100, [head[0] for head in result.heads])
 
+    def test_a_handshake_sent_right_behind_the_connect_is_not_lost(self):
+        origin = self.start_origin()
+        proxy = self.start_inspecting("--rule", "allow GET localhost /**")
+        context = ssl.create_default_context(cafile=self.turn_ca.cert)
+        incoming, outgoing = ssl.MemoryBIO(), ssl.MemoryBIO()
+        tls = context.wrap_bio(incoming, outgoing, server_hostname="localhost")
+        with self.assertRaises(ssl.SSLWantReadError):
+            tls.do_handshake()
+        connect = "CONNECT localhost:%d HTTP/1.1\r\nHost: localhost\r\n\r\n" % origin.port
+        client = self.raw_client(proxy.port)
+        # One write: the ClientHello arrives with the CONNECT head, before the 200.
+        client.send(connect.encode() + outgoing.read())
+        self.assertEqual(client.read_head()[0], 200)
+        pending = client.buffer
+        client.buffer = b""
+
+        def pump():
+            nonlocal pending
+            data = pending or client.sock.recv(65536)
+            pending = b""
+            if not data:
+                raise ConnectionError("the proxy closed during the handshake")
+            incoming.write(data)
+
+        while True:
+            try:
+                tls.do_handshake()
+                break
+            except ssl.SSLWantReadError:
+                client.send(outgoing.read())
+                pump()
+        tls.write(b"GET /early HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+        client.send(outgoing.read())
+        reply = b""
+        while b"GET /early" not in reply:
+            try:
+                reply += tls.read(65536)
+            except ssl.SSLWantReadError:
+                client.send(outgoing.read())
+                pump()
+        self.assertTrue(reply.startswith(b"HTTP/1.1 200"), reply)
+
     def test_paths_a_server_could_read_otherwise_are_refused(self):
         origin = self.start_origin()
         proxy = self.start_inspecting("--rule", "allow GET localhost /repos/acme/**")
