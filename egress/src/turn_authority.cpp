@@ -66,6 +66,8 @@ Expected<std::unique_ptr<TurnAuthority>> TurnAuthority::readFrom(int fd, const c
     const std::string flag = "--inspect-ca-fd " + std::to_string(fd);
     std::string pem;
     char chunk[4096];
+    // Room for all of it at once: a growing string would leave copies of the key in freed memory.
+    pem.reserve(kMaxCaBytes + sizeof(chunk));
     while (true) {
         const ssize_t got = ::read(fd, chunk, sizeof(chunk));
         if (got < 0 && errno == EINTR)
