@@ -67,6 +67,7 @@ std::string formatCloseLine(std::string_view client, const ExchangeRecord &recor
 
 void DecisionLog::write(std::string_view line) const
 {
+    const std::lock_guard lock(mutex_);
     while (!line.empty()) {
         const ssize_t written = ::write(fd_, line.data(), line.size());
         if (written < 0) {

@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -47,7 +48,8 @@ std::string formatCloseLine(std::string_view client, const ExchangeRecord &recor
                             std::chrono::system_clock::time_point now,
                             std::chrono::steady_clock::duration elapsed);
 
-// Writes whole lines to a file descriptor; each line is one write(2) so lines never interleave.
+// Writes whole lines to a file descriptor. A line longer than a pipe's atomic write can take
+// several write(2) calls, so lines from the threads of inspected connections are serialised.
 class DecisionLog
 {
 public:
@@ -58,6 +60,7 @@ public:
 
 private:
     int fd_;
+    mutable std::mutex mutex_;
 };
 
 } // namespace arizuko::egress
