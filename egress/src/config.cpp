@@ -14,6 +14,8 @@ enum class OptionKind
     Value,
     Flag,
     List,
+    // Repeatable, each value one whole entry (a rule holds blanks and commas).
+    Each,
 };
 
 struct OptionSpec
@@ -59,6 +61,11 @@ constexpr OptionSpec kOptions[] = {
      "questions waiting at once; more are denied (default 20)"},
     {"--folder", "EGRESS_FOLDER", OptionKind::Value, "NAME",
      "the folder's name, for the text of denials"},
+    {"--rule", "EGRESS_RULES", OptionKind::Each, "RULE",
+     "'allow|deny METHODS HOST PATH'; inspects HOST (env: one rule a line)"},
+    {"--rule-file", "EGRESS_RULE_FILE", OptionKind::Value, "PATH", "more rules, one a line"},
+    {"--inspect-ca-fd", "EGRESS_INSPECT_CA_FD", OptionKind::Value, "N",
+     "inherited descriptor to read the turn's CA certificate and key from"},
 };
 
 constexpr double kMaxSeconds = 7 * 24 * 3600;
@@ -170,11 +177,35 @@ std::optional<std::string> addEntries(std::string_view list, HostList &hosts)
     }
 }
 
+// Each value is one rule; a value from the environment may hold several, one a line.
+std::optional<std::string> addRules(const std::vector<std::string> &values, RequestRules &rules)
+{
+    for (const std::string &value : values) {
+        std::string_view rest = value;
+        while (true) {
+            const size_t newline = rest.find('\n');
+            const std::string_view text = rest.substr(0, newline);
+            if (text.find_first_not_of(" \t\r") != std::string_view::npos) {
+                auto rule = parseRequestRule(text);
+                if (!rule)
+                    return "'" + std::string(text) + "': " + rule.error();
+                rules.add(std::move(rule.value()));
+            }
+            if (newline == std::string_view::npos)
+                break;
+            rest.remove_prefix(newline + 1);
+        }
+    }
+    return std::nullopt;
+}
+
 // Applies the values given for one option; returns an error message on a bad value.
 std::optional<std::string> applyOption(Config &config, const OptionSpec &option,
                                        const std::vector<std::string> &values)
 {
     const std::string_view flag = option.flag;
+    if (option.kind == OptionKind::Each)
+        return addRules(values, config.rules);
     if (option.kind == OptionKind::List) {
         HostList &list = flag == "--allow" ? config.policy.allowList() : config.policy.denyList();
         for (const std::string &value : values) {
@@ -206,10 +237,12 @@ std::optional<std::string> applyOption(Config &config, const OptionSpec &option,
         if (!listen)
             return fail(listen.error());
         config.listen = listen.value();
-    } else if (flag == "--allow-file" || flag == "--deny-file") {
+    } else if (flag == "--allow-file" || flag == "--deny-file" || flag == "--rule-file") {
         if (value.empty())
             return fail("empty path");
-        (flag == "--allow-file" ? config.allowFile : config.denyFile) = value;
+        (flag == "--allow-file"  ? config.allowFile
+         : flag == "--deny-file" ? config.denyFile
+                                 : config.ruleFile) = value;
     } else if (flag == "--client") {
         auto client = parseClient(value);
         if (!client)
@@ -220,6 +253,12 @@ std::optional<std::string> applyOption(Config &config, const OptionSpec &option,
         if (!folder)
             return fail(folder.error());
         config.folder = folder.value();
+    } else if (flag == "--inspect-ca-fd") {
+        // 0 to 2 are the proxy's stdio (stdin carries the answers of --ask).
+        auto fd = parseCount(value, 3, 1 << 20);
+        if (!fd)
+            return fail(fd.error());
+        config.inspectCaFd = static_cast<int>(fd.value());
     } else if (flag == "--max-connections" || flag == "--max-header-bytes" ||
                flag == "--ask-limit") {
         auto count = flag == "--max-header-bytes" ? parseCount(value, 256, 1 << 24)
@@ -301,6 +340,12 @@ ConfigOutcome parseConfig(const std::vector<std::string> &arguments, const Envir
         if (auto error = applyOption(outcome.config, option, values))
             return invalid("invalid value for " + source + ": " + *error);
     }
+    // Without the turn's CA an inspected host could only be refused or tunnelled unseen; neither
+    // may happen silently.
+    if ((!outcome.config.rules.empty() || outcome.config.ruleFile) && !outcome.config.inspectCaFd)
+        return invalid(std::string(outcome.config.rules.empty() ? "--rule-file" : "--rule") +
+                       " needs --inspect-ca-fd: an inspected host's TLS is terminated with the "
+                       "turn's CA");
     return outcome;
 }
 
@@ -321,7 +366,12 @@ std::string usageText()
     return text;
 }
 
-Expected<size_t> loadListFile(const std::string &path, std::string_view flag, HostList &list)
+namespace {
+
+// Calls `add` with each entry of a file of one entry a line ('#' starts a comment); its error
+// becomes the file's, with the line number.
+Expected<size_t> loadEntries(const std::string &path, std::string_view flag,
+                             const std::function<std::optional<std::string>(std::string_view)> &add)
 {
     std::ifstream file(path);
     if (!file)
@@ -334,15 +384,39 @@ Expected<size_t> loadListFile(const std::string &path, std::string_view flag, Ho
         const std::string_view entry = std::string_view(line).substr(0, line.find('#'));
         if (entry.find_first_not_of(" \t\r") == std::string_view::npos)
             continue;
-        auto host = parseHostEntry(entry);
-        if (!host)
+        if (auto error = add(entry))
             return Failure{"invalid value for " + std::string(flag) + ": '" + path + "' line " +
-                           std::to_string(lineNumber) + ": " + host.error() + ": '" +
-                           std::string(entry) + "'"};
-        list.add(std::move(host.value()));
+                           std::to_string(lineNumber) + ": " + *error + ": '" + std::string(entry) +
+                           "'"};
         ++added;
     }
     return added;
+}
+
+} // namespace
+
+Expected<size_t> loadListFile(const std::string &path, std::string_view flag, HostList &list)
+{
+    return loadEntries(path, flag, [&](std::string_view entry) -> std::optional<std::string> {
+        auto host = parseHostEntry(entry);
+        if (!host)
+            return host.error();
+        list.add(std::move(host.value()));
+        return std::nullopt;
+    });
+}
+
+Expected<size_t> loadRuleFile(const std::string &path, RequestRules &rules)
+{
+    // A path pattern never holds '#', so a comment cannot cut a rule short.
+    return loadEntries(path, "--rule-file",
+                       [&](std::string_view entry) -> std::optional<std::string> {
+                           auto rule = parseRequestRule(entry);
+                           if (!rule)
+                               return rule.error();
+                           rules.add(std::move(rule.value()));
+                           return std::nullopt;
+                       });
 }
 
 } // namespace arizuko::egress

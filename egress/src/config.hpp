@@ -5,6 +5,7 @@
 
 #include "expected.hpp"
 #include "host_matcher.hpp"
+#include "request_rules.hpp"
 #include "socket_address.hpp"
 
 #include <chrono>
@@ -38,6 +39,12 @@ struct Config
     size_t askLimit = 20;
     // The folder's name, for the "how to allow it" text of denials; empty when not given.
     std::string folder;
+    // --rule: rules by method and path; a host one names is inspected (TLS terminated).
+    RequestRules rules;
+    // --rule-file: more rules, one a line, read with the list files.
+    std::optional<std::string> ruleFile;
+    // --inspect-ca-fd: the inherited descriptor the turn's CA certificate and key are read from.
+    std::optional<int> inspectCaFd;
 };
 
 struct ConfigOutcome
@@ -63,5 +70,7 @@ std::string usageText();
 
 // Adds the entries of a list file (one a line, '#' starts a comment) to `list`.
 Expected<size_t> loadListFile(const std::string &path, std::string_view flag, HostList &list);
+// Adds the rules of a rule file (one a line, '#' starts a comment) to `rules`.
+Expected<size_t> loadRuleFile(const std::string &path, RequestRules &rules);
 
 } // namespace arizuko::egress

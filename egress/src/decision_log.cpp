@@ -25,6 +25,10 @@ JsonLine describe(std::string_view event, std::string_view client, const Exchang
     addTarget(line, client, record);
     line.add("decision", record.reason == Reason::Allowed ? "allow" : "deny")
         .add("reason", reasonCode(record.reason));
+    if (!record.rule.empty())
+        line.add("rule", record.rule);
+    if (record.inspected)
+        line.addFlag("inspected", true);
     if (record.asked)
         line.addFlag("asked", true);
     if (record.answer)
@@ -63,6 +67,7 @@ std::string formatCloseLine(std::string_view client, const ExchangeRecord &recor
 
 void DecisionLog::write(std::string_view line) const
 {
+    const std::lock_guard lock(mutex_);
     while (!line.empty()) {
         const ssize_t written = ::write(fd_, line.data(), line.size());
         if (written < 0) {

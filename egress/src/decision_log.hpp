@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -25,6 +26,10 @@ struct ExchangeRecord
     // Held for the user's answer (--ask), and the answer once there is one.
     bool asked = false;
     std::optional<Answer> answer;
+    // For a request to an inspected host: the text of the rule that decided (empty for none).
+    std::string rule;
+    // A CONNECT whose TLS the proxy terminates, its requests logged each on its own.
+    bool inspected = false;
     Reason reason = Reason::Allowed;
     int status = 0;
     bool decisionLogged = false;
@@ -43,7 +48,8 @@ std::string formatCloseLine(std::string_view client, const ExchangeRecord &recor
                             std::chrono::system_clock::time_point now,
                             std::chrono::steady_clock::duration elapsed);
 
-// Writes whole lines to a file descriptor; each line is one write(2) so lines never interleave.
+// Writes whole lines to a file descriptor. A line longer than a pipe's atomic write can take
+// several write(2) calls, so lines from the threads of inspected connections are serialised.
 class DecisionLog
 {
 public:
@@ -54,6 +60,7 @@ public:
 
 private:
     int fd_;
+    mutable std::mutex mutex_;
 };
 
 } // namespace arizuko::egress

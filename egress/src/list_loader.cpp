@@ -11,7 +11,8 @@ namespace arizuko::egress {
 namespace {
 
 Expected<ListLoader::Lists> readLists(const std::optional<std::string> &allowFile,
-                                      const std::optional<std::string> &denyFile)
+                                      const std::optional<std::string> &denyFile,
+                                      const std::optional<std::string> &ruleFile)
 {
     ListLoader::Lists lists;
     if (allowFile) {
@@ -20,6 +21,10 @@ Expected<ListLoader::Lists> readLists(const std::optional<std::string> &allowFil
     }
     if (denyFile) {
         if (auto added = loadListFile(*denyFile, "--deny-file", lists.deny); !added)
+            return Failure{added.error()};
+    }
+    if (ruleFile) {
+        if (auto added = loadRuleFile(*ruleFile, lists.rules); !added)
             return Failure{added.error()};
     }
     return lists;
@@ -34,12 +39,13 @@ struct ListLoader::Shared
     WakeupFd ready;
 };
 
-ListLoader::ListLoader(std::optional<std::string> allowFile, std::optional<std::string> denyFile)
+ListLoader::ListLoader(std::optional<std::string> allowFile, std::optional<std::string> denyFile,
+                       std::optional<std::string> ruleFile)
     : shared_(std::make_shared<Shared>())
 {
-    std::thread([shared = shared_, allowFile = std::move(allowFile),
-                 denyFile = std::move(denyFile)] {
-        auto lists = readLists(allowFile, denyFile);
+    std::thread([shared = shared_, allowFile = std::move(allowFile), denyFile = std::move(denyFile),
+                 ruleFile = std::move(ruleFile)] {
+        auto lists = readLists(allowFile, denyFile, ruleFile);
         std::lock_guard lock(shared->mutex);
         shared->result.emplace(std::move(lists));
         shared->ready.notify();

@@ -1,10 +1,11 @@
 #pragma once
 
-// Reads --allow-file and --deny-file on a thread of its own, so a slow or blocked file (a FIFO, a
-// hung network mount) leaves the proxy answering 503 starting instead of hanging.
+// Reads --allow-file, --deny-file and --rule-file on a thread of its own, so a slow or blocked file
+// (a FIFO, a hung network mount) leaves the proxy answering 503 starting instead of hanging.
 
 #include "expected.hpp"
 #include "host_matcher.hpp"
+#include "request_rules.hpp"
 
 #include <memory>
 #include <optional>
@@ -19,9 +20,11 @@ public:
     {
         HostList allow;
         HostList deny;
+        RequestRules rules;
     };
 
-    ListLoader(std::optional<std::string> allowFile, std::optional<std::string> denyFile);
+    ListLoader(std::optional<std::string> allowFile, std::optional<std::string> denyFile,
+               std::optional<std::string> ruleFile);
 
     // Becomes readable once the lists are read (or failed to be).
     int readyFd() const;

@@ -39,8 +39,9 @@ std::string systemError(std::string_view what)
 
 } // namespace
 
-ProxyServer::ProxyServer(Config config)
+ProxyServer::ProxyServer(Config config, std::unique_ptr<TurnAuthority> authority)
     : config_(std::move(config))
+    , authority_(std::move(authority))
     , questions_(config_.askLimit)
 {
     sigset_t stopSignals;
@@ -50,6 +51,7 @@ ProxyServer::ProxyServer(Config config)
     signals_.reset(signalfd(-1, &stopSignals, SFD_NONBLOCK | SFD_CLOEXEC));
     loop_.watch(signals_.get(), signalWatcher_, EventLoop::Interest::Read);
     loop_.watch(resolver_.readyFd(), resolverWatcher_, EventLoop::Interest::Read);
+    loop_.watch(inspectionsDone_.fd(), inspectionWatcher_, EventLoop::Interest::Read);
 }
 
 Expected<SocketAddress> ProxyServer::listen()
@@ -78,8 +80,9 @@ int ProxyServer::run()
     loop_.watch(listener_.get(), listenerWatcher_, EventLoop::Interest::Read);
     if (config_.ask)
         watchAnswers();
-    if (config_.allowFile || config_.denyFile) {
-        loader_ = std::make_unique<ListLoader>(config_.allowFile, config_.denyFile);
+    if (config_.allowFile || config_.denyFile || config_.ruleFile) {
+        loader_ =
+            std::make_unique<ListLoader>(config_.allowFile, config_.denyFile, config_.ruleFile);
         loop_.watch(loader_->readyFd(), loaderWatcher_, EventLoop::Interest::Read);
     } else {
         markReady();
@@ -107,6 +110,7 @@ void ProxyServer::finishLoading()
     }
     config_.policy.allowList().merge(std::move(lists->allow));
     config_.policy.denyList().merge(std::move(lists->deny));
+    config_.rules.merge(std::move(lists->rules));
     markReady();
 }
 
@@ -128,6 +132,7 @@ void ProxyServer::markReady()
                    .addFlag("allow_loopback", config_.allowLoopback)
                    .add("client", config_.client ? config_.client->ipString() : "any")
                    .addFlag("ask", config_.ask)
+                   .addNumber("rules", static_cast<int64_t>(config_.rules.size()))
                    .finish());
 }
 
@@ -193,6 +198,30 @@ void ProxyServer::deliverAnswers()
         const auto found = connections_.find(answer.requester);
         if (found != connections_.end())
             found->second->onResolved(std::move(answer));
+    }
+}
+
+void ProxyServer::inspectionFinished(uint64_t id)
+{
+    {
+        const std::lock_guard lock(finishedMutex_);
+        finishedInspections_.push_back(id);
+    }
+    inspectionsDone_.notify();
+}
+
+void ProxyServer::deliverInspectionsDone()
+{
+    inspectionsDone_.drain();
+    std::vector<uint64_t> finished;
+    {
+        const std::lock_guard lock(finishedMutex_);
+        finished.swap(finishedInspections_);
+    }
+    for (const uint64_t id : finished) {
+        const auto found = connections_.find(id);
+        if (found != connections_.end())
+            found->second->onInspectionDone();
     }
 }
 

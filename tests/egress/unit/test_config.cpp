@@ -226,6 +226,49 @@ TEST(Config, BadValuesNameTheFlagAndTheValue)
     }
 }
 
+TEST(Config, RulesAndTheTurnCa)
+{
+    ConfigOutcome outcome = parse({"--rule", "allow GET,HEAD api.github.com /repos/acme/**",
+                                   "--rule=deny * a.com /x", "--inspect-ca-fd", "7"});
+    ASSERT_EQ(outcome.kind, ConfigOutcome::Kind::Run) << outcome.message;
+    EXPECT_EQ(outcome.config.rules.size(), 2u);
+    EXPECT_EQ(outcome.config.inspectCaFd, 7);
+    EXPECT_TRUE(outcome.config.rules.inspects(*normalizeHost("api.github.com")));
+
+    // The environment holds one rule a line; the command line still wins.
+    outcome = parse({}, {{"EGRESS_RULES", "allow GET a.com /**\n\n deny POST b.com /x \n"},
+                         {"EGRESS_INSPECT_CA_FD", "9"}});
+    ASSERT_EQ(outcome.kind, ConfigOutcome::Kind::Run) << outcome.message;
+    EXPECT_EQ(outcome.config.rules.size(), 2u);
+    EXPECT_EQ(outcome.config.inspectCaFd, 9);
+
+    // The CA alone is fine (nothing inspected yet); a rule without it is not.
+    EXPECT_EQ(parse({"--inspect-ca-fd", "3"}).kind, ConfigOutcome::Kind::Run);
+    outcome = parse({"--rule", "allow GET a.com /**"});
+    ASSERT_EQ(outcome.kind, ConfigOutcome::Kind::Invalid);
+    EXPECT_NE(outcome.message.find("--rule needs --inspect-ca-fd"), std::string::npos)
+        << outcome.message;
+
+    for (const std::string_view fd : {"0", "2", "-1", "x", ""}) {
+        outcome = parse({"--inspect-ca-fd", std::string(fd)});
+        ASSERT_EQ(outcome.kind, ConfigOutcome::Kind::Invalid) << fd;
+        EXPECT_NE(outcome.message.find("--inspect-ca-fd"), std::string::npos) << outcome.message;
+    }
+    outcome = parse({"--rule-file", "/some/rules"});
+    ASSERT_EQ(outcome.kind, ConfigOutcome::Kind::Invalid);
+    EXPECT_NE(outcome.message.find("--rule-file needs --inspect-ca-fd"), std::string::npos)
+        << outcome.message;
+    outcome = parse({"--rule-file", "/some/rules", "--inspect-ca-fd", "3"});
+    ASSERT_EQ(outcome.kind, ConfigOutcome::Kind::Run) << outcome.message;
+    EXPECT_EQ(outcome.config.ruleFile, "/some/rules");
+
+    outcome = parse({"--inspect-ca-fd", "3", "--rule", "allow GET a.com repos"});
+    ASSERT_EQ(outcome.kind, ConfigOutcome::Kind::Invalid);
+    EXPECT_NE(outcome.message.find("invalid value for --rule: 'allow GET a.com repos'"),
+              std::string::npos)
+        << outcome.message;
+}
+
 TEST(Config, ListFiles)
 {
     const std::string path = ::testing::TempDir() + "egress-allow-list.txt";

@@ -6,10 +6,12 @@
 #include "host_matcher.hpp"
 #include "http_framing.hpp"
 #include "request_head.hpp"
+#include "request_rules.hpp"
 #include "response_head.hpp"
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -50,14 +52,30 @@ void fuzzRequestHead(std::string_view input)
     }
 }
 
-// First line: allow entries; second: deny entries; rest: the requested host.
-void fuzzHostMatcher(std::string_view input)
+// The first line, the second line and the rest; nothing without two newlines.
+struct ThreeParts
+{
+    std::string_view first;
+    std::string_view second;
+    std::string_view rest;
+};
+std::optional<ThreeParts> splitThree(std::string_view input)
 {
     const size_t first = input.find('\n');
     if (first == std::string_view::npos)
-        return;
+        return std::nullopt;
     const size_t second = input.find('\n', first + 1);
     if (second == std::string_view::npos)
+        return std::nullopt;
+    return ThreeParts{input.substr(0, first), input.substr(first + 1, second - first - 1),
+                      input.substr(second + 1)};
+}
+
+// First line: allow entries; second: deny entries; rest: the requested host.
+void fuzzHostMatcher(std::string_view input)
+{
+    const auto parts = splitThree(input);
+    if (!parts)
         return;
     HostPolicy policy;
     const auto addAll = [](std::string_view list, HostList &hosts) {
@@ -68,9 +86,9 @@ void fuzzHostMatcher(std::string_view input)
             list.remove_prefix(comma == std::string_view::npos ? list.size() : comma + 1);
         }
     };
-    addAll(input.substr(0, first), policy.allowList());
-    addAll(input.substr(first + 1, second - first - 1), policy.denyList());
-    const auto host = parseRequestHost(input.substr(second + 1));
+    addAll(parts->first, policy.allowList());
+    addAll(parts->second, policy.denyList());
+    const auto host = parseRequestHost(parts->rest);
     if (!host)
         return;
     const HostVerdict verdict = policy.decide(host.value());
@@ -122,6 +140,41 @@ void fuzzResponseHead(std::string_view input)
     require(again && again->status == head->status);
 }
 
+// First line: a rule (--rule); second: a method; rest: a request target inside an inspected
+// connection. A canonical path has no segment a server could read otherwise, `deny * host /**`
+// beside any rule denies everything to the host, and a literal pattern matches its own path.
+void fuzzRules(std::string_view input)
+{
+    const auto parts = splitThree(input);
+    if (!parts)
+        return;
+    const std::string_view method = parts->second;
+    const auto path = canonicalRulePath(parts->rest);
+    if (!path)
+        return;
+    const std::string &canonical = path.value();
+    require(canonical.starts_with('/'));
+    require(canonical.find("//") == std::string::npos);
+    require(canonical.find("/./") == std::string::npos && !canonical.ends_with("/."));
+    require(canonical.find("/../") == std::string::npos && !canonical.ends_with("/.."));
+    require(canonical.find('\\') == std::string::npos);
+    require(PathGlob::parse("/**")->matches(canonical));
+    if (canonical.find('*') == std::string::npos) {
+        if (const auto literal = PathGlob::parse(canonical))
+            require(literal->matches(canonical));
+    }
+    auto rule = parseRequestRule(parts->first);
+    if (!rule)
+        return;
+    RequestRules rules;
+    rules.add(std::move(rule.value()));
+    const HostName host = *normalizeHost("fuzz.example");
+    const RuleJudgement before = rules.judge(method, host, canonical);
+    require((before.reason == Reason::Allowed) == (!before.rule.empty() && before.rule[0] == 'a'));
+    rules.add(parseRequestRule("deny * fuzz.example /**").value());
+    require(rules.judge(method, host, canonical).reason == Reason::DeniedByRule);
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -133,5 +186,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fuzzHostMatcher(input);
     fuzzChunked(input);
     fuzzResponseHead(input);
+    fuzzRules(input);
     return 0;
 }
