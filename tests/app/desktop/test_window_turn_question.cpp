@@ -14,7 +14,6 @@
 #include "egress_question_bar.h"
 #include "engine/engine.h"
 #include "engine/workspace.h"
-#include "engine_ready.h"
 #include "folder_tree_panel.h"
 #include "folders/folders.h"
 #include "folders/network_settings.h"
@@ -26,6 +25,7 @@
 #include "store/store.h"
 #include "turn_panel.h"
 #include "turn_records/turn_record.h"
+#include "test_window_turn_support.h"
 #include "turns/runner_settings.h"
 
 #include <QApplication>
@@ -33,10 +33,8 @@
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
-#include <QSettings>
 #include <QSignalSpy>
 #include <QSqlQuery>
-#include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTcpServer>
@@ -119,13 +117,9 @@ class WindowTurnQuestionTest : public QObject
 private slots:
     void initTestCase()
     {
-        // Read before test mode moves the standard paths: the guest image
-        // is the one in the real cache (or $ARIZUKO_GUEST_IMAGE_DIR).
-        auto settings = turns::RunnerSettings::fromEnvironment();
-        QVERIFY(settings.ok());
+        auto settings = windowTurnSettings();
+        QVERIFY(settings);
         m_settings = *settings;
-        QStandardPaths::setTestModeEnabled(true);
-        QSettings().clear();
     }
 
     void aQuestionOfALiveTurnIsAnsweredByTheKeyboard()
@@ -153,10 +147,7 @@ private slots:
         settings.proxyAllowsLoopback = true;
         engine::Workspace workspace(**store);
         MainWindow window(workspace, settings);
-        window.resize(1500, 900);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QVERIFY(engineIsReady(window));
+        QVERIFY(readyToRun(window));
         engine::Engine *engine = window.engine();
         QVERIFY(window.folderTree()->select(folder, topic));
         window.activateWindow();
