@@ -21,13 +21,13 @@
 #include "policy/policy.h"
 #include "stall_meter.h"
 #include "store/store.h"
+#include "test_window_turn_support.h"
 #include "transcript_page.h"
 #include "transcript_view.h"
 #include "turn_changes_reader.h"
 #include "turn_panel.h"
 #include "turn_records/turn_record.h"
 #include "turns/runner_settings.h"
-#include "test_window_turn_support.h"
 #include "web_test_support.h"
 
 #include <QAbstractButton>

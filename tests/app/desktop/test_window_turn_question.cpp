@@ -23,9 +23,9 @@
 #include "models/network_decision_model.h"
 #include "screenshot.h"
 #include "store/store.h"
+#include "test_window_turn_support.h"
 #include "turn_panel.h"
 #include "turn_records/turn_record.h"
-#include "test_window_turn_support.h"
 #include "turns/runner_settings.h"
 
 #include <QApplication>
