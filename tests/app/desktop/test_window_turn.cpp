@@ -10,7 +10,6 @@
 #include "composer.h"
 #include "engine/engine.h"
 #include "engine/workspace.h"
-#include "engine_ready.h"
 #include "first_run_guide.h"
 #include "folder_tree_panel.h"
 #include "folders/folders.h"
@@ -22,6 +21,7 @@
 #include "policy/policy.h"
 #include "stall_meter.h"
 #include "store/store.h"
+#include "test_window_turn_support.h"
 #include "transcript_page.h"
 #include "transcript_view.h"
 #include "turn_changes_reader.h"
@@ -39,9 +39,7 @@
 #include <QPainter>
 #include <QPlainTextEdit>
 #include <QPushButton>
-#include <QSettings>
 #include <QSignalSpy>
-#include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
@@ -74,14 +72,6 @@ void screenshot(QWidget *window, const QString &name, QWidget *dialog = nullptr)
     qInfo("screenshot %s", qPrintable(path));
 }
 
-// The window shown and its engine ready to run turns.
-bool readyToRun(MainWindow &window)
-{
-    window.resize(1500, 900);
-    window.show();
-    return QTest::qWaitForWindowExposed(&window) && engineIsReady(window);
-}
-
 } // namespace
 
 class WindowTurnTest : public QObject
@@ -91,15 +81,9 @@ class WindowTurnTest : public QObject
 private slots:
     void initTestCase()
     {
-        // Read before test mode moves the standard paths: the guest image
-        // is the one in the real cache (or $ARIZUKO_GUEST_IMAGE_DIR).
-        auto settings = turns::RunnerSettings::fromEnvironment();
-        QVERIFY(settings.ok());
+        auto settings = windowTurnSettings();
+        QVERIFY(settings);
         m_settings = *settings;
-        // The window's own settings (geometry, per-topic agent) stay apart
-        // from a real user's, and from the last run's.
-        QStandardPaths::setTestModeEnabled(true);
-        QSettings().clear();
     }
 
     void aTurnLiveInTheWindow()

@@ -5,6 +5,8 @@
 //               /dev/null so the client costs almost nothing;
 //   latency     K sequential new tunnels, each with one small request and
 //               response, every duration recorded;
+//   rate        the same K requests from P threads at once, timed together:
+//               requests per second with the proxy kept busy;
 //   hold        N tunnels opened and verified, then left idle until stdin
 //               closes.
 
@@ -17,6 +19,7 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <thread>
 #include <unistd.h>
 #include <vector>
 
@@ -36,6 +39,7 @@ struct Options
     std::optional<std::string> proxy;
     std::uint64_t bytes = 0;
     std::uint64_t count = 0;
+    std::uint64_t parallel = 1;
 };
 
 struct Path
@@ -166,6 +170,28 @@ void measureLatency(const Path &path, std::uint64_t count)
     std::fputs(json.c_str(), stdout);
 }
 
+void measureRate(const Path &path, std::uint64_t count, std::uint64_t parallel)
+{
+    const std::string request = smallRequest(path);
+    std::vector<std::thread> threads;
+    const auto start = Clock::now();
+    for (std::uint64_t t = 0; t < parallel; ++t) {
+        const std::uint64_t share = count / parallel + (t < count % parallel ? 1 : 0);
+        threads.emplace_back([&path, &request, share] {
+            for (std::uint64_t i = 0; i < share; ++i) {
+                const UniqueFd socket = openPath(path);
+                exchange(socket.get(), request);
+            }
+        });
+    }
+    for (std::thread &thread : threads)
+        thread.join();
+    const std::chrono::duration<double> seconds = Clock::now() - start;
+    std::printf("{\"mode\":\"rate\",\"requests\":%llu,\"parallel\":%llu,\"seconds\":%.9f}\n",
+                static_cast<unsigned long long>(count), static_cast<unsigned long long>(parallel),
+                seconds.count());
+}
+
 void holdTunnels(const Path &path, std::uint64_t count)
 {
     raiseFileLimit();
@@ -191,6 +217,7 @@ void holdTunnels(const Path &path, std::uint64_t count)
     std::fputs("usage: egress-bench-client MODE --target ADDR:PORT [--proxy ADDR:PORT] [options]\n"
                "  throughput --bytes N   GET /bytes/N through one tunnel, timed\n"
                "  latency    --count K   K new tunnels, each with one small request, each timed\n"
+               "  rate       --count K [--parallel P]  the same K requests from P threads, timed\n"
                "  hold       --count N   open N tunnels, then keep them idle until stdin closes\n"
                "Without --proxy the client connects to the target directly. Prints one JSON\n"
                "object on stdout.\n",
@@ -217,11 +244,13 @@ Options parseOptions(int argc, char **argv)
             options.target = value;
         } else if (argument == "--proxy") {
             options.proxy = value;
-        } else if (argument == "--bytes" || argument == "--count") {
+        } else if (argument == "--bytes" || argument == "--count" || argument == "--parallel") {
             const auto number = parseNumber(value);
             if (!number)
                 usage(2);
-            (argument == "--bytes" ? options.bytes : options.count) = *number;
+            (argument == "--bytes"   ? options.bytes
+             : argument == "--count" ? options.count
+                                     : options.parallel) = *number;
         } else {
             usage(2);
         }
@@ -244,6 +273,8 @@ int main(int argc, char **argv)
         measureThroughput(path, options.bytes);
     else if (options.mode == "latency" && options.count > 0)
         measureLatency(path, options.count);
+    else if (options.mode == "rate" && options.count > 0 && options.parallel > 0)
+        measureRate(path, options.count, options.parallel);
     else if (options.mode == "hold" && options.count > 0)
         holdTunnels(path, options.count);
     else
