@@ -16,6 +16,7 @@ set(ARIZUKO_EGRESS_CORE_SOURCES
     pending_questions.cpp
     reason.cpp
     request_head.cpp
+    request_rules.cpp
     response_head.cpp
     socket_address.cpp
 )

@@ -14,6 +14,8 @@ enum class OptionKind
     Value,
     Flag,
     List,
+    // Repeatable, each value one whole entry (a rule holds blanks and commas).
+    Each,
 };
 
 struct OptionSpec
@@ -59,6 +61,10 @@ constexpr OptionSpec kOptions[] = {
      "questions waiting at once; more are denied (default 20)"},
     {"--folder", "EGRESS_FOLDER", OptionKind::Value, "NAME",
      "the folder's name, for the text of denials"},
+    {"--rule", "EGRESS_RULES", OptionKind::Each, "RULE",
+     "'allow|deny METHODS HOST PATH'; inspects HOST (env: one rule a line)"},
+    {"--inspect-ca-fd", "EGRESS_INSPECT_CA_FD", OptionKind::Value, "N",
+     "inherited descriptor to read the turn's CA certificate and key from"},
 };
 
 constexpr double kMaxSeconds = 7 * 24 * 3600;
@@ -170,11 +176,35 @@ std::optional<std::string> addEntries(std::string_view list, HostList &hosts)
     }
 }
 
+// Each value is one rule; a value from the environment may hold several, one a line.
+std::optional<std::string> addRules(const std::vector<std::string> &values, RequestRules &rules)
+{
+    for (const std::string &value : values) {
+        std::string_view rest = value;
+        while (true) {
+            const size_t newline = rest.find('\n');
+            const std::string_view text = rest.substr(0, newline);
+            if (text.find_first_not_of(" \t\r") != std::string_view::npos) {
+                auto rule = parseRequestRule(text);
+                if (!rule)
+                    return "'" + std::string(text) + "': " + rule.error();
+                rules.add(std::move(rule.value()));
+            }
+            if (newline == std::string_view::npos)
+                break;
+            rest.remove_prefix(newline + 1);
+        }
+    }
+    return std::nullopt;
+}
+
 // Applies the values given for one option; returns an error message on a bad value.
 std::optional<std::string> applyOption(Config &config, const OptionSpec &option,
                                        const std::vector<std::string> &values)
 {
     const std::string_view flag = option.flag;
+    if (option.kind == OptionKind::Each)
+        return addRules(values, config.rules);
     if (option.kind == OptionKind::List) {
         HostList &list = flag == "--allow" ? config.policy.allowList() : config.policy.denyList();
         for (const std::string &value : values) {
@@ -220,6 +250,12 @@ std::optional<std::string> applyOption(Config &config, const OptionSpec &option,
         if (!folder)
             return fail(folder.error());
         config.folder = folder.value();
+    } else if (flag == "--inspect-ca-fd") {
+        // 0 to 2 are the proxy's stdio (stdin carries the answers of --ask).
+        auto fd = parseCount(value, 3, 1 << 20);
+        if (!fd)
+            return fail(fd.error());
+        config.inspectCaFd = static_cast<int>(fd.value());
     } else if (flag == "--max-connections" || flag == "--max-header-bytes" ||
                flag == "--ask-limit") {
         auto count = flag == "--max-header-bytes" ? parseCount(value, 256, 1 << 24)
@@ -301,6 +337,11 @@ ConfigOutcome parseConfig(const std::vector<std::string> &arguments, const Envir
         if (auto error = applyOption(outcome.config, option, values))
             return invalid("invalid value for " + source + ": " + *error);
     }
+    // Without the turn's CA an inspected host could only be refused or tunnelled unseen; neither
+    // may happen silently.
+    if (!outcome.config.rules.empty() && !outcome.config.inspectCaFd)
+        return invalid("--rule needs --inspect-ca-fd: an inspected host's TLS is terminated with "
+                       "the turn's CA");
     return outcome;
 }
 

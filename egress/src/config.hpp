@@ -5,6 +5,7 @@
 
 #include "expected.hpp"
 #include "host_matcher.hpp"
+#include "request_rules.hpp"
 #include "socket_address.hpp"
 
 #include <chrono>
@@ -38,6 +39,10 @@ struct Config
     size_t askLimit = 20;
     // The folder's name, for the "how to allow it" text of denials; empty when not given.
     std::string folder;
+    // --rule: rules by method and path; a host one names is inspected (TLS terminated).
+    RequestRules rules;
+    // --inspect-ca-fd: the inherited descriptor the turn's CA certificate and key are read from.
+    std::optional<int> inspectCaFd;
 };
 
 struct ConfigOutcome

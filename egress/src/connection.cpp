@@ -5,6 +5,7 @@
 #include "json_line.hpp"
 #include "pending_questions.hpp"
 #include "proxy_server.hpp"
+#include "request_rules.hpp"
 #include "socket_io.hpp"
 
 #include <array>
@@ -111,6 +112,7 @@ void Connection::onClientEvents(uint32_t events)
         break;
     case Phase::Resolving:
     case Phase::Connecting:
+    case Phase::Inspecting:
     case Phase::Closed:
         break;
     }
@@ -212,13 +214,16 @@ void Connection::handleHead(size_t headLength)
             return refuse(Reason::BadRequest, framing.error());
         requestFraming_ = framing.value();
     }
+    // A host some rule names is inspected: its deny entry still wins, and then its rules, not
+    // the allowlist, decide each request.
+    inspected_ = server_.authority() != nullptr && server_.config().rules.inspects(request_.host);
     switch (server_.config().policy.decide(request_.host)) {
     case HostVerdict::Denied:
         return refuse(Reason::HostDenied, request_.host.text +
                                               " is on this turn's denylist; only the user can "
                                               "change that, in Arizuko's Network tab");
     case HostVerdict::NotAllowed:
-        if (server_.allowedForTurn(request_.host))
+        if (inspected_ || server_.allowedForTurn(request_.host))
             break;
         if (server_.config().ask)
             return askUser();
@@ -227,7 +232,26 @@ void Connection::handleHead(size_t headLength)
     case HostVerdict::Allowed:
         break;
     }
+    if (inspected_ && !request_.isConnect() && !judgePlainRequest())
+        return;
     goUpstream();
+}
+
+bool Connection::judgePlainRequest()
+{
+    auto path = canonicalRulePath(request_.path);
+    if (!path) {
+        refuse(Reason::BadRequest, path.error());
+        return false;
+    }
+    const RuleJudgement judgement =
+        server_.config().rules.judge(request_.method, request_.host, path.value());
+    record_->rule = judgement.rule;
+    if (judgement.reason == Reason::Allowed)
+        return true;
+    refuse(judgement.reason,
+           ruleDenialDetail(request_.method, request_.host.text, record_->path, judgement));
+    return false;
 }
 
 std::string Connection::allowHintFor() const
@@ -354,8 +378,35 @@ void Connection::finishConnecting()
     startRelay();
 }
 
+void Connection::startInspection()
+{
+    record_->inspected = true;
+    logDecision(Reason::Allowed, 200);
+    server_.loop().unwatch(client_.get());
+    server_.loop().unwatch(upstream_.get());
+    server_.loop().deadlines().remove(id_);
+    InspectTarget target{request_.host, request_.port, addresses_, clientIp_};
+    std::string early(clientIn_.view());
+    clientIn_.consume(clientIn_.size());
+    clientIn_.releaseIfEmpty();
+    inspection_ = std::make_unique<InspectSession>(
+        server_.config(), server_.log(), *server_.authority(), std::move(target), client_.get(),
+        std::move(upstream_), std::move(early),
+        [&server = server_, id = id_] { server.inspectionFinished(id); });
+    phase_ = Phase::Inspecting;
+    inspection_->start();
+}
+
+void Connection::onInspectionDone()
+{
+    if (phase_ == Phase::Inspecting)
+        close();
+}
+
 void Connection::startRelay()
 {
+    if (request_.isConnect() && inspected_)
+        return startInspection();
     upstreamReady_ = {true, true};
     setDeadline(server_.config().idleTimeout);
     if (request_.isConnect()) {
@@ -418,7 +469,10 @@ void Connection::collectRelayBytes()
 {
     if (!record_)
         return;
-    if (tunnel_) {
+    if (inspection_) {
+        record_->bytesUp = inspection_->bytesUp();
+        record_->bytesDown = inspection_->bytesDown();
+    } else if (tunnel_) {
         record_->bytesUp = tunnel_->bytesUp();
         record_->bytesDown = tunnel_->bytesDown();
     } else if (exchange_) {
@@ -496,6 +550,8 @@ void Connection::onDeadline()
     switch (phase_) {
     case Phase::Asking:
         return; // the question's deadline, not the connection's, ends the wait
+    case Phase::Inspecting:
+        return; // the inspection's thread keeps its own timeouts
     case Phase::ReadingHead:
         if (clientIn_.empty())
             return close();
@@ -520,6 +576,8 @@ void Connection::onDeadline()
 
 void Connection::beginDrain()
 {
+    if (phase_ == Phase::Inspecting)
+        inspection_->stop();
     if (phase_ == Phase::ReadingHead && clientIn_.empty())
         close();
 }
@@ -528,6 +586,11 @@ void Connection::close()
 {
     if (phase_ == Phase::Closed)
         return;
+    if (inspection_) {
+        // Its thread must be gone before the client's descriptor is closed and reused.
+        inspection_->abort();
+        inspection_->join();
+    }
     collectRelayBytes();
     if (phase_ == Phase::Asking)
         server_.stopWaiting(id_, question_);

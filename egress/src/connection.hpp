@@ -8,6 +8,7 @@
 #include "event_loop.hpp"
 #include "http_exchange.hpp"
 #include "http_framing.hpp"
+#include "inspect_session.hpp"
 #include "request_head.hpp"
 #include "resolver.hpp"
 #include "socket_address.hpp"
@@ -41,6 +42,8 @@ public:
     // denial, what happened ("was denied by the user").
     void onAnswer(uint64_t question, Answer answer, Reason denial, const std::string &why);
     void onDeadline();
+    // The inspected connection's thread ended.
+    void onInspectionDone();
     // On shutdown: a connection idle between requests closes now, others finish their exchange.
     void beginDrain();
     // Closes both sockets at once and logs the exchange's totals.
@@ -54,6 +57,7 @@ private:
         Resolving,
         Connecting,
         Tunnel,
+        Inspecting,
         Exchange,
         Responding,
         Closed,
@@ -84,6 +88,9 @@ private:
     void connectNext();
     void finishConnecting();
     void startRelay();
+    void startInspection();
+    // For an inspected host, judges a plain-HTTP request by the rules; false when it was refused.
+    bool judgePlainRequest();
     void pumpTunnel();
     void pumpExchange();
     void endExchange(bool keepAlive);
@@ -119,6 +126,9 @@ private:
     bool lastConnectTimedOut_ = false;
     std::unique_ptr<Tunnel> tunnel_;
     std::unique_ptr<HttpExchange> exchange_;
+    // The host is inspected (--rule): a CONNECT terminates TLS, each request is judged.
+    bool inspected_ = false;
+    std::unique_ptr<InspectSession> inspection_;
     size_t lingerDiscarded_ = 0;
     uint64_t question_ = 0;
 };

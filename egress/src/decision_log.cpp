@@ -25,6 +25,10 @@ JsonLine describe(std::string_view event, std::string_view client, const Exchang
     addTarget(line, client, record);
     line.add("decision", record.reason == Reason::Allowed ? "allow" : "deny")
         .add("reason", reasonCode(record.reason));
+    if (!record.rule.empty())
+        line.add("rule", record.rule);
+    if (record.inspected)
+        line.addFlag("inspected", true);
     if (record.asked)
         line.addFlag("asked", true);
     if (record.answer)

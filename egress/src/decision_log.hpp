@@ -25,6 +25,10 @@ struct ExchangeRecord
     // Held for the user's answer (--ask), and the answer once there is one.
     bool asked = false;
     std::optional<Answer> answer;
+    // For a request to an inspected host: the text of the rule that decided (empty for none).
+    std::string rule;
+    // A CONNECT whose TLS the proxy terminates, its requests logged each on its own.
+    bool inspected = false;
     Reason reason = Reason::Allowed;
     int status = 0;
     bool decisionLogged = false;

@@ -32,14 +32,14 @@ bool isHopByHopField(std::string_view name, const HeaderFields &fields)
     return fieldListsToken(fields, "Connection", name);
 }
 
-std::string buildUpstreamRequestHead(const RequestHead &request)
+std::string buildUpstreamRequestHead(const RequestHead &request, bool closeAfter)
 {
     std::string out;
     out.reserve(256);
     out.append(request.method).append(" ").append(request.path).append(" HTTP/1.1\r\n");
     out.append("Host: ").append(request.authority).append("\r\n");
     appendEndToEndFields(out, request.fields, "Host");
-    out.append("Connection: close\r\n\r\n");
+    out.append(closeAfter ? "Connection: close\r\n\r\n" : "\r\n");
     return out;
 }
 

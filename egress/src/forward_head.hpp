@@ -15,9 +15,10 @@ namespace arizuko::egress {
 // framing fields (Content-Length, Transfer-Encoding) stay: bodies are forwarded unchanged.
 bool isHopByHopField(std::string_view name, const HeaderFields &fields);
 
-// "METHOD /path HTTP/1.1", Host from the request target, and Connection: close, since every
-// forwarded request gets its own upstream connection.
-std::string buildUpstreamRequestHead(const RequestHead &request);
+// "METHOD /path HTTP/1.1", Host from the request's authority, and Connection: close, since every
+// forwarded plain-HTTP request gets its own upstream connection; an inspected connection keeps its
+// upstream connection (`closeAfter` false).
+std::string buildUpstreamRequestHead(const RequestHead &request, bool closeAfter = true);
 
 // The status line in the proxy's own version, the upstream's fields, and Connection: close when
 // the proxy will close the client connection after this response.

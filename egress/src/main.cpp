@@ -3,6 +3,7 @@
 #include "config.hpp"
 #include "json_line.hpp"
 #include "proxy_server.hpp"
+#include "turn_authority.hpp"
 
 #include <cstdio>
 #include <cstdlib>
@@ -41,11 +42,11 @@ void prepareSignals()
     signal(SIGPIPE, SIG_IGN);
 }
 
-int serve(Config config)
+int serve(Config config, std::unique_ptr<TurnAuthority> authority)
 {
     prepareSignals();
     raiseDescriptorLimit();
-    ProxyServer server(std::move(config));
+    ProxyServer server(std::move(config), std::move(authority));
     const auto bound = server.listen();
     if (!bound) {
         std::cerr << "arizuko-egress: " << bound.error() << '\n';
@@ -76,8 +77,19 @@ int main(int argc, char **argv)
     case ConfigOutcome::Kind::Run:
         break;
     }
+    // The turn's CA is read (and its descriptor closed) before anything else runs.
+    std::unique_ptr<TurnAuthority> authority;
+    if (outcome.config.inspectCaFd) {
+        auto read = TurnAuthority::readFrom(*outcome.config.inspectCaFd,
+                                            std::getenv("EGRESS_TEST_UPSTREAM_CA"));
+        if (!read) {
+            std::cerr << "arizuko-egress: " << read.error() << '\n';
+            return kExitUsage;
+        }
+        authority = std::move(read.value());
+    }
     try {
-        return serve(std::move(outcome.config));
+        return serve(std::move(outcome.config), std::move(authority));
     } catch (const std::exception &error) {
         std::cerr << "arizuko-egress: " << error.what() << '\n';
         return kExitFailure;

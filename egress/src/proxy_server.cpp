@@ -39,8 +39,9 @@ std::string systemError(std::string_view what)
 
 } // namespace
 
-ProxyServer::ProxyServer(Config config)
+ProxyServer::ProxyServer(Config config, std::unique_ptr<TurnAuthority> authority)
     : config_(std::move(config))
+    , authority_(std::move(authority))
     , questions_(config_.askLimit)
 {
     sigset_t stopSignals;
@@ -50,6 +51,7 @@ ProxyServer::ProxyServer(Config config)
     signals_.reset(signalfd(-1, &stopSignals, SFD_NONBLOCK | SFD_CLOEXEC));
     loop_.watch(signals_.get(), signalWatcher_, EventLoop::Interest::Read);
     loop_.watch(resolver_.readyFd(), resolverWatcher_, EventLoop::Interest::Read);
+    loop_.watch(inspectionsDone_.fd(), inspectionWatcher_, EventLoop::Interest::Read);
 }
 
 Expected<SocketAddress> ProxyServer::listen()
@@ -128,6 +130,7 @@ void ProxyServer::markReady()
                    .addFlag("allow_loopback", config_.allowLoopback)
                    .add("client", config_.client ? config_.client->ipString() : "any")
                    .addFlag("ask", config_.ask)
+                   .addNumber("rules", static_cast<int64_t>(config_.rules.size()))
                    .finish());
 }
 
@@ -193,6 +196,30 @@ void ProxyServer::deliverAnswers()
         const auto found = connections_.find(answer.requester);
         if (found != connections_.end())
             found->second->onResolved(std::move(answer));
+    }
+}
+
+void ProxyServer::inspectionFinished(uint64_t id)
+{
+    {
+        const std::lock_guard lock(finishedMutex_);
+        finishedInspections_.push_back(id);
+    }
+    inspectionsDone_.notify();
+}
+
+void ProxyServer::deliverInspectionsDone()
+{
+    inspectionsDone_.drain();
+    std::vector<uint64_t> finished;
+    {
+        const std::lock_guard lock(finishedMutex_);
+        finished.swap(finishedInspections_);
+    }
+    for (const uint64_t id : finished) {
+        const auto found = connections_.find(id);
+        if (found != connections_.end())
+            found->second->onInspectionDone();
     }
 }
 

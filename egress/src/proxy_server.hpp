@@ -12,10 +12,13 @@
 #include "pending_questions.hpp"
 #include "posix/unique_fd.h"
 #include "resolver.hpp"
+#include "turn_authority.hpp"
+#include "wakeup_fd.hpp"
 
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -27,7 +30,8 @@ namespace arizuko::egress {
 class ProxyServer
 {
 public:
-    explicit ProxyServer(Config config);
+    // `authority` is the turn's CA (--inspect-ca-fd); null when no host is inspected.
+    ProxyServer(Config config, std::unique_ptr<TurnAuthority> authority);
 
     // Binds and listens; returns the bound address (the chosen port for port 0).
     Expected<SocketAddress> listen();
@@ -42,6 +46,11 @@ public:
     bool draining() const { return draining_; }
     // Whether the lists are loaded; until then requests get 503 starting.
     bool ready() const { return ready_; }
+
+    TurnAuthority *authority() { return authority_.get(); }
+    // Called on an inspected connection's own thread when it ends; the connection is told on the
+    // event loop's thread.
+    void inspectionFinished(uint64_t id);
 
     // Called by a connection that stops counting towards --max-connections.
     void releaseSlot() { --serving_; }
@@ -79,6 +88,7 @@ private:
     void acceptAll();
     void afterBatch();
     void deliverAnswers();
+    void deliverInspectionsDone();
     void onSignal();
     void onDeadline(uint64_t id);
     void closeAll();
@@ -105,6 +115,11 @@ private:
     Watcher signalWatcher_{[this] { onSignal(); }};
     Watcher loaderWatcher_{[this] { finishLoading(); }};
     Watcher answerWatcher_{[this] { readAnswers(); }};
+    Watcher inspectionWatcher_{[this] { deliverInspectionsDone(); }};
+    std::unique_ptr<TurnAuthority> authority_;
+    WakeupFd inspectionsDone_;
+    std::mutex finishedMutex_;
+    std::vector<uint64_t> finishedInspections_;
     PendingQuestions questions_;
     std::unordered_set<std::string> turnAllowed_;
     // Whether answers can still arrive on stdin; with --ask only.

@@ -65,6 +65,12 @@ std::string_view reasonCode(Reason reason)
         return "no-answer";
     case Reason::AskLimit:
         return "ask-limit";
+    case Reason::DeniedByRule:
+        return "denied-by-rule";
+    case Reason::NoMatchingRule:
+        return "no-matching-rule";
+    case Reason::UpstreamNotTrusted:
+        return "upstream-not-trusted";
     }
     return "unknown";
 }
@@ -81,10 +87,13 @@ int reasonStatus(Reason reason)
     case Reason::UserDenied:
     case Reason::NoAnswer:
     case Reason::AskLimit:
+    case Reason::DeniedByRule:
+    case Reason::NoMatchingRule:
         return 403;
     case Reason::ResolveFailed:
     case Reason::ConnectFailed:
     case Reason::BadResponse:
+    case Reason::UpstreamNotTrusted:
         return 502;
     case Reason::ConnectTimeout:
         return 504;
@@ -134,7 +143,8 @@ std::string allowHint(std::string_view host, std::string_view folder)
     return hint;
 }
 
-std::string buildErrorResponse(Reason reason, std::string_view detail, std::string_view host)
+std::string buildErrorResponse(Reason reason, std::string_view detail, std::string_view host,
+                               bool keepAlive)
 {
     const int status = reasonStatus(reason);
     std::string body = "arizuko-egress: ";
@@ -150,7 +160,7 @@ std::string buildErrorResponse(Reason reason, std::string_view detail, std::stri
         response.append("X-Arizuko-Egress-Host: ").append(host).append("\r\n");
     response.append("Content-Type: text/plain; charset=utf-8\r\n");
     response.append("Content-Length: ").append(std::to_string(body.size())).append("\r\n");
-    response.append("Connection: close\r\n\r\n");
+    response.append(keepAlive ? "\r\n" : "Connection: close\r\n\r\n");
     response.append(body);
     return response;
 }

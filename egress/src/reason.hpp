@@ -29,6 +29,11 @@ enum class Reason
     UserDenied,
     NoAnswer,
     AskLimit,
+    // Inspected hosts (--rule): a deny rule matched, or no allow rule did; the upstream's
+    // certificate did not verify for the host.
+    DeniedByRule,
+    NoMatchingRule,
+    UpstreamNotTrusted,
 };
 
 std::string_view reasonCode(Reason reason);
@@ -38,7 +43,10 @@ std::string_view statusText(int status);
 // The complete response: status line, X-Arizuko-Egress-Reason, X-Arizuko-Egress-Host when the
 // request named a host, Connection: close, and the one-line body
 // "arizuko-egress: <reason>: <detail>". `host` must be a parsed host name (it goes in a header).
-std::string buildErrorResponse(Reason reason, std::string_view detail, std::string_view host = {});
+// `keepAlive` leaves out Connection: close, for a denial inside an inspected connection that goes
+// on.
+std::string buildErrorResponse(Reason reason, std::string_view detail, std::string_view host = {},
+                               bool keepAlive = false);
 
 // What a denial body tells the agent to pass on: how the user can allow `host` for `folder` (the
 // proxy's --folder; empty for none). Ends with the host name, no full stop, so it can be copied.

@@ -84,11 +84,13 @@ class EgressTestCase(unittest.TestCase):
                 sys.stderr.write(proxy.log_text() + "\n")
         return result
 
-    def start_proxy(self, *flags, env=None, ready=True, listen=LOOPBACK + ":0", answers=False):
+    def start_proxy(
+        self, *flags, env=None, ready=True, listen=LOOPBACK + ":0", answers=False, pass_fds=()
+    ):
         """The proxy with `flags`; `listen=None` leaves --listen off the command
         line (to set it through EGRESS_LISTEN); `answers` gives it a stdin pipe
-        to answer its questions on (--ask)."""
-        proxy = Proxy(flags, env, listen, answers)
+        to answer its questions on (--ask); `pass_fds` it inherits."""
+        proxy = Proxy(flags, env, listen, answers, pass_fds)
         self._proxies.append(proxy)
         self.addCleanup(proxy.close)
         if ready:

@@ -26,9 +26,10 @@ def egress_binary():
 class Proxy:
     """One arizuko-egress process on 127.0.0.1:<ephemeral> and its log."""
 
-    def __init__(self, flags, env=None, listen=LOOPBACK + ":0", answers=False):
+    def __init__(self, flags, env=None, listen=LOOPBACK + ":0", answers=False, pass_fds=()):
         """With `answers`, the proxy's stdin is a pipe this object holds, the
-        engine's answer channel of --ask (answer(), close_answers())."""
+        engine's answer channel of --ask (answer(), close_answers());
+        `pass_fds` are inherited by the proxy (--inspect-ca-fd)."""
         self.flags = list(flags)
         self.command = [egress_binary()] + (["--listen", listen] if listen else []) + self.flags
         self.lines = []  # every stderr line, verbatim
@@ -40,6 +41,7 @@ class Proxy:
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             env=clean_environment(env),
+            pass_fds=tuple(pass_fds),
         )
         self._readers = [
             threading.Thread(target=self._collect, args=(self.process.stderr, self.lines)),
