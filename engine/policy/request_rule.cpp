@@ -2,6 +2,7 @@
 
 #include "policy/host_name.h"
 #include "policy/network_rules.h"
+#include "request_rules.hpp"
 
 #include <QSet>
 #include <algorithm>
@@ -12,60 +13,6 @@ namespace {
 bool isMethodCharacter(QChar c)
 {
     return (c >= u'A' && c <= u'Z') || c == u'-' || c == u'_';
-}
-
-// `*` matches any run of characters within the segment.
-bool segmentMatches(QStringView pattern, QStringView segment)
-{
-    qsizetype p = 0;
-    qsizetype s = 0;
-    qsizetype starAt = -1;
-    qsizetype resumeAt = 0;
-    while (s < segment.size()) {
-        if (p < pattern.size() && pattern[p] == u'*') {
-            starAt = p++;
-            resumeAt = s;
-        } else if (p < pattern.size() && pattern[p] == segment[s]) {
-            ++p;
-            ++s;
-        } else if (starAt >= 0) {
-            p = starAt + 1;
-            s = ++resumeAt;
-        } else {
-            return false;
-        }
-    }
-    while (p < pattern.size() && pattern[p] == u'*')
-        ++p;
-    return p == pattern.size();
-}
-
-bool segmentsMatch(const QList<QStringView> &pattern, qsizetype p, const QList<QStringView> &path,
-                   qsizetype s)
-{
-    while (p < pattern.size()) {
-        if (pattern[p] == u"**") {
-            while (p < pattern.size() && pattern[p] == u"**")
-                ++p;
-            if (p == pattern.size())
-                return true;
-            for (qsizetype skip = s; skip <= path.size(); ++skip) {
-                if (segmentsMatch(pattern, p, path, skip))
-                    return true;
-            }
-            return false;
-        }
-        if (s == path.size() || !segmentMatches(pattern[p], path[s]))
-            return false;
-        ++p;
-        ++s;
-    }
-    return s == path.size();
-}
-
-QList<QStringView> segmentsOf(QStringView path)
-{
-    return path.mid(1).split(u'/');
 }
 
 // A request rule as the proxy applies it, and the rule the user wrote that
@@ -151,29 +98,18 @@ Result<RequestMatch> normalizeRequestMatch(const QString &methods, const QString
         }
         match.methods = names.join(u',');
     }
-    const auto badPath = [&](const QString &why) {
+    // The proxy's own parser: what it would refuse at its start is refused here.
+    if (const auto glob = egress::PathGlob::parse(match.path.toStdString()); !glob)
         return makeError(QStringLiteral("policy.bad-path"),
-                         QStringLiteral("'%1' is not a path pattern: %2").arg(path, why));
-    };
-    if (!match.path.startsWith(u'/'))
-        return badPath(QStringLiteral("it starts with '/', as in /repos/acme/**"));
-    for (const QChar c : std::as_const(match.path)) {
-        if (c.unicode() <= 0x20 || c.unicode() == 0x7F || c == u'?' || c == u'#' || c == u'\\')
-            return badPath(QStringLiteral("it has no blanks, control characters, '?', '#' or "
-                                          "'\\' (a query is not matched)"));
-    }
-    for (const QStringView segment : segmentsOf(match.path)) {
-        if (segment.contains(u"**") && segment != u"**")
-            return badPath(QStringLiteral("'**' stands for whole path segments, as in /a/**/b"));
-    }
+                         QStringLiteral("'%1' is not a path pattern: %2 (as in /repos/acme/**)")
+                             .arg(path, QString::fromStdString(glob.error())));
     return match;
 }
 
 bool pathGlobMatches(QStringView pattern, QStringView path)
 {
-    if (!pattern.startsWith(u'/') || !path.startsWith(u'/'))
-        return false;
-    return segmentsMatch(segmentsOf(pattern), 0, segmentsOf(path), 0);
+    const auto glob = egress::PathGlob::parse(pattern.toString().toStdString());
+    return glob && glob->matches(path.toString().toStdString());
 }
 
 bool ruleMatchesMethod(const NetworkRule &rule, QStringView method)

@@ -3,9 +3,9 @@
 // Rules by method and path (issue 37; docs/egress.md, "Inspected hosts"): a
 // network rule that names methods and a path pattern is a request rule, and
 // the host it names is inspected: the turn's proxy terminates TLS to it with
-// the turn's own CA and judges each request. The forms and the matching here
-// are arizuko-egress's (egress/src/request_rules.hpp), so what testRequest()
-// answers is what the proxy does.
+// the turn's own CA and judges each request. Paths are parsed and matched by
+// the proxy's own code (egress/src/request_rules.hpp, linked from
+// egress_core), so what testRequest() answers is what the proxy does.
 
 #include "core/result.h"
 #include "policy/network_rule.h"

@@ -18,6 +18,7 @@ function request(method, url) {
             path: `${target.hostname}:${port}`, headers: {host: `${target.hostname}:${port}`},
         });
         connect.on('error', (error) => resolve(`error connect-${error.code || error.message}`));
+        connect.setTimeout(60000, () => connect.destroy(new Error('timeout')));
         connect.on('connect', (response, socket) => {
             if (response.statusCode !== 200) {
                 socket.destroy();
@@ -39,6 +40,7 @@ function request(method, url) {
                     `body=${body.split('\n')[0]}`));
             });
             exchange.on('error', (error) => resolve(`error ${error.code || error.message}`));
+            exchange.setTimeout(60000, () => exchange.destroy(new Error('timeout')));
             exchange.end(method === 'POST' ? 'data' : undefined);
         });
         connect.end();

@@ -61,8 +61,18 @@ class TlsOrigin:
     """An HTTPS server on 127.0.0.1 answering 200 with the method and path."""
 
     def __init__(self, certificate, key):
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(str(certificate), str(key))
+
         class Handler(http.server.BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+
+            def setup(self):
+                # The handshake in this connection's own thread: one peer that
+                # stalls it holds up no other.
+                self.request.settimeout(60)
+                self.request = context.wrap_socket(self.request, server_side=True)
+                super().setup()
 
             def answer(self):
                 length = int(self.headers.get("Content-Length") or 0)
@@ -79,10 +89,7 @@ class TlsOrigin:
             def log_message(self, *args):
                 pass
 
-        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-        context.load_cert_chain(str(certificate), str(key))
         self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.socket = context.wrap_socket(self.server.socket, server_side=True)
         self.port = self.server.server_address[1]
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
@@ -99,9 +106,8 @@ class InspectedHosts(unittest.TestCase):
         cls.scratch = pathlib.Path(tempfile.mkdtemp(prefix="arizuko-inspect-"))
         origin_ca, certificate, key = make_origin_certificates(cls.scratch)
         cls.origin_ca_key = (cls.scratch / "origin-ca.key").read_text()
-        h.set_up_engine(cls, {"ARIZUKO_PROXY_ALLOW_LOOPBACK": "1",
-                              "EGRESS_TEST_UPSTREAM_CA": str(origin_ca)})
-        engine = cls.engine
+        cls.engine = engine = h.Engine({"ARIZUKO_PROXY_ALLOW_LOOPBACK": "1",
+                                        "EGRESS_TEST_UPSTREAM_CA": str(origin_ca)})
         origin = TlsOrigin(certificate, key)
         try:
             engine.add_folder("corp")
@@ -125,7 +131,7 @@ class InspectedHosts(unittest.TestCase):
                                prefix=c.hosts_file_prefix(engine.directory.name,
                                                           {HOST: "127.0.0.1"}))
             try:
-                cls.out, cls.err = run.communicate(timeout=600)
+                cls.out, cls.err = run.communicate(timeout=900)
                 cls.returncode = run.returncode
             finally:
                 run.kill()
