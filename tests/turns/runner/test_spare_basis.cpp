@@ -81,10 +81,14 @@ private slots:
         else if (field == QLatin1String("allowLoopback"))
             plan.allowLoopback = true;
         else if (field == QLatin1String("rules"))
-            plan.network.rules << arizuko::policy::NetworkRule{
-                1,      QStringLiteral("corp"), QStringLiteral("github.com"),
-                arizuko::policy::RuleKind::Deny, {}, {}, QStringLiteral("POST"),
-                QStringLiteral("/**")};
+            plan.network.rules << arizuko::policy::NetworkRule{1,
+                                                               QStringLiteral("corp"),
+                                                               QStringLiteral("github.com"),
+                                                               arizuko::policy::RuleKind::Deny,
+                                                               {},
+                                                               {},
+                                                               QStringLiteral("POST"),
+                                                               QStringLiteral("/**")};
         else
             folder = QStringLiteral("corp/eng");
         const QString why = made.differenceFrom(SpareBasis::of(folder, plan));
