@@ -27,8 +27,10 @@ function request(method, url) {
             }
             const secured = tls.connect({socket, servername: target.hostname,
                                          ALPNProtocols: ['http/1.1']});
+            // No agent: the request goes over `secured` alone (an agent would
+            // dial, and look the name up, itself).
             const exchange = https.request({
-                host: target.hostname, port, method, path: target.pathname, agent: false,
+                host: target.hostname, port, method, path: target.pathname,
                 createConnection: () => secured,
             }, (answer) => {
                 let body = '';
@@ -50,3 +52,5 @@ function request(method, url) {
 const steps = process.argv.slice(2);
 for (let i = 0; i + 2 < steps.length; i += 3)
     console.log(`INSPECT ${steps[i]} ${await request(steps[i + 1], steps[i + 2])}`);
+// The kept-alive tunnels would hold the process open.
+process.exit(0);
