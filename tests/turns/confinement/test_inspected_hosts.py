@@ -12,18 +12,17 @@ the system store (--use-openssl-ca), never with verification off:
   guest), nor in the engine's data directory; the CA certificate is
   (the search reaches where the key would be)."""
 
-import http.server
 import pathlib
 import ssl
 import subprocess
 import sys
 import tarfile
 import tempfile
-import threading
 import unittest
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 import confinement_support as c  # noqa: E402
+from ask_support import Origin  # noqa: E402
 from confinement_support import h  # noqa: E402
 
 HOST = "inspected.test"
@@ -57,47 +56,6 @@ def make_origin_certificates(directory):
     return d / "origin-ca.pem", d / "origin.pem", d / "origin.key"
 
 
-class TlsOrigin:
-    """An HTTPS server on 127.0.0.1 answering 200 with the method and path."""
-
-    def __init__(self, certificate, key):
-        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-        context.load_cert_chain(str(certificate), str(key))
-
-        class Handler(http.server.BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def setup(self):
-                # The handshake in this connection's own thread: one peer that
-                # stalls it holds up no other.
-                self.request.settimeout(60)
-                self.request = context.wrap_socket(self.request, server_side=True)
-                super().setup()
-
-            def answer(self):
-                length = int(self.headers.get("Content-Length") or 0)
-                if length:
-                    self.rfile.read(length)
-                body = f"origin {self.command} {self.path}\n".encode()
-                self.send_response(200)
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-            do_GET = do_POST = answer
-
-            def log_message(self, *args):
-                pass
-
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.port = self.server.server_address[1]
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    def close(self):
-        self.server.shutdown()
-        self.server.server_close()
-
-
 class InspectedHosts(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -108,7 +66,9 @@ class InspectedHosts(unittest.TestCase):
         cls.origin_ca_key = (cls.scratch / "origin-ca.key").read_text()
         cls.engine = engine = h.Engine({"ARIZUKO_PROXY_ALLOW_LOOPBACK": "1",
                                         "EGRESS_TEST_UPSTREAM_CA": str(origin_ca)})
-        origin = TlsOrigin(certificate, key)
+        tls = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        tls.load_cert_chain(str(certificate), str(key))
+        origin = Origin(tls)
         try:
             engine.add_folder("corp")
             rule = engine.run("network", "allow", "corp", HOST, "--method", "GET", "--path",
@@ -157,12 +117,12 @@ class InspectedHosts(unittest.TestCase):
 
     def test_an_allowed_get_passes_with_the_guests_default_trust(self):
         self.assertEqual(self.returncode, 0, self.err[-3000:])
-        self.assertEqual(self.results.get("ok"), "http-200 reason=none body=origin GET /ok/x",
+        self.assertEqual(self.results.get("ok"), "http-200 reason=none body=origin /ok/x",
                          self.lines)
 
     def test_the_system_trust_store_holds_the_turns_ca(self):
         self.assertEqual(self.results.get("system"),
-                         "http-200 reason=none body=origin GET /ok/system", self.lines)
+                         "http-200 reason=none body=origin /ok/system", self.lines)
 
     def test_a_post_and_another_path_are_refused_by_the_rules(self):
         for step in ("post", "other"):
