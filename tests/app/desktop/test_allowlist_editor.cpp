@@ -101,9 +101,9 @@ private slots:
         QStringList rows;
         for (int row = 0; row < model->rowCount(); ++row) {
             QStringList cells;
-            for (int column : {models::NetworkRuleModel::KindColumn,
-                               models::NetworkRuleModel::HostColumn,
-                               models::NetworkRuleModel::FromColumn})
+            for (int column :
+                 {models::NetworkRuleModel::KindColumn, models::NetworkRuleModel::HostColumn,
+                  models::NetworkRuleModel::FromColumn})
                 cells << model->index(row, column).data().toString();
             // A host rule names no methods and no path: it covers every request.
             QCOMPARE(model->index(row, models::NetworkRuleModel::MethodsColumn).data().toString(),
@@ -272,11 +272,11 @@ private slots:
         QSignalSpy reloaded(editor.model(), &models::NetworkRuleModel::reloaded);
         QVERIFY(reloaded.wait());
         const int before = editor.model()->rowCount();
-        const CtlResult added = arizukoctl(
-            m_dir.path(), {QStringLiteral("network"), QStringLiteral("allow"),
-                           QStringLiteral("corp/eng"), QStringLiteral("gist.github.com"),
-                           QStringLiteral("--method"), QStringLiteral("GET"),
-                           QStringLiteral("--path"), QStringLiteral("/acme/**")});
+        const CtlResult added =
+            arizukoctl(m_dir.path(), {QStringLiteral("network"), QStringLiteral("allow"),
+                                      QStringLiteral("corp/eng"), QStringLiteral("gist.github.com"),
+                                      QStringLiteral("--method"), QStringLiteral("GET"),
+                                      QStringLiteral("--path"), QStringLiteral("/acme/**")});
         QVERIFY2(added.exitCode == 0, added.err.constData());
         QTRY_COMPARE_WITH_TIMEOUT(editor.model()->rowCount(), before + 1, 5000);
         const models::NetworkRuleModel *model = editor.model();

@@ -128,9 +128,10 @@ private slots:
                      "'GET', '/repos/**')")),
                  qPrintable(query.lastError().text()));
         const manifest::Projection projection = exported(fixture.store(), everything());
-        QVERIFY2(leftOutRows(projection).contains(
-                     QStringLiteral("network_rules beta|api.acme.example| (GET /repos/**)")),
-                 qPrintable(leftOutRows(projection).join(u'\n')));
+        QVERIFY2(
+            leftOutRows(projection)
+                .contains(QStringLiteral("network_rules beta|api.acme.example| (GET /repos/**)")),
+            qPrintable(leftOutRows(projection).join(u'\n')));
         QVERIFY(!manifest::manifestText(projection).contains("api.acme.example"));
     }
 

@@ -265,25 +265,25 @@ private slots:
         auto &rules = fixture.policy().network();
         QVERIFY(rules.add(folder, QStringLiteral("api.test"), policy::RuleKind::Allow, actors::cli,
                           QStringLiteral("GET"), QStringLiteral("/ok/**")));
-        QVERIFY(rules.add(QString(), QStringLiteral("git.test"), policy::RuleKind::Allow,
-                          actors::cli));
+        QVERIFY(
+            rules.add(QString(), QStringLiteral("git.test"), policy::RuleKind::Allow, actors::cli));
         QVERIFY(rules.add(folder, QStringLiteral("git.test"), policy::RuleKind::Deny, actors::cli,
                           QStringLiteral("POST"), QStringLiteral("/**/git-receive-pack")));
         ledger::LedgerRecorder recorder(turnId, folder, QStringLiteral("main"));
         recorder.setPolicy(*rules.resolve(folder));
         const auto entryOf = [&](const QString &method, const QString &host, const QString &path,
                                  const QString &decision, const QString &reason) {
-            QJsonObject line = decisionLine(method, host, 443, decision, reason,
-                                            decision == u"allow" ? 200 : 403);
+            QJsonObject line =
+                decisionLine(method, host, 443, decision, reason, decision == u"allow" ? 200 : 403);
             line.insert(QStringLiteral("path"), path);
             line.insert(QStringLiteral("inspected"), true);
             const auto write = recorder.take(QStringLiteral("network"), line, 1,
                                              QStringLiteral("2026-12-07T10:00:01.000Z"));
             return write ? write->entry : LedgerEntry{};
         };
-        const LedgerEntry allowed = entryOf(QStringLiteral("GET"), QStringLiteral("api.test"),
-                                            QStringLiteral("/ok/x"), QStringLiteral("allow"),
-                                            QStringLiteral("allowed"));
+        const LedgerEntry allowed =
+            entryOf(QStringLiteral("GET"), QStringLiteral("api.test"), QStringLiteral("/ok/x"),
+                    QStringLiteral("allow"), QStringLiteral("allowed"));
         QCOMPARE(allowed.ruleText, QStringLiteral("allow GET api.test /ok/**"));
         QCOMPARE(allowed.ruleFolder, folder);
         const LedgerEntry push = entryOf(QStringLiteral("POST"), QStringLiteral("git.test"),
@@ -295,9 +295,9 @@ private slots:
                                           QStringLiteral("allow"), QStringLiteral("allowed"));
         QCOMPARE(fetch.ruleText, QStringLiteral("allow git.test"));
         QCOMPARE(fetch.ruleFolder, QString());
-        const LedgerEntry none = entryOf(QStringLiteral("POST"), QStringLiteral("api.test"),
-                                         QStringLiteral("/ok/x"), QStringLiteral("deny"),
-                                         QStringLiteral("no-matching-rule"));
+        const LedgerEntry none =
+            entryOf(QStringLiteral("POST"), QStringLiteral("api.test"), QStringLiteral("/ok/x"),
+                    QStringLiteral("deny"), QStringLiteral("no-matching-rule"));
         QCOMPARE(none.ruleText, std::nullopt);
     }
 

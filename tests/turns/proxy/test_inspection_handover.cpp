@@ -66,13 +66,14 @@ class InspectionHandoverTest : public QObject
 private slots:
     void theProxyReadsTheCaFromItsDescriptorOnly()
     {
-        auto authority = https::makeTurnAuthority(
-            {QStringLiteral("az-1a2b3c4d"), {QStringLiteral("inspected.test")},
-             QDateTime::currentDateTimeUtc().addSecs(3600)});
+        auto authority = https::makeTurnAuthority({QStringLiteral("az-1a2b3c4d"),
+                                                   {QStringLiteral("inspected.test")},
+                                                   QDateTime::currentDateTimeUtc().addSecs(3600)});
         QVERIFY2(authority, authority ? "" : qPrintable(authority.error().message));
         auto pipe = authority->proxyBundlePipe();
         QVERIFY(pipe);
-        const QString pipeName = descriptorTarget(QStringLiteral("/proc/self/fd/%1").arg(pipe->get()));
+        const QString pipeName =
+            descriptorTarget(QStringLiteral("/proc/self/fd/%1").arg(pipe->get()));
         QVERIFY2(ownPipes().contains(pipeName), qPrintable(pipeName)); // the search finds it
         EgressOptions options = proxyOptions();
         options.inspectCa = std::make_shared<posix::UniqueFd>(std::move(*pipe));
@@ -82,8 +83,7 @@ private slots:
         proxy.start();
         QVERIFY(healthy.wait(15000) || !failed.isEmpty());
         QVERIFY2(failed.isEmpty(),
-                 failed.isEmpty() ? ""
-                                  : qPrintable(failed.first().first().value<Error>().message));
+                 failed.isEmpty() ? "" : qPrintable(failed.first().first().value<Error>().message));
         const QByteArray commandLine = procFile(proxy.pid(), "cmdline");
         QVERIFY(commandLine.contains(QByteArray("--inspect-ca-fd\0003\0", 18)));
         QVERIFY(commandLine.contains("allow GET inspected.test /ok/**"));
