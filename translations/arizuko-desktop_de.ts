@@ -2801,8 +2801,16 @@ im Ordner „%2“. Die nächsten Durchläufe von %2 und seinen Unterordnern dü
         <translation>Regel</translation>
     </message>
     <message>
+        <source>Methods</source>
+        <translation>Methoden</translation>
+    </message>
+    <message>
         <source>Host</source>
         <translation>Host</translation>
+    </message>
+    <message>
+        <source>Path</source>
+        <translation>Pfad</translation>
     </message>
     <message>
         <source>From</source>

@@ -25,16 +25,50 @@ QString folderLabel(const QString &folder)
     return folder.isEmpty() ? QStringLiteral("''") : folder;
 }
 
+// --method and --path: a rule by method and path (policy/request_rule.h),
+// whose host the turn's proxy inspects.
+struct RequestOptions
+{
+    QCommandLineOption method{QStringLiteral("method"),
+                              QStringLiteral("Methods, e.g. GET,HEAD ('*': every method)."),
+                              QStringLiteral("methods")};
+    QCommandLineOption path{QStringLiteral("path"),
+                            QStringLiteral("A path pattern, e.g. /repos/acme/** ('*' within one "
+                                           "segment, '**' any segments)."),
+                            QStringLiteral("glob")};
+
+    explicit RequestOptions(QCommandLineParser &parser) { parser.addOptions({method, path}); }
+    QString methods(const QCommandLineParser &parser) const { return parser.value(method); }
+    QString glob(const QCommandLineParser &parser) const { return parser.value(path); }
+};
+
+const QString requestRuleHelp = QStringLiteral(
+    "\nWith --method or --path the rule is for requests: the turn's proxy then inspects\n"
+    "HOST (TLS ended with the turn's own CA) and judges each request by its method\n"
+    "and path; a deny wins, and a request no rule allows is denied. A host allow\n"
+    "entry that covers the host still allows every request no deny rule refuses.");
+
+QString dashIfEmpty(const QString &text)
+{
+    return text.isEmpty() ? QStringLiteral("-") : text;
+}
+
 void printRules(Context &context, const QList<policy::NetworkRule> &rules)
 {
     context.printList(
         rules,
-        {QStringLiteral("FOLDER"), QStringLiteral("KIND"), QStringLiteral("HOST"),
-         QStringLiteral("BY"), QStringLiteral("CREATED")},
+        {QStringLiteral("FOLDER"), QStringLiteral("KIND"), QStringLiteral("METHODS"),
+         QStringLiteral("HOST"), QStringLiteral("PATH"), QStringLiteral("BY"),
+         QStringLiteral("CREATED")},
         [](const policy::NetworkRule &rule) { return policy::toJson(rule); },
         [](const policy::NetworkRule &rule) {
-            return QStringList{folderLabel(rule.folder), policy::ruleKindName(rule.kind),
-                               rule.target, rule.createdBy, rule.createdAt};
+            return QStringList{folderLabel(rule.folder),
+                               policy::ruleKindName(rule.kind),
+                               dashIfEmpty(rule.methods),
+                               rule.target,
+                               dashIfEmpty(rule.path),
+                               rule.createdBy,
+                               rule.createdAt};
         });
 }
 
@@ -42,6 +76,7 @@ Exit addRule(Context &context, const QStringList &arguments, policy::RuleKind ki
 {
     const QString command = QStringLiteral("network ") + policy::ruleKindName(kind);
     QCommandLineParser parser;
+    const RequestOptions request(parser);
     if (const auto stop = context.parse(
             parser,
             {command,
@@ -52,7 +87,8 @@ Exit addRule(Context &context, const QStringList &arguments, policy::RuleKind ki
                                    "every allow.\n")) +
                  QStringLiteral(
                      "HOST is a host name (covers its subdomains; *.x is the same as x) or an IP\n"
-                     "literal; no URL, path or port. Allowing every host is the egress grant."),
+                     "literal; no URL, path or port. Allowing every host is the egress grant.") +
+                 requestRuleHelp,
              {{QStringLiteral("folder"), folderHelp},
               {QStringLiteral("host"), QStringLiteral("e.g. github.com.")}}},
             arguments))
@@ -60,7 +96,8 @@ Exit addRule(Context &context, const QStringList &arguments, policy::RuleKind ki
     const QStringList positionals = parser.positionalArguments();
     return withPolicy(context, [&](policy::Policy &policy) {
         const Result<policy::AddedRule> added =
-            policy.network().add(positionals.at(0), positionals.at(1), kind, actors::cli);
+            policy.network().add(positionals.at(0), positionals.at(1), kind, actors::cli,
+                                 request.methods(parser), request.glob(parser));
         if (!added)
             return context.failure(added.error());
         if (context.json()) {
@@ -68,9 +105,8 @@ Exit addRule(Context &context, const QStringList &arguments, policy::RuleKind ki
             object.insert(QStringLiteral("created"), added->created);
             context.printJson(object);
         } else {
-            context.out() << (added->created ? "" : "already: ") << policy::ruleKindName(kind)
-                          << " " << added->rule.target << " for " << folderLabel(added->rule.folder)
-                          << "\n";
+            context.out() << (added->created ? "" : "already: ") << policy::ruleText(added->rule)
+                          << " for " << folderLabel(added->rule.folder) << "\n";
         }
         return Exit::Ok;
     });
@@ -85,11 +121,13 @@ Exit remove(Context &context, const QStringList &arguments)
     const QCommandLineOption denyOnly(QStringLiteral("deny"),
                                       QStringLiteral("Only the deny rule."));
     parser.addOptions({allowOnly, denyOnly});
+    const RequestOptions request(parser);
     if (const auto stop = context.parse(
             parser,
             {command,
              QStringLiteral(
-                 "Remove the folder's own rule(s) for HOST (both kinds unless --allow/--deny)."),
+                 "Remove the folder's own rule(s) for HOST (both kinds unless --allow/--deny).\n"
+                 "With --method/--path the rule for those requests, else the host rule."),
              {{QStringLiteral("folder"), folderHelp},
               {QStringLiteral("host"),
                QStringLiteral("As it was added (it is normalised the same way).")}}},
@@ -106,15 +144,16 @@ Exit remove(Context &context, const QStringList &arguments)
         kind = policy::RuleKind::Deny;
     return withPolicy(context, [&](policy::Policy &policy) {
         const Result<QList<policy::NetworkRule>> removed =
-            policy.network().remove(positionals.at(0), positionals.at(1), kind, actors::cli);
+            policy.network().remove(positionals.at(0), positionals.at(1), kind, actors::cli,
+                                    request.methods(parser), request.glob(parser));
         if (!removed)
             return context.failure(removed.error());
         if (context.json()) {
             printRules(context, *removed);
         } else {
             for (const policy::NetworkRule &rule : *removed)
-                context.out() << "removed " << policy::ruleKindName(rule.kind) << " " << rule.target
-                              << " of " << folderLabel(rule.folder) << "\n";
+                context.out() << "removed " << policy::ruleText(rule) << " of "
+                              << folderLabel(rule.folder) << "\n";
         }
         return Exit::Ok;
     });
@@ -174,7 +213,9 @@ Exit resolve(Context &context, const QStringList &arguments)
                 {QStringLiteral("folder"), positionals.at(0)},
                 {QStringLiteral("allow"), QJsonArray::fromStringList(resolved->allow)},
                 {QStringLiteral("deny"), QJsonArray::fromStringList(resolved->deny)},
-                {QStringLiteral("allow_all"), resolved->allowAll}};
+                {QStringLiteral("allow_all"), resolved->allowAll},
+                {QStringLiteral("rules"),
+                 QJsonArray::fromStringList(policy::proxyRequestRules(*resolved))}};
             if (resolved->egressGrant)
                 object.insert(QStringLiteral("egress_grant"),
                               policy::toJson(*resolved->egressGrant));
@@ -190,8 +231,48 @@ Exit resolve(Context &context, const QStringList &arguments)
                                                        policy::describeGrant(*resolved->egressGrant)
                                                  : QStringLiteral("no"))
                           << "\n";
+            for (const QString &rule : policy::proxyRequestRules(*resolved))
+                context.out() << "rule: " << rule << "\n";
         }
         return Exit::Ok;
+    });
+}
+
+// What `network test` prints of a host's or a request's verdict.
+template<typename Verdict>
+QJsonObject verdictJson(const Verdict &verdict)
+{
+    QJsonObject object{{QStringLiteral("host"), verdict.host},
+                       {QStringLiteral("allowed"), verdict.allowed},
+                       {QStringLiteral("reason"), verdict.reason}};
+    if (verdict.decidingRule)
+        object.insert(QStringLiteral("rule"), policy::toJson(*verdict.decidingRule));
+    if (verdict.egressGrant)
+        object.insert(QStringLiteral("egress_grant"), policy::toJson(*verdict.egressGrant));
+    return object;
+}
+
+Exit testRequest(Context &context, const QString &folder, const QString &host,
+                 const QString &method, const QString &path)
+{
+    return withPolicy(context, [&](policy::Policy &policy) {
+        const Result<policy::RequestVerdict> verdict =
+            policy.network().testRequest(folder, method, host, path);
+        if (!verdict)
+            return context.failure(verdict.error());
+        const QString shownMethod = method.isEmpty() ? QStringLiteral("GET") : method.toUpper();
+        const QString shownPath = path.isEmpty() ? QStringLiteral("/") : path;
+        if (context.json()) {
+            QJsonObject object = verdictJson(*verdict);
+            object.insert(QStringLiteral("method"), shownMethod);
+            object.insert(QStringLiteral("path"), shownPath);
+            object.insert(QStringLiteral("inspected"), verdict->inspected);
+            context.printJson(object);
+        } else {
+            context.out() << (verdict->allowed ? "allow " : "deny ") << shownMethod << ' '
+                          << verdict->host << shownPath << ": " << verdict->reason << "\n";
+        }
+        return verdict->allowed ? Exit::Ok : Exit::Failed;
     });
 }
 
@@ -199,31 +280,31 @@ Exit test(Context &context, const QStringList &arguments)
 {
     const QString command = QStringLiteral("network test");
     QCommandLineParser parser;
+    const RequestOptions request(parser);
     if (const auto stop = context.parse(
             parser,
             {command,
              QStringLiteral(
                  "Would the folder's turn proxy let HOST through? Names the rule and folder\n"
-                 "that decide. Exits 0 when allowed, 1 when denied."),
+                 "that decide. Exits 0 when allowed, 1 when denied. With --method or --path:\n"
+                 "one request (GET and / when one is left out), as the proxy judges it\n"
+                 "when HOST is inspected."),
              {{QStringLiteral("folder"), folderHelp},
               {QStringLiteral("host"), QStringLiteral("e.g. api.github.com.")}}},
             arguments))
         return *stop;
     const QStringList positionals = parser.positionalArguments();
+    if (parser.isSet(request.method) || parser.isSet(request.path))
+        return testRequest(context, positionals.at(0), positionals.at(1), request.methods(parser),
+                           request.glob(parser));
     return withPolicy(context, [&](policy::Policy &policy) {
         const Result<policy::HostVerdict> verdict =
             policy.network().test(positionals.at(0), positionals.at(1));
         if (!verdict)
             return context.failure(verdict.error());
         if (context.json()) {
-            QJsonObject object{{QStringLiteral("host"), verdict->host},
-                               {QStringLiteral("allowed"), verdict->allowed},
-                               {QStringLiteral("reason"), verdict->reason}};
-            if (verdict->decidingRule)
-                object.insert(QStringLiteral("rule"), policy::toJson(*verdict->decidingRule));
-            if (verdict->egressGrant)
-                object.insert(QStringLiteral("egress_grant"),
-                              policy::toJson(*verdict->egressGrant));
+            QJsonObject object = verdictJson(*verdict);
+            object.insert(QStringLiteral("inspected"), verdict->inspected);
             context.printJson(object);
         } else {
             context.out() << (verdict->allowed ? "allow " : "deny ") << verdict->host << ": "
@@ -238,17 +319,22 @@ Exit test(Context &context, const QStringList &arguments)
 Exit runNetwork(Context &context, const QStringList &arguments)
 {
     static const QList<Subcommand> subcommands = {
-        {QStringLiteral("allow"), QStringLiteral("allow <folder> <host>"),
+        {QStringLiteral("allow"),
+         QStringLiteral("allow <folder> <host> [--method M,...] [--path GLOB]"),
          [](Context &c, const QStringList &a) { return addRule(c, a, policy::RuleKind::Allow); }},
-        {QStringLiteral("deny"), QStringLiteral("deny <folder> <host> | deny <question id>"),
+        {QStringLiteral("deny"),
+         QStringLiteral("deny <folder> <host> [--method M,...] [--path GLOB] | deny <question id>"),
          [](Context &c, const QStringList &a) {
              return isQuestionDenial(a) ? runNetworkDeny(c, a)
                                         : addRule(c, a, policy::RuleKind::Deny);
          }},
-        {QStringLiteral("rm"), QStringLiteral("rm <folder> <host> [--allow|--deny]"), remove},
+        {QStringLiteral("rm"),
+         QStringLiteral("rm <folder> <host> [--allow|--deny] [--method M,...] [--path GLOB]"),
+         remove},
         {QStringLiteral("list"), QStringLiteral("list [<folder>]"), list},
         {QStringLiteral("resolve"), QStringLiteral("resolve <folder>"), resolve},
-        {QStringLiteral("test"), QStringLiteral("test <folder> <host>"), test},
+        {QStringLiteral("test"), QStringLiteral("test <folder> <host> [--method M] [--path P]"),
+         test},
         {QStringLiteral("pending"), QStringLiteral("pending"), runNetworkPending},
         {QStringLiteral("approve"), QStringLiteral("approve <id> [--once|--turn|--always]"),
          runNetworkApprove},

@@ -120,13 +120,13 @@ Result<void> writeRow(const QSqlDatabase &db, const PlannedRow &planned)
             return run(
                 db,
                 QStringLiteral("UPDATE network_rules SET created_by = ? WHERE folder = ? AND "
-                               "target = ? AND kind = 'allow'"),
+                               "target = ? AND kind = 'allow' AND path = ''"),
                 {text("created_by"), text("folder"), text("target")});
         case Kind::Remove:
             return run(
                 db,
                 QStringLiteral("DELETE FROM network_rules WHERE folder = ? AND target = ? AND "
-                               "kind = 'allow'"),
+                               "kind = 'allow' AND path = ''"),
                 {text("folder"), text("target")});
         }
     }

@@ -126,8 +126,8 @@ Result<void> ProjectionBuilder::projectNetworkRules()
     const ResourceSpec &spec = *findResource(QStringLiteral("network_rules"));
     Result<QSqlQuery> rows = chosenRows(
         spec.name,
-        QStringLiteral("SELECT folder, target, kind, created_at, created_by FROM network_rules "
-                       "ORDER BY folder, target, kind"));
+        QStringLiteral("SELECT folder, target, kind, created_at, created_by, methods, path "
+                       "FROM network_rules ORDER BY folder, target, kind, methods, path"));
     if (!rows)
         return rows.error();
     while (rows->next()) {
@@ -135,6 +135,15 @@ Result<void> ProjectionBuilder::projectNetworkRules()
         if (!selected(folder))
             continue;
         const QString key = folder + u'|' + target + u'|';
+        if (!rows->value(6).toString().isEmpty()) {
+            // Never as a host rule: that would allow more than the rule does.
+            leaveOut(spec.name,
+                     key + QStringLiteral(" (%1 %2)")
+                               .arg(rows->value(5).toString(), rows->value(6).toString()),
+                     QStringLiteral("a rule by method and path: arizuko's proxy decides by host "
+                                    "only, and a host rule would allow every request"));
+            continue;
+        }
         if (rows->value(2).toString() != u"allow") {
             leaveOut(spec.name, key + QStringLiteral(" (deny)"),
                      QStringLiteral("a deny rule: arizuko has allow rules only"));

@@ -76,6 +76,14 @@ AgentLaunch buildAgentLaunch(const TurnSpec &spec, const GuestLayout &layout)
     set("LANG", "C.UTF-8");
     set("TMPDIR", "/tmp");
     set("SSL_CERT_FILE", layout.caBundle);
+    if (!spec.inspectCa.empty()) {
+        // The bundle holds the turn's CA too (boot::trustTurnCa); Node adds
+        // its extra CA to its own built-in list.
+        set("NODE_EXTRA_CA_CERTS", layout.turnCa);
+        set("REQUESTS_CA_BUNDLE", layout.caBundle);
+        set("GIT_SSL_CAINFO", layout.caBundle);
+        set("CURL_CA_BUNDLE", layout.caBundle);
+    }
     set("DISABLE_TELEMETRY", "1");
     set("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1");
     set("IS_SANDBOX", "1");

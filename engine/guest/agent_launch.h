@@ -25,6 +25,8 @@ struct GuestLayout
     std::string claude = "/usr/local/bin/claude";
     AgentKindLayout kinds;
     std::string caBundle = "/etc/ssl/certs/ca-certificates.crt";
+    // The turn's CA alone (boot::trustTurnCa), for NODE_EXTRA_CA_CERTS.
+    std::string turnCa = "/run/arizuko-turn-ca.crt";
     // Claude Code loads <dir>/.claude/skills of each --add-dir; this one's
     // links to the home's skills/ (boot::linkSkills).
     std::string skillsRoot = "/run/arizuko-skills";

@@ -120,6 +120,17 @@ void switchToRuntimeRoot(const std::string &device, std::chrono::milliseconds wa
     mountFilesystem("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777");
 }
 
+void trustTurnCa(const std::string &pem, const std::string &caBundle, const std::string &turnCa)
+{
+    writeFile(turnCa, pem, 0644);
+    const std::string withTurn = "/run/arizuko-ca-bundle.crt";
+    std::string bundle = readFile(caBundle);
+    if (!bundle.empty() && bundle.back() != '\n')
+        bundle += '\n';
+    writeFile(withTurn, bundle + pem, 0644);
+    mountFilesystem(withTurn, caBundle, nullptr, MS_BIND);
+}
+
 void mountHome(const std::string &tag, const std::string &target)
 {
     mountFilesystem(tag, target, "9p", MS_NOSUID | MS_NODEV,

@@ -41,6 +41,11 @@ void linkSkills(const std::string &skillsRoot, const std::string &home);
 void writeAccountFiles(std::uint32_t uid, std::uint32_t gid, const std::string &home,
                        const std::string &shell);
 
+// The turn's CA (inspected hosts): written alone to `turnCa`, and appended
+// to a copy of the system bundle on /run that is bind-mounted over
+// `caBundle`, so every program that reads the system store trusts it.
+void trustTurnCa(const std::string &pem, const std::string &caBundle, const std::string &turnCa);
+
 std::string readFile(const std::string &path);
 // Creates or truncates `path` with `content`.
 void writeFile(const std::string &path, const std::string &content, mode_t mode);

@@ -204,6 +204,10 @@ private:
         power::armWatchdog(static_cast<unsigned>(spec.timeoutSeconds) + watchdogGraceSeconds);
 
         configureNetwork(spec);
+        if (!spec.inspectCa.empty()) {
+            boot::trustTurnCa(spec.inspectCa, layout.caBundle, layout.turnCa);
+            boot::consoleLog("the turn's CA trusted");
+        }
         boot::writeAccountFiles(spec.uid, spec.gid, layout.home, layout.loginShell);
         if (spec.skills)
             boot::linkSkills(layout.skillsRoot, layout.home);

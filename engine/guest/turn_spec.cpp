@@ -126,7 +126,9 @@ bool isReservedVariable(const std::string &name)
     static constexpr std::string_view reserved[] = {
         "PATH", "HOME", "USER", "LOGNAME", "SHELL", "TERM", "LANG", "TMPDIR", "SSL_CERT_FILE",
         "DISABLE_TELEMETRY", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "IS_SANDBOX", "NO_PROXY",
-        "no_proxy", "HTTPS_PROXY", "HTTP_PROXY", "https_proxy", "http_proxy",
+        // where tools find the turn's CA (inspected hosts)
+        "NODE_EXTRA_CA_CERTS", "REQUESTS_CA_BUNDLE", "GIT_SSL_CAINFO", "CURL_CA_BUNDLE", "no_proxy",
+        "HTTPS_PROXY", "HTTP_PROXY", "https_proxy", "http_proxy",
         // a started agent's (agent_launch.cpp, whatever its kind)
         "CLAUDE_ENV_FILE",
         // how programs and their libraries run
@@ -137,6 +139,20 @@ bool isReservedVariable(const std::string &name)
     }
     return isAgentVariable(name) || name.rfind("ARIZUKO_", 0) == 0 ||
            name.rfind("ANTHROPIC_", 0) == 0;
+}
+
+// One PEM certificate and nothing else: the guest trusts what it holds, and
+// the turn's key is the proxy's alone.
+std::string parseInspectCa(const std::string &pem)
+{
+    if (pem.empty())
+        return pem;
+    const std::string_view begin = "-----BEGIN CERTIFICATE-----";
+    const std::string_view end = "-----END CERTIFICATE-----";
+    if (pem.rfind(begin, 0) != 0 || pem.find(end) == std::string::npos ||
+        pem.find("-----BEGIN", begin.size()) != std::string::npos)
+        throw SpecError("inspect_ca must be one PEM certificate and nothing else");
+    return pem;
 }
 
 std::vector<std::pair<std::string, std::string>> parseEnvironment(const json::Value *object)
@@ -260,6 +276,7 @@ TurnSpec parseTurnSpec(std::string_view line)
     spec.timeoutSeconds = reader.requiredInteger("timeout_seconds", 1, maxTimeoutSeconds);
     spec.environment = parseEnvironment(reader.object("env"));
     spec.prestarted = reader.optionalBool("prestarted");
+    spec.inspectCa = parseInspectCa(reader.string("inspect_ca"));
 
     if (!agentProfile(spec.agent).usesModel) {
         if (spec.command.empty())
@@ -314,6 +331,8 @@ std::string prestartMismatch(const TurnSpec &prestart, const TurnSpec &spec)
     // Read by Claude Code and pi only at their start.
     check(!spec.skills, "the skills");
     check(spec.environment.empty(), "the shell:env secrets");
+    // Its environment has no CA variables (a spare's proxy inspects nothing).
+    check(spec.inspectCa.empty(), "the inspected hosts");
     std::string phrase;
     for (const std::string &what : differ)
         phrase += (phrase.empty() ? "" : ", ") + what;

@@ -67,6 +67,10 @@ struct TurnSpec
     // a `prestart` message, the agent to start before any prompt exists; in
     // a `turn`, that the host sent one and expects the agent it started.
     bool prestarted = false;
+    // The turn's own CA certificate (PEM) when its proxy inspects hosts
+    // (docs/guest.md, "inspect_ca"): trusted by the system store and the
+    // variables each tool reads. Never a key: a spec holding one is refused.
+    std::string inspectCa;
 };
 
 // The spec's name of the kind (its profile's, agent_profile.h).

@@ -189,22 +189,39 @@ void LedgerRecorder::findRule(LedgerEntry &entry) const
 {
     if (!m_policy || entry.host.isEmpty())
         return;
-    const bool denied = entry.reason == QLatin1String("host-denied");
+    const bool byRule = entry.reason == QLatin1String("denied-by-rule");
+    const bool denied = byRule || entry.reason == QLatin1String("host-denied");
     if (!denied && !passedTheLists(entry.reason))
         return;
+    // A request to an inspected host: the rule by method and path that
+    // decided it, or what its `allow * HOST /**` stands for.
+    if (entry.path && !entry.method.isEmpty()) {
+        const Result<policy::RequestVerdict> request =
+            policy::testRequest(*m_policy, m_folder, entry.method, entry.host, *entry.path);
+        if (request && request->inspected) {
+            if (request->allowed != denied)
+                name(entry, request->decidingRule, request->egressGrant);
+            return;
+        }
+    }
     const Result<policy::HostVerdict> verdict = policy::testHost(*m_policy, m_folder, entry.host);
     // A host the user allowed when asked is on no rule of the snapshot.
     if (!verdict || verdict->allowed == denied)
         return;
-    if (verdict->decidingRule) {
-        const policy::NetworkRule &rule = *verdict->decidingRule;
-        entry.ruleId = rule.id;
-        entry.ruleText = policy::ruleKindName(rule.kind) + QLatin1Char(' ') + rule.target;
-        entry.ruleFolder = rule.folder;
-    } else if (verdict->egressGrant) {
-        entry.ruleText = QStringLiteral("egress grant ") + describeGrant(*verdict->egressGrant);
-        entry.ruleId = verdict->egressGrant->id;
-        entry.ruleFolder = verdict->egressGrant->scope;
+    name(entry, verdict->decidingRule, verdict->egressGrant);
+}
+
+void LedgerRecorder::name(LedgerEntry &entry, const std::optional<policy::NetworkRule> &rule,
+                          const std::optional<policy::Grant> &grant)
+{
+    if (rule) {
+        entry.ruleId = rule->id;
+        entry.ruleText = policy::ruleText(*rule);
+        entry.ruleFolder = rule->folder;
+    } else if (grant) {
+        entry.ruleText = QStringLiteral("egress grant ") + describeGrant(*grant);
+        entry.ruleId = grant->id;
+        entry.ruleFolder = grant->scope;
     }
 }
 

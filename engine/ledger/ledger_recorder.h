@@ -40,6 +40,8 @@ private:
                                        const QString &at) const;
     LedgerWrite connector(const QJsonObject &json, qint64 seq, const QString &at) const;
     void findRule(LedgerEntry &entry) const;
+    static void name(LedgerEntry &entry, const std::optional<policy::NetworkRule> &rule,
+                     const std::optional<policy::Grant> &grant);
 
     QString m_turn;
     QString m_folder;

@@ -70,17 +70,16 @@ void NetworkRuleModel::removeRule(int row, std::function<void(Result<void>)> don
     }
     const policy::NetworkRule rule = m_policy.rules.at(row);
     if (rule.folder != m_folder) {
-        done(makeError(
-            QStringLiteral("desktop.inherited-rule"),
-            QStringLiteral("'%1 %2' belongs to %3: remove it there.")
-                .arg(policy::ruleKindName(rule.kind), rule.target, folderLabel(rule.folder))));
+        done(makeError(QStringLiteral("desktop.inherited-rule"),
+                       QStringLiteral("'%1' belongs to %2: remove it there.")
+                           .arg(policy::ruleText(rule), folderLabel(rule.folder))));
         return;
     }
     changeThenReload(
         this, m_store,
         [folder = m_folder, rule](store::Store &store) {
             return withoutValue(policy::Policy(store).network().remove(
-                folder, rule.target, rule.kind, actor.toString()));
+                folder, rule.target, rule.kind, actor.toString(), rule.methods, rule.path));
         },
         std::move(done));
 }
@@ -98,6 +97,7 @@ QStringList NetworkRuleModel::proxyArguments() const
     options.allow = m_policy.allow;
     options.deny = m_policy.deny;
     options.allowAll = m_policy.allowAll;
+    options.rules = policy::proxyRequestRules(m_policy);
     return policy::egressArguments(options);
 }
 
@@ -122,8 +122,12 @@ QVariant NetworkRuleModel::data(const QModelIndex &index, int role) const
         switch (index.column()) {
         case KindColumn:
             return policy::ruleKindName(rule.kind);
+        case MethodsColumn:
+            return rule.methods;
         case HostColumn:
             return rule.target;
+        case PathColumn:
+            return rule.path;
         case FromColumn:
             return own ? tr("this folder") : tr("inherited from %1").arg(folderLabel(rule.folder));
         case ByColumn:
@@ -152,8 +156,12 @@ QVariant NetworkRuleModel::headerData(int section, Qt::Orientation orientation, 
     switch (section) {
     case KindColumn:
         return tr("Rule");
+    case MethodsColumn:
+        return tr("Methods");
     case HostColumn:
         return tr("Host");
+    case PathColumn:
+        return tr("Path");
     case FromColumn:
         return tr("From");
     case ByColumn:

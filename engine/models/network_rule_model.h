@@ -25,7 +25,19 @@ class NetworkRuleModel final : public QAbstractTableModel
     Q_OBJECT
 
 public:
-    enum Column { KindColumn, HostColumn, FromColumn, ByColumn, CreatedColumn, ColumnCount };
+    // Methods and path show a rule by method and path as narrow as it is
+    // (empty for a host rule, which covers every request).
+    enum Column
+    {
+        KindColumn,
+        MethodsColumn,
+        HostColumn,
+        PathColumn,
+        FromColumn,
+        ByColumn,
+        CreatedColumn,
+        ColumnCount
+    };
     enum DataRole { OwnRole = Qt::UserRole, KindRole, TargetRole };
 
     // The editor writes as this actor; the audit log names it.

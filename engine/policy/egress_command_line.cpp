@@ -23,6 +23,10 @@ QStringList egressArguments(const EgressCommandLine &line)
         arguments << QStringLiteral("--ask") << QStringLiteral("--ask-timeout")
                   << QString::number(line.askTimeoutSeconds) << QStringLiteral("--ask-limit")
                   << QString::number(line.askLimit);
+    for (const QString &rule : line.rules)
+        arguments << QStringLiteral("--rule") << rule;
+    if (!line.rules.isEmpty())
+        arguments << QStringLiteral("--inspect-ca-fd") << QString::number(kInspectCaFd);
     return arguments;
 }
 

@@ -9,6 +9,10 @@
 
 namespace arizuko::policy {
 
+// The descriptor the proxy reads the turn's CA certificate and key from
+// (--inspect-ca-fd): the read end of a pipe the engine puts there in the child.
+inline constexpr int kInspectCaFd = 3;
+
 struct EgressCommandLine
 {
     QString listenAddress;
@@ -26,6 +30,9 @@ struct EgressCommandLine
     bool ask = false;
     int askTimeoutSeconds = 60;
     int askLimit = 20;
+    // Rules by method and path (request_rule.h: proxyRequestRules): each a
+    // --rule; with any, the proxy reads the turn's CA from kInspectCaFd.
+    QStringList rules;
 };
 
 QStringList egressArguments(const EgressCommandLine &line);

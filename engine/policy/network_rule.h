@@ -25,11 +25,18 @@ struct NetworkRule
     RuleKind kind = RuleKind::Allow;
     QString createdAt;
     QString createdBy;
+    // Both '' for a host rule; else '*' or GET,HEAD… and a path glob
+    // (request_rule.h): a request rule, which makes its host inspected.
+    QString methods;
+    QString path;
+
+    bool isRequestRule() const { return !path.isEmpty(); }
 };
 
 struct NetworkPolicy
 {
-    // Deduplicated, in ancestry order ('' first): the proxy's --allow and --deny.
+    // Deduplicated, in ancestry order ('' first): the proxy's --allow and --deny,
+    // from host rules only (request rules are the proxy's --rule, request_rule.h).
     QStringList allow;
     QStringList deny;
     // The proxy's --allow-all, true only with an `egress` grant on the folder.
@@ -48,12 +55,19 @@ struct HostVerdict
     std::optional<NetworkRule> decidingRule;
     std::optional<Grant> egressGrant;
     QString reason;
+    // A rule by method and path names it: the proxy lets the host pass its
+    // lists and judges each request (request_rule.h: testRequest).
+    bool inspected = false;
 };
 
 inline QString ruleKindName(RuleKind kind)
 {
     return effectName(kind);
 }
+
+// The rule as the proxy and the user read it: `allow github.com`, or
+// `deny POST github.com /**/git-receive-pack`.
+QString ruleText(const NetworkRule &rule);
 
 // The row as the audit log and `arizukoctl --json` show it.
 QJsonObject toJson(const NetworkRule &rule);

@@ -2,6 +2,7 @@
 
 #include "policy/action.h"
 #include "policy/host_name.h"
+#include "policy/request_rule.h"
 #include "policy/sql_helpers.h"
 #include "store/query.h"
 #include "store/timestamp.h"
@@ -24,7 +25,7 @@ std::optional<NetworkRule> nearestMatch(const QList<NetworkRule> &rules, RuleKin
                                         const QString &host)
 {
     for (auto it = rules.crbegin(); it != rules.crend(); ++it) {
-        if (it->kind == kind && ruleMatchesHost(it->target, host))
+        if (!it->isRequestRule() && it->kind == kind && ruleMatchesHost(it->target, host))
             return *it;
     }
     return std::nullopt;
@@ -57,11 +58,15 @@ Result<void> NetworkRules::requireFolder(const QString &folder)
 }
 
 Result<AddedRule> NetworkRules::add(const QString &folder, const QString &host, RuleKind kind,
-                                    const QString &actor)
+                                    const QString &actor, const QString &methods,
+                                    const QString &path)
 {
     auto target = normalizeRuleTarget(host);
     if (!target)
         return target.error();
+    auto match = normalizeRequestMatch(methods, path);
+    if (!match)
+        return match.error();
     return m_audit.writeAudited([&]() -> Result<AddedRule> {
         if (auto exists = requireFolder(folder); !exists)
             return exists.error();
@@ -69,19 +74,23 @@ Result<AddedRule> NetworkRules::add(const QString &folder, const QString &host, 
         if (!own)
             return own.error();
         for (const NetworkRule &rule : std::as_const(*own)) {
-            if (rule.target == *target && rule.kind == kind)
+            if (rule.target == *target && rule.kind == kind && rule.methods == match->methods &&
+                rule.path == match->path)
                 return AddedRule{rule, false};
         }
-        NetworkRule rule{0, folder, *target, kind, store::nowTimestamp(), actor};
+        NetworkRule rule{0,     folder,         *target,    kind, store::nowTimestamp(),
+                         actor, match->methods, match->path};
         QSqlQuery query(m_cache.database());
         query.prepare(QStringLiteral(
-            "INSERT INTO network_rules (folder, target, kind, created_at, created_by) "
-            "VALUES (?, ?, ?, ?, ?)"));
+            "INSERT INTO network_rules (folder, target, kind, created_at, created_by, methods, "
+            "path) VALUES (?, ?, ?, ?, ?, ?, ?)"));
         query.addBindValue(notNull(rule.folder));
         query.addBindValue(rule.target);
         query.addBindValue(ruleKindName(rule.kind));
         query.addBindValue(rule.createdAt);
         query.addBindValue(notNull(rule.createdBy));
+        query.addBindValue(notNull(rule.methods));
+        query.addBindValue(notNull(rule.path));
         if (!query.exec())
             return store::sqlError(query, QStringLiteral("cannot add the network rule"));
         rule.id = query.lastInsertId().toLongLong();
@@ -94,25 +103,34 @@ Result<AddedRule> NetworkRules::add(const QString &folder, const QString &host, 
 }
 
 Result<QList<NetworkRule>> NetworkRules::remove(const QString &folder, const QString &host,
-                                                std::optional<RuleKind> kind, const QString &actor)
+                                                std::optional<RuleKind> kind, const QString &actor,
+                                                const QString &methods, const QString &path)
 {
     auto target = normalizeRuleTarget(host);
     if (!target)
         return target.error();
+    auto match = normalizeRequestMatch(methods, path);
+    if (!match)
+        return match.error();
     return m_audit.writeAudited([&]() -> Result<QList<NetworkRule>> {
         auto own = list(folder);
         if (!own)
             return own.error();
         QList<NetworkRule> removed;
         for (const NetworkRule &rule : std::as_const(*own)) {
-            if (rule.target == *target && (!kind || rule.kind == *kind))
+            // Each rule is its own: a host rule's removal leaves the host's request rules.
+            if (rule.target == *target && (!kind || rule.kind == *kind) &&
+                rule.methods == match->methods && rule.path == match->path)
                 removed << rule;
         }
         if (removed.isEmpty())
-            return makeError(QStringLiteral("policy.no-such-rule"),
-                             QStringLiteral("%1 has no %2rule for '%3'")
-                                 .arg(folderLabel(folder),
-                                      kind ? ruleKindName(*kind) + u' ' : QString(), *target));
+            return makeError(
+                QStringLiteral("policy.no-such-rule"),
+                QStringLiteral("%1 has no %2rule for '%3'")
+                    .arg(folderLabel(folder), kind ? ruleKindName(*kind) + u' ' : QString(),
+                         match->path.isEmpty()
+                             ? *target
+                             : QStringList{match->methods, *target, match->path}.join(u' ')));
         QSqlQuery query(m_cache.database());
         query.prepare(QStringLiteral("DELETE FROM network_rules WHERE id = ?"));
         for (const NetworkRule &rule : std::as_const(removed)) {
@@ -169,6 +187,15 @@ Result<HostVerdict> NetworkRules::test(const QString &folder, const QString &hos
     return testHost(*policy, folder, host);
 }
 
+Result<RequestVerdict> NetworkRules::testRequest(const QString &folder, const QString &method,
+                                                 const QString &host, const QString &path)
+{
+    auto policy = resolve(folder);
+    if (!policy)
+        return policy.error();
+    return policy::testRequest(*policy, folder, method, host, path);
+}
+
 Result<HostVerdict> testHost(const NetworkPolicy &policy, const QString &folder,
                              const QString &host)
 {
@@ -181,6 +208,19 @@ Result<HostVerdict> testHost(const NetworkPolicy &policy, const QString &folder,
         verdict.reason = QStringLiteral("denied by rule 'deny %1' of %2")
                              .arg(deny->target, folderLabel(deny->folder));
         verdict.decidingRule = std::move(deny);
+        return verdict;
+    }
+    const QStringList inspected = inspectedHosts(policy);
+    verdict.inspected = std::any_of(inspected.cbegin(), inspected.cend(), [&](const QString &rule) {
+        return ruleMatchesHost(rule, *normalized);
+    });
+    if (verdict.inspected) {
+        // Its rules, not its lists, decide each request: the host passes, its requests may not.
+        verdict.allowed = true;
+        verdict.reason = QStringLiteral("inspected: rules by method and path of %1 or its "
+                                        "ancestors decide each request (test one with a method "
+                                        "and a path)")
+                             .arg(folderLabel(folder));
         return verdict;
     }
     verdict.allowed = true;

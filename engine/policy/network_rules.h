@@ -9,6 +9,7 @@
 #include "policy/grants.h"
 #include "policy/network_rule.h"
 #include "policy/policy_cache.h"
+#include "policy/request_rule.h"
 
 namespace arizuko::policy {
 
@@ -24,17 +25,23 @@ public:
     NetworkRules(PolicyCache &cache, Grants &grants, audit::AuditLog &audit);
 
     // The folder must exist (or be the base ''); host is validated and stored in
-    // its normal form (see host_name.h).
+    // its normal form (see host_name.h). Methods or a path make it a request
+    // rule (request_rule.h: normalizeRequestMatch).
     Result<AddedRule> add(const QString &folder, const QString &host, RuleKind kind,
-                          const QString &actor);
-    // Removes the folder's own rule(s) for host, of one kind or of both.
+                          const QString &actor, const QString &methods = {},
+                          const QString &path = {});
+    // Removes the folder's own rule(s) for host with these methods and path
+    // (none: the host rule), of one kind or of both.
     Result<QList<NetworkRule>> remove(const QString &folder, const QString &host,
-                                      std::optional<RuleKind> kind, const QString &actor);
+                                      std::optional<RuleKind> kind, const QString &actor,
+                                      const QString &methods = {}, const QString &path = {});
     // Own rules of one folder, or every rule when folder is null.
     Result<QList<NetworkRule>> list(const std::optional<QString> &folder = std::nullopt);
 
     Result<NetworkPolicy> resolve(const QString &folder);
     Result<HostVerdict> test(const QString &folder, const QString &host);
+    Result<RequestVerdict> testRequest(const QString &folder, const QString &method,
+                                       const QString &host, const QString &path);
 
 private:
     Result<void> requireFolder(const QString &folder);

@@ -57,8 +57,8 @@ Result<void> loadNetworkRules(QSqlDatabase db, PolicySnapshot &snapshot)
 {
     QSqlQuery query(db);
     query.setForwardOnly(true);
-    if (!query.exec(QStringLiteral("SELECT id, folder, target, kind, created_at, created_by "
-                                   "FROM network_rules ORDER BY id")))
+    if (!query.exec(QStringLiteral("SELECT id, folder, target, kind, created_at, created_by, "
+                                   "methods, path FROM network_rules ORDER BY id")))
         return store::sqlError(query, QStringLiteral("cannot read network rules"));
     while (query.next()) {
         NetworkRule rule;
@@ -68,6 +68,8 @@ Result<void> loadNetworkRules(QSqlDatabase db, PolicySnapshot &snapshot)
         rule.kind = ruleKindFromName(query.value(3).toString()).value_or(RuleKind::Deny);
         rule.createdAt = query.value(4).toString();
         rule.createdBy = query.value(5).toString();
+        rule.methods = query.value(6).toString();
+        rule.path = query.value(7).toString();
         snapshot.rulesByFolder[rule.folder] << std::move(rule);
     }
     return {};

@@ -42,13 +42,15 @@ const PolicySnapshot::Along &PolicySnapshot::along(const QString &folder) const
     const auto own = rulesByFolder.constFind(folder);
     if (own != rulesByFolder.cend()) {
         for (const NetworkRule &rule : *own) {
+            result.policy.rules << rule;
+            if (rule.isRequestRule())
+                continue;
             const bool allow = rule.kind == RuleKind::Allow;
             QSet<QString> &seen = allow ? result.allowSeen : result.denySeen;
             if (!seen.contains(rule.target)) {
                 seen.insert(rule.target);
                 (allow ? result.policy.allow : result.policy.deny) << rule.target;
             }
-            result.policy.rules << rule;
         }
     }
     return *m_along.insert(folder, std::move(result));

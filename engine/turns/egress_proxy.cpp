@@ -4,7 +4,9 @@
 #include <QJsonDocument>
 #include <QTcpSocket>
 #include <csignal>
+#include <fcntl.h>
 #include <sys/prctl.h>
+#include <unistd.h>
 
 namespace arizuko::turns {
 
@@ -47,10 +49,26 @@ void EgressProxy::start()
     child.setProgram(m_options.program);
     child.setArguments(policy::egressArguments(m_options));
     child.setStandardOutputFile(QProcess::nullDevice());
-    // The proxy must not outlive the engine, even one killed with SIGKILL.
-    child.setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGKILL); });
+    const int inspectCa = m_options.inspectCa ? m_options.inspectCa->get() : -1;
+    child.setChildProcessModifier([inspectCa] {
+        // The proxy must not outlive the engine, even one killed with SIGKILL.
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+        // The CA's key reaches the proxy on an inherited descriptor only,
+        // never a file or its command line. dup2 clears close-on-exec on the
+        // copy; a pipe already on that number keeps the flag unless cleared.
+        if (inspectCa == policy::kInspectCaFd) {
+            if (::fcntl(inspectCa, F_SETFD, 0) != 0)
+                ::_exit(127);
+        } else if (inspectCa >= 0 && ::dup2(inspectCa, policy::kInspectCaFd) < 0) {
+            ::_exit(127);
+        }
+    });
     m_sinceStart.start();
     child.start();
+    // The child holds its copy; the engine's goes, so the key is in the
+    // pipe the proxy reads and nowhere else.
+    if (m_options.inspectCa)
+        m_options.inspectCa->reset();
     m_pid = child.processId();
     m_healthTimer.start();
 }

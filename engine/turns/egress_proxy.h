@@ -9,6 +9,7 @@
 
 #include "core/result.h"
 #include "policy/egress_command_line.h"
+#include "posix/unique_fd.h"
 #include "process/line_process.h"
 
 #include <QElapsedTimer>
@@ -17,6 +18,7 @@
 #include <QStringList>
 #include <QTimer>
 #include <chrono>
+#include <memory>
 
 namespace arizuko::turns {
 
@@ -27,6 +29,10 @@ struct EgressOptions : policy::EgressCommandLine
     QString turnName; // az-<turn8>, put in the process environment for the reaper
     QString owner;    // the engine's mark, likewise
     std::chrono::milliseconds healthTimeout = std::chrono::seconds(15);
+    // With rules: the read end of the pipe holding the turn's CA certificate
+    // and key (https::TurnAuthority::proxyBundlePipe), put on the child's
+    // kInspectCaFd and closed in the engine once the child started.
+    std::shared_ptr<posix::UniqueFd> inspectCa;
 };
 
 // The environment variable naming the turn a proxy process serves.

@@ -10,6 +10,7 @@
 #include "libvirt/turn_network.h"
 #include "turns/turn_home.h"
 
+#include <QDateTime>
 #include <QJsonObject>
 #include <QObject>
 #include <QStringList>
@@ -48,6 +49,12 @@ struct GuestMachineSpec
     QString folder;
     // How long the guest waits for its spec (0: the guest's default).
     int specTimeoutSeconds = 0;
+    // Rules by method and path (policy/request_rule.h: proxyRequestRules):
+    // with any, the machine makes the turn's CA for inspectedHosts, valid
+    // until inspectUntil, and hands its key to the proxy alone.
+    QStringList rules;
+    QStringList inspectedHosts;
+    QDateTime inspectUntil;
 };
 
 // What tearing the machine down found: its steps' times and what could not
@@ -93,6 +100,9 @@ public:
     virtual quint16 proxyPort() const = 0;
     virtual bool proxyRunning() const = 0;
     virtual QString consoleLogPath() const = 0;
+    // The turn's CA certificate (PEM) its proxy inspects with, known from
+    // proxyStarted() on; empty when the spec has no rules.
+    virtual QByteArray inspectionCertificate() const { return {}; }
     // What making it took so far, step by step (a spare's `made`).
     virtual QJsonObject timings() const = 0;
 

@@ -2,6 +2,7 @@
 
 #include "core/run_on_worker.h"
 #include "host/guest_image.h"
+#include "https/turn_authority.h"
 #include "libvirt/channel_directory.h"
 #include "libvirt/turn_filter_binding.h"
 #include "libvirt/turn_tap.h"
@@ -192,9 +193,21 @@ void LibvirtGuestMachine::onNetworkCreated()
 void LibvirtGuestMachine::startProxy()
 {
     const libvirt::TurnSubnet &subnet = m_network->subnet();
-    m_proxy = std::make_unique<EgressProxy>(
+    EgressOptions options =
         guestProxyOptions(m_environment, m_spec.name, subnet, m_spec.allow, m_spec.deny,
-                          m_spec.allowAll, m_spec.allowLoopback, m_spec.unlisted, m_spec.folder));
+                          m_spec.allowAll, m_spec.allowLoopback, m_spec.unlisted, m_spec.folder);
+    if (!m_spec.rules.isEmpty()) {
+        // Fail closed: a turn whose rules need inspection has no proxy, so
+        // no turn, without its own CA.
+        auto inspectCa = inspectionAuthority();
+        if (!inspectCa) {
+            fail(inspectCa.error());
+            return;
+        }
+        options.rules = m_spec.rules;
+        options.inspectCa = std::make_shared<posix::UniqueFd>(std::move(*inspectCa));
+    }
+    m_proxy = std::make_unique<EgressProxy>(std::move(options));
     // Queued: a resource is never destroyed from inside one of its own signals.
     connect(m_proxy.get(), &EgressProxy::healthy, this, &LibvirtGuestMachine::onProxyHealthy,
             Qt::QueuedConnection);
@@ -216,6 +229,27 @@ void LibvirtGuestMachine::startProxy()
     m_proxyTime.start();
     m_proxy->start();
     emit proxyStarted();
+}
+
+Result<posix::UniqueFd> LibvirtGuestMachine::inspectionAuthority()
+{
+    auto authority =
+        https::makeTurnAuthority({m_spec.name, m_spec.inspectedHosts, m_spec.inspectUntil});
+    if (!authority)
+        return makeError(QStringLiteral("turns.inspection-ca"),
+                         QStringLiteral("no turn: its folder's rules by method and path need the "
+                                        "turn's own certificate authority, which could not be "
+                                        "made: %1")
+                             .arg(authority.error().message));
+    auto pipe = authority->proxyBundlePipe();
+    if (!pipe)
+        return makeError(QStringLiteral("turns.inspection-ca"),
+                         QStringLiteral("no turn: the turn's certificate authority could not be "
+                                        "handed to its proxy: %1")
+                             .arg(pipe.error().message));
+    // The key goes with `authority`; the certificate is what the guest trusts.
+    m_inspectionCertificate = authority->certificatePem();
+    return pipe;
 }
 
 void LibvirtGuestMachine::onProxyHealthy()

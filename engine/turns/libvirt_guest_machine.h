@@ -36,6 +36,7 @@ public:
     quint16 proxyPort() const override;
     bool proxyRunning() const override;
     QString consoleLogPath() const override;
+    QByteArray inspectionCertificate() const override { return m_inspectionCertificate; }
     QJsonObject timings() const override { return m_timings; }
 
     void start() override;
@@ -61,6 +62,9 @@ private:
     void createNetwork();
     void onNetworkCreated();
     void startProxy();
+    // The turn's CA for its spec's rules: keeps the certificate, returns the
+    // pipe holding certificate and key for the proxy.
+    Result<posix::UniqueFd> inspectionAuthority();
     void onProxyHealthy();
     void createDomain();
     void onDomainCreated();
@@ -88,6 +92,7 @@ private:
     std::unique_ptr<libvirt::TurnNetwork> m_network;
     std::unique_ptr<libvirt::TurnDomain> m_domain;
     std::unique_ptr<EgressProxy> m_proxy;
+    QByteArray m_inspectionCertificate;
     std::unique_ptr<GuestChannel> m_channel;
     std::unique_ptr<QTemporaryDir> m_socketDirectory;
     std::optional<libvirt::TurnSubnet> m_subnet;

@@ -1,6 +1,7 @@
 #include "turns/spare_pool.h"
 
 #include "policy/policy.h"
+#include "policy/request_rule.h"
 #include "store/store.h"
 #include "turns/guest_proxy_options.h"
 #include "turns/turn.h"
@@ -12,8 +13,15 @@ namespace arizuko::turns {
 
 SpareBasis SpareBasis::of(const QString &folder, const TurnPlan &plan)
 {
-    return {folder,        plan.home,          plan.allow,    plan.deny,
-            plan.allowAll, plan.allowLoopback, plan.unlisted, {}};
+    return {folder,
+            plan.home,
+            plan.allow,
+            plan.deny,
+            plan.allowAll,
+            plan.allowLoopback,
+            plan.unlisted,
+            policy::proxyRequestRules(plan.network),
+            {}};
 }
 
 QString SpareBasis::differenceFrom(const SpareBasis &now) const
@@ -37,6 +45,8 @@ QString SpareBasis::differenceFrom(const SpareBasis &now) const
         changed << QStringLiteral("the demo page's loopback access");
     if (unlisted != now.unlisted)
         changed << QStringLiteral("the setting for unlisted hosts");
+    if (rules != now.rules)
+        changed << QStringLiteral("the rules by method and path");
     if (changed.isEmpty())
         return {};
     return changed.join(QStringLiteral(", ")) + QStringLiteral(" changed since the spare was made");
@@ -123,6 +133,7 @@ Result<SpareBasis> SparePool::basisFor(const QString &folder) const
     basis.allow = network->allow;
     basis.deny = network->deny;
     basis.allowAll = network->allowAll;
+    basis.rules = policy::proxyRequestRules(*network);
     const auto unlisted = unlistedHostsPolicy(m_environment.store, folder);
     if (!unlisted)
         return unlisted.error();
@@ -189,11 +200,21 @@ void SparePool::boot(SpareBasis basis)
     const QString name =
         QStringLiteral("az-") + QUuid::createUuid().toString(QUuid::WithoutBraces).left(8);
     GuestMachineSpec spec{
-        name, basis.home,
-        QDir(m_environment.store.dataDir()).filePath(QStringLiteral("spares/") + name), basis.allow,
-        basis.deny, basis.allowAll, basis.allowLoopback, basis.unlisted, basis.folder,
+        name,
+        basis.home,
+        QDir(m_environment.store.dataDir()).filePath(QStringLiteral("spares/") + name),
+        basis.allow,
+        basis.deny,
+        basis.allowAll,
+        basis.allowLoopback,
+        basis.unlisted,
+        basis.folder,
         // The guest waits for its spec as long as the spare may live.
-        int(m_environment.settings.spareMaxAge.count()) + 60};
+        int(m_environment.settings.spareMaxAge.count()) + 60,
+        // No rules: a folder whose proxy inspects gets no spare (prepare).
+        {},
+        {},
+        {}};
     m_spare = Spare{m_environment.makeMachine(std::move(spec)),
                     std::move(basis),
                     m_environment.connection,
@@ -235,7 +256,9 @@ void SparePool::prepare(const QString &folder, int liveTurns)
         discard(QStringLiteral("the next turn is more likely in %1").arg(folder));
         return;
     }
-    if (const Result<SpareBasis> basis = basisFor(folder))
+    // A folder whose proxy inspects hosts starts its turns cold: the turn's
+    // CA is made for the turn, with its deadline.
+    if (const Result<SpareBasis> basis = basisFor(folder); basis && basis->rules.isEmpty())
         boot(*basis);
 }
 

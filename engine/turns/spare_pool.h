@@ -49,6 +49,9 @@ struct SpareBasis
     bool allowAll = false;
     bool allowLoopback = false; // a demo turn's (TurnPlan)
     UnlistedHostsPolicy unlisted;
+    // The proxy's rules by method and path: a folder with any gets no spare
+    // (its proxy needs the turn's CA, made for the turn's deadline).
+    QStringList rules;
     // Claude Code started in the spare before its prompt (runner setting
     // `ARIZUKO_PRESTART`). Not compared by differenceFrom(): a turn that
     // cannot use it still adopts the spare, and its guest launches the

@@ -1,6 +1,7 @@
 #include "turns/turn.h"
 
 #include "core/soft_assert.h"
+#include "policy/request_rule.h"
 #include "store/store.h"
 #include "turns/agent_session.h"
 #include "turns/egress_questions.h"
@@ -20,6 +21,8 @@ namespace {
 // After the guest reports its exit it syncs and powers off by itself; this
 // is how long it gets before the VM is destroyed anyway.
 constexpr int exitGraceMs = 3000;
+// How long a turn's CA stays valid past its deadline: the turn's ending.
+constexpr int inspectionCaMarginSeconds = 300;
 
 } // namespace
 
@@ -126,9 +129,27 @@ void Turn::start(const Result<TurnPlan> &plan)
 {
     if (!begin(plan))
         return;
-    adoptMachine(m_environment.makeMachine({name(), m_plan.home, turnDirectory(), m_plan.allow,
-                                            m_plan.deny, m_plan.allowAll, m_plan.allowLoopback,
-                                            m_plan.unlisted, folder()}));
+    GuestMachineSpec spec{name(),
+                          m_plan.home,
+                          turnDirectory(),
+                          m_plan.allow,
+                          m_plan.deny,
+                          m_plan.allowAll,
+                          m_plan.allowLoopback,
+                          m_plan.unlisted,
+                          folder(),
+                          0,
+                          policy::proxyRequestRules(m_plan.network),
+                          {},
+                          {}};
+    if (!spec.rules.isEmpty()) {
+        spec.inspectedHosts = policy::inspectedHosts(m_plan.network);
+        // The CA outlives the turn's deadline only by the time its ending takes.
+        spec.inspectUntil = QDateTime::currentDateTimeUtc()
+                                .addMSecs(m_deadlineAt.remainingTime())
+                                .addSecs(inspectionCaMarginSeconds);
+    }
+    adoptMachine(m_environment.makeMachine(std::move(spec)));
     m_machine->start();
 }
 
@@ -307,11 +328,19 @@ void Turn::sendSpec(const QJsonObject &secrets)
     // A grant added since the adoption: the started agent cannot take it.
     if (m_prestarted && !secrets.isEmpty())
         usePrestartedAgent(false, PrestartDecision::shellEnvironmentRefusal());
-    m_machine->sendSpec(turnSpecLine(
-        m_agent->specMembers(),
-        {id(), folder(), topic(), *m_machine->subnet(), m_machine->proxyPort(),
-         m_environment.settings.gatewayPort, m_services->token(), !m_plan.skills.isEmpty(),
-         std::max<qint64>(1, m_deadlineAt.remainingTime() / 1000), secrets, m_prestarted}));
+    TurnSpecPlace place{id(),
+                        folder(),
+                        topic(),
+                        *m_machine->subnet(),
+                        m_machine->proxyPort(),
+                        m_environment.settings.gatewayPort,
+                        m_services->token(),
+                        !m_plan.skills.isEmpty(),
+                        std::max<qint64>(1, m_deadlineAt.remainingTime() / 1000),
+                        secrets,
+                        m_prestarted,
+                        m_machine->inspectionCertificate()};
+    m_machine->sendSpec(turnSpecLine(m_agent->specMembers(), place));
 }
 
 void Turn::onGuestMessage(const QJsonObject &message)

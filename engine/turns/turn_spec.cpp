@@ -52,6 +52,8 @@ QByteArray turnSpecLine(QJsonObject agentMembers, const TurnSpecPlace &place)
     agentMembers.insert(QStringLiteral("env"), place.environment);
     if (place.prestarted)
         agentMembers.insert(QStringLiteral("prestarted"), true);
+    if (!place.inspectionCa.isEmpty())
+        agentMembers.insert(QStringLiteral("inspect_ca"), QString::fromLatin1(place.inspectionCa));
     return QJsonDocument(
                merged(std::move(agentMembers), placeMembers(QStringLiteral("turn"), place)))
                .toJson(QJsonDocument::Compact) +

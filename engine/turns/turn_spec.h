@@ -28,6 +28,9 @@ struct TurnSpecPlace
     QJsonObject environment;
     // The turn uses the agent its spare started before the prompt.
     bool prestarted = false;
+    // The turn's CA certificate (PEM), when its proxy inspects hosts: the
+    // guest trusts it (docs/guest.md, "inspect_ca"). Never its key.
+    QByteArray inspectionCa;
 };
 
 QByteArray turnSpecLine(QJsonObject agentMembers, const TurnSpecPlace &place);

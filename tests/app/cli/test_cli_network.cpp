@@ -124,6 +124,77 @@ private slots:
             3);
     }
 
+    // Rules by method and path: added, listed with their columns, resolved to
+    // the proxy's --rule lines, one request tested, removed by their own
+    // methods and path, and refused with the field that is wrong.
+    void requestRules()
+    {
+        using namespace Qt::StringLiterals;
+        QTemporaryDir dir;
+        const Cli cli(dir.filePath(u"data"_s));
+        QCOMPARE(cli.run({u"folder"_s, u"add"_s, u"corp"_s}).exitCode, 0);
+        QCOMPARE(cli.run({u"network"_s, u"allow"_s, u"corp"_s, u"github.com"_s}).exitCode, 0);
+        CliRun run = cli.run({u"network"_s, u"deny"_s, u"corp"_s, u"github.com"_s, u"--method"_s,
+                              u"post"_s, u"--path"_s, u"/**/git-receive-pack"_s});
+        QCOMPARE(run.exitCode, 0);
+        QCOMPARE(run.out, "deny POST github.com /**/git-receive-pack for corp\n");
+        run = cli.run({u"--json"_s, u"network"_s, u"allow"_s, u"corp"_s, u"api.test"_s,
+                       u"--method"_s, u"GET,HEAD"_s, u"--path"_s, u"/repos/acme/**"_s});
+        QCOMPARE(run.exitCode, 0);
+        QCOMPARE(run.json().object().value(u"methods"_s).toString(), u"GET,HEAD"_s);
+        QCOMPARE(run.json().object().value(u"path"_s).toString(), u"/repos/acme/**"_s);
+
+        run = cli.run({u"network"_s, u"list"_s, u"corp"_s});
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(run.out.contains("METHODS") && run.out.contains("PATH") &&
+                     run.out.contains("/**/git-receive-pack"),
+                 run.out.constData());
+        run = cli.run({u"--json"_s, u"network"_s, u"resolve"_s, u"corp"_s});
+        QCOMPARE(run.exitCode, 0);
+        QCOMPARE(
+            run.json().object().value(u"rules"_s).toArray(),
+            (QJsonArray{u"deny POST github.com /**/git-receive-pack"_s,
+                        u"allow GET,HEAD api.test /repos/acme/**"_s, u"allow * github.com /**"_s}));
+        QCOMPARE(run.json().object().value(u"deny"_s).toArray(), QJsonArray{});
+
+        run = cli.run({u"network"_s, u"test"_s, u"corp"_s, u"github.com"_s, u"--method"_s,
+                       u"POST"_s, u"--path"_s, u"/acme/x.git/git-receive-pack"_s});
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.out.startsWith("deny POST github.com/acme/x.git/git-receive-pack: ") &&
+                     run.out.contains("deny POST github.com /**/git-receive-pack"),
+                 run.out.constData());
+        run = cli.run({u"--json"_s, u"network"_s, u"test"_s, u"corp"_s, u"github.com"_s,
+                       u"--method"_s, u"POST"_s, u"--path"_s, u"/acme/x.git/git-upload-pack"_s});
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY(run.json().object().value(u"inspected"_s).toBool());
+        QCOMPARE(run.json().object().value(u"rule"_s).toObject().value(u"target"_s).toString(),
+                 u"github.com"_s);
+        run = cli.run({u"network"_s, u"test"_s, u"corp"_s, u"api.test"_s, u"--method"_s,
+                       u"DELETE"_s, u"--path"_s, u"/repos/acme/x"_s});
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.out.contains("no-matching-rule"), run.out.constData());
+
+        run =
+            cli.run({u"network"_s, u"allow"_s, u"corp"_s, u"api.test"_s, u"--path"_s, u"repos"_s});
+        QVERIFY(run.exitCode != 0);
+        QVERIFY2(run.err.contains("'repos' is not a path pattern"), run.err.constData());
+        run = cli.run(
+            {u"network"_s, u"allow"_s, u"corp"_s, u"api.test"_s, u"--method"_s, u"GET;rm"_s});
+        QVERIFY(run.exitCode != 0);
+        QVERIFY2(run.err.contains("is not a list of methods"), run.err.constData());
+
+        // rm without --method/--path removes the host rule only.
+        QCOMPARE(cli.run({u"network"_s, u"rm"_s, u"corp"_s, u"github.com"_s}).exitCode, 0);
+        run = cli.run({u"--json"_s, u"network"_s, u"list"_s, u"corp"_s});
+        QCOMPARE(run.json().array().size(), 2);
+        QCOMPARE(cli.run({u"network"_s, u"rm"_s, u"corp"_s, u"github.com"_s, u"--method"_s,
+                          u"POST"_s, u"--path"_s, u"/**/git-receive-pack"_s})
+                     .exitCode,
+                 0);
+        QCOMPARE(cli.run({u"--json"_s, u"network"_s, u"list"_s, u"corp"_s}).json().array().size(),
+                 1);
+    }
+
     void refusals()
     {
         QTemporaryDir dir;

@@ -101,8 +101,15 @@ private slots:
         QStringList rows;
         for (int row = 0; row < model->rowCount(); ++row) {
             QStringList cells;
-            for (int column : {0, 1, 2})
+            for (int column :
+                 {models::NetworkRuleModel::KindColumn, models::NetworkRuleModel::HostColumn,
+                  models::NetworkRuleModel::FromColumn})
                 cells << model->index(row, column).data().toString();
+            // A host rule names no methods and no path: it covers every request.
+            QCOMPARE(model->index(row, models::NetworkRuleModel::MethodsColumn).data().toString(),
+                     QString());
+            QCOMPARE(model->index(row, models::NetworkRuleModel::PathColumn).data().toString(),
+                     QString());
             rows << cells.join(QLatin1Char(' '));
         }
         QCOMPARE(rows, (QStringList{QStringLiteral("allow pypi.org inherited from '' (base)"),
@@ -240,7 +247,10 @@ private slots:
         auto *table = child<QTableView>(editor, "rules");
         const auto rowOf = [&editor](const QString &target) {
             for (int row = 0; row < editor.model()->rowCount(); ++row) {
-                if (editor.model()->index(row, 1).data().toString() == target)
+                if (editor.model()
+                        ->index(row, models::NetworkRuleModel::HostColumn)
+                        .data()
+                        .toString() == target)
                     return row;
             }
             return -1;
@@ -251,6 +261,41 @@ private slots:
         QTRY_COMPARE(status->text(), QStringLiteral("Removed the rule for crates.io."));
         QTRY_COMPARE(rowOf(QStringLiteral("crates.io")), -1);
         QVERIFY(!rulesJson(QStringLiteral("corp")).contains("crates.io"));
+    }
+
+    // A rule by method and path is shown as narrow as it is, in the proxy's
+    // arguments too, and removing its row removes it alone, not the host rule.
+    void aRequestRuleIsShownWithItsMethodsAndPath()
+    {
+        m_workspace->setWatchInterval(50);
+        AllowlistEditor editor(*m_workspace, QStringLiteral("corp/eng"));
+        QSignalSpy reloaded(editor.model(), &models::NetworkRuleModel::reloaded);
+        QVERIFY(reloaded.wait());
+        const int before = editor.model()->rowCount();
+        const CtlResult added =
+            arizukoctl(m_dir.path(), {QStringLiteral("network"), QStringLiteral("allow"),
+                                      QStringLiteral("corp/eng"), QStringLiteral("gist.github.com"),
+                                      QStringLiteral("--method"), QStringLiteral("GET"),
+                                      QStringLiteral("--path"), QStringLiteral("/acme/**")});
+        QVERIFY2(added.exitCode == 0, added.err.constData());
+        QTRY_COMPARE_WITH_TIMEOUT(editor.model()->rowCount(), before + 1, 5000);
+        const models::NetworkRuleModel *model = editor.model();
+        const int row = before; // the newest rule of the deepest folder comes last
+        QCOMPARE(model->index(row, models::NetworkRuleModel::MethodsColumn).data().toString(),
+                 QStringLiteral("GET"));
+        QCOMPARE(model->index(row, models::NetworkRuleModel::HostColumn).data().toString(),
+                 QStringLiteral("gist.github.com"));
+        QCOMPARE(model->index(row, models::NetworkRuleModel::PathColumn).data().toString(),
+                 QStringLiteral("/acme/**"));
+        QTRY_VERIFY(child<QPlainTextEdit>(editor, "effective")
+                        ->toPlainText()
+                        .contains(QStringLiteral("allow GET gist.github.com /acme/**")));
+        auto *table = child<QTableView>(editor, "rules");
+        table->selectRow(row);
+        QTest::mouseClick(child<QPushButton>(editor, "remove"), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(editor.model()->rowCount(), before, 5000);
+        // The folder's host rule for the same host is still there.
+        QVERIFY(rulesJson(QStringLiteral("corp/eng")).contains("\"gist.github.com\""));
     }
 
     void changeByArizukoctlAppearsInTheOpenEditor()

@@ -116,6 +116,25 @@ private slots:
         QCOMPARE(rows.size(), 5);
     }
 
+    // arizuko decides by host only: a rule by method and path is left out,
+    // never exported as the host rule that would allow every request.
+    void requestRulesAreLeftOutNotWidened()
+    {
+        ExportFixture fixture;
+        QSqlQuery query(fixture.store().database());
+        QVERIFY2(query.exec(QStringLiteral(
+                     "INSERT INTO network_rules (folder, target, kind, created_at, methods, path) "
+                     "VALUES ('beta', 'api.acme.example', 'allow', '2026-03-01T09:00:00.000Z', "
+                     "'GET', '/repos/**')")),
+                 qPrintable(query.lastError().text()));
+        const manifest::Projection projection = exported(fixture.store(), everything());
+        QVERIFY2(
+            leftOutRows(projection)
+                .contains(QStringLiteral("network_rules beta|api.acme.example| (GET /repos/**)")),
+            qPrintable(leftOutRows(projection).join(u'\n')));
+        QVERIFY(!manifest::manifestText(projection).contains("api.acme.example"));
+    }
+
     void refuseFailsNamingEveryRow()
     {
         ExportFixture fixture;

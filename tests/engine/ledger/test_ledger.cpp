@@ -255,6 +255,52 @@ private slots:
         m_recorded = *page;
     }
 
+    // A request to an inspected host names the rule by method and path that
+    // decided it, or the host allow entry an `allow * HOST /**` stands for.
+    void inspectedRequestsNameTheirRule()
+    {
+        PolicyFixture fixture;
+        fixture.addFolder(QStringLiteral("team"));
+        fixture.addFolder(folder);
+        auto &rules = fixture.policy().network();
+        QVERIFY(rules.add(folder, QStringLiteral("api.test"), policy::RuleKind::Allow, actors::cli,
+                          QStringLiteral("GET"), QStringLiteral("/ok/**")));
+        QVERIFY(
+            rules.add(QString(), QStringLiteral("git.test"), policy::RuleKind::Allow, actors::cli));
+        QVERIFY(rules.add(folder, QStringLiteral("git.test"), policy::RuleKind::Deny, actors::cli,
+                          QStringLiteral("POST"), QStringLiteral("/**/git-receive-pack")));
+        ledger::LedgerRecorder recorder(turnId, folder, QStringLiteral("main"));
+        recorder.setPolicy(*rules.resolve(folder));
+        const auto entryOf = [&](const QString &method, const QString &host, const QString &path,
+                                 const QString &decision, const QString &reason) {
+            QJsonObject line =
+                decisionLine(method, host, 443, decision, reason, decision == u"allow" ? 200 : 403);
+            line.insert(QStringLiteral("path"), path);
+            line.insert(QStringLiteral("inspected"), true);
+            const auto write = recorder.take(QStringLiteral("network"), line, 1,
+                                             QStringLiteral("2026-12-07T10:00:01.000Z"));
+            return write ? write->entry : LedgerEntry{};
+        };
+        const LedgerEntry allowed =
+            entryOf(QStringLiteral("GET"), QStringLiteral("api.test"), QStringLiteral("/ok/x"),
+                    QStringLiteral("allow"), QStringLiteral("allowed"));
+        QCOMPARE(allowed.ruleText, QStringLiteral("allow GET api.test /ok/**"));
+        QCOMPARE(allowed.ruleFolder, folder);
+        const LedgerEntry push = entryOf(QStringLiteral("POST"), QStringLiteral("git.test"),
+                                         QStringLiteral("/a/b.git/git-receive-pack"),
+                                         QStringLiteral("deny"), QStringLiteral("denied-by-rule"));
+        QCOMPARE(push.ruleText, QStringLiteral("deny POST git.test /**/git-receive-pack"));
+        const LedgerEntry fetch = entryOf(QStringLiteral("POST"), QStringLiteral("git.test"),
+                                          QStringLiteral("/a/b.git/git-upload-pack"),
+                                          QStringLiteral("allow"), QStringLiteral("allowed"));
+        QCOMPARE(fetch.ruleText, QStringLiteral("allow git.test"));
+        QCOMPARE(fetch.ruleFolder, QString());
+        const LedgerEntry none =
+            entryOf(QStringLiteral("POST"), QStringLiteral("api.test"), QStringLiteral("/ok/x"),
+                    QStringLiteral("deny"), QStringLiteral("no-matching-rule"));
+        QCOMPARE(none.ruleText, std::nullopt);
+    }
+
     void jsonLinesMeetTheSchema()
     {
         QVERIFY(!m_recorded.isEmpty());

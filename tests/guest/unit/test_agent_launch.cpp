@@ -317,3 +317,18 @@ TEST(AgentProfile, EveryKindIsFoundByItsName)
     EXPECT_EQ(agentNames(), "command, claude, codex, pi");
     EXPECT_EQ(agentProfileNamed("gemini"), nullptr);
 }
+
+TEST(AgentLaunch, TheTurnsCaIsWhereEachToolLooks)
+{
+    const GuestLayout layout;
+    TurnSpec spec = claudeTurn();
+    const AgentLaunch plain = buildAgentLaunch(spec, layout);
+    EXPECT_TRUE(valuesOf(plain, "NODE_EXTRA_CA_CERTS").empty());
+    EXPECT_TRUE(valuesOf(plain, "GIT_SSL_CAINFO").empty());
+    spec.inspectCa = "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n";
+    const AgentLaunch inspected = buildAgentLaunch(spec, layout);
+    EXPECT_EQ(valueOf(inspected, "NODE_EXTRA_CA_CERTS"), layout.turnCa);
+    for (const char *name :
+         {"SSL_CERT_FILE", "REQUESTS_CA_BUNDLE", "GIT_SSL_CAINFO", "CURL_CA_BUNDLE"})
+        EXPECT_EQ(valueOf(inspected, name), layout.caBundle) << name;
+}

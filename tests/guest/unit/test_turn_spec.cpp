@@ -323,3 +323,28 @@ TEST(TurnSpec, NoSecretMayReplaceAVariableAnAgentsLaunchSets)
             }
         }
 }
+
+TEST(TurnSpec, InspectCaIsOneCertificateAndNeverAKey)
+{
+    const std::string certificate =
+        "-----BEGIN CERTIFICATE-----\\nMIIB\\n-----END CERTIFICATE-----\\n";
+    const TurnSpec spec = parseTurnSpec(commandTurnWith(R"("inspect_ca":")" + certificate + "\""));
+    EXPECT_EQ(spec.inspectCa, "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n");
+    EXPECT_TRUE(parseTurnSpec(commandTurn).inspectCa.empty());
+    const std::string withKey =
+        certificate + "-----BEGIN PRIVATE KEY-----\\nMIGH\\n-----END PRIVATE KEY-----\\n";
+    EXPECT_EQ(errorOf(commandTurnWith(R"("inspect_ca":")" + withKey + "\"")),
+              "inspect_ca must be one PEM certificate and nothing else");
+    EXPECT_EQ(errorOf(commandTurnWith(R"("inspect_ca":"-----BEGIN PRIVATE KEY-----\nx\n")")),
+              "inspect_ca must be one PEM certificate and nothing else");
+}
+
+TEST(TurnSpec, ASecretCannotTakeTheCaVariables)
+{
+    for (const char *name :
+         {"NODE_EXTRA_CA_CERTS", "REQUESTS_CA_BUNDLE", "GIT_SSL_CAINFO", "CURL_CA_BUNDLE"}) {
+        EXPECT_NE(errorOf(commandTurnWith(R"("env":{")" + std::string(name) + R"(":"/x"})")),
+                  "<accepted>")
+            << name;
+    }
+}

@@ -45,10 +45,19 @@ def asked_results(events):
 
 
 class Origin:
-    """A plain HTTP server on 127.0.0.1 that answers 200 with the path."""
+    """A plain HTTP server on 127.0.0.1 that answers 200 with the path; with
+    `tls` (an ssl.SSLContext for the server side) an HTTPS one, each
+    connection's handshake in its own thread, so one peer that stalls it
+    holds up no other."""
 
-    def __init__(self):
+    def __init__(self, tls=None):
         class Handler(http.server.BaseHTTPRequestHandler):
+            def setup(self):
+                if tls is not None:
+                    self.request.settimeout(60)
+                    self.request = tls.wrap_socket(self.request, server_side=True)
+                super().setup()
+
             def do_GET(self):
                 body = f"origin {self.path}\n".encode()
                 self.send_response(200)

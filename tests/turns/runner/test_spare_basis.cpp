@@ -50,6 +50,8 @@ private slots:
         QTest::newRow("folder") << QStringLiteral("folder") << QStringLiteral("the folder");
         QTest::newRow("demo page")
             << QStringLiteral("allowLoopback") << QStringLiteral("the demo page's loopback access");
+        QTest::newRow("request rules")
+            << QStringLiteral("rules") << QStringLiteral("the rules by method and path");
     }
 
     void anyDifferenceIsNamed()
@@ -78,6 +80,15 @@ private slots:
                          {2049, 1311}};
         else if (field == QLatin1String("allowLoopback"))
             plan.allowLoopback = true;
+        else if (field == QLatin1String("rules"))
+            plan.network.rules << arizuko::policy::NetworkRule{1,
+                                                               QStringLiteral("corp"),
+                                                               QStringLiteral("github.com"),
+                                                               arizuko::policy::RuleKind::Deny,
+                                                               {},
+                                                               {},
+                                                               QStringLiteral("POST"),
+                                                               QStringLiteral("/**")};
         else
             folder = QStringLiteral("corp/eng");
         const QString why = made.differenceFrom(SpareBasis::of(folder, plan));

@@ -4,6 +4,7 @@
 // with what its guest sent; one past its age is lost; a discarded one is
 // stopped and goes once stopped.
 
+#include "policy/policy.h"
 #include "store/store.h"
 #include "turn_bench.h"
 #include "turns/spare_pool.h"
@@ -119,6 +120,26 @@ private slots:
         const int destroyedBefore = FakeGuestMachine::destroyed();
         first->finishStopping();
         QTRY_COMPARE(FakeGuestMachine::destroyed(), destroyedBefore + 1);
+    }
+
+    // A folder with rules by method and path starts its turns cold: its
+    // proxy needs the turn's own CA, made for that turn and its deadline.
+    void aFolderWhoseProxyInspectsGetsNoSpare()
+    {
+        RunnerSettings settings;
+        settings.warmStart = true;
+        TurnBench bench({QStringLiteral("corp"), QStringLiteral("plain")}, settings);
+        SparePool pool(*bench.environment);
+        QVERIFY(policy::Policy(*bench.store)
+                    .network()
+                    .add(QStringLiteral("corp"), QStringLiteral("api.test"),
+                         policy::RuleKind::Allow, QStringLiteral("user:test"),
+                         QStringLiteral("GET"), QStringLiteral("/**")));
+        pool.prepare(QStringLiteral("corp"), 0);
+        QVERIFY(bench.machines.isEmpty());
+        pool.prepare(QStringLiteral("plain"), 0); // the same pool makes one for a plain folder
+        QCOMPARE(bench.machines.size(), 1);
+        QVERIFY(bench.machines.first()->m_spec.rules.isEmpty());
     }
 
     void aSparePastItsAgeIsLost()

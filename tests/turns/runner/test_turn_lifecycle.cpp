@@ -362,7 +362,10 @@ private slots:
                                                                 false,
                                                                 {},
                                                                 {},
-                                                                0});
+                                                                0,
+                                                                {},
+                                                                {},
+                                                                {}});
         FakeGuestMachine *machine = spare.get();
         machine->reachNetwork();
         machine->beginBoot();

@@ -38,6 +38,7 @@ turns::TurnSpecPlace place()
     place.timeoutSeconds = 1800;
     place.environment = {{QStringLiteral("GITHUB_TOKEN"), QStringLiteral("ghp_\"quoted\"\n")},
                          {QStringLiteral("NPM_TOKEN"), QStringLiteral("npm-日本")}};
+    place.inspectionCa = "-----BEGIN CERTIFICATE-----\nMIIBturn\n-----END CERTIFICATE-----\n";
     return place;
 }
 
@@ -127,6 +128,7 @@ private slots:
         QCOMPARE(spec.gatewayToken, std::string(where.gatewayToken.constData()));
         QCOMPARE(spec.skills, true);
         QCOMPARE(spec.timeoutSeconds, std::int64_t{1800});
+        QCOMPARE(spec.inspectCa, std::string(where.inspectionCa.constData()));
         QCOMPARE(spec.uid, std::uint32_t(::getuid()));
         QCOMPARE(spec.gid, std::uint32_t(::getgid()));
         QVERIFY(spec.network.has_value());
@@ -160,6 +162,7 @@ private slots:
         turns::TurnSpecPlace where = place();
         where.skills = false;
         where.environment = {};
+        where.inspectionCa = {};
         const turns::AgentLaunch started = launch(true);
         const QByteArray prestartLine =
             QJsonDocument(turns::prestartMessage({kind, started.model, started.sessionId}, where))
