@@ -58,13 +58,14 @@ policy::NetworkPolicy benchPolicy(const QStringList &allow)
     policy::NetworkPolicy policy;
     policy.allow = allow;
     qint64 id = 0;
-    for (const QString &host : allow)
-        policy.rules << policy::NetworkRule{++id,
-                                            QString(),
-                                            host,
-                                            policy::RuleKind::Allow,
-                                            store::nowTimestamp(),
-                                            QStringLiteral("user:bench")};
+    for (const QString &host : allow) {
+        policy::NetworkRule rule;
+        rule.id = ++id;
+        rule.target = host;
+        rule.createdAt = store::nowTimestamp();
+        rule.createdBy = QStringLiteral("user:bench");
+        policy.rules << rule;
+    }
     return policy;
 }
 
