@@ -170,6 +170,8 @@ class AskTest(EgressTestCase):
         self.tunnel_echo(second)
         response = third.read_response()
         self.assertEqual((response.status, response.body), (200, b"hello from upstream\n"))
+        # The log reaches this test on its own pipe, after the response may have.
+        proxy.wait_event(event="decision", asked=True, answer="once", count=3)
         self.assertEqual(len(proxy.decisions(asked=True, answer="once")), 3)
         self.assertHeld(other_port)
 
