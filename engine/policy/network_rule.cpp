@@ -2,6 +2,12 @@
 
 namespace arizuko::policy {
 
+QString folderLabel(const QString &folder)
+{
+    return folder.isEmpty() ? QStringLiteral("the base folder ''")
+                            : QStringLiteral("folder '%1'").arg(folder);
+}
+
 QJsonObject toJson(const NetworkRule &rule)
 {
     QJsonObject object{

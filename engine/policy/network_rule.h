@@ -71,6 +71,9 @@ QString ruleText(const NetworkRule &rule);
 
 // The row as the audit log and `arizukoctl --json` show it.
 QJsonObject toJson(const NetworkRule &rule);
+// A rule's folder as the answers of test() name it: "the base folder ''" or
+// "folder 'corp'".
+QString folderLabel(const QString &folder);
 inline std::optional<RuleKind> ruleKindFromName(QStringView name)
 {
     return effectFromName(name);

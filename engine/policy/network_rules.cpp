@@ -14,12 +14,6 @@
 namespace arizuko::policy {
 namespace {
 
-QString folderLabel(const QString &folder)
-{
-    return folder.isEmpty() ? QStringLiteral("the base folder ''")
-                            : QStringLiteral("folder '%1'").arg(folder);
-}
-
 // The deepest matching rule of a kind: the one nearest the folder names it best.
 std::optional<NetworkRule> nearestMatch(const QList<NetworkRule> &rules, RuleKind kind,
                                         const QString &host)

@@ -68,12 +68,6 @@ QList<EffectiveRule> effectiveRules(const NetworkPolicy &policy)
     return effective;
 }
 
-QString folderLabel(const QString &folder)
-{
-    return folder.isEmpty() ? QStringLiteral("the base folder ''")
-                            : QStringLiteral("folder '%1'").arg(folder);
-}
-
 } // namespace
 
 Result<RequestMatch> normalizeRequestMatch(const QString &methods, const QString &path)
