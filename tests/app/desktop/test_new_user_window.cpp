@@ -134,7 +134,7 @@ private slots:
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QVERIFY(engineIsReady(window));
-        QVERIFY(window.folderTree()->select(QStringLiteral("corp"), QStringLiteral("main")));
+        QTRY_VERIFY(window.folderTree()->select(QStringLiteral("corp"), QStringLiteral("main")));
 
         QTest::keyClicks(window.composer()->editor(), QStringLiteral("list the files here"));
         QTest::keyClick(window.composer()->editor(), Qt::Key_Return, Qt::ControlModifier);
@@ -260,8 +260,8 @@ private slots:
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         // As a person does: another topic first, then this one.
-        QVERIFY(window.folderTree()->select(QStringLiteral("corp"), QStringLiteral("other")));
-        QVERIFY(window.folderTree()->select(QStringLiteral("corp"), QStringLiteral("main")));
+        QTRY_VERIFY(window.folderTree()->select(QStringLiteral("corp"), QStringLiteral("other")));
+        QTRY_VERIFY(window.folderTree()->select(QStringLiteral("corp"), QStringLiteral("main")));
         QVERIFY(waitForScript(
             page, QStringLiteral("document.body.innerText.includes('Turn 3, paragraph 30.')")));
         QTest::qWait(500); // the page settles

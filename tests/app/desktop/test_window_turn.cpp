@@ -359,7 +359,7 @@ private slots:
         MainWindow window(workspace, settings);
         QVERIFY(readyToRun(window));
         engine::Engine *engine = window.engine();
-        QVERIFY(window.folderTree()->select(QStringLiteral("corp"), QStringLiteral("files")));
+        QTRY_VERIFY(window.folderTree()->select(QStringLiteral("corp"), QStringLiteral("files")));
         QTRY_COMPARE(window.transcript()->topic(), QStringLiteral("files"));
 
         QSignalSpy finished(engine, &engine::Engine::turnFinished);

@@ -149,7 +149,7 @@ private slots:
         MainWindow window(workspace, settings);
         QVERIFY(readyToRun(window));
         engine::Engine *engine = window.engine();
-        QVERIFY(window.folderTree()->select(folder, topic));
+        QTRY_VERIFY(window.folderTree()->select(folder, topic));
         window.activateWindow();
         QTRY_VERIFY(window.isActiveWindow());
 
