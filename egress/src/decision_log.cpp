@@ -3,6 +3,7 @@
 #include "json_line.hpp"
 
 #include <cerrno>
+#include <fcntl.h>
 #include <unistd.h>
 
 namespace arizuko::egress {
@@ -63,6 +64,14 @@ std::string formatCloseLine(std::string_view client, const ExchangeRecord &recor
         .addNumber("duration_ms",
                    std::chrono::duration_cast<std::chrono::milliseconds>(elapsed).count())
         .finish();
+}
+
+DecisionLog::DecisionLog(int fd)
+    : fd_(fd)
+{
+    const int size = ::fcntl(fd_, F_GETPIPE_SZ);
+    if (size >= 0 && size < pipeBytes)
+        ::fcntl(fd_, F_SETPIPE_SZ, pipeBytes);
 }
 
 void DecisionLog::write(std::string_view line) const

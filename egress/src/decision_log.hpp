@@ -53,9 +53,17 @@ std::string formatCloseLine(std::string_view client, const ExchangeRecord &recor
 class DecisionLog
 {
 public:
-    explicit DecisionLog(int fd)
-        : fd_(fd)
-    {}
+    // The size a pipe behind fd is raised to (Linux's default pipe-max-size, so no privilege
+    // is needed). The write below blocks when the pipe is full, and with it the event loop and
+    // every connection: the engine empties the pipe only between its store transactions, and
+    // 64 KiB (the default, about 300 lines) fills within one of them under load. Raised here,
+    // not where the engine makes the pipe, so every reader (the engine's QProcess, which hands
+    // out no descriptor, the tests, the benchmarks) gets it.
+    static constexpr int pipeBytes = 1 << 20;
+
+    // Raises the pipe behind fd, if it is one, to pipeBytes; a file, a terminal or a refusal
+    // (EPERM past the user's pipe-user-pages-soft) leaves it as it is.
+    explicit DecisionLog(int fd);
     void write(std::string_view line) const;
 
 private:

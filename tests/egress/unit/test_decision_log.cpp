@@ -3,7 +3,10 @@
 #include "decision_log.hpp"
 #include "json_line.hpp"
 
+#include <cstdio>
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 namespace arizuko::egress {
 namespace {
@@ -107,6 +110,41 @@ TEST(DecisionLog, KeepsMultiByteHostsAndReasonsReadable)
               std::string::npos)
         << line;
     EXPECT_EQ(line.find("\\u00"), std::string::npos) << line;
+}
+
+// The log's pipe is raised to 1 MiB so a reader busy in a store transaction does not stop the
+// proxy's event loop at 64 KiB; the lines still arrive whole.
+TEST(DecisionLog, RaisesItsPipe)
+{
+    int ends[2];
+    ASSERT_EQ(::pipe(ends), 0);
+    ASSERT_LT(::fcntl(ends[1], F_GETPIPE_SZ), DecisionLog::pipeBytes);
+    const DecisionLog log(ends[1]);
+    EXPECT_EQ(::fcntl(ends[1], F_GETPIPE_SZ), DecisionLog::pipeBytes);
+    // More than the default pipe holds, written with no reader yet; non-blocking so that a
+    // pipe left at 64 KiB drops lines (write gives up on EAGAIN) rather than hangs the test.
+    ASSERT_EQ(::fcntl(ends[1], F_SETFL, O_NONBLOCK), 0);
+    const std::string line = std::string(999, 'x') + '\n';
+    for (int i = 0; i < 200; ++i)
+        log.write(line);
+    ::close(ends[1]);
+    std::string read(200 * line.size() + 1, '\0');
+    size_t got = 0;
+    for (ssize_t n; (n = ::read(ends[0], read.data() + got, read.size() - got)) > 0;)
+        got += size_t(n);
+    ::close(ends[0]);
+    EXPECT_EQ(got, 200 * line.size());
+}
+
+// A log that is not a pipe (a file) is written as before.
+TEST(DecisionLog, LeavesAFileAlone)
+{
+    std::FILE *file = std::tmpfile();
+    ASSERT_NE(file, nullptr);
+    const DecisionLog log(::fileno(file));
+    log.write("line\n");
+    EXPECT_EQ(::lseek(::fileno(file), 0, SEEK_CUR), 5);
+    std::fclose(file);
 }
 
 } // namespace
