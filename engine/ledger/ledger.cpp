@@ -1,6 +1,7 @@
 #include "ledger/ledger.h"
 
 #include "audit/audit_log.h"
+#include "store/kept_statement.h"
 #include "store/query.h"
 #include "store/store.h"
 #include "store/write_transaction.h"
@@ -98,9 +99,10 @@ Result<void> Ledger::apply(const QList<LedgerWrite> &writes)
     const QSqlDatabase db = m_store.database();
     for (const LedgerWrite &write : writes) {
         const LedgerEntry &e = write.entry;
-        const Result<QSqlQuery> done =
+        // One write per log line: kept prepared on the connection, not parsed again per row.
+        const Result<int> done =
             write.kind == LedgerWrite::Kind::Insert
-                ? store::execute(
+                ? store::executeKept(
                       db,
                       QStringLiteral(
                           "INSERT INTO egress_ledger (time, turn, event_seq, folder, "
@@ -131,12 +133,12 @@ Result<void> Ledger::apply(const QList<LedgerWrite> &writes)
                        nullable(e.durationMs),
                        e.asked,
                        nullable(e.answer)})
-                : store::execute(db,
-                                 QStringLiteral("UPDATE egress_ledger SET bytes_up = ?, "
-                                                "bytes_down = ?, duration_ms = ? "
-                                                "WHERE turn = ? AND event_seq = ?"),
-                                 {nullable(e.bytesUp), nullable(e.bytesDown),
-                                  nullable(e.durationMs), e.turn, e.eventSeq});
+                : store::executeKept(db,
+                                     QStringLiteral("UPDATE egress_ledger SET bytes_up = ?, "
+                                                    "bytes_down = ?, duration_ms = ? "
+                                                    "WHERE turn = ? AND event_seq = ?"),
+                                     {nullable(e.bytesUp), nullable(e.bytesDown),
+                                      nullable(e.durationMs), e.turn, e.eventSeq});
         if (!done)
             return done.error();
     }

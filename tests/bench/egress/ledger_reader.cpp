@@ -12,7 +12,10 @@
 //   {"event":"listening","addr":"127.0.0.1:PORT","proxy_pid":N}
 // and when stdin closes, the totals, then it exits:
 //   {"event":"totals","lines":N,"batches":B,"store_ms":T,"store_max_ms":M}
-// (batches with ledger and journal, store times with ledger). The proxy's lists:
+// (batches with ledger and journal, store times with ledger). --batch N (ledger
+// mode): store every N writes instead of once per event-loop pass, so runs
+// store in the same transactions whatever the machine's load (the reader's
+// CPU per request depends on how many commits it makes). The proxy's lists:
 // --allow, exactly the benchmark's; the ledger's rules are those lists, each
 // an allow rule of the base folder, so every row looks its rule up.
 
@@ -89,10 +92,12 @@ struct StoreTimes
 class LedgerSink final : public QObject
 {
 public:
-    LedgerSink(store::Store &store, const policy::NetworkPolicy &policy, StoreTimes &times)
+    LedgerSink(store::Store &store, const policy::NetworkPolicy &policy, StoreTimes &times,
+               qsizetype batch)
         : m_ledger(store)
         , m_recorder(turnId, folder, QStringLiteral("main"))
         , m_times(times)
+        , m_batch(batch)
     {
         m_recorder.setPolicy(policy);
     }
@@ -102,8 +107,12 @@ public:
         if (auto write = m_recorder.take(QStringLiteral("network"), line, m_nextSeq++,
                                          store::nowTimestamp()))
             m_pending.append(std::move(*write));
-        if (m_pending.size() == 1)
+        if (m_batch > 0) {
+            if (m_pending.size() >= m_batch)
+                flush();
+        } else if (m_pending.size() == 1) {
             QMetaObject::invokeMethod(this, &LedgerSink::flush, Qt::QueuedConnection);
+        }
     }
 
     void flush()
@@ -124,6 +133,8 @@ private:
     QList<ledger::LedgerWrite> m_pending;
     qint64 m_nextSeq = 1;
     StoreTimes &m_times;
+    // Writes per transaction; 0: one transaction per event-loop pass.
+    const qsizetype m_batch;
 };
 
 } // namespace
@@ -146,7 +157,11 @@ int main(int argc, char **argv)
     const QCommandLineOption storeOption(
         QStringLiteral("store"), QStringLiteral("data directory of the store (ledger, journal)"),
         QStringLiteral("DIR"));
-    parser.addOptions({egressOption, modeOption, allowOption, storeOption});
+    const QCommandLineOption batchOption(
+        QStringLiteral("batch"),
+        QStringLiteral("ledger mode: writes per transaction (default: one per event-loop pass)"),
+        QStringLiteral("N"), QStringLiteral("0"));
+    parser.addOptions({egressOption, modeOption, allowOption, storeOption, batchOption});
     parser.process(application);
     const QString mode = parser.value(modeOption);
     const bool storing = mode == QLatin1String("ledger") || mode == QLatin1String("journal");
@@ -170,7 +185,8 @@ int main(int argc, char **argv)
         store = std::move(*opened);
     }
     if (mode == QLatin1String("ledger"))
-        sink = std::make_unique<LedgerSink>(*store, policy, times);
+        sink = std::make_unique<LedgerSink>(*store, policy, times,
+                                            parser.value(batchOption).toLongLong());
     if (mode == QLatin1String("journal")) {
         turns::TurnRecord row;
         row.id = turnId;

@@ -2,6 +2,7 @@
 // files, and refuses damaged or newer ones without touching them.
 
 #include "store/data_dir.h"
+#include "store/kept_statement.h"
 #include "store/migrations.h"
 #include "store/sqlite_native.h"
 #include "store/store.h"
@@ -11,13 +12,16 @@
 #include <QCryptographicHash>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QRegularExpression>
 #include <QSemaphore>
+#include <QSqlDriver>
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThread>
 #include <memory>
+#include <sqlite3.h>
 
 using namespace arizuko;
 using namespace arizuko::store;
@@ -258,6 +262,58 @@ private slots:
         }
         QCOMPARE(scalar(db, QStringLiteral("SELECT group_concat(folder) FROM groups")).toString(),
                  QStringLiteral("kept"));
+    }
+
+    // A write run again reuses the statement its connection keeps (one SQLite statement
+    // for its text, however often it runs), with the new values each time; a failure
+    // leaves the next run working, a read is refused, and the store closes cleanly.
+    void keptStatementsAreReusedWithNewValues()
+    {
+        QTest::failOnWarning(QRegularExpression(QStringLiteral(".*")));
+        QTemporaryDir dir;
+        {
+            const auto store = Store::open(dir.path());
+            QVERIFY(store);
+            const QSqlDatabase db = (*store)->database();
+            const QString insert = QStringLiteral(
+                "INSERT INTO groups (folder, name, created_at) VALUES (?, ?, 'now')");
+            for (const QString &folder : {QStringLiteral("one"), QStringLiteral("two")}) {
+                const Result<int> changed = executeKept(db, insert, {folder, folder + u'!'});
+                QVERIFY2(changed, qPrintable(changed ? QString() : changed.error().message));
+                QCOMPARE(*changed, 1);
+            }
+            auto *handle = *static_cast<sqlite3 *const *>(db.driver()->handle().constData());
+            // Qt hands SQLite the text with its ? as :0, :1, ...
+            int kept = 0;
+            for (sqlite3_stmt *statement = sqlite3_next_stmt(handle, nullptr); statement;
+                 statement = sqlite3_next_stmt(handle, statement))
+                kept += QString::fromUtf8(sqlite3_sql(statement)).startsWith(u"INSERT INTO groups");
+            QCOMPARE(kept, 1);
+
+            const Result<int> duplicate = executeKept(db, insert, {QStringLiteral("one"), {}});
+            QVERIFY(!duplicate);
+            QCOMPARE(duplicate.error().code, QStringLiteral("store.sql"));
+            QVERIFY(executeKept(db, insert, {QStringLiteral("three"), QStringLiteral("3")}));
+            QCOMPARE(scalar(db, QStringLiteral("SELECT group_concat(folder || '=' || name, ' ') "
+                                               "FROM (SELECT * FROM groups ORDER BY folder)"))
+                         .toString(),
+                     QStringLiteral("one=one! three=3 two=two!"));
+
+            const Result<int> read = executeKept(db, QStringLiteral("SELECT folder FROM groups"));
+            QVERIFY(!read);
+            QCOMPARE(read.error().code, QStringLiteral("store.sql"));
+            const Result<int> updated =
+                executeKept(db, QStringLiteral("UPDATE groups SET name = ? WHERE folder <> ?"),
+                            {QStringLiteral("x"), QStringLiteral("two")});
+            QVERIFY(updated);
+            QCOMPARE(*updated, 2);
+        }
+        // Closed with its statements finalized: the file opens again, with the rows.
+        const auto reopened = Store::open(dir.path());
+        QVERIFY(reopened);
+        QCOMPARE(
+            scalar((*reopened)->database(), QStringLiteral("SELECT count(*) FROM groups")).toInt(),
+            3);
     }
 
     void refusesNewerSchemaAndLeavesItUnchanged()
