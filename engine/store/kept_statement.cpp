@@ -40,6 +40,14 @@ public:
 Result<int> executeKept(const QSqlDatabase &connection, const QString &sql,
                         const QVariantList &values)
 {
+    // A connection that failed to open keeps nothing (its driver may be Qt's shared null
+    // driver, of another thread): the statement fails as store::execute reports it.
+    if (!connection.isOpen()) {
+        const Result<QSqlQuery> done = execute(connection, sql, values);
+        if (!done)
+            return done.error();
+        return done->numRowsAffected();
+    }
     QHash<QString, QSqlQuery> &statements = KeptStatements::of(connection).statements;
     auto kept = statements.find(sql);
     if (kept == statements.end()) {
