@@ -42,6 +42,7 @@ std::string systemError(std::string_view what)
 ProxyServer::ProxyServer(Config config, std::unique_ptr<TurnAuthority> authority)
     : config_(std::move(config))
     , authority_(std::move(authority))
+    , scrubber_(config_.secrets.scrubForms())
     , questions_(config_.askLimit)
 {
     sigset_t stopSignals;
@@ -133,6 +134,7 @@ void ProxyServer::markReady()
                    .add("client", config_.client ? config_.client->ipString() : "any")
                    .addFlag("ask", config_.ask)
                    .addNumber("rules", static_cast<int64_t>(config_.rules.size()))
+                   .addNumber("secrets", static_cast<int64_t>(config_.secrets.size()))
                    .finish());
 }
 
