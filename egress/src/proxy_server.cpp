@@ -124,18 +124,20 @@ void ProxyServer::markReady()
         log_.write(JsonLine(now, "warning")
                        .add("message", "the allowlist is empty: every host is denied")
                        .finish());
-    log_.write(JsonLine(now, "ready")
-                   .add("addr", bound_.toString())
-                   .addNumber("allow", static_cast<int64_t>(policy.allowList().size()))
-                   .addNumber("deny", static_cast<int64_t>(policy.denyList().size()))
-                   .addFlag("allow_all", policy.allowAll())
-                   .addFlag("deny_private", config_.denyPrivate)
-                   .addFlag("allow_loopback", config_.allowLoopback)
-                   .add("client", config_.client ? config_.client->ipString() : "any")
-                   .addFlag("ask", config_.ask)
-                   .addNumber("rules", static_cast<int64_t>(config_.rules.size()))
-                   .addNumber("secrets", static_cast<int64_t>(config_.secrets.size()))
-                   .finish());
+    JsonLine ready(now, "ready");
+    ready.add("addr", bound_.toString())
+        .addNumber("allow", static_cast<int64_t>(policy.allowList().size()))
+        .addNumber("deny", static_cast<int64_t>(policy.denyList().size()))
+        .addFlag("allow_all", policy.allowAll())
+        .addFlag("deny_private", config_.denyPrivate)
+        .addFlag("allow_loopback", config_.allowLoopback)
+        .add("client", config_.client ? config_.client->ipString() : "any")
+        .addFlag("ask", config_.ask)
+        .addNumber("rules", static_cast<int64_t>(config_.rules.size()));
+    // Only with secrets, so a proxy without them logs what it always did.
+    if (!config_.secrets.empty())
+        ready.addNumber("secrets", static_cast<int64_t>(config_.secrets.size()));
+    log_.write(ready.finish());
 }
 
 void ProxyServer::afterBatch()
