@@ -14,6 +14,7 @@ set(ARIZUKO_EGRESS_CORE_SOURCES
     host_name.cpp
     http_framing.cpp
     json_line.cpp
+    json_object.cpp
     pending_questions.cpp
     reason.cpp
     request_head.cpp

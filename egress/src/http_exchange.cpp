@@ -43,17 +43,8 @@ bool HttpExchange::holdBodyStart()
     const auto held = [&] { return toUpstream_.size() - headSize_; };
     bool moved = false;
     while (!requestBody_.done() && held() < kLeakWindow) {
-        if (clientInput_.empty()) {
-            if (!client_.readiness.readable)
-                return moved;
-            const IoOutcome received = receiveInto(client_.fd, client_.readiness, clientInput_);
-            if (received.kind == IoOutcome::Kind::Closed)
-                return failClient("the client closed before the request body ended");
-            if (received.kind == IoOutcome::Kind::Failed)
-                return failClient("reading the request body failed");
-            if (received.bytes == 0)
-                return moved;
-        }
+        if (clientInput_.empty() && !receiveBody())
+            return moved;
         const std::string_view available = clientInput_.view().substr(0, kLeakWindow - held());
         const size_t bodyBytes = requestBody_.feed(available);
         if (requestBody_.failed())
@@ -121,14 +112,19 @@ bool HttpExchange::pumpRequest()
         clientInput_.consume(bodyBytes);
         return true;
     }
+    return receiveBody() || moved;
+}
+
+bool HttpExchange::receiveBody()
+{
     if (!client_.readiness.readable)
-        return moved;
+        return false;
     const IoOutcome received = receiveInto(client_.fd, client_.readiness, clientInput_);
     if (received.kind == IoOutcome::Kind::Closed)
         return failClient("the client closed before the request body ended");
     if (received.kind == IoOutcome::Kind::Failed)
         return failClient("reading the request body failed");
-    return moved || received.bytes > 0;
+    return received.bytes > 0;
 }
 
 bool HttpExchange::readResponseHead()

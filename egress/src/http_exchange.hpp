@@ -70,6 +70,8 @@ private:
     bool failClient(std::string why);
     bool failUpstream(std::string why);
     bool holdBodyStart();
+    // Reads more of the request body into clientInput_; false when nothing came (or failed).
+    bool receiveBody();
     void scrubInto(std::string_view body, bool ends);
 
     Socket client_;

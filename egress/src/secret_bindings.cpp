@@ -2,9 +2,9 @@
 
 #include "base64.hpp"
 #include "httpfield/field_line.h"
+#include "json_object.hpp"
 
 #include <algorithm>
-#include <nlohmann/json.hpp>
 #include <set>
 #include <string.h>
 
@@ -42,26 +42,15 @@ bool validPlaceholder(std::string_view placeholder)
     return hex.size() == kPlaceholderHexDigits && std::all_of(hex.begin(), hex.end(), isHexDigit);
 }
 
-int hexValue(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 // `text` with every valid %XX escape decoded (others left as they are).
 std::string percentDecoded(std::string_view text)
 {
     std::string out;
     out.reserve(text.size());
     for (size_t i = 0; i < text.size(); ++i) {
-        if (text[i] == '%' && i + 2 < text.size() && hexValue(text[i + 1]) >= 0 &&
-            hexValue(text[i + 2]) >= 0) {
-            out += static_cast<char>(hexValue(text[i + 1]) * 16 + hexValue(text[i + 2]));
+        if (text[i] == '%' && i + 2 < text.size() && hexDigitValue(text[i + 1]) >= 0 &&
+            hexDigitValue(text[i + 2]) >= 0) {
+            out += static_cast<char>(hexDigitValue(text[i + 1]) * 16 + hexDigitValue(text[i + 2]));
             i += 2;
         } else {
             out += text[i];
@@ -129,20 +118,10 @@ void wipe(std::string &text)
 
 Expected<SecretBinding> parseBinding(std::string_view line)
 {
-    std::set<std::string> keys;
-    bool repeated = false;
-    const auto noteKeys = [&](int depth, nlohmann::json::parse_event_t event,
-                              nlohmann::json &parsed) {
-        if (event == nlohmann::json::parse_event_t::key && depth == 1 &&
-            !keys.insert(parsed.get<std::string>()).second)
-            repeated = true;
-        return true;
-    };
-    nlohmann::json object = nlohmann::json::parse(line, noteKeys, false);
-    if (object.is_discarded() || !object.is_object())
-        return Failure{"not a JSON object"};
-    if (repeated)
-        return Failure{"a member given twice"};
+    auto parsedLine = parseJsonObject(line);
+    if (!parsedLine)
+        return Failure{parsedLine.error()};
+    const nlohmann::json &object = parsedLine.value();
     for (const auto &member : object.items()) {
         static const std::set<std::string> kKnown{"name",   "placeholder", "value_b64", "hosts",
                                                   "header", "template",    "basic"};

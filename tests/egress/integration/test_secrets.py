@@ -53,14 +53,19 @@ class SecretsTest(EgressTestCase):
         self.addCleanup(server.close)
         return server
 
+    def pipes(self, lines):
+        """Read ends of two filled pipes: the turn's CA and the bindings, one a line."""
+        descriptors = []
+        for data in (self.turn_ca.pem_bundle(), ("\n".join(lines) + "\n").encode()):
+            reading, writing = os.pipe()
+            os.write(writing, data)
+            os.close(writing)
+            descriptors.append(reading)
+        return descriptors
+
     def start_with_secrets(self, lines, *flags):
         """The proxy with the turn's CA on one inherited pipe and the bindings on another."""
-        ca_read, ca_write = os.pipe()
-        os.write(ca_write, self.turn_ca.pem_bundle())
-        os.close(ca_write)
-        secrets_read, secrets_write = os.pipe()
-        os.write(secrets_write, ("\n".join(lines) + "\n").encode())
-        os.close(secrets_write)
+        ca_read, secrets_read = self.pipes(lines)
         try:
             return self.start_proxy(
                 "--inspect-ca-fd", str(ca_read), "--secrets-fd", str(secrets_read), *flags,
@@ -228,7 +233,7 @@ class SecretsTest(EgressTestCase):
         good = binding("TOKEN", PLACEHOLDER, VALUE, ["localhost"], header="Authorization",
                        template="Bearer {}")
         cases = [
-            ([good, "not json"], "line 2: not a JSON object"),
+            ([good, "not json"], "line 2: not JSON"),
             ([binding("TOKEN", "arizuko-placeholder-XYZ", VALUE, ["localhost"], basic=True)],
              "line 1: \"placeholder\""),
             ([binding("TOKEN", PLACEHOLDER, VALUE, ["localhost"], header="Authorization",
@@ -243,12 +248,7 @@ class SecretsTest(EgressTestCase):
               '"basic":true}' % PLACEHOLDER], "\"value_b64\" is not base64"),
         ]
         for lines, message in cases:
-            ca_read, ca_write = os.pipe()
-            os.write(ca_write, self.turn_ca.pem_bundle())
-            os.close(ca_write)
-            secrets_read, secrets_write = os.pipe()
-            os.write(secrets_write, ("\n".join(lines) + "\n").encode())
-            os.close(secrets_write)
+            ca_read, secrets_read = self.pipes(lines)
             try:
                 status, output = run_egress(
                     ["--listen", LOOPBACK + ":0", "--inspect-ca-fd", str(ca_read),

@@ -87,7 +87,7 @@ TEST(SecretBindings, ErrorsNameTheLineAndTheProblemButNeverTheValue)
         std::string message;
     } cases[] = {
         {good + "\n[1]", "line 2: not a JSON object"},
-        {good + "\n{", "line 2: not a JSON object"},
+        {good + "\n{", "line 2: not JSON"},
         {head + value + R"("hosts":["a.test"],"basic":true,"basic":true})",
          "line 1: a member given twice"},
         {head + value + R"("hosts":["a.test"],"basic":true,"extra":1})",
