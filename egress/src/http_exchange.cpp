@@ -34,6 +34,9 @@ HttpExchange::HttpExchange(Socket client, Socket upstream, const RequestHead &re
     headSize_ = toUpstream_.size();
     holding_ = secrets_.bindings != nullptr && !secrets_.bindings->empty() &&
                !secrets_.bindings->allBoundTo(host_) && !requestBody_.done();
+    // A client waiting for 100 Continue would otherwise wait out its own timeout.
+    if (holding_ && expectsContinue(request) && clientInput_.empty())
+        toClient_.append(kContinueResponse);
     if (secrets_.scrubber != nullptr && secrets_.scrubber->empty())
         secrets_.scrubber = nullptr;
 }

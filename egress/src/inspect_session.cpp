@@ -458,6 +458,10 @@ bool InspectSession::serveOne()
     // Nothing of a request goes upstream before the start of its body is searched too.
     if (framing->kind != BodyFraming::Kind::None && !secrets.empty() &&
         !secrets.allBoundTo(target_.host)) {
+        // A client waiting for 100 Continue would otherwise wait out its own timeout. (A client
+        // gone meanwhile is found by the read that follows.)
+        if (expectsContinue(request) && clientIn_.empty())
+            writeAll(clientTls_.get(), kContinueResponse);
         const auto start = bodyStart(framing.value());
         if (!start)
             return refuse(record, Reason::BadRequest,

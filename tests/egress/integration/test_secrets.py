@@ -194,6 +194,20 @@ class SecretsTest(EgressTestCase):
         self.assertEqual(origin.recorded(), [])
         self.assertNeverLogged(proxy)
 
+    def test_a_client_waiting_for_100_continue_gets_it_while_its_body_is_searched(self):
+        # curl would wait 20 s for the 100 and is given 15: only the proxy's own 100 (it must
+        # see the body's start before the head goes upstream) lets it send the body in time.
+        body = b"q" * 100000
+        for tls in (True, False):
+            origin = self.start_origin(tls=tls)
+            proxy = self.standard_proxy()
+            url = origin.url("/echo", scheme="https" if tls else "http")
+            result = curl(url, "-H", "Expect: 100-continue", "--expect100-timeout", "20",
+                          *(["--cacert", self.turn_ca.cert] if tls else []),
+                          proxy_port=proxy.port, upload=body, timeout=15)
+            self.assertEqual((result.exit_code, result.status), (0, 200), result.stderr)
+            self.assertEqual(result.body, body)
+
     # -- scrubbing ---------------------------------------------------------------
 
     def test_the_value_is_scrubbed_from_responses_and_framing_holds(self):
