@@ -145,6 +145,18 @@ class SecretsTest(EgressTestCase):
         (seen,) = origin.recorded("/plain")
         self.assertEqual(seen.header("Authorization"), "Bearer " + VALUE.decode())
 
+    def test_a_bound_host_is_inspected_even_when_no_rule_names_it(self):
+        origin = self.start_origin()
+        proxy = self.start_with_secrets(
+            [binding("TOKEN", PLACEHOLDER, VALUE, ["localhost"], header="Authorization",
+                     template="Bearer {}")], "--allow", "localhost")
+        connection = self.inspected(proxy, origin)
+        # Not an opaque tunnel: the proxy's leaf answered, and with no rule nothing passes.
+        response = self.send(connection, "GET", "/x", "Authorization: Bearer %s\r\n" % PLACEHOLDER)
+        self.assertRefused(response, 403, "no-matching-rule")
+        self.assertEqual(origin.recorded(), [])
+        proxy.wait_event(event="decision", method="CONNECT", inspected=True, rule="secret TOKEN")
+
     # -- leaks -----------------------------------------------------------------
 
     def assertLeakRefused(self, proxy, response, name, path):
