@@ -151,6 +151,11 @@ bool HttpExchange::readResponseHead()
     fromUpstream_.consume(*headEnd);
     if (head->status == 101)
         return failUpstream("the upstream switched protocols, which the proxy does not forward");
+    // Interim heads too: whatever the upstream says reaches the client scrubbed.
+    if (secrets_.scrubber != nullptr) {
+        secrets_.scrubber->scrubFields(head->fields);
+        secrets_.scrubber->scrub(head->reasonPhrase);
+    }
     if (head->status < 200) {
         // An interim response (100 Continue); HTTP/1.0 clients do not expect one.
         if (!clientIsHttp10_)
@@ -162,11 +167,8 @@ bool HttpExchange::readResponseHead()
         return failUpstream("response framing: " + framing.error());
     responseBody_ = BodyReader(framing.value());
     keepAlive_ = clientWantsKeepAlive_ && !responseBody_.endsAtClose() && requestBody_.done();
-    if (secrets_.scrubber != nullptr) {
-        secrets_.scrubber->scrubFields(head->fields);
-        secrets_.scrubber->scrub(head->reasonPhrase);
+    if (secrets_.scrubber != nullptr)
         bodyScrubber_.emplace(*secrets_.scrubber, framing.value());
-    }
     toClient_.append(buildClientResponseHead(head.value(), keepAlive_, clientIsHttp10_));
     responseStatus_ = head->status;
     responseHeadForwarded_ = true;

@@ -564,6 +564,9 @@ bool InspectSession::serveOne()
                                         : "malformed response head: " + response.error()),
                           false);
         }
+        // Interim heads too: whatever the upstream says reaches the client scrubbed.
+        scrubber_.scrubFields(response->fields);
+        scrubber_.scrub(response->reasonPhrase);
         if (response->status < 200) {
             if (!clientIsHttp10) {
                 const std::string interim = buildClientResponseHead(response.value(), true, false);
@@ -589,8 +592,6 @@ bool InspectSession::serveOne()
         const bool upstreamReusable = response->minorVersion == 1 && !responseBody.endsAtClose() &&
                                       !fieldListsToken(response->fields, "Connection", "close") &&
                                       bodySent;
-        scrubber_.scrubFields(response->fields);
-        scrubber_.scrub(response->reasonPhrase);
         const std::string clientHead =
             buildClientResponseHead(response.value(), keepAlive, clientIsHttp10);
         logDecision(record, Reason::Allowed, response->status);
