@@ -3,6 +3,7 @@
 set(ARIZUKO_EGRESS_CORE_SOURCES
     address_policy.cpp
     answer_line.cpp
+    base64.cpp
     byte_buffer.cpp
     config.cpp
     decision_log.cpp
@@ -13,10 +14,13 @@ set(ARIZUKO_EGRESS_CORE_SOURCES
     host_name.cpp
     http_framing.cpp
     json_line.cpp
+    json_object.cpp
     pending_questions.cpp
     reason.cpp
     request_head.cpp
     request_rules.cpp
     response_head.cpp
+    secret_bindings.cpp
     socket_address.cpp
+    value_scrubber.cpp
 )

@@ -1,7 +1,7 @@
 #include "answer_line.hpp"
 
-#include <nlohmann/json.hpp>
-#include <set>
+#include "json_object.hpp"
+
 #include <string>
 
 namespace arizuko::egress {
@@ -50,23 +50,10 @@ std::string_view answerCode(Answer answer)
 
 Expected<AnswerLine> parseAnswerLine(std::string_view line)
 {
-    // nlohmann keeps the last of two equal keys; an answer line that says two things is refused.
-    std::set<std::string> keys;
-    bool repeated = false;
-    const auto noteKeys = [&](int depth, nlohmann::json::parse_event_t event,
-                              nlohmann::json &parsed) {
-        if (event == nlohmann::json::parse_event_t::key && depth == 1 &&
-            !keys.insert(parsed.get<std::string>()).second)
-            repeated = true;
-        return true;
-    };
-    const nlohmann::json object = nlohmann::json::parse(line, noteKeys, false);
-    if (object.is_discarded())
-        return Failure{"not JSON"};
-    if (!object.is_object())
-        return Failure{"not a JSON object"};
-    if (repeated)
-        return Failure{"a member given twice"};
+    const auto parsedLine = parseJsonObject(line);
+    if (!parsedLine)
+        return Failure{parsedLine.error()};
+    const nlohmann::json &object = parsedLine.value();
     const auto id = object.find("id");
     if (id == object.end())
         return Failure{"no \"id\""};

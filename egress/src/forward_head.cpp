@@ -43,6 +43,11 @@ std::string buildUpstreamRequestHead(const RequestHead &request, bool closeAfter
     return out;
 }
 
+bool expectsContinue(const RequestHead &request)
+{
+    return request.minorVersion == 1 && fieldListsToken(request.fields, "Expect", "100-continue");
+}
+
 std::string buildClientResponseHead(const ResponseHead &response, bool keepAlive,
                                     bool clientIsHttp10)
 {

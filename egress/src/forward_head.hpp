@@ -20,6 +20,11 @@ bool isHopByHopField(std::string_view name, const HeaderFields &fields);
 // upstream connection (`closeAfter` false).
 std::string buildUpstreamRequestHead(const RequestHead &request, bool closeAfter = true);
 
+// What a client that sent `Expect: 100-continue` waits for before its body: the proxy says it
+// itself when it must read the body's start before anything goes upstream.
+inline constexpr std::string_view kContinueResponse = "HTTP/1.1 100 Continue\r\n\r\n";
+bool expectsContinue(const RequestHead &request);
+
 // The status line in the proxy's own version, the upstream's fields, and Connection: close when
 // the proxy will close the client connection after this response.
 std::string buildClientResponseHead(const ResponseHead &response, bool keepAlive,

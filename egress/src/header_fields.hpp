@@ -34,6 +34,9 @@ Expected<SplitHead> splitHead(std::string_view head);
 
 bool equalsIgnoringCase(std::string_view a, std::string_view b);
 
+// The value of a hexadecimal digit (either case), or -1 for any other character.
+int hexDigitValue(char c);
+
 // Values of every field named `name`, in order.
 std::vector<std::string_view> fieldValues(const HeaderFields &fields, std::string_view name);
 // Whether a comma-separated field named `name` lists `token` (case-insensitive).

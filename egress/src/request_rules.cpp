@@ -1,5 +1,7 @@
 #include "request_rules.hpp"
 
+#include "header_fields.hpp"
+
 #include <algorithm>
 
 namespace arizuko::egress {
@@ -91,17 +93,6 @@ std::vector<std::string_view> words(std::string_view text)
     return found;
 }
 
-int hexValue(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 } // namespace
 
 Expected<PathGlob> PathGlob::parse(std::string_view pattern)
@@ -182,8 +173,8 @@ Expected<std::string> canonicalRulePath(std::string_view target)
             decoded.push_back(target[i]);
             continue;
         }
-        const int high = i + 2 < target.size() ? hexValue(target[i + 1]) : -1;
-        const int low = high >= 0 ? hexValue(target[i + 2]) : -1;
+        const int high = i + 2 < target.size() ? hexDigitValue(target[i + 1]) : -1;
+        const int low = high >= 0 ? hexDigitValue(target[i + 2]) : -1;
         if (low < 0)
             return Failure{"the path has a '%' that starts no escape"};
         decoded.push_back(static_cast<char>(high * 16 + low));
@@ -213,10 +204,13 @@ std::string ruleDenialDetail(std::string_view method, std::string_view host, std
     return detail + ". Only the user can change the rules, in Arizuko's Network tab";
 }
 
-bool RequestRules::inspects(const HostName &host) const
+const RequestRule *RequestRules::naming(const HostName &host) const
 {
-    return std::any_of(rules_.begin(), rules_.end(),
-                       [&](const RequestRule &rule) { return rule.host.covers(host); });
+    for (const RequestRule &rule : rules_) {
+        if (rule.host.covers(host))
+            return &rule;
+    }
+    return nullptr;
 }
 
 RuleJudgement RequestRules::judge(std::string_view method, const HostName &host,

@@ -8,7 +8,10 @@
 #include "request_head.hpp"
 #include "request_rules.hpp"
 #include "response_head.hpp"
+#include "secret_bindings.hpp"
+#include "value_scrubber.hpp"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -177,6 +180,58 @@ void fuzzRules(std::string_view input)
 
 } // namespace
 
+// The bindings of secrets (--secrets-fd, written by the engine, but parsed strictly all the
+// same): whatever parses substitutes only toward its hosts, and its values never survive a scrub.
+void fuzzSecrets(std::string_view input)
+{
+    const auto bindings = SecretBindings::parse(input);
+    if (!bindings)
+        return;
+    const ValueScrubber scrubber(bindings->scrubForms());
+    for (const SecretBinding &binding : bindings->all()) {
+        require(binding.value.size() >= 4 && !binding.placeholder.empty());
+        std::string text = "<" + binding.value + ">" + binding.value;
+        scrubber.scrub(text);
+        require(text.find(binding.value) == std::string::npos &&
+                text.size() == binding.value.size() * 2 + 2);
+        HeaderFields fields{
+            {binding.basic ? "Authorization" : binding.header,
+             binding.basic ? "" : binding.prefix + binding.placeholder + binding.suffix}};
+        const auto nowhere = normalizeHost("nowhere.invalid");
+        if (nowhere && !binding.hosts.covers(*nowhere)) {
+            HeaderFields untouched = fields;
+            bindings->substitute(*nowhere, untouched);
+            require(untouched.size() == fields.size() && untouched[0].value == fields[0].value);
+        }
+    }
+}
+
+// A response body streamed through the scrubber in two pieces: the same length, framed the
+// same, and the form gone from its data.
+void fuzzScrubbedBody(std::string_view input)
+{
+    if (input.size() < 2)
+        return;
+    const ValueScrubber scrubber({"s3cr3t", "c3Nj"});
+    const size_t cut = static_cast<unsigned char>(input[0]) % input.size();
+    const std::string_view body = input.substr(1);
+    for (const auto kind : {BodyFraming::Kind::Chunked, BodyFraming::Kind::UntilClose}) {
+        BodyReader reader({kind, 0});
+        const size_t accepted = reader.feed(body);
+        const std::string_view part = body.substr(0, accepted);
+        BodyScrubber scrubbing(scrubber, {kind, 0});
+        std::string out;
+        scrubbing.feed(part.substr(0, std::min(cut, part.size())), out);
+        scrubbing.feed(part.substr(std::min(cut, part.size())), out);
+        scrubbing.finish(out);
+        require(out.size() == part.size());
+        BodyReader again({kind, 0});
+        require(again.feed(out) == out.size() && again.done() == reader.done());
+        if (kind == BodyFraming::Kind::UntilClose)
+            require(out.find("s3cr3t") == std::string::npos);
+    }
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const std::string_view input(reinterpret_cast<const char *>(data), size);
@@ -187,5 +242,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fuzzChunked(input);
     fuzzResponseHead(input);
     fuzzRules(input);
+    fuzzSecrets(input);
+    fuzzScrubbedBody(input);
     return 0;
 }
