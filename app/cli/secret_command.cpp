@@ -50,7 +50,7 @@ QJsonObject bindingJson(const secrets::SecretBinding &binding)
 QString bindingText(const secrets::SecretBinding &binding)
 {
     return QStringLiteral("%1 (%2)").arg(binding.hosts.join(QStringLiteral(", ")),
-                                          secrets::placementText(binding.placement));
+                                         secrets::placementText(binding.placement));
 }
 
 // Echo off on the terminal for as long as it lives.
@@ -301,8 +301,8 @@ Exit bind(Context &context, const QStringList &arguments)
             object.insert(QStringLiteral("folder"), bound->folder);
             context.printJson(object);
         } else {
-            context.out() << "bound secret " << key << " of " << scopeText(bound->folder)
-                          << " to " << bindingText(*bound) << "\n";
+            context.out() << "bound secret " << key << " of " << scopeText(bound->folder) << " to "
+                          << bindingText(*bound) << "\n";
         }
         return Exit::Ok;
     });

@@ -158,9 +158,7 @@ private slots:
     {
         QTemporaryDir dir;
         const Cli cli(dir.filePath(QStringLiteral("data")));
-        const auto args = [](const char *line) {
-            return QString::fromLatin1(line).split(u' ');
-        };
+        const auto args = [](const char *line) { return QString::fromLatin1(line).split(u' '); };
         QCOMPARE(cli.run(args("folder add corp")).exitCode, 0);
         QCOMPARE(cli.run(args("secret set GITHUB_TOKEN --folder corp"), "ghp-CANARY").exitCode, 0);
         QCOMPARE(cli.run(args("secret set GIT_PASSWORD"), "pw-CANARY").exitCode, 0);
