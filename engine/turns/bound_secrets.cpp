@@ -56,10 +56,11 @@ QByteArray egressSecretLines(const QList<BoundSecret> &bound)
 {
     QByteArray lines;
     for (const BoundSecret &secret : bound) {
-        QJsonObject line{{QStringLiteral("name"), secret.binding.key},
-                         {QStringLiteral("placeholder"), secret.placeholder},
-                         {QStringLiteral("value_b64"), QString::fromLatin1(secret.value.toBase64())},
-                         {QStringLiteral("hosts"), QJsonArray::fromStringList(secret.binding.hosts)}};
+        QJsonObject line{
+            {QStringLiteral("name"), secret.binding.key},
+            {QStringLiteral("placeholder"), secret.placeholder},
+            {QStringLiteral("value_b64"), QString::fromLatin1(secret.value.toBase64())},
+            {QStringLiteral("hosts"), QJsonArray::fromStringList(secret.binding.hosts)}};
         if (secret.binding.placement.basic) {
             line.insert(QStringLiteral("basic"), true);
         } else {

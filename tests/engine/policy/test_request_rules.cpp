@@ -202,8 +202,8 @@ void RequestRulesTest::boundHostsAreInspectedAndAllowedOnlyWhereAllowed()
     // api.github.com is allowed by the github.com entry; nope.test by nothing.
     const ProxyInspection inspection =
         proxyInspection(*policy, {u"api.github.com"_s, u"nope.test"_s, u"inspected.test"_s});
-    QCOMPARE(inspection.rules, QStringList({u"allow GET inspected.test /**"_s,
-                                            u"allow * api.github.com /**"_s}));
+    QCOMPARE(inspection.rules,
+             QStringList({u"allow GET inspected.test /**"_s, u"allow * api.github.com /**"_s}));
     QCOMPARE(inspection.hosts,
              QStringList({u"inspected.test"_s, u"api.github.com"_s, u"nope.test"_s}));
     // Without bound secrets, what it was.

@@ -71,10 +71,10 @@ QStringList ownPipes()
 
 std::shared_ptr<posix::UniqueFd> caPipe()
 {
-    auto authority = https::makeTurnAuthority({QStringLiteral("az-1a2b3c4d"),
-                                               {QStringLiteral("inspected.test"),
-                                                QStringLiteral("bound.test")},
-                                               QDateTime::currentDateTimeUtc().addSecs(3600)});
+    auto authority =
+        https::makeTurnAuthority({QStringLiteral("az-1a2b3c4d"),
+                                  {QStringLiteral("inspected.test"), QStringLiteral("bound.test")},
+                                  QDateTime::currentDateTimeUtc().addSecs(3600)});
     if (!authority)
         qFatal("no CA: %s", qPrintable(authority.error().message));
     auto pipe = authority->proxyBundlePipe();
