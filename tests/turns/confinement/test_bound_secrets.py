@@ -16,7 +16,6 @@ its own CA (as test_inspected_hosts.py):
   which shows the search finds what is there."""
 
 import base64
-import http.server
 import json
 import pathlib
 import secrets
@@ -25,12 +24,12 @@ import subprocess
 import sys
 import tarfile
 import tempfile
-import threading
 import unittest
 import urllib.parse
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 import confinement_support as c  # noqa: E402
+from ask_support import Origin, make_origin_certificates  # noqa: E402
 from confinement_support import h  # noqa: E402
 
 BOUND = "bound.test"
@@ -44,72 +43,20 @@ DUMP = ("env > secret-env.dump; "
         f"tar -cf secret-writable.tar {WRITABLE_FILES}")
 
 
-def make_origin_certificates(directory):
-    """A CA of the origin's own and one certificate for both names."""
-    d = pathlib.Path(directory)
-
-    def openssl(*arguments):
-        subprocess.run(["openssl", *arguments], check=True, capture_output=True)
-
-    openssl("req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
-            "-keyout", str(d / "origin-ca.key"), "-out", str(d / "origin-ca.pem"), "-days", "2",
-            "-subj", "/CN=bound-secrets test origin CA")
-    openssl("req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
-            "-keyout", str(d / "origin.key"), "-out", str(d / "origin.csr"), "-subj", f"/CN={BOUND}")
-    (d / "origin.ext").write_text(f"subjectAltName=DNS:{BOUND},DNS:{OTHER}\n")
-    openssl("x509", "-req", "-in", str(d / "origin.csr"), "-CA", str(d / "origin-ca.pem"),
-            "-CAkey", str(d / "origin-ca.key"), "-CAcreateserial", "-out", str(d / "origin.pem"),
-            "-days", "2", "-extfile", str(d / "origin.ext"))
-    return d / "origin-ca.pem", d / "origin.pem", d / "origin.key"
-
-
-class EchoOrigin:
-    """An HTTPS origin on 127.0.0.1 that records each request's Host and
-    Authorization and answers with them (the value echoed back)."""
-
-    def __init__(self, tls):
-        seen = self.seen = []
-
-        class Handler(http.server.BaseHTTPRequestHandler):
-            def setup(self):
-                self.request.settimeout(60)
-                self.request = tls.wrap_socket(self.request, server_side=True)
-                super().setup()
-
-            def do_GET(self):
-                authorization = self.headers.get("Authorization", "")
-                seen.append((self.headers.get("Host", ""), authorization))
-                body = f"origin {self.path} auth={authorization}\n".encode()
-                self.send_response(200)
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-            def log_message(self, *args):
-                pass
-
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.port = self.server.server_address[1]
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    def close(self):
-        self.server.shutdown()
-        self.server.server_close()
-
-
 class BoundSecrets(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         c.require_root_and_libvirt()
         h.require_guest_image()
         cls.scratch = pathlib.Path(tempfile.mkdtemp(prefix="arizuko-bound-"))
-        origin_ca, certificate, key = make_origin_certificates(cls.scratch)
+        origin_ca, certificate, key = make_origin_certificates(
+            cls.scratch, [BOUND, OTHER], "bound-secrets test origin CA")
         cls.engine = engine = h.Engine({"ARIZUKO_PROXY_ALLOW_LOOPBACK": "1",
                                         "ARIZUKO_KEY_STORE": "file",
                                         "EGRESS_TEST_UPSTREAM_CA": str(origin_ca)})
         tls = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         tls.load_cert_chain(str(certificate), str(key))
-        cls.origin = origin = EchoOrigin(tls)
+        cls.origin = origin = Origin(tls)
         try:
             engine.add_folder("corp")
             stored = subprocess.run(engine.command("secret", "set", "TOKEN", "--folder", "corp"),
@@ -220,17 +167,17 @@ class BoundSecrets(unittest.TestCase):
             for member in archive.getmembers():
                 if member.isfile():
                     contents += archive.extractfile(member).read()
-        self.assertIn(b"TOKEN=arizuko-placeholder-", contents)
-        for needle in self.needles():
-            self.assertNotIn(needle, contents)
-        # The whole RAM: the placeholder is there, the value in no form.
+        self.assertEqual([needle for needle in self.needles() if needle in contents], [])
+        # The whole RAM: the value in no form; the placeholder is there, so
+        # the search finds what is there.
         self.assertEqual(self.in_memory, {b"arizuko-placeholder-"})
+        # The search of the files reaches the environment, which holds the placeholder.
+        self.assertIn(f"TOKEN={self.placeholder()}\n".encode(),
+                      (self.home / "secret-env.dump").read_bytes())
         # Nor is the value in the events, or any file of the folder's home.
         self.assertNotIn(VALUE, json.dumps(self.engine.events(self.name)))
-        for path in self.home.rglob("*"):
-            if path.is_file():
-                self.assertNotIn(VALUE.encode(), path.read_bytes(), path)
-
+        self.assertEqual([path for path in self.home.rglob("*")
+                          if path.is_file() and VALUE.encode() in path.read_bytes()], [])
 
 if __name__ == "__main__":
     h.main()

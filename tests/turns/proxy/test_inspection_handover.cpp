@@ -50,6 +50,18 @@ QString descriptorTarget(const QString &path)
     return length > 0 ? QString::fromLatin1(target, length) : QString();
 }
 
+// Starts `proxy`: empty once it is healthy, else why not.
+QString startHealthy(EgressProxy &proxy)
+{
+    QSignalSpy healthy(&proxy, &EgressProxy::healthy);
+    QSignalSpy failed(&proxy, &EgressProxy::failed);
+    proxy.start();
+    if (healthy.wait(15000))
+        return {};
+    return failed.isEmpty() ? QStringLiteral("neither healthy nor failed in 15 s")
+                            : failed.first().first().value<Error>().message;
+}
+
 // The pipes a process holds.
 QStringList pipesOf(const QString &process)
 {
@@ -123,12 +135,8 @@ private slots:
         EgressOptions options = proxyOptions();
         options.inspectCa = std::make_shared<posix::UniqueFd>(std::move(*pipe));
         EgressProxy proxy(options);
-        QSignalSpy healthy(&proxy, &EgressProxy::healthy);
-        QSignalSpy failed(&proxy, &EgressProxy::failed);
-        proxy.start();
-        QVERIFY(healthy.wait(15000) || !failed.isEmpty());
-        QVERIFY2(failed.isEmpty(),
-                 failed.isEmpty() ? "" : qPrintable(failed.first().first().value<Error>().message));
+        const QString unhealthy = startHealthy(proxy);
+        QVERIFY2(unhealthy.isEmpty(), qPrintable(unhealthy));
         const QByteArray commandLine = procFile(proxy.pid(), "cmdline");
         QVERIFY(commandLine.contains(QByteArray("--inspect-ca-fd\0003\0", 18)));
         QVERIFY(commandLine.contains("allow GET inspected.test /ok/**"));
@@ -152,12 +160,8 @@ private slots:
         const QString pipeName =
             descriptorTarget(QStringLiteral("/proc/self/fd/%1").arg(options.secrets->get()));
         EgressProxy proxy(options);
-        QSignalSpy healthy(&proxy, &EgressProxy::healthy);
-        QSignalSpy failed(&proxy, &EgressProxy::failed);
-        proxy.start();
-        QVERIFY(healthy.wait(15000) || !failed.isEmpty());
-        QVERIFY2(failed.isEmpty(),
-                 failed.isEmpty() ? "" : qPrintable(failed.first().first().value<Error>().message));
+        const QString unhealthy = startHealthy(proxy);
+        QVERIFY2(unhealthy.isEmpty(), qPrintable(unhealthy));
         const QByteArray commandLine = procFile(proxy.pid(), "cmdline");
         QVERIFY(commandLine.contains(QByteArray("--secrets-fd\0004\0", 15)));
         for (const char *name : {"cmdline", "environ"}) {
