@@ -50,8 +50,9 @@ private slots:
     {
         const BoundSecret token = bound(QStringLiteral("TOKEN"), false);
         // A shell:env grant read TOKEN's value and an unbound LAB_KEY.
-        const QJsonObject shellEnvironment{{QStringLiteral("TOKEN"), QStringLiteral("value-of-TOKEN")},
-                                           {QStringLiteral("LAB_KEY"), QStringLiteral("lab")}};
+        const QJsonObject shellEnvironment{
+            {QStringLiteral("TOKEN"), QStringLiteral("value-of-TOKEN")},
+            {QStringLiteral("LAB_KEY"), QStringLiteral("lab")}};
         const QJsonObject environment = withPlaceholders(shellEnvironment, {token});
         QCOMPARE(environment.value(QStringLiteral("TOKEN")).toString(), token.placeholder);
         QCOMPARE(environment.value(QStringLiteral("LAB_KEY")).toString(), QStringLiteral("lab"));
@@ -69,14 +70,15 @@ private slots:
         QCOMPARE(lines.size(), 3);
         QVERIFY(lines.last().isEmpty());
         const QJsonObject first = QJsonDocument::fromJson(lines[0]).object();
-        QCOMPARE(first.keys(), QStringList({QStringLiteral("header"), QStringLiteral("hosts"),
-                                            QStringLiteral("name"), QStringLiteral("placeholder"),
-                                            QStringLiteral("template"),
-                                            QStringLiteral("value_b64")}));
+        QCOMPARE(first.keys(),
+                 QStringList({QStringLiteral("header"), QStringLiteral("hosts"),
+                              QStringLiteral("name"), QStringLiteral("placeholder"),
+                              QStringLiteral("template"), QStringLiteral("value_b64")}));
         QCOMPARE(first.value(QStringLiteral("name")).toString(), QStringLiteral("GITHUB_TOKEN"));
         QCOMPARE(first.value(QStringLiteral("placeholder")).toString(), header.placeholder);
-        QCOMPARE(QByteArray::fromBase64(first.value(QStringLiteral("value_b64")).toString().toLatin1()),
-                 header.value);
+        QCOMPARE(
+            QByteArray::fromBase64(first.value(QStringLiteral("value_b64")).toString().toLatin1()),
+            header.value);
         QCOMPARE(first.value(QStringLiteral("hosts")).toArray(),
                  QJsonArray({QStringLiteral("api.example.com"), QStringLiteral("example.org")}));
         QCOMPARE(first.value(QStringLiteral("header")).toString(), QStringLiteral("Authorization"));
