@@ -2,8 +2,9 @@
 test_ask_on_terminal.py): an engine whose folder corp asks, with
 ask_requests.sh in its home; the plain HTTP origin the asked hosts name; and
 the guest's "ASKED" lines read back from the turn's events. And what the
-HTTPS origins of test_inspected_hosts.py and test_bound_secrets.py share:
-a CA of their own and a certificate it signs."""
+HTTPS turn tests (test_inspected_hosts.py, test_bound_secrets.py) share:
+the origin's own CA and certificate, the guest's writable files to search,
+and the "INSPECT" lines of inspect_requests.mjs read back."""
 
 import http.server
 import pathlib
@@ -45,6 +46,25 @@ def asked_results(events):
             words = event["json"]["line"].split(" ", 4)
             results[words[1]] = (words[2], words[3], words[4] if len(words) > 4 else "")
     return results
+
+
+# The guest's writable files outside the home, as the agent reads them
+# (test_connectors.py's search).
+WRITABLE_FILES = ("$(awk '$4 ~ /^rw/ && $3 !~ \"^(9p|devpts|devtmpfs|proc|sysfs)$\" "
+                  "{print $2}' /proc/mounts) 2>/dev/null")
+
+
+def inspect_results(engine, name):
+    """The turn's output lines and {step: result} of inspect_requests.mjs's
+    "INSPECT STEP RESULT" lines; the lines go to stderr for the log."""
+    lines = [e["json"]["line"] for e in engine.events(name) if e["kind"] == "event"]
+    results = {}
+    for line in lines:
+        if line.startswith("INSPECT "):
+            words = line.split(" ", 2)
+            results[words[1]] = words[2]
+    print("\n".join(lines), file=sys.stderr)
+    return lines, results
 
 
 def make_origin_certificates(directory, names, subject):
