@@ -1,6 +1,6 @@
 """An inspected host end to end (issue 37): a command turn of a folder with
 `allow GET inspected.test /ok/**` fetches over HTTPS from an origin on
-loopback that has its own CA (made here with the openssl CLI; the proxy
+loopback that has its own CA (made with the openssl CLI, ask_support.py; the proxy
 trusts it through EGRESS_TEST_UPSTREAM_CA). The guest's Node verifies the
 proxy's certificate with its default trust (NODE_EXTRA_CA_CERTS) and with
 the system store (--use-openssl-ca), never with verification off:
@@ -22,38 +22,16 @@ import unittest
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 import confinement_support as c  # noqa: E402
-from ask_support import Origin  # noqa: E402
+from ask_support import (Origin, WRITABLE_FILES, inspect_results,  # noqa: E402
+                         make_origin_certificates)
 from confinement_support import h  # noqa: E402
 
 HOST = "inspected.test"
-# The guest's writable files outside the home, as the agent reads them
-# (test_connectors.py's search).
-WRITABLE_FILES = ("$(awk '$4 ~ /^rw/ && $3 !~ \"^(9p|devpts|devtmpfs|proc|sysfs)$\" "
-                  "{print $2}' /proc/mounts) 2>/dev/null")
 DUMP = ("env > inspect-env.dump; "
         "for p in /proc/[0-9]*; do cat $p/environ $p/cmdline; echo; done > inspect-proc.dump "
         "2>/dev/null; "
         f"tar -cf inspect-writable.tar {WRITABLE_FILES}; "
         "cat /etc/ssl/certs/ca-certificates.crt > inspect-system-bundle.dump")
-
-
-def make_origin_certificates(directory):
-    """A CA of the origin's own and a certificate for HOST signed by it."""
-    d = pathlib.Path(directory)
-
-    def openssl(*arguments):
-        subprocess.run(["openssl", *arguments], check=True, capture_output=True)
-
-    openssl("req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
-            "-keyout", str(d / "origin-ca.key"), "-out", str(d / "origin-ca.pem"), "-days", "2",
-            "-subj", "/CN=inspected-hosts test origin CA")
-    openssl("req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
-            "-keyout", str(d / "origin.key"), "-out", str(d / "origin.csr"), "-subj", f"/CN={HOST}")
-    (d / "origin.ext").write_text(f"subjectAltName=DNS:{HOST}\n")
-    openssl("x509", "-req", "-in", str(d / "origin.csr"), "-CA", str(d / "origin-ca.pem"),
-            "-CAkey", str(d / "origin-ca.key"), "-CAcreateserial", "-out", str(d / "origin.pem"),
-            "-days", "2", "-extfile", str(d / "origin.ext"))
-    return d / "origin-ca.pem", d / "origin.pem", d / "origin.key"
 
 
 class InspectedHosts(unittest.TestCase):
@@ -62,7 +40,8 @@ class InspectedHosts(unittest.TestCase):
         c.require_root_and_libvirt()
         h.require_guest_image()
         cls.scratch = pathlib.Path(tempfile.mkdtemp(prefix="arizuko-inspect-"))
-        origin_ca, certificate, key = make_origin_certificates(cls.scratch)
+        origin_ca, certificate, key = make_origin_certificates(
+            cls.scratch, [HOST], "inspected-hosts test origin CA")
         cls.origin_ca_key = (cls.scratch / "origin-ca.key").read_text()
         cls.engine = engine = h.Engine({"ARIZUKO_PROXY_ALLOW_LOOPBACK": "1",
                                         "EGRESS_TEST_UPSTREAM_CA": str(origin_ca)})
@@ -102,13 +81,7 @@ class InspectedHosts(unittest.TestCase):
         finally:
             origin.close()
         cls.name = h.turn_name_from(cls.err)
-        cls.lines = [e["json"]["line"] for e in engine.events(cls.name) if e["kind"] == "event"]
-        cls.results = {}
-        for line in cls.lines:
-            if line.startswith("INSPECT "):
-                words = line.split(" ", 2)
-                cls.results[words[1]] = words[2]
-        print("\n".join(cls.lines), file=sys.stderr)
+        cls.lines, cls.results = inspect_results(engine, cls.name)
 
     @classmethod
     def tearDownClass(cls):
