@@ -320,6 +320,7 @@ private slots:
         QSignalSpy reloaded(editor.model(), &models::NetworkRuleModel::reloaded);
         QVERIFY(reloaded.wait());
         editor.show();
+        editor.activateWindow(); // no window manager under Xvfb does it
         QVERIFY(QTest::qWaitForWindowActive(&editor));
         auto *kind = child<QComboBox>(editor, "kind");
         auto *status = child<QLabel>(editor, "status");
@@ -537,6 +538,7 @@ private slots:
         QSignalSpy reloaded(editor.model(), &models::NetworkRuleModel::reloaded);
         QVERIFY(reloaded.wait());
         editor.show();
+        editor.activateWindow(); // no window manager under Xvfb does it
         QVERIFY(QTest::qWaitForWindowActive(&editor));
         auto *methodField = child<QComboBox>(editor, "requestMethod");
         methodField->setFocus();
