@@ -1947,6 +1947,57 @@ Die Dateien, die der Agent im Home-Verzeichnis des Ordners hinterlassen hat, ble
     </message>
 </context>
 <context>
+    <name>arizuko::desktop::SecretBindingDialog</name>
+    <message>
+        <source>In a &amp;header:</source>
+        <translation>Im Hea&amp;der:</translation>
+    </message>
+    <message>
+        <source>As HTTP Basic&apos;s &amp;password (git over HTTPS)</source>
+        <translation>Als &amp;Passwort von HTTP Basic (git über HTTPS)</translation>
+    </message>
+    <message>
+        <source>Bind %1 of %2</source>
+        <translation>%1 von %2 binden</translation>
+    </message>
+    <message>
+        <source>Hosts the secret is bound to</source>
+        <translation>Hosts, an die das Geheimnis gebunden ist</translation>
+    </message>
+    <message>
+        <source>api.github.com, github.com</source>
+        <translation>api.github.com, github.com</translation>
+    </message>
+    <message>
+        <source>Header template, {} where the secret goes</source>
+        <translation>Header-Vorlage, {} wo das Geheimnis hingehört</translation>
+    </message>
+    <message>
+        <source>&amp;Bind</source>
+        <translation>&amp;Binden</translation>
+    </message>
+    <message>
+        <source>A turn of a folder that sees %1 gets a placeholder under that name, never the value. The turn&apos;s proxy puts the value in requests to these hosts only, where you say; the placeholder sent anywhere else is blocked.</source>
+        <translation>Ein Durchlauf eines Ordners, der %1 sieht, erhält unter diesem Namen einen Platzhalter, nie den Wert. Der Proxy des Durchlaufs setzt den Wert nur in Anfragen an diese Hosts ein, an der angegebenen Stelle; der Platzhalter wird überall sonst blockiert.</translation>
+    </message>
+    <message>
+        <source>&amp;Hosts:</source>
+        <translation>&amp;Hosts:</translation>
+    </message>
+    <message>
+        <source>Name at least one host.</source>
+        <translation>Nennen Sie mindestens einen Host.</translation>
+    </message>
+    <message>
+        <source>The proxy will put the value into requests to %1.</source>
+        <translation>Der Proxy wird den Wert in Anfragen an %1 einsetzen.</translation>
+    </message>
+    <message>
+        <source>Refused: %1</source>
+        <translation>Abgelehnt: %1</translation>
+    </message>
+</context>
+<context>
     <name>arizuko::desktop::SecretsEditor</name>
     <message>
         <source>Opening the key store…</source>
@@ -2047,6 +2098,26 @@ Die Dateien, die der Agent im Home-Verzeichnis des Ordners hinterlassen hat, ble
     <message>
         <source>The folders cannot be read: %1</source>
         <translation>Die Ordner können nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>&amp;Bind to hosts…</source>
+        <translation>An Hosts &amp;binden…</translation>
+    </message>
+    <message>
+        <source>&amp;Unbind</source>
+        <translation>Bindung a&amp;ufheben</translation>
+    </message>
+    <message>
+        <source>The bindings cannot be read: %1</source>
+        <translation>Die Bindungen können nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>%1 of %2 bound.</source>
+        <translation>%1 von %2 gebunden.</translation>
+    </message>
+    <message>
+        <source>%1 of %2 unbound: turns get no placeholder for it.</source>
+        <translation>Bindung von %1 von %2 aufgehoben: Durchläufe erhalten keinen Platzhalter dafür.</translation>
     </message>
 </context>
 <context>
@@ -3013,6 +3084,26 @@ im Ordner „%2“. Die nächsten Durchläufe von %2 und seinen Unterordnern dü
     <message>
         <source>Updated</source>
         <translation>Aktualisiert</translation>
+    </message>
+    <message>
+        <source>Not bound: a turn gets no placeholder for it (a shell:env grant gives the value itself).</source>
+        <translation>Nicht gebunden: Ein Durchlauf erhält keinen Platzhalter dafür (eine shell:env-Freigabe gibt den Wert selbst).</translation>
+    </message>
+    <message>
+        <source>(not bound)</source>
+        <translation>(nicht gebunden)</translation>
+    </message>
+    <message>
+        <source>HTTP Basic password</source>
+        <translation>Passwort von HTTP Basic</translation>
+    </message>
+    <message>
+        <source>Bound to hosts</source>
+        <translation>Gebunden an Hosts</translation>
+    </message>
+    <message>
+        <source>Goes into</source>
+        <translation>Wird eingesetzt in</translation>
     </message>
 </context>
 <context>
