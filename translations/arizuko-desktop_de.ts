@@ -2980,6 +2980,26 @@ im Ordner „%2“. Die nächsten Durchläufe von %2 und seinen Unterordnern dü
         <source>failed</source>
         <translation>fehlgeschlagen</translation>
     </message>
+    <message>
+        <source>The request waited while you were asked about %1.</source>
+        <translation>Die Anfrage wartete, während Sie zu %1 gefragt wurden.</translation>
+    </message>
+    <message>
+        <source>no answer</source>
+        <translation>keine Antwort</translation>
+    </message>
+    <message>
+        <source>allowed once</source>
+        <translation>einmal erlaubt</translation>
+    </message>
+    <message>
+        <source>allowed for the turn</source>
+        <translation>für den Durchlauf erlaubt</translation>
+    </message>
+    <message>
+        <source>%1 (asked: %2)</source>
+        <translation>%1 (gefragt: %2)</translation>
+    </message>
 </context>
 <context>
     <name>arizuko::models::NetworkRuleModel</name>
