@@ -67,10 +67,6 @@
         <translation>Verweigern</translation>
     </message>
     <message>
-        <source>What the host will be stored as</source>
-        <translation>Wie der Host gespeichert wird</translation>
-    </message>
-    <message>
         <source>Host to test</source>
         <translation>Zu testender Host</translation>
     </message>
@@ -369,6 +365,10 @@
     <message>
         <source>The proxy&apos;s reason: %1</source>
         <translation>Begründung des Proxys: %1</translation>
+    </message>
+    <message>
+        <source>What the rule will be stored as</source>
+        <translation>Wie die Regel gespeichert wird</translation>
     </message>
 </context>
 <context>

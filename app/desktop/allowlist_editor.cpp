@@ -101,7 +101,7 @@ AllowlistEditor::AllowlistEditor(engine::Workspace &workspace, const QString &fo
     m_edit->setEnabled(false);
     m_remove->setObjectName(QStringLiteral("remove"));
     m_validation->setObjectName(QStringLiteral("validation"));
-    m_validation->setAccessibleName(tr("What the host will be stored as"));
+    m_validation->setAccessibleName(tr("What the rule will be stored as"));
     m_validation->setWordWrap(true);
     m_validation->setTextFormat(Qt::PlainText);
 
