@@ -67,10 +67,6 @@
         <translation>Verweigern</translation>
     </message>
     <message>
-        <source>What the host will be stored as</source>
-        <translation>Wie der Host gespeichert wird</translation>
-    </message>
-    <message>
         <source>Host to test</source>
         <translation>Zu testender Host</translation>
     </message>
@@ -111,10 +107,6 @@
         <translation>Zulassungsliste von %1</translation>
     </message>
     <message>
-        <source>Type a host name or an IP address; a name covers its subdomains.</source>
-        <translation>Geben Sie einen Hostnamen oder eine IP-Adresse ein; ein Name schließt seine Subdomains ein.</translation>
-    </message>
-    <message>
         <source>Will be stored as %1</source>
         <translation>Wird gespeichert als %1</translation>
     </message>
@@ -125,18 +117,6 @@
     <message>
         <source>Not added: %1</source>
         <translation>Nicht hinzugefügt: %1</translation>
-    </message>
-    <message>
-        <source>Added %1 %2; it applies from the folder&apos;s next turn.</source>
-        <translation>%1 %2 hinzugefügt; gilt ab dem nächsten Durchlauf des Ordners.</translation>
-    </message>
-    <message>
-        <source>%1 %2 was already a rule of this folder.</source>
-        <translation>%1 %2 war bereits eine Regel dieses Ordners.</translation>
-    </message>
-    <message>
-        <source>Removed the rule for %1.</source>
-        <translation>Regel für %1 entfernt.</translation>
     </message>
     <message>
         <source>Type a host to see what this folder&apos;s proxy would do with it.</source>
@@ -237,6 +217,158 @@
     <message>
         <source>Saved; older requests are deleted when the engine starts and after turns end.</source>
         <translation>Gespeichert; ältere Anfragen werden beim Start der Engine und nach dem Ende von Durchläufen gelöscht.</translation>
+    </message>
+    <message>
+        <source>&amp;Edit rule</source>
+        <translation>Regel &amp;bearbeiten</translation>
+    </message>
+    <message>
+        <source>Methods the rule covers</source>
+        <translation>Methoden, die die Regel abdeckt</translation>
+    </message>
+    <message>
+        <source>any; or GET,HEAD</source>
+        <translation>alle; oder GET,HEAD</translation>
+    </message>
+    <message>
+        <source>Path pattern the rule covers</source>
+        <translation>Pfadmuster, das die Regel abdeckt</translation>
+    </message>
+    <message>
+        <source>any; or /repos/acme/**</source>
+        <translation>alle; oder /repos/acme/**</translation>
+    </message>
+    <message>
+        <source>Method of the request to test</source>
+        <translation>Methode der zu testenden Anfrage</translation>
+    </message>
+    <message>
+        <source>Host of the request to test</source>
+        <translation>Host der zu testenden Anfrage</translation>
+    </message>
+    <message>
+        <source>Path of the request to test</source>
+        <translation>Pfad der zu testenden Anfrage</translation>
+    </message>
+    <message>
+        <source>/repos/acme/tool/pulls</source>
+        <translation>/repos/acme/tool/pulls</translation>
+    </message>
+    <message>
+        <source>What the proxy would do with the request</source>
+        <translation>Was der Proxy mit der Anfrage tun würde</translation>
+    </message>
+    <message>
+        <source>&amp;Methods:</source>
+        <translation>&amp;Methoden:</translation>
+    </message>
+    <message>
+        <source>&amp;Path:</source>
+        <translation>&amp;Pfad:</translation>
+    </message>
+    <message>
+        <source>Test a request</source>
+        <translation>Eine Anfrage testen</translation>
+    </message>
+    <message>
+        <source>Metho&amp;d:</source>
+        <translation>Metho&amp;de:</translation>
+    </message>
+    <message>
+        <source>Ho&amp;st:</source>
+        <translation>Ho&amp;st:</translation>
+    </message>
+    <message>
+        <source>Path &amp;in the request:</source>
+        <translation>Pfad &amp;in der Anfrage:</translation>
+    </message>
+    <message>
+        <source>Type a host name or an IP address; a name covers its subdomains. Methods or a path narrow the rule to those requests, and the host becomes inspected.</source>
+        <translation>Geben Sie einen Hostnamen oder eine IP-Adresse ein; ein Name schließt seine Subdomains ein. Methoden oder ein Pfad beschränken die Regel auf diese Anfragen, und der Host wird geprüft.</translation>
+    </message>
+    <message>
+        <source>Will be stored as %1 %2 %3: the rule covers those requests only, and the proxy inspects every request to %2.</source>
+        <translation>Wird gespeichert als %1 %2 %3: Die Regel gilt nur für diese Anfragen, und der Proxy prüft jede Anfrage an %2.</translation>
+    </message>
+    <message>
+        <source>Not changed: %1</source>
+        <translation>Nicht geändert: %1</translation>
+    </message>
+    <message>
+        <source>Changed to %1; it applies from the folder&apos;s next turn.</source>
+        <translation>Geändert in %1; gilt ab dem nächsten Durchlauf des Ordners.</translation>
+    </message>
+    <message>
+        <source>Added %1; it applies from the folder&apos;s next turn.</source>
+        <translation>%1 hinzugefügt; gilt ab dem nächsten Durchlauf des Ordners.</translation>
+    </message>
+    <message>
+        <source>%1 was already a rule of this folder.</source>
+        <translation>%1 war bereits eine Regel dieses Ordners.</translation>
+    </message>
+    <message>
+        <source>Sa&amp;ve change</source>
+        <translation>Änderung spei&amp;chern</translation>
+    </message>
+    <message>
+        <source>Ca&amp;ncel edit</source>
+        <translation>&amp;Bearbeiten abbrechen</translation>
+    </message>
+    <message>
+        <source>Editing %1: change it above, then save.</source>
+        <translation>%1 wird bearbeitet: oben ändern, dann speichern.</translation>
+    </message>
+    <message>
+        <source>Removed %1.</source>
+        <translation>%1 entfernt.</translation>
+    </message>
+    <message>
+        <source>Type a method, a host and a path to see whether this folder&apos;s proxy would let the request through, and which rule decides.</source>
+        <translation>Geben Sie eine Methode, einen Host und einen Pfad ein, um zu sehen, ob der Proxy dieses Ordners die Anfrage durchlassen würde und welche Regel entscheidet.</translation>
+    </message>
+    <message>
+        <source>Not a request: %1</source>
+        <translation>Keine Anfrage: %1</translation>
+    </message>
+    <message>
+        <source>Decided by %1, a rule of this folder.</source>
+        <translation>Entschieden durch %1, eine Regel dieses Ordners.</translation>
+    </message>
+    <message>
+        <source>Decided by %1, inherited from %2.</source>
+        <translation>Entschieden durch %1, geerbt von %2.</translation>
+    </message>
+    <message>
+        <source>Decided by the folder&apos;s egress grant.</source>
+        <translation>Entschieden durch die Egress-Freigabe des Ordners.</translation>
+    </message>
+    <message>
+        <source>No rule allows it.</source>
+        <translation>Keine Regel erlaubt sie.</translation>
+    </message>
+    <message>
+        <source>%1 is inspected: the proxy judges each request to it.</source>
+        <translation>%1 wird geprüft: Der Proxy beurteilt jede Anfrage daran einzeln.</translation>
+    </message>
+    <message>
+        <source>%1 is not inspected: its allow and deny entries decide for the whole connection.</source>
+        <translation>%1 wird nicht geprüft: Seine Erlaubnis- und Verbotseinträge entscheiden für die ganze Verbindung.</translation>
+    </message>
+    <message>
+        <source>ALLOWED</source>
+        <translation>ERLAUBT</translation>
+    </message>
+    <message>
+        <source>DENIED</source>
+        <translation>VERWEIGERT</translation>
+    </message>
+    <message>
+        <source>The proxy&apos;s reason: %1</source>
+        <translation>Begründung des Proxys: %1</translation>
+    </message>
+    <message>
+        <source>What the rule will be stored as</source>
+        <translation>Wie die Regel gespeichert wird</translation>
     </message>
 </context>
 <context>
@@ -1815,6 +1947,57 @@ Die Dateien, die der Agent im Home-Verzeichnis des Ordners hinterlassen hat, ble
     </message>
 </context>
 <context>
+    <name>arizuko::desktop::SecretBindingDialog</name>
+    <message>
+        <source>In a &amp;header:</source>
+        <translation>Im Hea&amp;der:</translation>
+    </message>
+    <message>
+        <source>As HTTP Basic&apos;s &amp;password (git over HTTPS)</source>
+        <translation>Als &amp;Passwort von HTTP Basic (git über HTTPS)</translation>
+    </message>
+    <message>
+        <source>Bind %1 of %2</source>
+        <translation>%1 von %2 binden</translation>
+    </message>
+    <message>
+        <source>Hosts the secret is bound to</source>
+        <translation>Hosts, an die das Geheimnis gebunden ist</translation>
+    </message>
+    <message>
+        <source>api.github.com, github.com</source>
+        <translation>api.github.com, github.com</translation>
+    </message>
+    <message>
+        <source>Header template, {} where the secret goes</source>
+        <translation>Header-Vorlage, {} wo das Geheimnis hingehört</translation>
+    </message>
+    <message>
+        <source>&amp;Bind</source>
+        <translation>&amp;Binden</translation>
+    </message>
+    <message>
+        <source>A turn of a folder that sees %1 gets a placeholder under that name, never the value. The turn&apos;s proxy puts the value in requests to these hosts only, where you say; the placeholder sent anywhere else is blocked.</source>
+        <translation>Ein Durchlauf eines Ordners, der %1 sieht, erhält unter diesem Namen einen Platzhalter, nie den Wert. Der Proxy des Durchlaufs setzt den Wert nur in Anfragen an diese Hosts ein, an der angegebenen Stelle; der Platzhalter wird überall sonst blockiert.</translation>
+    </message>
+    <message>
+        <source>&amp;Hosts:</source>
+        <translation>&amp;Hosts:</translation>
+    </message>
+    <message>
+        <source>Name at least one host.</source>
+        <translation>Nennen Sie mindestens einen Host.</translation>
+    </message>
+    <message>
+        <source>The proxy will put the value into requests to %1.</source>
+        <translation>Der Proxy wird den Wert in Anfragen an %1 einsetzen.</translation>
+    </message>
+    <message>
+        <source>Refused: %1</source>
+        <translation>Abgelehnt: %1</translation>
+    </message>
+</context>
+<context>
     <name>arizuko::desktop::SecretsEditor</name>
     <message>
         <source>Opening the key store…</source>
@@ -1915,6 +2098,26 @@ Die Dateien, die der Agent im Home-Verzeichnis des Ordners hinterlassen hat, ble
     <message>
         <source>The folders cannot be read: %1</source>
         <translation>Die Ordner können nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>&amp;Bind to hosts…</source>
+        <translation>An Hosts &amp;binden…</translation>
+    </message>
+    <message>
+        <source>&amp;Unbind</source>
+        <translation>Bindung a&amp;ufheben</translation>
+    </message>
+    <message>
+        <source>The bindings cannot be read: %1</source>
+        <translation>Die Bindungen können nicht gelesen werden: %1</translation>
+    </message>
+    <message>
+        <source>%1 of %2 bound.</source>
+        <translation>%1 von %2 gebunden.</translation>
+    </message>
+    <message>
+        <source>%1 of %2 unbound: turns get no placeholder for it.</source>
+        <translation>Bindung von %1 von %2 aufgehoben: Durchläufe erhalten keinen Platzhalter dafür.</translation>
     </message>
 </context>
 <context>
@@ -2777,6 +2980,26 @@ im Ordner „%2“. Die nächsten Durchläufe von %2 und seinen Unterordnern dü
         <source>failed</source>
         <translation>fehlgeschlagen</translation>
     </message>
+    <message>
+        <source>The request waited while you were asked about %1.</source>
+        <translation>Die Anfrage wartete, während Sie zu %1 gefragt wurden.</translation>
+    </message>
+    <message>
+        <source>no answer</source>
+        <translation>keine Antwort</translation>
+    </message>
+    <message>
+        <source>allowed once</source>
+        <translation>einmal erlaubt</translation>
+    </message>
+    <message>
+        <source>allowed for the turn</source>
+        <translation>für den Durchlauf erlaubt</translation>
+    </message>
+    <message>
+        <source>%1 (asked: %2)</source>
+        <translation>%1 (gefragt: %2)</translation>
+    </message>
 </context>
 <context>
     <name>arizuko::models::NetworkRuleModel</name>
@@ -2881,6 +3104,26 @@ im Ordner „%2“. Die nächsten Durchläufe von %2 und seinen Unterordnern dü
     <message>
         <source>Updated</source>
         <translation>Aktualisiert</translation>
+    </message>
+    <message>
+        <source>Not bound: a turn gets no placeholder for it (a shell:env grant gives the value itself).</source>
+        <translation>Nicht gebunden: Ein Durchlauf erhält keinen Platzhalter dafür (eine shell:env-Freigabe gibt den Wert selbst).</translation>
+    </message>
+    <message>
+        <source>(not bound)</source>
+        <translation>(nicht gebunden)</translation>
+    </message>
+    <message>
+        <source>HTTP Basic password</source>
+        <translation>Passwort von HTTP Basic</translation>
+    </message>
+    <message>
+        <source>Bound to hosts</source>
+        <translation>Gebunden an Hosts</translation>
+    </message>
+    <message>
+        <source>Goes into</source>
+        <translation>Wird eingesetzt in</translation>
     </message>
 </context>
 <context>

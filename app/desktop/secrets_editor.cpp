@@ -4,6 +4,7 @@
 #include "models/network_rule_model.h"
 #include "models/secret_list_model.h"
 #include "safe_text.h"
+#include "secret_binding_dialog.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -33,6 +34,8 @@ SecretsEditor::SecretsEditor(engine::Workspace &workspace, const QString &folder
     , m_validation(new QLabel(this))
     , m_set(new QPushButton(tr("&Set or replace"), this))
     , m_remove(new QPushButton(tr("&Remove"), this))
+    , m_bind(new QPushButton(tr("&Bind to hosts\u2026"), this))
+    , m_unbind(new QPushButton(tr("&Unbind"), this))
     , m_status(new QLabel(this))
 {
     setObjectName(QStringLiteral("secretsEditor"));
@@ -52,6 +55,10 @@ SecretsEditor::SecretsEditor(engine::Workspace &workspace, const QString &folder
     m_set->setObjectName(QStringLiteral("set"));
     m_remove->setObjectName(QStringLiteral("remove"));
     m_remove->setEnabled(false);
+    m_bind->setObjectName(QStringLiteral("bind"));
+    m_bind->setEnabled(false);
+    m_unbind->setObjectName(QStringLiteral("unbind"));
+    m_unbind->setEnabled(false);
     for (QLabel *label : {m_keyStore, m_validation, m_status}) {
         label->setWordWrap(true);
         label->setTextFormat(Qt::PlainText);
@@ -73,21 +80,27 @@ SecretsEditor::SecretsEditor(engine::Workspace &workspace, const QString &folder
     formBox->setLayout(form);
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    auto *rowButtons = new QHBoxLayout;
+    rowButtons->addWidget(m_bind);
+    rowButtons->addWidget(m_unbind);
+    rowButtons->addStretch();
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_keyStore);
     layout->addWidget(m_table, 1);
+    layout->addLayout(rowButtons);
     layout->addWidget(formBox);
     layout->addWidget(m_status);
     layout->addWidget(buttons);
-    resize(720, 520);
+    resize(860, 560);
 
     connect(m_name, &QLineEdit::textChanged, this, &SecretsEditor::validate);
     connect(m_value, &QLineEdit::textChanged, this, &SecretsEditor::validate);
     connect(m_set, &QPushButton::clicked, this, &SecretsEditor::setSecret);
     connect(m_remove, &QPushButton::clicked, this, &SecretsEditor::removeSecret);
-    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
-        m_remove->setEnabled(m_table->currentIndex().isValid() && !isBusy());
-    });
+    connect(m_bind, &QPushButton::clicked, this, &SecretsEditor::bindSecret);
+    connect(m_unbind, &QPushButton::clicked, this, &SecretsEditor::unbindSecret);
+    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            &SecretsEditor::updateRowButtons);
     // A secret set or removed by arizukoctl: re-read the names (after the
     // call in flight, whose list may predate it).
     connect(&workspace, &engine::Workspace::secretsChanged, this, &SecretsEditor::reload);
@@ -116,7 +129,7 @@ bool SecretsEditor::startCall()
         return false;
     m_busy = true;
     m_set->setEnabled(false);
-    m_remove->setEnabled(false);
+    updateRowButtons();
     return true;
 }
 
@@ -140,8 +153,22 @@ void SecretsEditor::showNames(const Names &names, const QString &done)
     if (!names.keyStore.isEmpty())
         m_keyStore->setText(tr("Master key: %1").arg(names.keyStore));
     if (names.secrets) {
-        m_model->setSecrets(*names.secrets);
+        // The secret chosen stays chosen when the list is read again.
+        const QModelIndex chosen = m_table->currentIndex();
+        const QString folder = chosen.data(models::SecretListModel::FolderRole).toString();
+        const QString name = chosen.data(models::SecretListModel::NameRole).toString();
+        m_model->setSecrets(*names.secrets,
+                            names.bindings ? *names.bindings : QList<secrets::SecretBinding>{});
+        for (int row = 0; chosen.isValid() && row < m_model->rowCount(); ++row) {
+            const QModelIndex index = m_model->index(row, 0);
+            if (index.data(models::SecretListModel::FolderRole).toString() == folder &&
+                index.data(models::SecretListModel::NameRole).toString() == name)
+                m_table->selectRow(row);
+        }
         m_table->resizeColumnsToContents();
+        if (!names.bindings)
+            m_status->setText(tr("The bindings cannot be read: %1")
+                                  .arg(printable(names.bindings.error().message, 400)));
     } else
         m_keyStore->setText(
             tr("The secrets cannot be opened: %1").arg(names.secrets.error().message));
@@ -150,7 +177,7 @@ void SecretsEditor::showNames(const Names &names, const QString &done)
     else if (!done.isEmpty())
         m_status->setText(done);
     validate();
-    m_remove->setEnabled(m_table->currentIndex().isValid());
+    updateRowButtons();
     emit settled();
     if (std::exchange(m_reloadPending, false))
         reload();
@@ -194,6 +221,48 @@ void SecretsEditor::removeSecret()
     m_workspace.removeSecret(
         folder, name, this,
         answer(tr("%1 removed from %2.").arg(name, models::folderLabel(folder))));
+}
+
+void SecretsEditor::updateRowButtons()
+{
+    const QModelIndex current = m_table->currentIndex();
+    const bool chosen = current.isValid() && !isBusy();
+    m_remove->setEnabled(chosen);
+    m_bind->setEnabled(chosen);
+    m_unbind->setEnabled(chosen && current.data(models::SecretListModel::BoundRole).toBool());
+}
+
+void SecretsEditor::bindSecret()
+{
+    const QModelIndex current = m_table->currentIndex();
+    if (!current.isValid() || isBusy())
+        return;
+    const QString name = current.data(models::SecretListModel::NameRole).toString();
+    const QString folder = current.data(models::SecretListModel::FolderRole).toString();
+    auto *dialog = new SecretBindingDialog(name, models::folderLabel(folder),
+                                           m_model->binding(current.row()), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog, name, folder] {
+        const Result<secrets::SecretPlacement> placement = dialog->placement();
+        if (!placement || !startCall())
+            return;
+        m_workspace.bindSecret(
+            folder, name, dialog->hosts(), *placement, this,
+            answer(tr("%1 of %2 bound.").arg(name, models::folderLabel(folder))));
+    });
+    dialog->open();
+}
+
+void SecretsEditor::unbindSecret()
+{
+    const QModelIndex current = m_table->currentIndex();
+    const QString name = current.data(models::SecretListModel::NameRole).toString();
+    const QString folder = current.data(models::SecretListModel::FolderRole).toString();
+    if (!current.isValid() || !startCall())
+        return;
+    m_workspace.unbindSecret(folder, name, this,
+                             answer(tr("%1 of %2 unbound: turns get no placeholder for it.")
+                                        .arg(name, models::folderLabel(folder))));
 }
 
 } // namespace arizuko::desktop

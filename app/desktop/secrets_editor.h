@@ -1,8 +1,9 @@
 #pragma once
 
 // Secrets by name and scope: set or replace a value in a password field that
-// is cleared as soon as the value is sealed, remove a name, and where the
-// master key lives. No value is ever read back; the editor has no way to.
+// is cleared as soon as the value is sealed, remove a name, bind a secret to
+// hosts (or unbind it) so turns get only a placeholder, and where the master
+// key lives. No value is ever read back; the editor has no way to.
 // Opening the key store can wait seconds for an OS keyring, so every call
 // runs on a worker.
 
@@ -52,6 +53,10 @@ private:
     void validate();
     void setSecret();
     void removeSecret();
+    // Opens the binding dialog for the chosen secret; its OK binds.
+    void bindSecret();
+    void unbindSecret();
+    void updateRowButtons();
 
     engine::Workspace &m_workspace;
     models::SecretListModel *m_model;
@@ -67,6 +72,8 @@ private:
     QLabel *m_validation;
     QPushButton *m_set;
     QPushButton *m_remove;
+    QPushButton *m_bind;
+    QPushButton *m_unbind;
     QLabel *m_status;
     bool m_reloadPending = false;
 };

@@ -22,6 +22,7 @@
 #include "folders/topics.h"
 #include "history/home_history.h"
 #include "ledger/ledger_export.h"
+#include "secrets/secret_bindings.h"
 #include "secrets/secret_store.h"
 #include "store/run_store_work.h"
 #include "turn_records/turn_records.h"
@@ -150,6 +151,8 @@ public:
     {
         QString keyStore; // empty when the key store cannot be opened
         Result<QList<secrets::SecretInfo>> secrets = QList<secrets::SecretInfo>{};
+        // Each bound secret's hosts and placement (secret_bindings.h).
+        Result<QList<secrets::SecretBinding>> bindings = QList<secrets::SecretBinding>{};
         Result<void> change;
     };
     // Each opens the key store once (an OS keyring may take seconds to
@@ -158,6 +161,12 @@ public:
     void setSecret(const QString &folder, const QString &name, const QByteArray &value,
                    QObject *context, std::function<void(SecretNames)> done);
     void removeSecret(const QString &folder, const QString &name, QObject *context,
+                      std::function<void(SecretNames)> done);
+    // Binds (or binds anew) the secret `name` of `folder`, or unbinds it.
+    void bindSecret(const QString &folder, const QString &name, const QStringList &hosts,
+                    const secrets::SecretPlacement &placement, QObject *context,
+                    std::function<void(SecretNames)> done);
+    void unbindSecret(const QString &folder, const QString &name, QObject *context,
                       std::function<void(SecretNames)> done);
 
     // Every connector the host knows, and for `folder` (or none) which

@@ -1,6 +1,7 @@
 #include "core/actors.h"
 #include "engine/workspace.h"
 #include "models/connector_overview.h"
+#include "secrets/secret_bindings.h"
 #include "store/store.h"
 
 namespace arizuko::engine {
@@ -8,7 +9,8 @@ namespace {
 
 using SecretChange = std::function<Result<void>(secrets::SecretStore &)>;
 
-// Opens the key store, makes `change` (if any) and lists the names after it.
+// Opens the key store, makes `change` (if any) and lists the names and
+// bindings after it.
 Workspace::SecretNames secretNames(store::Store &store, const SecretChange &change)
 {
     Workspace::SecretNames names;
@@ -23,6 +25,7 @@ Workspace::SecretNames secretNames(store::Store &store, const SecretChange &chan
     if (change)
         names.change = change(**opened);
     names.secrets = (*opened)->list();
+    names.bindings = secrets::SecretBindings(store, actors::gui).list();
     return names;
 }
 
@@ -55,6 +58,37 @@ void Workspace::removeSecret(const QString &folder, const QString &name, QObject
         [folder, name](store::Store &store) {
             return secretNames(
                 store, [&](secrets::SecretStore &sealed) { return sealed.remove({folder}, name); });
+        },
+        std::move(done));
+}
+
+void Workspace::bindSecret(const QString &folder, const QString &name, const QStringList &hosts,
+                           const secrets::SecretPlacement &placement, QObject *context,
+                           std::function<void(SecretNames)> done)
+{
+    ask(
+        context,
+        [folder, name, hosts, placement](store::Store &store) {
+            return secretNames(store, [&](secrets::SecretStore &) -> Result<void> {
+                const auto bound = secrets::SecretBindings(store, actors::gui)
+                                       .bind({folder}, name, hosts, placement);
+                if (!bound)
+                    return bound.error();
+                return {};
+            });
+        },
+        std::move(done));
+}
+
+void Workspace::unbindSecret(const QString &folder, const QString &name, QObject *context,
+                             std::function<void(SecretNames)> done)
+{
+    ask(
+        context,
+        [folder, name](store::Store &store) {
+            return secretNames(store, [&](secrets::SecretStore &) {
+                return secrets::SecretBindings(store, actors::gui).unbind({folder}, name);
+            });
         },
         std::move(done));
 }

@@ -43,6 +43,8 @@ NetworkDecisionModel::Row NetworkDecisionModel::decisionRow(const QJsonObject &l
     row.allowed = line.value(QStringLiteral("decision")).toString() == QLatin1String("allow");
     row.reason = line.value(QStringLiteral("reason")).toString();
     row.outcome = egressOutcome(line.value(QStringLiteral("decision")).toString(), row.reason);
+    row.asked = line.value(QStringLiteral("asked")).toBool();
+    row.answer = line.value(QStringLiteral("answer")).toString();
     return row;
 }
 
@@ -146,6 +148,10 @@ QVariant NetworkDecisionModel::data(const QModelIndex &index, int role) const
         return onNoAllowEntry(row.reason);
     if (role == HostRole)
         return row.host;
+    if (role == AskedRole)
+        return row.asked;
+    if (role == Qt::ToolTipRole && index.column() == DecisionColumn && row.asked)
+        return tr("The request waited while you were asked about %1.").arg(row.host);
     if (role != Qt::DisplayRole && role != Qt::AccessibleTextRole)
         return {};
     switch (index.column()) {
@@ -157,16 +163,33 @@ QVariant NetworkDecisionModel::data(const QModelIndex &index, int role) const
         return row.host;
     case PortColumn:
         return row.port;
-    case DecisionColumn:
+    case DecisionColumn: {
+        QString outcome;
         switch (row.outcome) {
         case EgressOutcome::Allowed:
-            return tr("allowed");
+            outcome = tr("allowed");
+            break;
         case EgressOutcome::Refused:
-            return tr("denied");
+            outcome = tr("denied");
+            break;
         case EgressOutcome::Failed:
-            return tr("failed");
+            outcome = tr("failed");
+            break;
         }
-        return {};
+        if (!row.asked)
+            return outcome;
+        // The marker says it was asked, and what the answer was.
+        // (The proxy writes `deny` as the answer of a question that timed out too.)
+        const bool timedOut = row.reason == QLatin1String("no-answer");
+        QString answer = tr("no answer");
+        if (!timedOut && row.answer == QLatin1String("once"))
+            answer = tr("allowed once");
+        else if (!timedOut && row.answer == QLatin1String("turn"))
+            answer = tr("allowed for the turn");
+        else if (!timedOut && row.answer == QLatin1String("deny"))
+            answer = tr("denied");
+        return tr("%1 (asked: %2)").arg(outcome, answer);
+    }
     case ReasonColumn:
         return row.reason;
     case BytesColumn:

@@ -1,7 +1,8 @@
 #pragma once
 
 // One turn's proxy decisions, one row per request: time, host, port,
-// allowed, denied or failed, the reason and the bytes it moved (filled in
+// allowed, denied or failed (and whether the user was asked while it
+// waited, with the answer), the reason and the bytes it moved (filled in
 // when the proxy reports the connection closed).
 
 #include <QAbstractTableModel>
@@ -36,7 +37,13 @@ public:
     };
     // AllowableRole: refused because the folder does not allow the host, so
     // an allow rule for the folder would let the request through.
-    enum DataRole { AllowableRole = Qt::UserRole, HostRole };
+    // AskedRole: the request waited while the user was asked about it.
+    enum DataRole
+    {
+        AllowableRole = Qt::UserRole,
+        HostRole,
+        AskedRole
+    };
 
     using QAbstractTableModel::QAbstractTableModel;
 
@@ -64,6 +71,8 @@ private:
         bool allowed = false;
         EgressOutcome outcome = EgressOutcome::Refused;
         QString reason;
+        bool asked = false;
+        QString answer; // once, turn or deny; '' when none came
         qint64 bytesUp = -1;
         qint64 bytesDown = -1;
     };

@@ -46,18 +46,88 @@ void NetworkRuleModel::apply(policy::NetworkPolicy policy)
     emit reloaded();
 }
 
-Result<QString> NetworkRuleModel::acceptedForm(const QString &input)
+Result<policy::NetworkRule> NetworkRuleModel::acceptedRule(policy::RuleKind kind,
+                                                           const QString &host,
+                                                           const QString &methods,
+                                                           const QString &path)
 {
-    return policy::normalizeRuleTarget(input);
+    const Result<QString> target = policy::normalizeRuleTarget(host);
+    if (!target)
+        return target.error();
+    const Result<policy::RequestMatch> match = policy::normalizeRequestMatch(methods, path);
+    if (!match)
+        return match.error();
+    policy::NetworkRule rule;
+    rule.target = *target;
+    rule.kind = kind;
+    rule.methods = match->methods;
+    rule.path = match->path;
+    return rule;
 }
 
-void NetworkRuleModel::add(const QString &host, policy::RuleKind kind,
+namespace {
+
+Result<policy::AddedRule> addStoredRule(store::Store &store, const QString &folder,
+                                        const policy::NetworkRule &wanted)
+{
+    return policy::Policy(store).network().add(folder, wanted.target, wanted.kind,
+                                               NetworkRuleModel::actor.toString(), wanted.methods,
+                                               wanted.path);
+}
+
+Result<QList<policy::NetworkRule>> removeStoredRule(store::Store &store, const QString &folder,
+                                                    const policy::NetworkRule &rule)
+{
+    return policy::Policy(store).network().remove(folder, rule.target, rule.kind,
+                                                  NetworkRuleModel::actor.toString(), rule.methods,
+                                                  rule.path);
+}
+
+// Only the folder's own rules are changed here; `verb` says what the user
+// would do in the rule's own folder instead.
+Result<void> requireOwn(const policy::NetworkRule &rule, const QString &folder, const QString &verb)
+{
+    if (rule.folder == folder)
+        return {};
+    return makeError(QStringLiteral("desktop.inherited-rule"),
+                     QStringLiteral("'%1' belongs to %2: %3 it there.")
+                         .arg(policy::ruleText(rule), folderLabel(rule.folder), verb));
+}
+
+} // namespace
+
+void NetworkRuleModel::add(const policy::NetworkRule &wanted,
                            std::function<void(Result<policy::AddedRule>)> done)
 {
     changeThenReload(
         this, m_store,
-        [folder = m_folder, host, kind](store::Store &store) {
-            return policy::Policy(store).network().add(folder, host, kind, actor.toString());
+        [folder = m_folder, wanted](store::Store &store) {
+            return addStoredRule(store, folder, wanted);
+        },
+        std::move(done));
+}
+
+void NetworkRuleModel::replace(const policy::NetworkRule &old, const policy::NetworkRule &wanted,
+                               std::function<void(Result<policy::AddedRule>)> done)
+{
+    if (const Result<void> own = requireOwn(old, m_folder, QStringLiteral("change")); !own) {
+        done(own.error());
+        return;
+    }
+    changeThenReload(
+        this, m_store,
+        [folder = m_folder, old, wanted](store::Store &store) -> Result<policy::AddedRule> {
+            auto added = addStoredRule(store, folder, wanted);
+            // Unchanged (the same row came back): nothing to remove.
+            if (!added || added->rule.id == old.id)
+                return added;
+            const auto removed = removeStoredRule(store, folder, old);
+            if (!removed)
+                return makeError(removed.error().code,
+                                 QStringLiteral("'%1' was added, but '%2' is still in force: %3")
+                                     .arg(policy::ruleText(added->rule), policy::ruleText(old),
+                                          removed.error().message));
+            return added;
         },
         std::move(done));
 }
@@ -69,17 +139,14 @@ void NetworkRuleModel::removeRule(int row, std::function<void(Result<void>)> don
         return;
     }
     const policy::NetworkRule rule = m_policy.rules.at(row);
-    if (rule.folder != m_folder) {
-        done(makeError(QStringLiteral("desktop.inherited-rule"),
-                       QStringLiteral("'%1' belongs to %2: remove it there.")
-                           .arg(policy::ruleText(rule), folderLabel(rule.folder))));
+    if (const Result<void> own = requireOwn(rule, m_folder, QStringLiteral("remove")); !own) {
+        done(own.error());
         return;
     }
     changeThenReload(
         this, m_store,
         [folder = m_folder, rule](store::Store &store) {
-            return withoutValue(policy::Policy(store).network().remove(
-                folder, rule.target, rule.kind, actor.toString(), rule.methods, rule.path));
+            return withoutValue(removeStoredRule(store, folder, rule));
         },
         std::move(done));
 }
@@ -87,6 +154,22 @@ void NetworkRuleModel::removeRule(int row, std::function<void(Result<void>)> don
 Result<policy::HostVerdict> NetworkRuleModel::test(const QString &host) const
 {
     return policy::testHost(m_policy, m_folder, host);
+}
+
+Result<policy::RequestVerdict>
+NetworkRuleModel::testRequest(const QString &method, const QString &host, const QString &path) const
+{
+    const QString name = method.trimmed();
+    // One name, spelt as a rule's methods are: not a list and not '*'.
+    if (!name.isEmpty()) {
+        const Result<policy::RequestMatch> match =
+            policy::normalizeRequestMatch(name, QStringLiteral("/"));
+        if (!match || match->methods.contains(u',') || match->methods == u"*")
+            return makeError(
+                QStringLiteral("desktop.bad-method"),
+                QStringLiteral("'%1' is not a method: write one name such as GET").arg(method));
+    }
+    return policy::testRequest(m_policy, m_folder, name, host, path);
 }
 
 QStringList NetworkRuleModel::proxyArguments() const

@@ -55,19 +55,32 @@ public:
     static Result<policy::NetworkPolicy> read(store::Store &store, const QString &folder);
     void apply(policy::NetworkPolicy policy);
 
-    // What a typed host would be stored as, or why it cannot be a rule:
-    // the engine's own validation (policy::normalizeRuleTarget).
-    static Result<QString> acceptedForm(const QString &input);
+    // What a typed rule would be stored as (target, methods and path in
+    // their stored form), or why it cannot be a rule: the engine's own
+    // validation (policy::normalizeRuleTarget, policy::normalizeRequestMatch).
+    static Result<policy::NetworkRule> acceptedRule(policy::RuleKind kind, const QString &host,
+                                                    const QString &methods, const QString &path);
 
-    // Adds a rule to the folder shown, then reloads.
-    void add(const QString &host, policy::RuleKind kind,
+    // Adds a rule to the folder shown (no methods and no path: a host rule),
+    // then reloads.
+    void add(const policy::NetworkRule &wanted,
              std::function<void(Result<policy::AddedRule>)> done);
+    // Puts `wanted` in place of the folder's own rule `old`: the new rule is
+    // added first and the old one removed after, so a refused new rule
+    // leaves the old one in force (the store has no single write for both).
+    // An inherited `old` is refused at once, before anything is written.
+    void replace(const policy::NetworkRule &old, const policy::NetworkRule &wanted,
+                 std::function<void(Result<policy::AddedRule>)> done);
     // Only the folder's own rows can be removed: another row is refused at
     // once, through `done`, before anything is written.
     void removeRule(int row, std::function<void(Result<void>)> done);
     // What the folder's turn proxy would do with host, and which rule decided,
     // over the rules shown (no store read: it answers as the host is typed).
     Result<policy::HostVerdict> test(const QString &host) const;
+    // The same for one request (policy::testRequest): method is one name
+    // (GET when empty), path the request's path without query (/ when empty).
+    Result<policy::RequestVerdict> testRequest(const QString &method, const QString &host,
+                                               const QString &path) const;
     const policy::NetworkPolicy &effective() const { return m_policy; }
     // The rule options of the proxy's command line for the next turn, built by
     // the same function a turn uses to start it; listen address and client are

@@ -3,16 +3,20 @@
 // role or tooltip of the editor ever holds it again; bad names are refused
 // with the store unchanged; the key store is named; a secret set by
 // arizukoctl appears in the open editor; Set waits for the folder chooser,
-// whose empty state would mean every folder.
+// whose empty state would mean every folder; a secret is bound to hosts (a
+// header template or Basic) and unbound in a dialog that refuses what the
+// engine would, and the engine's own refusals are shown.
 
 #include "editor_test_support.h"
 #include "engine/workspace.h"
 #include "folders/folders.h"
 #include "models/secret_list_model.h"
+#include "secret_binding_dialog.h"
 #include "secrets_editor.h"
 
 #include <QAbstractItemModelTester>
 #include <QPushButton>
+#include <QRadioButton>
 #include <QSignalSpy>
 #include <QSqlError>
 #include <QSqlQuery>
@@ -135,6 +139,142 @@ private slots:
         QCOMPARE(child<QLabel>(editor, "status")->text(),
                  QStringLiteral("GITHUB_TOKEN removed from corp."));
         QVERIFY2(!secretsJson().contains("\"GITHUB_TOKEN\""), secretsJson().constData());
+    }
+
+    void aSecretIsBoundAndUnboundInADialog()
+    {
+        const auto setByCtl = [this](const QString &name) {
+            QProcess ctl;
+            ctl.start(QStringLiteral(ARIZUKOCTL),
+                      {QStringLiteral("--data-dir"), m_dir.path(), QStringLiteral("secret"),
+                       QStringLiteral("set"), name, QStringLiteral("--folder"),
+                       QStringLiteral("corp")});
+            ctl.write(secretValue.toUtf8() + "\n");
+            ctl.closeWriteChannel();
+            return ctl.waitForFinished(30000) && ctl.exitCode() == 0;
+        };
+        QVERIFY(setByCtl(QStringLiteral("BIND_TOKEN")));
+        engine::Workspace workspace(*m_store);
+        SecretsEditor editor(workspace, QStringLiteral("corp"));
+        QSignalSpy settled(&editor, &SecretsEditor::settled);
+        QVERIFY(settled.wait(10000));
+        editor.show();
+        editor.activateWindow(); // no window manager under Xvfb does it
+        QVERIFY(QTest::qWaitForWindowActive(&editor));
+        const auto rowOf = [&editor](const QString &name) {
+            for (int row = 0; row < editor.model()->rowCount(); ++row) {
+                if (editor.model()->index(row, 0).data().toString() == name)
+                    return row;
+            }
+            return -1;
+        };
+        const auto cell = [&](int column) {
+            return editor.model()
+                ->index(rowOf(QStringLiteral("BIND_TOKEN")), column)
+                .data()
+                .toString();
+        };
+        QVERIFY(rowOf(QStringLiteral("BIND_TOKEN")) >= 0);
+        QCOMPARE(cell(models::SecretListModel::HostsColumn), QStringLiteral("(not bound)"));
+        auto *table = child<QTableView>(editor, "secrets");
+        auto *bind = child<QPushButton>(editor, "bind");
+        auto *unbind = child<QPushButton>(editor, "unbind");
+        // A re-read the watcher brings may reset the selection: chosen until Bind is on.
+        QTRY_VERIFY((table->selectRow(rowOf(QStringLiteral("BIND_TOKEN"))), bind->isEnabled()));
+        QVERIFY(!unbind->isEnabled());
+
+        // The dialog, by the keyboard: refusals as typed, OK only when all is well.
+        bind->setFocus();
+        QTest::keyClick(bind, Qt::Key_Space);
+        auto *dialog = editor.findChild<desktop::SecretBindingDialog *>();
+        QVERIFY(dialog);
+        QTRY_VERIFY(dialog->isVisible());
+        auto *hosts = child<QLineEdit>(*dialog, "bindHosts");
+        auto *headerTemplate = child<QLineEdit>(*dialog, "bindTemplate");
+        auto *validation = child<QLabel>(*dialog, "bindValidation");
+        auto *ok = child<QPushButton>(*dialog, "bindOk");
+        QCOMPARE(headerTemplate->text(), QStringLiteral("Authorization: Bearer {}"));
+        QVERIFY(validation->text().startsWith(QStringLiteral("Refused: Name at least one host")));
+        QVERIFY(!ok->isEnabled());
+        hosts->setFocus();
+        QTest::keyClicks(hosts, QStringLiteral("api.github.com, https://github.com/x"));
+        QVERIFY2(validation->text().contains(QStringLiteral("is a URL")),
+                 qPrintable(validation->text()));
+        QVERIFY(!ok->isEnabled());
+        hosts->selectAll();
+        QTest::keyClicks(hosts, QStringLiteral("API.GitHub.com github.com"));
+        QVERIFY2(validation->text().startsWith(QStringLiteral("The proxy will put the value")),
+                 qPrintable(validation->text()));
+        QVERIFY(ok->isEnabled());
+        for (const QString &bad :
+             {QStringLiteral("Authorization Bearer {}"),
+              QStringLiteral("Authorization: Bearer {} {}"),
+              QStringLiteral("Authorization: Bearer"), QStringLiteral("Host: {}")}) {
+            headerTemplate->setText(bad);
+            QVERIFY2(validation->text().startsWith(QStringLiteral("Refused: '%1' is not a header "
+                                                                  "template")
+                                                       .arg(bad)),
+                     qPrintable(validation->text()));
+            QVERIFY(!ok->isEnabled());
+        }
+        headerTemplate->setText(QStringLiteral("Authorization: Bearer {}"));
+        QVERIFY(ok->isEnabled());
+        screenshot(*dialog, QStringLiteral("secret-binding-dialog"));
+        QTest::keyClick(hosts, Qt::Key_Return); // the default button
+        QVERIFY(settled.wait(10000));
+        QCOMPARE(child<QLabel>(editor, "status")->text(),
+                 QStringLiteral("BIND_TOKEN of corp bound."));
+        QCOMPARE(cell(models::SecretListModel::HostsColumn),
+                 QStringLiteral("api.github.com, github.com"));
+        QCOMPARE(cell(models::SecretListModel::PlacementColumn),
+                 QStringLiteral("Authorization: Bearer {}"));
+        QVERIFY2(secretsJson().contains("api.github.com"), secretsJson().constData());
+        screenshot(editor, QStringLiteral("secrets-editor-bound"));
+
+        // Bound anew, to Basic: the dialog starts from the binding.
+        QTRY_VERIFY((table->selectRow(rowOf(QStringLiteral("BIND_TOKEN"))), unbind->isEnabled()));
+        QTest::mouseClick(bind, Qt::LeftButton);
+        dialog = editor.findChild<desktop::SecretBindingDialog *>();
+        QVERIFY(dialog);
+        QCOMPARE(child<QLineEdit>(*dialog, "bindHosts")->text(),
+                 QStringLiteral("api.github.com, github.com"));
+        auto *basic = child<QRadioButton>(*dialog, "bindBasic");
+        basic->setFocus();
+        QTest::keyClick(basic, Qt::Key_Space);
+        QVERIFY(basic->isChecked());
+        QVERIFY(!child<QLineEdit>(*dialog, "bindTemplate")->isEnabled());
+        QTest::mouseClick(child<QPushButton>(*dialog, "bindOk"), Qt::LeftButton);
+        QVERIFY(settled.wait(10000));
+        QTRY_COMPARE(cell(models::SecretListModel::PlacementColumn),
+                     QStringLiteral("HTTP Basic password"));
+
+        // Unbound: the row says so, and the store holds no binding.
+        QTRY_VERIFY((table->selectRow(rowOf(QStringLiteral("BIND_TOKEN"))), unbind->isEnabled()));
+        QTest::mouseClick(unbind, Qt::LeftButton);
+        QVERIFY(settled.wait(10000));
+        QCOMPARE(child<QLabel>(editor, "status")->text(),
+                 QStringLiteral("BIND_TOKEN of corp unbound: turns get no placeholder for it."));
+        QTRY_COMPARE(cell(models::SecretListModel::HostsColumn), QStringLiteral("(not bound)"));
+        QVERIFY2(!secretsJson().contains("api.github.com"), secretsJson().constData());
+
+        // The engine's refusal is shown: the secret went (arizukoctl) while
+        // the dialog was open.
+        QTRY_VERIFY((table->selectRow(rowOf(QStringLiteral("BIND_TOKEN"))), bind->isEnabled()));
+        QTest::mouseClick(bind, Qt::LeftButton);
+        dialog = editor.findChild<desktop::SecretBindingDialog *>();
+        QVERIFY(dialog);
+        child<QLineEdit>(*dialog, "bindHosts")->setText(QStringLiteral("api.github.com"));
+        QCOMPARE(arizukoctl(m_dir.path(), {QStringLiteral("secret"), QStringLiteral("rm"),
+                                           QStringLiteral("BIND_TOKEN"), QStringLiteral("--folder"),
+                                           QStringLiteral("corp")})
+                     .exitCode,
+                 0);
+        QTest::mouseClick(child<QPushButton>(*dialog, "bindOk"), Qt::LeftButton);
+        QTRY_VERIFY2(
+            child<QLabel>(editor, "status")->text().startsWith(QStringLiteral("Not changed: ")),
+            qPrintable(child<QLabel>(editor, "status")->text()));
+        for (const QString &text : everything(editor))
+            QVERIFY2(!leaks(text), qPrintable(text));
     }
 
     void aSecretSetByArizukoctlShowsInTheOpenEditor()

@@ -222,7 +222,7 @@ private slots:
         QVERIFY(decided->value(QStringLiteral("asked")).toBool());
         QCOMPARE(decided->value(QStringLiteral("answer")).toString(), QStringLiteral("turn"));
 
-        // The Network tab shows it allowed.
+        // The Network tab shows it allowed, marked as asked, with the answer.
         desktop::TurnPanel *panel = window.turnPanel();
         models::NetworkDecisionModel *model = panel->networkModel();
         int row = -1;
@@ -237,7 +237,7 @@ private slots:
             }(),
             10000);
         QCOMPARE(model->index(row, models::NetworkDecisionModel::DecisionColumn).data().toString(),
-                 QStringLiteral("allowed"));
+                 QStringLiteral("allowed (asked: allowed for the turn)"));
         QCOMPARE(model->index(row, models::NetworkDecisionModel::ReasonColumn).data().toString(),
                  QStringLiteral("allowed"));
         QCOMPARE(model->index(row, models::NetworkDecisionModel::PortColumn).data().toInt(),

@@ -312,6 +312,39 @@ private slots:
             QVERIFY2(model.index(row, 0).data(models::NetworkDecisionModel::AllowableRole).toBool(),
                      qPrintable(reason));
         }
+        // Held while the user was asked: the row says so, with the answer.
+        const auto askedRow = [&](const char *decision, const QString &reason,
+                                  const QString &answer) {
+            QJsonObject asked = line("decision", "asked.example", decision);
+            asked.insert(QStringLiteral("reason"), reason);
+            asked.insert(QStringLiteral("asked"), true);
+            if (!answer.isEmpty())
+                asked.insert(QStringLiteral("answer"), answer);
+            model.addDecisions({asked});
+            const QModelIndex decisionCell =
+                model.index(model.rowCount() - 1, models::NetworkDecisionModel::DecisionColumn);
+            if (!decisionCell.data(models::NetworkDecisionModel::AskedRole).toBool() ||
+                !decisionCell.data(Qt::ToolTipRole).toString().contains(QStringLiteral("asked")))
+                return QStringLiteral("not marked");
+            return decisionCell.data().toString();
+        };
+        QCOMPARE(askedRow("allow", QStringLiteral("allowed"), QStringLiteral("once")),
+                 QStringLiteral("allowed (asked: allowed once)"));
+        QCOMPARE(askedRow("allow", QStringLiteral("allowed"), QStringLiteral("turn")),
+                 QStringLiteral("allowed (asked: allowed for the turn)"));
+        QCOMPARE(askedRow("deny", QStringLiteral("user-denied"), QStringLiteral("deny")),
+                 QStringLiteral("denied (asked: denied)"));
+        QCOMPARE(askedRow("deny", QStringLiteral("no-answer"), QString()),
+                 QStringLiteral("denied (asked: no answer)"));
+        QCOMPARE(askedRow("deny", QStringLiteral("no-answer"), QStringLiteral("deny")),
+                 QStringLiteral("denied (asked: no answer)"));
+        // A request nobody asked about carries no marker.
+        QVERIFY(!model.index(0, models::NetworkDecisionModel::DecisionColumn)
+                     .data(models::NetworkDecisionModel::AskedRole)
+                     .toBool());
+        QVERIFY(model.index(0, models::NetworkDecisionModel::DecisionColumn)
+                    .data(Qt::ToolTipRole)
+                    .isNull());
         model.clear();
         QCOMPARE(model.rowCount(), 0);
     }
