@@ -1,12 +1,10 @@
 """What the tests of a folder that asks share (test_ask_approvals.py,
 test_ask_on_terminal.py): an engine whose folder corp asks, with
-ask_requests.sh in its home; the plain HTTP origin the asked hosts name; and
-the guest's "ASKED" lines read back from the turn's events."""
+ask_requests.sh in its home, and the guest's "ASKED" lines read back from
+the turn's events (the origin the asked hosts name: https_origin.Origin)."""
 
-import http.server
 import pathlib
 import sys
-import threading
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 import confinement_support as c  # noqa: E402
@@ -43,35 +41,3 @@ def asked_results(events):
             results[words[1]] = (words[2], words[3], words[4] if len(words) > 4 else "")
     return results
 
-
-class Origin:
-    """A plain HTTP server on 127.0.0.1 that answers 200 with the path; with
-    `tls` (an ssl.SSLContext for the server side) an HTTPS one, each
-    connection's handshake in its own thread, so one peer that stalls it
-    holds up no other."""
-
-    def __init__(self, tls=None):
-        class Handler(http.server.BaseHTTPRequestHandler):
-            def setup(self):
-                if tls is not None:
-                    self.request.settimeout(60)
-                    self.request = tls.wrap_socket(self.request, server_side=True)
-                super().setup()
-
-            def do_GET(self):
-                body = f"origin {self.path}\n".encode()
-                self.send_response(200)
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-            def log_message(self, *args):
-                pass
-
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.port = self.server.server_address[1]
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-    def close(self):
-        self.server.shutdown()
-        self.server.server_close()

@@ -13,7 +13,6 @@ the system store (--use-openssl-ca), never with verification off:
   (the search reaches where the key would be)."""
 
 import pathlib
-import ssl
 import subprocess
 import sys
 import tarfile
@@ -22,7 +21,7 @@ import unittest
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 import confinement_support as c  # noqa: E402
-from ask_support import Origin  # noqa: E402
+from https_origin import Origin, make_origin_certificates, server_context  # noqa: E402
 from confinement_support import h  # noqa: E402
 
 HOST = "inspected.test"
@@ -37,38 +36,17 @@ DUMP = ("env > inspect-env.dump; "
         "cat /etc/ssl/certs/ca-certificates.crt > inspect-system-bundle.dump")
 
 
-def make_origin_certificates(directory):
-    """A CA of the origin's own and a certificate for HOST signed by it."""
-    d = pathlib.Path(directory)
-
-    def openssl(*arguments):
-        subprocess.run(["openssl", *arguments], check=True, capture_output=True)
-
-    openssl("req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
-            "-keyout", str(d / "origin-ca.key"), "-out", str(d / "origin-ca.pem"), "-days", "2",
-            "-subj", "/CN=inspected-hosts test origin CA")
-    openssl("req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
-            "-keyout", str(d / "origin.key"), "-out", str(d / "origin.csr"), "-subj", f"/CN={HOST}")
-    (d / "origin.ext").write_text(f"subjectAltName=DNS:{HOST}\n")
-    openssl("x509", "-req", "-in", str(d / "origin.csr"), "-CA", str(d / "origin-ca.pem"),
-            "-CAkey", str(d / "origin-ca.key"), "-CAcreateserial", "-out", str(d / "origin.pem"),
-            "-days", "2", "-extfile", str(d / "origin.ext"))
-    return d / "origin-ca.pem", d / "origin.pem", d / "origin.key"
-
-
 class InspectedHosts(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         c.require_root_and_libvirt()
         h.require_guest_image()
         cls.scratch = pathlib.Path(tempfile.mkdtemp(prefix="arizuko-inspect-"))
-        origin_ca, certificate, key = make_origin_certificates(cls.scratch)
+        origin_ca, certificate, key = make_origin_certificates(cls.scratch, HOST)
         cls.origin_ca_key = (cls.scratch / "origin-ca.key").read_text()
         cls.engine = engine = h.Engine({"ARIZUKO_PROXY_ALLOW_LOOPBACK": "1",
                                         "EGRESS_TEST_UPSTREAM_CA": str(origin_ca)})
-        tls = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-        tls.load_cert_chain(str(certificate), str(key))
-        origin = Origin(tls)
+        origin = Origin(server_context(certificate, key))
         try:
             engine.add_folder("corp")
             rule = engine.run("network", "allow", "corp", HOST, "--method", "GET", "--path",

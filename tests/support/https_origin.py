@@ -1,0 +1,98 @@
+"""Test origins on loopback for the turns that reach them through their
+proxy (issue 37's inspected hosts, the folders that ask): a CA of the
+origin's own with a certificate for one name (made with the openssl CLI;
+the proxy trusts that CA through EGRESS_TEST_UPSTREAM_CA), and Origin, the
+HTTP(S) server that answers 200 with the path."""
+
+import http.server
+import ipaddress
+import pathlib
+import ssl
+import subprocess
+import threading
+
+
+def make_origin_certificates(directory, name):
+    """A CA of the origin's own and a certificate for `name` (a host name,
+    or an IP literal as an IP subject alternative name) signed by it: the
+    paths of the CA certificate, the certificate and its key."""
+    d = pathlib.Path(directory)
+
+    def openssl(*arguments):
+        subprocess.run(["openssl", *arguments], check=True, capture_output=True)
+
+    try:
+        ipaddress.ip_address(name)
+        alternative = f"IP:{name}"
+    except ValueError:
+        alternative = f"DNS:{name}"
+    openssl("req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+            "-keyout", str(d / "origin-ca.key"), "-out", str(d / "origin-ca.pem"), "-days", "2",
+            "-subj", "/CN=test origin CA")
+    openssl("req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+            "-keyout", str(d / "origin.key"), "-out", str(d / "origin.csr"), "-subj", f"/CN={name}")
+    (d / "origin.ext").write_text(f"subjectAltName={alternative}\n")
+    openssl("x509", "-req", "-in", str(d / "origin.csr"), "-CA", str(d / "origin-ca.pem"),
+            "-CAkey", str(d / "origin-ca.key"), "-CAcreateserial", "-out", str(d / "origin.pem"),
+            "-days", "2", "-extfile", str(d / "origin.ext"))
+    return d / "origin-ca.pem", d / "origin.pem", d / "origin.key"
+
+
+def server_context(certificate, key):
+    """The server side of TLS with that certificate."""
+    tls = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    tls.load_cert_chain(str(certificate), str(key))
+    return tls
+
+
+class TlsHandler(http.server.BaseHTTPRequestHandler):
+    """A request handler that, with `tls` (an ssl.SSLContext for the server
+    side) set on its class, does each connection's handshake in that
+    connection's thread, so one peer that stalls it holds up no other."""
+
+    tls = None
+
+    def setup(self):
+        if self.tls is not None:
+            self.request.settimeout(60)
+            self.request = self.tls.wrap_socket(self.request, server_side=True)
+        super().setup()
+
+    def finish(self):
+        super().finish()
+        # The server closes the socket it accepted, which the TLS one took over.
+        if self.tls is not None:
+            self.request.close()
+
+    def log_message(self, *args):
+        pass
+
+
+def serve(handler):
+    """A ThreadingHTTPServer on 127.0.0.1 (any port) serving `handler` in
+    a daemon thread."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+class Origin:
+    """A plain HTTP server on 127.0.0.1 that answers 200 with the path; with
+    `tls` (an ssl.SSLContext for the server side) an HTTPS one."""
+
+    def __init__(self, tls=None):
+        class Handler(TlsHandler):
+            def do_GET(self):
+                body = f"origin {self.path}\n".encode()
+                self.send_response(200)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+        Handler.tls = tls
+        self.server = serve(Handler)
+        self.port = self.server.server_address[1]
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()

@@ -1,0 +1,151 @@
+"""git over HTTPS through an inspected host (issue 37): `git http-backend`
+behind TLS with its own CA and Basic authentication (git_server.py), on
+loopback under the name git.test, and Debian's git in the guest. The folder
+has `allow GET,POST git.test /repo.git/**` and `deny POST git.test
+/**/git-receive-pack`:
+
+- a first command turn clones and commits; its push is refused with 403,
+  nothing of it reaches the server, and the ledger names the deny rule;
+- with the deny rule removed (rules are fixed per turn, so a second,
+  short turn) the push goes through and the server holds the guest's
+  commit;
+- the server got the credentials git was given, on every authenticated
+  request."""
+
+import pathlib
+import subprocess
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import confinement_support as c  # noqa: E402
+import git_server  # noqa: E402
+from confinement_support import h  # noqa: E402
+from https_origin import make_origin_certificates, server_context  # noqa: E402
+
+HOST = "git.test"
+ALLOW = ("allow", "corp", HOST, "--method", "GET,POST", "--path", "/repo.git/**")
+DENY = ("deny", "corp", HOST, "--method", "POST", "--path", "/**/git-receive-pack")
+USER, PASSWORD = "agent", "git-test-password-7f3a"
+
+
+class GitThroughAnInspectedHost(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        c.require_root_and_libvirt()
+        h.require_guest_image()
+        cls.scratch = pathlib.Path(tempfile.mkdtemp(prefix="arizuko-git-"))
+        origin_ca, certificate, key = make_origin_certificates(cls.scratch, HOST)
+        cls.repositories = cls.scratch / "repositories"
+        cls.repositories.mkdir()
+        cls.first_head = git_server.make_repository(cls.repositories, "repo.git")
+        cls.server = git_server.GitServer(server_context(certificate, key), cls.repositories)
+        cls.engine = h.Engine({"ARIZUKO_PROXY_ALLOW_LOOPBACK": "1",
+                               "EGRESS_TEST_UPSTREAM_CA": str(origin_ca)})
+        try:
+            cls._run()
+        except BaseException:
+            cls.tearDownClass()
+            raise
+
+    @classmethod
+    def _run(cls):
+        engine = cls.engine
+        engine.add_folder("corp")
+        for rule in (ALLOW, DENY):
+            cls.network(*rule)
+        home = engine.home("corp")
+        home.mkdir(parents=True, exist_ok=True)
+        git_server.install_guest_git(home / "gitbin")
+        (home / "git_steps.sh").write_text((c.HERE / "git_steps.sh").read_text())
+        cls.pushed = cls.turn("clone", "commit", "push")
+        cls.requests_of_the_first_turn = list(cls.server.requests)
+        cls.network("rm", *DENY[1:])
+        cls.allowed = cls.turn("push")
+
+    @classmethod
+    def network(cls, *arguments):
+        result = cls.engine.run("network", *arguments)
+        if result.returncode != 0:
+            raise AssertionError(f"network {arguments}: {result.stderr}")
+
+    @classmethod
+    def turn(cls, *steps):
+        """One command turn running git_steps.sh's steps: its exit status,
+        turn row, ledger rows, {step: result} and the commit it made."""
+        url = f"https://{HOST}:{cls.server.port}/repo.git"
+        command = (f"{git_server.guest_git_environment('$HOME/gitbin')}; "
+                   f"GIT_PASSWORD={PASSWORD} sh git_steps.sh {url} {' '.join(steps)}")
+        run = cls.engine.start("run", "--agent", "command", "--deadline", "300", "corp", command,
+                               prefix=c.hosts_file_prefix(cls.engine.directory.name,
+                                                          {HOST: "127.0.0.1"}))
+        try:
+            out, err = run.communicate(timeout=900)
+        finally:
+            run.kill()
+            run.communicate()
+        name = h.turn_name_from(err)
+        lines = [e["json"]["line"] for e in cls.engine.events(name) if e["kind"] == "event"]
+        print("\n".join(lines), file=sys.stderr)
+        turn = cls.engine.turn(name)
+        with cls.engine.database() as db:
+            ledger = [dict(row) for row in db.execute(
+                "SELECT * FROM egress_ledger WHERE turn = ? AND source = 'proxy' AND host = ?",
+                (turn["id"], HOST))]
+        results = {}
+        for line in lines:
+            words = line.split(" ", 2)
+            if words[0] == "GIT" and len(words) == 3:
+                results[words[1]] = words[2]
+        return {"returncode": run.returncode, "err": err, "turn": turn, "ledger": ledger,
+                "results": results}
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.server.close()
+        cls.engine.close()
+        subprocess.run(["rm", "-rf", str(cls.scratch)], check=False)
+
+    def test_a_clone_works_and_a_push_is_refused_by_the_deny_rule(self):
+        results = self.pushed["results"]
+        self.assertEqual(self.pushed["returncode"], 0, self.pushed["err"][-3000:])
+        self.assertEqual(results.get("clone"), "ok", results)
+        self.assertEqual(results.get("commit"), "ok", results)
+        self.assertTrue(results.get("push", "").startswith("failed"), results)
+        self.assertIn("403", results["push"])
+        # Nothing of the push reached the server (its refs were asked for:
+        # a GET the rules allow).
+        self.assertNotIn(("POST", "/repo.git/git-receive-pack"), self.requests_of_the_first_turn)
+        self.assertIn(("POST", "/repo.git/git-upload-pack"), self.requests_of_the_first_turn)
+
+    def test_the_ledger_names_the_deny_rule(self):
+        rows = {(row["method"], row["path"]): row for row in self.pushed["ledger"]}
+        denied = rows.get(("POST", "/repo.git/git-receive-pack"))
+        self.assertIsNotNone(denied, rows)
+        self.assertEqual((denied["decision"], denied["reason"], denied["status"]),
+                         ("deny", "denied-by-rule", 403))
+        self.assertEqual((denied["rule_text"], denied["rule_folder"]),
+                         (f"deny POST {HOST} /**/git-receive-pack", "corp"))
+        fetched = rows.get(("POST", "/repo.git/git-upload-pack"))
+        self.assertIsNotNone(fetched, rows)
+        self.assertEqual((fetched["decision"], fetched["rule_text"]),
+                         ("allow", f"allow GET,POST {HOST} /repo.git/**"))
+
+    def test_without_the_deny_rule_the_push_lands_on_the_server(self):
+        self.assertEqual(self.allowed["returncode"], 0, self.allowed["err"][-3000:])
+        self.assertEqual(self.allowed["results"].get("push"), "ok", self.allowed["results"])
+        head = self.pushed["results"].get("head")
+        self.assertRegex(head or "", r"^[0-9a-f]{40}$")
+        self.assertNotEqual(head, self.first_head)
+        self.assertEqual(git_server.head_of(self.repositories / "repo.git"), head)
+        rows = {(row["method"], row["path"]): row for row in self.allowed["ledger"]}
+        self.assertEqual(rows[("POST", "/repo.git/git-receive-pack")]["decision"], "allow", rows)
+
+    def test_the_server_got_the_credentials_git_was_given(self):
+        self.assertGreaterEqual(len(self.server.credentials), 3)
+        self.assertEqual(set(self.server.credentials), {(USER, PASSWORD)})
+
+
+if __name__ == "__main__":
+    h.main()
