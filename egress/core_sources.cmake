@@ -3,6 +3,7 @@
 set(ARIZUKO_EGRESS_CORE_SOURCES
     address_policy.cpp
     answer_line.cpp
+    base64.cpp
     byte_buffer.cpp
     config.cpp
     decision_log.cpp
@@ -18,5 +19,7 @@ set(ARIZUKO_EGRESS_CORE_SOURCES
     request_head.cpp
     request_rules.cpp
     response_head.cpp
+    secret_bindings.cpp
     socket_address.cpp
+    value_scrubber.cpp
 )

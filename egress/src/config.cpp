@@ -66,6 +66,8 @@ constexpr OptionSpec kOptions[] = {
     {"--rule-file", "EGRESS_RULE_FILE", OptionKind::Value, "PATH", "more rules, one a line"},
     {"--inspect-ca-fd", "EGRESS_INSPECT_CA_FD", OptionKind::Value, "N",
      "inherited descriptor to read the turn's CA certificate and key from"},
+    {"--secrets-fd", "EGRESS_SECRETS_FD", OptionKind::Value, "N",
+     "inherited descriptor to read the bindings of secrets from (JSON Lines)"},
 };
 
 constexpr double kMaxSeconds = 7 * 24 * 3600;
@@ -253,12 +255,13 @@ std::optional<std::string> applyOption(Config &config, const OptionSpec &option,
         if (!folder)
             return fail(folder.error());
         config.folder = folder.value();
-    } else if (flag == "--inspect-ca-fd") {
+    } else if (flag == "--inspect-ca-fd" || flag == "--secrets-fd") {
         // 0 to 2 are the proxy's stdio (stdin carries the answers of --ask).
         auto fd = parseCount(value, 3, 1 << 20);
         if (!fd)
             return fail(fd.error());
-        config.inspectCaFd = static_cast<int>(fd.value());
+        (flag == "--secrets-fd" ? config.secretsFd : config.inspectCaFd) =
+            static_cast<int>(fd.value());
     } else if (flag == "--max-connections" || flag == "--max-header-bytes" ||
                flag == "--ask-limit") {
         auto count = flag == "--max-header-bytes" ? parseCount(value, 256, 1 << 24)
@@ -346,6 +349,12 @@ ConfigOutcome parseConfig(const std::vector<std::string> &arguments, const Envir
         return invalid(std::string(outcome.config.rules.empty() ? "--rule-file" : "--rule") +
                        " needs --inspect-ca-fd: an inspected host's TLS is terminated with the "
                        "turn's CA");
+    // A bound host is inspected: its values go into requests the proxy must read.
+    if (outcome.config.secretsFd && !outcome.config.inspectCaFd)
+        return invalid("--secrets-fd needs --inspect-ca-fd: a host a secret is bound to is "
+                       "inspected, its TLS terminated with the turn's CA");
+    if (outcome.config.secretsFd && outcome.config.secretsFd == outcome.config.inspectCaFd)
+        return invalid("--secrets-fd and --inspect-ca-fd name the same descriptor");
     return outcome;
 }
 

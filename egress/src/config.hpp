@@ -6,6 +6,7 @@
 #include "expected.hpp"
 #include "host_matcher.hpp"
 #include "request_rules.hpp"
+#include "secret_bindings.hpp"
 #include "socket_address.hpp"
 
 #include <chrono>
@@ -45,6 +46,16 @@ struct Config
     std::optional<std::string> ruleFile;
     // --inspect-ca-fd: the inherited descriptor the turn's CA certificate and key are read from.
     std::optional<int> inspectCaFd;
+    // --secrets-fd: the inherited descriptor the bindings of secrets are read from (JSON Lines).
+    std::optional<int> secretsFd;
+    // The bindings read from it at start; a host one names is inspected.
+    SecretBindings secrets;
+
+    // Whether the proxy terminates `host`'s TLS: a rule names it or a secret is bound to it.
+    bool inspects(const HostName &host) const
+    {
+        return rules.inspects(host) || secrets.boundTo(host) != nullptr;
+    }
 };
 
 struct ConfigOutcome

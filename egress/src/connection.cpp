@@ -196,6 +196,7 @@ void Connection::handleHead(size_t headLength)
                                           : std::string_view();
         beginRecord(parsed->method, parsed->host.text, parsed->port,
                     std::string(path.substr(0, path.find_first_of("?#"))));
+        server_.config().secrets.maskPlaceholders(record_->path);
     }
     if (!clientPermitted_)
         return refuse(Reason::ClientNotAllowed,
@@ -213,10 +214,15 @@ void Connection::handleHead(size_t headLength)
         if (!framing)
             return refuse(Reason::BadRequest, framing.error());
         requestFraming_ = framing.value();
+        if (const SecretBinding *leak = server_.config().secrets.leakInHead(
+                request_.host, request_.path, request_.fields)) {
+            record_->secret = leak->name;
+            return refuse(Reason::PlaceholderLeak, leakDenialDetail(*leak, request_.host.text));
+        }
     }
-    // A host some rule names is inspected: its deny entry still wins, and then its rules, not
-    // the allowlist, decide each request.
-    inspected_ = server_.authority() != nullptr && server_.config().rules.inspects(request_.host);
+    // A host some rule names or a secret is bound to is inspected: its deny entry still wins,
+    // and then its rules, not the allowlist, decide each request.
+    inspected_ = server_.authority() != nullptr && server_.config().inspects(request_.host);
     switch (server_.config().policy.decide(request_.host)) {
     case HostVerdict::Denied:
         return refuse(Reason::HostDenied, request_.host.text +
@@ -234,6 +240,10 @@ void Connection::handleHead(size_t headLength)
     }
     if (inspected_ && !request_.isConnect() && !judgePlainRequest())
         return;
+    // The values of the secrets bound to the host, where their bindings say (plain HTTP: they
+    // cross the wire in clear, to a host the user allowed plain HTTP to).
+    if (!request_.isConnect())
+        server_.config().secrets.substitute(request_.host, request_.fields);
     goUpstream();
 }
 
@@ -381,6 +391,12 @@ void Connection::finishConnecting()
 void Connection::startInspection()
 {
     record_->inspected = true;
+    // What made the host inspected: the first rule naming it, else the secret bound to it.
+    const Config &config = server_.config();
+    if (const RequestRule *rule = config.rules.naming(request_.host))
+        record_->rule = rule->text;
+    else if (const SecretBinding *secret = config.secrets.boundTo(request_.host))
+        record_->rule = "secret " + secret->name;
     logDecision(Reason::Allowed, 200);
     server_.loop().unwatch(client_.get());
     server_.loop().unwatch(upstream_.get());
@@ -390,8 +406,8 @@ void Connection::startInspection()
     clientIn_.consume(clientIn_.size());
     clientIn_.releaseIfEmpty();
     inspection_ = std::make_unique<InspectSession>(
-        server_.config(), server_.log(), *server_.authority(), std::move(target), client_.get(),
-        std::move(upstream_), std::move(early),
+        server_.config(), server_.log(), *server_.authority(), server_.scrubber(),
+        std::move(target), client_.get(), std::move(upstream_), std::move(early),
         [&server = server_, id = id_] { server.inspectionFinished(id); });
     phase_ = Phase::Inspecting;
     inspection_->start();
@@ -424,7 +440,9 @@ void Connection::startRelay()
     exchange_ = std::make_unique<HttpExchange>(
         HttpExchange::Socket{client_.get(), clientReady_},
         HttpExchange::Socket{upstream_.get(), upstreamReady_}, request_, requestFraming_, clientIn_,
-        server_.config().maxHeaderBytes);
+        server_.config().maxHeaderBytes,
+        HttpExchange::Secrets{&server_.config().secrets,
+                              inspected_ ? &server_.scrubber() : nullptr});
     phase_ = Phase::Exchange;
     pumpExchange();
 }
@@ -459,6 +477,10 @@ void Connection::pumpExchange()
     case HttpExchange::Progress::Complete:
         return endExchange(exchange_->keepAlive() && !server_.draining());
     case HttpExchange::Progress::Failed:
+        if (const SecretBinding *leak = exchange_->leak()) {
+            record_->secret = leak->name;
+            return refuse(Reason::PlaceholderLeak, leakDenialDetail(*leak, request_.host.text));
+        }
         if (exchange_->upstreamFailed() && exchange_->responseStatus() == 0)
             return refuse(Reason::BadResponse, request_.host.text + ": " + exchange_->failure());
         return close();

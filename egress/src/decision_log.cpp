@@ -29,6 +29,8 @@ JsonLine describe(std::string_view event, std::string_view client, const Exchang
         line.add("rule", record.rule);
     if (record.inspected)
         line.addFlag("inspected", true);
+    if (!record.secret.empty())
+        line.add("secret", record.secret);
     if (record.asked)
         line.addFlag("asked", true);
     if (record.answer)

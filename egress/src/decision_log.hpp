@@ -30,6 +30,9 @@ struct ExchangeRecord
     std::string rule;
     // A CONNECT whose TLS the proxy terminates, its requests logged each on its own.
     bool inspected = false;
+    // For a placeholder-leak: the name of the secret whose placeholder it carried (never the
+    // placeholder or the value).
+    std::string secret;
     Reason reason = Reason::Allowed;
     int status = 0;
     bool decisionLogged = false;

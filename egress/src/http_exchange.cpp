@@ -9,11 +9,14 @@ namespace {
 
 // Bodies move through user space in slices of this size; heads are bounded by the flag.
 constexpr size_t kBodySlice = 64 * 1024;
+// How much of a request body is searched for placeholders before any of it is sent.
+constexpr size_t kLeakWindow = 64 * 1024;
 
 } // namespace
 
 HttpExchange::HttpExchange(Socket client, Socket upstream, const RequestHead &request,
-                           BodyFraming requestFraming, ByteBuffer &clientInput, size_t maxHeadBytes)
+                           BodyFraming requestFraming, ByteBuffer &clientInput, size_t maxHeadBytes,
+                           Secrets secrets)
     : client_(client)
     , upstream_(upstream)
     , method_(request.method)
@@ -24,8 +27,55 @@ HttpExchange::HttpExchange(Socket client, Socket upstream, const RequestHead &re
     , fromUpstream_(maxHeadBytes)
     , toClient_(kBodySlice)
     , requestBody_(requestFraming)
+    , secrets_(secrets)
+    , host_(request.host)
 {
     toUpstream_.append(buildUpstreamRequestHead(request));
+    headSize_ = toUpstream_.size();
+    holding_ = secrets_.bindings != nullptr && !secrets_.bindings->empty() &&
+               !secrets_.bindings->allBoundTo(host_) && !requestBody_.done();
+    if (secrets_.scrubber != nullptr && secrets_.scrubber->empty())
+        secrets_.scrubber = nullptr;
+}
+
+bool HttpExchange::holdBodyStart()
+{
+    const auto held = [&] { return toUpstream_.size() - headSize_; };
+    bool moved = false;
+    while (!requestBody_.done() && held() < kLeakWindow) {
+        if (clientInput_.empty()) {
+            if (!client_.readiness.readable)
+                return moved;
+            const IoOutcome received = receiveInto(client_.fd, client_.readiness, clientInput_);
+            if (received.kind == IoOutcome::Kind::Closed)
+                return failClient("the client closed before the request body ended");
+            if (received.kind == IoOutcome::Kind::Failed)
+                return failClient("reading the request body failed");
+            if (received.bytes == 0)
+                return moved;
+        }
+        const std::string_view available = clientInput_.view().substr(0, kLeakWindow - held());
+        const size_t bodyBytes = requestBody_.feed(available);
+        if (requestBody_.failed())
+            return failClient("malformed chunked request body");
+        toUpstream_.append(available.substr(0, bodyBytes));
+        clientInput_.consume(bodyBytes);
+        moved = true;
+    }
+    holding_ = false;
+    leak_ = secrets_.bindings->leakInBody(host_, toUpstream_.view().substr(headSize_));
+    if (leak_ != nullptr)
+        return failClient("the request body carries the placeholder of " + leak_->name);
+    return true;
+}
+
+void HttpExchange::scrubInto(std::string_view body, bool ends)
+{
+    scrubOut_.clear();
+    bodyScrubber_->feed(body, scrubOut_);
+    if (ends)
+        bodyScrubber_->finish(scrubOut_);
+    toClient_.append(scrubOut_);
 }
 
 bool HttpExchange::failClient(std::string why)
@@ -44,6 +94,8 @@ bool HttpExchange::pumpRequest()
 {
     if (requestAbandoned_)
         return false;
+    if (holding_)
+        return holdBodyStart();
     const IoOutcome sent = sendFrom(upstream_.fd, upstream_.readiness, toUpstream_);
     bytesUp_ += sent.bytes;
     if (sent.kind == IoOutcome::Kind::Failed) {
@@ -111,6 +163,11 @@ bool HttpExchange::readResponseHead()
         return failUpstream("response framing: " + framing.error());
     responseBody_ = BodyReader(framing.value());
     keepAlive_ = clientWantsKeepAlive_ && !responseBody_.endsAtClose() && requestBody_.done();
+    if (secrets_.scrubber != nullptr) {
+        secrets_.scrubber->scrubFields(head->fields);
+        secrets_.scrubber->scrub(head->reasonPhrase);
+        bodyScrubber_.emplace(*secrets_.scrubber, framing.value());
+    }
     toClient_.append(buildClientResponseHead(head.value(), keepAlive_, clientIsHttp10_));
     responseStatus_ = head->status;
     responseHeadForwarded_ = true;
@@ -118,7 +175,10 @@ bool HttpExchange::readResponseHead()
     const size_t bodyBytes = responseBody_.feed(early);
     if (responseBody_.failed())
         return failUpstream("malformed chunked response body");
-    toClient_.append(early.substr(0, bodyBytes));
+    if (bodyScrubber_)
+        scrubInto(early.substr(0, bodyBytes), responseBody_.done());
+    else
+        toClient_.append(early.substr(0, bodyBytes));
     // Bytes past the body's end are the upstream's error; its connection is closed after this.
     fromUpstream_.consume(fromUpstream_.size());
     fromUpstream_.releaseIfEmpty();
@@ -130,11 +190,20 @@ bool HttpExchange::readResponseBody()
 {
     if (!upstream_.readiness.readable || toClient_.room() == 0)
         return false;
-    const std::span<char> space = toClient_.writable();
+    std::span<char> space;
+    if (bodyScrubber_) {
+        // Read beside the buffer: the scrubber may keep some back and give more later.
+        scrubIn_.resize(toClient_.room());
+        space = {scrubIn_.data(), scrubIn_.size()};
+    } else {
+        space = toClient_.writable();
+    }
     const IoOutcome received = receive(upstream_.fd, upstream_.readiness, space);
     if (received.kind == IoOutcome::Kind::Closed) {
         if (!responseBody_.endsAtClose())
             return failUpstream("the upstream closed before the response body ended");
+        if (bodyScrubber_)
+            scrubInto({}, true);
         responseDone_ = true;
         return true;
     }
@@ -145,7 +214,10 @@ bool HttpExchange::readResponseBody()
     const size_t bodyBytes = responseBody_.feed({space.data(), received.bytes});
     if (responseBody_.failed())
         return failUpstream("malformed chunked response body");
-    toClient_.commit(bodyBytes);
+    if (bodyScrubber_)
+        scrubInto({space.data(), bodyBytes}, responseBody_.done());
+    else
+        toClient_.commit(bodyBytes);
     responseDone_ = responseBody_.done();
     return true;
 }

@@ -7,9 +7,12 @@
 #include "byte_buffer.hpp"
 #include "http_framing.hpp"
 #include "request_head.hpp"
+#include "secret_bindings.hpp"
 #include "socket_readiness.hpp"
+#include "value_scrubber.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace arizuko::egress {
@@ -30,10 +33,19 @@ public:
         SocketReadiness &readiness;
     };
 
+    // The secrets (--secrets-fd): whether the start of the body carries a placeholder bound to
+    // another host, and for an inspected host the scrubber of its response (else null).
+    struct Secrets
+    {
+        const SecretBindings *bindings = nullptr;
+        const ValueScrubber *scrubber = nullptr;
+    };
+
     // `clientInput` holds what the client sent after the request head; the exchange takes the
     // body from it and leaves whatever follows (a pipelined request) in place.
     HttpExchange(Socket client, Socket upstream, const RequestHead &request,
-                 BodyFraming requestFraming, ByteBuffer &clientInput, size_t maxHeadBytes);
+                 BodyFraming requestFraming, ByteBuffer &clientInput, size_t maxHeadBytes,
+                 Secrets secrets);
 
     Progress pump();
 
@@ -44,6 +56,9 @@ public:
     const std::string &failure() const { return failure_; }
     // Whether a failure was the upstream's (the client is owed a 502) rather than the client's.
     bool upstreamFailed() const { return upstreamFailed_; }
+    // The secret whose placeholder the start of the request body carried (the exchange failed
+    // before a byte went upstream); null otherwise.
+    const SecretBinding *leak() const { return leak_; }
     uint64_t bytesUp() const { return bytesUp_; }
     uint64_t bytesDown() const { return bytesDown_; }
 
@@ -54,6 +69,8 @@ private:
     bool readResponseBody();
     bool failClient(std::string why);
     bool failUpstream(std::string why);
+    bool holdBodyStart();
+    void scrubInto(std::string_view body, bool ends);
 
     Socket client_;
     Socket upstream_;
@@ -75,6 +92,16 @@ private:
     uint64_t bytesDown_ = 0;
     std::string failure_;
     bool upstreamFailed_ = false;
+    Secrets secrets_;
+    HostName host_;
+    // The head waits in toUpstream_ until the body's first kLeakWindow bytes (or its end) are
+    // there and carry no placeholder of another host.
+    bool holding_ = false;
+    size_t headSize_ = 0;
+    const SecretBinding *leak_ = nullptr;
+    std::optional<BodyScrubber> bodyScrubber_;
+    std::string scrubIn_;
+    std::string scrubOut_;
 };
 
 } // namespace arizuko::egress

@@ -151,26 +151,6 @@ ChunkedDecoder::State ChunkedDecoder::step(char c)
     return state_;
 }
 
-size_t ChunkedDecoder::feed(std::string_view bytes)
-{
-    size_t used = 0;
-    while (used < bytes.size() && state_ != State::Done && state_ != State::Failed) {
-        if (state_ == State::Data) {
-            const auto take =
-                static_cast<size_t>(std::min<uint64_t>(chunkRemaining_, bytes.size() - used));
-            used += take;
-            chunkRemaining_ -= take;
-            if (chunkRemaining_ == 0)
-                state_ = State::DataCarriageReturn;
-            continue;
-        }
-        state_ = step(bytes[used]);
-        if (state_ != State::Failed)
-            ++used;
-    }
-    return used;
-}
-
 BodyReader::BodyReader(BodyFraming framing)
     : framing_(framing)
     , remaining_(framing.length)

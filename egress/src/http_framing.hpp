@@ -6,6 +6,7 @@
 #include "expected.hpp"
 #include "header_fields.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <string_view>
 
@@ -35,7 +36,33 @@ class ChunkedDecoder
 {
 public:
     // Returns how many leading bytes of `bytes` belong to the chunked body.
-    size_t feed(std::string_view bytes);
+    size_t feed(std::string_view bytes)
+    {
+        return feed(bytes, [](size_t, size_t) {});
+    }
+    // The same, calling `onData(offset, length)` for each run of chunk data within `bytes` (the
+    // body's content without its framing: what the response scrubber reads).
+    template<typename OnData>
+    size_t feed(std::string_view bytes, OnData &&onData)
+    {
+        size_t used = 0;
+        while (used < bytes.size() && state_ != State::Done && state_ != State::Failed) {
+            if (state_ == State::Data) {
+                const auto take =
+                    static_cast<size_t>(std::min<uint64_t>(chunkRemaining_, bytes.size() - used));
+                onData(used, take);
+                used += take;
+                chunkRemaining_ -= take;
+                if (chunkRemaining_ == 0)
+                    state_ = State::DataCarriageReturn;
+                continue;
+            }
+            state_ = step(bytes[used]);
+            if (state_ != State::Failed)
+                ++used;
+        }
+        return used;
+    }
     bool done() const { return state_ == State::Done; }
     bool failed() const { return state_ == State::Failed; }
 

@@ -22,6 +22,8 @@ constexpr size_t kSlice = 64 * 1024;
 // A denied request's body is read and dropped up to this much so the connection can go on; a
 // larger one closes it.
 constexpr uint64_t kDiscardLimit = 1 << 20;
+// How much of a request body is searched for placeholders before any of it is sent.
+constexpr size_t kLeakWindow = 64 * 1024;
 // How long the upstream's 100 Continue is awaited before the body is sent anyway (curl's default).
 constexpr std::chrono::milliseconds kContinueWait{1000};
 constexpr std::string_view kTunnelEstablished = "HTTP/1.1 200 Connection established\r\n\r\n";
@@ -84,12 +86,13 @@ std::string authorityOf(const HostName &host, uint16_t port)
 } // namespace
 
 InspectSession::InspectSession(const Config &config, const DecisionLog &log,
-                               TurnAuthority &authority, InspectTarget target, int client,
-                               posix::UniqueFd upstream, std::string early,
-                               std::function<void()> finished)
+                               TurnAuthority &authority, const ValueScrubber &scrubber,
+                               InspectTarget target, int client, posix::UniqueFd upstream,
+                               std::string early, std::function<void()> finished)
     : config_(config)
     , log_(log)
     , authority_(authority)
+    , scrubber_(scrubber)
     , target_(std::move(target))
     , authorityText_(authorityOf(target_.host, target_.port))
     , client_(client)
@@ -249,16 +252,30 @@ InspectSession::Read InspectSession::readHead(SSL *ssl, int fd, std::string &buf
 }
 
 bool InspectSession::relayBody(SSL *from, std::string &buffered, SSL *to, BodyReader &body,
-                               uint64_t &counted, uint64_t limit)
+                               uint64_t &counted, uint64_t limit, BodyScrubber *scrubber)
 {
     uint64_t moved = 0;
+    std::string scrubbed;
+    // With a scrubber, what goes on is what it gives back (it keeps the end of the data back
+    // until more comes or the body ends); the count stays the body's.
+    const auto send = [&](std::string_view bytes, bool ends) {
+        if (to == nullptr)
+            return true;
+        if (scrubber == nullptr)
+            return writeAll(to, bytes);
+        scrubbed.clear();
+        scrubber->feed(bytes, scrubbed);
+        if (ends)
+            scrubber->finish(scrubbed);
+        return writeAll(to, scrubbed);
+    };
     while (!body.done()) {
         if (buffered.empty()) {
             if (!readInto(from, buffered)) {
                 if (!body.endsAtClose())
                     return false;
                 body = BodyReader(); // a close-delimited body ended with its connection
-                return true;
+                return send({}, true);
             }
         }
         const size_t bodyBytes = body.feed(buffered);
@@ -267,12 +284,37 @@ bool InspectSession::relayBody(SSL *from, std::string &buffered, SSL *to, BodyRe
         moved += bodyBytes;
         if (moved > limit)
             return false;
-        if (to != nullptr && !writeAll(to, std::string_view(buffered).substr(0, bodyBytes)))
+        if (!send(std::string_view(buffered).substr(0, bodyBytes), body.done()))
             return false;
         counted += bodyBytes;
         buffered.erase(0, bodyBytes);
     }
     return true;
+}
+
+std::optional<std::string_view> InspectSession::bodyStart(const BodyFraming &framing)
+{
+    while (true) {
+        BodyReader probe(framing);
+        const size_t bodyBytes = probe.feed(clientIn_);
+        if (probe.failed())
+            return std::nullopt;
+        if (probe.done() || bodyBytes >= kLeakWindow)
+            return std::string_view(clientIn_).substr(0, std::min(bodyBytes, kLeakWindow));
+        if (!readInto(clientTls_.get(), clientIn_))
+            return std::nullopt;
+    }
+}
+
+bool InspectSession::refuseRequest(ExchangeRecord &record, const RequestHead &request,
+                                   const BodyFraming &framing, Reason reason,
+                                   const std::string &detail)
+{
+    BodyReader body(framing);
+    uint64_t dropped = 0;
+    const bool drained =
+        relayBody(clientTls_.get(), clientIn_, nullptr, body, dropped, kDiscardLimit);
+    return refuse(record, reason, detail, drained && clientWantsKeepAlive(request));
 }
 
 void InspectSession::setUpstream(posix::UniqueFd socket)
@@ -390,27 +432,43 @@ bool InspectSession::serveOne()
     record.port = target_.port;
     // Inside the tunnel the target is the origin form; the log never keeps the query.
     record.path = request.path.substr(0, request.path.find_first_of("?#"));
+    config_.secrets.maskPlaceholders(record.path);
     if (request.form != TargetForm::Origin)
         return refuse(record, Reason::BadRequest,
                       "inside an inspected connection a request names a path, not a host", false);
     auto framing = requestBodyFraming(request.fields);
     if (!framing)
         return refuse(record, Reason::BadRequest, framing.error(), false);
+    const SecretBindings &secrets = config_.secrets;
+    if (const SecretBinding *leak =
+            secrets.leakInHead(target_.host, request.path, request.fields)) {
+        record.secret = leak->name;
+        return refuseRequest(record, request, framing.value(), Reason::PlaceholderLeak,
+                             leakDenialDetail(*leak, target_.host.text));
+    }
     auto path = canonicalRulePath(request.path);
     if (!path)
         return refuse(record, Reason::BadRequest, path.error(), false);
     const RuleJudgement judgement = config_.rules.judge(request.method, target_.host, path.value());
     record.rule = judgement.rule;
-    if (judgement.reason != Reason::Allowed) {
-        // The body is dropped so the next request on the connection can be read and judged.
-        BodyReader body(framing.value());
-        uint64_t dropped = 0;
-        const bool drained =
-            relayBody(clientTls_.get(), clientIn_, nullptr, body, dropped, kDiscardLimit);
-        return refuse(record, judgement.reason,
-                      ruleDenialDetail(request.method, target_.host.text, record.path, judgement),
-                      drained && clientWantsKeepAlive(request));
+    if (judgement.reason != Reason::Allowed)
+        return refuseRequest(
+            record, request, framing.value(), judgement.reason,
+            ruleDenialDetail(request.method, target_.host.text, record.path, judgement));
+    // Nothing of a request goes upstream before the start of its body is searched too.
+    if (framing->kind != BodyFraming::Kind::None && !secrets.empty() &&
+        !secrets.allBoundTo(target_.host)) {
+        const auto start = bodyStart(framing.value());
+        if (!start)
+            return refuse(record, Reason::BadRequest,
+                          "the request body ended early or is malformed", false);
+        if (const SecretBinding *leak = secrets.leakInBody(target_.host, *start)) {
+            record.secret = leak->name;
+            return refuseRequest(record, request, framing.value(), Reason::PlaceholderLeak,
+                                 leakDenialDetail(*leak, target_.host.text));
+        }
     }
+    secrets.substitute(target_.host, request.fields);
     // A kept upstream connection may have been closed by the upstream meanwhile; a request
     // without a body is then sent once more on a new one (nothing of it can have been acted on).
     const bool mayRetry = upstreamTls_ && framing->kind == BodyFraming::Kind::None;
@@ -525,14 +583,17 @@ bool InspectSession::serveOne()
         const bool upstreamReusable = response->minorVersion == 1 && !responseBody.endsAtClose() &&
                                       !fieldListsToken(response->fields, "Connection", "close") &&
                                       bodySent;
+        scrubber_.scrubFields(response->fields);
+        scrubber_.scrub(response->reasonPhrase);
         const std::string clientHead =
             buildClientResponseHead(response.value(), keepAlive, clientIsHttp10);
         logDecision(record, Reason::Allowed, response->status);
         if (!writeAll(clientTls_.get(), clientHead))
             return finish(false);
         down += clientHead.size();
+        BodyScrubber scrubbing(scrubber_, responseFraming.value());
         if (!relayBody(upstreamTls_.get(), fromUpstream, clientTls_.get(), responseBody, down,
-                       UINT64_MAX)) {
+                       UINT64_MAX, scrubber_.empty() ? nullptr : &scrubbing)) {
             dropUpstream();
             return finish(false);
         }

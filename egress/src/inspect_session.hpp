@@ -11,14 +11,17 @@
 #include "host_name.hpp"
 #include "http_framing.hpp"
 #include "posix/unique_fd.h"
+#include "request_head.hpp"
 #include "socket_address.hpp"
 #include "turn_authority.hpp"
+#include "value_scrubber.hpp"
 #include "wakeup_fd.hpp"
 
 #include <atomic>
 #include <cstdint>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -40,9 +43,10 @@ public:
     // `client` stays the caller's (it must outlive the session); `upstream` is a connected TCP
     // socket to one of the target's addresses; `early` what the client sent after its CONNECT
     // head. `finished` is called on the session's thread when it ends.
+    // `scrubber` takes the secrets' values out of every response (a no-op without secrets).
     InspectSession(const Config &config, const DecisionLog &log, TurnAuthority &authority,
-                   InspectTarget target, int client, posix::UniqueFd upstream, std::string early,
-                   std::function<void()> finished);
+                   const ValueScrubber &scrubber, InspectTarget target, int client,
+                   posix::UniqueFd upstream, std::string early, std::function<void()> finished);
     ~InspectSession();
     InspectSession(const InspectSession &) = delete;
     InspectSession &operator=(const InspectSession &) = delete;
@@ -71,7 +75,13 @@ private:
     bool serveOne();
     Read readHead(SSL *ssl, int fd, std::string &buffered, size_t &headLength, bool idle);
     bool relayBody(SSL *from, std::string &buffered, SSL *to, BodyReader &body, uint64_t &counted,
-                   uint64_t limit);
+                   uint64_t limit, BodyScrubber *scrubber = nullptr);
+    // Reads on until the request body's first bytes (up to the leak window) or its end are in
+    // clientIn_; returns them, or nothing when the client failed.
+    std::optional<std::string_view> bodyStart(const BodyFraming &framing);
+    // The rest of a refused request's body is dropped so the connection can go on.
+    bool refuseRequest(ExchangeRecord &record, const RequestHead &request,
+                       const BodyFraming &framing, Reason reason, const std::string &detail);
     bool readInto(SSL *ssl, std::string &buffered);
     bool writeAll(SSL *ssl, std::string_view bytes);
     // Connects (again, after the first) and verifies the upstream; a failure is answered.
@@ -88,6 +98,7 @@ private:
     const Config &config_;
     const DecisionLog &log_;
     TurnAuthority &authority_;
+    const ValueScrubber &scrubber_;
     const InspectTarget target_;
     const std::string authorityText_;
     const int client_;

@@ -1,6 +1,7 @@
 // arizuko-egress: the per-turn forward proxy (docs/egress.md).
 
 #include "config.hpp"
+#include "descriptor_read.hpp"
 #include "json_line.hpp"
 #include "proxy_server.hpp"
 #include "turn_authority.hpp"
@@ -10,6 +11,7 @@
 #include <exception>
 #include <iostream>
 #include <signal.h>
+#include <string.h>
 #include <sys/resource.h>
 
 namespace {
@@ -40,6 +42,28 @@ void prepareSignals()
     sigaddset(&stopSignals, SIGINT);
     sigprocmask(SIG_BLOCK, &stopSignals, nullptr);
     signal(SIGPIPE, SIG_IGN);
+}
+
+// A few bindings are a few KiB; more is not what the engine sends.
+constexpr size_t kMaxSecretsBytes = 1 << 20;
+
+std::optional<std::string> readSecrets(int fd, Config &config)
+{
+    const std::string flag = "--secrets-fd " + std::to_string(fd);
+    auto read = readDescriptor(fd, kMaxSecretsBytes, flag);
+    if (!read)
+        return read.error();
+    std::string &text = read.value();
+    std::optional<std::string> error;
+    if (text.size() > kMaxSecretsBytes) {
+        error = flag + ": more than 1 MiB of bindings";
+    } else if (auto parsed = SecretBindings::parse(text)) {
+        config.secrets = std::move(parsed.value());
+    } else {
+        error = flag + ": " + parsed.error();
+    }
+    explicit_bzero(text.data(), text.size());
+    return error;
 }
 
 int serve(Config config, std::unique_ptr<TurnAuthority> authority)
@@ -87,6 +111,13 @@ int main(int argc, char **argv)
             return kExitUsage;
         }
         authority = std::move(read.value());
+    }
+    // The bindings of secrets likewise; one that does not parse is no turn (fail closed).
+    if (outcome.config.secretsFd) {
+        if (auto error = readSecrets(*outcome.config.secretsFd, outcome.config)) {
+            std::cerr << "arizuko-egress: " << *error << '\n';
+            return kExitUsage;
+        }
     }
     try {
         return serve(std::move(outcome.config), std::move(authority));

@@ -42,6 +42,7 @@ std::string systemError(std::string_view what)
 ProxyServer::ProxyServer(Config config, std::unique_ptr<TurnAuthority> authority)
     : config_(std::move(config))
     , authority_(std::move(authority))
+    , scrubber_(config_.secrets.scrubForms())
     , questions_(config_.askLimit)
 {
     sigset_t stopSignals;
@@ -123,17 +124,20 @@ void ProxyServer::markReady()
         log_.write(JsonLine(now, "warning")
                        .add("message", "the allowlist is empty: every host is denied")
                        .finish());
-    log_.write(JsonLine(now, "ready")
-                   .add("addr", bound_.toString())
-                   .addNumber("allow", static_cast<int64_t>(policy.allowList().size()))
-                   .addNumber("deny", static_cast<int64_t>(policy.denyList().size()))
-                   .addFlag("allow_all", policy.allowAll())
-                   .addFlag("deny_private", config_.denyPrivate)
-                   .addFlag("allow_loopback", config_.allowLoopback)
-                   .add("client", config_.client ? config_.client->ipString() : "any")
-                   .addFlag("ask", config_.ask)
-                   .addNumber("rules", static_cast<int64_t>(config_.rules.size()))
-                   .finish());
+    JsonLine ready(now, "ready");
+    ready.add("addr", bound_.toString())
+        .addNumber("allow", static_cast<int64_t>(policy.allowList().size()))
+        .addNumber("deny", static_cast<int64_t>(policy.denyList().size()))
+        .addFlag("allow_all", policy.allowAll())
+        .addFlag("deny_private", config_.denyPrivate)
+        .addFlag("allow_loopback", config_.allowLoopback)
+        .add("client", config_.client ? config_.client->ipString() : "any")
+        .addFlag("ask", config_.ask)
+        .addNumber("rules", static_cast<int64_t>(config_.rules.size()));
+    // Only with secrets, so a proxy without them logs what it always did.
+    if (!config_.secrets.empty())
+        ready.addNumber("secrets", static_cast<int64_t>(config_.secrets.size()));
+    log_.write(ready.finish());
 }
 
 void ProxyServer::afterBatch()

@@ -13,6 +13,7 @@
 #include "posix/unique_fd.h"
 #include "resolver.hpp"
 #include "turn_authority.hpp"
+#include "value_scrubber.hpp"
 #include "wakeup_fd.hpp"
 
 #include <cstdint>
@@ -48,6 +49,8 @@ public:
     bool ready() const { return ready_; }
 
     TurnAuthority *authority() { return authority_.get(); }
+    // Scrubs the secrets' values from the responses of inspected hosts (empty without secrets).
+    const ValueScrubber &scrubber() const { return scrubber_; }
     // Called on an inspected connection's own thread when it ends; the connection is told on the
     // event loop's thread.
     void inspectionFinished(uint64_t id);
@@ -117,6 +120,7 @@ private:
     Watcher answerWatcher_{[this] { readAnswers(); }};
     Watcher inspectionWatcher_{[this] { deliverInspectionsDone(); }};
     std::unique_ptr<TurnAuthority> authority_;
+    ValueScrubber scrubber_;
     WakeupFd inspectionsDone_;
     std::mutex finishedMutex_;
     std::vector<uint64_t> finishedInspections_;

@@ -71,6 +71,8 @@ std::string_view reasonCode(Reason reason)
         return "no-matching-rule";
     case Reason::UpstreamNotTrusted:
         return "upstream-not-trusted";
+    case Reason::PlaceholderLeak:
+        return "placeholder-leak";
     }
     return "unknown";
 }
@@ -89,6 +91,7 @@ int reasonStatus(Reason reason)
     case Reason::AskLimit:
     case Reason::DeniedByRule:
     case Reason::NoMatchingRule:
+    case Reason::PlaceholderLeak:
         return 403;
     case Reason::ResolveFailed:
     case Reason::ConnectFailed:

@@ -34,6 +34,8 @@ enum class Reason
     DeniedByRule,
     NoMatchingRule,
     UpstreamNotTrusted,
+    // A secret's placeholder on its way to a host the secret is not bound to (--secrets-fd).
+    PlaceholderLeak,
 };
 
 std::string_view reasonCode(Reason reason);

@@ -213,10 +213,13 @@ std::string ruleDenialDetail(std::string_view method, std::string_view host, std
     return detail + ". Only the user can change the rules, in Arizuko's Network tab";
 }
 
-bool RequestRules::inspects(const HostName &host) const
+const RequestRule *RequestRules::naming(const HostName &host) const
 {
-    return std::any_of(rules_.begin(), rules_.end(),
-                       [&](const RequestRule &rule) { return rule.host.covers(host); });
+    for (const RequestRule &rule : rules_) {
+        if (rule.host.covers(host))
+            return &rule;
+    }
+    return nullptr;
 }
 
 RuleJudgement RequestRules::judge(std::string_view method, const HostName &host,

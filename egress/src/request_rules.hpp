@@ -73,7 +73,9 @@ public:
     bool empty() const { return rules_.empty(); }
     size_t size() const { return rules_.size(); }
     // Whether some rule names `host` (as an allow entry would cover it).
-    bool inspects(const HostName &host) const;
+    bool inspects(const HostName &host) const { return naming(host) != nullptr; }
+    // The first rule that names `host`: the one that makes it inspected.
+    const RequestRule *naming(const HostName &host) const;
     // `path` is a canonicalRulePath().
     RuleJudgement judge(std::string_view method, const HostName &host, std::string_view path) const;
 

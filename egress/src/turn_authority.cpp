@@ -1,5 +1,7 @@
 #include "turn_authority.hpp"
 
+#include "descriptor_read.hpp"
+
 #include <cerrno>
 #include <cstring>
 #include <ctime>
@@ -64,27 +66,10 @@ bool addExtension(X509 *certificate, X509V3_CTX &context, int nid, const std::st
 Expected<std::unique_ptr<TurnAuthority>> TurnAuthority::readFrom(int fd, const char *testUpstreamCa)
 {
     const std::string flag = "--inspect-ca-fd " + std::to_string(fd);
-    std::string pem;
-    char chunk[4096];
-    // Room for all of it at once: a growing string would leave copies of the key in freed memory.
-    pem.reserve(kMaxCaBytes + sizeof(chunk));
-    while (true) {
-        const ssize_t got = ::read(fd, chunk, sizeof(chunk));
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got < 0) {
-            const int error = errno;
-            ::close(fd);
-            return Failure{flag + ": cannot be read: " + std::strerror(error)};
-        }
-        if (got == 0)
-            break;
-        pem.append(chunk, static_cast<size_t>(got));
-        if (pem.size() > kMaxCaBytes)
-            break;
-    }
-    ::close(fd);
-    OPENSSL_cleanse(chunk, sizeof(chunk));
+    auto read = readDescriptor(fd, kMaxCaBytes, flag);
+    if (!read)
+        return Failure{read.error()};
+    std::string &pem = read.value();
     std::unique_ptr<TurnAuthority> authority(new TurnAuthority);
     {
         std::unique_ptr<BIO, BioDeleter> certificateBio(

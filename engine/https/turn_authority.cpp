@@ -1,5 +1,7 @@
 #include "https/turn_authority.h"
 
+#include "posix/filled_pipe.h"
+
 #include <QHostAddress>
 #include <QRegularExpression>
 #include <cerrno>
@@ -151,25 +153,13 @@ TurnAuthority::~TurnAuthority()
 
 Result<posix::UniqueFd> TurnAuthority::proxyBundlePipe() const
 {
-    int ends[2];
-    if (::pipe2(ends, O_CLOEXEC) != 0)
-        return failure(
-            QStringLiteral("no pipe: %1").arg(QString::fromLocal8Bit(std::strerror(errno))));
-    posix::UniqueFd read(ends[0]);
-    const posix::UniqueFd write(ends[1]);
-    for (const std::string_view part :
-         {std::string_view(m_certificatePem.constData(), size_t(m_certificatePem.size())),
-          std::string_view(m_privateKeyPem)}) {
-        for (size_t done = 0; done < part.size();) {
-            const ssize_t wrote = ::write(write.get(), part.data() + done, part.size() - done);
-            if (wrote < 0 && errno == EINTR)
-                continue;
-            if (wrote <= 0)
-                return failure(QStringLiteral("cannot fill the proxy's pipe: %1")
-                                   .arg(QString::fromLocal8Bit(std::strerror(errno))));
-            done += size_t(wrote);
-        }
-    }
+    std::string bundle(m_certificatePem.constData(), size_t(m_certificatePem.size()));
+    bundle += m_privateKeyPem;
+    std::string error;
+    posix::UniqueFd read = posix::filledPipe(bundle, error);
+    OPENSSL_cleanse(bundle.data(), bundle.size());
+    if (!read)
+        return failure(QStringLiteral("the proxy's pipe: %1").arg(QString::fromStdString(error)));
     return read;
 }
 

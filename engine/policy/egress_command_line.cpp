@@ -25,8 +25,10 @@ QStringList egressArguments(const EgressCommandLine &line)
                   << QString::number(line.askLimit);
     for (const QString &rule : line.rules)
         arguments << QStringLiteral("--rule") << rule;
-    if (!line.rules.isEmpty())
+    if (!line.rules.isEmpty() || line.boundSecrets)
         arguments << QStringLiteral("--inspect-ca-fd") << QString::number(kInspectCaFd);
+    if (line.boundSecrets)
+        arguments << QStringLiteral("--secrets-fd") << QString::number(kSecretsFd);
     return arguments;
 }
 

@@ -12,6 +12,10 @@ namespace arizuko::policy {
 // The descriptor the proxy reads the turn's CA certificate and key from
 // (--inspect-ca-fd): the read end of a pipe the engine puts there in the child.
 inline constexpr int kInspectCaFd = 3;
+// The descriptor the proxy reads the turn's bound secrets from (--secrets-fd):
+// JSON Lines, one binding each with its placeholder and value, never on disk,
+// the command line or in the environment (docs/security-model.md).
+inline constexpr int kSecretsFd = 4;
 
 struct EgressCommandLine
 {
@@ -30,9 +34,12 @@ struct EgressCommandLine
     bool ask = false;
     int askTimeoutSeconds = 60;
     int askLimit = 20;
-    // Rules by method and path (request_rule.h: proxyRequestRules): each a
-    // --rule; with any, the proxy reads the turn's CA from kInspectCaFd.
+    // Rules by method and path (request_rule.h: proxyInspection): each a
+    // --rule; with any, or with bound secrets, the proxy reads the turn's
+    // CA from kInspectCaFd.
     QStringList rules;
+    // The turn has bound secrets: the proxy reads them from kSecretsFd.
+    bool boundSecrets = false;
 };
 
 QStringList egressArguments(const EgressCommandLine &line);

@@ -24,7 +24,9 @@ struct EffectiveRule
     bool byGrant = false;
 };
 
-QList<EffectiveRule> effectiveRules(const NetworkPolicy &policy)
+// `boundHosts` (hosts secrets are bound to) are inspected as a request
+// rule's host is, with no rule of their own.
+QList<EffectiveRule> effectiveRules(const NetworkPolicy &policy, const QStringList &boundHosts = {})
 {
     QList<EffectiveRule> effective;
     QStringList requestHosts;
@@ -34,6 +36,10 @@ QList<EffectiveRule> effectiveRules(const NetworkPolicy &policy)
         effective << EffectiveRule{rule, rule, false};
         if (!requestHosts.contains(rule.target))
             requestHosts << rule.target;
+    }
+    for (const QString &host : boundHosts) {
+        if (!requestHosts.contains(host))
+            requestHosts << host;
     }
     QSet<QString> implied;
     const auto allowEverything = [&](const QString &host,
@@ -114,25 +120,31 @@ bool ruleMatchesMethod(const NetworkRule &rule, QStringView method)
     return names.contains(method);
 }
 
+ProxyInspection proxyInspection(const NetworkPolicy &policy, const QStringList &boundHosts)
+{
+    ProxyInspection inspection;
+    for (const EffectiveRule &effective : effectiveRules(policy, boundHosts)) {
+        const QString text = ruleText(effective.rule);
+        if (!inspection.rules.contains(text))
+            inspection.rules << text;
+        if (!inspection.hosts.contains(effective.rule.target))
+            inspection.hosts << effective.rule.target;
+    }
+    for (const QString &host : boundHosts) {
+        if (!inspection.hosts.contains(host))
+            inspection.hosts << host;
+    }
+    return inspection;
+}
+
 QStringList proxyRequestRules(const NetworkPolicy &policy)
 {
-    QStringList rules;
-    for (const EffectiveRule &effective : effectiveRules(policy)) {
-        const QString text = ruleText(effective.rule);
-        if (!rules.contains(text))
-            rules << text;
-    }
-    return rules;
+    return proxyInspection(policy).rules;
 }
 
 QStringList inspectedHosts(const NetworkPolicy &policy)
 {
-    QStringList hosts;
-    for (const EffectiveRule &effective : effectiveRules(policy)) {
-        if (!hosts.contains(effective.rule.target))
-            hosts << effective.rule.target;
-    }
-    return hosts;
+    return proxyInspection(policy).hosts;
 }
 
 Result<RequestVerdict> testRequest(const NetworkPolicy &policy, const QString &folder,

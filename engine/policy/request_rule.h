@@ -32,13 +32,23 @@ bool pathGlobMatches(QStringView pattern, QStringView path);
 
 bool ruleMatchesMethod(const NetworkRule &rule, QStringView method);
 
-// The rules the turn's proxy gets as --rule, in ancestry order: every request
-// rule, and for each inspected host that a host allow entry or the egress
-// grant already allows, `allow * HOST /**`, so a host allow entry keeps
-// allowing every request that no deny rule refuses.
-QStringList proxyRequestRules(const NetworkPolicy &policy);
+// What a turn's proxy inspects, computed once at the turn's start.
+// rules: what it gets as --rule, in ancestry order: every request rule, and
+// for each inspected host that a host allow entry or the egress grant
+// already allows, `allow * HOST /**`, so a host allow entry keeps allowing
+// every request that no deny rule refuses. hosts: the hosts it inspects,
+// what the turn's CA is constrained to: those the rules name and
+// `boundHosts`, the hosts the turn's bound secrets go to
+// (secrets/secret_bindings.h), which get `allow * HOST /**` on the same terms.
+struct ProxyInspection
+{
+    QStringList rules;
+    QStringList hosts;
+};
+ProxyInspection proxyInspection(const NetworkPolicy &policy, const QStringList &boundHosts = {});
 
-// The hosts those rules inspect: what the turn's CA is constrained to.
+// proxyInspection(policy) without bound secrets, one half each.
+QStringList proxyRequestRules(const NetworkPolicy &policy);
 QStringList inspectedHosts(const NetworkPolicy &policy);
 
 struct RequestVerdict

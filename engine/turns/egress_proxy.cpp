@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <sys/prctl.h>
 #include <unistd.h>
+#include <utility>
 
 namespace arizuko::turns {
 
@@ -50,25 +51,36 @@ void EgressProxy::start()
     child.setArguments(policy::egressArguments(m_options));
     child.setStandardOutputFile(QProcess::nullDevice());
     const int inspectCa = m_options.inspectCa ? m_options.inspectCa->get() : -1;
-    child.setChildProcessModifier([inspectCa] {
+    const int secrets = m_options.secrets ? m_options.secrets->get() : -1;
+    child.setChildProcessModifier([inspectCa, secrets] {
         // The proxy must not outlive the engine, even one killed with SIGKILL.
         ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-        // The CA's key reaches the proxy on an inherited descriptor only,
-        // never a file or its command line. dup2 clears close-on-exec on the
-        // copy; a pipe already on that number keeps the flag unless cleared.
-        if (inspectCa == policy::kInspectCaFd) {
-            if (::fcntl(inspectCa, F_SETFD, 0) != 0)
+        // The CA's key and the bound secrets reach the proxy on inherited
+        // descriptors only, never a file or its command line. Each goes to
+        // a number of its own above the targets first, so neither pipe can
+        // sit on the other's target; dup2 then clears close-on-exec on the
+        // copy, and the intermediate copies close at exec.
+        const std::pair<int, int> handovers[] = {{inspectCa, policy::kInspectCaFd},
+                                                 {secrets, policy::kSecretsFd}};
+        int moved[2] = {-1, -1};
+        for (int i = 0; i < 2; ++i) {
+            if (handovers[i].first >= 0 &&
+                (moved[i] = ::fcntl(handovers[i].first, F_DUPFD_CLOEXEC, 10)) < 0)
                 ::_exit(127);
-        } else if (inspectCa >= 0 && ::dup2(inspectCa, policy::kInspectCaFd) < 0) {
-            ::_exit(127);
+        }
+        for (int i = 0; i < 2; ++i) {
+            if (moved[i] >= 0 && ::dup2(moved[i], handovers[i].second) < 0)
+                ::_exit(127);
         }
     });
     m_sinceStart.start();
     child.start();
-    // The child holds its copy; the engine's goes, so the key is in the
-    // pipe the proxy reads and nowhere else.
+    // The child holds its copy; the engine's goes, so the key and the
+    // values are in the pipes the proxy reads and nowhere else.
     if (m_options.inspectCa)
         m_options.inspectCa->reset();
+    if (m_options.secrets)
+        m_options.secrets->reset();
     m_pid = child.processId();
     m_healthTimer.start();
 }

@@ -33,6 +33,10 @@ struct EgressOptions : policy::EgressCommandLine
     // and key (https::TurnAuthority::proxyBundlePipe), put on the child's
     // kInspectCaFd and closed in the engine once the child started.
     std::shared_ptr<posix::UniqueFd> inspectCa;
+    // With boundSecrets: the read end of the pipe holding them
+    // (turns/bound_secrets.h: egressSecretLines), put on kSecretsFd and
+    // closed in the engine likewise.
+    std::shared_ptr<posix::UniqueFd> secrets;
 };
 
 // The environment variable naming the turn a proxy process serves.

@@ -8,6 +8,7 @@
 
 #include "core/result.h"
 #include "libvirt/turn_network.h"
+#include "turns/bound_secrets.h"
 #include "turns/turn_home.h"
 
 #include <QDateTime>
@@ -49,12 +50,16 @@ struct GuestMachineSpec
     QString folder;
     // How long the guest waits for its spec (0: the guest's default).
     int specTimeoutSeconds = 0;
-    // Rules by method and path (policy/request_rule.h: proxyRequestRules):
-    // with any, the machine makes the turn's CA for inspectedHosts, valid
-    // until inspectUntil, and hands its key to the proxy alone.
+    // Rules by method and path and the hosts to inspect
+    // (policy/request_rule.h: proxyInspection): with any inspected host, the
+    // machine makes the turn's CA for inspectedHosts, valid until
+    // inspectUntil, and hands its key to the proxy alone.
     QStringList rules;
     QStringList inspectedHosts;
     QDateTime inspectUntil;
+    // The turn's bound secrets: their bindings, values and placeholders go
+    // to the proxy alone, on its kSecretsFd.
+    QList<BoundSecret> boundSecrets;
 };
 
 // What tearing the machine down found: its steps' times and what could not

@@ -6,6 +6,7 @@
 #include "libvirt/channel_directory.h"
 #include "libvirt/turn_filter_binding.h"
 #include "libvirt/turn_tap.h"
+#include "posix/filled_pipe.h"
 #include "store/store.h"
 #include "turns/egress_proxy.h"
 #include "turns/guest_channel.h"
@@ -196,9 +197,9 @@ void LibvirtGuestMachine::startProxy()
     EgressOptions options =
         guestProxyOptions(m_environment, m_spec.name, subnet, m_spec.allow, m_spec.deny,
                           m_spec.allowAll, m_spec.allowLoopback, m_spec.unlisted, m_spec.folder);
-    if (!m_spec.rules.isEmpty()) {
-        // Fail closed: a turn whose rules need inspection has no proxy, so
-        // no turn, without its own CA.
+    if (!m_spec.inspectedHosts.isEmpty()) {
+        // Fail closed: a turn whose rules or bound secrets need inspection
+        // has no proxy, so no turn, without its own CA.
         auto inspectCa = inspectionAuthority();
         if (!inspectCa) {
             fail(inspectCa.error());
@@ -206,6 +207,23 @@ void LibvirtGuestMachine::startProxy()
         }
         options.rules = m_spec.rules;
         options.inspectCa = std::make_shared<posix::UniqueFd>(std::move(*inspectCa));
+    }
+    if (!m_spec.boundSecrets.isEmpty()) {
+        // Likewise: the values reach the proxy on a pipe, or there is no turn.
+        QByteArray lines = egressSecretLines(m_spec.boundSecrets);
+        std::string error;
+        posix::UniqueFd secrets =
+            posix::filledPipe(std::string_view(lines.constData(), size_t(lines.size())), error);
+        lines.fill('\0');
+        if (!secrets) {
+            fail(makeError(QStringLiteral("turns.bound-secrets"),
+                           QStringLiteral("no turn: its bound secrets could not be handed to "
+                                          "its proxy: %1")
+                               .arg(QString::fromStdString(error))));
+            return;
+        }
+        options.boundSecrets = true;
+        options.secrets = std::make_shared<posix::UniqueFd>(std::move(secrets));
     }
     m_proxy = std::make_unique<EgressProxy>(std::move(options));
     // Queued: a resource is never destroyed from inside one of its own signals.
@@ -237,9 +255,9 @@ Result<posix::UniqueFd> LibvirtGuestMachine::inspectionAuthority()
         https::makeTurnAuthority({m_spec.name, m_spec.inspectedHosts, m_spec.inspectUntil});
     if (!authority)
         return makeError(QStringLiteral("turns.inspection-ca"),
-                         QStringLiteral("no turn: its folder's rules by method and path need the "
-                                        "turn's own certificate authority, which could not be "
-                                        "made: %1")
+                         QStringLiteral("no turn: its inspected hosts (rules by method and "
+                                        "path, bound secrets) need the turn's own certificate "
+                                        "authority, which could not be made: %1")
                              .arg(authority.error().message));
     auto pipe = authority->proxyBundlePipe();
     if (!pipe)

@@ -1,7 +1,9 @@
 #include "turns/spare_pool.h"
 
+#include "core/actors.h"
 #include "policy/policy.h"
 #include "policy/request_rule.h"
+#include "secrets/secret_bindings.h"
 #include "store/store.h"
 #include "turns/guest_proxy_options.h"
 #include "turns/turn.h"
@@ -10,6 +12,26 @@
 #include <QUuid>
 
 namespace arizuko::turns {
+
+namespace {
+
+QStringList secretNames(const QList<secrets::SecretBinding> &bindings)
+{
+    QStringList names;
+    for (const secrets::SecretBinding &binding : bindings)
+        names << binding.folder + u'/' + binding.key;
+    return names;
+}
+
+QStringList boundSecretNames(const QList<BoundSecret> &bound)
+{
+    QList<secrets::SecretBinding> bindings;
+    for (const BoundSecret &secret : bound)
+        bindings << secret.binding;
+    return secretNames(bindings);
+}
+
+} // namespace
 
 SpareBasis SpareBasis::of(const QString &folder, const TurnPlan &plan)
 {
@@ -21,6 +43,7 @@ SpareBasis SpareBasis::of(const QString &folder, const TurnPlan &plan)
             plan.allowLoopback,
             plan.unlisted,
             policy::proxyRequestRules(plan.network),
+            boundSecretNames(plan.boundSecrets),
             {}};
 }
 
@@ -47,6 +70,8 @@ QString SpareBasis::differenceFrom(const SpareBasis &now) const
         changed << QStringLiteral("the setting for unlisted hosts");
     if (rules != now.rules)
         changed << QStringLiteral("the rules by method and path");
+    if (boundSecrets != now.boundSecrets)
+        changed << QStringLiteral("the bound secrets");
     if (changed.isEmpty())
         return {};
     return changed.join(QStringLiteral(", ")) + QStringLiteral(" changed since the spare was made");
@@ -134,6 +159,11 @@ Result<SpareBasis> SparePool::basisFor(const QString &folder) const
     basis.deny = network->deny;
     basis.allowAll = network->allowAll;
     basis.rules = policy::proxyRequestRules(*network);
+    const auto bindings =
+        secrets::SecretBindings(m_environment.store, actors::turns).visibleFrom(folder);
+    if (!bindings)
+        return bindings.error();
+    basis.boundSecrets = secretNames(*bindings);
     const auto unlisted = unlistedHostsPolicy(m_environment.store, folder);
     if (!unlisted)
         return unlisted.error();
@@ -214,6 +244,7 @@ void SparePool::boot(SpareBasis basis)
         // No rules: a folder whose proxy inspects gets no spare (prepare).
         {},
         {},
+        {},
         {}};
     m_spare = Spare{m_environment.makeMachine(std::move(spec)),
                     std::move(basis),
@@ -257,8 +288,10 @@ void SparePool::prepare(const QString &folder, int liveTurns)
         return;
     }
     // A folder whose proxy inspects hosts starts its turns cold: the turn's
-    // CA is made for the turn, with its deadline.
-    if (const Result<SpareBasis> basis = basisFor(folder); basis && basis->rules.isEmpty())
+    // CA is made for the turn, with its deadline, and its bound secrets'
+    // placeholders with it.
+    if (const Result<SpareBasis> basis = basisFor(folder);
+        basis && basis->rules.isEmpty() && basis->boundSecrets.isEmpty())
         boot(*basis);
 }
 

@@ -52,6 +52,9 @@ struct SpareBasis
     // The proxy's rules by method and path: a folder with any gets no spare
     // (its proxy needs the turn's CA, made for the turn's deadline).
     QStringList rules;
+    // The bound secrets the folder sees ("folder/NAME"): likewise no spare
+    // (its proxy needs the values and the turn's own placeholders).
+    QStringList boundSecrets;
     // Claude Code started in the spare before its prompt (runner setting
     // `ARIZUKO_PRESTART`). Not compared by differenceFrom(): a turn that
     // cannot use it still adopts the spare, and its guest launches the

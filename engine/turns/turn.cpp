@@ -129,6 +129,9 @@ void Turn::start(const Result<TurnPlan> &plan)
 {
     if (!begin(plan))
         return;
+    // Once: what the proxy inspects, and by which rules.
+    policy::ProxyInspection inspection =
+        policy::proxyInspection(m_plan.network, boundSecretHosts(m_plan.boundSecrets));
     GuestMachineSpec spec{name(),
                           m_plan.home,
                           turnDirectory(),
@@ -139,11 +142,12 @@ void Turn::start(const Result<TurnPlan> &plan)
                           m_plan.unlisted,
                           folder(),
                           0,
-                          policy::proxyRequestRules(m_plan.network),
+                          std::move(inspection.rules),
                           {},
-                          {}};
-    if (!spec.rules.isEmpty()) {
-        spec.inspectedHosts = policy::inspectedHosts(m_plan.network);
+                          {},
+                          m_plan.boundSecrets};
+    if (!inspection.hosts.isEmpty()) {
+        spec.inspectedHosts = std::move(inspection.hosts);
         // The CA outlives the turn's deadline only by the time its ending takes.
         spec.inspectUntil = QDateTime::currentDateTimeUtc()
                                 .addMSecs(m_deadlineAt.remainingTime())
@@ -321,10 +325,13 @@ void Turn::onMachineReady()
     m_services->readShellEnvironment([this](const QJsonObject &secrets) { sendSpec(secrets); });
 }
 
-void Turn::sendSpec(const QJsonObject &secrets)
+void Turn::sendSpec(const QJsonObject &shellSecrets)
 {
     if (m_finished || !m_machine || m_machine->state() != GuestMachine::State::Ready)
         return;
+    // A bound secret's name carries its placeholder, never its value, even
+    // where a shell:env grant read the value.
+    const QJsonObject secrets = withPlaceholders(shellSecrets, m_plan.boundSecrets);
     // A grant added since the adoption: the started agent cannot take it.
     if (m_prestarted && !secrets.isEmpty())
         usePrestartedAgent(false, PrestartDecision::shellEnvironmentRefusal());

@@ -89,6 +89,9 @@ struct TurnPlan
     bool allowLoopback = false;
     // The folder's setting for hosts on no allow entry.
     UnlistedHostsPolicy unlisted;
+    // The secrets bound to hosts that the folder sees, with their values
+    // and this turn's placeholders (bound_secrets.h).
+    QList<BoundSecret> boundSecrets;
 };
 
 } // namespace arizuko::turns

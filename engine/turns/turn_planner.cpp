@@ -7,6 +7,7 @@
 #include "core/run_on_worker.h"
 #include "folders/topics.h"
 #include "policy/policy.h"
+#include "secrets/secret_bindings.h"
 #include "secrets/secret_store.h"
 #include "store/store.h"
 #include "tools/observations.h"
@@ -44,6 +45,8 @@ private:
     Result<void> planSessionFile(const agent::SessionFileCheck &check);
     Result<void> planModel(ModelProviderRequest model, bool demoPage, QMutex &secretsLock,
                            const std::unique_ptr<secrets::SecretStore> &secrets);
+    Result<void> planBoundSecrets(QMutex &secretsLock,
+                                  const std::unique_ptr<secrets::SecretStore> &secrets);
 
     store::Store &m_store;
     TurnRecords m_records;
@@ -67,6 +70,8 @@ Result<TurnPlan> PlanWork::run(ModelProviderRequest model, bool demoPage, QMutex
     if (const Result<void> provider = planModel(std::move(model), demoPage, secretsLock, secrets);
         !provider)
         return provider.error();
+    if (const Result<void> bound = planBoundSecrets(secretsLock, secrets); !bound)
+        return bound.error();
     return std::move(m_plan);
 }
 
@@ -234,6 +239,36 @@ Result<void> PlanWork::planModel(ModelProviderRequest model, bool demoPage, QMut
     if (!provider)
         return provider.error();
     m_plan.model = std::move(*provider);
+    return {};
+}
+
+// Fail closed: a bound secret that cannot be read is no turn, rather than a
+// turn whose tools find no credential, or worse, the value.
+Result<void> PlanWork::planBoundSecrets(QMutex &secretsLock,
+                                        const std::unique_ptr<secrets::SecretStore> &secrets)
+{
+    const Result<QList<secrets::SecretBinding>> visible =
+        secrets::SecretBindings(m_store, actors::turns).visibleFrom(m_turn.folder);
+    if (!visible)
+        return visible.error();
+    // Most folders see none: the secrets are opened only for a binding.
+    if (visible->isEmpty())
+        return {};
+    QMutexLocker lock(&secretsLock);
+    std::unique_ptr<secrets::SecretStore> own;
+    secrets::SecretStore *store = secrets.get();
+    if (!store) {
+        lock.unlock();
+        auto opened = secrets::SecretStore::open(m_store, actors::turns);
+        if (!opened)
+            return opened.error();
+        own = std::move(opened).value();
+        store = own.get();
+    }
+    Result<QList<BoundSecret>> bound = resolveBoundSecrets(*visible, *store);
+    if (!bound)
+        return bound.error();
+    m_plan.boundSecrets = std::move(bound).value();
     return {};
 }
 

@@ -187,7 +187,8 @@ class InspectedOrigin:
 
     def __init__(self):
         self.directory = tempfile.TemporaryDirectory(prefix="arizuko-inspected-")
-        ca, certificate, key = make_origin_certificates(self.directory.name, INSPECTED_HOST)
+        ca, certificate, key = make_origin_certificates(self.directory.name, [INSPECTED_HOST],
+                                                           "agent tests origin CA")
         self.origin = Origin(server_context(certificate, key))
         self.environment = {"ARIZUKO_PROXY_ALLOW_LOOPBACK": "1", "EGRESS_TEST_UPSTREAM_CA": str(ca)}
 

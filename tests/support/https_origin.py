@@ -1,6 +1,6 @@
 """Test origins on loopback for the turns that reach them through their
 proxy (issue 37's inspected hosts, the folders that ask): a CA of the
-origin's own with a certificate for one name (made with the openssl CLI;
+origin's own with a certificate for some names (made with the openssl CLI;
 the proxy trusts that CA through EGRESS_TEST_UPSTREAM_CA), and Origin, the
 HTTP(S) server that answers 200 with the path."""
 
@@ -12,26 +12,32 @@ import subprocess
 import threading
 
 
-def make_origin_certificates(directory, name):
-    """A CA of the origin's own and a certificate for `name` (a host name,
-    or an IP literal as an IP subject alternative name) signed by it: the
-    paths of the CA certificate, the certificate and its key."""
+def alternative_name(name):
+    """`name` as a subject alternative name: an IP literal as an address."""
+    try:
+        ipaddress.ip_address(name)
+        return f"IP:{name}"
+    except ValueError:
+        return f"DNS:{name}"
+
+
+def make_origin_certificates(directory, names, subject):
+    """A CA of the origin's own (CN `subject`) and a certificate for `names`
+    (host names, or IP literals) signed by it, in `directory`: the paths of
+    the CA certificate, the certificate and its key."""
     d = pathlib.Path(directory)
 
     def openssl(*arguments):
         subprocess.run(["openssl", *arguments], check=True, capture_output=True)
 
-    try:
-        ipaddress.ip_address(name)
-        alternative = f"IP:{name}"
-    except ValueError:
-        alternative = f"DNS:{name}"
     openssl("req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
             "-keyout", str(d / "origin-ca.key"), "-out", str(d / "origin-ca.pem"), "-days", "2",
-            "-subj", "/CN=test origin CA")
+            "-subj", f"/CN={subject}")
     openssl("req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
-            "-keyout", str(d / "origin.key"), "-out", str(d / "origin.csr"), "-subj", f"/CN={name}")
-    (d / "origin.ext").write_text(f"subjectAltName={alternative}\n")
+            "-keyout", str(d / "origin.key"), "-out", str(d / "origin.csr"),
+            "-subj", f"/CN={names[0]}")
+    (d / "origin.ext").write_text(
+        "subjectAltName=" + ",".join(alternative_name(name) for name in names) + "\n")
     openssl("x509", "-req", "-in", str(d / "origin.csr"), "-CA", str(d / "origin-ca.pem"),
             "-CAkey", str(d / "origin-ca.key"), "-CAcreateserial", "-out", str(d / "origin.pem"),
             "-days", "2", "-extfile", str(d / "origin.ext"))
@@ -78,12 +84,20 @@ def serve(handler):
 
 class Origin:
     """A plain HTTP server on 127.0.0.1 that answers 200 with the path; with
-    `tls` (an ssl.SSLContext for the server side) an HTTPS one."""
+    `tls` (an ssl.SSLContext for the server side) an HTTPS one. `seen`
+    records each request's Host and Authorization header; a request with an
+    Authorization header gets it echoed after the path (test_bound_secrets.py:
+    the value the proxy put in, to be scrubbed)."""
 
     def __init__(self, tls=None):
+        seen = self.seen = []
+
         class Handler(TlsHandler):
             def do_GET(self):
-                body = f"origin {self.path}\n".encode()
+                authorization = self.headers.get("Authorization", "")
+                seen.append((self.headers.get("Host", ""), authorization))
+                echo = f" auth={authorization}" if authorization else ""
+                body = f"origin {self.path}{echo}\n".encode()
                 self.send_response(200)
                 self.send_header("Content-Length", str(len(body)))
                 self.end_headers()

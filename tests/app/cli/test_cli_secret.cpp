@@ -153,6 +153,84 @@ private slots:
         }
         QVERIFY(readAll(database).contains("API_TOKEN"));
     }
+
+    void bindListUnbind()
+    {
+        QTemporaryDir dir;
+        const Cli cli(dir.filePath(QStringLiteral("data")));
+        const auto args = [](const char *line) { return QString::fromLatin1(line).split(u' '); };
+        QCOMPARE(cli.run(args("folder add corp")).exitCode, 0);
+        QCOMPARE(cli.run(args("secret set GITHUB_TOKEN --folder corp"), "ghp-CANARY").exitCode, 0);
+        QCOMPARE(cli.run(args("secret set GIT_PASSWORD"), "pw-CANARY").exitCode, 0);
+
+        CliRun result = cli.run({QStringLiteral("secret"), QStringLiteral("bind"),
+                                 QStringLiteral("GITHUB_TOKEN"), QStringLiteral("--folder"),
+                                 QStringLiteral("corp"), QStringLiteral("--host"),
+                                 QStringLiteral("API.github.com"), QStringLiteral("--header"),
+                                 QStringLiteral("Authorization: Bearer {}")});
+        QCOMPARE(result.exitCode, 0);
+        QVERIFY2(result.out.contains("api.github.com (Authorization: Bearer {})"),
+                 result.out.constData());
+        QCOMPARE(cli.run(args("secret bind GIT_PASSWORD --host git.example.test --host "
+                              "*.example.org --basic"))
+                     .exitCode,
+                 0);
+        // Neither or both of --header and --basic: a usage error.
+        result = cli.run(args("secret bind GIT_PASSWORD --host x.test"));
+        QCOMPARE(result.exitCode, 2);
+        QVERIFY2(result.err.contains("--header"), result.err.constData());
+        result = cli.run({QStringLiteral("secret"), QStringLiteral("bind"),
+                          QStringLiteral("GIT_PASSWORD"), QStringLiteral("--host"),
+                          QStringLiteral("x.test"), QStringLiteral("--basic"),
+                          QStringLiteral("--header"), QStringLiteral("X-Key: {}")});
+        QCOMPARE(result.exitCode, 2);
+        result = cli.run({QStringLiteral("secret"), QStringLiteral("bind"),
+                          QStringLiteral("GIT_PASSWORD"), QStringLiteral("--host"),
+                          QStringLiteral("x.test"), QStringLiteral("--header"),
+                          QStringLiteral("X-Key: nothing")});
+        QCOMPARE(result.exitCode, 1);
+        QVERIFY2(result.err.contains("exactly once"), result.err.constData());
+        result = cli.run(args("secret bind GITHUB_TOKEN --host x.test --basic"));
+        QCOMPARE(result.exitCode, 1);
+        QVERIFY2(result.err.contains("no secret 'GITHUB_TOKEN' for every folder"),
+                 result.err.constData());
+
+        result = cli.run(args("--json secret list"));
+        const QJsonArray secrets =
+            result.json().object().value(QStringLiteral("secrets")).toArray();
+        QCOMPARE(secrets.size(), 2);
+        QCOMPARE(secrets[0].toObject().value(QStringLiteral("name")).toString(),
+                 QStringLiteral("GIT_PASSWORD"));
+        const QJsonObject basic = secrets[0].toObject().value(QStringLiteral("binding")).toObject();
+        QVERIFY(basic.value(QStringLiteral("basic")).toBool());
+        QCOMPARE(basic.value(QStringLiteral("hosts")).toArray(),
+                 QJsonArray({QStringLiteral("git.example.test"), QStringLiteral("example.org")}));
+        const QJsonObject header =
+            secrets[1].toObject().value(QStringLiteral("binding")).toObject();
+        QCOMPARE(header.value(QStringLiteral("header")).toString(),
+                 QStringLiteral("Authorization"));
+        QCOMPARE(header.value(QStringLiteral("template")).toString(), QStringLiteral("Bearer {}"));
+        result = cli.run(args("secret list"));
+        QVERIFY2(result.out.contains("BOUND TO"), result.out.constData());
+        QVERIFY(!result.out.contains("CANARY") && !result.err.contains("CANARY"));
+
+        QCOMPARE(cli.run(args("secret unbind GITHUB_TOKEN --folder corp")).exitCode, 0);
+        result = cli.run(args("secret unbind GITHUB_TOKEN --folder corp"));
+        QCOMPARE(result.exitCode, 1);
+        QVERIFY2(result.err.contains("not bound"), result.err.constData());
+        // Removing the secret takes its binding along.
+        QCOMPARE(cli.run(args("secret rm GIT_PASSWORD")).exitCode, 0);
+        result = cli.run(args("--json secret list"));
+        const QJsonArray left = result.json().object().value(QStringLiteral("secrets")).toArray();
+        QCOMPARE(left.size(), 1);
+        QVERIFY(!left[0].toObject().contains(QStringLiteral("binding")));
+        result = cli.run(args("--json audit --kind secret"));
+        QStringList kinds;
+        for (const QJsonValue &row : result.json().array())
+            kinds << row.toObject().value(QStringLiteral("kind")).toString();
+        QCOMPARE(kinds.count(QStringLiteral("secret.bind")), 2);
+        QCOMPARE(kinds.count(QStringLiteral("secret.unbind")), 1);
+    }
 };
 
 QTEST_GUILESS_MAIN(CliSecretTest)

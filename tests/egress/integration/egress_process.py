@@ -190,13 +190,14 @@ def _matches(event, match):
     return all(event.get(key) == value for key, value in match.items())
 
 
-def run_egress(args, env=None, timeout=15):
+def run_egress(args, env=None, timeout=15, pass_fds=()):
     """Run the proxy to completion (for flag errors and --help); a run that
     does not end in time is killed and reported as (None, output)."""
     try:
         done = subprocess.run(
             [egress_binary()] + list(args),
             stdin=subprocess.DEVNULL,
+            pass_fds=tuple(pass_fds),
             capture_output=True,
             env=clean_environment(env),
             timeout=timeout,

@@ -2,6 +2,7 @@
 tests: threaded HTTP/1.1 (optionally TLS with a certificate made now) that
 records what it receives, and a raw TCP server for byte-exact checks."""
 
+import base64
 import dataclasses
 import http.server
 import os
@@ -46,6 +47,9 @@ class UpstreamHandler(http.server.BaseHTTPRequestHandler):
     /redirect                   302 to /target
     /hop-response               a response carrying hop-by-hop headers
     /huge-header/N              a response head with an N-byte header
+    /say/B64                    the bytes B64 (urlsafe base64) with Content-Length
+    /say-chunked/N/B64          the same in chunks of N bytes
+    /say-header/B64             a short body, the bytes in an X-Said header
     anything else               200 with the method and path
     """
 
@@ -108,6 +112,14 @@ class UpstreamHandler(http.server.BaseHTTPRequestHandler):
             )
         elif route == "huge-header":
             self._send(200, b"huge\n", [("X-Huge", "h" * int(args[0]))])
+        elif route in ("say", "say-chunked", "say-header"):
+            said = base64.urlsafe_b64decode(args[-1])
+            if route == "say":
+                self._send(200, said)
+            elif route == "say-chunked":
+                self._send_chunked(said, int(args[0]))
+            else:
+                self._send(200, b"said\n", [("X-Said", said.decode("latin-1"))])
         elif route == "hello":
             self._send(200, b"hello from upstream\n")
         else:
@@ -137,12 +149,12 @@ class UpstreamHandler(http.server.BaseHTTPRequestHandler):
             for at in range(0, len(body), 256 * 1024):
                 self.wfile.write(view[at : at + 256 * 1024])
 
-    def _send_chunked(self, body):
+    def _send_chunked(self, body, size=100_000):
         self.send_response(200)
         self.send_header("Transfer-Encoding", "chunked")
         self.end_headers()
-        for at in range(0, len(body), 100_000):
-            piece = body[at : at + 100_000]
+        for at in range(0, len(body), size):
+            piece = body[at : at + size]
             self.wfile.write(b"%x\r\n%s\r\n" % (len(piece), piece))
         self.wfile.write(b"0\r\n\r\n")
 

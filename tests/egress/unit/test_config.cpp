@@ -269,6 +269,29 @@ TEST(Config, RulesAndTheTurnCa)
         << outcome.message;
 }
 
+TEST(Config, SecretsDescriptor)
+{
+    ConfigOutcome outcome = parse({"--inspect-ca-fd", "3", "--secrets-fd", "4"});
+    ASSERT_EQ(outcome.kind, ConfigOutcome::Kind::Run) << outcome.message;
+    EXPECT_EQ(outcome.config.secretsFd, 4);
+    outcome = parse({}, {{"EGRESS_INSPECT_CA_FD", "3"}, {"EGRESS_SECRETS_FD", "5"}});
+    ASSERT_EQ(outcome.kind, ConfigOutcome::Kind::Run) << outcome.message;
+    EXPECT_EQ(outcome.config.secretsFd, 5);
+    // A bound host is inspected: without the turn's CA the secrets are refused.
+    outcome = parse({"--secrets-fd", "4"});
+    ASSERT_EQ(outcome.kind, ConfigOutcome::Kind::Invalid);
+    EXPECT_NE(outcome.message.find("--secrets-fd needs --inspect-ca-fd"), std::string::npos)
+        << outcome.message;
+    outcome = parse({"--inspect-ca-fd", "3", "--secrets-fd", "3"});
+    ASSERT_EQ(outcome.kind, ConfigOutcome::Kind::Invalid);
+    EXPECT_NE(outcome.message.find("the same descriptor"), std::string::npos) << outcome.message;
+    for (const std::string_view fd : {"0", "2", "-1", "x", ""}) {
+        outcome = parse({"--inspect-ca-fd", "3", "--secrets-fd", std::string(fd)});
+        ASSERT_EQ(outcome.kind, ConfigOutcome::Kind::Invalid) << fd;
+        EXPECT_NE(outcome.message.find("--secrets-fd"), std::string::npos) << outcome.message;
+    }
+}
+
 TEST(Config, ListFiles)
 {
     const std::string path = ::testing::TempDir() + "egress-allow-list.txt";

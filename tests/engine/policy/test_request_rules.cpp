@@ -37,6 +37,7 @@ private slots:
     void pathGlob();
     void storeKeepsRequestRulesApart();
     void proxyRulesAndArguments();
+    void boundHostsAreInspectedAndAllowedOnlyWhereAllowed();
     void hostAllowEntryAllowsAllButDenied();
     void egressGrantAllowsAllButDenied();
     void testRequestDecidesAsTheProxy();
@@ -187,6 +188,35 @@ void RequestRulesTest::proxyRulesAndArguments()
     plain.allow = policy->allow;
     QVERIFY(!egressArguments(plain).contains(u"--inspect-ca-fd"_s));
     QVERIFY(!egressArguments(plain).contains(u"--rule"_s));
+}
+
+void RequestRulesTest::boundHostsAreInspectedAndAllowedOnlyWhereAllowed()
+{
+    PolicyFixture fixture;
+    fixture.addFolder(u"proj"_s);
+    NetworkRules &rules = fixture.policy().network();
+    addRule(rules, u""_s, u"github.com"_s, RuleKind::Allow);
+    addRule(rules, u""_s, u"inspected.test"_s, RuleKind::Allow, u"GET"_s, u"/**"_s);
+    const auto policy = rules.resolve(u"proj"_s);
+    QVERIFY(policy);
+    // api.github.com is allowed by the github.com entry; nope.test by nothing.
+    const ProxyInspection inspection =
+        proxyInspection(*policy, {u"api.github.com"_s, u"nope.test"_s, u"inspected.test"_s});
+    QCOMPARE(inspection.rules,
+             QStringList({u"allow GET inspected.test /**"_s, u"allow * api.github.com /**"_s}));
+    QCOMPARE(inspection.hosts,
+             QStringList({u"inspected.test"_s, u"api.github.com"_s, u"nope.test"_s}));
+    // Without bound secrets, what it was.
+    QCOMPARE(proxyInspection(*policy).rules, proxyRequestRules(*policy));
+    QCOMPARE(proxyInspection(*policy).hosts, QStringList{u"inspected.test"_s});
+
+    // Bound secrets alone make the proxy inspect: the CA on 3, the secrets on 4.
+    EgressCommandLine line;
+    line.boundSecrets = true;
+    const QStringList arguments = egressArguments(line);
+    QCOMPARE(arguments.at(arguments.indexOf(u"--inspect-ca-fd"_s) + 1), u"3"_s);
+    QCOMPARE(arguments.at(arguments.indexOf(u"--secrets-fd"_s) + 1), u"4"_s);
+    QVERIFY(!egressArguments(EgressCommandLine{}).contains(u"--secrets-fd"_s));
 }
 
 void RequestRulesTest::hostAllowEntryAllowsAllButDenied()

@@ -2,7 +2,9 @@
 // "STEP METHOD URL" is one HTTPS request through the turn's proxy
 // (CONNECT, then TLS verified with this Node's trust, never disabled),
 // printed as "INSPECT STEP http-<status> reason=<X-Arizuko-Egress-Reason>
-// body=<the body's first line>" or "INSPECT STEP error <code>".
+// body=<the body's first line>" or "INSPECT STEP error <code>". With
+// INSPECT_AUTHORIZATION set (test_bound_secrets.py), each request carries it
+// as its Authorization header.
 import http from 'node:http';
 import https from 'node:https';
 import tls from 'node:tls';
@@ -32,6 +34,8 @@ function request(method, url) {
             const exchange = https.request({
                 host: target.hostname, port, method, path: target.pathname,
                 createConnection: () => secured,
+                headers: process.env.INSPECT_AUTHORIZATION
+                    ? {authorization: process.env.INSPECT_AUTHORIZATION} : {},
             }, (answer) => {
                 let body = '';
                 answer.setEncoding('utf8');

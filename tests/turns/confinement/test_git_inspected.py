@@ -36,7 +36,8 @@ class GitThroughAnInspectedHost(unittest.TestCase):
         c.require_root_and_libvirt()
         h.require_guest_image()
         cls.scratch = pathlib.Path(tempfile.mkdtemp(prefix="arizuko-git-"))
-        origin_ca, certificate, key = make_origin_certificates(cls.scratch, HOST)
+        origin_ca, certificate, key = make_origin_certificates(cls.scratch, [HOST],
+                                                               "git test origin CA")
         cls.repositories = cls.scratch / "repositories"
         cls.repositories.mkdir()
         cls.first_head = git_server.make_repository(cls.repositories, "repo.git")

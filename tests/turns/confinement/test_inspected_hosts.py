@@ -42,7 +42,8 @@ class InspectedHosts(unittest.TestCase):
         c.require_root_and_libvirt()
         h.require_guest_image()
         cls.scratch = pathlib.Path(tempfile.mkdtemp(prefix="arizuko-inspect-"))
-        origin_ca, certificate, key = make_origin_certificates(cls.scratch, HOST)
+        origin_ca, certificate, key = make_origin_certificates(
+            cls.scratch, [HOST], "inspected-hosts test origin CA")
         cls.origin_ca_key = (cls.scratch / "origin-ca.key").read_text()
         cls.engine = engine = h.Engine({"ARIZUKO_PROXY_ALLOW_LOOPBACK": "1",
                                         "EGRESS_TEST_UPSTREAM_CA": str(origin_ca)})

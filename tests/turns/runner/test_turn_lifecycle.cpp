@@ -365,6 +365,7 @@ private slots:
                                                                 0,
                                                                 {},
                                                                 {},
+                                                                {},
                                                                 {}});
         FakeGuestMachine *machine = spare.get();
         machine->reachNetwork();
