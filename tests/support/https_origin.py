@@ -70,19 +70,35 @@ class TlsHandler(http.server.BaseHTTPRequestHandler):
         if self.tls is not None:
             self.request.close()
 
+    def answer(self, status, content, fields=()):
+        """A response with these header fields and `content` (bytes) as its body."""
+        self.send_response(status)
+        for name, value in fields:
+            self.send_header(name, value)
+        self.send_header("Content-Length", str(len(content)))
+        self.end_headers()
+        self.wfile.write(content)
+
     def log_message(self, *args):
         pass
 
 
-def serve(handler):
-    """A ThreadingHTTPServer on 127.0.0.1 (any port) serving `handler` in
-    a daemon thread."""
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server
+class LoopbackServer:
+    """A ThreadingHTTPServer on 127.0.0.1 (any port, `port`) serving a
+    TlsHandler class with `tls` (None: plain HTTP) in a daemon thread."""
+
+    def __init__(self, handler, tls):
+        handler.tls = tls
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self.port = self.server.server_address[1]
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
 
 
-class Origin:
+class Origin(LoopbackServer):
     """A plain HTTP server on 127.0.0.1 that answers 200 with the path; with
     `tls` (an ssl.SSLContext for the server side) an HTTPS one. `seen`
     records each request's Host and Authorization header; a request with an
@@ -97,16 +113,6 @@ class Origin:
                 authorization = self.headers.get("Authorization", "")
                 seen.append((self.headers.get("Host", ""), authorization))
                 echo = f" auth={authorization}" if authorization else ""
-                body = f"origin {self.path}{echo}\n".encode()
-                self.send_response(200)
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
+                self.answer(200, f"origin {self.path}{echo}\n".encode())
 
-        Handler.tls = tls
-        self.server = serve(Handler)
-        self.port = self.server.server_address[1]
-
-    def close(self):
-        self.server.shutdown()
-        self.server.server_close()
+        super().__init__(Handler, tls)

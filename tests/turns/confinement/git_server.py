@@ -20,7 +20,7 @@ import shutil
 import subprocess
 import threading
 
-from https_origin import TlsHandler, serve
+from https_origin import LoopbackServer, TlsHandler
 
 GIT = "/usr/bin/git"
 GIT_CORE = "/usr/lib/git-core"
@@ -57,7 +57,7 @@ def head_of(repository, branch="main"):
                cwd=repository.parent)
 
 
-class GitServer:
+class GitServer(LoopbackServer):
     """`git http-backend` for the repositories under `root`, over HTTPS
     with `tls`, asking for Basic credentials; `credentials` holds each
     (user, password) it got, `requests` each (method, path without query)."""
@@ -85,7 +85,7 @@ class GitServer:
                     server.requests.append((self.command, path))
                 user = self.basic_user()
                 if user is None:
-                    self.answer(401, [("WWW-Authenticate", 'Basic realm="git"')], b"")
+                    self.answer(401, b"", [("WWW-Authenticate", 'Basic realm="git"')])
                     return
                 environment = {
                     "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
@@ -110,7 +110,7 @@ class GitServer:
                         status = int(value.split()[0])
                     elif name:
                         fields.append((name, value.strip()))
-                self.answer(status, fields, content)
+                self.answer(status, content, fields)
 
             def read_body(self):
                 if self.headers.get("Transfer-Encoding", "").lower() == "chunked":
@@ -132,21 +132,7 @@ class GitServer:
                     server.credentials.append((user, password))
                 return user
 
-            def answer(self, status, fields, content):
-                self.send_response(status)
-                for name, value in fields:
-                    self.send_header(name, value)
-                self.send_header("Content-Length", str(len(content)))
-                self.end_headers()
-                self.wfile.write(content)
-
-        Handler.tls = tls
-        self.server = serve(Handler)
-        self.port = self.server.server_address[1]
-
-    def close(self):
-        self.server.shutdown()
-        self.server.server_close()
+        super().__init__(Handler, tls)
 
 
 def install_guest_git(directory):

@@ -208,10 +208,10 @@ class GitThroughAnInspectedHost(unittest.TestCase):
             for member in archive.getmembers():
                 if member.isfile():
                     contents += archive.extractfile(member).read()
+        self.assertEqual([needle for needle in needles() if needle in contents], [])
         # The search reaches where the value would be: the placeholder is there.
-        self.assertIn(f"{SECRET}=arizuko-placeholder-".encode(), contents)
-        for needle in needles():
-            self.assertNotIn(needle, contents)
+        self.assertTrue(f"{SECRET}=arizuko-placeholder-".encode() in contents,
+                        "no placeholder in the guest's dumps")
         # Nor in any file of the home (the clone and its .git included), or the events.
         for path in home.rglob("*"):
             if path.is_file():
