@@ -1,7 +1,10 @@
 """What the tests of a folder that asks share (test_ask_approvals.py,
 test_ask_on_terminal.py): an engine whose folder corp asks, with
 ask_requests.sh in its home, and the guest's "ASKED" lines read back from
-the turn's events (the origin the asked hosts name: https_origin.Origin)."""
+the turn's events (the origin the asked hosts name: https_origin.Origin).
+And what the HTTPS turn tests (test_inspected_hosts.py, test_bound_secrets.py,
+test_git_inspected.py) share: the guest's writable files to search, and the
+"INSPECT" lines of inspect_requests.mjs read back."""
 
 import pathlib
 import sys
@@ -41,3 +44,21 @@ def asked_results(events):
             results[words[1]] = (words[2], words[3], words[4] if len(words) > 4 else "")
     return results
 
+
+# The guest's writable files outside the home, as the agent reads them
+# (test_connectors.py's search).
+WRITABLE_FILES = ("$(awk '$4 ~ /^rw/ && $3 !~ \"^(9p|devpts|devtmpfs|proc|sysfs)$\" "
+                  "{print $2}' /proc/mounts) 2>/dev/null")
+
+
+def inspect_results(engine, name):
+    """The turn's output lines and {step: result} of inspect_requests.mjs's
+    "INSPECT STEP RESULT" lines; the lines go to stderr for the log."""
+    lines = [e["json"]["line"] for e in engine.events(name) if e["kind"] == "event"]
+    results = {}
+    for line in lines:
+        if line.startswith("INSPECT "):
+            words = line.split(" ", 2)
+            results[words[1]] = words[2]
+    print("\n".join(lines), file=sys.stderr)
+    return lines, results

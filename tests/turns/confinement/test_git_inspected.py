@@ -31,6 +31,7 @@ import urllib.parse
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 import confinement_support as c  # noqa: E402
 import git_server  # noqa: E402
+from ask_support import WRITABLE_FILES  # noqa: E402
 from confinement_support import h  # noqa: E402
 from https_origin import make_origin_certificates, server_context  # noqa: E402
 
@@ -39,9 +40,6 @@ ALLOW = ("allow", "corp", HOST, "--method", "GET,POST", "--path", "/repo.git/**"
 DENY = ("deny", "corp", HOST, "--method", "POST", "--path", "/**/git-receive-pack")
 USER, SECRET = "agent", "GIT_PASSWORD"
 VALUE = "git-secret-" + secrets.token_hex(12)
-# The guest's writable files outside the home (test_inspected_hosts.py's search).
-WRITABLE_FILES = ("$(awk '$4 ~ /^rw/ && $3 !~ \"^(9p|devpts|devtmpfs|proc|sysfs)$\" "
-                  "{print $2}' /proc/mounts) 2>/dev/null")
 DUMP = ("env > git-env.dump; "
         "for p in /proc/[0-9]*; do cat $p/environ $p/cmdline; echo; done > git-proc.dump "
         f"2>/dev/null; tar -cf git-writable.tar {WRITABLE_FILES}")

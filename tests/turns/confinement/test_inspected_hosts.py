@@ -21,14 +21,11 @@ import unittest
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 import confinement_support as c  # noqa: E402
+from ask_support import WRITABLE_FILES, inspect_results  # noqa: E402
 from https_origin import Origin, make_origin_certificates, server_context  # noqa: E402
 from confinement_support import h  # noqa: E402
 
 HOST = "inspected.test"
-# The guest's writable files outside the home, as the agent reads them
-# (test_connectors.py's search).
-WRITABLE_FILES = ("$(awk '$4 ~ /^rw/ && $3 !~ \"^(9p|devpts|devtmpfs|proc|sysfs)$\" "
-                  "{print $2}' /proc/mounts) 2>/dev/null")
 DUMP = ("env > inspect-env.dump; "
         "for p in /proc/[0-9]*; do cat $p/environ $p/cmdline; echo; done > inspect-proc.dump "
         "2>/dev/null; "
@@ -81,13 +78,7 @@ class InspectedHosts(unittest.TestCase):
         finally:
             origin.close()
         cls.name = h.turn_name_from(cls.err)
-        cls.lines = [e["json"]["line"] for e in engine.events(cls.name) if e["kind"] == "event"]
-        cls.results = {}
-        for line in cls.lines:
-            if line.startswith("INSPECT "):
-                words = line.split(" ", 2)
-                cls.results[words[1]] = words[2]
-        print("\n".join(cls.lines), file=sys.stderr)
+        cls.lines, cls.results = inspect_results(engine, cls.name)
 
     @classmethod
     def tearDownClass(cls):
