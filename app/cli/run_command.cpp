@@ -150,7 +150,8 @@ void printEngineEvent(Context &context, const turns::TurnEventRecord &event)
         err << "[gateway] refused " << text(json, "peer") << ": " << text(json, "reason") << "\n";
     else if (event.kind == QLatin1String("model") || event.kind == QLatin1String("usage") ||
              event.kind == QLatin1String("result") || event.kind == QLatin1String("thinking") ||
-             event.kind == QLatin1String("timing") || event.kind == QLatin1String("tool_progress"))
+             event.kind == QLatin1String("timing") ||
+             event.kind == QLatin1String("tool_progress") || event.kind == QLatin1String("task"))
         return; // in the closing line, or only of interest in --json
     else
         err << "[" << inertForTerminal(event.kind) << "] " << inertJsonLine(json) << "\n";

@@ -87,6 +87,21 @@ AgentEvent fromToolProgress(const QJsonObject &line)
               line.value(QStringLiteral("elapsed_time_seconds")).toDouble()}}};
 }
 
+// Claude Code 2.1 announces a shell command that runs a while as a task,
+// and says when it ended: what the tool_use and tool_result already hold
+// for a command in the foreground, and news of one in the background.
+AgentEvent fromTask(const QJsonObject &line)
+{
+    QJsonObject task{{QStringLiteral("subtype"), stringMember(line, "subtype")},
+                     {QStringLiteral("task_id"), stringMember(line, "task_id")},
+                     {QStringLiteral("tool_use_id"), stringMember(line, "tool_use_id")}};
+    for (const char *key : {"status", "description", "summary"}) {
+        if (line.value(QLatin1String(key)).isString())
+            task.insert(QLatin1String(key), stringMember(line, key));
+    }
+    return {QStringLiteral("task"), task};
+}
+
 } // namespace
 
 std::optional<QJsonObject> jsonObjectOfLine(const QString &line)
@@ -125,6 +140,8 @@ QList<AgentEvent> agentEventsFromLine(const QString &line)
         return {fromInit(object)};
     if (type == QLatin1String("tool_progress"))
         return {fromToolProgress(object)};
+    if (type == QLatin1String("system") && stringMember(object, "subtype").startsWith(u"task_"))
+        return {fromTask(object)};
     return {outputEvent(line)};
 }
 

@@ -1,6 +1,8 @@
 """Helpers for the agent tests: a scripted model served as a real upstream
-(`arizukoctl model serve`), and the engine configured to reach it through
-each turn's model gateway with a canary API key."""
+(`arizukoctl model serve`), the engine configured to reach it through
+each turn's model gateway with a canary API key, and an HTTPS origin the
+folder's request rule makes an inspected host, which the agent's shell
+fetches from."""
 
 import json
 import os
@@ -15,8 +17,10 @@ import time
 import unittest
 import urllib.request
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "turns" / "harness"))
+TESTS = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(TESTS / "turns" / "harness"))
 import turns_harness as h  # noqa: E402,F401  (re-exported for the tests)
+from https_origin import Origin, make_origin_certificates, server_context  # noqa: E402
 
 
 class ScriptedUpstream:
@@ -160,13 +164,82 @@ class RawUpstreamTurn(unittest.TestCase):
         cls.upstream.close()
 
 
+# The inspected origin's address: an IP literal needs no name resolution,
+# so the proxy reaches it without the root-only private /etc/hosts.
+INSPECTED_HOST = "127.0.0.1"
+# What the agent's shell prints for the inspected origin (inspect_requests.mjs):
+# the GET the rule allows, with the origin's body, and the proxy's denial
+# of the POST no rule allows.
+INSPECTED_LINES = ("INSPECT get http-200 reason=none body=origin /ok/agent",
+                   "INSPECT post http-403 reason=no-matching-rule "
+                   "body=arizuko-egress: no-matching-rule")
+
+
+class InspectedOrigin:
+    """An HTTPS origin on 127.0.0.1 with a CA of its own, which a folder's
+    rule by method and path makes an inspected host (issue 37): the turn's
+    proxy ends TLS with the turn's CA, which the guest trusts, and judges
+    each request. `environment` is for the engine (the proxy may reach
+    loopback and trusts the origin's CA); `prepare` gives a folder `allow
+    GET 127.0.0.1 /ok/**` and puts inspect.sh in its home, which note
+    commands run: a GET and a POST over HTTPS through the proxy, verified
+    with the guest Node's default trust (NODE_EXTRA_CA_CERTS)."""
+
+    def __init__(self):
+        self.directory = tempfile.TemporaryDirectory(prefix="arizuko-inspected-")
+        ca, certificate, key = make_origin_certificates(self.directory.name, [INSPECTED_HOST],
+                                                           "agent tests origin CA")
+        self.origin = Origin(server_context(certificate, key))
+        self.environment = {"ARIZUKO_PROXY_ALLOW_LOOPBACK": "1", "EGRESS_TEST_UPSTREAM_CA": str(ca)}
+
+    def prepare(self, engine, folder):
+        result = engine.run("network", "allow", folder, INSPECTED_HOST, "--method", "GET",
+                            "--path", "/ok/**")
+        if result.returncode != 0:
+            raise AssertionError(f"network allow: {result.stderr}")
+        home = engine.home(folder)
+        home.mkdir(parents=True, exist_ok=True)
+        script = TESTS / "turns" / "confinement" / "inspect_requests.mjs"
+        (home / "inspect_requests.mjs").write_text(script.read_text())
+        url = f"https://{INSPECTED_HOST}:{self.origin.port}/ok/agent"
+        (home / "inspect.sh").write_text(f"node inspect_requests.mjs get GET {url} post POST {url}\n")
+
+    def close(self):
+        self.origin.close()
+        self.directory.cleanup()
+
+
+def assert_inspected_fetches(test, turn, model_requests):
+    """The agent's shell reached the inspected origin as the rule says and
+    the model was told: the tool's real result in the transcript, and the
+    model's next request, hold the allowed GET's body and the POST's
+    denial; the proxy judged each request on its own (GET allowed, POST
+    denied)."""
+    results = "\n".join(e["json"]["content"] for e in turn["events"] if e["kind"] == "tool_result")
+    told = [json.dumps(request["body"]) for request in model_requests]
+    for line in INSPECTED_LINES:
+        test.assertIn(line, results)
+        test.assertTrue(any(line in body for body in told), f"no model request holds {line!r}")
+    # Each CONNECT has a line of its own ("inspected":true), then its request.
+    requests = sorted((d["method"], d["decision"], d["reason"]) for d in inspected_decisions(turn)
+                      if d["method"] != "CONNECT")
+    test.assertEqual(requests, [("GET", "allow", "allowed"), ("POST", "deny", "no-matching-rule")])
+
+
+def inspected_decisions(turn):
+    """The proxy's decision lines about the inspected origin in a turn."""
+    return [e["json"] for e in turn["events"] if e["kind"] == "network"
+            and e["json"].get("event") == "decision" and e["json"].get("host") == INSPECTED_HOST]
+
+
 def note_exchanges(writer):
     """The scripted conversation the agent tests start with: a shell call
     that writes note.txt in the home (and dumps every process's environment
-    there, for the credential checks), then a question the next turn
-    answers from the conversation. The shell command and the exchanges."""
+    there, for the credential checks) and fetches from the inspected origin
+    (InspectedOrigin's inspect.sh), then a question the next turn answers
+    from the conversation. The shell command and the exchanges."""
     command = (f"uname -sr; echo written-by-{writer} > note.txt; "
-               "cat /proc/[0-9]*/environ > environ.dump 2>/dev/null; ls note.txt")
+               "cat /proc/[0-9]*/environ > environ.dump 2>/dev/null; ls note.txt; sh inspect.sh")
     return command, [
         {"prompt": "please write the note", "steps": [
             {"text": "Running a command in the VM.",

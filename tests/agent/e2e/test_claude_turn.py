@@ -1,7 +1,8 @@
 """Claude Code end to end in a real VM, driven by a scripted model served as
 a real upstream: the transcript and the files it wrote, a second turn that
-resumes the session, a fork that continues from a copy, and the model
-credential (a canary) that never enters the guest."""
+resumes the session, a fork that continues from a copy, the model
+credential (a canary) that never enters the guest, and the agent's shell
+fetching from an inspected host (issue 37) as its rule says."""
 
 import json
 import os
@@ -14,7 +15,8 @@ import unittest
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 from agent_harness import (h, ScriptedUpstream, new_canary, engine_with_upstream,  # noqa: E402
                            note_exchanges, run_turn, session_of, init_of,
-                           credential_places, shell_call_transcript)
+                           credential_places, shell_call_transcript, InspectedOrigin,
+                           assert_inspected_fetches)
 
 NOTE_COMMAND, NOTE_EXCHANGES = note_exchanges("claude")
 SCRIPT = {"name": "e2e", "exchanges": NOTE_EXCHANGES}
@@ -26,9 +28,11 @@ class ClaudeTurn(unittest.TestCase):
     def setUpClass(cls):
         h.require_guest_image()
         cls.canary = new_canary()
+        cls.inspected = InspectedOrigin()
         cls.upstream = ScriptedUpstream(SCRIPT)
-        cls.engine = engine_with_upstream(cls.upstream, cls.canary)
+        cls.engine = engine_with_upstream(cls.upstream, cls.canary, cls.inspected.environment)
         cls.engine.add_folder("corp")
+        cls.inspected.prepare(cls.engine, "corp")
         cls.first = cls.run_turn("please write the note")
         cls.first_requests = len(cls.upstream.requests())
         cls.second = cls.run_turn("what did you write")
@@ -57,6 +61,7 @@ class ClaudeTurn(unittest.TestCase):
     def tearDownClass(cls):
         cls.upstream.close()
         cls.engine.close()
+        cls.inspected.close()
 
     def test_turns_are_done(self):
         for turn in (self.first, self.second, self.third, self.fourth):
@@ -66,6 +71,9 @@ class ClaudeTurn(unittest.TestCase):
     def test_transcript_holds_the_tool_call_its_real_result_and_the_answer_in_order(self):
         shell_call_transcript(self, self.first, "Bash", NOTE_COMMAND,
                               ["Running a command in the VM.", "The note is written."])
+
+    def test_its_shell_reaches_an_inspected_host_as_the_rule_says(self):
+        assert_inspected_fetches(self, self.first, self.upstream.requests()[:self.first_requests])
 
     def test_readable_transcript_on_stdout(self):
         out = self.first["result"].stdout

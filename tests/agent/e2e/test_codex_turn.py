@@ -6,7 +6,8 @@ guest, a refused key and a dropped stream that end the turn at once, the
 host's tools over /mcp decided by the folder's grants, and calls home
 through the proxy (Codex makes none of its own today; its shell's, with
 Codex's proxy settings, stands in), which the folder's empty allowlist
-refuses while the turn still succeeds."""
+refuses while the turn still succeeds; and its shell fetching from an
+inspected host (issue 37) as its rule says."""
 
 import json
 import os
@@ -19,7 +20,8 @@ import unittest
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 from agent_harness import (h, ScriptedUpstream, new_canary, engine_with_upstream,  # noqa: E402
                            agent_kinds, note_exchanges, run_turn, session_of, init_of,
-                           credential_places)
+                           credential_places, InspectedOrigin, INSPECTED_HOST,
+                           assert_inspected_fetches)
 
 REVOKED = "revoked"
 # A call home, asked for through the proxy by the tools turn's shell.
@@ -56,9 +58,12 @@ class CodexTurn(unittest.TestCase):
     def setUpClass(cls):
         h.require_guest_image()
         cls.canary = new_canary("sk-proj-CANARY-")
+        cls.inspected = InspectedOrigin()
         cls.upstream = ScriptedUpstream(SCRIPT)
-        cls.engine = engine_with_upstream(cls.upstream, cls.canary, secret="OPENAI_API_KEY")
+        cls.engine = engine_with_upstream(cls.upstream, cls.canary, cls.inspected.environment,
+                                          secret="OPENAI_API_KEY")
         cls.engine.add_folder("corp")
+        cls.inspected.prepare(cls.engine, "corp")
         cls.first = cls.run_turn("please write the note")
         cls.first_requests = len(cls.upstream.requests("/v1/responses"))
         cls.second = cls.run_turn("what did you write")
@@ -121,6 +126,7 @@ class CodexTurn(unittest.TestCase):
     def tearDownClass(cls):
         cls.upstream.close()
         cls.engine.close()
+        cls.inspected.close()
 
     def responses_of(self, start, end=None):
         return self.upstream.requests("/v1/responses")[start:end]
@@ -158,6 +164,9 @@ class CodexTurn(unittest.TestCase):
         # The tool result's block (⎿), the kernel's line inside it.
         self.assertRegex(out, r"\u23bf (.*\n    )*Linux 6\.")
         self.assertIn("[agent] codex, session ", self.first["result"].stderr)
+
+    def test_its_shell_reaches_an_inspected_host_as_the_rule_says(self):
+        assert_inspected_fetches(self, self.first, self.responses_of(0, self.first_requests))
 
     def test_the_file_it_wrote_is_on_the_host(self):
         note = self.engine.home("corp") / "note.txt"
@@ -236,8 +245,9 @@ class CodexTurn(unittest.TestCase):
         self.assertFalse(results[uses["mcp__arizuko__send_message"]]["is_error"], results)
 
     def test_calls_home_never_leave_and_the_turn_still_succeeds(self):
-        # corp allows no host at all: the gateway (reached directly, never
-        # through the proxy) is all the turn can reach. Codex (plugins,
+        # corp allows no host but the inspected origin's GETs (its own
+        # test): the gateway (reached directly, never through the proxy)
+        # is all else the turn can reach. Codex (plugins,
         # analytics and its update check off) asks the proxy for nothing
         # itself today, so "nothing left" would hold of an empty record:
         # the tools turn's call home, through the proxy settings Codex
@@ -245,7 +255,8 @@ class CodexTurn(unittest.TestCase):
         self.assertEqual(self.first["turn"]["state"], "done")
         decisions = [e["json"] for turn in (self.first, self.second, self.third, self.tools)
                      for e in turn["events"]
-                     if e["kind"] == "network" and e["json"].get("event") == "decision"]
+                     if e["kind"] == "network" and e["json"].get("event") == "decision"
+                     and e["json"].get("host") != INSPECTED_HOST]
         tried = sorted({(d["host"], d["decision"]) for d in decisions})
         print(f"\nwhat Codex tried through the proxy: {tried or 'nothing'}", file=sys.stderr)
         # Refused, not merely absent: Codex did call home, and the proxy

@@ -4,8 +4,9 @@ answers; a second turn that resumes pi's session and a fork that continues
 from a copy; the model credential (a canary) that never enters the guest;
 a refused key and a stream dropped mid-reply that end the turn failed with
 the reason (pi exits 0 in JSON mode: its last message's stopReason
-decides); and the proxy's account of what pi tried to reach besides the
-gateway, with a folder that allows nothing."""
+decides); the proxy's account of what pi tried to reach besides the
+gateway, with a folder that allows nothing else; and pi's shell fetching
+from an inspected host (issue 37) as its rule says."""
 
 import json
 import pathlib
@@ -14,10 +15,11 @@ import unittest
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 from agent_harness import (h, ScriptedUpstream, new_canary, engine_with_upstream,  # noqa: E402
-                           run_turn, session_of, init_of, shell_call_transcript, credential_places)
+                           run_turn, session_of, init_of, shell_call_transcript, credential_places,
+                           note_exchanges, InspectedOrigin, INSPECTED_HOST,
+                           assert_inspected_fetches)
 
-NOTE_COMMAND = ("uname -sr; echo written-by-pi > note.txt; "
-                "cat /proc/[0-9]*/environ > environ.dump 2>/dev/null; ls note.txt")
+NOTE_COMMAND, _ = note_exchanges("pi")
 SCRIPT = {
     "name": "pi-e2e",
     "exchanges": [
@@ -46,10 +48,12 @@ class PiTurn(unittest.TestCase):
     def setUpClass(cls):
         h.require_guest_image()
         cls.canary = new_canary()
+        cls.inspected = InspectedOrigin()
         cls.upstream = ScriptedUpstream(SCRIPT)
-        cls.engine = engine_with_upstream(cls.upstream, cls.canary)
+        cls.engine = engine_with_upstream(cls.upstream, cls.canary, cls.inspected.environment)
         try:
             cls.engine.add_folder("corp")
+            cls.inspected.prepare(cls.engine, "corp")
             cls.first = cls.run_turn("please write the note")
             cls.first_requests = len(cls.upstream.requests())
             cls.second = cls.run_turn("what did you write")
@@ -77,6 +81,7 @@ class PiTurn(unittest.TestCase):
     def tearDownClass(cls):
         cls.upstream.close()
         cls.engine.close()
+        cls.inspected.close()
 
     def test_turns_are_done(self):
         for turn in (self.first, self.second, self.third):
@@ -87,6 +92,9 @@ class PiTurn(unittest.TestCase):
     def test_transcript_holds_the_tool_call_its_real_result_and_the_answer_in_order(self):
         shell_call_transcript(self, self.first, "bash", NOTE_COMMAND,
                               ["Running a command in the VM.", "The note is written."])
+
+    def test_its_shell_reaches_an_inspected_host_as_the_rule_says(self):
+        assert_inspected_fetches(self, self.first, self.upstream.requests()[:self.first_requests])
 
     def test_the_file_it_wrote_is_on_the_host(self):
         note = self.engine.home("corp") / "note.txt"
@@ -143,11 +151,13 @@ class PiTurn(unittest.TestCase):
                             for reason in ("dropped", "ended before its last event")), message)
 
     def test_pi_reaches_nothing_but_the_gateway(self):
-        # The folder allows nothing: the gateway is all a turn may reach.
-        # The proxy's decision lines say what pi tried besides: nothing.
+        # The folder allows nothing but the inspected origin's GETs (its
+        # own test): the gateway is all else a turn may reach. The proxy's
+        # decision lines say what pi tried besides: nothing.
         for turn in (self.first, self.second, self.third, self.refused, self.dropped):
             tried = [e["json"] for e in turn["events"]
-                     if e["kind"] == "network" and e["json"].get("event") == "decision"]
+                     if e["kind"] == "network" and e["json"].get("event") == "decision"
+                     and e["json"].get("host") != INSPECTED_HOST]
             self.assertEqual(tried, [], f"{turn['name']} went to the proxy")
         self.assertGreaterEqual(len(self.upstream.requests()), 6)
 

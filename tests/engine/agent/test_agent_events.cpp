@@ -107,6 +107,31 @@ private slots:
         QCOMPARE(events[0].json.value(QStringLiteral("elapsed_seconds")).toDouble(), 3.5);
     }
 
+    // Claude Code 2.1's task lines for a shell command that runs a while
+    // are typed too: raw, they interleaved the command's tool_use and result.
+    void taskLinesAreTypedNotOutput()
+    {
+        const QList<AgentEvent> started = agentEventsFromLine(QStringLiteral(
+            R"({"type":"system","subtype":"task_started","task_id":"b1","tool_use_id":"toolu_1",)"
+            R"("description":"sh inspect.sh","is_backgrounded":false,"task_type":"local_bash"})"));
+        QCOMPARE(started.size(), 1);
+        QCOMPARE(started[0].kind, QStringLiteral("task"));
+        QCOMPARE(started[0].json.value(QStringLiteral("subtype")).toString(),
+                 QStringLiteral("task_started"));
+        QCOMPARE(started[0].json.value(QStringLiteral("tool_use_id")).toString(),
+                 QStringLiteral("toolu_1"));
+        QCOMPARE(started[0].json.value(QStringLiteral("description")).toString(),
+                 QStringLiteral("sh inspect.sh"));
+        const QList<AgentEvent> ended = agentEventsFromLine(QStringLiteral(
+            R"({"type":"system","subtype":"task_notification","task_id":"b1",)"
+            R"("tool_use_id":"toolu_1","status":"completed","summary":"sh inspect.sh"})"));
+        QCOMPARE(ended.size(), 1);
+        QCOMPARE(ended[0].kind, QStringLiteral("task"));
+        QCOMPARE(ended[0].json.value(QStringLiteral("status")).toString(),
+                 QStringLiteral("completed"));
+        QCOMPARE(ended[0].json.value(QStringLiteral("task_id")).toString(), QStringLiteral("b1"));
+    }
+
     void oneAssistantMessageMayHoldSeveralBlocks()
     {
         const QList<AgentEvent> events = agentEventsFromLine(QStringLiteral(

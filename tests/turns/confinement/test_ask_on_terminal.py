@@ -18,7 +18,8 @@ import turns_harness as h  # noqa: E402
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 import confinement_support as c  # noqa: E402
-from ask_support import Origin, asked_results, asking_engine  # noqa: E402
+from ask_support import asked_results, asking_engine  # noqa: E402
+from https_origin import Origin  # noqa: E402
 
 
 class AskOnTerminal(unittest.TestCase):

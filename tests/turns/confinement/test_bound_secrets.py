@@ -29,8 +29,8 @@ import urllib.parse
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 import confinement_support as c  # noqa: E402
-from ask_support import (Origin, WRITABLE_FILES, inspect_results,  # noqa: E402
-                         make_origin_certificates)
+from ask_support import WRITABLE_FILES, inspect_results  # noqa: E402
+from https_origin import Origin, make_origin_certificates  # noqa: E402
 from confinement_support import h  # noqa: E402
 
 BOUND = "bound.test"

@@ -1,6 +1,6 @@
 """An inspected host end to end (issue 37): a command turn of a folder with
 `allow GET inspected.test /ok/**` fetches over HTTPS from an origin on
-loopback that has its own CA (made with the openssl CLI, ask_support.py; the proxy
+loopback that has its own CA (made here with the openssl CLI; the proxy
 trusts it through EGRESS_TEST_UPSTREAM_CA). The guest's Node verifies the
 proxy's certificate with its default trust (NODE_EXTRA_CA_CERTS) and with
 the system store (--use-openssl-ca), never with verification off:
@@ -13,7 +13,6 @@ the system store (--use-openssl-ca), never with verification off:
   (the search reaches where the key would be)."""
 
 import pathlib
-import ssl
 import subprocess
 import sys
 import tarfile
@@ -22,8 +21,8 @@ import unittest
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 import confinement_support as c  # noqa: E402
-from ask_support import (Origin, WRITABLE_FILES, inspect_results,  # noqa: E402
-                         make_origin_certificates)
+from ask_support import WRITABLE_FILES, inspect_results  # noqa: E402
+from https_origin import Origin, make_origin_certificates, server_context  # noqa: E402
 from confinement_support import h  # noqa: E402
 
 HOST = "inspected.test"
@@ -45,9 +44,7 @@ class InspectedHosts(unittest.TestCase):
         cls.origin_ca_key = (cls.scratch / "origin-ca.key").read_text()
         cls.engine = engine = h.Engine({"ARIZUKO_PROXY_ALLOW_LOOPBACK": "1",
                                         "EGRESS_TEST_UPSTREAM_CA": str(origin_ca)})
-        tls = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-        tls.load_cert_chain(str(certificate), str(key))
-        origin = Origin(tls)
+        origin = Origin(server_context(certificate, key))
         try:
             engine.add_folder("corp")
             rule = engine.run("network", "allow", "corp", HOST, "--method", "GET", "--path",
